@@ -1,0 +1,83 @@
+// Command gobot plays Go in chat rooms. With no arguments it starts a
+// terminal game on a local database; see `gobot help`.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// errUsage marks errors caused by bad command-line input (exit code 2).
+var errUsage = errors.New("usage")
+
+// exitError carries a specific exit code (e.g. 1 for an illegal move in
+// `gobot sgf replay`).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+const usage = `gobot — play Go in chat rooms.
+
+Usage:
+  gobot                         play in this terminal (local database, no account needed)
+  gobot run -config FILE        start the adapters the config file enables
+  gobot sgf replay FILE...      replay records: final position, captures, illegal moves
+  gobot sgf score FILE          score the final position of a record
+  gobot render FILE.sgf -o board.png   draw a position (or --gif a replay)
+  gobot backup -o FILE          write a consistent copy of the database
+  gobot version                 print the version
+  gobot help                    this text
+
+Run "gobot COMMAND -h" for a command's options.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var err error
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
+		args = args[1:]
+	}
+	switch cmd {
+	case "", "console", "play":
+		err = cmdConsole(args, stdin, stdout, stderr)
+	case "run":
+		err = cmdRun(args, stdin, stdout, stderr)
+	case "sgf":
+		err = cmdSGF(args, stdout, stderr)
+	case "render":
+		err = cmdRender(args, stdout, stderr)
+	case "backup":
+		err = cmdBackup(args, stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "gobot", version)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "gobot: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "gobot:", err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "gobot:", err)
+		return 1
+	}
+}
