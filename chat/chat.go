@@ -1,0 +1,194 @@
+// Package chat is the platform-neutral bot: commands, game flow, clocks and
+// notifications. Adapters (chat/console, chat/discord, chat/matrix) turn
+// their platform's events into a Request, call Bot.Handle, and present the
+// returned Reply in their own idiom. chat knows no SDK.
+package chat
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// IDs are the storage package's platform-qualified IDs.
+type (
+	UserID      = storage.UserID
+	RoomID      = storage.RoomID
+	GameID      = storage.GameID
+	ChallengeID = storage.ChallengeID
+)
+
+// User is a platform user as a request names them.
+type User struct {
+	ID   UserID // platform-qualified: "discord:1234"
+	Name string // display name
+}
+
+// Request is one command from a user.
+type Request struct {
+	User  User
+	Room  RoomID // where the command was typed (a DM room for DMs)
+	DM    bool   // a direct conversation with the bot
+	Admin bool   // the caller may change room settings and abort games
+	// EventID is the platform's ID for this event ("discord:interaction:…",
+	// "matrix:$event"). The same ID delivered twice is handled once;
+	// empty disables the check.
+	EventID string
+	// Command and Args as typed: "play", ["D4", "#7"]. A user argument is
+	// written "@" + platform-qualified ID ("@discord:1234"); on the console
+	// a bare "@bob" means the caller's platform ("@console:bob").
+	Command string
+	Args    []string
+	// Mentions gives display names for the users named in Args.
+	Mentions []User
+	// Action, when set, is the ID of a button the user pressed
+	// (Reply.Actions[i].ID); Command and Args are then ignored.
+	Action string
+	// Time is when the platform received the event; zero = now.
+	Time time.Time
+}
+
+// Style is how a button looks.
+type Style uint8
+
+const (
+	Secondary Style = iota
+	Primary
+	Success
+	Danger
+)
+
+// Action is a button under a reply. Pressing it sends a Request with
+// Action set to ID.
+type Action struct {
+	ID    string
+	Label string
+	Style Style
+	// Confirm, when not empty, asks this question before acting
+	// (adapters that cannot ask just act).
+	Confirm string
+}
+
+// File is an attached image or document.
+type File struct {
+	Name   string // "game-7.png"
+	MIME   string // "image/png", "image/gif", "application/x-go-sgf"
+	Data   []byte
+	Width  int // pixels, for images
+	Height int
+}
+
+// Field is a labelled value (Discord shows them in an embed; other
+// adapters as lines of text).
+type Field struct {
+	Name   string
+	Value  string
+	Inline bool
+}
+
+// Reply is what a handler returns; adapters present it.
+type Reply struct {
+	// Title is a short heading ("Game #7 · move 42"), may be empty.
+	Title string
+	// Text is the message. Mentions are written as <@UserID>
+	// ("<@discord:1234>"); adapters replace them with FormatText.
+	// Inline code is written between backticks.
+	Text   string
+	Fields []Field
+	// Mentions are the users this reply should notify (ping); adapters
+	// limit pings to these.
+	Mentions []UserID
+	Image    *File // board PNG or replay GIF
+	File     *File // SGF
+	Actions  []Action
+	// Private replies are shown only to the caller where the platform can
+	// (ephemeral); errors are private.
+	Private bool
+	Error   bool
+	// Game is the game this reply is about (0 if none); Room is where the
+	// adapter should post it if not in reply to the request (a game's
+	// thread).
+	Game GameID
+	Room RoomID
+	// Thread asks the adapter to open a thread named ThreadName for Game
+	// off this message and to report it with Bot.ThreadCreated.
+	Thread     bool
+	ThreadName string
+}
+
+// Message is a reply the bot sends on its own (turn notices, reminders,
+// timeouts, DMs): to a room, or to a user directly when To is set.
+type Message struct {
+	Room  RoomID
+	To    UserID
+	Reply Reply
+}
+
+// Notifier delivers messages that are not replies, for one platform.
+type Notifier interface {
+	Notify(ctx context.Context, m Message) error
+}
+
+// Clock tells the time; tests use a fake one.
+type Clock interface {
+	Now() time.Time
+}
+
+// Renderer draws boards; render.Renderer implements it.
+type Renderer interface {
+	// Board writes the PNG of g after its last move (n = 0) or after move
+	// n, with the scoring markup in the scoring phase, and returns the
+	// image size.
+	Board(w io.Writer, g *game.Game, opt RenderOptions) (width, height int, err error)
+	// Replay writes an animated GIF of the whole game.
+	Replay(w io.Writer, g *game.Game, opt RenderOptions) (width, height int, err error)
+}
+
+// RenderOptions are the per-player display choices.
+type RenderOptions struct {
+	Theme   string // "wood", "dark"
+	Numbers int    // number the last N moves
+}
+
+// Store is the database as chat uses it; storage.DB implements it.
+type Store interface {
+	// Update runs fn in one read-write transaction, committed (fsynced)
+	// before it returns nil.
+	Update(fn func(Tx) error) error
+	// View runs fn in a read-only transaction.
+	View(fn func(Tx) error) error
+}
+
+// Tx is one transaction on the store.
+type Tx interface {
+	Game(id GameID) (*storage.Game, error)
+	// PutGame inserts (ID 0: assigns an ID) or updates a game, bumping
+	// Version; it fails with storage.ErrConflict if the stored Version
+	// differs from g.Version, and keeps the indexes (player, room,
+	// deadline) in step.
+	PutGame(g *storage.Game) error
+	ActiveGames(u UserID) ([]*storage.Game, error)
+	RoomGames(r RoomID, activeOnly bool) ([]*storage.Game, error)
+	// DueGames returns active games whose Deadline is before t, earliest
+	// first, at most limit (0 = all).
+	DueGames(before time.Time, limit int) ([]*storage.Game, error)
+
+	Challenge(id ChallengeID) (*storage.Challenge, error)
+	PutChallenge(c *storage.Challenge) error // ID 0: assigns an ID
+	// PendingChallenges returns pending challenges from or to u.
+	PendingChallenges(u UserID) ([]*storage.Challenge, error)
+	// RoomChallenges returns pending challenges in room r.
+	RoomChallenges(r RoomID) ([]*storage.Challenge, error)
+
+	Player(id UserID) (*storage.Player, error) // storage.ErrNotFound if unknown
+	PutPlayer(p *storage.Player) error
+	Room(id RoomID) (*storage.Room, error) // storage.ErrNotFound if unknown
+	PutRoom(r *storage.Room) error
+
+	// MarkEvent records that event id was handled at t; it returns
+	// storage.ErrDuplicate if it already was.
+	MarkEvent(id string, t time.Time) error
+}
