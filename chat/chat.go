@@ -153,42 +153,15 @@ type RenderOptions struct {
 	Numbers int    // number the last N moves
 }
 
-// Store is the database as chat uses it; storage.DB implements it.
+// Store is the database as chat uses it; *storage.DB implements it. The
+// transaction type is storage's own (*storage.Tx: Game, PutGame,
+// ActiveGames, RoomGames, DueGames, Challenge, PutChallenge,
+// PendingChallenges, RoomChallenges, Player, PutPlayer, Room, PutRoom,
+// MarkEvent).
 type Store interface {
 	// Update runs fn in one read-write transaction, committed (fsynced)
-	// before it returns nil.
-	Update(fn func(Tx) error) error
+	// before it returns nil; if fn fails nothing is written.
+	Update(fn func(*storage.Tx) error) error
 	// View runs fn in a read-only transaction.
-	View(fn func(Tx) error) error
-}
-
-// Tx is one transaction on the store.
-type Tx interface {
-	Game(id GameID) (*storage.Game, error)
-	// PutGame inserts (ID 0: assigns an ID) or updates a game, bumping
-	// Version; it fails with storage.ErrConflict if the stored Version
-	// differs from g.Version, and keeps the indexes (player, room,
-	// deadline) in step.
-	PutGame(g *storage.Game) error
-	ActiveGames(u UserID) ([]*storage.Game, error)
-	RoomGames(r RoomID, activeOnly bool) ([]*storage.Game, error)
-	// DueGames returns active games whose Deadline is before t, earliest
-	// first, at most limit (0 = all).
-	DueGames(before time.Time, limit int) ([]*storage.Game, error)
-
-	Challenge(id ChallengeID) (*storage.Challenge, error)
-	PutChallenge(c *storage.Challenge) error // ID 0: assigns an ID
-	// PendingChallenges returns pending challenges from or to u.
-	PendingChallenges(u UserID) ([]*storage.Challenge, error)
-	// RoomChallenges returns pending challenges in room r.
-	RoomChallenges(r RoomID) ([]*storage.Challenge, error)
-
-	Player(id UserID) (*storage.Player, error) // storage.ErrNotFound if unknown
-	PutPlayer(p *storage.Player) error
-	Room(id RoomID) (*storage.Room, error) // storage.ErrNotFound if unknown
-	PutRoom(r *storage.Room) error
-
-	// MarkEvent records that event id was handled at t; it returns
-	// storage.ErrDuplicate if it already was.
-	MarkEvent(id string, t time.Time) error
+	View(fn func(*storage.Tx) error) error
 }
