@@ -1,0 +1,189 @@
+package game
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The tests in this file check the engine against GNU Go, a real,
+// independent implementation: GNU Go plays games against itself, every
+// move must be legal here, and given GNU Go's list of dead stones our
+// count must equal GNU Go's final_score under both Japanese (territory)
+// and Chinese (area) counting.
+
+const gnugoPath = "/usr/games/gnugo"
+
+type gtp struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startGnuGo(t *testing.T, args ...string) *gtp {
+	t.Helper()
+	if _, err := os.Stat(gnugoPath); err != nil {
+		t.Skip("GNU Go is not installed (apt-get install gnugo); .ci/run installs it")
+	}
+	cmd := exec.Command(gnugoPath, append([]string{"--mode", "gtp"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	g := &gtp{t: t, cmd: cmd, in: in, out: bufio.NewReader(out)}
+	t.Cleanup(func() {
+		fmt.Fprintln(in, "quit")
+		in.Close()
+		cmd.Wait()
+	})
+	return g
+}
+
+// do sends one GTP command and returns the response text.
+func (g *gtp) do(format string, a ...any) string {
+	g.t.Helper()
+	c := fmt.Sprintf(format, a...)
+	if _, err := fmt.Fprintln(g.in, c); err != nil {
+		g.t.Fatalf("gtp %s: %v", c, err)
+	}
+	var sb strings.Builder
+	for {
+		line, err := g.out.ReadString('\n')
+		if err != nil {
+			g.t.Fatalf("gtp %s: %v", c, err)
+		}
+		if strings.TrimSpace(line) == "" && sb.Len() > 0 {
+			break
+		}
+		sb.WriteString(line)
+	}
+	resp := strings.TrimSpace(sb.String())
+	if strings.HasPrefix(resp, "?") {
+		g.t.Fatalf("gtp %s: %s", c, resp)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(resp, "="))
+}
+
+func TestAgainstGnuGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays GNU Go self-play games")
+	}
+	for _, tc := range []struct {
+		seed    int
+		size    int
+		rules   string
+		gnuFlag string
+	}{
+		{1, 9, "japanese", "--japanese-rules"},
+		{2, 9, "chinese", "--chinese-rules"},
+		{3, 9, "japanese", "--japanese-rules"},
+		{4, 13, "chinese", "--chinese-rules"},
+		{5, 13, "japanese", "--japanese-rules"},
+		{6, 19, "japanese", "--japanese-rules"},
+		{8, 9, "chinese", "--chinese-rules"},
+	} {
+		t.Run(fmt.Sprintf("%s-%dx%d-seed%d", tc.rules, tc.size, tc.size, tc.seed), func(t *testing.T) {
+			t.Parallel()
+			gg := startGnuGo(t, "--level", "1", "--seed", strconv.Itoa(tc.seed), tc.gnuFlag)
+			rules, err := Preset(tc.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules.Komi = 6.5
+			g, err := New(Config{Width: tc.size, Height: tc.size, Rules: rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gg.do("boardsize %d", tc.size)
+			gg.do("clear_board")
+			gg.do("komi 6.5")
+			for n := 0; g.Phase() == Playing && n < 400; n++ {
+				c := g.ToMove()
+				resp := gg.do("genmove %s", strings.ToLower(c.Name()))
+				if strings.EqualFold(resp, "resign") {
+					t.Skipf("GNU Go resigned at move %d; nothing to count", n+1)
+				}
+				p, err := ParseGTP(resp, tc.size, tc.size)
+				if err != nil {
+					t.Fatalf("move %d: GNU Go played %q: %v", n+1, resp, err)
+				}
+				if err := g.Play(c, p); err != nil {
+					t.Fatalf("move %d: GNU Go's %s %s is illegal here: %v\n%s", n+1, c.Name(), resp, err, g.Board())
+				}
+				if got, want := gnugoBoard(t, gg, tc.size), g.Board().String(); got != want {
+					t.Fatalf("move %d (%s %s): boards differ\nGNU Go:\n%s\ngobot:\n%s", n+1, c.Name(), resp, got, want)
+				}
+			}
+			if g.Phase() != Scoring {
+				t.Fatalf("game did not reach scoring after 400 moves:\n%s", g.Board())
+			}
+			dead := map[Point]bool{}
+			for _, f := range strings.Fields(gg.do("final_status_list dead")) {
+				p, err := ParseGTP(f, tc.size, tc.size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dead[p] = true
+			}
+			// Report how the automatic proposal compares (it is a heuristic,
+			// GNU Go's is another).
+			proposed := g.DeadStones()
+			agree := 0
+			for _, p := range proposed {
+				if dead[p] {
+					agree++
+				}
+			}
+			t.Logf("dead stones: GNU Go %d, gobot proposal %d, in common %d", len(dead), len(proposed), agree)
+			for _, p := range g.Board().Stones(Black) {
+				setDead(t, g, p, dead[p])
+			}
+			for _, p := range g.Board().Stones(White) {
+				setDead(t, g, p, dead[p])
+			}
+			want := gg.do("final_score")
+			got := g.Score().Result.String()
+			if got != want {
+				t.Fatalf("score: GNU Go says %s, gobot %s\n%s\ndead: %v", want, got, g.Board(), g.DeadStones())
+			}
+			t.Logf("%d moves, result %s", g.MoveCount(), got)
+		})
+	}
+}
+
+func setDead(t *testing.T, g *Game, p Point, dead bool) {
+	t.Helper()
+	if g.IsDead(p) != dead {
+		if err := g.ToggleDead(p, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// gnugoBoard reads GNU Go's position through list_stones.
+func gnugoBoard(t *testing.T, gg *gtp, size int) string {
+	b, _ := NewBoard(size, size)
+	for _, c := range []Color{Black, White} {
+		for _, f := range strings.Fields(gg.do("list_stones %s", strings.ToLower(c.Name()))) {
+			p, err := ParseGTP(f, size, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Set(p, c)
+		}
+	}
+	return b.String()
+}
