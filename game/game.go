@@ -58,6 +58,11 @@ type Record struct {
 	Dead     []Point // one stone of each string marked dead
 	Accepted []Color // players who accepted the current marking
 	Ended    *Result // set for resign, time, abort, cycle
+	// Setup (rows top to bottom as Board.Rows writes them) and SetupToMove
+	// are the starting position of a game made by NewFromPosition; empty
+	// for games made by New.
+	Setup       []string `json:",omitempty"`
+	SetupToMove Color    `json:",omitempty"`
 }
 
 // Game is one game of Go under a ruleset. The zero value is not usable;
@@ -83,6 +88,8 @@ type Game struct {
 	dead     []bool // per point: the stone there is marked dead
 	accepted [3]bool
 	result   *Result
+
+	setupToMove Color // who moved first from a NewFromPosition setup
 }
 
 const (
@@ -144,7 +151,7 @@ func New(cfg Config) (*Game, error) {
 
 // Replay rebuilds a game from its record, checking every move.
 func Replay(r Record) (*Game, error) {
-	g, err := New(r.Config)
+	g, err := start(r)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +198,7 @@ func Replay(r Record) (*Game, error) {
 // Record returns what Replay needs to rebuild this game.
 func (g *Game) Record() Record {
 	r := Record{Config: g.cfg, Moves: append([]Move(nil), g.moves...), Resumes: append([]int(nil), g.resumes...)}
+	r.Setup, r.SetupToMove = g.setupRecord()
 	if g.phase == Scoring {
 		r.Dead = g.DeadStrings()
 		for _, c := range []Color{Black, White} {
@@ -475,6 +483,7 @@ func (g *Game) Undo() error {
 		return ErrNothingUndo
 	}
 	r := Record{Config: g.cfg, Moves: g.moves[:n-1], Resumes: g.resumes}
+	r.Setup, r.SetupToMove = g.setupRecord()
 	// A White pass made for the handicap goes back with its Black stone.
 	for len(r.Moves) > 0 && g.cfg.Rules.Placement == PlacementWhitePasses && g.cfg.Handicap >= 2 && len(r.Moves) < 2*g.cfg.Handicap-1 && r.Moves[len(r.Moves)-1].Color == White && r.Moves[len(r.Moves)-1].IsPass() {
 		r.Moves = r.Moves[:len(r.Moves)-1]
