@@ -106,6 +106,9 @@ var presetAliases = map[string]string{
 	"kr": "korean", "korea": "korean",
 	"cn": "chinese", "china": "chinese", "chn": "chinese",
 	"american": "aga", "british": "bga", "uk": "bga",
+	// Ing (SGF RU[GOE], RU[Ing]): area scoring, suicide allowed, a
+	// superko rule; new-zealand is the preset sharing all three.
+	"goe": "new-zealand", "ing": "new-zealand",
 }
 
 // Preset returns the named ruleset with the komi its text gives for an

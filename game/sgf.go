@@ -1,0 +1,424 @@
+package game
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// This file reads and writes SGF FF[4] (https://www.red-bean.com/sgf/) in
+// two layers: a syntax layer (ParseSGF, WriteSGFTree) that knows game trees,
+// nodes and properties and nothing of Go, and a Go layer (DecodeSGF,
+// SGFRecord.Replay, WriteSGF) that turns the main line of a tree into
+// setup stones and moves and back.
+
+// SGFProperty is one property of an SGF node: its identifier ("B", "AB",
+// "C") and its values with the escapes and soft line breaks removed.
+type SGFProperty struct {
+	ID     string
+	Values []string
+}
+
+// SGFNode is a node of an SGF game tree. Children[0] continues the main
+// line; further children are the variations.
+type SGFNode struct {
+	Props    []SGFProperty
+	Children []*SGFNode
+}
+
+// Values returns the values of property id, or nil.
+func (n *SGFNode) Values(id string) []string {
+	for i := range n.Props {
+		if n.Props[i].ID == id {
+			return n.Props[i].Values
+		}
+	}
+	return nil
+}
+
+// Get returns the first value of property id, and whether the node has it.
+func (n *SGFNode) Get(id string) (string, bool) {
+	for i := range n.Props {
+		if n.Props[i].ID == id {
+			if len(n.Props[i].Values) == 0 {
+				return "", true
+			}
+			return n.Props[i].Values[0], true
+		}
+	}
+	return "", false
+}
+
+// Set replaces the values of property id, or adds the property.
+func (n *SGFNode) Set(id string, values ...string) {
+	for i := range n.Props {
+		if n.Props[i].ID == id {
+			n.Props[i].Values = values
+			return
+		}
+	}
+	n.Props = append(n.Props, SGFProperty{ID: id, Values: values})
+}
+
+// MainLine returns n and the first child of each node after it.
+func (n *SGFNode) MainLine() []*SGFNode {
+	var out []*SGFNode
+	for m := n; m != nil; {
+		out = append(out, m)
+		if len(m.Children) == 0 {
+			break
+		}
+		m = m.Children[0]
+	}
+	return out
+}
+
+// ErrSGF is wrapped by every syntax error ParseSGF returns.
+var ErrSGF = errors.New("malformed SGF")
+
+// SGFError is a syntax error in SGF input, with where it happened.
+type SGFError struct {
+	Offset int // bytes from the start of the input
+	Line   int // from 1
+	Column int // from 1, in bytes
+	Msg    string
+}
+
+func (e *SGFError) Error() string {
+	return fmt.Sprintf("SGF line %d, column %d (byte %d): %s", e.Line, e.Column, e.Offset, e.Msg)
+}
+
+// Unwrap makes errors.Is(err, ErrSGF) true.
+func (e *SGFError) Unwrap() error { return ErrSGF }
+
+// ParseSGF reads an SGF collection: one root node per game tree. Text
+// before the first "(" and between game trees is skipped (mail headers,
+// stray line ends); anything else malformed is an *SGFError. Property
+// identifiers written FF[3]-style with lower-case letters ("AddBlack")
+// keep their capitals ("AB"); a property repeated in one node has its
+// values merged.
+func ParseSGF(data []byte) ([]*SGFNode, error) {
+	src := string(data)
+	chunk := func(n int) int { return min(max(n, 16), 4096) }
+	p := &sgfParser{src: src}
+	brackets := chunk(strings.Count(src, "["))
+	p.props.chunk = brackets
+	p.values.chunk = brackets
+	p.kids.chunk = chunk(strings.Count(src, ";"))
+	p.nodeChunk = p.kids.chunk
+	return p.parse()
+}
+
+type sgfParser struct {
+	src       string
+	pos       int
+	nodes     []SGFNode
+	nodeChunk int
+	props     arena[SGFProperty]
+	values    arena[string]
+	kids      arena[*SGFNode]
+	curProps  []SGFProperty
+	curValues []string
+	buf       []byte
+}
+
+// arena hands out sub-slices of large blocks so that a parse makes a few
+// big allocations instead of several per node.
+type arena[T any] struct {
+	buf   []T
+	chunk int
+}
+
+// take copies items into the arena and returns the copy, capped so that
+// appending to it never writes into the arena.
+func (a *arena[T]) take(items ...T) []T {
+	if len(items) == 0 {
+		return nil
+	}
+	if cap(a.buf)-len(a.buf) < len(items) {
+		a.buf = make([]T, 0, max(a.chunk, len(items)))
+	}
+	n := len(a.buf)
+	a.buf = append(a.buf, items...)
+	return a.buf[n:len(a.buf):len(a.buf)]
+}
+
+func (p *sgfParser) newNode() *SGFNode {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]SGFNode, 0, p.nodeChunk)
+	}
+	p.nodes = p.nodes[:len(p.nodes)+1]
+	return &p.nodes[len(p.nodes)-1]
+}
+
+func (p *sgfParser) errAt(off int, format string, args ...any) error {
+	off = min(max(off, 0), len(p.src))
+	before := p.src[:off]
+	line := 1 + strings.Count(before, "\n")
+	col := off - strings.LastIndexByte(before, '\n')
+	return &SGFError{Offset: off, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *sgfParser) skipSpace() {
+	for p.pos < len(p.src) && p.src[p.pos] <= ' ' {
+		p.pos++
+	}
+}
+
+// describe names the byte at p.pos for error messages.
+func (p *sgfParser) describe() string {
+	if p.pos >= len(p.src) {
+		return "the end of the input"
+	}
+	return fmt.Sprintf("%q", p.src[p.pos])
+}
+
+func (p *sgfParser) parse() ([]*SGFNode, error) {
+	type frame struct {
+		parent    *SGFNode // the node the tree's first node hangs from
+		open      int      // offset of its "("
+		variation bool     // a sub-tree has been closed inside it
+	}
+	var (
+		roots []*SGFNode
+		stack []frame
+		cur   *SGFNode
+	)
+	src := p.src
+	for {
+		if len(stack) == 0 {
+			i := strings.IndexByte(src[p.pos:], '(')
+			if i < 0 {
+				break
+			}
+			p.pos += i
+		}
+		p.skipSpace()
+		if p.pos >= len(src) {
+			return nil, p.errAt(stack[len(stack)-1].open, "game tree \"(\" opened here is never closed with \")\"")
+		}
+		switch src[p.pos] {
+		case '(':
+			stack = append(stack, frame{parent: cur, open: p.pos})
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(src) && src[p.pos] == ')' {
+				return nil, p.errAt(p.pos, "empty game tree \"()\": a game tree holds at least one node \";\"")
+			}
+			if p.pos >= len(src) || src[p.pos] != ';' {
+				return nil, p.errAt(p.pos, "a game tree starts with a node \";\" after \"(\", not %s", p.describe())
+			}
+		case ';':
+			top := &stack[len(stack)-1]
+			if top.variation {
+				return nil, p.errAt(p.pos, "a node \";\" cannot follow variations; put it inside its own \"( )\"")
+			}
+			n := p.newNode()
+			switch {
+			case cur == top.parent && top.parent == nil:
+				roots = append(roots, n)
+			case len(cur.Children) == 0:
+				cur.Children = p.kids.take(n)
+			default:
+				cur.Children = append(cur.Children, n)
+			}
+			p.pos++
+			if err := p.parseProps(n); err != nil {
+				return nil, err
+			}
+			cur = n
+		case ')':
+			cur = stack[len(stack)-1].parent
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].variation = true
+			}
+			p.pos++
+		default:
+			return nil, p.errAt(p.pos, "unexpected %s: expected a node \";\", a variation \"(\" or the end of the game tree \")\"", p.describe())
+		}
+	}
+	if len(roots) == 0 {
+		return nil, p.errAt(p.pos, "no game tree found: SGF starts with \"(;\"")
+	}
+	return roots, nil
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// parseProps reads the properties of a node up to the next ";", "(" or ")".
+func (p *sgfParser) parseProps(n *SGFNode) error {
+	src := p.src
+	props := p.curProps[:0]
+	for {
+		p.skipSpace()
+		if p.pos >= len(src) || !(isUpper(src[p.pos]) || isLower(src[p.pos])) {
+			break
+		}
+		start := p.pos
+		lower := false
+		for p.pos < len(src) && (isUpper(src[p.pos]) || isLower(src[p.pos])) {
+			lower = lower || isLower(src[p.pos])
+			p.pos++
+		}
+		id := src[start:p.pos]
+		if lower {
+			id = strings.Map(func(r rune) rune {
+				if r >= 'a' && r <= 'z' {
+					return -1
+				}
+				return r
+			}, id)
+			if id == "" {
+				return p.errAt(start, "property name %q has no capital letters", src[start:p.pos])
+			}
+		}
+		p.skipSpace()
+		if p.pos >= len(src) || src[p.pos] != '[' {
+			return p.errAt(p.pos, "property %s has no value: expected \"[\" after it, found %s", id, p.describe())
+		}
+		vals := p.curValues[:0]
+		for p.pos < len(src) && src[p.pos] == '[' {
+			v, err := p.value()
+			if err != nil {
+				return err
+			}
+			vals = append(vals, v)
+			p.skipSpace()
+		}
+		p.curValues = vals
+		merged := false
+		for i := range props {
+			if props[i].ID == id {
+				props[i].Values = append(props[i].Values, vals...)
+				merged = true
+			}
+		}
+		if !merged {
+			props = append(props, SGFProperty{ID: id, Values: p.values.take(vals...)})
+		}
+	}
+	p.curProps = props
+	n.Props = p.props.take(props...)
+	return nil
+}
+
+// value reads one property value starting at the "[" at p.pos.
+func (p *sgfParser) value() (string, error) {
+	src := p.src
+	open := p.pos
+	start := open + 1
+	end := strings.IndexByte(src[start:], ']')
+	if end < 0 {
+		return "", p.errAt(open, "property value \"[\" opened here is never closed with \"]\"")
+	}
+	if strings.IndexByte(src[start:start+end], '\\') < 0 {
+		p.pos = start + end + 1
+		return src[start : start+end], nil
+	}
+	buf := p.buf[:0]
+	for i := start; i < len(src); {
+		c := src[i]
+		switch c {
+		case ']':
+			p.pos = i + 1
+			p.buf = buf
+			return string(buf), nil
+		case '\\':
+			i++
+			if i >= len(src) {
+				break
+			}
+			c = src[i]
+			i++
+			if c == '\n' || c == '\r' { // a soft line break: removed
+				if i < len(src) && (src[i] == '\n' || src[i] == '\r') && src[i] != c {
+					i++
+				}
+				continue
+			}
+			buf = append(buf, c)
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	return "", p.errAt(open, "property value \"[\" opened here is never closed with \"]\"")
+}
+
+// WriteSGFTree writes game trees as an SGF collection, escaping "]" and
+// "\" in values and breaking lines between nodes to keep them short.
+// Parsing the output gives the same trees back.
+func WriteSGFTree(w io.Writer, roots ...*SGFNode) error {
+	sw := &sgfWriter{w: bufio.NewWriter(w)}
+	for _, r := range roots {
+		sw.tree(r)
+		sw.w.WriteByte('\n')
+		sw.col = 0
+	}
+	return sw.w.Flush()
+}
+
+type sgfWriter struct {
+	w   *bufio.Writer
+	col int
+}
+
+func (sw *sgfWriter) tree(n *SGFNode) {
+	sw.w.WriteByte('(')
+	sw.col++
+	for {
+		sw.node(n)
+		if len(n.Children) != 1 {
+			break
+		}
+		n = n.Children[0]
+	}
+	for _, c := range n.Children {
+		sw.w.WriteByte('\n')
+		sw.col = 0
+		sw.tree(c)
+	}
+	sw.w.WriteByte(')')
+	sw.col++
+}
+
+func (sw *sgfWriter) node(n *SGFNode) {
+	if sw.col >= 72 {
+		sw.w.WriteByte('\n')
+		sw.col = 0
+	}
+	sw.w.WriteByte(';')
+	sw.col++
+	for _, p := range n.Props {
+		sw.w.WriteString(p.ID)
+		sw.col += len(p.ID)
+		if len(p.Values) == 0 {
+			sw.w.WriteString("[]")
+			sw.col += 2
+		}
+		for i, v := range p.Values {
+			if i > 0 && sw.col >= 72 {
+				sw.w.WriteByte('\n')
+				sw.col = 0
+			}
+			sw.w.WriteByte('[')
+			for j := 0; j < len(v); j++ {
+				switch c := v[j]; c {
+				case ']', '\\':
+					sw.w.WriteByte('\\')
+					sw.w.WriteByte(c)
+				case '\n':
+					sw.w.WriteByte(c)
+					sw.col = 0
+				default:
+					sw.w.WriteByte(c)
+				}
+			}
+			sw.w.WriteByte(']')
+			sw.col += len(v) + 2
+		}
+	}
+}

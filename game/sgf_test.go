@@ -1,0 +1,787 @@
+package game
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var updateSGF = flag.Bool("update-sgf", false, "rewrite the generated records in testdata/")
+
+func mustParseSGF(t testing.TB, s string) []*SGFNode {
+	t.Helper()
+	roots, err := ParseSGF([]byte(s))
+	if err != nil {
+		t.Fatalf("ParseSGF: %v", err)
+	}
+	return roots
+}
+
+func mustReadSGF(t testing.TB, s string) *SGFRecord {
+	t.Helper()
+	recs, err := ReadSGF([]byte(s))
+	if err != nil {
+		t.Fatalf("ReadSGF: %v", err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("ReadSGF: %d records, want 1", len(recs))
+	}
+	return recs[0]
+}
+
+func TestParseSGFExample(t *testing.T) {
+	data, err := os.ReadFile("testdata/ff4_ex.sgf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := ParseSGF(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(roots) != 2 {
+		t.Fatalf("%d game trees, want 2", len(roots))
+	}
+	root := roots[0]
+	if gn, _ := root.Get("GN"); gn != "Gametree 1: properties" {
+		t.Errorf("GN = %q", gn)
+	}
+	// The root has five variations: moves, setup, markup, style, time.
+	if len(root.Children) != 5 {
+		t.Fatalf("root has %d variations, want 5", len(root.Children))
+	}
+	main := root.MainLine()
+	if len(main) != 14 {
+		t.Errorf("main line has %d nodes, want 14", len(main))
+	}
+	if v, _ := main[len(main)-1].Get("B"); v != "tt" {
+		t.Errorf("last main-line move B[%s], want B[tt]", v)
+	}
+	setup := root.Children[1]
+	if got := setup.Values("AB"); !reflect.DeepEqual(got, []string{"dd", "de", "df", "dg", "do:gq"}) {
+		t.Errorf("AB = %q", got)
+	}
+	c, _ := setup.Children[0].Get("C")
+	if !strings.Contains(c, "erased in FF[3] way") {
+		t.Errorf("escaped ] not read: %q", c)
+	}
+	style := root.Children[3]
+	c, _ = style.Get("C")
+	if !strings.Contains(c, "like this one >ok<.") || !strings.Contains(c, "linebreak 1 \"\\n\": >ok<") {
+		t.Errorf("soft line breaks not removed or \\\\ not unescaped:\n%s", c)
+	}
+	if n := len(style.Children); n != 6 {
+		t.Errorf("style node has %d variations, want 6", n)
+	}
+	if n := len(style.Children[0].Children); n != 4 {
+		t.Errorf("W[dd] has %d variations, want 4", n)
+	}
+	// Tree 2: game-info in a variation, a soft line break in the root comment.
+	c, _ = roots[1].Get("C")
+	if !strings.Contains(c, "stored in the node where the game first") {
+		t.Errorf("soft line break in tree 2 not removed: %q", c)
+	}
+}
+
+func TestParseSGFSyntax(t *testing.T) {
+	roots := mustParseSGF(t, "junk before (;FF[4] C [a\\]b\\\\c\\\nd]\n AB[aa] [bb]\t;  B[cc]W[]) trailing")
+	if len(roots) != 1 {
+		t.Fatalf("%d roots", len(roots))
+	}
+	r := roots[0]
+	if c, _ := r.Get("C"); c != "a]b\\cd" {
+		t.Errorf("C = %q, want %q", c, "a]b\\cd")
+	}
+	if got := r.Values("AB"); !reflect.DeepEqual(got, []string{"aa", "bb"}) {
+		t.Errorf("AB = %q", got)
+	}
+	n := r.Children[0]
+	if b, _ := n.Get("B"); b != "cc" {
+		t.Errorf("B = %q", b)
+	}
+	if w, ok := n.Get("W"); !ok || w != "" {
+		t.Errorf("W = %q, %v; want an empty value", w, ok)
+	}
+	// FF[3] long names keep their capitals; repeated properties merge.
+	r = mustParseSGF(t, "(;AddBlack[aa]AB[bb];CoPyright[x])")[0]
+	if got := r.Values("AB"); !reflect.DeepEqual(got, []string{"aa", "bb"}) {
+		t.Errorf("AddBlack + AB = %q", got)
+	}
+	if v, _ := r.Children[0].Get("CP"); v != "x" {
+		t.Errorf("CoPyright = %q", v)
+	}
+	// Soft line breaks in every line-end convention.
+	for _, nl := range []string{"\n", "\r\n", "\n\r", "\r"} {
+		r = mustParseSGF(t, "(;C[o\\"+nl+"k"+nl+"x])")[0]
+		if c, _ := r.Get("C"); c != "ok"+nl+"x" {
+			t.Errorf("soft break %q: C = %q", nl, c)
+		}
+	}
+	// Several game trees, variations at the top.
+	roots = mustParseSGF(t, "(;GM[1](;B[aa];W[bb])(;B[cc]))\n(;GM[1])")
+	if len(roots) != 2 || len(roots[0].Children) != 2 || len(roots[0].Children[0].Children) != 1 {
+		t.Fatalf("tree shape wrong")
+	}
+}
+
+func TestParseSGFErrors(t *testing.T) {
+	tests := []struct {
+		in        string
+		line, col int
+		msg       string
+	}{
+		{"", 1, 1, "no game tree"},
+		{"hello", 1, 1, "no game tree"},
+		{"(;B[aa]", 1, 1, "never closed with \")\""},
+		{"(;B[aa]\n;W[bb", 2, 3, "never closed with \"]\""},
+		{"()", 1, 2, "empty game tree"},
+		{"(B[aa])", 1, 2, "starts with a node"},
+		{"(;B)", 1, 4, "property B has no value"},
+		{"(;B[aa](;W[bb]);B[cc])", 1, 16, "cannot follow variations"},
+		{"(;B[aa]\n  1[x])", 2, 3, "unexpected '1'"},
+		{"(;GM[1]C[x\\", 1, 9, "never closed"},
+		{"(;GM[1]\n(;B[aa]", 2, 1, "never closed with \")\""},
+	}
+	for _, tt := range tests {
+		_, err := ParseSGF([]byte(tt.in))
+		var se *SGFError
+		if !errors.As(err, &se) || !errors.Is(err, ErrSGF) {
+			t.Errorf("ParseSGF(%q) = %v, want an *SGFError", tt.in, err)
+			continue
+		}
+		if se.Line != tt.line || se.Column != tt.col || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("ParseSGF(%q) = %v; want line %d, column %d, %q", tt.in, err, tt.line, tt.col, tt.msg)
+		}
+	}
+}
+
+func TestWriteSGFTreeRoundTrip(t *testing.T) {
+	for _, name := range sgfTestdata(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots := mustParseSGF(t, string(data))
+		var buf bytes.Buffer
+		if err := WriteSGFTree(&buf, roots...); err != nil {
+			t.Fatal(err)
+		}
+		again := mustParseSGF(t, buf.String())
+		if !reflect.DeepEqual(roots, again) {
+			t.Errorf("%s: write → parse changed the tree:\n%s", name, buf.String())
+		}
+	}
+}
+
+func sgfTestdata(t testing.TB) []string {
+	names, err := filepath.Glob("testdata/*.sgf")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no testdata/*.sgf: %v", err)
+	}
+	return names
+}
+
+func TestDecodeSGF(t *testing.T) {
+	r := mustReadSGF(t, `(;GM[1]FF[4]SZ[13:9]KM[-3.5]HA[2]RU[Japanese]PB[Black \] Name]PW[W]BR[3d]WR[5k]DT[2024-01-02]
+		RE[W+R]EV[Cup]RO[1]PC[Here]GN[Game]C[root comment]TM[600]OT[5x30 byo-yomi]XX[kept][too]
+		AB[ab:bc][mi]AW[ca]AE[ab]
+		;B[dd]C[first]BL[590.5]OB[3]ZZ[z];W[]WL[100];B[tt];W[ia]PL[B])`)
+	if r.Width != 13 || r.Height != 9 || r.Komi != -3.5 || !r.HasKomi || r.Handicap != 2 || r.Rules != "Japanese" {
+		t.Fatalf("record = %dx%d komi %v %v handicap %d rules %q", r.Width, r.Height, r.Komi, r.HasKomi, r.Handicap, r.Rules)
+	}
+	want := GameInfo{
+		Black: "Black ] Name", White: "W", BlackRank: "3d", WhiteRank: "5k", Date: "2024-01-02", Result: "W+R",
+		Event: "Cup", Round: "1", Place: "Here", Name: "Game", Comment: "root comment", TimeLimit: "600",
+		Overtime: "5x30 byo-yomi",
+		Moves: []MoveInfo{
+			{Comment: "first", BlackTime: "590.5", BlackPeriods: "3", Extra: []SGFProperty{{ID: "ZZ", Values: []string{"z"}}}},
+			{WhiteTime: "100"}, {}, {},
+		},
+		Extra: []SGFProperty{{ID: "XX", Values: []string{"kept", "too"}}},
+	}
+	if !reflect.DeepEqual(r.Info, want) {
+		t.Errorf("info =\n%+v\nwant\n%+v", r.Info, want)
+	}
+	root := r.Nodes[0]
+	if got, want := root.Setup[Black], []Point{Pt(0, 1), Pt(1, 1), Pt(0, 2), Pt(1, 2), Pt(12, 8)}; !reflect.DeepEqual(got, want) {
+		t.Errorf("AB = %v, want %v", got, want)
+	}
+	if len(root.Setup[White]) != 1 || len(root.Setup[Empty]) != 1 {
+		t.Errorf("AW, AE = %v, %v", root.Setup[White], root.Setup[Empty])
+	}
+	var moves []Move
+	for _, st := range r.Nodes {
+		if st.Move.Color != Empty {
+			moves = append(moves, st.Move)
+		}
+	}
+	wantMoves := []Move{{Black, Pt(3, 3)}, {White, Pass}, {Black, Pass}, {White, Pt(8, 0)}}
+	if !reflect.DeepEqual(moves, wantMoves) || r.MoveCount() != 4 {
+		t.Errorf("moves = %v, want %v", moves, wantMoves)
+	}
+	if r.Nodes[4].ToPlay != Black {
+		t.Errorf("PL = %v", r.Nodes[4].ToPlay)
+	}
+}
+
+func TestDecodeSGFErrors(t *testing.T) {
+	for _, tt := range []struct{ in, msg string }{
+		{"(;GM[2])", "not a game of Go"},
+		{"(;SZ[26])", "larger than 25"},
+		{"(;SZ[abc])", "bad board size"},
+		{"(;KM[six])", "komi is not a number"},
+		{"(;KM[3.75])", "multiple of 0.5"},
+		{"(;HA[x])", "handicap"},
+		{"(;SZ[9]AB[jj])", "off the board"},
+		{"(;SZ[9]AB[aa:zz])", "off the board"},
+		{"(;AB[tt])", "off the board"},
+		{"(;PL[X])", "player to move"},
+		{"(;GM[1];B[aa])(;SZ[1])", "game 2"},
+	} {
+		_, err := ReadSGF([]byte(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("ReadSGF(%q) = %v, want an error with %q", tt.in, err, tt.msg)
+		}
+	}
+}
+
+func TestSGFRules(t *testing.T) {
+	for _, tt := range []struct {
+		ru    string
+		name  string
+		known bool
+	}{
+		{"Japanese", "japanese", true},
+		{"jp", "japanese", true},
+		{"Chinese", "chinese", true},
+		{"AGA", "aga", true},
+		{"NZ", "new-zealand", true},
+		{"New Zealand", "new-zealand", true},
+		{"Korean", "korean", true},
+		{"Tromp-Taylor", "tromp-taylor", true},
+		{"GOE", "new-zealand", true},
+		{"Ing", "new-zealand", true},
+		{"bga", "bga", true},
+		{"japanese komi=0", "japanese", true},
+		{"ko=simple scoring=territory suicide=allowed", "custom", true},
+		{"", "chinese", false},
+		{"Japanese 1989 rules", "japanese", false},
+		{"territory", "japanese", false},
+		{"kgs rules?", "chinese", false},
+	} {
+		r, known := SGFRules(tt.ru)
+		if r.Name != tt.name || known != tt.known {
+			t.Errorf("SGFRules(%q) = %s, %v; want %s, %v", tt.ru, r.Name, known, tt.name, tt.known)
+		}
+	}
+}
+
+func TestParseResult(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Result
+	}{
+		{"B+3.5", Result{Black, 3.5, ByScore}},
+		{"W+0.5", Result{White, 0.5, ByScore}},
+		{"W+R", Result{White, 0, ByResign}},
+		{"B+Resign", Result{Black, 0, ByResign}},
+		{"w+t", Result{White, 0, ByTime}},
+		{"B+Time", Result{Black, 0, ByTime}},
+		{"B+", Result{Black, 0, ByScore}},
+		{"0", Result{Empty, 0, ByScore}},
+		{"Draw", Result{Empty, 0, ByScore}},
+		{"Void", Result{Empty, 0, NoResult}},
+	} {
+		got, err := ParseResult(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseResult(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "?", "X+1", "B+many", "B-3", "B+-1"} {
+		if _, err := ParseResult(bad); !errors.Is(err, ErrBadResult) {
+			t.Errorf("ParseResult(%q) error = %v, want ErrBadResult", bad, err)
+		}
+	}
+}
+
+func replayOrFatal(t *testing.T, r *SGFRecord, rules string, tolerant bool) *SGFReplay {
+	t.Helper()
+	ru, err := ParseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := r.Replay(ru, tolerant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestReplaySetupAndPasses(t *testing.T) {
+	// Setup in the root and in a later node, pass as [] and as tt.
+	r := mustReadSGF(t, `(;SZ[5]AB[aa:ab]AW[ba][bb]PL[W];W[ca];B[];W[tt];AE[ba]AB[ee];B[ac];W[ad])`)
+	rep := replayOrFatal(t, r, "japanese", false)
+	if len(rep.Illegal) != 0 {
+		t.Fatalf("illegal moves: %v", rep.Illegal)
+	}
+	want := mustBoard(t, `
+		X . O . .
+		X O . . .
+		X . . . .
+		O . . . .
+		. . . . X`)
+	if !rep.Game.board.Equal(want) {
+		t.Fatalf("board:\n%s\nwant\n%s", rep.Game.board, want)
+	}
+	if rep.Moves != 5 || rep.Game.ToMove() != Black {
+		t.Errorf("moves %d, to move %v", rep.Moves, rep.Game.ToMove())
+	}
+}
+
+func TestReplayIllegal(t *testing.T) {
+	// Move 4 takes a ko that move 5 retakes at once; move 6 is Black out
+	// of turn; move 7 plays on a stone; move 8 is off the board.
+	r := mustReadSGF(t, `(;SZ[5]RU[Japanese]
+		AB[bc][cb][cd]AW[db][dd][ec]
+		;B[dc];W[ae];B[ad];W[cc];B[dc];B[ee];W[ee];W[zz])`)
+	strict := replayOrFatal(t, r, "japanese", false)
+	if !strict.Stopped || len(strict.Illegal) != 1 {
+		t.Fatalf("strict replay: stopped %v, illegal %v", strict.Stopped, strict.Illegal)
+	}
+	if ill := strict.Illegal[0]; ill.Number != 5 || ill.Point != "D3" || !errors.Is(ill.Err, ErrKo) {
+		t.Fatalf("strict: %v, want move 5 D3 ko", ill)
+	}
+	if strict.Game.MoveCount() != 4 {
+		t.Errorf("strict replay stopped after %d moves, want 4", strict.Game.MoveCount())
+	}
+
+	tol := replayOrFatal(t, r, "japanese", true)
+	var got []string
+	for _, ill := range tol.Illegal {
+		got = append(got, fmt.Sprintf("%d %s %s", ill.Number, ill.Move.Color, ill.Point))
+	}
+	want := []string{"5 B D3", "6 B E1", "7 W E1", "8 W zz"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tolerant illegal moves = %q, want %q", got, want)
+	}
+	reasons := []error{ErrKo, ErrNotYourTurn, ErrOccupied, ErrOffBoard}
+	for i, ill := range tol.Illegal {
+		if !errors.Is(ill.Err, reasons[i]) || ill.Reason() == "" {
+			t.Errorf("illegal %d: %v, want %v", i, ill.Err, reasons[i])
+		}
+	}
+	// The ko was forced (D3 captured C3 again), E1 played out of turn.
+	wantBoard := mustBoard(t, `
+		. . . . .
+		. . X O .
+		. X . X O
+		X . X O .
+		O . . . X`)
+	if !tol.Game.board.Equal(wantBoard) {
+		t.Fatalf("tolerant board:\n%s\nwant\n%s", tol.Game.board, wantBoard)
+	}
+	if tol.Moves != 8 || tol.Game.Captures(Black) != 1 || tol.Game.Captures(White) != 1 {
+		t.Errorf("moves %d, captures B %d W %d; want 8, 1, 1", tol.Moves, tol.Game.Captures(Black), tol.Game.Captures(White))
+	}
+	// After the skipped W[zz], Black is to move.
+	if tol.Game.ToMove() != Black {
+		t.Errorf("to move: %v", tol.Game.ToMove())
+	}
+}
+
+func TestReplayHandicap(t *testing.T) {
+	// Fixed handicap as AB: a normal game from New.
+	r := mustReadSGF(t, `(;SZ[9]HA[2]KM[0.5]RU[Japanese]AB[cg][gc];W[ee];B[cc])`)
+	rep := replayOrFatal(t, r, "japanese", false)
+	if len(rep.Illegal) != 0 || rep.Game.Record().Setup != nil || rep.Game.Config().Handicap != 2 {
+		t.Fatalf("fixed handicap: illegal %v, setup %v", rep.Illegal, rep.Game.Record().Setup)
+	}
+	// HA without AB, Black places: free placement even under japanese.
+	r = mustReadSGF(t, `(;SZ[9]HA[3]KM[0.5];B[cc];B[gg];B[cg];W[ee])`)
+	rep = replayOrFatal(t, r, "japanese", false)
+	if len(rep.Illegal) != 0 || rep.Game.board.At(Pt(6, 6)) != Black || rep.Game.board.At(Pt(4, 4)) != White {
+		t.Fatalf("free handicap: illegal %v\n%s", rep.Illegal, rep.Game.board)
+	}
+	// HA without AB and White first: the fixed points.
+	r = mustReadSGF(t, `(;SZ[9]HA[2];W[ee])`)
+	rep = replayOrFatal(t, r, "chinese", false)
+	if len(rep.Illegal) != 0 || rep.Game.board.At(Pt(2, 6)) != Black || rep.Game.board.At(Pt(6, 2)) != Black {
+		t.Fatalf("implied fixed handicap: illegal %v\n%s", rep.Illegal, rep.Game.board)
+	}
+	// New Zealand placement written with White's passes, read under chinese.
+	r = mustReadSGF(t, `(;SZ[9]HA[2];B[cc];W[];B[gg];W[ee])`)
+	for _, rules := range []string{"new-zealand", "chinese"} {
+		rep = replayOrFatal(t, r, rules, false)
+		if len(rep.Illegal) != 0 || rep.Game.board.At(Pt(4, 4)) != White {
+			t.Fatalf("%s: illegal %v\n%s", rules, rep.Illegal, rep.Game.board)
+		}
+	}
+}
+
+func TestReplayResults(t *testing.T) {
+	r := mustReadSGF(t, `(;SZ[9]RE[W+R];B[ee])`)
+	rep := replayOrFatal(t, r, "japanese", false)
+	if res, ok := rep.Game.Result(); !ok || res.String() != "W+R" {
+		t.Errorf("resigned game: %v, %v", res, ok)
+	}
+	// Counted: the TB/TW of the last node mark the dead stone at A9.
+	const counted = `(;SZ[5]KM[0.5]RU[Japanese]RE[B+0.5]
+		AB[ba][bb][bc][bd][be]AW[aa][da][db][dc][dd][de]PL[B];B[];W[]TB[ab:ae][aa]TW[ea:ee])`
+	// Without RE, the marks are read and the game stays in scoring.
+	r = mustReadSGF(t, strings.Replace(counted, "RE[B+0.5]", "", 1))
+	rep = replayOrFatal(t, r, "japanese", false)
+	if _, over := rep.Game.Result(); over || rep.Game.Phase() != Scoring || !rep.Game.IsDead(Pt(0, 0)) {
+		t.Fatalf("marks without RE: phase %v, A5 dead %v", rep.Game.Phase(), rep.Game.IsDead(Pt(0, 0)))
+	}
+	r = mustReadSGF(t, counted)
+	rep = replayOrFatal(t, r, "japanese", false)
+	res, ok := rep.Game.Result()
+	if !ok || res.Reason != ByScore || !rep.Game.IsDead(Pt(0, 0)) {
+		t.Fatalf("counted game: %v %v, A5 dead %v", res, ok, rep.Game.IsDead(Pt(0, 0)))
+	}
+	// Black: 5 territory + 1 dead; White: 5 territory + 0.5.
+	if res.String() != "B+0.5" {
+		t.Errorf("result %s, want B+0.5", res)
+	}
+}
+
+// randomPlayout plays random legal moves that do not fill the mover's
+// own eyes until n moves are made or no such move is left, passing now
+// and then with probability passProb.
+func randomPlayout(rng *rand.Rand, g *Game, n int, passProb float64) {
+	b := g.board
+	cand := make([]int, 0, len(b.cells))
+	for i := 0; i < n && g.phase == Playing; i++ {
+		c := g.toMove
+		if rng.Float64() < passProb && g.handicapIn == 0 {
+			g.PlayMove(Move{c, Pass})
+			continue
+		}
+		cand = cand[:0]
+		for j, x := range b.cells {
+			if x == Empty && !ownEye(b, j, c) {
+				cand = append(cand, j)
+			}
+		}
+		played := false
+		for len(cand) > 0 {
+			k := rng.IntN(len(cand))
+			if g.PlayMove(Move{c, b.point(cand[k])}) == nil {
+				played = true
+				break
+			}
+			cand[k] = cand[len(cand)-1]
+			cand = cand[:len(cand)-1]
+		}
+		if !played {
+			if err := g.PlayMove(Move{c, Pass}); err != nil {
+				return // free handicap left but no point to place on
+			}
+		}
+	}
+}
+
+func ownEye(b *Board, i int, c Color) bool {
+	for _, n := range b.nb[4*i : 4*i+4] {
+		if n >= 0 && b.cells[n] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// randomGame makes a random game for the SGF round trip: any size,
+// ruleset, komi and handicap, sometimes from a setup position, ended in
+// any way gobot ends games (or still going), with game-info and comments
+// full of characters SGF must escape.
+func randomGame(t *testing.T, rng *rand.Rand) (*Game, GameInfo) {
+	sizes := [][2]int{{9, 9}, {13, 13}, {19, 19}, {7, 11}, {5, 3}, {2, 2}, {25, 25}, {19, 9}, {4, 4}}
+	sz := sizes[rng.IntN(len(sizes))]
+	names := append(PresetNames(), "ko=situational scoring=territory suicide=allowed passstones=on bonus=n-1 handicap=white-passes cycle=draw")
+	rules, err := ParseRules(names[rng.IntN(len(names))])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules.Komi = float64(rng.IntN(41)-20) / 2
+	cfg := Config{Width: sz[0], Height: sz[1], Rules: rules}
+	if rng.IntN(3) == 0 {
+		cfg.Handicap = 2 + rng.IntN(8)
+		if cfg.Rules.Placement == PlacementFixed {
+			if _, err := FixedHandicap(cfg.Handicap, cfg.Width, cfg.Height); err != nil {
+				cfg.Handicap = 0
+			}
+		} else if cfg.Handicap > cfg.Width*cfg.Height/2 {
+			cfg.Handicap = 0
+		}
+	}
+	var g *Game
+	if rng.IntN(6) == 0 {
+		b, _ := NewBoard(cfg.Width, cfg.Height)
+		for i := 0; i < len(b.cells)/3; i++ {
+			if j := rng.IntN(len(b.cells)); b.cells[j] == Empty {
+				b.play(Color(1+rng.IntN(2)), j)
+			}
+		}
+		cfg.Handicap = 0
+		g, err = NewFromPosition(cfg, b, Color(1+rng.IntN(2)))
+	} else {
+		g, err = New(cfg)
+	}
+	if err != nil {
+		t.Fatalf("%+v: %v", cfg, err)
+	}
+	area := cfg.Width * cfg.Height
+	randomPlayout(rng, g, rng.IntN(2*area+2), 0.05)
+	switch rng.IntN(6) {
+	case 0:
+		g.Resign(Color(1 + rng.IntN(2)))
+	case 1:
+		g.Timeout(Color(1 + rng.IntN(2)))
+	case 2:
+		g.Abort()
+	case 3, 4:
+		for i := 0; i < 4 && g.phase == Playing; i++ {
+			g.PlayMove(Move{g.toMove, Pass})
+		}
+		if g.phase == Scoring && rng.IntN(3) == 0 {
+			g.Resume()
+			randomPlayout(rng, g, 10, 0.3)
+			for i := 0; i < 4 && g.phase == Playing; i++ {
+				g.PlayMove(Move{g.toMove, Pass})
+			}
+		}
+		if g.phase == Scoring && !g.cfg.Rules.NoAgreement {
+			if stones := g.board.Stones(Color(1 + rng.IntN(2))); len(stones) > 0 {
+				g.ToggleDead(stones[rng.IntN(len(stones))], rng.IntN(2) == 0)
+			}
+		}
+		if g.phase == Scoring && rng.IntN(4) > 0 {
+			g.Accept(Black)
+			g.Accept(White)
+		}
+	}
+	info := GameInfo{
+		Black: "Bl]ack \\ " + fmt.Sprint(rng.IntN(100)), White: "Wh[ite]", BlackRank: "3d", WhiteRank: "1p",
+		Date: "2026-11-22", Event: "Test\nCup", Round: "2", Place: "Room ]", Name: "round trip",
+		Comment: "multi\nline\\\ncomment", TimeLimit: "600", Overtime: "5x30 byo-yomi",
+		Extra: []SGFProperty{{ID: "SO", Values: []string{"gobot tests"}}},
+	}
+	for i := range g.moves {
+		mi := MoveInfo{}
+		switch rng.IntN(4) {
+		case 0:
+			mi.Comment = fmt.Sprintf("move %d: ]\\", i+1)
+		case 1:
+			mi.BlackTime, mi.WhiteTime, mi.BlackPeriods, mi.WhitePeriods = "12.5", "300", "3", "1"
+		case 2:
+			mi.Extra = []SGFProperty{{ID: "MN", Values: []string{fmt.Sprint(i + 1)}}}
+		}
+		info.Moves = append(info.Moves, mi)
+	}
+	return g, info
+}
+
+// TestSGFRoundTrip is the property test: for random games, write → read
+// → replay gives the same moves, board, configuration, result and game
+// record, and the game-info comes back as written.
+func TestSGFRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2026, 11))
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		g, info := randomGame(t, rng)
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, info); err != nil {
+			t.Fatal(err)
+		}
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("game %d (%s, %s, handicap %d): %s\n%s", i, SizeString(g.cfg.Width, g.cfg.Height), g.cfg.Rules, g.cfg.Handicap, fmt.Sprintf(format, args...), buf.String())
+		}
+		r := mustReadSGF(t, buf.String())
+		rules, known := SGFRules(r.Rules)
+		if !known {
+			fail("RU[%s] not known", r.Rules)
+		}
+		rep, err := r.Replay(rules, false)
+		if err != nil {
+			fail("replay: %v", err)
+		}
+		h := rep.Game
+		if len(rep.Illegal) != 0 {
+			fail("illegal moves %v", rep.Illegal)
+		}
+		if !reflect.DeepEqual(h.Moves(), g.Moves()) {
+			fail("moves differ:\n%v\n%v", h.Moves(), g.Moves())
+		}
+		if !h.board.Equal(g.board) {
+			fail("board:\n%s\nwant\n%s", h.board, g.board)
+		}
+		if h.Config() != g.Config() {
+			fail("config %+v, want %+v", h.Config(), g.Config())
+		}
+		r1, ok1 := h.Result()
+		r2, ok2 := g.Result()
+		if r1 != r2 || ok1 != ok2 {
+			fail("result %v %v, want %v %v", r1, ok1, r2, ok2)
+		}
+		if !reflect.DeepEqual(h.Record(), g.Record()) {
+			fail("record %+v\nwant %+v", h.Record(), g.Record())
+		}
+		if h.Captures(Black) != g.Captures(Black) || h.Captures(White) != g.Captures(White) {
+			fail("captures differ")
+		}
+		wantInfo := info
+		if wantInfo.Result == "" && ok2 {
+			wantInfo.Result = r2.String()
+		}
+		if !reflect.DeepEqual(r.Info, wantInfo) {
+			fail("info\n%+v\nwant\n%+v", r.Info, wantInfo)
+		}
+	}
+}
+
+func FuzzParseSGF(f *testing.F) {
+	for _, name := range sgfTestdata(f) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("(;SZ[3]AB[aa:cc]AE[bb];W[bb];B[bb])"))
+	f.Add([]byte("(;C[a\\\r\nb\\]](;B[aa])(;W[]))"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		roots, err := ParseSGF(data)
+		if err != nil {
+			var se *SGFError
+			if !errors.As(err, &se) || !errors.Is(err, ErrSGF) || se.Offset < 0 || se.Offset > len(data) || se.Line < 1 || se.Column < 1 {
+				t.Fatalf("bad error %#v", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteSGFTree(&buf, roots...); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ParseSGF(buf.Bytes())
+		if err != nil {
+			t.Fatalf("written tree does not parse: %v\n%s", err, buf.Bytes())
+		}
+		if !reflect.DeepEqual(roots, again) {
+			t.Fatalf("write → parse changed the tree\n%q", buf.Bytes())
+		}
+		for _, root := range roots {
+			r, err := DecodeSGF(root)
+			if err != nil {
+				continue
+			}
+			rules, _ := SGFRules(r.Rules)
+			for _, tolerant := range []bool{false, true} {
+				rep, err := r.Replay(rules, tolerant)
+				if err != nil {
+					continue
+				}
+				if tolerant && rep.Moves != r.MoveCount() {
+					t.Fatalf("tolerant replay made %d moves of %d", rep.Moves, r.MoveCount())
+				}
+				rep.Game.Score()
+				var out bytes.Buffer
+				if err := WriteSGF(&out, rep.Game, r.Info); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := ReadSGF(out.Bytes()); err != nil {
+					t.Fatalf("WriteSGF output does not read back: %v\n%s", err, out.Bytes())
+				}
+			}
+		}
+	})
+}
+
+// TestGeneratedRecords writes (with -update-sgf) and checks the records in
+// testdata made by random playouts: a 19×19 game of about 200 moves, a
+// 9×9 handicap game, a rectangular board and a record with illegal moves.
+func TestGeneratedRecords(t *testing.T) {
+	type gen struct {
+		file    string
+		illegal []string
+		moves   int
+		make    func() []byte
+	}
+	write := func(g *Game, info GameInfo) []byte {
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, info); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	gens := []gen{
+		{"random19.sgf", nil, 222, func() []byte {
+			rng := rand.New(rand.NewPCG(19, 19))
+			r, _ := Preset("japanese")
+			g, _ := New(Config{Width: 19, Height: 19, Rules: r})
+			randomPlayout(rng, g, 220, 0)
+			g.PlayMove(Move{g.toMove, Pass})
+			g.PlayMove(Move{g.toMove, Pass})
+			return write(g, GameInfo{Black: "Random Black", White: "Random White", BlackRank: "9p", WhiteRank: "9p",
+				Date: "2026-11-22", Event: "gobot random playouts", Comment: "A random playout: 220 moves, then two passes."})
+		}},
+		{"handicap9.sgf", nil, 0, func() []byte {
+			rng := rand.New(rand.NewPCG(9, 4))
+			r, _ := Preset("aga")
+			r.Placement = PlacementFixed
+			r.Komi = 0.5
+			g, _ := New(Config{Width: 9, Height: 9, Rules: r, Handicap: 4})
+			randomPlayout(rng, g, 60, 0)
+			g.Resign(White)
+			return write(g, GameInfo{Black: "Kyu", White: "Dan", BlackRank: "10k", WhiteRank: "2d", Comment: "Four stones on 9x9."})
+		}},
+		{"rect13x7.sgf", nil, 0, func() []byte {
+			rng := rand.New(rand.NewPCG(13, 7))
+			r, _ := Preset("tromp-taylor")
+			g, _ := New(Config{Width: 13, Height: 7, Rules: r})
+			randomPlayout(rng, g, 70, 0.02)
+			return write(g, GameInfo{Comment: "A rectangular board, 13 wide and 7 high."})
+		}},
+		{"illegal.sgf", []string{"9 B D4", "10 W E5", "14 W A1", "15 W G7"}, 17, nil},
+	}
+	for _, gn := range gens {
+		path := filepath.Join("testdata", gn.file)
+		if *updateSGF && gn.make != nil {
+			if err := os.WriteFile(path, gn.make(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test -run TestGeneratedRecords -update-sgf)", err)
+		}
+		recs, err := ReadSGF(data)
+		if err != nil {
+			t.Fatalf("%s: %v", gn.file, err)
+		}
+		rules, _ := SGFRules(recs[0].Rules)
+		rep, err := recs[0].Replay(rules, true)
+		if err != nil {
+			t.Fatalf("%s: %v", gn.file, err)
+		}
+		var got []string
+		for _, ill := range rep.Illegal {
+			got = append(got, fmt.Sprintf("%d %s %s", ill.Number, ill.Move.Color, ill.Point))
+		}
+		if !reflect.DeepEqual(got, gn.illegal) {
+			t.Errorf("%s: illegal moves %q, want %q", gn.file, got, gn.illegal)
+		}
+		if gn.moves != 0 && rep.Moves != gn.moves {
+			t.Errorf("%s: %d moves, want %d", gn.file, rep.Moves, gn.moves)
+		}
+	}
+}

@@ -1,0 +1,748 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// GameInfo is what an SGF record says about a game besides the board,
+// the rules and the moves.
+type GameInfo struct {
+	Black, White         string        // PB, PW: player names
+	BlackRank, WhiteRank string        // BR, WR
+	Date                 string        // DT
+	Result               string        // RE as written; WriteSGF uses the game's result when empty
+	Event, Round, Place  string        // EV, RO, PC
+	Name                 string        // GN
+	Comment              string        // C of the root node
+	TimeLimit            string        // TM: main time in seconds
+	Overtime             string        // OT: overtime system, free text
+	Moves                []MoveInfo    // per move, in order; may be shorter than the game
+	Extra                []SGFProperty // other root properties, written back as they are
+}
+
+// MoveInfo is what a record says about one move.
+type MoveInfo struct {
+	Comment                    string        // C
+	BlackTime, WhiteTime       string        // BL, WL: seconds left
+	BlackPeriods, WhitePeriods string        // OB, OW: overtime stones or periods left
+	Extra                      []SGFProperty // other properties of the move's node
+}
+
+// SGFRecord is one game read from SGF, in Go terms: the game-info of the
+// root and, node by node, the setup stones and moves of the main line.
+type SGFRecord struct {
+	Width, Height int
+	Komi          float64 // KM; 0 when absent
+	HasKomi       bool
+	Handicap      int    // HA; 0 when absent
+	Rules         string // RU as written
+	Info          GameInfo
+	Nodes         []SGFStep // the main line, root first
+	Root          *SGFNode  // the whole tree, variations included
+}
+
+// SGFStep is one node of a record's main line.
+type SGFStep struct {
+	// Setup[Empty], Setup[Black], Setup[White] are the points the node's
+	// AE, AB and AW properties set, compressed lists expanded.
+	Setup  [3][]Point
+	ToPlay Color // PL; Empty when absent
+	// Move is the node's B or W move; Move.Color is Empty for a node
+	// without one. A move whose point cannot be read (off the board,
+	// malformed) has MoveErr set and Raw holding the SGF text.
+	Move    Move
+	MoveErr error
+	Raw     string
+	// TB and TW are the territory marks (final node: the counted
+	// territory, with dead stones inside the opponent's). HasTerritory is
+	// true when the node has either property, even empty.
+	TB, TW       []Point
+	HasTerritory bool
+}
+
+// HasSetup reports whether the step adds or removes stones.
+func (s *SGFStep) HasSetup() bool {
+	return len(s.Setup[Empty])+len(s.Setup[Black])+len(s.Setup[White]) > 0
+}
+
+// ReadSGF parses an SGF collection and decodes every game tree in it.
+func ReadSGF(data []byte) ([]*SGFRecord, error) {
+	roots, err := ParseSGF(data)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]*SGFRecord, len(roots))
+	for i, r := range roots {
+		if recs[i], err = DecodeSGF(r); err != nil {
+			if len(roots) > 1 {
+				err = fmt.Errorf("game %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+	}
+	return recs, nil
+}
+
+// propsUsed are the properties DecodeSGF reads into fields; every other
+// property is kept in an Extra list.
+var rootUsed = map[string]bool{
+	"FF": true, "GM": true, "CA": true, "AP": true, "SZ": true, "KM": true, "HA": true, "RU": true,
+	"PB": true, "PW": true, "BR": true, "WR": true, "DT": true, "RE": true, "EV": true, "RO": true,
+	"PC": true, "GN": true, "C": true, "TM": true, "OT": true,
+}
+
+var nodeUsed = map[string]bool{
+	"B": true, "W": true, "AB": true, "AW": true, "AE": true, "PL": true, "TB": true, "TW": true,
+	"C": true, "BL": true, "WL": true, "OB": true, "OW": true,
+}
+
+// DecodeSGF reads the Go game in a game tree: size, komi, handicap, rules
+// and game-info from the root, then the setup stones and moves of the main
+// line. Variations stay in Root. A move whose point cannot be read is kept
+// with MoveErr set, for Replay to report; other unusable values (a size
+// over 25, a setup point off the board, a komi that is not a number) are
+// errors.
+func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
+	r := &SGFRecord{Width: 19, Height: 19, Root: root}
+	if gm, ok := root.Get("GM"); ok && strings.TrimSpace(gm) != "1" && strings.TrimSpace(gm) != "" {
+		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", gm)
+	}
+	if sz, ok := root.Get("SZ"); ok {
+		w, h, err := ParseSize(sz)
+		if err != nil {
+			return nil, fmt.Errorf("SZ[%s]: %w", sz, err)
+		}
+		r.Width, r.Height = w, h
+	}
+	if km, ok := root.Get("KM"); ok && strings.TrimSpace(km) != "" {
+		k, err := strconv.ParseFloat(strings.TrimSpace(km), 64)
+		if err != nil {
+			return nil, fmt.Errorf("KM[%s]: komi is not a number", km)
+		}
+		if err := CheckKomi(k); err != nil {
+			return nil, fmt.Errorf("KM[%s]: %w", km, err)
+		}
+		r.Komi, r.HasKomi = k, true
+	}
+	if ha, ok := root.Get("HA"); ok && strings.TrimSpace(ha) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(ha))
+		if err != nil || n < 0 || n >= r.Width*r.Height {
+			return nil, fmt.Errorf("HA[%s]: %w: the handicap is a number of stones", ha, ErrHandicap)
+		}
+		r.Handicap = n
+	}
+	r.Rules, _ = root.Get("RU")
+	info := &r.Info
+	for _, f := range []struct {
+		id  string
+		dst *string
+	}{
+		{"PB", &info.Black}, {"PW", &info.White}, {"BR", &info.BlackRank}, {"WR", &info.WhiteRank},
+		{"DT", &info.Date}, {"RE", &info.Result}, {"EV", &info.Event}, {"RO", &info.Round},
+		{"PC", &info.Place}, {"GN", &info.Name}, {"C", &info.Comment}, {"TM", &info.TimeLimit},
+		{"OT", &info.Overtime},
+	} {
+		*f.dst, _ = root.Get(f.id)
+	}
+	for _, p := range root.Props {
+		if !rootUsed[p.ID] && !nodeUsed[p.ID] {
+			info.Extra = append(info.Extra, p)
+		}
+	}
+	line := root.MainLine()
+	r.Nodes = make([]SGFStep, 0, len(line))
+	for i, n := range line {
+		if err := r.decodeNode(n, i == 0); err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+	}
+	return r, nil
+}
+
+func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
+	var st SGFStep
+	var moves []SGFStep
+	var mi MoveInfo
+	for _, p := range n.Props {
+		var err error
+		switch p.ID {
+		case "AE":
+			st.Setup[Empty], err = r.pointList(p)
+		case "AB":
+			st.Setup[Black], err = r.pointList(p)
+		case "AW":
+			st.Setup[White], err = r.pointList(p)
+		case "TB":
+			st.TB, err = r.pointList(p)
+			st.HasTerritory = true
+		case "TW":
+			st.TW, err = r.pointList(p)
+			st.HasTerritory = true
+		case "PL":
+			switch strings.ToUpper(strings.TrimSpace(first(p.Values))) {
+			case "B", "1":
+				st.ToPlay = Black
+			case "W", "2":
+				st.ToPlay = White
+			default:
+				return fmt.Errorf("PL[%s]: the player to move is B or W", first(p.Values))
+			}
+		case "B", "W":
+			c := Black
+			if p.ID == "W" {
+				c = White
+			}
+			v := strings.TrimSpace(first(p.Values))
+			m := SGFStep{Move: Move{Color: c, Point: Pass}, Raw: v}
+			pt, err := ParseSGFPoint(v, r.Width, r.Height)
+			if err != nil {
+				m.MoveErr = err
+			} else {
+				m.Move.Point = pt
+			}
+			moves = append(moves, m)
+		case "C":
+			if !root {
+				mi.Comment = first(p.Values)
+			}
+		case "BL":
+			mi.BlackTime = first(p.Values)
+		case "WL":
+			mi.WhiteTime = first(p.Values)
+		case "OB":
+			mi.BlackPeriods = first(p.Values)
+		case "OW":
+			mi.WhitePeriods = first(p.Values)
+		default:
+			if !root {
+				mi.Extra = append(mi.Extra, p)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(moves) == 0 {
+		r.Nodes = append(r.Nodes, st)
+		return nil
+	}
+	// A node with both B and W (seen in the wild) becomes two steps.
+	for i, m := range moves {
+		s := st
+		if i > 0 {
+			s = SGFStep{TB: st.TB, TW: st.TW, HasTerritory: st.HasTerritory}
+		}
+		s.Move, s.MoveErr, s.Raw = m.Move, m.MoveErr, m.Raw
+		r.Nodes = append(r.Nodes, s)
+		r.Info.Moves = append(r.Info.Moves, mi)
+	}
+	return nil
+}
+
+func first(vals []string) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	return vals[0]
+}
+
+// pointList expands a list of points and rectangles ("do:gq").
+func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
+	var out []Point
+	for _, v := range p.Values {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		a, b, rect := strings.Cut(v, ":")
+		p1, err := r.setupPoint(a)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+		}
+		if !rect {
+			out = append(out, p1)
+			continue
+		}
+		p2, err := r.setupPoint(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+		}
+		for y := min(p1.Y, p2.Y); y <= max(p1.Y, p2.Y); y++ {
+			for x := min(p1.X, p2.X); x <= max(p1.X, p2.X); x++ {
+				out = append(out, Point{x, y})
+			}
+		}
+	}
+	return out, nil
+}
+
+func (r *SGFRecord) setupPoint(s string) (Point, error) {
+	if s == "" {
+		return Point{}, fmt.Errorf("empty point: %w", ErrBadCoord)
+	}
+	p, err := ParseSGFPoint(s, r.Width, r.Height)
+	if err == nil && p.IsPass() {
+		err = fmt.Errorf("SGF point %q is %w (board is %s)", s, ErrOffBoard, SizeString(r.Width, r.Height))
+	}
+	return p, err
+}
+
+// MoveCount returns how many moves (passes included) the main line holds.
+func (r *SGFRecord) MoveCount() int {
+	n := 0
+	for i := range r.Nodes {
+		if r.Nodes[i].Move.Color != Empty {
+			n++
+		}
+	}
+	return n
+}
+
+// SGFRules returns the ruleset an SGF RU value names. known is true when
+// RU names a gobot preset (any spelling Preset accepts; spaces and "_"
+// read as "-", so "New Zealand" works) or is a list of gobot rules
+// options. Otherwise RU is guessed: territory-style values (anything
+// mentioning Japanese, Korean or territory) give japanese, everything else
+// — an empty RU included — chinese. The komi is the preset's; a record's
+// KM replaces it (see SGFRecord.Config).
+func SGFRules(ru string) (r Rules, known bool) {
+	t := strings.TrimSpace(ru)
+	if t != "" {
+		name := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '_' {
+				return '-'
+			}
+			return r
+		}, t)
+		if p, err := Preset(name); err == nil {
+			return p, true
+		}
+		if strings.Contains(t, "=") {
+			if p, err := ParseRules(t); err == nil {
+				return p, true
+			}
+		}
+	}
+	l := strings.ToLower(t)
+	for _, s := range []string{"jap", "kor", "territ"} {
+		if strings.Contains(l, s) {
+			p, _ := Preset("japanese")
+			return p, false
+		}
+	}
+	p, _ := Preset("chinese")
+	return p, false
+}
+
+// sgfRulesValue is what WriteSGF puts in RU: the preset name, or the full
+// list of options (komi aside: KM has it) for anything else.
+func sgfRulesValue(r Rules) string {
+	if r.IsPreset() {
+		return r.Name
+	}
+	sui, ps, agr := "forbidden", "off", "on"
+	if r.Suicide {
+		sui = "allowed"
+	}
+	if r.PassStones {
+		ps = "on"
+	}
+	if r.NoAgreement {
+		agr = "off"
+	}
+	return fmt.Sprintf("ko=%s scoring=%s suicide=%s passstones=%s bonus=%s handicap=%s cycle=%s agreement=%s",
+		r.Ko, r.Scoring, sui, ps, r.Bonus, r.Placement, r.Cycle, agr)
+}
+
+// Config returns the game configuration of the record under rules: the
+// record's size and handicap, and its komi (KM, or 0 when the record has
+// none — the SGF convention for games without komi).
+func (r *SGFRecord) Config(rules Rules) Config {
+	rules.Komi = r.Komi
+	return Config{Width: r.Width, Height: r.Height, Rules: rules, Handicap: r.Handicap}
+}
+
+// IllegalMove is a move of a record that the rules do not allow.
+type IllegalMove struct {
+	Number int    // 1-based, counting every B and W of the main line
+	Move   Move   // the move (its Point is Pass when it could not be read)
+	Point  string // in GTP form ("D4", "pass"), or the SGF text when unreadable
+	Err    error  // why: ErrKo, ErrSuicide, ErrOccupied... (use errors.Is)
+}
+
+// Reason returns the explanation in words.
+func (m IllegalMove) Reason() string { return m.Err.Error() }
+
+func (m IllegalMove) String() string {
+	return fmt.Sprintf("move %d (%s %s): %s", m.Number, m.Move.Color.Name(), m.Point, m.Reason())
+}
+
+// SGFReplay is the outcome of replaying a record.
+type SGFReplay struct {
+	// Game is the game at the end of the main line (or at the illegal move
+	// where a strict replay stopped). After the tolerant replay forced a
+	// move or met setup stones in mid-record, Game starts from that
+	// position (its Record does too) but keeps the captures and the
+	// superko history of everything before.
+	Game    *Game
+	Moves   int // B and W nodes replayed, illegal ones included
+	Illegal []IllegalMove
+	// Stopped is true when a strict replay stopped at an illegal move.
+	Stopped bool
+}
+
+// Replay plays the record's main line under rules (see Config): setup
+// stones, then moves. Without tolerant, it stops at the first illegal move
+// and reports it. With tolerant, it reports every illegal move and goes
+// on: a move out of turn is played by the colour the record gives, a move
+// the rules forbid (ko, superko, suicide) is forced on the board with the
+// usual captures, and a move on an occupied or unreadable point is
+// skipped; in every case the opponent of the mover is next.
+//
+// The starting position is the root's setup stones. HA without AB means
+// Black's first moves are the handicap stones (free placement), unless
+// White moves before Black has placed them all; then the fixed points are
+// used. A resignation, a loss on time or a void game in RE ends the game;
+// after the last two passes, TB and TW marks in the last node decide the
+// dead stones (a stone inside the opponent's territory is dead) and the
+// game ends counted.
+func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
+	cfg := r.Config(rules)
+	g, err := r.start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := &SGFReplay{}
+	for i := range r.Nodes {
+		st := &r.Nodes[i]
+		next := st.ToPlay
+		if next == Empty {
+			next = r.nextColor(i, g.toMove)
+		}
+		if i > 0 && st.HasSetup() {
+			b := g.board.Clone()
+			applySetup(b, st)
+			g = g.continueAt(b, next, Empty)
+		} else if st.ToPlay != Empty && st.ToPlay != g.toMove && g.phase == Playing {
+			g = g.continueAt(g.board.Clone(), st.ToPlay, Empty)
+		}
+		m := st.Move
+		if m.Color == Empty {
+			continue
+		}
+		out.Moves++
+		if m.Color == White && m.IsPass() && st.MoveErr == nil && g.handicapIn > 0 && g.toMove == Black && g.phase == Playing {
+			// White's passes while Black places free handicap stones
+			// (text 004; the game makes them itself under white-passes).
+			continue
+		}
+		ill := IllegalMove{Number: out.Moves, Move: m, Point: m.Point.GTP(r.Height)}
+		if st.MoveErr != nil {
+			ill.Point, ill.Err = st.Raw, st.MoveErr
+		} else {
+			if g.phase == Scoring {
+				g.Resume()
+			}
+			if ill.Err = g.PlayMove(m); ill.Err == nil {
+				continue
+			}
+		}
+		out.Illegal = append(out.Illegal, ill)
+		if !tolerant {
+			out.Stopped = true
+			break
+		}
+		g = g.force(m, st.MoveErr == nil)
+	}
+	if !out.Stopped {
+		r.finish(g)
+	}
+	out.Game = g
+	return out, nil
+}
+
+// nextColor guesses who is to play at node i: the colour of the next move
+// in the record, or def when no move follows.
+func (r *SGFRecord) nextColor(i int, def Color) Color {
+	for ; i < len(r.Nodes); i++ {
+		if c := r.Nodes[i].Move.Color; c != Empty {
+			return c
+		}
+	}
+	return def
+}
+
+func applySetup(b *Board, st *SGFStep) {
+	for _, c := range []Color{Empty, Black, White} {
+		for _, p := range st.Setup[c] {
+			b.set(b.index(p), c)
+		}
+	}
+}
+
+// start makes the game the record begins from.
+func (r *SGFRecord) start(cfg Config) (*Game, error) {
+	root := &r.Nodes[0]
+	if !root.HasSetup() {
+		if cfg.Handicap >= 2 {
+			switch r.handicapMoves(cfg.Handicap) {
+			case Black:
+				if cfg.Rules.Placement == PlacementFixed {
+					cfg.Rules.Placement = PlacementFree
+				}
+			case White:
+				cfg.Rules.Placement = PlacementFixed
+				if _, err := FixedHandicap(cfg.Handicap, cfg.Width, cfg.Height); err != nil {
+					b, _ := NewBoard(cfg.Width, cfg.Height)
+					return NewFromPosition(cfg, b, r.nextColor(0, Black))
+				}
+			}
+		}
+		return New(cfg)
+	}
+	b, err := NewBoard(cfg.Width, cfg.Height)
+	if err != nil {
+		return nil, err
+	}
+	applySetup(b, root)
+	if cfg.Handicap >= 2 && cfg.Rules.Placement == PlacementFixed && len(root.Setup[White]) == 0 {
+		if g, err := New(cfg); err == nil && g.board.Equal(b) && r.nextColor(0, White) == White {
+			return g, nil
+		}
+	}
+	toMove := root.ToPlay
+	if toMove == Empty {
+		toMove = r.nextColor(0, Black)
+	}
+	return NewFromPosition(cfg, b, toMove)
+}
+
+// handicapMoves tells how a record without AB places n handicap stones:
+// Black when its first stones are Black's (free placement; White's passes
+// aside), White when White plays a stone before Black has placed n (so the
+// stones are on the fixed points), Empty when the record has no stones.
+func (r *SGFRecord) handicapMoves(n int) Color {
+	placed := 0
+	for i := range r.Nodes {
+		m := r.Nodes[i].Move
+		switch {
+		case m.Color == Black && !m.IsPass():
+			placed++
+			if placed == n {
+				return Black
+			}
+		case m.Color == White && !m.IsPass():
+			return White
+		}
+	}
+	if placed > 0 {
+		return Black
+	}
+	return Empty
+}
+
+// force plays m after the rules refused it, as the tolerant replay does,
+// and returns the game to go on with. onBoard is false for a move whose
+// point could not be read, which is skipped.
+func (g *Game) force(m Move, onBoard bool) *Game {
+	b := g.board.Clone()
+	if !onBoard {
+		return g.continueAt(b, m.Color.Opponent(), Empty)
+	}
+	if g.phase == Playing && m.Color != g.toMove {
+		// Out of turn: let that colour play, and force only if still refused.
+		ng := g.continueAt(b, m.Color, Empty)
+		if ng.PlayMove(m) == nil {
+			return ng
+		}
+		g, b = ng, ng.board.Clone()
+	}
+	captured, suicided := 0, 0
+	if !m.IsPass() && m.Point.In(b.w, b.h) && b.At(m.Point) == Empty {
+		captured, suicided = b.play(m.Color, b.index(m.Point))
+	}
+	ng := g.continueAt(b, m.Color.Opponent(), m.Color)
+	ng.captures[m.Color] += captured
+	ng.captures[m.Color.Opponent()] += suicided
+	return ng
+}
+
+// finish ends the game as the record says. After the last two passes,
+// TB/TW in the last node give the dead marks, and a counted RE ends the
+// game with the count; a resignation, a loss on time or a void game in RE
+// ends it with that result.
+func (r *SGFRecord) finish(g *Game) {
+	last := &r.Nodes[len(r.Nodes)-1]
+	res, err := ParseResult(r.Info.Result)
+	known := err == nil
+	if g.phase == Scoring && last.HasTerritory {
+		clear(g.dead)
+		for _, t := range []struct {
+			pts   []Point
+			owner Color
+		}{{last.TB, Black}, {last.TW, White}} {
+			for _, p := range t.pts {
+				if c := g.board.At(p); c == t.owner.Opponent() && !g.dead[g.board.index(p)] && !g.cfg.Rules.NoAgreement {
+					g.toggle(p, true)
+				}
+			}
+		}
+		if known && res.Reason == ByScore {
+			g.Accept(Black)
+			g.Accept(White)
+			return
+		}
+	}
+	if g.phase == Over {
+		return
+	}
+	if known {
+		switch res.Reason {
+		case ByResign, ByTime, NoResult:
+			g.finish(res)
+		}
+	}
+}
+
+// ErrBadResult is returned by ParseResult for a result it cannot read.
+var ErrBadResult = errors.New("not an SGF result")
+
+// ParseResult reads an SGF RE value: "B+3.5", "W+R" (or "W+Resign"),
+// "B+T" ("B+Time"), "0" / "Draw" / "Jigo", "Void". A win with no margin
+// ("B+") reads as a win by 0 points.
+func ParseResult(s string) (Result, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "0", "draw", "jigo":
+		return Result{Reason: ByScore}, nil
+	case "void":
+		return Result{Reason: NoResult}, nil
+	}
+	bad := fmt.Errorf("RE[%s]: %w (like B+3.5, W+R, B+T, 0 or Void)", s, ErrBadResult)
+	if len(t) < 2 || t[1] != '+' {
+		return Result{}, bad
+	}
+	var res Result
+	switch t[0] {
+	case 'B', 'b':
+		res.Winner = Black
+	case 'W', 'w':
+		res.Winner = White
+	default:
+		return Result{}, bad
+	}
+	switch m := strings.ToLower(t[2:]); m {
+	case "r", "resign":
+		res.Reason = ByResign
+	case "t", "time":
+		res.Reason = ByTime
+	case "":
+		res.Reason = ByScore
+	default:
+		k, err := strconv.ParseFloat(m, 64)
+		if err != nil || k < 0 {
+			return Result{}, bad
+		}
+		res.Reason, res.Margin = ByScore, k
+	}
+	return res, nil
+}
+
+// WriteSGF writes g as an SGF FF[4] record: FF, GM, CA, AP, SZ ("19" or
+// "W:H"), KM, RU (the preset name, or the rules options for a custom
+// ruleset), HA, the game-info of info, AB/AW for the starting position
+// (fixed handicap stones or a NewFromPosition setup), then one node per
+// move with pass as "[]". The result is info.Result, or the game's own
+// when it is over; a counted game's last node gets TB/TW marks (territory,
+// dead stones inside the opponent's) that DecodeSGF and Replay read back.
+func WriteSGF(w io.Writer, g *Game, info GameInfo) error {
+	cfg := g.cfg
+	root := &SGFNode{}
+	add := func(n *SGFNode, id string, vals ...string) {
+		if len(vals) == 0 || (len(vals) == 1 && vals[0] == "") {
+			return
+		}
+		n.Props = append(n.Props, SGFProperty{ID: id, Values: vals})
+	}
+	add(root, "FF", "4")
+	add(root, "GM", "1")
+	add(root, "CA", "UTF-8")
+	add(root, "AP", "gobot")
+	if cfg.Width == cfg.Height {
+		add(root, "SZ", strconv.Itoa(cfg.Width))
+	} else {
+		add(root, "SZ", strconv.Itoa(cfg.Width)+":"+strconv.Itoa(cfg.Height))
+	}
+	add(root, "KM", FormatKomi(cfg.Rules.Komi))
+	add(root, "RU", sgfRulesValue(cfg.Rules))
+	if cfg.Handicap != 0 {
+		add(root, "HA", strconv.Itoa(cfg.Handicap))
+	}
+	result := info.Result
+	if res, ok := g.Result(); ok && result == "" {
+		result = res.String()
+	}
+	for _, f := range []struct{ id, v string }{
+		{"PB", info.Black}, {"BR", info.BlackRank}, {"PW", info.White}, {"WR", info.WhiteRank},
+		{"DT", info.Date}, {"EV", info.Event}, {"RO", info.Round}, {"PC", info.Place},
+		{"GN", info.Name}, {"TM", info.TimeLimit}, {"OT", info.Overtime}, {"RE", result},
+		{"C", info.Comment},
+	} {
+		add(root, f.id, f.v)
+	}
+	root.Props = append(root.Props, info.Extra...)
+	add(root, "AB", sgfPoints(g.setup.Stones(Black))...)
+	add(root, "AW", sgfPoints(g.setup.Stones(White))...)
+	if g.setupToMove != Empty {
+		add(root, "PL", g.setupToMove.String())
+	}
+	parent := root
+	for i, m := range g.moves {
+		n := &SGFNode{}
+		n.Props = append(n.Props, SGFProperty{ID: m.Color.String(), Values: []string{m.Point.SGF()}})
+		if i < len(info.Moves) {
+			mi := info.Moves[i]
+			add(n, "C", mi.Comment)
+			add(n, "BL", mi.BlackTime)
+			add(n, "OB", mi.BlackPeriods)
+			add(n, "WL", mi.WhiteTime)
+			add(n, "OW", mi.WhitePeriods)
+			n.Props = append(n.Props, mi.Extra...)
+		}
+		parent.Children = []*SGFNode{n}
+		parent = n
+	}
+	if res, ok := g.Result(); g.phase == Scoring || (ok && res.Reason == ByScore) {
+		s := g.Score()
+		var tb, tw []Point
+		for i, o := range s.Owner {
+			c := g.board.cells[i]
+			switch {
+			case g.dead[i] && c == Black:
+				tw = append(tw, g.board.point(i))
+			case g.dead[i] && c == White:
+				tb = append(tb, g.board.point(i))
+			case c == Empty && o == Black:
+				tb = append(tb, g.board.point(i))
+			case c == Empty && o == White:
+				tw = append(tw, g.board.point(i))
+			}
+		}
+		// Both always, even empty (an elist), so that a reader can tell a
+		// counted end with nothing dead from a record without marks.
+		parent.Props = append(parent.Props, SGFProperty{ID: "TB", Values: sgfPoints(tb)}, SGFProperty{ID: "TW", Values: sgfPoints(tw)})
+	}
+	return WriteSGFTree(w, root)
+}
+
+func sgfPoints(pts []Point) []string {
+	out := make([]string, len(pts))
+	for i, p := range pts {
+		out[i] = p.SGF()
+	}
+	return out
+}
