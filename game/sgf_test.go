@@ -712,7 +712,7 @@ func FuzzParseSGF(f *testing.F) {
 func TestGeneratedRecords(t *testing.T) {
 	type gen struct {
 		file    string
-		illegal []string
+		illegal []string // number, colour, point, reason
 		moves   int
 		make    func() []byte
 	}
@@ -751,7 +751,14 @@ func TestGeneratedRecords(t *testing.T) {
 			randomPlayout(rng, g, 70, 0.02)
 			return write(g, GameInfo{Comment: "A rectangular board, 13 wide and 7 high."})
 		}},
-		{"illegal.sgf", []string{"9 B D4", "10 W E5", "14 W A1", "15 W G7"}, 17, nil},
+		// GNU Go 3.8 playing itself, converted from its GTP answers once.
+		{"gnugo19.sgf", nil, 200, nil},
+		{"illegal.sgf", []string{
+			"9 B D4 " + ErrKo.Error(),
+			"10 W E5 " + ErrOccupied.Error(),
+			"14 W A1 " + ErrSuicide.Error(),
+			"15 W G7 " + ErrNotYourTurn.Error() + ": it is Black's move",
+		}, 17, nil},
 	}
 	for _, gn := range gens {
 		path := filepath.Join("testdata", gn.file)
@@ -775,7 +782,7 @@ func TestGeneratedRecords(t *testing.T) {
 		}
 		var got []string
 		for _, ill := range rep.Illegal {
-			got = append(got, fmt.Sprintf("%d %s %s", ill.Number, ill.Move.Color, ill.Point))
+			got = append(got, fmt.Sprintf("%d %s %s %s", ill.Number, ill.Move.Color, ill.Point, ill.Reason()))
 		}
 		if !reflect.DeepEqual(got, gn.illegal) {
 			t.Errorf("%s: illegal moves %q, want %q", gn.file, got, gn.illegal)
@@ -784,4 +791,108 @@ func TestGeneratedRecords(t *testing.T) {
 			t.Errorf("%s: %d moves, want %d", gn.file, rep.Moves, gn.moves)
 		}
 	}
+}
+
+// benchRecords returns a collection of n real-game-like 19×19 records:
+// random playouts of 150 to 300 moves that do not fill their own eyes,
+// half of them with the time left on every move as servers write it, some
+// with comments, all ending with two passes.
+func benchRecords(tb testing.TB, n int) []byte {
+	rng := rand.New(rand.NewPCG(42, 7))
+	r, _ := Preset("chinese")
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		g, err := New(Config{Width: 19, Height: 19, Rules: r})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		randomPlayout(rng, g, 150+rng.IntN(151), 0)
+		g.PlayMove(Move{g.toMove, Pass})
+		g.PlayMove(Move{g.toMove, Pass})
+		info := GameInfo{Black: "Black player", White: "White player", BlackRank: "5d", WhiteRank: "6d",
+			Date: "2026-11-22", Event: "Benchmark cup", TimeLimit: "1800", Overtime: "5x30 byo-yomi"}
+		for j := range g.moves {
+			mi := MoveInfo{}
+			if i%2 == 0 {
+				left := fmt.Sprintf("%.1f", 1800-float64(j)*3.5)
+				if g.moves[j].Color == Black {
+					mi.BlackTime = left
+				} else {
+					mi.WhiteTime = left
+				}
+			}
+			if rng.IntN(40) == 0 {
+				mi.Comment = "An interesting move; the alternative [at the 3-3 point] was worth considering."
+			}
+			info.Moves = append(info.Moves, mi)
+		}
+		if err := WriteSGF(&buf, g, info); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkParseSGF(b *testing.B) {
+	data := benchRecords(b, 100)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseSGF(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadSGF(b *testing.B) {
+	data := benchRecords(b, 100)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadSGF(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReplaySGF replays decoded records under chinese rules
+// (positional superko) and reports moves per second.
+func BenchmarkReplaySGF(b *testing.B) {
+	recs, err := ReadSGF(benchRecords(b, 100))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rules, _ := Preset("chinese")
+	moves := 0
+	for _, r := range recs {
+		moves += r.MoveCount()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range recs {
+			rep, err := r.Replay(rules, false)
+			if err != nil || len(rep.Illegal) > 0 {
+				b.Fatal(err, rep.Illegal)
+			}
+		}
+	}
+	b.ReportMetric(float64(moves)*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkReplayGnuGo replays a real game (GNU Go against itself, 200
+// moves) under chinese rules and reports moves per second.
+func BenchmarkReplayGnuGo(b *testing.B) {
+	data, err := os.ReadFile("testdata/gnugo19.sgf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := mustReadSGF(b, string(data))
+	rules, _ := Preset("chinese")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Replay(rules, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.MoveCount())*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }

@@ -374,8 +374,10 @@ type IllegalMove struct {
 	Err    error  // why: ErrKo, ErrSuicide, ErrOccupied... (use errors.Is)
 }
 
-// Reason returns the explanation in words.
-func (m IllegalMove) Reason() string { return m.Err.Error() }
+// Reason returns the explanation in words, without repeating the point.
+func (m IllegalMove) Reason() string {
+	return strings.TrimPrefix(m.Err.Error(), m.Point+": ")
+}
 
 func (m IllegalMove) String() string {
 	return fmt.Sprintf("move %d (%s %s): %s", m.Number, m.Move.Color.Name(), m.Point, m.Reason())
@@ -417,13 +419,20 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 		return nil, err
 	}
 	out := &SGFReplay{}
+	var nextMove []Color // per node, the colour of the next move; made when needed
 	for i := range r.Nodes {
 		st := &r.Nodes[i]
-		next := st.ToPlay
-		if next == Empty {
-			next = r.nextColor(i, g.toMove)
-		}
 		if i > 0 && st.HasSetup() {
+			if nextMove == nil {
+				nextMove = r.nextColors()
+			}
+			next := st.ToPlay
+			if next == Empty {
+				next = nextMove[i]
+			}
+			if next == Empty {
+				next = g.toMove
+			}
 			b := g.board.Clone()
 			applySetup(b, st)
 			g = g.continueAt(b, next, Empty)
@@ -463,6 +472,20 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 	}
 	out.Game = g
 	return out, nil
+}
+
+// nextColors returns, per node, the colour of the first move at or after
+// it (Empty when none follows).
+func (r *SGFRecord) nextColors() []Color {
+	out := make([]Color, len(r.Nodes))
+	next := Empty
+	for i := len(r.Nodes) - 1; i >= 0; i-- {
+		if c := r.Nodes[i].Move.Color; c != Empty {
+			next = c
+		}
+		out[i] = next
+	}
+	return out
 }
 
 // nextColor guesses who is to play at node i: the colour of the next move

@@ -1,11 +1,434 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
 )
 
-// cmdSGF is being written in this session; until then it says so.
+const sgfUsage = `Usage:
+  gobot sgf replay FILE... [--rules R] [--tolerant] [--json]
+  gobot sgf score FILE... [--rules R] [--dead D4,Q16,...] [--tolerant] [--json]
+
+replay plays every game of every file through and prints the final
+position, the captures, the number of moves and any illegal move. It
+exits with status 1 when a record holds an illegal move, unless --tolerant.
+
+score counts the position each record ends with (playing through any
+illegal move): each side's stones, territory, prisoners, komi and handicap
+bonus, and the result. It also exits with status 1 on an illegal move,
+unless --tolerant.
+
+Options (before or after the files):
+  --rules R     ruleset: a preset (japanese, chinese, aga, new-zealand, ...)
+                or options like "ko=simple,scoring=area"; default: the
+                record's RU, see docs/sgf.md. The record's KM is the komi.
+  --tolerant    report illegal moves, play on, and exit 0
+  --dead LIST   score: stones of strings to count as dead, like D4,Q16;
+                default: gobot's automatic proposal
+  --json        one JSON object per game per line
+`
+
+// sgfUsageError is a bad command line; main exits with status 2.
+type sgfUsageError struct{ msg string }
+
+func (e sgfUsageError) Error() string { return e.msg }
+func (e sgfUsageError) Unwrap() error { return errUsage }
+
+// sgfOptions is a parsed `gobot sgf` command line.
+type sgfOptions struct {
+	cmd      string
+	rules    *game.Rules // nil: from each record's RU
+	tolerant bool
+	dead     []string
+	json     bool
+	files    []string
+}
+
 func cmdSGF(args []string, stdout, stderr io.Writer) error {
-	return errors.New("gobot sgf: not available yet")
+	if len(args) == 0 {
+		return sgfUsageError{"gobot sgf: say what to do: replay or score (gobot sgf -h for help)"}
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, sgfUsage)
+		return nil
+	case "replay", "score":
+	default:
+		return sgfUsageError{fmt.Sprintf("gobot sgf: unknown subcommand %q: use replay or score (gobot sgf -h for help)", args[0])}
+	}
+	opt, err := parseSGFArgs(args[0], args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, sgfUsage)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	s := &sgfRun{opt: opt, out: out, stderr: stderr}
+	for _, f := range opt.files {
+		s.file(f)
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if s.failed || (s.illegal && !opt.tolerant) {
+		return exitError{1}
+	}
+	return nil
+}
+
+// parseSGFArgs reads flags placed anywhere among the file names.
+func parseSGFArgs(cmd string, args []string) (*sgfOptions, error) {
+	opt := &sgfOptions{cmd: cmd}
+	fs := flag.NewFlagSet("gobot sgf "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	rules := fs.String("rules", "", "")
+	fs.BoolVar(&opt.tolerant, "tolerant", false, "")
+	fs.BoolVar(&opt.json, "json", false, "")
+	dead := fs.String("dead", "", "")
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: %v (gobot sgf -h for help)", cmd, err)}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		opt.files = append(opt.files, args[0])
+		args = args[1:]
+	}
+	if len(opt.files) == 0 {
+		return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: name at least one SGF file (gobot sgf -h for help)", cmd)}
+	}
+	if *rules != "" {
+		r, err := game.ParseRules(*rules)
+		if err != nil {
+			return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: --rules: %v", cmd, err)}
+		}
+		opt.rules = &r
+	}
+	if *dead != "" {
+		if cmd != "score" {
+			return nil, sgfUsageError{"gobot sgf replay: --dead only goes with gobot sgf score"}
+		}
+		for _, s := range strings.FieldsFunc(*dead, func(r rune) bool { return r == ',' || r == ' ' }) {
+			opt.dead = append(opt.dead, s)
+		}
+	}
+	return opt, nil
+}
+
+// sgfRun replays or scores files and writes one report per game.
+type sgfRun struct {
+	opt     *sgfOptions
+	out     *bufio.Writer
+	stderr  io.Writer
+	failed  bool // a file could not be read or replayed
+	illegal bool // some record holds an illegal move
+}
+
+// jsonIllegal is one illegal move in --json output.
+type jsonIllegal struct {
+	Move   int    `json:"move"`
+	Color  string `json:"color"`
+	Point  string `json:"point"`
+	Reason string `json:"reason"`
+}
+
+// jsonSide is one side's score with its parts.
+type jsonSide struct {
+	Stones    int     `json:"stones"`
+	Territory int     `json:"territory"`
+	Prisoners int     `json:"prisoners"`
+	Komi      float64 `json:"komi"`
+	Bonus     float64 `json:"bonus"`
+	Total     float64 `json:"total"`
+}
+
+// jsonGame is one line of --json output.
+type jsonGame struct {
+	File     string         `json:"file"`
+	Game     int            `json:"game"` // 1-based index in the file's collection
+	Size     [2]int         `json:"size"`
+	Rules    string         `json:"rules"`
+	Komi     float64        `json:"komi"`
+	Handicap int            `json:"handicap"`
+	Moves    int            `json:"moves"`
+	Captures map[string]int `json:"captures"`
+	Board    []string       `json:"board"`
+	Illegal  []jsonIllegal  `json:"illegal"`
+	*jsonScore
+	Result string `json:"result,omitempty"`
+}
+
+// jsonScore is what `gobot sgf score --json` adds.
+type jsonScore struct {
+	Dead  []string            `json:"dead"`
+	Score map[string]float64  `json:"score"`
+	Parts map[string]jsonSide `json:"parts"`
+	Count string              `json:"count"` // the counted result, even after a resignation
+}
+
+// jsonError is the --json line for a file or game that could not be read.
+type jsonError struct {
+	File  string `json:"file"`
+	Game  int    `json:"game,omitempty"`
+	Error string `json:"error"`
+}
+
+func side(s game.SideScore) jsonSide {
+	return jsonSide{Stones: s.Stones, Territory: s.Territory, Prisoners: s.Prisoners, Komi: s.Komi, Bonus: s.Bonus, Total: s.Total}
+}
+
+// fail reports a file or game that could not be handled.
+func (s *sgfRun) fail(file string, gameNo int, err error) {
+	s.failed = true
+	if s.opt.json {
+		s.writeJSON(jsonError{File: file, Game: gameNo, Error: err.Error()})
+		return
+	}
+	if gameNo > 0 {
+		fmt.Fprintf(s.stderr, "%s: game %d: %v\n", file, gameNo, err)
+	} else {
+		fmt.Fprintf(s.stderr, "%s: %v\n", file, err)
+	}
+}
+
+func (s *sgfRun) writeJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil { // cannot happen for these types
+		panic(err)
+	}
+	s.out.Write(b)
+	s.out.WriteByte('\n')
+}
+
+func (s *sgfRun) file(name string) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		s.fail(name, 0, err)
+		return
+	}
+	roots, err := game.ParseSGF(data)
+	if err != nil {
+		s.fail(name, 0, err)
+		return
+	}
+	for i, root := range roots {
+		rec, err := game.DecodeSGF(root)
+		if err != nil {
+			s.fail(name, i+1, err)
+			continue
+		}
+		s.game(name, i+1, len(roots), rec)
+	}
+}
+
+func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
+	rules, _ := game.SGFRules(rec.Rules)
+	if s.opt.rules != nil {
+		rules = *s.opt.rules
+	}
+	// score always plays a record through, so that it counts the position
+	// the record ends with; the illegal moves are reported all the same.
+	rep, err := rec.Replay(rules, s.opt.tolerant || s.opt.cmd == "score")
+	if err != nil {
+		s.fail(file, no, err)
+		return
+	}
+	if len(rep.Illegal) > 0 {
+		s.illegal = true
+	}
+	g := rep.Game
+	cfg := g.Config()
+	b := g.Board()
+	var dead []bool
+	var sc game.Score
+	if s.opt.cmd == "score" {
+		if dead, err = s.deadMarks(g, b); err != nil {
+			s.fail(file, no, err)
+			return
+		}
+		sc = game.Count(b, dead, cfg, [3]int{0,
+			g.Captures(game.Black) + g.PassStones(game.Black),
+			g.Captures(game.White) + g.PassStones(game.White)})
+	}
+	result := ""
+	if res, ok := g.Result(); ok && (s.opt.cmd == "replay" || res.Reason != game.ByScore) {
+		result = res.String()
+	} else if s.opt.cmd == "score" {
+		result = sc.Result.String()
+	}
+	if s.opt.json {
+		j := &jsonGame{File: file, Game: no, Size: [2]int{cfg.Width, cfg.Height}, Rules: rules.Name,
+			Komi: cfg.Rules.Komi, Handicap: cfg.Handicap, Moves: rep.Moves, Board: b.Rows(),
+			Captures: map[string]int{"B": g.Captures(game.Black), "W": g.Captures(game.White)},
+			Illegal:  []jsonIllegal{}, Result: result}
+		for _, ill := range rep.Illegal {
+			j.Illegal = append(j.Illegal, jsonIllegal{ill.Number, ill.Move.Color.String(), ill.Point, ill.Reason()})
+		}
+		if s.opt.cmd == "score" {
+			js := &jsonScore{Dead: []string{}, Count: sc.Result.String(),
+				Score: map[string]float64{"B": sc.Black.Total, "W": sc.White.Total},
+				Parts: map[string]jsonSide{"B": side(sc.Black), "W": side(sc.White)}}
+			for _, p := range deadStrings(b, dead) {
+				js.Dead = append(js.Dead, p.GTP(cfg.Height))
+			}
+			j.jsonScore = js
+		}
+		s.writeJSON(j)
+		return
+	}
+	w := s.out
+	title := file
+	if of > 1 {
+		title = fmt.Sprintf("%s, game %d of %d", file, no, of)
+	}
+	fmt.Fprintf(w, "== %s\n", title)
+	fmt.Fprintf(w, "%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), rules.Name, game.FormatKomi(cfg.Rules.Komi))
+	if cfg.Handicap >= 2 {
+		fmt.Fprintf(w, ", handicap %d", cfg.Handicap)
+	}
+	fmt.Fprintf(w, ", %d moves\n", rep.Moves)
+	writeBoard(w, b, dead)
+	fmt.Fprintf(w, "Captures: Black %d, White %d\n", g.Captures(game.Black), g.Captures(game.White))
+	switch {
+	case len(rep.Illegal) == 0:
+		fmt.Fprintln(w, "Illegal moves: none")
+	default:
+		fmt.Fprintf(w, "Illegal moves: %d", len(rep.Illegal))
+		if rep.Stopped {
+			fmt.Fprint(w, " (replay stopped at the first; --tolerant plays on)")
+		}
+		fmt.Fprintln(w)
+		for _, ill := range rep.Illegal {
+			fmt.Fprintf(w, "  move %d, %s %s: %s\n", ill.Number, ill.Move.Color.Name(), ill.Point, ill.Reason())
+		}
+	}
+	if s.opt.cmd == "score" {
+		writeScore(w, b, dead, sc)
+		fmt.Fprintf(w, "Result: %s", result)
+		if result != sc.Result.String() {
+			fmt.Fprintf(w, " (the count says %s)", sc.Result)
+		}
+		fmt.Fprintln(w)
+	} else if result != "" {
+		fmt.Fprintf(w, "Result: %s\n", result)
+	}
+	fmt.Fprintln(w)
+}
+
+// deadMarks returns, per point, whether the stone there counts as dead:
+// the strings through the --dead points, or gobot's proposal.
+func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
+	w, h := b.Width(), b.Height()
+	dead := make([]bool, w*h)
+	mark := func(p game.Point) {
+		stones, _ := b.StringAt(p)
+		for _, q := range stones {
+			dead[int(q.Y)*w+int(q.X)] = true
+		}
+	}
+	if len(s.opt.dead) == 0 {
+		if !g.Rules().NoAgreement {
+			for _, p := range game.ProposeDead(b, g.Rules()) {
+				mark(p)
+			}
+		}
+		return dead, nil
+	}
+	if g.Rules().NoAgreement {
+		return nil, fmt.Errorf("--dead: %w: every stone on the board counts", game.ErrNoAgreement)
+	}
+	for _, d := range s.opt.dead {
+		p, err := game.ParseGTP(d, w, h)
+		if err != nil {
+			return nil, fmt.Errorf("--dead: %w", err)
+		}
+		if p.IsPass() || b.At(p) == game.Empty {
+			return nil, fmt.Errorf("--dead: %s: %w", d, game.ErrNoStone)
+		}
+		mark(p)
+	}
+	return dead, nil
+}
+
+// deadStrings returns one stone (the first in reading order) of each
+// dead string.
+func deadStrings(b *game.Board, dead []bool) []game.Point {
+	w := b.Width()
+	done := make([]bool, len(dead))
+	var out []game.Point
+	for i, d := range dead {
+		if !d || done[i] {
+			continue
+		}
+		p := game.Pt(i%w, i/w)
+		out = append(out, p)
+		stones, _ := b.StringAt(p)
+		for _, q := range stones {
+			done[int(q.Y)*w+int(q.X)] = true
+		}
+	}
+	return out
+}
+
+// writeBoard draws b with GTP coordinates: X black, O white, . empty;
+// dead stones (when dead is not nil) as x and o.
+func writeBoard(w io.Writer, b *game.Board, dead []bool) {
+	const letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+	width, h := b.Width(), b.Height()
+	var sb strings.Builder
+	header := "   "
+	for x := 0; x < width; x++ {
+		header += " " + letters[x:x+1]
+	}
+	sb.WriteString(header + "\n")
+	for y := 0; y < h; y++ {
+		fmt.Fprintf(&sb, "%2d ", h-y)
+		for x := 0; x < width; x++ {
+			c := ".XO"[b.At(game.Pt(x, y))]
+			if dead != nil && dead[y*width+x] {
+				c += 'a' - 'A'
+			}
+			sb.WriteByte(' ')
+			sb.WriteByte(c)
+		}
+		fmt.Fprintf(&sb, " %d\n", h-y)
+	}
+	sb.WriteString(header + "\n")
+	io.WriteString(w, sb.String())
+}
+
+func writeScore(w io.Writer, b *game.Board, dead []bool, sc game.Score) {
+	var names []string
+	for _, p := range deadStrings(b, dead) {
+		names = append(names, p.GTP(b.Height()))
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(w, "Dead stones: none")
+	} else {
+		fmt.Fprintf(w, "Dead stones: the strings at %s\n", strings.Join(names, ", "))
+	}
+	num := func(f float64) string { return game.FormatKomi(f) }
+	fmt.Fprintf(w, "%-10s %8s %8s\n", "", "Black", "White")
+	fmt.Fprintf(w, "%-10s %8d %8d\n", "Stones", sc.Black.Stones, sc.White.Stones)
+	fmt.Fprintf(w, "%-10s %8d %8d\n", "Territory", sc.Black.Territory, sc.White.Territory)
+	fmt.Fprintf(w, "%-10s %8d %8d\n", "Prisoners", sc.Black.Prisoners, sc.White.Prisoners)
+	fmt.Fprintf(w, "%-10s %8s %8s\n", "Komi", num(sc.Black.Komi), num(sc.White.Komi))
+	fmt.Fprintf(w, "%-10s %8s %8s\n", "Bonus", num(sc.Black.Bonus), num(sc.White.Bonus))
+	fmt.Fprintf(w, "%-10s %8s %8s\n", "Total", num(sc.Black.Total), num(sc.White.Total))
 }

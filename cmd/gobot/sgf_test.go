@@ -1,0 +1,355 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// writeSGF writes an SGF file into a temporary directory.
+func writeSGF(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runGobot(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// jsonLines decodes JSON Lines output into generic maps.
+func jsonLines(t *testing.T, s string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+const (
+	// A 5×5 game with a capture: Black takes the white stone at B4 with C4.
+	capture5 = `(;GM[1]FF[4]SZ[5]KM[2.5]RU[Chinese]PB[ann]PW[bob]
+;B[ab];W[bb];B[bc];W[cc];B[ba];W[dd];B[cb];W[])`
+	// Move 4 is on an occupied point, move 5 out of turn.
+	illegal5 = `(;SZ[5]RU[Japanese];B[aa];W[bb];B[cc];W[cc];W[dd];B[ee])`
+	// Black's wall on B, White's on D, a white stone at A5 inside Black's
+	// side, two passes.
+	score5 = `(;SZ[5]KM[0.5]RU[Japanese]
+AB[ba][bb][bc][bd][be]AW[aa][da][db][dc][dd][de]PL[B];B[];W[])`
+)
+
+func TestSGFReplayText(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "capture.sgf", capture5)
+	code, out, errOut := runGobot("sgf", "replay", f)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	want := `== ` + f + `
+5x5, chinese rules, komi 2.5, 8 moves
+    A B C D E
+ 5  . X . . . 5
+ 4  X . X . . 4
+ 3  . X O . . 3
+ 2  . . . O . 2
+ 1  . . . . . 1
+    A B C D E
+Captures: Black 1, White 0
+Illegal moves: none
+
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestSGFReplayIllegal(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "illegal.sgf", illegal5)
+	code, out, _ := runGobot("sgf", "replay", f)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for an illegal move", code)
+	}
+	if !strings.Contains(out, "Illegal moves: 1 (replay stopped at the first") ||
+		!strings.Contains(out, "move 4, White C3: point is occupied") {
+		t.Errorf("output lacks the illegal move:\n%s", out)
+	}
+	// --tolerant: every illegal move, exit 0, flag after the file.
+	code, out, _ = runGobot("sgf", "replay", f, "--tolerant")
+	if code != 0 {
+		t.Errorf("--tolerant: exit %d, want 0", code)
+	}
+	for _, s := range []string{"Illegal moves: 2\n", "move 4, White C3: point is occupied", "move 5, White D2: not your turn"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("--tolerant output lacks %q:\n%s", s, out)
+		}
+	}
+	// The out-of-turn move was played: D2 is white, then Black E1.
+	if !strings.Contains(out, " 2  . . . O . 2") || !strings.Contains(out, " 1  . . . . X 1") {
+		t.Errorf("--tolerant board wrong:\n%s", out)
+	}
+}
+
+func TestSGFReplayJSON(t *testing.T) {
+	dir := t.TempDir()
+	a := writeSGF(t, dir, "a.sgf", capture5)
+	b := writeSGF(t, dir, "b.sgf", illegal5+"\n(;SZ[9:7]KM[0];B[aa])")
+	code, out, errOut := runGobot("sgf", "replay", "--json", a, "--tolerant", b)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := jsonLines(t, out)
+	if len(lines) != 3 {
+		t.Fatalf("%d JSON lines, want 3:\n%s", len(lines), out)
+	}
+	first := lines[0]
+	for k, want := range map[string]any{
+		"file":     a,
+		"game":     1.0,
+		"size":     []any{5.0, 5.0},
+		"rules":    "chinese",
+		"komi":     2.5,
+		"moves":    8.0,
+		"captures": map[string]any{"B": 1.0, "W": 0.0},
+		"board":    []any{".X...", "X.X..", ".XO..", "...O.", "....."},
+		"illegal":  []any{},
+	} {
+		if !reflect.DeepEqual(first[k], want) {
+			t.Errorf("%s = %#v, want %#v", k, first[k], want)
+		}
+	}
+	second := lines[1]
+	ill, _ := second["illegal"].([]any)
+	if second["file"] != b || second["rules"] != "japanese" || len(ill) != 2 {
+		t.Fatalf("second line: %v", second)
+	}
+	if m := ill[0].(map[string]any); m["move"] != 4.0 || m["point"] != "C3" || m["reason"] != "point is occupied" || m["color"] != "W" {
+		t.Errorf("illegal[0] = %v", m)
+	}
+	third := lines[2]
+	if third["game"] != 2.0 || !reflect.DeepEqual(third["size"], []any{9.0, 7.0}) || third["rules"] != "chinese" {
+		t.Errorf("third line (second game of b.sgf): %v", third)
+	}
+	if rows := third["board"].([]any); len(rows) != 7 || rows[0] != "X........" {
+		t.Errorf("9x7 board rows: %v", rows)
+	}
+}
+
+func TestSGFRulesChoice(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		ru, flag, want string
+		komi           float64
+	}{
+		{"RU[Japanese]KM[6.5]", "", "japanese", 6.5},
+		{"RU[NZ]KM[7]", "", "new-zealand", 7},
+		{"RU[GOE]KM[8]", "", "new-zealand", 8},
+		{"RU[Japanese 1989 territory]KM[6.5]", "", "japanese", 6.5},
+		{"RU[Weird]KM[7.5]", "", "chinese", 7.5},
+		{"", "", "chinese", 0},
+		{"RU[Japanese]KM[0.5]", "aga", "aga", 0.5},
+		{"RU[Japanese]KM[0.5]", "ko=situational,scoring=area", "custom", 0.5},
+	} {
+		f := writeSGF(t, dir, "r.sgf", "(;SZ[9]"+tt.ru+";B[ee])")
+		args := []string{"sgf", "replay", f, "--json"}
+		if tt.flag != "" {
+			args = append(args, "--rules", tt.flag)
+		}
+		code, out, errOut := runGobot(args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", tt.ru, code, errOut)
+		}
+		m := jsonLines(t, out)[0]
+		if m["rules"] != tt.want || m["komi"] != tt.komi {
+			t.Errorf("%s --rules %q: rules %v komi %v; want %s %v", tt.ru, tt.flag, m["rules"], m["komi"], tt.want, tt.komi)
+		}
+	}
+}
+
+func TestSGFScore(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "score.sgf", score5)
+	code, out, errOut := runGobot("sgf", "score", "--dead", "A5", f)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	// Black: 5 points of territory (A5 included) + 1 prisoner = 6;
+	// White: 5 + komi 0.5 = 5.5.
+	for _, s := range []string{
+		" 5  o X . O . 5",
+		"Dead stones: the strings at A5",
+		"Territory         5        5",
+		"Prisoners         1        0",
+		"Komi              0      0.5",
+		"Total             6      5.5",
+		"Result: B+0.5\n",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	code, out, _ = runGobot("sgf", "score", f, "--json", "--dead", "a5")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := jsonLines(t, out)[0]
+	if !reflect.DeepEqual(m["score"], map[string]any{"B": 6.0, "W": 5.5}) || m["result"] != "B+0.5" ||
+		!reflect.DeepEqual(m["dead"], []any{"A5"}) {
+		t.Errorf("score JSON: %v", m)
+	}
+	parts := m["parts"].(map[string]any)["W"].(map[string]any)
+	if parts["territory"] != 5.0 || parts["komi"] != 0.5 || parts["total"] != 5.5 {
+		t.Errorf("White's parts: %v", parts)
+	}
+	// Area scoring through --rules: stones count, prisoners do not.
+	_, out, _ = runGobot("sgf", "score", f, "--json", "--dead", "A5", "--rules", "chinese")
+	m = jsonLines(t, out)[0]
+	if !reflect.DeepEqual(m["score"], map[string]any{"B": 10.0, "W": 10.5}) || m["result"] != "W+0.5" {
+		t.Errorf("area score JSON: %v", m)
+	}
+}
+
+func TestSGFScoreDefaultDead(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "score.sgf", score5)
+	code, out, _ := runGobot("sgf", "score", f, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := jsonLines(t, out)[0]
+	// With no --dead the marks are game.ProposeDead's: one point (the
+	// first in reading order) per dead string.
+	var rows []string
+	for _, r := range m["board"].([]any) {
+		rows = append(rows, r.(string))
+	}
+	b, err := game.ParseBoard(strings.Join(rows, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := game.Preset("japanese")
+	dead := map[game.Point]bool{}
+	for _, p := range game.ProposeDead(b, r) {
+		stones, _ := b.StringAt(p)
+		for _, q := range stones {
+			dead[q] = true
+		}
+	}
+	want := []any{}
+	for y := 0; y < 5; y++ {
+		for x := 0; x < 5; x++ {
+			p := game.Pt(x, y)
+			if !dead[p] {
+				continue
+			}
+			want = append(want, p.GTP(5))
+			stones, _ := b.StringAt(p)
+			for _, q := range stones {
+				delete(dead, q)
+			}
+		}
+	}
+	if !reflect.DeepEqual(m["dead"], want) {
+		t.Errorf("dead = %v, want the proposal %v", m["dead"], want)
+	}
+}
+
+func TestSGFScoreResigned(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "r.sgf", "(;SZ[5]KM[0.5]RE[B+R]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de])")
+	code, out, _ := runGobot("sgf", "score", f, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	m := jsonLines(t, out)[0]
+	if m["result"] != "B+R" || m["count"] != "W+0.5" {
+		t.Errorf("result %v, count %v; want B+R, W+0.5", m["result"], m["count"])
+	}
+	_, out, _ = runGobot("sgf", "score", f)
+	if !strings.Contains(out, "Result: B+R (the count says W+0.5)") {
+		t.Errorf("text output:\n%s", out)
+	}
+}
+
+func TestSGFErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := writeSGF(t, dir, "good.sgf", capture5)
+	broken := writeSGF(t, dir, "broken.sgf", "(;SZ[9];B[aa]")
+	score := writeSGF(t, dir, "score.sgf", score5)
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"sgf"}, 2, "replay or score"},
+		{[]string{"sgf", "frobnicate"}, 2, "unknown subcommand"},
+		{[]string{"sgf", "replay"}, 2, "name at least one SGF file"},
+		{[]string{"sgf", "replay", good, "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"sgf", "replay", good, "--rules"}, 2, "flag needs an argument"},
+		{[]string{"sgf", "replay", good, "--rules", "martian"}, 2, "unknown ruleset"},
+		{[]string{"sgf", "replay", good, "--dead", "A1"}, 2, "--dead only goes with gobot sgf score"},
+		{[]string{"sgf", "replay", filepath.Join(dir, "missing.sgf"), good}, 1, "missing.sgf"},
+		{[]string{"sgf", "replay", broken}, 1, "line 1, column 1 (byte 0): game tree \"(\" opened here is never closed"},
+		{[]string{"sgf", "score", score, "--dead", "C3"}, 1, "C3: there is no stone there"},
+		{[]string{"sgf", "score", score, "--dead", "I3"}, 1, "no column I"},
+	} {
+		code, _, errOut := runGobot(tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.stderr) {
+			t.Errorf("gobot %s: exit %d, stderr %q; want %d and %q", strings.Join(tt.args, " "), code, errOut, tt.code, tt.stderr)
+		}
+	}
+	// --json reports unreadable files as JSON lines and still does the rest.
+	code, out, _ := runGobot("sgf", "replay", "--json", broken, good)
+	lines := jsonLines(t, out)
+	if code != 1 || len(lines) != 2 || lines[0]["file"] != broken || lines[0]["error"] == nil || lines[1]["file"] != good {
+		t.Errorf("--json with a broken file: exit %d\n%s", code, out)
+	}
+	// Help is not an error.
+	if code, out, _ := runGobot("sgf", "replay", "-h"); code != 0 || !strings.Contains(out, "gobot sgf replay FILE...") {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+}
+
+// Hundreds of records in one call, as batch checks use it.
+func TestSGFReplayMany(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"sgf", "replay", "--json"}
+	for i := 0; i < 300; i++ {
+		content := capture5
+		if i%100 == 7 {
+			content = illegal5
+		}
+		args = append(args, writeSGF(t, dir, fmt.Sprintf("r%03d.sgf", i), content))
+	}
+	code, out, _ := runGobot(args...)
+	lines := jsonLines(t, out)
+	if code != 1 || len(lines) != 300 {
+		t.Fatalf("exit %d, %d lines; want 1 and 300", code, len(lines))
+	}
+	n := 0
+	for _, l := range lines {
+		if len(l["illegal"].([]any)) > 0 {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d records with illegal moves, want 3", n)
+	}
+}
