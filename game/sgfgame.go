@@ -155,17 +155,22 @@ func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
 	}
 	line := root.MainLine()
 	r.Nodes = make([]SGFStep, 0, len(line))
+	info.Moves = make([]MoveInfo, 0, len(line))
 	for i, n := range line {
 		if err := r.decodeNode(n, i == 0); err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
+	}
+	if len(info.Moves) == 0 {
+		info.Moves = nil
 	}
 	return r, nil
 }
 
 func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 	var st SGFStep
-	var moves []SGFStep
+	var buf [2]SGFStep
+	moves := buf[:0]
 	var mi MoveInfo
 	for _, p := range n.Props {
 		var err error
@@ -449,7 +454,7 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 			// (text 004; the game makes them itself under white-passes).
 			continue
 		}
-		ill := IllegalMove{Number: out.Moves, Move: m, Point: m.Point.GTP(r.Height)}
+		ill := IllegalMove{Number: out.Moves, Move: m}
 		if st.MoveErr != nil {
 			ill.Point, ill.Err = st.Raw, st.MoveErr
 		} else {
@@ -459,6 +464,7 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 			if ill.Err = g.PlayMove(m); ill.Err == nil {
 				continue
 			}
+			ill.Point = m.Point.GTP(r.Height)
 		}
 		out.Illegal = append(out.Illegal, ill)
 		if !tolerant {
