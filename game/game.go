@@ -163,6 +163,12 @@ func Replay(r Record) (*Game, error) {
 			}
 			ri++
 		}
+		if i < len(g.moves) { // a White handicap pass the game made itself (text 004)
+			if g.moves[i] != m {
+				return nil, fmt.Errorf("move %d (%s %s): the game made a handicap pass there", i+1, m.Color.Name(), m.Point.GTP(g.cfg.Height))
+			}
+			continue
+		}
 		if err := g.PlayMove(m); err != nil {
 			return nil, fmt.Errorf("move %d (%s %s): %w", i+1, m.Color.Name(), m.Point.GTP(g.cfg.Height), err)
 		}

@@ -124,3 +124,34 @@ func TestRecordWithoutSetup(t *testing.T) {
 		t.Fatalf("replayed record differs")
 	}
 }
+
+// Under white-passes placement (text 004) the game makes White's passes
+// itself; Replay and Undo must not play them a second time.
+func TestReplayWhitePassesHandicap(t *testing.T) {
+	r, _ := Preset("new-zealand")
+	g, err := New(Config{Width: 9, Height: 9, Rules: r, Handicap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"C3", "G7", "C7"} {
+		if err := g.Play(Black, mustPt(t, s, 9)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Play(White, mustPt(t, "E5", 9)); err != nil {
+		t.Fatal(err)
+	}
+	g2, err := Replay(g.Record())
+	if err != nil {
+		t.Fatalf("Replay: %v", err)
+	}
+	if !reflect.DeepEqual(g2.Moves(), g.Moves()) || !g2.board.Equal(g.board) {
+		t.Fatalf("replayed moves %v, want %v", g2.Moves(), g.Moves())
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatalf("Undo: %v", err)
+	}
+	if g.ToMove() != White || g.MoveCount() != 5 {
+		t.Fatalf("after undo: %v to move, %d moves", g.ToMove(), g.MoveCount())
+	}
+}
