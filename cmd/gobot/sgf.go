@@ -54,7 +54,7 @@ type sgfOptions struct {
 
 func cmdSGF(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return sgfUsageError{"gobot sgf: say what to do: replay or score (gobot sgf -h for help)"}
+		return sgfUsageError{"sgf: say what to do: replay or score (gobot sgf -h for help)"}
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -62,7 +62,7 @@ func cmdSGF(args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "replay", "score":
 	default:
-		return sgfUsageError{fmt.Sprintf("gobot sgf: unknown subcommand %q: use replay or score (gobot sgf -h for help)", args[0])}
+		return sgfUsageError{fmt.Sprintf("sgf: unknown subcommand %q: use replay or score (gobot sgf -h for help)", args[0])}
 	}
 	opt, err := parseSGFArgs(args[0], args[1:])
 	if errors.Is(err, flag.ErrHelp) {
@@ -101,7 +101,7 @@ func parseSGFArgs(cmd string, args []string) (*sgfOptions, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: %v (gobot sgf -h for help)", cmd, err)}
+			return nil, sgfUsageError{fmt.Sprintf("sgf %s: %v (gobot sgf -h for help)", cmd, err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -111,18 +111,18 @@ func parseSGFArgs(cmd string, args []string) (*sgfOptions, error) {
 		args = args[1:]
 	}
 	if len(opt.files) == 0 {
-		return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: name at least one SGF file (gobot sgf -h for help)", cmd)}
+		return nil, sgfUsageError{fmt.Sprintf("sgf %s: name at least one SGF file (gobot sgf -h for help)", cmd)}
 	}
 	if *rules != "" {
 		r, err := game.ParseRules(*rules)
 		if err != nil {
-			return nil, sgfUsageError{fmt.Sprintf("gobot sgf %s: --rules: %v", cmd, err)}
+			return nil, sgfUsageError{fmt.Sprintf("sgf %s: --rules: %v", cmd, err)}
 		}
 		opt.rules = &r
 	}
 	if *dead != "" {
 		if cmd != "score" {
-			return nil, sgfUsageError{"gobot sgf replay: --dead only goes with gobot sgf score"}
+			return nil, sgfUsageError{"sgf replay: --dead only goes with gobot sgf score"}
 		}
 		for _, s := range strings.FieldsFunc(*dead, func(r rune) bool { return r == ',' || r == ' ' }) {
 			opt.dead = append(opt.dead, s)
@@ -200,6 +200,7 @@ func (s *sgfRun) fail(file string, gameNo int, err error) {
 		s.writeJSON(jsonError{File: file, Game: gameNo, Error: err.Error()})
 		return
 	}
+	s.out.Flush() // keep the reports in order when both go to a terminal
 	if gameNo > 0 {
 		fmt.Fprintf(s.stderr, "%s: game %d: %v\n", file, gameNo, err)
 	} else {
