@@ -596,8 +596,27 @@ func TestSGFRoundTrip(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
+	seen := map[string]int{} // kinds of games covered
 	for i := 0; i < n; i++ {
 		g, info := randomGame(t, rng)
+		if res, ok := g.Result(); ok {
+			seen["result "+[...]string{ByScore: "score", ByResign: "resign", ByTime: "time", ByCycle: "cycle", NoResult: "void"}[res.Reason]]++
+		}
+		if g.phase == Scoring {
+			seen["scoring phase"]++
+		}
+		if len(g.resumes) > 0 {
+			seen["resumed"]++
+		}
+		if g.cfg.Handicap >= 2 {
+			seen["handicap "+g.cfg.Rules.Placement.String()]++
+		}
+		if g.setupToMove != Empty {
+			seen["setup"]++
+		}
+		if g.cfg.Width != g.cfg.Height {
+			seen["rectangular"]++
+		}
 		var buf bytes.Buffer
 		if err := WriteSGF(&buf, g, info); err != nil {
 			t.Fatal(err)
@@ -645,6 +664,12 @@ func TestSGFRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(r.Info, wantInfo) {
 			fail("info\n%+v\nwant\n%+v", r.Info, wantInfo)
+		}
+	}
+	for _, k := range []string{"result score", "result resign", "result time", "result void", "scoring phase",
+		"resumed", "handicap fixed", "handicap free", "handicap white-passes", "setup", "rectangular"} {
+		if seen[k] == 0 {
+			t.Errorf("no random game of kind %q; covered: %v", k, seen)
 		}
 	}
 }
