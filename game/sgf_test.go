@@ -87,6 +87,13 @@ func TestParseSGFExample(t *testing.T) {
 	if !strings.Contains(c, "stored in the node where the game first") {
 		t.Errorf("soft line break in tree 2 not removed: %q", c)
 	}
+	r, err := DecodeSGF(roots[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Info.White != "W. Hite" || r.Info.Result != "W+3.5" || r.Info.Event != "Go Congress" || len(r.Info.Moves[1].Extra) != 0 {
+		t.Errorf("game-info of the main line's second node not read: %+v", r.Info)
+	}
 }
 
 func TestParseSGFSyntax(t *testing.T) {

@@ -101,7 +101,8 @@ var nodeUsed = map[string]bool{
 }
 
 // DecodeSGF reads the Go game in a game tree: size, komi, handicap, rules
-// and game-info from the root, then the setup stones and moves of the main
+// and game-info from the root (game-info from a later node of the main
+// line too, as FF[4] allows), then the setup stones and moves of the main
 // line. Variations stay in Root. A move whose point cannot be read is kept
 // with MoveErr set, for Replay to report; other unusable values (a size
 // over 25, a setup point off the board, a komi that is not a number) are
@@ -137,16 +138,11 @@ func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
 	}
 	r.Rules, _ = root.Get("RU")
 	info := &r.Info
-	for _, f := range []struct {
-		id  string
-		dst *string
-	}{
-		{"PB", &info.Black}, {"PW", &info.White}, {"BR", &info.BlackRank}, {"WR", &info.WhiteRank},
-		{"DT", &info.Date}, {"RE", &info.Result}, {"EV", &info.Event}, {"RO", &info.Round},
-		{"PC", &info.Place}, {"GN", &info.Name}, {"C", &info.Comment}, {"TM", &info.TimeLimit},
-		{"OT", &info.Overtime},
-	} {
-		*f.dst, _ = root.Get(f.id)
+	info.Comment, _ = root.Get("C")
+	for _, p := range root.Props {
+		if dst := info.field(p.ID); dst != nil {
+			*dst = first(p.Values)
+		}
 	}
 	for _, p := range root.Props {
 		if !rootUsed[p.ID] && !nodeUsed[p.ID] {
@@ -223,9 +219,16 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 		case "OW":
 			mi.WhitePeriods = first(p.Values)
 		default:
-			if !root {
-				mi.Extra = append(mi.Extra, p)
+			if root {
+				break
 			}
+			// Game-info after the root (where a merged collection's games
+			// part): the first on the main line counts.
+			if dst := r.Info.field(p.ID); dst != nil && *dst == "" {
+				*dst = first(p.Values)
+				break
+			}
+			mi.Extra = append(mi.Extra, p)
 		}
 		if err != nil {
 			return err
@@ -244,6 +247,38 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 		s.Move, s.MoveErr, s.Raw = m.Move, m.MoveErr, m.Raw
 		r.Nodes = append(r.Nodes, s)
 		r.Info.Moves = append(r.Info.Moves, mi)
+	}
+	return nil
+}
+
+// field returns the GameInfo field of a game-info property (C aside, which
+// is game-info only in the root), or nil.
+func (info *GameInfo) field(id string) *string {
+	switch id {
+	case "PB":
+		return &info.Black
+	case "PW":
+		return &info.White
+	case "BR":
+		return &info.BlackRank
+	case "WR":
+		return &info.WhiteRank
+	case "DT":
+		return &info.Date
+	case "RE":
+		return &info.Result
+	case "EV":
+		return &info.Event
+	case "RO":
+		return &info.Round
+	case "PC":
+		return &info.Place
+	case "GN":
+		return &info.Name
+	case "TM":
+		return &info.TimeLimit
+	case "OT":
+		return &info.Overtime
 	}
 	return nil
 }
