@@ -402,6 +402,22 @@ func TestReplayIllegal(t *testing.T) {
 	}
 }
 
+func TestWalk(t *testing.T) {
+	r := mustReadSGF(t, `(;SZ[3]AB[aa];W[bb];B[bb];W[];B[cc])`)
+	ru, _ := Preset("japanese")
+	var got []string
+	rep, err := r.Walk(ru, true, func(n int, g *Game) {
+		got = append(got, fmt.Sprintf("%d:%s", n, strings.ReplaceAll(g.board.String(), "\n", "/")))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0:X../.../.../", "1:X../.O./.../", "2:X../.O./.../", "3:X../.O./.../", "4:X../.O./..X/"}
+	if !reflect.DeepEqual(got, want) || len(rep.Illegal) != 1 {
+		t.Errorf("positions %q, want %q; illegal %v", got, want, rep.Illegal)
+	}
+}
+
 func TestReplayHandicap(t *testing.T) {
 	// Fixed handicap as AB: a normal game from New.
 	r := mustReadSGF(t, `(;SZ[9]HA[2]KM[0.5]RU[Japanese]AB[cg][gc];W[ee];B[cc])`)

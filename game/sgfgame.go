@@ -453,12 +453,23 @@ type SGFReplay struct {
 // dead stones (a stone inside the opponent's territory is dead) and the
 // game ends counted.
 func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
+	return r.Walk(rules, tolerant, nil)
+}
+
+// Walk is Replay calling fn with the game at the start (move 0) and after
+// each B or W node of the main line (move = its number, illegal moves
+// included), for drawing every position of a record. fn may read g but
+// must not change it or keep it.
+func (r *SGFRecord) Walk(rules Rules, tolerant bool, fn func(move int, g *Game)) (*SGFReplay, error) {
 	cfg := r.Config(rules)
 	g, err := r.start(cfg)
 	if err != nil {
 		return nil, err
 	}
 	out := &SGFReplay{}
+	if fn != nil {
+		fn(0, g)
+	}
 	var nextMove []Color // per node, the colour of the next move; made when needed
 	for i := range r.Nodes {
 		st := &r.Nodes[i]
@@ -487,6 +498,9 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 		if m.Color == White && m.IsPass() && st.MoveErr == nil && g.handicapIn > 0 && g.toMove == Black && g.phase == Playing {
 			// White's passes while Black places free handicap stones
 			// (text 004; the game makes them itself under white-passes).
+			if fn != nil {
+				fn(out.Moves, g)
+			}
 			continue
 		}
 		ill := IllegalMove{Number: out.Moves, Move: m}
@@ -497,6 +511,9 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 				g.Resume()
 			}
 			if ill.Err = g.PlayMove(m); ill.Err == nil {
+				if fn != nil {
+					fn(out.Moves, g)
+				}
 				continue
 			}
 			ill.Point = m.Point.GTP(r.Height)
@@ -507,6 +524,9 @@ func (r *SGFRecord) Replay(rules Rules, tolerant bool) (*SGFReplay, error) {
 			break
 		}
 		g = g.force(m, st.MoveErr == nil)
+		if fn != nil {
+			fn(out.Moves, g)
+		}
 	}
 	if !out.Stopped {
 		r.finish(g)
