@@ -210,8 +210,10 @@ func (s *sgfRun) fail(file string, gameNo int, err error) {
 
 func (s *sgfRun) writeJSON(v any) {
 	b, err := json.Marshal(v)
-	if err != nil { // cannot happen for these types
-		panic(err)
+	if err != nil {
+		s.failed = true
+		fmt.Fprintln(s.stderr, "gobot sgf: writing JSON:", err)
+		return
 	}
 	s.out.Write(b)
 	s.out.WriteByte('\n')
