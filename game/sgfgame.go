@@ -87,8 +87,9 @@ func ReadSGF(data []byte) ([]*SGFRecord, error) {
 	return recs, nil
 }
 
-// propsUsed are the properties DecodeSGF reads into fields; every other
-// property is kept in an Extra list.
+// rootUsed and nodeUsed are the properties DecodeSGF reads into fields
+// (or rewrites, like FF and CA); every other root property is kept in
+// GameInfo.Extra.
 var rootUsed = map[string]bool{
 	"FF": true, "GM": true, "CA": true, "AP": true, "SZ": true, "KM": true, "HA": true, "RU": true,
 	"PB": true, "PW": true, "BR": true, "WR": true, "DT": true, "RE": true, "EV": true, "RO": true,
