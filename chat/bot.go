@@ -1,10 +1,17 @@
 package chat
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
 )
 
 // ArgKind says what an argument is, so help, usage errors and each
@@ -45,9 +52,27 @@ type Command struct {
 	Summary string // one line
 	Help    string // more detail for `help <command>`
 	Args    []Arg
-	// Admin commands are for room admins only.
+	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
 	run   func(ctx context.Context, b *Bot, r *Request) (Reply, error)
+}
+
+// Usage returns the command's synopsis: "play <point> [#game]".
+func (c Command) Usage() string {
+	var sb strings.Builder
+	sb.WriteString(c.Name)
+	for _, a := range c.Args {
+		name := a.Name
+		if a.Repeat {
+			name += "…"
+		}
+		if a.Required {
+			fmt.Fprintf(&sb, " <%s>", name)
+		} else {
+			fmt.Fprintf(&sb, " [%s]", name)
+		}
+	}
+	return sb.String()
 }
 
 // Choice is an autocomplete suggestion.
@@ -68,9 +93,11 @@ type Config struct {
 	Reminders []time.Duration
 	// EventTTL is how long handled event IDs are remembered (default 7 days).
 	EventTTL time.Duration
-	// Prefix is how commands are written in text ("!go" on Matrix); it is
-	// used in help texts. Adapters may override per reply via FormatText.
+	// Prefix is how commands are written in text ("!go" on Matrix, "/go"
+	// on Discord, "" on the console); used in help texts.
 	Prefix string
+	// Tick is how often Run looks for due clocks (default 30s).
+	Tick time.Duration
 }
 
 // FormatText replaces every mention token <@UserID> in text with what
@@ -105,11 +132,53 @@ type Bot struct {
 	clock     Clock
 	log       *slog.Logger
 	notifiers map[string]Notifier // by platform ("discord")
+	commands  []Command
+	byName    map[string]*Command
 }
 
-// New returns a bot over store, drawing with r, telling time with clock.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// New returns a bot over store, drawing with r, telling time with clock
+// (nil: the system clock).
 func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bot {
-	return &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: map[string]Notifier{}}
+	if clock == nil {
+		clock = systemClock{}
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.Rules == "" {
+		cfg.Rules = "japanese"
+	}
+	if cfg.Width == 0 {
+		cfg.Width, cfg.Height = 19, 19
+	}
+	if cfg.Height == 0 {
+		cfg.Height = cfg.Width
+	}
+	if cfg.Reminders == nil {
+		cfg.Reminders = []time.Duration{24 * time.Hour, time.Hour}
+	}
+	sort.Slice(cfg.Reminders, func(i, j int) bool { return cfg.Reminders[i] > cfg.Reminders[j] })
+	if cfg.EventTTL == 0 {
+		cfg.EventTTL = 7 * 24 * time.Hour
+	}
+	if cfg.Tick == 0 {
+		cfg.Tick = 30 * time.Second
+	}
+	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: map[string]Notifier{}}
+	b.commands = commands()
+	b.byName = map[string]*Command{}
+	for i := range b.commands {
+		c := &b.commands[i]
+		b.byName[c.Name] = c
+		for _, a := range c.Aliases {
+			b.byName[a] = c
+		}
+	}
+	return b
 }
 
 // SetNotifier registers the notifier for a platform ("discord", "matrix",
@@ -117,29 +186,180 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 // Call before Run.
 func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers[platform] = n }
 
-// Handle answers one request. It never panics on bad input; every
-// mistake comes back as a Reply with Error set.
-func (b *Bot) Handle(ctx context.Context, r Request) Reply {
-	return Reply{Text: "gobot is still being built", Error: true, Private: true}
-}
-
 // Commands returns the command declarations, for help and for platforms
 // that register commands (Discord).
-func (b *Bot) Commands() []Command { return nil }
+func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...) }
 
-// Complete suggests values for argument arg of command cmd, given what the
-// user has typed so far (Discord autocomplete): the caller's active games
-// for a game reference, legal points for play.
-func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
-	return nil
+// Prefix returns the command prefix used in help texts.
+func (b *Bot) prefix() string {
+	if b.cfg.Prefix == "" {
+		return ""
+	}
+	return b.cfg.Prefix + " "
+}
+
+// cmd formats a command for the user to type: "`!go accept #7`".
+func (b *Bot) cmd(s string) string { return "`" + b.prefix() + s + "`" }
+
+// Handle answers one request. It never panics on bad input; every
+// mistake comes back as a Reply with Error set.
+func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
+			reply = Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
+		}
+	}()
+	if r.Time.IsZero() {
+		r.Time = b.clock.Now()
+	}
+	var cmd *Command
+	if r.Action != "" {
+		c, args, err := b.decodeAction(&r)
+		if err != nil {
+			return b.errorReply(err)
+		}
+		cmd, r.Command, r.Args = c, c.Name, args
+	} else {
+		name := strings.ToLower(strings.TrimSpace(r.Command))
+		c, ok := b.byName[name]
+		if !ok {
+			return b.errorReply(b.unknownCommand(name))
+		}
+		cmd = c
+	}
+	if cmd.Admin && !r.Admin {
+		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
+	}
+	rep, err := cmd.run(ctx, b, &r)
+	if err != nil {
+		return b.errorReply(err)
+	}
+	return rep
+}
+
+func (b *Bot) unknownCommand(name string) error {
+	if name == "" {
+		return errorf("Which command? Try %s.", b.cmd("help"))
+	}
+	best, bestD := "", 3
+	for _, c := range b.commands {
+		for _, n := range append([]string{c.Name}, c.Aliases...) {
+			if d := editDistance(name, n); d < bestD {
+				best, bestD = c.Name, d
+			}
+		}
+	}
+	if best != "" {
+		return errorf("I don't know the command %q. Did you mean %s? %s lists them all.", name, b.cmd(best), b.cmd("help"))
+	}
+	return errorf("I don't know the command %q. %s lists them all.", name, b.cmd("help"))
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// errDuplicate marks a request whose event was already handled.
+var errDuplicate = errors.New("duplicate event")
+
+// errorReply turns any error into friendly private text: the one place
+// where game and storage errors become words.
+func (b *Bot) errorReply(err error) Reply {
+	var ue userError
+	msg := ""
+	switch {
+	case errors.As(err, &ue):
+		msg = ue.msg
+	case errors.Is(err, errDuplicate), errors.Is(err, storage.ErrDuplicate):
+		msg = "I already handled that (it arrived twice); nothing more to do."
+	case errors.Is(err, game.ErrKo):
+		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
+	case errors.Is(err, game.ErrSuperko):
+		msg = "That would repeat an earlier whole-board position, which these rules forbid (superko) — play elsewhere."
+	case errors.Is(err, game.ErrSuicide):
+		msg = "That stone would have no liberties and capture nothing: suicide is not allowed under these rules."
+	case errors.Is(err, game.ErrNotYourTurn):
+		msg = "It's not your turn — wait for your opponent's move."
+	case errors.Is(err, game.ErrGameOver):
+		msg = "That game is over."
+	case errors.Is(err, game.ErrScoring):
+		msg = fmt.Sprintf("The game is being scored: mark dead stones with %s, accept with %s, or go back to playing with %s.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume"))
+	case errors.Is(err, game.ErrNotScoring):
+		msg = "That only works after both players pass, while the game is being scored."
+	case errors.Is(err, game.ErrNothingUndo):
+		msg = "There is no move to undo yet."
+	case errors.Is(err, game.ErrNoAgreement):
+		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
+	case errors.Is(err, game.ErrHandicapPass):
+		msg = "Place all your handicap stones before passing."
+	case errors.Is(err, storage.ErrConflict):
+		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
+	case errors.Is(err, storage.ErrCorrupt):
+		b.log.Error("corrupt record", "err", err)
+		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
+	default:
+		b.log.Error("command failed", "err", err)
+		msg = "Sorry, something went wrong on my side; nothing was changed."
+	}
+	return Reply{Text: msg, Error: true, Private: true}
 }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
-func (b *Bot) ThreadCreated(ctx context.Context, game GameID, room RoomID) error { return nil }
+func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
+	return b.store.Update(func(tx *storage.Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		sg.Room, sg.Thread = room, true
+		return tx.PutGame(sg)
+	})
+}
 
-// Run drives the clock: reminders and timeouts, until ctx ends.
-func (b *Bot) Run(ctx context.Context) error {
-	<-ctx.Done()
-	return nil
+// notify sends m through the platform's notifier, logging failures.
+func (b *Bot) notify(ctx context.Context, m Message) {
+	platform := m.Room.Platform()
+	if m.To != "" {
+		platform = m.To.Platform()
+	}
+	n, ok := b.notifiers[platform]
+	if !ok {
+		return
+	}
+	if err := n.Notify(ctx, m); err != nil {
+		b.log.Warn("notification failed", "room", m.Room, "to", m.To, "err", err)
+	}
+}
+
+// boardImage renders g for a viewer's theme; errors are logged and the
+// reply goes without an image rather than failing the command.
+func (b *Bot) boardImage(g *game.Game, id GameID, theme string, numbers int) *File {
+	if b.render == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	w, h, err := b.render.Board(&buf, g, theme, numbers)
+	if err != nil {
+		b.log.Error("render failed", "game", id, "err", err)
+		return nil
+	}
+	return &File{Name: fmt.Sprintf("game-%d-move-%d.png", id, g.MoveCount()), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }

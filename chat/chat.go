@@ -102,8 +102,11 @@ type Reply struct {
 	// limit pings to these.
 	Mentions []UserID
 	Image    *File // board PNG or replay GIF
-	File     *File // SGF
-	Actions  []Action
+	// Board is the position as text with coordinates, for adapters that
+	// show text (the console) or as a fallback.
+	Board   string
+	File    *File // SGF
+	Actions []Action
 	// Private replies are shown only to the caller where the platform can
 	// (ephemeral); errors are private.
 	Private bool
@@ -137,20 +140,14 @@ type Clock interface {
 	Now() time.Time
 }
 
-// Renderer draws boards; render.Renderer implements it.
+// Renderer draws boards; *render.Renderer implements it.
 type Renderer interface {
-	// Board writes the PNG of g after its last move (n = 0) or after move
-	// n, with the scoring markup in the scoring phase, and returns the
-	// image size.
-	Board(w io.Writer, g *game.Game, opt RenderOptions) (width, height int, err error)
+	// Board writes the PNG of g's current position (with the scoring
+	// markup in the scoring phase), numbering the last numbers moves, and
+	// returns the image size.
+	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
 	// Replay writes an animated GIF of the whole game.
-	Replay(w io.Writer, g *game.Game, opt RenderOptions) (width, height int, err error)
-}
-
-// RenderOptions are the per-player display choices.
-type RenderOptions struct {
-	Theme   string // "wood", "dark"
-	Numbers int    // number the last N moves
+	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
 }
 
 // Store is the database as chat uses it; *storage.DB implements it. The

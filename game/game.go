@@ -192,6 +192,9 @@ func Replay(r Record) (*Game, error) {
 				g.accepted[c] = true
 			}
 		}
+		if g.accepted[Black] && g.accepted[White] {
+			g.finish(g.Score().Result)
+		}
 	}
 	if r.Ended != nil && g.phase != Over {
 		res := *r.Ended

@@ -1,5 +1,591 @@
 package storage
 
-// Tx is one transaction. Its methods are written by the storage engineer;
-// see chat.Store for the set the bot uses.
-type Tx struct{}
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the layout this code writes; older files are upgraded
+// by Open.
+const SchemaVersion = 2
+
+var (
+	bMeta         = []byte("meta")
+	bGames        = []byte("games")
+	bPlayerGames  = []byte("idx_player_games")   // user \x00 id → nil (active games)
+	bRoomGames    = []byte("idx_room_games")     // room \x00 id → 1 active / 0 finished
+	bDeadlines    = []byte("idx_deadlines")      // unixnano(8) id(8) → nil (active games)
+	bChallenges   = []byte("challenges")         // id → JSON
+	bPlayerChals  = []byte("idx_player_chals")   // user \x00 id → nil (pending)
+	bRoomChals    = []byte("idx_room_chals")     // room \x00 id → nil (pending)
+	bPlayers      = []byte("players")            // id → JSON
+	bRooms        = []byte("rooms")              // id → JSON
+	bEvents       = []byte("events")             // event id → unixnano(8)
+	bEventsByTime = []byte("idx_events_by_time") // unixnano(8) event id → nil
+	bState        = []byte("state")              // ns \x00 key → value
+	keySchema     = []byte("schema")
+)
+
+var allBuckets = [][]byte{bMeta, bGames, bPlayerGames, bRoomGames, bDeadlines, bChallenges, bPlayerChals, bRoomChals, bPlayers, bRooms, bEvents, bEventsByTime, bState}
+
+// Options tune Open.
+type Options struct {
+	// Timeout is how long to wait for another process to release the
+	// file (default 1s); then Open fails with ErrInUse.
+	Timeout time.Duration
+	// NoSync skips fsync (benchmarks and fixtures only: a crash may lose
+	// acknowledged changes).
+	NoSync bool
+	// ReadOnly opens the file for reading only.
+	ReadOnly bool
+}
+
+// DB is gobot's database.
+type DB struct {
+	bolt *bolt.DB
+	path string
+}
+
+// Open opens (creating if needed) the database at path and upgrades an
+// older schema.
+func Open(path string, opt Options) (*DB, error) {
+	if opt.Timeout == 0 {
+		opt.Timeout = time.Second
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoSync: opt.NoSync, ReadOnly: opt.ReadOnly})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, fmt.Errorf("%w (%s)", ErrInUse, path)
+		}
+		return nil, fmt.Errorf("opening database %s: %w", path, err)
+	}
+	db := &DB{bolt: b, path: path}
+	if !opt.ReadOnly {
+		if err := db.migrate(); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("database %s: %w", path, err)
+		}
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path returns the file's path.
+func (db *DB) Path() string { return db.path }
+
+// Update runs fn in one read-write transaction, committed (fsynced) before
+// it returns nil; if fn fails nothing is written.
+func (db *DB) Update(fn func(*Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// Batch runs fn in a transaction shared with other concurrent Batch calls
+// (fewer fsyncs under load). fn may run more than once, so it must be
+// idempotent apart from its effect on the transaction.
+func (db *DB) Batch(fn func(*Tx) error) error {
+	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// Backup writes a consistent copy of the whole database to w while it is
+// in use, and returns the number of bytes written.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// Check runs bbolt's consistency check and gobot's index invariants.
+func (db *DB) Check() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		var errs []error
+		for err := range btx.Check() {
+			errs = append(errs, err)
+		}
+		if err := (&Tx{btx}).checkIndexes(); err != nil {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// migrate brings the file to SchemaVersion. Version 1 files (the first
+// layout) had no deadline index and no event expiry index: version 2
+// builds both from the records.
+func (db *DB) migrate() error {
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		meta, err := btx.CreateBucketIfNotExists(bMeta)
+		if err != nil {
+			return err
+		}
+		v := 0
+		if raw := meta.Get(keySchema); raw != nil {
+			v = int(binary.BigEndian.Uint32(raw))
+		} else if btx.Bucket(bGames) != nil {
+			v = 1 // a file from before the schema key existed
+		}
+		if v > SchemaVersion {
+			return fmt.Errorf("written by a newer gobot (schema %d; this one knows %d)", v, SchemaVersion)
+		}
+		for _, name := range allBuckets {
+			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		tx := &Tx{btx}
+		if v == 1 {
+			if err := tx.migrate1to2(); err != nil {
+				return fmt.Errorf("upgrading schema 1 to 2: %w", err)
+			}
+		}
+		return meta.Put(keySchema, binary.BigEndian.AppendUint32(nil, SchemaVersion))
+	})
+}
+
+func (tx *Tx) migrate1to2() error {
+	err := tx.b(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if json.Unmarshal(v, &g) != nil {
+			return nil // reported when read; nothing to index
+		}
+		if g.Active() && !g.Deadline.IsZero() {
+			return tx.b(bDeadlines).Put(deadlineKey(g.Deadline, g.ID), nil)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return tx.b(bEvents).ForEach(func(k, v []byte) error {
+		if len(v) != 8 {
+			return nil
+		}
+		return tx.b(bEventsByTime).Put(append(append([]byte(nil), v...), k...), nil)
+	})
+}
+
+// Tx is one transaction.
+type Tx struct{ tx *bolt.Tx }
+
+func (tx *Tx) b(name []byte) *bolt.Bucket { return tx.tx.Bucket(name) }
+
+func idKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
+
+func pairKey(s string, id uint64) []byte {
+	k := append([]byte(s), 0)
+	return binary.BigEndian.AppendUint64(k, id)
+}
+
+func timeKey(t time.Time) []byte { return binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())) }
+
+func deadlineKey(t time.Time, id GameID) []byte {
+	return binary.BigEndian.AppendUint64(timeKey(t), uint64(id))
+}
+
+// idsWithPrefix lists the IDs of index keys "s\x00<id>".
+func (tx *Tx) idsWithPrefix(bucket []byte, s string, want func(v []byte) bool) []uint64 {
+	prefix := append([]byte(s), 0)
+	var ids []uint64
+	c := tx.b(bucket).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) == len(prefix)+8 && (want == nil || want(v)) {
+			ids = append(ids, binary.BigEndian.Uint64(k[len(prefix):]))
+		}
+	}
+	return ids
+}
+
+// --- games ---
+
+// Game returns game id.
+func (tx *Tx) Game(id GameID) (*Game, error) {
+	raw := tx.b(bGames).Get(idKey(uint64(id)))
+	if raw == nil {
+		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
+	}
+	var g Game
+	if err := json.Unmarshal(raw, &g); err != nil {
+		return nil, fmt.Errorf("game #%d: %w: %v", id, ErrCorrupt, err)
+	}
+	if g.ID != id {
+		return nil, fmt.Errorf("game #%d: %w: it says it is game #%d", id, ErrCorrupt, g.ID)
+	}
+	return &g, nil
+}
+
+// PutGame inserts (ID 0: assigns the next ID) or updates a game. An update
+// must carry the Version it read, else ErrConflict; Version is then
+// bumped (also on g) and the indexes follow.
+func (tx *Tx) PutGame(g *Game) error {
+	games := tx.b(bGames)
+	if g.ID == 0 {
+		seq, err := games.NextSequence()
+		if err != nil {
+			return err
+		}
+		g.ID, g.Version = GameID(seq), 0
+	} else if raw := games.Get(idKey(uint64(g.ID))); raw != nil {
+		var old Game
+		if err := json.Unmarshal(raw, &old); err == nil {
+			if old.Version != g.Version {
+				return fmt.Errorf("game #%d: %w", g.ID, ErrConflict)
+			}
+			if err := tx.unindexGame(&old); err != nil {
+				return err
+			}
+		}
+	}
+	g.Version++
+	raw, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if err := games.Put(idKey(uint64(g.ID)), raw); err != nil {
+		return err
+	}
+	return tx.indexGame(g)
+}
+
+func (tx *Tx) indexGame(g *Game) error {
+	active := []byte{0}
+	if g.Active() {
+		active[0] = 1
+		for _, u := range []UserID{g.Black, g.White} {
+			if err := tx.b(bPlayerGames).Put(pairKey(string(u), uint64(g.ID)), nil); err != nil {
+				return err
+			}
+		}
+		if !g.Deadline.IsZero() {
+			if err := tx.b(bDeadlines).Put(deadlineKey(g.Deadline, g.ID), nil); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.b(bRoomGames).Put(pairKey(string(g.Room), uint64(g.ID)), active)
+}
+
+func (tx *Tx) unindexGame(g *Game) error {
+	for _, u := range []UserID{g.Black, g.White} {
+		if err := tx.b(bPlayerGames).Delete(pairKey(string(u), uint64(g.ID))); err != nil {
+			return err
+		}
+	}
+	if !g.Deadline.IsZero() {
+		if err := tx.b(bDeadlines).Delete(deadlineKey(g.Deadline, g.ID)); err != nil {
+			return err
+		}
+	}
+	return tx.b(bRoomGames).Delete(pairKey(string(g.Room), uint64(g.ID)))
+}
+
+// DeleteGame removes a game and its index entries.
+func (tx *Tx) DeleteGame(id GameID) error {
+	g, err := tx.Game(id)
+	if err != nil {
+		return err
+	}
+	if err := tx.unindexGame(g); err != nil {
+		return err
+	}
+	return tx.b(bGames).Delete(idKey(uint64(id)))
+}
+
+// games loads the listed games. Records that cannot be read are left out
+// and reported in the error (wrapping ErrCorrupt), so callers can use the
+// good ones.
+func (tx *Tx) games(ids []uint64) ([]*Game, error) {
+	out := make([]*Game, 0, len(ids))
+	var errs []error
+	for _, id := range ids {
+		g, err := tx.Game(GameID(id))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, errors.Join(errs...)
+}
+
+// ActiveGames returns u's games still being played or scored, by ID.
+func (tx *Tx) ActiveGames(u UserID) ([]*Game, error) {
+	return tx.games(tx.idsWithPrefix(bPlayerGames, string(u), nil))
+}
+
+// RoomGames returns the games whose home is room r (only active ones if
+// activeOnly), by ID.
+func (tx *Tx) RoomGames(r RoomID, activeOnly bool) ([]*Game, error) {
+	return tx.games(tx.idsWithPrefix(bRoomGames, string(r), func(v []byte) bool {
+		return !activeOnly || (len(v) == 1 && v[0] == 1)
+	}))
+}
+
+// DueGames returns active games whose Deadline is before t, earliest
+// first, at most limit (0 = all).
+func (tx *Tx) DueGames(before time.Time, limit int) ([]*Game, error) {
+	end := timeKey(before)
+	var ids []uint64
+	c := tx.b(bDeadlines).Cursor()
+	for k, _ := c.First(); k != nil && bytes.Compare(k[:8], end) < 0; k, _ = c.Next() {
+		ids = append(ids, binary.BigEndian.Uint64(k[8:]))
+		if limit > 0 && len(ids) == limit {
+			break
+		}
+	}
+	return tx.games(ids)
+}
+
+// --- challenges ---
+
+// Challenge returns challenge id.
+func (tx *Tx) Challenge(id ChallengeID) (*Challenge, error) {
+	raw := tx.b(bChallenges).Get(idKey(uint64(id)))
+	if raw == nil {
+		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+	}
+	var c Challenge
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("challenge #%d: %w: %v", id, ErrCorrupt, err)
+	}
+	return &c, nil
+}
+
+// PutChallenge inserts (ID 0: assigns the next ID) or updates a
+// challenge; only pending challenges are indexed.
+func (tx *Tx) PutChallenge(c *Challenge) error {
+	b := tx.b(bChallenges)
+	if c.ID == 0 {
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		c.ID = ChallengeID(seq)
+	} else if old, err := tx.Challenge(c.ID); err == nil {
+		for _, k := range challengeKeys(old) {
+			if err := tx.b(k.bucket).Delete(k.key); err != nil {
+				return err
+			}
+		}
+	}
+	raw, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	if err := b.Put(idKey(uint64(c.ID)), raw); err != nil {
+		return err
+	}
+	if c.Status == Pending {
+		for _, k := range challengeKeys(c) {
+			if err := tx.b(k.bucket).Put(k.key, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type indexKey struct {
+	bucket []byte
+	key    []byte
+}
+
+func challengeKeys(c *Challenge) []indexKey {
+	keys := []indexKey{{bPlayerChals, pairKey(string(c.From), uint64(c.ID))}, {bRoomChals, pairKey(string(c.Room), uint64(c.ID))}}
+	if c.To != "" {
+		keys = append(keys, indexKey{bPlayerChals, pairKey(string(c.To), uint64(c.ID))})
+	}
+	return keys
+}
+
+func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
+	out := make([]*Challenge, 0, len(ids))
+	var errs []error
+	for _, id := range ids {
+		c, err := tx.Challenge(ChallengeID(id))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, errors.Join(errs...)
+}
+
+// PendingChallenges returns pending challenges from or to u.
+func (tx *Tx) PendingChallenges(u UserID) ([]*Challenge, error) {
+	return tx.challenges(tx.idsWithPrefix(bPlayerChals, string(u), nil))
+}
+
+// RoomChallenges returns the pending challenges in room r.
+func (tx *Tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
+	return tx.challenges(tx.idsWithPrefix(bRoomChals, string(r), nil))
+}
+
+// --- players, rooms, state ---
+
+func (tx *Tx) getJSON(bucket []byte, key, what string, v any) error {
+	raw := tx.b(bucket).Get([]byte(key))
+	if raw == nil {
+		return fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
+	}
+	return nil
+}
+
+func (tx *Tx) putJSON(bucket []byte, key string, v any) error {
+	if key == "" {
+		return errors.New("empty key")
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return tx.b(bucket).Put([]byte(key), raw)
+}
+
+// Player returns what gobot knows of user id (ErrNotFound if nothing).
+func (tx *Tx) Player(id UserID) (*Player, error) {
+	var p Player
+	if err := tx.getJSON(bPlayers, string(id), "player", &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// PutPlayer stores a player.
+func (tx *Tx) PutPlayer(p *Player) error { return tx.putJSON(bPlayers, string(p.ID), p) }
+
+// Room returns a room's settings (ErrNotFound if never set).
+func (tx *Tx) Room(id RoomID) (*Room, error) {
+	var r Room
+	if err := tx.getJSON(bRooms, string(id), "room", &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PutRoom stores a room's settings.
+func (tx *Tx) PutRoom(r *Room) error { return tx.putJSON(bRooms, string(r.ID), r) }
+
+// State returns an adapter's stored value (ErrNotFound when absent).
+func (tx *Tx) State(ns, key string) ([]byte, error) {
+	v := tx.b(bState).Get([]byte(ns + "\x00" + key))
+	if v == nil {
+		return nil, fmt.Errorf("state %s/%s %w", ns, key, ErrNotFound)
+	}
+	return append([]byte(nil), v...), nil
+}
+
+// PutState stores an adapter's value (nil deletes it).
+func (tx *Tx) PutState(ns, key string, v []byte) error {
+	if v == nil {
+		return tx.b(bState).Delete([]byte(ns + "\x00" + key))
+	}
+	return tx.b(bState).Put([]byte(ns+"\x00"+key), v)
+}
+
+// --- events ---
+
+// MarkEvent records that chat event id was handled at t; ErrDuplicate if
+// it already was.
+func (tx *Tx) MarkEvent(id string, t time.Time) error {
+	if id == "" {
+		return errors.New("empty event ID")
+	}
+	ev := tx.b(bEvents)
+	if ev.Get([]byte(id)) != nil {
+		return fmt.Errorf("event %s: %w", id, ErrDuplicate)
+	}
+	tk := timeKey(t)
+	if err := ev.Put([]byte(id), tk); err != nil {
+		return err
+	}
+	return tx.b(bEventsByTime).Put(append(tk, id...), nil)
+}
+
+// ExpireEvents forgets events handled before t and returns how many.
+func (tx *Tx) ExpireEvents(before time.Time) (int, error) {
+	end := timeKey(before)
+	c := tx.b(bEventsByTime).Cursor()
+	n := 0
+	for k, _ := c.First(); k != nil && bytes.Compare(k[:8], end) < 0; k, _ = c.First() {
+		if err := tx.b(bEvents).Delete(k[8:]); err != nil {
+			return n, err
+		}
+		if err := c.Delete(); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// checkIndexes verifies that every index entry matches its record and
+// every record has its entries.
+func (tx *Tx) checkIndexes() error {
+	var errs []error
+	want := map[string]bool{}
+	tx.b(bGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if json.Unmarshal(v, &g) != nil {
+			return nil
+		}
+		if g.Active() {
+			want["p"+string(pairKey(string(g.Black), uint64(g.ID)))] = true
+			want["p"+string(pairKey(string(g.White), uint64(g.ID)))] = true
+			if !g.Deadline.IsZero() {
+				want["d"+string(deadlineKey(g.Deadline, g.ID))] = true
+			}
+		}
+		want["r"+string(pairKey(string(g.Room), uint64(g.ID)))] = true
+		return nil
+	})
+	tx.b(bChallenges).ForEach(func(k, v []byte) error {
+		var c Challenge
+		if json.Unmarshal(v, &c) != nil || c.Status != Pending {
+			return nil
+		}
+		for _, ik := range challengeKeys(&c) {
+			want[string(ik.bucket)+string(ik.key)] = true
+		}
+		return nil
+	})
+	have := map[string]bool{}
+	for tag, bucket := range map[string][]byte{"p": bPlayerGames, "d": bDeadlines, "r": bRoomGames, string(bPlayerChals): bPlayerChals, string(bRoomChals): bRoomChals} {
+		tx.b(bucket).ForEach(func(k, v []byte) error {
+			have[tag+string(k)] = true
+			return nil
+		})
+	}
+	for k := range want {
+		if !have[k] {
+			errs = append(errs, fmt.Errorf("index entry missing: %q", k))
+		}
+	}
+	for k := range have {
+		if !want[k] {
+			errs = append(errs, fmt.Errorf("stale index entry: %q", k))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,15 +1,148 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/storage"
 )
 
-// cmdConsole and cmdRun are being written in this session.
+// cmdConsole plays in this terminal on a local database.
 func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return errors.New("gobot console: not available yet")
+	fs := flag.NewFlagSet("gobot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", defaultDBPath(), "database file")
+	user := fs.String("user", "alice", "who you are at the start (/as NAME switches)")
+	images := fs.String("images", "", "folder for board images (default: next to the database)")
+	cfgPath := fs.String("config", "", "config file (only its defaults and log sections are used here)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
+	}
+	cfg := &Config{}
+	if *cfgPath != "" {
+		var err error
+		if cfg, err = loadConfig(*cfgPath, os.Getenv); err != nil {
+			return err
+		}
+	}
+	if *images == "" {
+		*images = filepath.Join(filepath.Dir(*db), "boards")
+	}
+	if err := os.MkdirAll(filepath.Dir(*db), 0o755); err != nil {
+		return err
+	}
+	store, err := storage.Open(*db, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	log := cfg.logger(stderr)
+	if cfg.Log.Level == "" {
+		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+	interactive := false
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		interactive = true
+	}
+	con := &console.Console{Bot: bot, In: stdin, Out: stdout, User: *user, Dir: *images, Prompt: interactive}
+	bot.SetNotifier(console.Platform, con)
+	if interactive {
+		fmt.Fprintf(stdout, "gobot — Go in your terminal. Database: %s\nBoard images are saved in %s\nYou are %s; type help for commands, /as bob to switch player, /quit to leave.\n", *db, *images, *user)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		bot.Run(ctx)
+	}()
+	err = con.Run(ctx)
+	stop()
+	wg.Wait()
+	return err
 }
 
+// cmdRun starts the adapters a config file enables.
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return errors.New("gobot run: not available yet")
+	fs := flag.NewFlagSet("gobot run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "config file (see config.example.yaml)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *cfgPath == "" {
+		return fmt.Errorf("%w: gobot run needs -config FILE (see config.example.yaml)", errUsage)
+	}
+	cfg, err := loadConfig(*cfgPath, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if !cfg.Console.Enabled && !cfg.Discord.Enabled && !cfg.Matrix.Enabled {
+		return errors.New("the config enables no adapter: set console.enabled, discord.enabled or matrix.enabled")
+	}
+	dbPath := orDefault(cfg.Database, defaultDBPath())
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+		return err
+	}
+	log := cfg.logger(stderr)
+	store, err := storage.Open(dbPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	log.Info("database open", "path", dbPath)
+	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(runners)+1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		errs <- bot.Run(ctx)
+	}()
+	for _, r := range runners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := r(ctx); err != nil {
+				log.Error("adapter stopped", "err", err)
+				errs <- err
+				stop()
+			}
+		}()
+	}
+	<-ctx.Done()
+	log.Info("shutting down: finishing commands in flight")
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,270 @@
+package chat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// userError is a mistake by the user; its text is shown as is.
+type userError struct{ msg string }
+
+func (e userError) Error() string { return e.msg }
+
+func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format, a...)} }
+
+// gameOptions are the options of a challenge or a room's defaults, as
+// typed; unset fields are nil/zero.
+type gameOptions struct {
+	Width, Height int
+	Rules         *game.Rules
+	RulesText     string
+	Komi          *float64
+	Handicap      *int
+	Color         string // black, white, random
+	Clock         *storage.Clock
+	ClockText     string
+	Threads       *bool
+}
+
+// parseOptions reads challenge or settings arguments, recognised by their
+// form in any order: a size ("9", "13x9"), a preset name, black/white/
+// random, komi=6.5, handicap=2, clock=3d; key=value works for every
+// option (size=, rules=, color=, threads= too).
+func parseOptions(args []string) (gameOptions, error) {
+	var o gameOptions
+	for _, a := range args {
+		k, v, kv := strings.Cut(a, "=")
+		k = strings.ToLower(strings.TrimSpace(k))
+		if !kv {
+			v = a
+			switch lower := strings.ToLower(a); {
+			case lower == "black" || lower == "white" || lower == "random" || lower == "nigiri":
+				k = "color"
+			case len(a) > 0 && a[0] >= '0' && a[0] <= '9':
+				k = "size"
+			case lower == "threads" || lower == "thread":
+				k, v = "threads", "on"
+			case strings.HasPrefix(lower, "fischer"):
+				k = "clock"
+			default:
+				k = "rules"
+			}
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "size", "board":
+			w, h, err := game.ParseSize(v)
+			if err != nil {
+				return o, errorf("%s", sizeError(v, err))
+			}
+			o.Width, o.Height = w, h
+		case "rules", "ruleset", "rule":
+			r, err := game.ParseRules(v)
+			if err != nil {
+				if kv {
+					return o, errorf("%s", err)
+				}
+				return o, errorf("I don't understand %q. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", a, strings.Join(game.PresetNames(), ", "))
+			}
+			o.Rules, o.RulesText = &r, v
+		case "komi", "km":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return o, errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", v)
+			}
+			if err := game.CheckKomi(x); err != nil {
+				return o, errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", v)
+			}
+			o.Komi = &x
+		case "handicap", "ha", "h":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > game.MaxHandicap {
+				return o, errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", v, game.MaxHandicap)
+			}
+			o.Handicap = &n
+		case "color", "colour":
+			c := strings.ToLower(v)
+			if c == "nigiri" {
+				c = "random"
+			}
+			if c != "black" && c != "white" && c != "random" {
+				return o, errorf("color=%s: choose black, white or random", v)
+			}
+			o.Color = c
+		case "clock", "time":
+			c, err := ParseClock(v)
+			if err != nil {
+				return o, err
+			}
+			o.Clock, o.ClockText = &c, v
+		case "threads", "thread":
+			b, ok := parseBool(v)
+			if !ok {
+				return o, errorf("threads=%s: write threads=on or threads=off", v)
+			}
+			o.Threads = &b
+		default:
+			return o, errorf("unknown option %q: the options are size, rules, komi, handicap, color, clock", k)
+		}
+	}
+	return o, nil
+}
+
+func sizeError(v string, err error) string {
+	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9 (%v)", v, err)
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(v) {
+	case "on", "yes", "true", "1":
+		return true, true
+	case "off", "no", "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// ParseClock reads a clock: "none", "3d" (each move within 3 days),
+// "fischer:3d+1d/7d" or "fischer 3d+1d max 7d" (a bank of 3 days, one day
+// added per move, at most 7 days). Units: m, h, d, w; combined like 1d12h.
+func ParseClock(s string) (storage.Clock, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	switch t {
+	case "", "none", "off", "no":
+		return storage.Clock{}, nil
+	}
+	bad := func() (storage.Clock, error) {
+		return storage.Clock{}, errorf("clock %q: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", s)
+	}
+	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
+		rest = strings.TrimLeft(rest, ": ")
+		rest = strings.ReplaceAll(rest, " max ", "/")
+		rest = strings.ReplaceAll(rest, " ", "")
+		main, rest, ok := strings.Cut(rest, "+")
+		if !ok {
+			return bad()
+		}
+		inc, max, hasMax := strings.Cut(rest, "/")
+		c := storage.Clock{Kind: storage.Fischer}
+		var err error
+		if c.Main, err = parseDuration(main); err != nil || c.Main <= 0 {
+			return bad()
+		}
+		if c.Increment, err = parseDuration(inc); err != nil {
+			return bad()
+		}
+		c.Max = c.Main
+		if hasMax {
+			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
+				return storage.Clock{}, errorf("clock %q: the maximum must be at least the starting time", s)
+			}
+		}
+		if c.Max > 365*24*time.Hour {
+			return storage.Clock{}, errorf("clock %q: the most a clock can hold is 365 days", s)
+		}
+		return c, nil
+	}
+	d, err := parseDuration(t)
+	if err != nil || d <= 0 {
+		return bad()
+	}
+	if d < time.Minute || d > 365*24*time.Hour {
+		return storage.Clock{}, errorf("clock %q: a move may take between 1 minute and 365 days", s)
+	}
+	return storage.Clock{Kind: storage.PerMove, PerMove: d}, nil
+}
+
+// parseDuration reads "3d", "12h", "1d12h", "30m", "2w".
+func parseDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	var total time.Duration
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(s) {
+			return 0, fmt.Errorf("bad duration")
+		}
+		n, err := strconv.Atoi(s[:i])
+		if err != nil || n > 100000 {
+			return 0, fmt.Errorf("bad duration")
+		}
+		var unit time.Duration
+		switch s[i] {
+		case 'm':
+			unit = time.Minute
+		case 'h':
+			unit = time.Hour
+		case 'd':
+			unit = 24 * time.Hour
+		case 'w':
+			unit = 7 * 24 * time.Hour
+		default:
+			return 0, fmt.Errorf("bad duration unit")
+		}
+		total += time.Duration(n) * unit
+		s = s[i+1:]
+	}
+	return total, nil
+}
+
+// FormatDuration prints a duration the way players read clocks: "2d 4h",
+// "5h 30m", "12m", "less than a minute".
+func FormatDuration(d time.Duration) string {
+	if d < time.Minute {
+		return "less than a minute"
+	}
+	days := d / (24 * time.Hour)
+	d -= days * 24 * time.Hour
+	hours := d / time.Hour
+	d -= hours * time.Hour
+	mins := d / time.Minute
+	var parts []string
+	if days > 0 {
+		parts = append(parts, fmt.Sprintf("%dd", days))
+	}
+	if hours > 0 {
+		parts = append(parts, fmt.Sprintf("%dh", hours))
+	}
+	if mins > 0 && days == 0 {
+		parts = append(parts, fmt.Sprintf("%dm", mins))
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
+func FormatClock(c storage.Clock) string {
+	short := func(d time.Duration) string {
+		if d == 0 {
+			return "0m"
+		}
+		return strings.ReplaceAll(FormatDuration(d), " ", "")
+	}
+	switch c.Kind {
+	case storage.PerMove:
+		return short(c.PerMove)
+	case storage.Fischer:
+		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
+	}
+	return "none"
+}
+
+// parseRef reads "#7" or "7" as an ID.
+func parseRef(s string) (uint64, bool) {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "#")
+	n, err := strconv.ParseUint(t, 10, 64)
+	return n, err == nil && n > 0
+}
+
+func isRef(s string) bool {
+	_, ok := parseRef(s)
+	return ok && strings.HasPrefix(s, "#")
+}

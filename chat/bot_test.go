@@ -1,0 +1,463 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// fakeClock is a clock tests move by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// recordingNotifier keeps the messages the bot sends on its own.
+type recordingNotifier struct {
+	mu   sync.Mutex
+	msgs []Message
+}
+
+func (n *recordingNotifier) Notify(ctx context.Context, m Message) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.msgs = append(n.msgs, m)
+	return nil
+}
+
+func (n *recordingNotifier) all() []Message {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]Message(nil), n.msgs...)
+}
+
+// pngRenderer is a small real renderer for chat tests: one pixel per
+// point, so replies carry a decodable PNG of the right size.
+type pngRenderer struct{}
+
+func (pngRenderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
+	return writeTinyPNG(w, g)
+}
+
+func (pngRenderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
+	return writeTinyPNG(w, g)
+}
+
+type harness struct {
+	t     *testing.T
+	bot   *Bot
+	db    *storage.DB
+	clock *fakeClock
+	notes *recordingNotifier
+	seq   int
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	h := &harness{t: t, db: db, clock: clock, notes: &recordingNotifier{}}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, db, pngRenderer{}, clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+	return h
+}
+
+// do sends a command line as user (a bare name: "alice") in room main.
+func (h *harness) do(user, line string) Reply {
+	h.t.Helper()
+	h.seq++
+	f := strings.Fields(line)
+	r := Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main",
+		EventID: "test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]}
+	return h.bot.Handle(context.Background(), r)
+}
+
+func (h *harness) ok(user, line string) Reply {
+	h.t.Helper()
+	rep := h.do(user, line)
+	if rep.Error {
+		h.t.Fatalf("%s: %q failed: %s", user, line, rep.Text)
+	}
+	return rep
+}
+
+func (h *harness) fails(user, line, want string) Reply {
+	h.t.Helper()
+	rep := h.do(user, line)
+	if !rep.Error || !rep.Private {
+		h.t.Fatalf("%s: %q should fail privately, got %+v", user, line, rep.Text)
+	}
+	if !strings.Contains(rep.Text, want) {
+		h.t.Fatalf("%s: %q: error %q does not say %q", user, line, rep.Text, want)
+	}
+	return rep
+}
+
+// game returns the stored game id.
+func (h *harness) game(id GameID) (*storage.Game, *game.Game) {
+	h.t.Helper()
+	var sg *storage.Game
+	if err := h.db.View(func(tx *storage.Tx) error {
+		var err error
+		sg, err = tx.Game(id)
+		return err
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+	g, err := game.Replay(sg.Record)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return sg, g
+}
+
+// start makes alice (Black) and bob (White) play game #1.
+func (h *harness) start(opts string) {
+	h.t.Helper()
+	h.ok("alice", "challenge @bob black "+opts)
+	rep := h.ok("bob", "accept")
+	if !strings.Contains(rep.Text, "Game #1 begins") {
+		h.t.Fatalf("accept reply: %s", rep.Text)
+	}
+}
+
+func TestFullGame(t *testing.T) {
+	h := newHarness(t)
+	rep := h.ok("alice", "challenge @bob 5 black")
+	if rep.Mentions[0] != "test:bob" || len(rep.Actions) != 2 {
+		t.Fatalf("challenge reply: %+v", rep)
+	}
+	h.ok("bob", "accept #1")
+	// A capture: White's stone at B2... build a position where Black captures.
+	for _, mv := range []struct{ who, line string }{
+		{"alice", "play C3"}, {"bob", "play B3"}, {"alice", "play B2"}, {"bob", "play A3"},
+		{"alice", "play B4"}, {"bob", "play E5"}, {"alice", "play A2"}, {"bob", "play E4"},
+	} {
+		h.ok(mv.who, mv.line)
+	}
+	rep = h.ok("alice", "play A4")
+	if !strings.Contains(rep.Text, "capturing 2 stones") {
+		t.Fatalf("capture not reported: %s", rep.Text)
+	}
+	if rep.Image == nil || rep.Image.MIME != "image/png" {
+		t.Fatal("move reply has no board image")
+	}
+	if _, err := png.Decode(bytes.NewReader(rep.Image.Data)); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Mentions) != 1 || rep.Mentions[0] != "test:bob" {
+		t.Fatalf("the player to move should be mentioned: %v", rep.Mentions)
+	}
+	h.fails("bob", "play C3", "C3 is occupied")
+	h.fails("alice", "play D4", "not your turn")
+	h.fails("bob", "play Z9", "off the board")
+	h.fails("bob", "play I3", "no column I")
+	h.fails("carol", "play D4", "no active game")
+	h.fails("carol", "play D4 #1", "Only")
+	h.ok("bob", "pass")
+	rep = h.ok("alice", "pass")
+	if !strings.Contains(rep.Text, "Scoring") {
+		t.Fatalf("two passes should start scoring: %s", rep.Text)
+	}
+	h.fails("alice", "play D4", "being scored")
+	h.ok("alice", "done")
+	h.fails("alice", "done", "already accepted")
+	rep = h.ok("bob", "done")
+	if !strings.Contains(rep.Text, "Game over") {
+		t.Fatalf("both accepting should end the game: %s", rep.Text)
+	}
+	sg, g := h.game(1)
+	if sg.Active() || sg.Result == "" {
+		t.Fatalf("game not finished: %+v", sg)
+	}
+	if res, _ := g.Result(); res.String() != sg.Result {
+		t.Fatalf("stored result %q, game says %q", sg.Result, res)
+	}
+	h.fails("alice", "play D4 #1", "over")
+	rep = h.ok("carol", "sgf #1")
+	if rep.File == nil || !bytes.Contains(rep.File.Data, []byte("RE["+sg.Result+"]")) {
+		t.Fatalf("sgf: %+v", rep.File)
+	}
+}
+
+func TestDuplicateEventAppliedOnce(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:dup", Command: "play", Args: []string{"D4"}}
+	first := h.bot.Handle(context.Background(), r)
+	second := h.bot.Handle(context.Background(), r)
+	if first.Error || !second.Error {
+		t.Fatalf("first %q, second %q", first.Text, second.Text)
+	}
+	if !strings.Contains(second.Text, "already handled") {
+		t.Fatalf("duplicate reply: %s", second.Text)
+	}
+	_, g := h.game(1)
+	if g.MoveCount() != 1 {
+		t.Fatalf("moves = %d, want 1", g.MoveCount())
+	}
+}
+
+func TestRights(t *testing.T) {
+	h := newHarness(t)
+	h.fails("alice", "challenge @alice", "can't challenge yourself")
+	h.ok("alice", "challenge @bob")
+	h.fails("carol", "accept #1", "is for")
+	h.fails("alice", "accept #1", "your own challenge")
+	h.fails("carol", "cancel #1", "Only")
+	h.fails("carol", "cancel", "no pending")
+	h.fails("bob", "cancel #1", "Only")
+	h.ok("bob", "decline #1")
+	h.fails("bob", "accept #1", "already declined")
+	// An open challenge anyone may take.
+	h.ok("alice", "challenge 9 white")
+	rep := h.ok("carol", "accept")
+	if !strings.Contains(rep.Text, "Game #1 begins") {
+		t.Fatalf("open challenge: %s", rep.Text)
+	}
+	sg, _ := h.game(1)
+	if sg.Black != "test:carol" || sg.White != "test:alice" {
+		t.Fatalf("colours: black %s white %s", sg.Black, sg.White)
+	}
+	// Room settings are for admins.
+	h.fails("bob", "settings room size=13", "Only room admins")
+	h.fails("bob", "abort #1", "Only room admins")
+}
+
+func TestBadChallengeOptions(t *testing.T) {
+	h := newHarness(t)
+	for line, want := range map[string]string{
+		"challenge @bob 30":           "25x25",
+		"challenge @bob 1":            "2x2",
+		"challenge @bob komi=6.3":     "multiple of 0.5",
+		"challenge @bob komi=x":       "not a number",
+		"challenge @bob handicap=12":  "0 to 9",
+		"challenge @bob clock=3x":     "clock",
+		"challenge @bob fancyrules":   "don't understand",
+		"challenge @bob 5 handicap=3": "handicap 3",
+		"chalenge @bob":               "Did you mean",
+	} {
+		h.fails("alice", line, want)
+	}
+	var n int
+	h.db.View(func(tx *storage.Tx) error {
+		cs, _ := tx.PendingChallenges("test:alice")
+		n = len(cs)
+		return nil
+	})
+	if n != 0 {
+		t.Fatalf("bad challenges were stored: %d", n)
+	}
+}
+
+func TestUndo(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.ok("alice", "play D4")
+	h.fails("bob", "undo no", "no undo request")
+	h.ok("alice", "undo")
+	h.fails("alice", "undo", "already asked")
+	h.ok("bob", "undo no")
+	_, g := h.game(1)
+	if g.MoveCount() != 1 {
+		t.Fatal("refused undo took the move back")
+	}
+	h.ok("alice", "undo")
+	h.ok("bob", "undo")
+	sg, g := h.game(1)
+	if g.MoveCount() != 0 || len(sg.Undos) != 1 || sg.Undos[0].By != "test:alice" {
+		t.Fatalf("undo: moves %d, undos %+v", g.MoveCount(), sg.Undos)
+	}
+	if g.ToMove() != game.Black {
+		t.Fatal("after undo Black should move again")
+	}
+}
+
+func TestScoringDisputeAndResume(t *testing.T) {
+	h := newHarness(t)
+	h.start("5")
+	h.ok("alice", "play C3")
+	h.ok("bob", "pass")
+	h.ok("alice", "pass")
+	h.ok("alice", "dead C3")
+	_, g := h.game(1)
+	if !g.IsDead(game.Pt(2, 2)) {
+		t.Fatal("C3 not marked dead")
+	}
+	h.ok("bob", "done")
+	h.ok("alice", "dead C3") // unmark: clears bob's acceptance
+	_, g = h.game(1)
+	if g.Accepted(game.White) {
+		t.Fatal("toggling should clear acceptance")
+	}
+	h.ok("bob", "resume")
+	_, g = h.game(1)
+	if g.Phase() != game.Playing || g.ToMove() != game.White {
+		t.Fatalf("after resume: phase %v, to move %v (Black passed last, so White moves)", g.Phase(), g.ToMove())
+	}
+}
+
+func TestStaleButton(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	rep := h.ok("alice", "play D4")
+	var pass string
+	for _, a := range rep.Actions {
+		if a.Label == "Pass" {
+			pass = a.ID
+		}
+	}
+	h.ok("bob", "play E5")
+	r := Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass}
+	got := h.bot.Handle(context.Background(), r)
+	if !got.Error || !strings.Contains(got.Text, "moved on") {
+		t.Fatalf("stale button: %q", got.Text)
+	}
+	// The fresh button works.
+	rep = h.ok("alice", "play F6")
+	for _, a := range rep.Actions {
+		if a.Label == "Pass" {
+			pass = a.ID
+		}
+	}
+	got = h.bot.Handle(context.Background(), Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass})
+	if got.Error {
+		t.Fatalf("fresh button: %s", got.Text)
+	}
+}
+
+func TestTimeoutAndReminders(t *testing.T) {
+	h := newHarness(t)
+	h.start("9 clock=2d")
+	h.ok("alice", "play D4")
+	ctx := context.Background()
+	h.clock.Advance(25 * time.Hour) // 23h left: the 24h reminder
+	if err := h.bot.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.bot.Tick(ctx) // not twice
+	msgs := h.notes.all()
+	if len(msgs) != 1 || !strings.Contains(msgs[0].Reply.Text, "your move") || msgs[0].Reply.Mentions[0] != "test:bob" {
+		t.Fatalf("reminder: %+v", msgs)
+	}
+	h.clock.Advance(24 * time.Hour) // past the deadline
+	h.bot.Tick(ctx)
+	msgs = h.notes.all()
+	last := msgs[len(msgs)-1]
+	if !strings.Contains(last.Reply.Text, "ran out of time") {
+		t.Fatalf("timeout message: %+v", last.Reply.Text)
+	}
+	sg, _ := h.game(1)
+	if sg.Result != "B+T" || sg.Active() {
+		t.Fatalf("result %q", sg.Result)
+	}
+}
+
+func TestFischerClock(t *testing.T) {
+	h := newHarness(t)
+	h.start("9 clock=fischer:3d+1d/5d")
+	sg, _ := h.game(1)
+	if got := sg.Deadline.Sub(h.clock.Now()); got != 72*time.Hour {
+		t.Fatalf("first deadline in %v", got)
+	}
+	h.clock.Advance(24 * time.Hour)
+	h.ok("alice", "play D4") // 2d left + 1d = 3d for Black
+	sg, _ = h.game(1)
+	if sg.Left[game.Black] != 72*time.Hour {
+		t.Fatalf("black bank %v", sg.Left[game.Black])
+	}
+	h.ok("bob", "play E5") // 3d +1d = 4d for White
+	h.ok("alice", "play F6")
+	h.ok("bob", "play G7") // capped at 5d
+	sg, _ = h.game(1)
+	if sg.Left[game.White] != 5*24*time.Hour {
+		t.Fatalf("white bank %v, want the 5d cap", sg.Left[game.White])
+	}
+}
+
+func TestGamesAndAmbiguity(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.ok("alice", "challenge @carol 9 black")
+	h.ok("carol", "accept")
+	h.fails("alice", "play D4", "Which game")
+	h.ok("alice", "play D4 #2")
+	rep := h.ok("alice", "games")
+	if !strings.Contains(rep.Text, "#1") || !strings.Contains(rep.Text, "#2") {
+		t.Fatalf("games: %s", rep.Text)
+	}
+	h.fails("alice", "board #9", "no game #9")
+}
+
+func TestHelpAndRules(t *testing.T) {
+	h := newHarness(t)
+	rep := h.ok("alice", "help")
+	for _, c := range h.bot.Commands() {
+		if !strings.Contains(rep.Text, c.Name) {
+			t.Errorf("help misses %s", c.Name)
+		}
+	}
+	rep = h.ok("alice", "help play")
+	if !strings.Contains(rep.Text, "play <point> [#game]") {
+		t.Fatalf("help play: %s", rep.Text)
+	}
+	rep = h.ok("alice", "rules bga")
+	if !strings.Contains(rep.Text, "prisoner") {
+		t.Fatalf("rules bga: %s", rep.Text)
+	}
+	h.fails("alice", "rules nonsense", "unknown ruleset")
+}
+
+func TestSettings(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "settings notify=dm theme=dark")
+	h.fails("alice", "settings notify=loud", "mention, dm or off")
+	h.fails("alice", "settings colour=red", "no setting")
+	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "size=13", "rules=chinese", "clock=3d"}}
+	if rep := h.bot.Handle(context.Background(), r); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	h.ok("bob", "challenge @alice black")
+	h.ok("alice", "accept")
+	sg, g := h.game(1)
+	if cfg := g.Config(); cfg.Width != 13 || cfg.Rules.Name != "chinese" || sg.Clock.PerMove != 72*time.Hour {
+		t.Fatalf("room defaults not used: %+v %+v", cfg, sg.Clock)
+	}
+	// alice chose DM notifications: when it's her turn she gets a DM.
+	h.ok("bob", "play D4")
+	found := false
+	for _, m := range h.notes.all() {
+		if m.To == "test:alice" && strings.Contains(m.Reply.Text, "Your move") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no DM to alice")
+	}
+}
+
+func TestStoreErrorsAreFriendly(t *testing.T) {
+	h := newHarness(t)
+	rep := h.bot.errorReply(errors.New("disk on fire"))
+	if !rep.Error || strings.Contains(rep.Text, "disk") {
+		t.Fatalf("internal errors must not leak: %q", rep.Text)
+	}
+}

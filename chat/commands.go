@@ -1,0 +1,178 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (default: your game in this room)"}
+
+// commands declares every command once.
+func commands() []Command {
+	return []Command{
+		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
+			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2, clock=3d or clock=fischer:3d+1d/7d. Unset options come from the room's settings.",
+			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "who to play (empty: anyone in the room)"},
+				{Name: "size", Kind: ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
+				{Name: "rules", Kind: ArgRules, Help: "ruleset", Choices: game.PresetNames()},
+				{Name: "color", Kind: ArgColor, Help: "your colour", Choices: []string{"black", "white", "random"}},
+				{Name: "komi", Kind: ArgKomi, Help: "komi, like 6.5"},
+				{Name: "handicap", Kind: ArgHandicap, Help: "handicap stones, 2 to 9"},
+				{Name: "clock", Kind: ArgClock, Help: "time per move (3d) or fischer:3d+1d/7d"}},
+			run: cmdChallenge},
+		{Name: "accept", Summary: "accept a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
+		{Name: "decline", Summary: "decline a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
+		{Name: "cancel", Summary: "withdraw your challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdCancel},
+		{Name: "play", Aliases: []string{"move", "p"}, Summary: "play a stone", Help: "Points are written like D4: a column letter (there is no I) and a row number counted from the bottom.",
+			Args: []Arg{{Name: "point", Kind: ArgPoint, Required: true, Help: "where to play, like D4"}, gameArg}, run: cmdPlay},
+		{Name: "pass", Summary: "pass your turn (two passes in a row end the game)", Args: []Arg{gameArg}, run: cmdPass},
+		{Name: "resign", Summary: "resign the game", Args: []Arg{gameArg}, run: cmdResign},
+		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no",
+			Args: []Arg{{Name: "no", Kind: ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request"}, gameArg}, run: cmdUndo},
+		{Name: "board", Aliases: []string{"show", "b"}, Summary: "show the board", Args: []Arg{gameArg}, run: cmdBoard},
+		{Name: "games", Aliases: []string{"list"}, Summary: "your active games and challenges, whose turn, time left", run: cmdGames},
+		{Name: "sgf", Summary: "the game record as an SGF file", Args: []Arg{gameArg}, run: cmdSGF},
+		{Name: "replay", Aliases: []string{"gif"}, Summary: "an animated replay of the game", Args: []Arg{gameArg}, run: cmdReplay},
+		{Name: "dead", Aliases: []string{"alive", "mark"}, Summary: "in scoring: toggle the stones at these points dead or alive",
+			Args: []Arg{{Name: "point", Kind: ArgPoint, Required: true, Repeat: true, Help: "a stone of the string, like D4"}, gameArg}, run: cmdDead},
+		{Name: "done", Aliases: []string{"accept-score", "agree"}, Summary: "in scoring: accept the marked dead stones and the count", Args: []Arg{gameArg}, run: cmdDone},
+		{Name: "resume", Summary: "in scoring: go back to playing (the opponent of whoever passed last moves)", Args: []Arg{gameArg}, run: cmdResume},
+		{Name: "rules", Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Choices: game.PresetNames()}}, run: cmdRules},
+		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme) or the room's (admins: rules, size, komi, clock, threads)",
+			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark. The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on.",
+			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings},
+		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []Arg{gameArg}, run: cmdAbort},
+		{Name: "help", Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []Arg{{Name: "command", Kind: ArgText}}, run: cmdHelp},
+	}
+}
+
+func cmdHelp(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	if len(r.Args) > 0 {
+		name := strings.ToLower(strings.TrimPrefix(r.Args[0], b.cfg.Prefix))
+		c, ok := b.byName[strings.TrimSpace(name)]
+		if !ok {
+			return Reply{}, b.unknownCommand(name)
+		}
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%s — %s", b.cmd(c.Usage()), c.Summary)
+		if len(c.Aliases) > 0 {
+			fmt.Fprintf(&sb, "\nAlso: %s", strings.Join(c.Aliases, ", "))
+		}
+		if c.Help != "" {
+			sb.WriteString("\n" + c.Help)
+		}
+		for _, a := range c.Args {
+			if a.Help != "" {
+				fmt.Fprintf(&sb, "\n  %s: %s", a.Name, a.Help)
+			}
+		}
+		return Reply{Text: sb.String(), Private: true}, nil
+	}
+	var sb strings.Builder
+	sb.WriteString("Commands:")
+	for _, c := range b.commands {
+		fmt.Fprintf(&sb, "\n%s — %s", b.cmd(c.Usage()), c.Summary)
+	}
+	fmt.Fprintf(&sb, "\n%s explains one.", b.cmd("help <command>"))
+	return Reply{Title: "gobot help", Text: sb.String(), Private: true}, nil
+}
+
+// usageError says how to call c.
+func (b *Bot) usageError(c string, what string) error {
+	cmd := b.byName[c]
+	return errorf("%s Usage: %s", what, b.cmd(cmd.Usage()))
+}
+
+func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	if len(r.Args) == 0 {
+		var sb strings.Builder
+		sb.WriteString("Rulesets: ")
+		sb.WriteString(strings.Join(game.PresetNames(), ", "))
+		fmt.Fprintf(&sb, ".\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5.", b.cmd("rules <name>"))
+		return Reply{Text: sb.String(), Private: true}, nil
+	}
+	rules, err := game.ParseRules(strings.Join(r.Args, " "))
+	if err != nil {
+		return Reply{}, errorf("%s", err)
+	}
+	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules), Private: true}, nil
+}
+
+var rulesSource = map[string]string{
+	"tromp-taylor": "From \"A short, concise ruleset of Go\" (Tromp–Taylor).",
+	"simple":       "From \"Simple Go Rules\", the basic game.",
+	"complete":     "From \"The Complete Rules of Go\".",
+	"bga":          "The British Go Association's rules.",
+	"new-zealand":  "The New Zealand Rules of Go.",
+	"japanese":     "Japanese-style rules.",
+	"korean":       "Korean-style rules (as Japanese).",
+	"chinese":      "Chinese-style rules.",
+	"aga":          "American Go Association-style rules.",
+}
+
+// explainRules describes a ruleset in plain words.
+func explainRules(r game.Rules) string {
+	var lines []string
+	if s, ok := rulesSource[r.Name]; ok {
+		lines = append(lines, s)
+	}
+	switch r.Scoring {
+	case game.Area:
+		lines = append(lines, "Counting: your stones on the board plus the empty points only you surround (area).")
+	default:
+		lines = append(lines, "Counting: the empty points you surround plus the stones you captured (territory); points in seki count for nobody.")
+	}
+	switch r.Ko {
+	case game.KoNone:
+		lines = append(lines, "Ko: no ko rule; if the same position comes back a third time with the same player to move, the game ends "+map[bool]string{true: "as a draw.", false: "with no result."}[r.Cycle == game.CycleDraw])
+	case game.KoSimple:
+		lines = append(lines, "Ko: you may not retake a ko immediately; play elsewhere first. Long cycles end the game "+map[bool]string{true: "as a draw.", false: "with no result."}[r.Cycle == game.CycleDraw])
+	case game.KoPositional:
+		lines = append(lines, "Ko: no move may recreate any earlier whole-board position (positional superko).")
+	case game.KoSituational:
+		lines = append(lines, "Ko: you may not recreate a whole-board position that you yourself created before (situational superko).")
+	}
+	if r.Suicide {
+		lines = append(lines, "Suicide is allowed: a move that leaves your own stones without liberties removes them (after captures).")
+	} else {
+		lines = append(lines, "Suicide is not allowed.")
+	}
+	if r.PassStones {
+		lines = append(lines, "Each pass hands your opponent a stone as a prisoner, and White must pass last.")
+	}
+	lines = append(lines, "Komi: "+game.FormatKomi(r.Komi)+" points to White in an even game.")
+	switch r.Placement {
+	case game.PlacementFixed:
+		lines = append(lines, "Handicap stones go on the marked points, then White moves.")
+	case game.PlacementFree:
+		lines = append(lines, "Handicap: Black places the stones anywhere, taking that many turns in a row.")
+	case game.PlacementWhitePasses:
+		lines = append(lines, "Handicap: White passes while Black places the stones anywhere.")
+	}
+	switch r.Bonus {
+	case game.BonusN:
+		lines = append(lines, "In handicap games White gets a point per handicap stone.")
+	case game.BonusNMinusOne:
+		lines = append(lines, "In handicap games White gets a point per handicap stone after the first.")
+	}
+	if r.NoAgreement {
+		lines = append(lines, "At the end everything on the board counts as it stands: capture dead stones before passing.")
+	} else {
+		lines = append(lines, "At the end, dead stones are removed by agreement; if you disagree, play on.")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sortedNames returns map keys sorted.
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

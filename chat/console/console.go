@@ -1,0 +1,230 @@
+// Package console is gobot's terminal adapter: it reads command lines from
+// an io.Reader and writes replies to an io.Writer, so the whole bot runs in
+// a terminal (and in golden-transcript tests).
+package console
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// Platform is the prefix of console user and room IDs.
+const Platform = "console"
+
+// Advancer is a clock that tests can move forward (`/wait 25h`).
+type Advancer interface {
+	Advance(d time.Duration)
+}
+
+// Console runs the bot in a terminal.
+type Console struct {
+	Bot *chat.Bot
+	In  io.Reader
+	Out io.Writer
+	// User is who types first (default "alice"); `/as bob` switches.
+	User string
+	// Room is the console's one room (default "console:main").
+	Room chat.RoomID
+	// Dir is where board images and SGF files are written ("" = not
+	// written).
+	Dir string
+	// Prompt shows "alice> " before each line (for a terminal).
+	Prompt bool
+	// Echo prints each input line after the prompt (for transcripts).
+	Echo bool
+	// Clock, when it can be advanced, enables `/wait <duration>`.
+	Clock Advancer
+
+	mu  sync.Mutex // serialises output from replies and notifications
+	seq int
+}
+
+// Notify prints a message the bot sends on its own.
+func (c *Console) Notify(ctx context.Context, m chat.Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.To != "" {
+		fmt.Fprintf(c.Out, "-- direct message to %s:\n", mention(m.To))
+	} else {
+		fmt.Fprintf(c.Out, "-- message in the room:\n")
+	}
+	c.print(m.Reply)
+	return nil
+}
+
+func mention(u chat.UserID) string { return "@" + u.Local() }
+
+// Run reads lines until EOF, `/quit` or ctx ends.
+func (c *Console) Run(ctx context.Context) error {
+	if c.User == "" {
+		c.User = "alice"
+	}
+	if c.Room == "" {
+		c.Room = Platform + ":main"
+	}
+	sc := bufio.NewScanner(c.In)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for {
+		if c.Prompt {
+			c.mu.Lock()
+			fmt.Fprintf(c.Out, "%s> ", c.User)
+			c.mu.Unlock()
+		}
+		if ctx.Err() != nil || !sc.Scan() {
+			if c.Prompt {
+				fmt.Fprintln(c.Out)
+			}
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if c.Echo {
+			c.mu.Lock()
+			fmt.Fprintf(c.Out, "%s> %s\n", c.User, line)
+			c.mu.Unlock()
+		}
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		if !c.line(ctx, line) {
+			return nil
+		}
+	}
+}
+
+// line handles one input line; false means quit.
+func (c *Console) line(ctx context.Context, line string) bool {
+	fields := strings.Fields(line)
+	switch strings.ToLower(fields[0]) {
+	case "/quit", "/exit", "quit", "exit":
+		return false
+	case "/as":
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(fields) != 2 || strings.TrimPrefix(fields[1], "@") == "" {
+			fmt.Fprintln(c.Out, "! Write /as and a name, like /as bob.")
+			return true
+		}
+		c.User = strings.TrimPrefix(fields[1], "@")
+		fmt.Fprintf(c.Out, "You are now %s.\n", c.User)
+		return true
+	case "/wait":
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.Clock == nil {
+			fmt.Fprintln(c.Out, "! /wait only works with the test clock.")
+			return true
+		}
+		d, err := time.ParseDuration(strings.Join(fields[1:], ""))
+		if err != nil || d <= 0 {
+			fmt.Fprintln(c.Out, "! Write /wait and a duration, like /wait 25h.")
+			return true
+		}
+		c.Clock.Advance(d)
+		fmt.Fprintf(c.Out, "(%s pass)\n", d)
+		c.mu.Unlock()
+		err = c.Bot.Tick(ctx)
+		c.mu.Lock()
+		if err != nil {
+			fmt.Fprintf(c.Out, "! clock: %v\n", err)
+		}
+		return true
+	case "/go", "!go":
+		fields = fields[1:]
+		if len(fields) == 0 {
+			fields = []string{"help"}
+		}
+	}
+	if strings.HasPrefix(fields[0], "/") {
+		fields[0] = strings.TrimPrefix(fields[0], "/")
+	}
+	c.seq++
+	req := chat.Request{
+		User:    chat.User{ID: chat.UserID(Platform + ":" + c.User), Name: c.User},
+		Room:    c.Room,
+		Admin:   true, // the person at the terminal owns this room
+		EventID: Platform + ":" + strconv.Itoa(c.seq),
+		Command: fields[0],
+		Args:    fields[1:],
+	}
+	for _, a := range req.Args {
+		if name, ok := strings.CutPrefix(a, "@"); ok && name != "" && !strings.Contains(name, ":") {
+			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})
+		}
+	}
+	rep := c.Bot.Handle(ctx, req)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.print(rep)
+	return true
+}
+
+// print writes a reply: title, text, fields, the text board, saved files
+// and buttons.
+func (c *Console) print(r chat.Reply) {
+	text := chat.FormatText(r.Text, mention)
+	if r.Error {
+		fmt.Fprintf(c.Out, "! %s\n", strings.ReplaceAll(text, "\n", "\n  "))
+		return
+	}
+	if r.Title != "" {
+		fmt.Fprintf(c.Out, "== %s ==\n", r.Title)
+	}
+	if text != "" {
+		fmt.Fprintln(c.Out, text)
+	}
+	for _, f := range r.Fields {
+		fmt.Fprintf(c.Out, "%s: %s\n", f.Name, chat.FormatText(f.Value, mention))
+	}
+	if r.Board != "" {
+		fmt.Fprint(c.Out, r.Board)
+	}
+	for _, f := range []*chat.File{r.Image, r.File} {
+		if f == nil {
+			continue
+		}
+		if path, err := c.save(f); err != nil {
+			fmt.Fprintf(c.Out, "! could not save %s: %v\n", f.Name, err)
+		} else if path != "" {
+			fmt.Fprintf(c.Out, "[%s: %s]\n", kind(f), path)
+		}
+	}
+	if len(r.Actions) > 0 {
+		var labels []string
+		for _, a := range r.Actions {
+			labels = append(labels, a.Label)
+		}
+		fmt.Fprintf(c.Out, "[buttons: %s]\n", strings.Join(labels, " | "))
+	}
+}
+
+func kind(f *chat.File) string {
+	switch f.MIME {
+	case "image/png":
+		return "board image"
+	case "image/gif":
+		return "replay"
+	}
+	return "file"
+}
+
+// save writes f into Dir and returns its path ("" when Dir is unset).
+func (c *Console) save(f *chat.File) (string, error) {
+	if c.Dir == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(c.Dir, filepath.Base(f.Name))
+	return path, os.WriteFile(path, f.Data, 0o644)
+}

@@ -1,0 +1,389 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
+)
+
+func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	var games []*storage.Game
+	var chals []*storage.Challenge
+	err := b.store.View(func(tx *storage.Tx) error {
+		var err error
+		if games, err = tx.ActiveGames(r.User.ID); err != nil {
+			return err
+		}
+		chals, err = tx.PendingChallenges(r.User.ID)
+		return err
+	})
+	if err != nil && len(games) == 0 {
+		return Reply{}, err
+	}
+	var lines []string
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	for _, sg := range games {
+		l, err := load(sg)
+		if err != nil {
+			lines = append(lines, fmt.Sprintf("#%d: damaged record", sg.ID))
+			continue
+		}
+		me := colorOf(sg, r.User.ID)
+		opp := playerOf(sg, me.Opponent())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", sg.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveCount())
+		switch {
+		case l.g.Phase() == game.Scoring:
+			s += "scoring"
+		case l.g.ToMove() == me:
+			s += "your move"
+		default:
+			s += "their move"
+		}
+		if left := timeLeft(sg, r.Time); left != "" {
+			s += ", " + left
+		}
+		if sg.Room != r.Room {
+			s += " (in another room)"
+		}
+		lines = append(lines, s)
+	}
+	for _, c := range chals {
+		if c.From == r.User.ID {
+			to := "anyone"
+			if c.To != "" {
+				to = Mention(c.To)
+			}
+			lines = append(lines, fmt.Sprintf("challenge #%d to %s: waiting", c.ID, to))
+		} else {
+			lines = append(lines, fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID))))
+		}
+	}
+	if len(lines) == 0 {
+		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
+	}
+	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, err
+}
+
+var playerKeys = map[string]bool{"notify": true, "theme": true}
+var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true}
+
+func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	args := r.Args
+	if len(args) > 0 && strings.EqualFold(args[0], "room") {
+		args = args[1:]
+		if len(args) == 0 {
+			return b.showSettings(r)
+		}
+	}
+	if len(args) == 0 {
+		return b.showSettings(r)
+	}
+	var mine, room []string
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		k = strings.ToLower(k)
+		if !ok {
+			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %q).", a)
+		}
+		switch {
+		case playerKeys[k]:
+			mine = append(mine, k+"="+v)
+		case roomKeys[k]:
+			room = append(room, a)
+		default:
+			return Reply{}, errorf("There is no setting %q. Yours: %s. The room's (admins): %s.", k, strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+		}
+	}
+	if len(room) > 0 && !r.Admin {
+		return Reply{}, errorf("Only room admins can change the room's settings (%s).", strings.Join(room, " "))
+	}
+	var o gameOptions
+	if len(room) > 0 {
+		var err error
+		if o, err = parseOptions(room); err != nil {
+			return Reply{}, err
+		}
+	}
+	err := b.store.Update(func(tx *storage.Tx) error {
+		if err := b.markEvent(tx, r); err != nil {
+			return err
+		}
+		if len(mine) > 0 {
+			p, err := tx.Player(r.User.ID)
+			if err != nil {
+				if !errors.Is(err, storage.ErrNotFound) {
+					return err
+				}
+				p = &storage.Player{ID: r.User.ID, Name: r.User.Name}
+			}
+			for _, kv := range mine {
+				k, v, _ := strings.Cut(kv, "=")
+				v = strings.ToLower(v)
+				switch k {
+				case "notify":
+					if v != "mention" && v != "dm" && v != "off" {
+						return errorf("notify=%s: choose mention, dm or off.", v)
+					}
+					p.Notify = v
+				case "theme":
+					if v != "wood" && v != "dark" {
+						return errorf("theme=%s: choose wood or dark.", v)
+					}
+					p.Theme = v
+				}
+			}
+			p.Updated = r.Time
+			if err := tx.PutPlayer(p); err != nil {
+				return err
+			}
+		}
+		if len(room) > 0 {
+			rm, err := tx.Room(r.Room)
+			if err != nil {
+				if !errors.Is(err, storage.ErrNotFound) {
+					return err
+				}
+				rm = &storage.Room{ID: r.Room}
+			}
+			if o.Rules != nil {
+				rm.Rules = o.RulesText
+			}
+			if o.Width > 0 {
+				rm.Width, rm.Height = o.Width, o.Height
+			}
+			if o.Komi != nil {
+				rm.Komi = o.Komi
+			}
+			if o.Clock != nil {
+				rm.Clock = FormatClock(*o.Clock)
+			}
+			if o.Threads != nil {
+				rm.Threads = *o.Threads
+			}
+			rm.Updated = r.Time
+			return tx.PutRoom(rm)
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	rep, err := b.showSettings(r)
+	rep.Text = "Saved.\n" + rep.Text
+	return rep, err
+}
+
+func (b *Bot) showSettings(r *Request) (Reply, error) {
+	p := b.player(r.User.ID)
+	var rm storage.Room
+	err := b.store.View(func(tx *storage.Tx) error {
+		x, err := tx.Room(r.Room)
+		if err == nil {
+			rm = *x
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	or := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	size := game.SizeString(b.cfg.Width, b.cfg.Height)
+	if rm.Width > 0 {
+		size = game.SizeString(rm.Width, rm.Height)
+	}
+	komi := "by ruleset"
+	if b.cfg.Komi != nil {
+		komi = game.FormatKomi(*b.cfg.Komi)
+	}
+	if rm.Komi != nil {
+		komi = game.FormatKomi(*rm.Komi)
+	}
+	text := fmt.Sprintf("You: notify=%s theme=%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s\nChange yours with %s; admins change the room's with %s.",
+		or(p.Notify, "mention"), or(p.Theme, "wood"), or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
+		map[bool]string{true: "on", false: "off"}[rm.Threads], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+	return Reply{Title: "Settings", Text: text, Private: true}, nil
+}
+
+// Complete suggests values for argument arg of command cmd, given what the
+// user has typed so far (Discord autocomplete): the caller's active games
+// for a game reference, legal points for play.
+func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
+	typed = strings.ToUpper(strings.TrimSpace(typed))
+	var games []*storage.Game
+	b.store.View(func(tx *storage.Tx) error {
+		games, _ = tx.ActiveGames(r.User.ID)
+		return nil
+	})
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	var out []Choice
+	switch {
+	case strings.Contains(arg, "game"):
+		for _, sg := range games {
+			v := fmt.Sprintf("#%d", sg.ID)
+			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
+				continue
+			}
+			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(opp)), Value: v})
+		}
+	case arg == "point":
+		ref, _ := splitRef(r.Args)
+		var sg *storage.Game
+		if ref != "" {
+			id, _ := parseRef(ref)
+			for _, g := range games {
+				if uint64(g.ID) == id {
+					sg = g
+				}
+			}
+		} else {
+			var here []*storage.Game
+			for _, g := range games {
+				if r.DM || g.Room == r.Room {
+					here = append(here, g)
+				}
+			}
+			if len(here) == 1 {
+				sg = here[0]
+			}
+		}
+		if sg == nil {
+			return nil
+		}
+		l, err := load(sg)
+		if err != nil || l.g.Phase() != game.Playing {
+			return nil
+		}
+		cfg := l.g.Config()
+		for y := 0; y < cfg.Height && len(out) < 25; y++ {
+			for x := 0; x < cfg.Width && len(out) < 25; x++ {
+				p := game.Pt(x, y)
+				name := p.GTP(cfg.Height)
+				if !strings.HasPrefix(name, typed) || l.g.At(p) != game.Empty {
+					continue
+				}
+				if k, ok := l.g.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
+					continue
+				}
+				out = append(out, Choice{Name: name, Value: name})
+			}
+		}
+	}
+	if len(out) > 25 {
+		out = out[:25]
+	}
+	return out
+}
+
+// Run drives the clock: reminders and timeouts, until ctx ends. Games
+// whose deadline passed while the bot was down are handled at once.
+func (b *Bot) Run(ctx context.Context) error {
+	t := time.NewTicker(b.cfg.Tick)
+	defer t.Stop()
+	for {
+		if err := b.Tick(ctx); err != nil {
+			b.log.Error("clock", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Tick handles every due clock once: it sends the reminders that are due
+// and ends games whose time ran out. Due games are found through the
+// storage deadline index.
+func (b *Bot) Tick(ctx context.Context) error {
+	now := b.clock.Now()
+	horizon := now
+	if len(b.cfg.Reminders) > 0 {
+		horizon = now.Add(b.cfg.Reminders[0])
+	}
+	var due []*storage.Game
+	if err := b.store.View(func(tx *storage.Tx) error {
+		var err error
+		due, err = tx.DueGames(horizon, 0)
+		return err
+	}); err != nil && len(due) == 0 {
+		return err
+	}
+	for _, sg := range due {
+		if err := b.tickGame(ctx, sg.ID, now); err != nil {
+			b.log.Error("clock", "game", sg.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
+	var msg *Message
+	err := b.store.Update(func(tx *storage.Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		if !sg.Active() || sg.Deadline.IsZero() {
+			return nil
+		}
+		l, err := load(sg)
+		if err != nil {
+			return err
+		}
+		late := playerOf(sg, l.g.ToMove())
+		if !now.Before(sg.Deadline) {
+			if err := l.g.Timeout(l.g.ToMove()); err != nil {
+				return err
+			}
+			sg.Record = l.g.Record()
+			finish(sg, l.g, now)
+			sg.Updated = now
+			if err := tx.PutGame(sg); err != nil {
+				return err
+			}
+			r := &Request{Time: now, Room: sg.Room}
+			rep := b.gameReply(ctx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
+			msg = &Message{Room: sg.Room, Reply: rep}
+			return nil
+		}
+		k := 0
+		for i, d := range b.cfg.Reminders {
+			if sg.Deadline.Sub(now) <= d {
+				k = i + 1
+			}
+		}
+		if k <= sg.Reminded {
+			return nil
+		}
+		sg.Reminded = k
+		if err := tx.PutGame(sg); err != nil {
+			return err
+		}
+		rep := Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(sg.Deadline.Sub(now))),
+			Mentions: []UserID{late}}
+		msg = &Message{Room: sg.Room, Reply: rep}
+		if b.player(late).Notify == "dm" {
+			msg.To = late
+		}
+		return nil
+	})
+	if err == nil && msg != nil {
+		b.notify(ctx, *msg)
+	}
+	return err
+}

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Config is gobot's configuration file; config.example.yaml documents
+// every key.
+type Config struct {
+	Database string        `yaml:"database"`
+	Log      LogConfig     `yaml:"log"`
+	Defaults Defaults      `yaml:"defaults"`
+	Clock    ClockConfig   `yaml:"clock"`
+	Console  ConsoleConfig `yaml:"console"`
+	Discord  DiscordConfig `yaml:"discord"`
+	Matrix   MatrixConfig  `yaml:"matrix"`
+}
+
+// LogConfig chooses the log format and level.
+type LogConfig struct {
+	Format string `yaml:"format"` // text or json
+	Level  string `yaml:"level"`  // debug, info, warn, error
+}
+
+// Defaults are the game options used where a room has no setting.
+type Defaults struct {
+	Rules string   `yaml:"rules"`
+	Size  string   `yaml:"size"`
+	Komi  *float64 `yaml:"komi"`
+	Clock string   `yaml:"clock"`
+}
+
+// ClockConfig tunes reminders and the clock loop.
+type ClockConfig struct {
+	Reminders []string `yaml:"reminders"`
+	Tick      string   `yaml:"tick"`
+	EventTTL  string   `yaml:"event_ttl"`
+}
+
+// ConsoleConfig is the terminal adapter.
+type ConsoleConfig struct {
+	Enabled   bool   `yaml:"enabled"`
+	User      string `yaml:"user"`
+	ImagesDir string `yaml:"images_dir"`
+}
+
+// DiscordConfig is the Discord adapter's section.
+type DiscordConfig struct {
+	Enabled       bool     `yaml:"enabled"`
+	Mode          string   `yaml:"mode"` // gateway or http
+	Token         string   `yaml:"token"`
+	ApplicationID string   `yaml:"application_id"`
+	PublicKey     string   `yaml:"public_key"`
+	Listen        string   `yaml:"listen"`
+	GuildIDs      []string `yaml:"guild_ids"`
+	ShardID       int      `yaml:"shard_id"`
+	ShardCount    int      `yaml:"shard_count"`
+	APIURL        string   `yaml:"api_url"`
+	GatewayURL    string   `yaml:"gateway_url"`
+}
+
+// MatrixConfig is the Matrix adapter's section.
+type MatrixConfig struct {
+	Enabled       bool     `yaml:"enabled"`
+	Homeserver    string   `yaml:"homeserver"`
+	UserID        string   `yaml:"user_id"`
+	AccessToken   string   `yaml:"access_token"`
+	Password      string   `yaml:"password"`
+	Prefix        string   `yaml:"prefix"`
+	AllowServers  []string `yaml:"allow_servers"`
+	Encryption    bool     `yaml:"encryption"`
+	CryptoStore   string   `yaml:"crypto_store"`
+	DisplayName   string   `yaml:"display_name"`
+	DeviceName    string   `yaml:"device_name"`
+	AutoJoin      *bool    `yaml:"auto_join"`
+	PickleKeyFile string   `yaml:"pickle_key_file"`
+}
+
+// Environment variables that may hold secrets instead of the file.
+var secretEnv = []struct {
+	name string
+	set  func(c *Config, v string)
+}{
+	{"GOBOT_DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = v }},
+	{"GOBOT_DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.PublicKey = v }},
+	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
+	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
+}
+
+// loadConfig reads and checks a config file. Unknown keys and invalid
+// values are errors that name the key.
+func loadConfig(path string, getenv func(string) string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return parseConfig(data, path, getenv)
+}
+
+func parseConfig(data []byte, path string, getenv func(string) string) (*Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	for _, s := range secretEnv {
+		if v := getenv(s.name); v != "" {
+			s.set(&c, v)
+		}
+	}
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// check validates every value, naming the key at fault.
+func (c *Config) check() error {
+	switch c.Log.Format {
+	case "", "text", "json":
+	default:
+		return fmt.Errorf("log.format: %q is not text or json", c.Log.Format)
+	}
+	switch strings.ToLower(c.Log.Level) {
+	case "", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	if c.Defaults.Rules != "" {
+		if _, err := game.ParseRules(c.Defaults.Rules); err != nil {
+			return fmt.Errorf("defaults.rules: %v", err)
+		}
+	}
+	if c.Defaults.Size != "" {
+		if _, _, err := game.ParseSize(c.Defaults.Size); err != nil {
+			return fmt.Errorf("defaults.size: %v", err)
+		}
+	}
+	if c.Defaults.Komi != nil {
+		if err := game.CheckKomi(*c.Defaults.Komi); err != nil {
+			return fmt.Errorf("defaults.komi: %v", err)
+		}
+	}
+	if c.Defaults.Clock != "" {
+		if _, err := chat.ParseClock(c.Defaults.Clock); err != nil {
+			return fmt.Errorf("defaults.clock: %v", err)
+		}
+	}
+	for i, r := range c.Clock.Reminders {
+		if d, err := time.ParseDuration(r); err != nil || d <= 0 {
+			return fmt.Errorf("clock.reminders[%d]: %q is not a duration like 24h or 1h", i, r)
+		}
+	}
+	for key, v := range map[string]string{"clock.tick": c.Clock.Tick, "clock.event_ttl": c.Clock.EventTTL} {
+		if v == "" {
+			continue
+		}
+		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
+			return fmt.Errorf("%s: %q is not a duration like 30s or 168h", key, v)
+		}
+	}
+	if d := c.Discord; d.Enabled {
+		switch d.Mode {
+		case "gateway", "":
+			if d.Token == "" {
+				return errors.New("discord.token: the gateway needs a bot token (or set GOBOT_DISCORD_TOKEN)")
+			}
+		case "http":
+			if d.PublicKey == "" {
+				return errors.New("discord.public_key: HTTP interactions need the application's public key (or set GOBOT_DISCORD_PUBLIC_KEY)")
+			}
+			if d.ApplicationID == "" {
+				return errors.New("discord.application_id: HTTP interactions need the application ID")
+			}
+		default:
+			return fmt.Errorf("discord.mode: %q is not gateway or http", d.Mode)
+		}
+	}
+	if m := c.Matrix; m.Enabled {
+		if m.Homeserver == "" {
+			return errors.New("matrix.homeserver: give the homeserver URL, like https://matrix.example.org")
+		}
+		if !strings.HasPrefix(m.UserID, "@") || !strings.Contains(m.UserID, ":") {
+			return fmt.Errorf("matrix.user_id: %q is not a Matrix user ID like @gobot:example.org", m.UserID)
+		}
+		if m.AccessToken == "" && m.Password == "" {
+			return errors.New("matrix.access_token: give an access token or a password (or set GOBOT_MATRIX_ACCESS_TOKEN / GOBOT_MATRIX_PASSWORD)")
+		}
+	}
+	return nil
+}
+
+// chatConfig turns the file's defaults into the bot's config.
+func (c *Config) chatConfig() chat.Config {
+	cc := chat.Config{Rules: c.Defaults.Rules, Komi: c.Defaults.Komi, Clock: c.Defaults.Clock}
+	if c.Defaults.Size != "" {
+		cc.Width, cc.Height, _ = game.ParseSize(c.Defaults.Size)
+	}
+	for _, r := range c.Clock.Reminders {
+		d, _ := time.ParseDuration(r)
+		cc.Reminders = append(cc.Reminders, d)
+	}
+	if c.Clock.Tick != "" {
+		cc.Tick, _ = time.ParseDuration(c.Clock.Tick)
+	}
+	if c.Clock.EventTTL != "" {
+		cc.EventTTL, _ = time.ParseDuration(c.Clock.EventTTL)
+	}
+	return cc
+}
+
+// logger builds the slog logger the config asks for.
+func (c *Config) logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(strings.ToUpper(orDefault(c.Log.Level, "info"))))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// defaultDBPath is where the database lives when no config names one:
+// the user's config directory, or the current directory.
+func defaultDBPath() string {
+	if dir, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(dir, "gobot", "gobot.db")
+	}
+	return "gobot.db"
+}
