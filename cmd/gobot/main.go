@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -24,7 +25,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 const usage = `gobot — play Go in chat rooms.
 
 Usage:
-  gobot                         play in this terminal (local database, no account needed)
+  gobot [-db FILE] [-user NAME] play in this terminal (local database, no account needed)
   gobot run -config FILE        start the adapters the config file enables
   gobot sgf replay FILE...      replay records: final position, captures, illegal moves
   gobot sgf score FILE          score the final position of a record
@@ -44,7 +45,7 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	cmd := ""
-	if len(args) > 0 {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd = args[0]
 		args = args[1:]
 	}
@@ -59,9 +60,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRender(args, stdout, stderr)
 	case "backup":
 		err = cmdBackup(args, stdout, stderr)
-	case "version", "-version", "--version":
+	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
-	case "help", "-h", "-help", "--help":
+	case "help":
 		fmt.Fprint(stdout, usage)
 	default:
 		fmt.Fprintf(stderr, "gobot: unknown command %q\n\n%s", cmd, usage)
