@@ -29,6 +29,7 @@ type gameOptions struct {
 	Clock         *storage.Clock
 	ClockText     string
 	Threads       *bool
+	Placement     string // fixed, free, white-passes
 }
 
 // parseOptions reads challenge or settings arguments, recognised by their
@@ -102,6 +103,12 @@ func parseOptions(args []string) (gameOptions, error) {
 				return o, err
 			}
 			o.Clock, o.ClockText = &c, v
+		case "placement":
+			p := strings.ToLower(v)
+			if p != "fixed" && p != "free" && p != "white-passes" {
+				return o, errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", v)
+			}
+			o.Placement = p
 		case "threads", "thread":
 			b, ok := parseBool(v)
 			if !ok {
@@ -109,14 +116,14 @@ func parseOptions(args []string) (gameOptions, error) {
 			}
 			o.Threads = &b
 		default:
-			return o, errorf("unknown option %q: the options are size, rules, komi, handicap, color, clock", k)
+			return o, errorf("unknown option %q: the options are size, rules, komi, handicap, placement, color, clock", k)
 		}
 	}
 	return o, nil
 }
 
 func sizeError(v string, err error) string {
-	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9 (%v)", v, err)
+	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9.", v)
 }
 
 func parseBool(v string) (bool, bool) {

@@ -252,7 +252,7 @@ func TestBadChallengeOptions(t *testing.T) {
 		"challenge @bob handicap=12":  "0 to 9",
 		"challenge @bob clock=3x":     "clock",
 		"challenge @bob fancyrules":   "don't understand",
-		"challenge @bob 5 handicap=3": "handicap 3",
+		"challenge @bob 5 handicap=3": "placement=free",
 		"chalenge @bob":               "Did you mean",
 	} {
 		h.fails("alice", line, want)
@@ -273,6 +273,7 @@ func TestUndo(t *testing.T) {
 	h.start("9")
 	h.ok("alice", "play D4")
 	h.fails("bob", "undo no", "no undo request")
+	h.fails("bob", "undo", "your own last move")
 	h.ok("alice", "undo")
 	h.fails("alice", "undo", "already asked")
 	h.ok("bob", "undo no")

@@ -72,6 +72,23 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 		if err != nil {
 			return nil, err
 		}
+		if len(here) == 0 {
+			// Looking at a finished game: the caller's latest here, else
+			// the room's latest.
+			all, err := tx.RoomGames(r.Room, false)
+			if err != nil {
+				return nil, err
+			}
+			var pick *storage.Game
+			for _, g := range all {
+				if pick == nil || g.ID > pick.ID && (colorOf(g, r.User.ID) != game.Empty || colorOf(pick, r.User.ID) == game.Empty) {
+					pick = g
+				}
+			}
+			if pick != nil {
+				return pick, nil
+			}
+		}
 	}
 	switch len(here) {
 	case 1:
@@ -86,7 +103,7 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 	for _, g := range here {
 		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
 	}
-	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", strings.Join(c, ", "), b.cmd(r.Command+" #"+fmt.Sprint(here[0].ID)))
+	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", strings.Join(c, ", "), b.cmd(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " "))+" #"+fmt.Sprint(here[0].ID)))
 }
 
 // loaded is a stored game with its rules engine state.
@@ -307,6 +324,9 @@ func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, s
 	if o.Handicap != nil {
 		cfg.Handicap = *o.Handicap
 	}
+	if o.Placement != "" {
+		cfg.Rules.Placement = map[string]game.Placement{"fixed": game.PlacementFixed, "free": game.PlacementFree, "white-passes": game.PlacementWhitePasses}[o.Placement]
+	}
 	komi := cfg.Rules.DefaultKomi(cfg.Width, cfg.Height, cfg.Handicap)
 	if cfg.Rules.Name == "custom" && o.Rules != nil {
 		komi = cfg.Rules.Komi
@@ -325,7 +345,7 @@ func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, s
 	cfg.Rules.Komi = komi
 	if _, err := game.New(cfg); err != nil {
 		if errors.Is(err, game.ErrHandicap) {
-			return cfg, storage.Clock{}, "", errorf("handicap %d won't work on a %s board: %v", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height), err)
+			return cfg, storage.Clock{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
 		}
 		return cfg, storage.Clock{}, "", errorf("those options don't make a game: %v", err)
 	}

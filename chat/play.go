@@ -207,8 +207,12 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			startClock(l.sg, l.g, r.Time)
 			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", Mention(r.User.ID), n, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
-			if l.g.MoveCount() == 0 {
+			last, ok := l.g.LastMove()
+			if !ok {
 				return game.ErrNothingUndo
+			}
+			if last.Color != me {
+				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
 			}
 			l.sg.UndoBy = r.User.ID
 			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", Mention(r.User.ID), Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.sg.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.sg.ID)))
@@ -569,7 +573,7 @@ func TextBoard(g *game.Game) string {
 	cfg := g.Config()
 	w, h := cfg.Width, cfg.Height
 	var owner []game.Color
-	if g.Phase() == game.Scoring {
+	if res, over := g.Result(); g.Phase() == game.Scoring || (over && res.Reason == game.ByScore) {
 		owner = g.Score().Owner
 	}
 	last, hasLast := g.LastMove()
