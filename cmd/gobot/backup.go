@@ -1,11 +1,137 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gobotgo/gobot/storage"
 )
 
-// cmdBackup is being written in this session; until then it says so.
+// A running gobot holds the database's lock, so another process cannot
+// open the file. It therefore also listens on a unix socket next to the
+// database (FILE.sock, owner-only); `gobot backup` connects there and
+// receives a consistent copy (bbolt's Tx.WriteTo). When no bot runs,
+// backup opens the file itself, read-only.
+
+func backupSocket(dbPath string) string { return dbPath + ".sock" }
+
+// cmdBackup writes a consistent copy of the database.
 func cmdBackup(args []string, stdout, stderr io.Writer) error {
-	return errors.New("gobot backup: not available yet")
+	fs := flag.NewFlagSet("gobot backup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "file to write the backup to (required)")
+	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
+	cfgPath := fs.String("config", "", "config file naming the database")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return fmt.Errorf("%w: write gobot backup -o FILE [-db PATH | -config FILE]", errUsage)
+	}
+	path := *dbPath
+	if path == "" && *cfgPath != "" {
+		cfg, err := loadConfig(*cfgPath, os.Getenv)
+		if err != nil {
+			return err
+		}
+		path = cfg.Database
+	}
+	if path == "" {
+		path = defaultDBPath()
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("no database at %s: %w", path, err)
+	}
+	tmp := *out + ".partial"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := writeBackup(path, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("backup of %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, *out); err != nil {
+		return err
+	}
+	// Check the copy opens and is consistent before saying it is good.
+	db, err := storage.Open(*out, storage.Options{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("the backup %s does not open: %w", *out, err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
+		return fmt.Errorf("the backup %s is inconsistent: %w", *out, err)
+	}
+	fmt.Fprintf(stdout, "wrote %d bytes to %s (a consistent copy of %s)\n", n, *out, path)
+	return nil
+}
+
+// writeBackup copies the database at path to w: directly when no gobot
+// holds it, else through the running bot's backup socket.
+func writeBackup(path string, w io.Writer) (int64, error) {
+	db, err := storage.Open(path, storage.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
+	if err == nil {
+		defer db.Close()
+		return db.Backup(w)
+	}
+	if !errors.Is(err, storage.ErrInUse) {
+		return 0, err
+	}
+	conn, derr := net.Dial("unix", backupSocket(path))
+	if derr != nil {
+		return 0, fmt.Errorf("%w, and its backup socket does not answer: %v", err, derr)
+	}
+	defer conn.Close()
+	return io.Copy(w, conn)
+}
+
+// serveBackups answers backup requests on the socket next to the
+// database until ctx ends.
+func serveBackups(ctx context.Context, db *storage.DB, log *slog.Logger) {
+	sock := backupSocket(db.Path())
+	os.Remove(sock) // a stale socket from a crashed run; we hold the db lock
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		log.Warn("backup socket unavailable; stop the bot to back up", "path", sock, "err", err)
+		return
+	}
+	os.Chmod(sock, 0o600)
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+		os.Remove(sock)
+	}()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				n, err := db.Backup(conn)
+				if err != nil {
+					log.Error("backup failed", "err", err)
+					return
+				}
+				log.Info("backup written", "bytes", n, "dir", filepath.Dir(db.Path()))
+			}()
+		}
+	}()
 }

@@ -68,6 +68,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	serveBackups(ctx, store, log)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -113,6 +114,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	serveBackups(ctx, store, log)
 	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
 	if err != nil {
 		return err

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestExampleConfigParses(t *testing.T) {
+	data, err := os.ReadFile("../../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseConfig(data, "config.example.yaml", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Defaults.Rules != "japanese" || cfg.Matrix.Prefix != "!go" {
+		t.Fatalf("parsed %+v", cfg)
+	}
+}
+
+func TestConfigErrorsNameTheKey(t *testing.T) {
+	for yaml, want := range map[string]string{
+		"databse: x\n":                            "databse",
+		"log:\n  format: xml\n":                   "log.format",
+		"defaults:\n  rules: frisbee\n":           "defaults.rules",
+		"defaults:\n  size: \"40\"\n":             "defaults.size",
+		"defaults:\n  komi: 6.3\n":                "defaults.komi",
+		"defaults:\n  clock: 3x\n":                "defaults.clock",
+		"clock:\n  reminders: [soon]\n":           "clock.reminders[0]",
+		"discord:\n  enabled: true\n":             "discord.token",
+		"discord:\n  enabled: true\n  mode: ws\n": "discord.mode",
+		"matrix:\n  enabled: true\n":              "matrix.homeserver",
+		"matrix:\n  enabled: true\n  homeserver: https://m.org\n  user_id: bob\n": "matrix.user_id",
+		"defaults: [1, 2]\n": "cannot unmarshal",
+	} {
+		_, err := parseConfig([]byte(yaml), "test.yaml", func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want it to name %q", yaml, err, want)
+		}
+	}
+}
+
+func TestSecretsFromEnvironment(t *testing.T) {
+	env := map[string]string{"GOBOT_DISCORD_TOKEN": "tok", "GOBOT_MATRIX_PASSWORD": "pw"}
+	cfg, err := parseConfig([]byte("discord:\n  enabled: true\nmatrix:\n  enabled: true\n  homeserver: https://m.org\n  user_id: \"@bot:m.org\"\n"), "t.yaml", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Discord.Token != "tok" || cfg.Matrix.Password != "pw" {
+		t.Fatalf("secrets not taken from the environment: %+v", cfg)
+	}
+}
