@@ -1,0 +1,303 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+
+	"image/draw"
+	"image/gif"
+	"image/png"
+	"io"
+	"math"
+
+	"github.com/fogleman/gg"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// View is what one image shows.
+type View struct {
+	Board *game.Board
+	Last  game.Point // the last move (not shown if off the board or a pass)
+	// Numbers maps points to move numbers to print on their stones.
+	Numbers map[game.Point]int
+	Ko      *game.Point // a point that may not be played because of ko
+	// Dead marks stones shown as dead; Owner (reading order, may be nil)
+	// marks territory with small squares.
+	Dead  map[game.Point]bool
+	Owner []game.Color
+}
+
+// ViewOf returns what to draw for g now: last move, the last n moves
+// numbered, the ko point, and in the scoring phase (or after a counted
+// end) the dead stones and territory.
+func ViewOf(g *game.Game, n int) View {
+	v := View{Board: g.Board(), Last: game.Pass}
+	if m, ok := g.LastMove(); ok {
+		v.Last = m.Point
+	}
+	if p, ok := g.KoPoint(); ok && g.Phase() == game.Playing {
+		v.Ko = &p
+	}
+	if n > 0 {
+		moves := g.Moves()
+		v.Numbers = map[game.Point]int{}
+		for i := max(0, len(moves)-n); i < len(moves); i++ {
+			p := moves[i].Point
+			if !p.IsPass() && v.Board.At(p) == moves[i].Color {
+				v.Numbers[p] = i + 1
+			}
+		}
+	}
+	res, over := g.Result()
+	if g.Phase() == game.Scoring || (over && res.Reason == game.ByScore) {
+		v.Dead = map[game.Point]bool{}
+		for _, p := range g.DeadStones() {
+			v.Dead[p] = true
+		}
+		v.Owner = g.Score().Owner
+	}
+	return v
+}
+
+// PNG writes g's current position as a PNG and returns the image size.
+func PNG(w io.Writer, g *game.Game, o Options) (int, int, error) {
+	return ViewPNG(w, ViewOf(g, o.Numbers), o)
+}
+
+// ViewPNG writes v as a PNG.
+func ViewPNG(w io.Writer, v View, o Options) (int, int, error) {
+	img, err := Draw(v, o)
+	if err != nil {
+		return 0, 0, err
+	}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	b := img.Bounds()
+	return b.Dx(), b.Dy(), enc.Encode(w, img)
+}
+
+// Draw renders v into a paletted image.
+func Draw(v View, o Options) (*image.Paletted, error) {
+	if v.Board == nil {
+		return nil, fmt.Errorf("%w: no board", ErrSize)
+	}
+	t, err := theme(o.Theme)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLayout(v.Board.Width(), v.Board.Height(), o.Width)
+	if err != nil {
+		return nil, err
+	}
+	bg, err := shared.background(l, t)
+	if err != nil {
+		return nil, err
+	}
+	pal := shared.palette(l, t, bg)
+	img := image.NewRGBA(bg.Bounds())
+	copy(img.Pix, bg.Pix)
+	if err := compose(img, l, t, v); err != nil {
+		return nil, err
+	}
+	return pal.quantize(img), nil
+}
+
+// compose draws stones and markup onto img (a copy of the background).
+func compose(img *image.RGBA, l layout, t *Theme, v View) error {
+	b := v.Board
+	var dc *gg.Context // created only when markup needs vector drawing
+	ctx := func() *gg.Context {
+		if dc == nil {
+			dc = gg.NewContextForRGBA(img)
+		}
+		return dc
+	}
+	for y := 0; y < b.Height(); y++ {
+		for x := 0; x < b.Width(); x++ {
+			p := game.Pt(x, y)
+			c := b.At(p)
+			if c == game.Empty {
+				continue
+			}
+			s := shared.sprite(t, c, l.stoneR)
+			cx, cy := l.center(p)
+			min := image.Pt(int(math.Round(cx))-s.Bounds().Dx()/2, int(math.Round(cy))-s.Bounds().Dy()/2)
+			r := image.Rectangle{Min: min, Max: min.Add(s.Bounds().Size())}
+			if v.Dead[p] {
+				draw.DrawMask(img, r, s, image.Point{}, image.NewUniform(color.Alpha{0x70}), image.Point{}, draw.Over)
+			} else {
+				draw.Draw(img, r, s, image.Point{}, draw.Over)
+			}
+		}
+	}
+	if v.Owner != nil {
+		dc := ctx()
+		half := l.cell * 0.16
+		for i, c := range v.Owner {
+			if c == game.Empty || i >= b.Width()*b.Height() {
+				continue
+			}
+			p := game.Pt(i%b.Width(), i/b.Width())
+			if b.At(p) == c {
+				continue
+			}
+			cx, cy := l.center(p)
+			col, edge := t.BlackLo, t.BlackRim
+			if c == game.White {
+				col, edge = t.WhiteHi, t.WhiteRim
+			}
+			dc.DrawRectangle(cx-half, cy-half, 2*half, 2*half)
+			dc.SetColor(col)
+			dc.FillPreserve()
+			dc.SetColor(edge)
+			dc.SetLineWidth(1)
+			dc.Stroke()
+		}
+		for p := range v.Dead {
+			if b.At(p) == game.Empty {
+				continue
+			}
+			cx, cy := l.center(p)
+			d := l.stoneR * 0.45
+			dc.SetColor(t.Ko)
+			dc.SetLineWidth(math.Max(2, l.cell/12))
+			dc.DrawLine(cx-d, cy-d, cx+d, cy+d)
+			dc.DrawLine(cx-d, cy+d, cx+d, cy-d)
+			dc.Stroke()
+		}
+	}
+	if v.Ko != nil && v.Ko.In(b.Width(), b.Height()) {
+		dc := ctx()
+		cx, cy := l.center(*v.Ko)
+		half := l.cell * 0.22
+		dc.SetColor(t.Ko)
+		dc.SetLineWidth(math.Max(2, l.cell/14))
+		dc.DrawRectangle(cx-half, cy-half, 2*half, 2*half)
+		dc.Stroke()
+	}
+	markColor := func(p game.Point) color.RGBA {
+		if b.At(p) == game.Black {
+			return t.MarkOnBlack
+		}
+		return t.MarkOnWhite
+	}
+	if len(v.Numbers) > 0 {
+		dc := ctx()
+		for p, n := range v.Numbers {
+			if !p.In(b.Width(), b.Height()) {
+				return fmt.Errorf("%w: numbered point %v", ErrOffBoard, p)
+			}
+			pts := l.fontPoints
+			if n >= 100 {
+				pts *= 0.8
+			}
+			f, err := face(math.Round(pts))
+			if err != nil {
+				return err
+			}
+			dc.SetFontFace(f)
+			cx, cy := l.center(p)
+			dc.SetColor(markColor(p))
+			dc.DrawStringAnchored(fmt.Sprint(n), cx, cy, 0.5, 0.35)
+		}
+	}
+	if v.Last.In(b.Width(), b.Height()) && b.At(v.Last) != game.Empty && v.Numbers[v.Last] == 0 {
+		dc := ctx()
+		cx, cy := l.center(v.Last)
+		dc.SetColor(markColor(v.Last))
+		dc.SetLineWidth(math.Max(2, l.cell/14))
+		dc.DrawCircle(cx, cy, l.stoneR*0.45)
+		dc.Stroke()
+	}
+	return nil
+}
+
+// GIF writes an animated replay of g: one frame per move from the start,
+// the last held for three seconds. Long games skip frames so that at most
+// 150 are drawn.
+func GIF(w io.Writer, g *game.Game, o Options) (int, int, error) {
+	moves := g.Moves()
+	const maxFrames = 150
+	step := (len(moves) + maxFrames - 1) / maxFrames
+	if step < 1 {
+		step = 1
+	}
+	rec := g.Record()
+	resumes := rec.Resumes
+	rec.Moves, rec.Resumes, rec.Dead, rec.Accepted, rec.Ended = nil, nil, nil, nil, nil
+	replay, err := game.Replay(rec)
+	if err != nil {
+		return 0, 0, err
+	}
+	anim := &gif.GIF{}
+	var prev *image.Paletted
+	// Each frame after the first carries only the rectangle that changed,
+	// drawn over the previous frame: a move changes a few stones.
+	add := func(v View, delay int) error {
+		img, err := Draw(v, o)
+		if err != nil {
+			return err
+		}
+		frame := img
+		if prev != nil {
+			frame = img.SubImage(changed(prev, img)).(*image.Paletted)
+		}
+		prev = img
+		anim.Image = append(anim.Image, frame)
+		anim.Delay = append(anim.Delay, delay)
+		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
+		return nil
+	}
+	if err := add(View{Board: replay.Board(), Last: game.Pass}, 60); err != nil {
+		return 0, 0, err
+	}
+	for i, m := range moves {
+		for len(resumes) > 0 && resumes[0] <= i {
+			replay.Resume()
+			resumes = resumes[1:]
+		}
+		if err := replay.PlayMove(m); err != nil {
+			return 0, 0, fmt.Errorf("render: replaying move %d: %w", i+1, err)
+		}
+		if (i+1)%step != 0 && i != len(moves)-1 {
+			continue
+		}
+		v := View{Board: replay.Board(), Last: m.Point}
+		delay := 50
+		if i == len(moves)-1 {
+			v = ViewOf(g, 0)
+			delay = 300
+		}
+		if err := add(v, delay); err != nil {
+			return 0, 0, err
+		}
+	}
+	b := anim.Image[0].Bounds()
+	if len(moves) == 0 {
+		anim.Delay[0] = 300
+	}
+	anim.Config = image.Config{ColorModel: anim.Image[0].Palette, Width: b.Dx(), Height: b.Dy()}
+	return b.Dx(), b.Dy(), gif.EncodeAll(w, anim)
+}
+
+// changed returns the smallest rectangle holding every pixel that differs
+// between a and b (same bounds), at least one pixel.
+func changed(a, b *image.Paletted) image.Rectangle {
+	r := b.Bounds()
+	minX, minY, maxX, maxY := r.Max.X, r.Max.Y, r.Min.X-1, r.Min.Y-1
+	w := r.Dx()
+	for y := 0; y < r.Dy(); y++ {
+		row := y * w
+		for x := 0; x < w; x++ {
+			if a.Pix[row+x] != b.Pix[row+x] {
+				minX, maxX = min(minX, x), max(maxX, x)
+				minY, maxY = min(minY, y), max(maxY, y)
+			}
+		}
+	}
+	if maxX < minX {
+		return image.Rect(0, 0, 1, 1)
+	}
+	return image.Rect(minX, minY, maxX+1, maxY+1)
+}

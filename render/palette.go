@@ -1,0 +1,126 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"sort"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// palette maps the colours of one (board size, theme, pixels) onto at
+// most 256 entries: the most frequent colours of the cached background and
+// stone sprites, plus every theme colour, with a lookup table from 15-bit
+// RGB to the nearest entry.
+type palette struct {
+	colors color.Palette
+	lut    [1 << 15]uint8
+}
+
+func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
+
+func (c *cache) palette(l layout, t *Theme, bg *image.RGBA) *palette {
+	k := bgKey{l.w, l.h, l.px, t.Name}
+	c.mu.Lock()
+	p, ok := c.palettes[k]
+	c.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = buildPalette(l, t, bg)
+	c.mu.Lock()
+	if len(c.palettes) > 64 {
+		clear(c.palettes)
+	}
+	c.palettes[k] = p
+	c.mu.Unlock()
+	return p
+}
+
+func buildPalette(l layout, t *Theme, bg *image.RGBA) *palette {
+	type bucket struct {
+		n       int
+		r, g, b int
+	}
+	hist := map[int]*bucket{}
+	addImg := func(img *image.RGBA, weight int) {
+		for i := 0; i+3 < len(img.Pix); i += 4 {
+			r, g, b := img.Pix[i], img.Pix[i+1], img.Pix[i+2]
+			k := key15(r, g, b)
+			bk := hist[k]
+			if bk == nil {
+				bk = &bucket{}
+				hist[k] = bk
+			}
+			bk.n += weight
+			bk.r += int(r) * weight
+			bk.g += int(g) * weight
+			bk.b += int(b) * weight
+		}
+	}
+	addImg(bg, 1)
+	// Stones (also faded, for dead stones) over the board colour.
+	for _, c := range []game.Color{game.Black, game.White} {
+		s := shared.sprite(t, c, l.stoneR)
+		for _, alpha := range []uint8{0xff, 0x70} {
+			over := image.NewRGBA(s.Bounds())
+			draw.Draw(over, over.Bounds(), image.NewUniform(t.Board), image.Point{}, draw.Src)
+			draw.DrawMask(over, over.Bounds(), s, image.Point{}, image.NewUniform(color.Alpha{alpha}), image.Point{}, draw.Over)
+			addImg(over, 40)
+		}
+	}
+	fixed := []color.RGBA{t.Board, t.Line, t.Coord, t.BlackHi, t.BlackLo, t.WhiteHi, t.WhiteLo, t.BlackRim, t.WhiteRim, t.MarkOnBlack, t.MarkOnWhite, t.Ko}
+	keys := make([]int, 0, len(hist))
+	for k := range hist {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if hist[keys[i]].n != hist[keys[j]].n {
+			return hist[keys[i]].n > hist[keys[j]].n
+		}
+		return keys[i] < keys[j]
+	})
+	p := &palette{}
+	seen := map[color.RGBA]bool{}
+	for _, c := range fixed {
+		if !seen[c] {
+			seen[c] = true
+			p.colors = append(p.colors, c)
+		}
+	}
+	for _, k := range keys {
+		if len(p.colors) == 256 {
+			break
+		}
+		bk := hist[k]
+		c := color.RGBA{uint8(bk.r / bk.n), uint8(bk.g / bk.n), uint8(bk.b / bk.n), 0xff}
+		if !seen[c] {
+			seen[c] = true
+			p.colors = append(p.colors, c)
+		}
+	}
+	for k := range p.lut {
+		r, g, b := uint8(k>>10)<<3|4, uint8(k>>5&31)<<3|4, uint8(k&31)<<3|4
+		best, bestD := 0, 1<<30
+		for i, pc := range p.colors {
+			c := pc.(color.RGBA)
+			dr, dg, db := int(c.R)-int(r), int(c.G)-int(g), int(c.B)-int(b)
+			if d := 3*dr*dr + 4*dg*dg + 2*db*db; d < bestD {
+				best, bestD = i, d
+			}
+		}
+		p.lut[k] = uint8(best)
+	}
+	return p
+}
+
+// quantize maps an opaque RGBA image onto the palette.
+func (p *palette) quantize(img *image.RGBA) *image.Paletted {
+	out := image.NewPaletted(img.Bounds(), p.colors)
+	pix := img.Pix
+	for i, j := 0, 0; i+3 < len(pix); i, j = i+4, j+1 {
+		out.Pix[j] = p.lut[key15(pix[i], pix[i+1], pix[i+2])]
+	}
+	return out
+}

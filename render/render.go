@@ -1,0 +1,340 @@
+// Package render draws go boards: a position as a PNG, a game as an
+// animated GIF. It draws with github.com/fogleman/gg and the embedded Go
+// fonts, and writes only to the io.Writer it is given.
+//
+// Drawing is fast because what never changes is cached: the board with
+// its grid, star points and coordinates per (size, theme, pixels), and the
+// stone sprites per (theme, radius). A frame is the cached background with
+// stones composed on top, then mapped onto a small palette and encoded as
+// a paletted PNG.
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"sync"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/opentype"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// Errors for input that cannot be drawn.
+var (
+	ErrSize     = errors.New("render: board size out of range")
+	ErrTooSmall = errors.New("render: image too small for this board")
+	ErrOffBoard = errors.New("render: stone off the board")
+)
+
+// Options choose how a board looks.
+type Options struct {
+	Theme   string // "wood" (default) or "dark"
+	Width   int    // image width in pixels (default 800)
+	Numbers int    // number the last N moves
+}
+
+// Theme is a colour scheme.
+type Theme struct {
+	Name                     string
+	Board, Line, Coord       color.RGBA
+	BlackHi, BlackLo         color.RGBA // stone gradient, highlight to edge
+	WhiteHi, WhiteLo         color.RGBA
+	BlackRim, WhiteRim       color.RGBA
+	MarkOnBlack, MarkOnWhite color.RGBA
+	Ko                       color.RGBA
+}
+
+var themes = map[string]*Theme{
+	"wood": {Name: "wood",
+		Board: rgb(0xdc, 0xb3, 0x5c), Line: rgb(0x3a, 0x2a, 0x12), Coord: rgb(0x3a, 0x2a, 0x12),
+		BlackHi: rgb(0x5a, 0x5a, 0x5a), BlackLo: rgb(0x08, 0x08, 0x08), WhiteHi: rgb(0xff, 0xff, 0xff), WhiteLo: rgb(0xc4, 0xc0, 0xb8),
+		BlackRim: rgb(0x00, 0x00, 0x00), WhiteRim: rgb(0x6b, 0x5a, 0x3a),
+		MarkOnBlack: rgb(0xff, 0xff, 0xff), MarkOnWhite: rgb(0x10, 0x10, 0x10), Ko: rgb(0xb0, 0x20, 0x20)},
+	"dark": {Name: "dark",
+		Board: rgb(0x23, 0x27, 0x2e), Line: rgb(0x8b, 0x95, 0xa3), Coord: rgb(0xd0, 0xd7, 0xde),
+		BlackHi: rgb(0x3d, 0x44, 0x4d), BlackLo: rgb(0x05, 0x06, 0x08), WhiteHi: rgb(0xff, 0xff, 0xff), WhiteLo: rgb(0xb8, 0xc0, 0xca),
+		BlackRim: rgb(0xa8, 0xb3, 0xc0), WhiteRim: rgb(0x40, 0x48, 0x52),
+		MarkOnBlack: rgb(0xff, 0xd3, 0x4d), MarkOnWhite: rgb(0xc0, 0x30, 0x30), Ko: rgb(0xff, 0x6b, 0x6b)},
+}
+
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xff} }
+
+// ThemeNames lists the themes.
+func ThemeNames() []string { return []string{"wood", "dark"} }
+
+func theme(name string) (*Theme, error) {
+	if name == "" {
+		name = "wood"
+	}
+	t, ok := themes[name]
+	if !ok {
+		return nil, fmt.Errorf("render: unknown theme %q (choose wood or dark)", name)
+	}
+	return t, nil
+}
+
+// layout is the geometry of a board image.
+type layout struct {
+	w, h       int     // board points
+	px, py     int     // image size
+	cell       float64 // distance between lines
+	x0, y0     float64 // centre of the top-left point
+	stoneR     float64
+	fontPoints float64
+}
+
+func newLayout(w, h, width int) (layout, error) {
+	if w < game.MinSize || h < game.MinSize || w > game.MaxSize || h > game.MaxSize {
+		return layout{}, fmt.Errorf("%w: %dx%d", ErrSize, w, h)
+	}
+	if width == 0 {
+		width = 800
+	}
+	cell := math.Floor(float64(width) / float64(w+1))
+	if cell < 10 {
+		return layout{}, fmt.Errorf("%w: %d px leaves %.0f px per point; use at least %d px", ErrTooSmall, width, cell, 10*(w+1))
+	}
+	l := layout{w: w, h: h, cell: cell}
+	l.px = int(cell * float64(w+1))
+	l.py = int(cell * float64(h+1))
+	l.x0, l.y0 = cell, cell
+	l.stoneR = cell * 0.48
+	l.fontPoints = math.Max(math.Round(cell*0.34), 8)
+	return l, nil
+}
+
+func (l layout) center(p game.Point) (float64, float64) {
+	return l.x0 + float64(p.X)*l.cell, l.y0 + float64(p.Y)*l.cell
+}
+
+// hoshi returns the star points: the usual ones on 9, 13 and 19 lines;
+// on other sizes the 4-4 points (3-3 below 13 lines), the side points on
+// boards of 15 lines or more, and the centre of boards with odd sides.
+func hoshi(w, h int) []game.Point {
+	edge := func(n int) int {
+		switch {
+		case n >= 13:
+			return 3
+		case n >= 7:
+			return 2
+		}
+		return -1
+	}
+	odd := w%2 == 1 && h%2 == 1
+	ex, ey := edge(w), edge(h)
+	if ex < 0 || ey < 0 {
+		if odd && w >= 5 && h >= 5 {
+			return []game.Point{game.Pt(w/2, h/2)}
+		}
+		return nil
+	}
+	xs := []int{ex, w - 1 - ex}
+	ys := []int{ey, h - 1 - ey}
+	if w%2 == 1 && w >= 15 && h >= 15 {
+		xs = append(xs, w/2)
+	}
+	if h%2 == 1 && w >= 15 && h >= 15 {
+		ys = append(ys, h/2)
+	}
+	var pts []game.Point
+	centre := false
+	for _, x := range xs {
+		for _, y := range ys {
+			pts = append(pts, game.Pt(x, y))
+			centre = centre || (x == w/2 && y == h/2)
+		}
+	}
+	if odd && !centre {
+		pts = append(pts, game.Pt(w/2, h/2))
+	}
+	return pts
+}
+
+// fonts are parsed once and shared.
+var (
+	fontOnce sync.Once
+	fontErr  error
+	boldFont *opentype.Font
+	facesMu  sync.Mutex
+	faces    = map[float64]font.Face{}
+)
+
+func face(points float64) (font.Face, error) {
+	fontOnce.Do(func() { boldFont, fontErr = opentype.Parse(gobold.TTF) })
+	if fontErr != nil {
+		return nil, fontErr
+	}
+	facesMu.Lock()
+	defer facesMu.Unlock()
+	if f, ok := faces[points]; ok {
+		return f, nil
+	}
+	f, err := opentype.NewFace(boldFont, &opentype.FaceOptions{Size: points, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, err
+	}
+	faces[points] = f
+	return f, nil
+}
+
+// background draws the empty board: wood, grid, star points, coordinates
+// on all four sides.
+func background(l layout, t *Theme) (*image.RGBA, error) {
+	dc := gg.NewContext(l.px, l.py)
+	dc.SetColor(t.Board)
+	dc.Clear()
+	lw := math.Max(1, l.cell/28)
+	dc.SetColor(t.Line)
+	dc.SetLineWidth(lw)
+	dc.SetLineCapSquare()
+	right, bottom := l.x0+float64(l.w-1)*l.cell, l.y0+float64(l.h-1)*l.cell
+	for x := 0; x < l.w; x++ {
+		fx := math.Round(l.x0+float64(x)*l.cell) + 0.5
+		dc.DrawLine(fx, l.y0, fx, bottom)
+	}
+	for y := 0; y < l.h; y++ {
+		fy := math.Round(l.y0+float64(y)*l.cell) + 0.5
+		dc.DrawLine(l.x0, fy, right, fy)
+	}
+	dc.Stroke()
+	dc.SetLineWidth(lw * 2)
+	dc.DrawRectangle(math.Round(l.x0)+0.5, math.Round(l.y0)+0.5, right-l.x0, bottom-l.y0)
+	dc.Stroke()
+	for _, p := range hoshi(l.w, l.h) {
+		cx, cy := l.center(p)
+		dc.DrawCircle(math.Round(cx)+0.5, math.Round(cy)+0.5, math.Max(2, l.cell*0.1))
+		dc.Fill()
+	}
+	f, err := face(l.fontPoints)
+	if err != nil {
+		return nil, err
+	}
+	dc.SetFontFace(f)
+	dc.SetColor(t.Coord)
+	const letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+	off := l.cell * 0.76
+	for x := 0; x < l.w; x++ {
+		cx := l.x0 + float64(x)*l.cell
+		s := string(letters[x])
+		dc.DrawStringAnchored(s, cx, l.y0-off, 0.5, 0.35)
+		dc.DrawStringAnchored(s, cx, bottom+off, 0.5, 0.35)
+	}
+	for y := 0; y < l.h; y++ {
+		cy := l.y0 + float64(y)*l.cell
+		s := fmt.Sprint(l.h - y)
+		dc.DrawStringAnchored(s, l.x0-off, cy, 0.5, 0.35)
+		dc.DrawStringAnchored(s, right+off, cy, 0.5, 0.35)
+	}
+	return dc.Image().(*image.RGBA), nil
+}
+
+// sprite draws one stone with a soft highlight, on a transparent square.
+func sprite(t *Theme, c game.Color, r float64) *image.RGBA {
+	size := int(math.Ceil(2*r)) + 2
+	dc := gg.NewContext(size, size)
+	cx, cy := float64(size)/2, float64(size)/2
+	hi, lo, rim := t.BlackHi, t.BlackLo, t.BlackRim
+	if c == game.White {
+		hi, lo, rim = t.WhiteHi, t.WhiteLo, t.WhiteRim
+	}
+	grad := gg.NewRadialGradient(cx-r*0.35, cy-r*0.4, r*0.05, cx, cy, r)
+	grad.AddColorStop(0, hi)
+	grad.AddColorStop(1, lo)
+	dc.DrawCircle(cx, cy, r-0.5)
+	dc.SetFillStyle(grad)
+	dc.Fill()
+	dc.DrawCircle(cx, cy, r-0.5)
+	dc.SetColor(rim)
+	dc.SetLineWidth(math.Max(1, r/14))
+	dc.Stroke()
+	return dc.Image().(*image.RGBA)
+}
+
+type bgKey struct {
+	w, h, width int
+	theme       string
+}
+
+type spriteKey struct {
+	theme string
+	c     game.Color
+	r     float64
+}
+
+// cache holds what never changes, shared by all goroutines.
+type cache struct {
+	mu       sync.Mutex
+	bgs      map[bgKey]*image.RGBA
+	sprites  map[spriteKey]*image.RGBA
+	palettes map[bgKey]*palette
+}
+
+var shared = &cache{bgs: map[bgKey]*image.RGBA{}, sprites: map[spriteKey]*image.RGBA{}, palettes: map[bgKey]*palette{}}
+
+func (c *cache) background(l layout, t *Theme) (*image.RGBA, error) {
+	k := bgKey{l.w, l.h, l.px, t.Name}
+	c.mu.Lock()
+	bg, ok := c.bgs[k]
+	c.mu.Unlock()
+	if ok {
+		return bg, nil
+	}
+	bg, err := background(l, t)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.bgs) > 64 {
+		clear(c.bgs)
+	}
+	c.bgs[k] = bg
+	c.mu.Unlock()
+	return bg, nil
+}
+
+func (c *cache) sprite(t *Theme, col game.Color, r float64) *image.RGBA {
+	k := spriteKey{t.Name, col, r}
+	c.mu.Lock()
+	s, ok := c.sprites[k]
+	c.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = sprite(t, col, r)
+	c.mu.Lock()
+	if len(c.sprites) > 256 {
+		clear(c.sprites)
+	}
+	c.sprites[k] = s
+	c.mu.Unlock()
+	return s
+}
+
+// Renderer draws boards for the chat layer.
+type Renderer struct {
+	// Width is the image width in pixels (default 800).
+	Width int
+	// GIFWidth is the width of replay frames (default 480).
+	GIFWidth int
+}
+
+// Board writes g's current position as a PNG.
+func (r *Renderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
+	return PNG(w, g, Options{Theme: theme, Width: r.Width, Numbers: numbers})
+}
+
+// Replay writes g as an animated GIF.
+func (r *Renderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
+	width := r.GIFWidth
+	if width == 0 {
+		width = 480
+	}
+	return GIF(w, g, Options{Theme: theme, Width: width})
+}

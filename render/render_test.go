@@ -1,0 +1,246 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/gif"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+// randomGame plays n random legal moves (no passes) on a w×h board.
+func randomGame(t testing.TB, w, h, n int, seed uint64) *game.Game {
+	t.Helper()
+	r, _ := game.Preset("japanese")
+	g, err := game.New(game.Config{Width: w, Height: h, Rules: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for g.MoveCount() < n {
+		played := false
+		for try := 0; try < 50 && !played; try++ {
+			p := game.Pt(rng.IntN(w), rng.IntN(h))
+			played = g.Play(g.ToMove(), p) == nil
+		}
+		if !played {
+			g.Play(g.ToMove(), game.Pass)
+		}
+	}
+	return g
+}
+
+func scoringGame(t testing.TB) *game.Game {
+	t.Helper()
+	r, _ := game.Preset("japanese")
+	g, _ := game.New(game.Config{Width: 13, Height: 13, Rules: r})
+	// Black walls off the left, White the right; a few invaders on each side.
+	for y := 0; y < 13; y++ {
+		g.Play(game.Black, game.Pt(5, y))
+		g.Play(game.White, game.Pt(7, y))
+	}
+	for _, p := range []game.Point{game.Pt(2, 2), game.Pt(10, 9)} {
+		if g.ToMove() == game.Black {
+			g.Play(game.Black, game.Pt(10, 3))
+		}
+		g.Play(g.ToMove(), p)
+	}
+	for g.Phase() == game.Playing {
+		g.Play(g.ToMove(), game.Pass)
+	}
+	// Invaders on the wrong side of the walls are dead.
+	b := g.Board()
+	for _, p := range append(b.Stones(game.White), b.Stones(game.Black)...) {
+		if (b.At(p) == game.White && p.X < 5) || (b.At(p) == game.Black && p.X > 7) {
+			if !g.IsDead(p) {
+				g.ToggleDead(p, false)
+			}
+		}
+	}
+	return g
+}
+
+func TestGoldens(t *testing.T) {
+	rect, _ := game.New(game.Config{Width: 7, Height: 11, Rules: game.Rules{Name: "custom", Komi: 7.5}})
+	for _, m := range []string{"C3", "E9", "D6", "C9"} {
+		p, _ := game.ParseGTP(m, 7, 11)
+		rect.Play(rect.ToMove(), p)
+	}
+	empty, _ := game.New(game.Config{Width: 9, Height: 9, Rules: game.Rules{Name: "custom", Komi: 7}})
+	cases := []struct {
+		name string
+		g    *game.Game
+		o    Options
+	}{
+		{"empty-9x9", empty, Options{}},
+		{"midgame-19x19", randomGame(t, 19, 19, 120, 7), Options{Numbers: 5}},
+		{"scoring-13x13", scoringGame(t), Options{}},
+		{"rect-7x11", rect, Options{Width: 500}},
+		{"dark-19x19", randomGame(t, 19, 19, 80, 3), Options{Theme: "dark", Numbers: 3}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if _, _, err := PNG(&buf, tc.g, tc.o); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", tc.name+".png")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			got, err := png.Decode(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			defer f.Close()
+			want, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := compare(got, want); msg != "" {
+				out := filepath.Join(t.TempDir(), tc.name+"-got.png")
+				os.WriteFile(out, buf.Bytes(), 0o644)
+				t.Fatalf("%s: %s; got image written to %s", golden, msg, out)
+			}
+		})
+	}
+}
+
+// compare reports how got differs from want beyond a small tolerance
+// (per-channel difference up to 24, on at most 0.5% of pixels).
+func compare(got, want image.Image) string {
+	if got.Bounds() != want.Bounds() {
+		return fmt.Sprintf("size %v, want %v", got.Bounds(), want.Bounds())
+	}
+	b := got.Bounds()
+	bad := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, _ := got.At(x, y).RGBA()
+			r2, g2, b2, _ := want.At(x, y).RGBA()
+			if diff(r1, r2) > 24<<8 || diff(g1, g2) > 24<<8 || diff(b1, b2) > 24<<8 {
+				bad++
+			}
+		}
+	}
+	if bad*200 > b.Dx()*b.Dy() {
+		return fmt.Sprintf("%d of %d pixels differ", bad, b.Dx()*b.Dy())
+	}
+	return ""
+}
+
+func diff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func TestBadInput(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := Draw(View{}, Options{}); err == nil {
+		t.Error("no board: want an error")
+	}
+	b, _ := game.NewBoard(19, 19)
+	if _, err := Draw(View{Board: b}, Options{Width: 100}); !errors.Is(err, ErrTooSmall) {
+		t.Errorf("100 px for 19x19: %v", err)
+	}
+	if _, err := Draw(View{Board: b}, Options{Theme: "neon"}); err == nil {
+		t.Error("unknown theme: want an error")
+	}
+	if _, err := Draw(View{Board: b, Numbers: map[game.Point]int{game.Pt(30, 2): 1}}, Options{}); !errors.Is(err, ErrOffBoard) {
+		t.Errorf("number off the board: %v", err)
+	}
+	_ = buf
+}
+
+func TestSizeAndPixels(t *testing.T) {
+	for _, sz := range [][2]int{{2, 2}, {9, 9}, {25, 25}, {7, 11}, {19, 5}} {
+		g := randomGame(t, sz[0], sz[1], sz[0]*sz[1]/3, 1)
+		var buf bytes.Buffer
+		w, h, err := PNG(&buf, g, Options{})
+		if err != nil {
+			t.Fatalf("%v: %v", sz, err)
+		}
+		img, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+			t.Fatalf("%v: reported %dx%d, image %v", sz, w, h, img.Bounds())
+		}
+	}
+}
+
+func TestGIF(t *testing.T) {
+	g := randomGame(t, 9, 9, 40, 5)
+	var buf bytes.Buffer
+	if _, _, err := GIF(&buf, g, Options{Width: 300}); err != nil {
+		t.Fatal(err)
+	}
+	anim, err := gif.DecodeAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anim.Image) != 41 || anim.Delay[len(anim.Delay)-1] <= anim.Delay[1] {
+		t.Fatalf("%d frames, delays %v", len(anim.Image), anim.Delay)
+	}
+	// Composing the frames gives the final position as a full PNG shows it.
+	canvas := image.NewPaletted(anim.Image[0].Bounds(), anim.Image[0].Palette)
+	for _, f := range anim.Image {
+		draw.Draw(canvas, f.Bounds(), f, f.Bounds().Min, draw.Src)
+	}
+	final, err := Draw(ViewOf(g, 0), Options{Width: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := compare(canvas, final); msg != "" {
+		t.Fatalf("last composed frame differs from the position: %s", msg)
+	}
+}
+
+func BenchmarkPNG19(b *testing.B) {
+	g := randomGame(b, 19, 19, 250, 11)
+	var buf bytes.Buffer
+	PNG(&buf, g, Options{})
+	b.ResetTimer()
+	for b.Loop() {
+		buf.Reset()
+		if _, _, err := PNG(&buf, g, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes")
+	b.ReportMetric(float64(len(g.Board().Stones(game.Black))+len(g.Board().Stones(game.White))), "stones")
+}
+
+func BenchmarkGIF250(b *testing.B) {
+	g := randomGame(b, 19, 19, 250, 13)
+	b.ReportMetric(float64(g.MoveCount()), "moves")
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if _, _, err := GIF(&buf, g, Options{Width: 480}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes")
+}
