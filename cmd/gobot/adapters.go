@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -30,4 +31,4 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB
 }
 
 // newRenderer returns the board renderer.
-func newRenderer() chat.Renderer { return nil }
+func newRenderer() chat.Renderer { return &render.Renderer{} }

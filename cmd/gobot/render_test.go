@@ -1,0 +1,58 @@
+package main
+
+import (
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRenderCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "b.png")
+	code, stdout, stderr := runGobotArgs("render", "../../game/testdata/handicap9.sgf", "--move", "3", "--theme", "dark", "--px", "400", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 400 || !strings.Contains(stdout, "wrote") {
+		t.Fatalf("width %d, stdout %q", img.Bounds().Dx(), stdout)
+	}
+	gifOut := filepath.Join(dir, "g.gif")
+	if code, _, stderr := runGobotArgs("render", "--gif", "../../game/testdata/handicap9.sgf", "-o", gifOut, "--px", "300"); code != 0 {
+		t.Fatalf("gif: exit %d: %s", code, stderr)
+	}
+	f, _ = os.Open(gifOut)
+	anim, err := gif.DecodeAll(f)
+	f.Close()
+	if err != nil || len(anim.Image) < 2 {
+		t.Fatalf("gif: %v, %d frames", err, len(anim.Image))
+	}
+}
+
+func TestRenderUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"render"},
+		{"render", "../../game/testdata/handicap9.sgf"},
+		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--px", "5"},
+		{"render", "../../game/testdata/handicap9.sgf", "-o", filepath.Join(t.TempDir(), "x.png"), "--move", "9999"},
+		{"render", "--bogus"},
+	} {
+		if code, _, _ := runGobotArgs(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, stderr := runGobotArgs("render", "nonexistent.sgf", "-o", "x.png"); code != 1 || stderr == "" {
+		t.Errorf("missing file: exit %d %q", code, stderr)
+	}
+}
