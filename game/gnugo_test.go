@@ -148,6 +148,11 @@ func TestAgainstGnuGo(t *testing.T) {
 				}
 			}
 			t.Logf("dead stones: GNU Go %d, gobot proposal %d, in common %d", len(dead), len(proposed), agree)
+			// On these games the automatic proposal agrees with GNU Go's
+			// life-and-death reading stone for stone.
+			if agree != len(dead) || agree != len(proposed) {
+				t.Errorf("the dead-stone proposal %v differs from GNU Go's %v", proposed, dead)
+			}
 			for _, p := range g.Board().Stones(Black) {
 				setDead(t, g, p, dead[p])
 			}
@@ -186,4 +191,24 @@ func gnugoBoard(t *testing.T, gg *gtp, size int) string {
 		}
 	}
 	return b.String()
+}
+
+func BenchmarkProposeDead19(b *testing.B) {
+	data, err := os.ReadFile("testdata/gnugo19.sgf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs, err := ReadSGF(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rules, _ := Preset("japanese")
+	rep, err := recs[0].Replay(rules, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	board := rep.Game.Board()
+	for b.Loop() {
+		ProposeDead(board, rules)
+	}
 }
