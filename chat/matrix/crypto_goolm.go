@@ -1,0 +1,48 @@
+//go:build goolm
+
+package matrix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/crypto/cryptohelper"
+	"maunium.net/go/mautrix/event"
+)
+
+// cryptoBuilt: this build has end-to-end encryption (mautrix's pure-Go
+// olm, build tag goolm).
+const cryptoBuilt = true
+
+// errNoCrypto is never returned by builds with encryption.
+var errNoCrypto = errors.New("matrix: encryption unavailable")
+
+type cryptoBox interface{ Close() error }
+
+// newCrypto sets up end-to-end encryption for cli with its keys in the
+// SQLite file at path (opened with go.mau.fi/util's "sqlite3-fk-wal"
+// driver, which needs cgo). It must run before the first sync: it hooks
+// the syncer to decrypt events and track devices, and sets the client's
+// state store. The device in the store must be the client's.
+func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {
+	h, err := cryptohelper.NewCryptoHelper(cli, pickleKey, path)
+	if err != nil {
+		return nil, fmt.Errorf("matrix: crypto store %s: %w", path, err)
+	}
+	h.DecryptErrorCallback = func(evt *event.Event, err error) {
+		log.Warn("cannot decrypt a message", "room", evt.RoomID, "sender", evt.Sender, "event", evt.ID, "err", err)
+	}
+	if err := h.Init(ctx); err != nil {
+		h.Close()
+		if strings.Contains(err.Error(), "mismatching device ID") {
+			return nil, fmt.Errorf("matrix: the crypto store %s belongs to another device of the bot than the access token's (%s): use that device's token, or move the store away to start a new one: %w", path, cli.DeviceID, err)
+		}
+		return nil, fmt.Errorf("matrix: starting encryption: %w", err)
+	}
+	cli.Crypto = h
+	return h, nil
+}
