@@ -1,0 +1,729 @@
+package storage
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// mustOpen opens a database on a temp file; at cleanup it checks bbolt's
+// consistency and gobot's index invariants, then closes it.
+func mustOpen(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "gobot.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := db.Check(); err != nil {
+			t.Errorf("database check: %v", err)
+		}
+		db.Close()
+	})
+	return db
+}
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func newGame(t testing.TB, black, white UserID, room RoomID) *Game {
+	r, _ := game.Preset("japanese")
+	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: r})
+	if err != nil {
+		panic(err)
+	}
+	return &Game{Room: room, Black: black, White: white, Record: g.Record(), Created: t0, Updated: t0}
+}
+
+func TestRoundTrip(t *testing.T) {
+	db := mustOpen(t)
+	komi := 6.5
+	g := newGame(t, "test:ann", "test:bob", "test:room")
+	g.Clock = Clock{Kind: Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Deadline = t0.Add(72 * time.Hour)
+	g.Undos = []Undo{{By: "test:ann", Move: 3, Was: game.Move{Color: game.Black, Point: game.Pt(3, 3)}, At: t0}}
+	c := &Challenge{Room: "test:room", From: "test:ann", To: "test:bob", Config: g.Record.Config, Color: "black", Created: t0}
+	p := &Player{ID: "test:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: t0}
+	r := &Room{ID: "test:room", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "3d", Threads: true, Updated: t0}
+	err := db.Update(func(tx *Tx) error {
+		for _, f := range []func() error{
+			func() error { return tx.PutGame(g) },
+			func() error { return tx.PutChallenge(c) },
+			func() error { return tx.PutPlayer(p) },
+			func() error { return tx.PutRoom(r) },
+			func() error { return tx.PutState("matrix", "since", []byte("s123")) },
+		} {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != 1 || g.Version != 1 || c.ID != 1 {
+		t.Fatalf("ids: game %d v%d, challenge %d", g.ID, g.Version, c.ID)
+	}
+	db.View(func(tx *Tx) error {
+		g2, err := tx.Game(1)
+		if err != nil || g2.Black != g.Black || g2.Clock != g.Clock || !g2.Deadline.Equal(g.Deadline) || len(g2.Undos) != 1 || g2.Undos[0].Was != g.Undos[0].Was {
+			t.Errorf("game: %+v, %v", g2, err)
+		}
+		if _, err := game.Replay(g2.Record); err != nil {
+			t.Errorf("stored record does not replay: %v", err)
+		}
+		c2, err := tx.Challenge(1)
+		if err != nil || c2.To != "test:bob" || c2.Config != c.Config {
+			t.Errorf("challenge: %+v, %v", c2, err)
+		}
+		p2, err := tx.Player("test:ann")
+		if err != nil || *p2 != *p {
+			t.Errorf("player: %+v, %v", p2, err)
+		}
+		r2, err := tx.Room("test:room")
+		if err != nil || *r2.Komi != 6.5 || !r2.Threads || r2.Clock != "3d" {
+			t.Errorf("room: %+v, %v", r2, err)
+		}
+		v, err := tx.State("matrix", "since")
+		if err != nil || string(v) != "s123" {
+			t.Errorf("state: %q, %v", v, err)
+		}
+		for _, err := range []error{
+			func() error { _, err := tx.Game(9); return err }(),
+			func() error { _, err := tx.Challenge(9); return err }(),
+			func() error { _, err := tx.Player("test:nobody"); return err }(),
+			func() error { _, err := tx.Room("test:nowhere"); return err }(),
+			func() error { _, err := tx.State("x", "y"); return err }(),
+		} {
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("want ErrNotFound, got %v", err)
+			}
+		}
+		return nil
+	})
+}
+
+func ids(games []*Game) []GameID {
+	var out []GameID
+	for _, g := range games {
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+func TestIndexesFollowChanges(t *testing.T) {
+	db := mustOpen(t)
+	var a, b *Game
+	db.Update(func(tx *Tx) error {
+		a = newGame(t, "t:ann", "t:bob", "t:r1")
+		a.Deadline = t0.Add(time.Hour)
+		b = newGame(t, "t:ann", "t:cat", "t:r2")
+		b.Deadline = t0.Add(2 * time.Hour)
+		if err := tx.PutGame(a); err != nil {
+			return err
+		}
+		return tx.PutGame(b)
+	})
+	check := func(what string, got []GameID, want ...GameID) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	db.View(func(tx *Tx) error {
+		g, _ := tx.ActiveGames("t:ann")
+		check("ann's games", ids(g), 1, 2)
+		g, _ = tx.DueGames(t0.Add(90*time.Minute), 0)
+		check("due", ids(g), 1)
+		g, _ = tx.DueGames(t0.Add(3*time.Hour), 1)
+		check("due limit 1", ids(g), 1)
+		return nil
+	})
+	// A move moves the deadline; finishing drops the game from the
+	// active indexes but keeps it in the room's.
+	db.Update(func(tx *Tx) error {
+		a.Deadline = t0.Add(5 * time.Hour)
+		if err := tx.PutGame(a); err != nil {
+			return err
+		}
+		b.Finished, b.Result, b.Deadline = t0, "B+R", time.Time{}
+		return tx.PutGame(b)
+	})
+	db.View(func(tx *Tx) error {
+		g, _ := tx.ActiveGames("t:ann")
+		check("ann's games after finish", ids(g), 1)
+		g, _ = tx.ActiveGames("t:cat")
+		check("cat's games", ids(g))
+		g, _ = tx.DueGames(t0.Add(3*time.Hour), 0)
+		check("due after move", ids(g))
+		g, _ = tx.RoomGames("t:r2", false)
+		check("room r2, all", ids(g), 2)
+		g, _ = tx.RoomGames("t:r2", true)
+		check("room r2, active", ids(g))
+		return nil
+	})
+	// Stale writes fail.
+	stale := *a
+	stale.Version--
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+		t.Fatalf("stale write: %v", err)
+	}
+	db.Update(func(tx *Tx) error { return tx.DeleteGame(1) })
+	db.View(func(tx *Tx) error {
+		g, _ := tx.ActiveGames("t:ann")
+		check("after delete", ids(g))
+		return nil
+	})
+	// Challenges: pending ones are indexed for both players and the room.
+	db.Update(func(tx *Tx) error {
+		for _, c := range []*Challenge{{Room: "t:r1", From: "t:ann", To: "t:bob"}, {Room: "t:r1", From: "t:cat"}} {
+			if err := tx.PutChallenge(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.View(func(tx *Tx) error {
+		cs, _ := tx.PendingChallenges("t:bob")
+		cr, _ := tx.RoomChallenges("t:r1")
+		if len(cs) != 1 || len(cr) != 2 {
+			t.Errorf("bob's %d, room's %d", len(cs), len(cr))
+		}
+		return nil
+	})
+	db.Update(func(tx *Tx) error {
+		c, _ := tx.Challenge(1)
+		c.Status = Declined
+		return tx.PutChallenge(c)
+	})
+	db.View(func(tx *Tx) error {
+		cs, _ := tx.PendingChallenges("t:bob")
+		cr, _ := tx.RoomChallenges("t:r1")
+		if len(cs) != 0 || len(cr) != 1 {
+			t.Errorf("after decline: bob's %d, room's %d", len(cs), len(cr))
+		}
+		return nil
+	})
+}
+
+func TestEvents(t *testing.T) {
+	db := mustOpen(t)
+	db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) })
+	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("second mark: %v", err)
+	}
+	db.Update(func(tx *Tx) error { return tx.MarkEvent("e2", t0.Add(time.Hour)) })
+	var n int
+	db.Update(func(tx *Tx) error {
+		var err error
+		n, err = tx.ExpireEvents(t0.Add(time.Minute))
+		return err
+	})
+	if n != 1 {
+		t.Fatalf("expired %d, want 1", n)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); err != nil {
+		t.Fatalf("an expired event may be marked again: %v", err)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e2", t0) }); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("e2 should still be known: %v", err)
+	}
+}
+
+func TestSecondOpenFailsFast(t *testing.T) {
+	db := mustOpen(t)
+	start := time.Now()
+	_, err := Open(db.Path(), Options{Timeout: 100 * time.Millisecond})
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "in use by another gobot") {
+		t.Fatalf("second open: %v", err)
+	}
+	_ = start
+}
+
+func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
+	db := mustOpen(t)
+	db.Update(func(tx *Tx) error {
+		for range 2 {
+			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:r")); err != nil {
+				return err
+			}
+		}
+		// Damage game 1 behind the API's back.
+		return tx.tx.Bucket(bGames).Put(idKey(1), []byte("{not json"))
+	})
+	db.View(func(tx *Tx) error {
+		if _, err := tx.Game(1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
+			t.Errorf("game 1: %v", err)
+		}
+		if _, err := tx.Game(2); err != nil {
+			t.Errorf("game 2 must still read: %v", err)
+		}
+		games, err := tx.ActiveGames("t:ann")
+		if len(games) != 1 || games[0].ID != 2 || !errors.Is(err, ErrCorrupt) {
+			t.Errorf("list: %v, %v", ids(games), err)
+		}
+		return nil
+	})
+	// Repair it so the cleanup check sees consistent indexes.
+	db.Update(func(tx *Tx) error {
+		g := newGame(t, "t:ann", "t:bob", "t:r")
+		g.ID, g.Version = 1, 1
+		raw := fmt.Sprintf(`{"ID":1,"Version":1,"Room":"t:r","Black":"t:ann","White":"t:bob","Created":"%s","Updated":"%s"}`, t0.Format(time.RFC3339), t0.Format(time.RFC3339))
+		return tx.tx.Bucket(bGames).Put(idKey(1), []byte(raw))
+	})
+}
+
+// TestMigrationFromSchema1 builds a file as the first schema wrote it (no
+// schema key, no deadline and event-time indexes) and opens it.
+func TestMigrationFromSchema1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGame(t, "t:ann", "t:bob", "t:r")
+	g.ID, g.Version, g.Deadline = 7, 3, t0.Add(time.Hour)
+	err = bdb.Update(func(btx *bolt.Tx) error {
+		for _, name := range [][]byte{bGames, bPlayerGames, bRoomGames, bEvents} {
+			if _, err := btx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		tx := &Tx{btx}
+		raw := fmt.Sprintf(`{"ID":7,"Version":3,"Room":"t:r","Black":"t:ann","White":"t:bob","Deadline":"%s","Created":"%s","Updated":"%s"}`,
+			g.Deadline.Format(time.RFC3339Nano), t0.Format(time.RFC3339), t0.Format(time.RFC3339))
+		if err := btx.Bucket(bGames).Put(idKey(7), []byte(raw)); err != nil {
+			return err
+		}
+		btx.Bucket(bPlayerGames).Put(pairKey("t:ann", 7), nil)
+		btx.Bucket(bPlayerGames).Put(pairKey("t:bob", 7), nil)
+		btx.Bucket(bRoomGames).Put(pairKey("t:r", 7), []byte{1})
+		_ = tx
+		return btx.Bucket(bEvents).Put([]byte("old-event"), timeKey(t0))
+	})
+	bdb.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Check(); err != nil {
+		t.Fatalf("after migration: %v", err)
+	}
+	db.View(func(tx *Tx) error {
+		due, _ := tx.DueGames(t0.Add(2*time.Hour), 0)
+		if len(due) != 1 || due[0].ID != 7 {
+			t.Errorf("the migration should index the deadline: %v", ids(due))
+		}
+		v := tx.tx.Bucket(bMeta).Get(keySchema)
+		if len(v) != 4 || v[3] != SchemaVersion {
+			t.Errorf("schema key %v", v)
+		}
+		return nil
+	})
+	db.Update(func(tx *Tx) error {
+		n, _ := tx.ExpireEvents(t0.Add(time.Minute))
+		if n != 1 {
+			t.Errorf("the migration should index old events by time: expired %d", n)
+		}
+		return nil
+	})
+}
+
+// playMove applies one move to game id inside a transaction, checking
+// the turn: it fails when the move was already made or is out of turn.
+func playMove(tx *Tx, id GameID, n int, m game.Move) error {
+	g, err := tx.Game(id)
+	if err != nil {
+		return err
+	}
+	if len(g.Record.Moves) != n {
+		return fmt.Errorf("game #%d: move %d already made or out of order: %w", id, n+1, ErrConflict)
+	}
+	gg, err := game.Replay(g.Record)
+	if err != nil {
+		return err
+	}
+	if err := gg.PlayMove(m); err != nil {
+		return err
+	}
+	g.Record = gg.Record()
+	return tx.PutGame(g)
+}
+
+// movesFor returns a fixed legal sequence for game number i.
+func movesFor(i, n int) []game.Move {
+	r, _ := game.Preset("japanese")
+	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: r})
+	rng := rand.New(rand.NewPCG(uint64(i), 9))
+	var out []game.Move
+	for len(out) < n {
+		c := g.ToMove()
+		p := game.Pt(rng.IntN(9), rng.IntN(9))
+		if g.Play(c, p) == nil {
+			out = append(out, game.Move{Color: c, Point: p})
+		}
+	}
+	return out
+}
+
+func TestConcurrentMovesEachOnce(t *testing.T) {
+	db := mustOpen(t)
+	const games, workers, perGame = 20, 50, 30
+	db.Update(func(tx *Tx) error {
+		for i := range games {
+			if err := tx.PutGame(newGame(t, UserID(fmt.Sprintf("t:b%d", i)), UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	seqs := make([][]game.Move, games)
+	for i := range seqs {
+		seqs[i] = movesFor(i, perGame)
+	}
+	var mu sync.Mutex
+	acked := map[GameID][]int{}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for range 400 {
+				id := GameID(rng.IntN(games) + 1)
+				// Every worker tries the game's next move; each delivery
+				// happens twice.
+				var n int
+				db.View(func(tx *Tx) error {
+					g, err := tx.Game(id)
+					if err == nil {
+						n = len(g.Record.Moves)
+					}
+					return err
+				})
+				if n >= perGame {
+					continue
+				}
+				for range 2 {
+					err := db.Update(func(tx *Tx) error { return playMove(tx, id, n, seqs[id-1][n]) })
+					if err == nil {
+						mu.Lock()
+						acked[id] = append(acked[id], n)
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	db.View(func(tx *Tx) error {
+		for id := GameID(1); id <= games; id++ {
+			g, err := tx.Game(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nums := acked[id]
+			if len(nums) != len(g.Record.Moves) {
+				t.Errorf("game %d: %d moves acknowledged, %d stored", id, len(nums), len(g.Record.Moves))
+			}
+			seen := map[int]bool{}
+			for _, k := range nums {
+				if seen[k] {
+					t.Errorf("game %d: move %d acknowledged twice", id, k+1)
+				}
+				seen[k] = true
+			}
+			for k, m := range g.Record.Moves {
+				if m != seqs[id-1][k] {
+					t.Errorf("game %d: move %d is %v, want %v", id, k+1, m, seqs[id-1][k])
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// TestCrashSafety re-runs this test binary as a child that commits moves
+// as fast as it can and prints each acknowledgement; the parent kills it
+// with SIGKILL at random moments and checks, each time, that the file
+// opens, is consistent, and holds every acknowledged move.
+func TestCrashSafety(t *testing.T) {
+	if os.Getenv("GOBOT_CRASH_CHILD") != "" {
+		crashChild(os.Getenv("GOBOT_CRASH_CHILD"))
+		return
+	}
+	if testing.Short() {
+		t.Skip("kills child processes")
+	}
+	path := filepath.Join(t.TempDir(), "crash.db")
+	rng := rand.New(rand.NewPCG(42, 42))
+	acked := map[string]bool{}
+	for round := range 22 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashSafety$")
+		cmd.Env = append(os.Environ(), "GOBOT_CRASH_CHILD="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string, 1024)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		deadline := time.After(time.Duration(20+rng.IntN(200)) * time.Millisecond)
+	read:
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break read
+				}
+				if strings.HasPrefix(l, "ack ") {
+					acked[strings.TrimPrefix(l, "ack ")] = true
+				}
+			case <-deadline:
+				cmd.Process.Signal(syscall.SIGKILL)
+				for l := range lines {
+					if strings.HasPrefix(l, "ack ") {
+						acked[strings.TrimPrefix(l, "ack ")] = true
+					}
+				}
+				break read
+			}
+		}
+		cmd.Wait()
+		db, err := Open(path, Options{})
+		if err != nil {
+			t.Fatalf("round %d: reopening: %v", round, err)
+		}
+		if err := db.Check(); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		stored := map[string]bool{}
+		db.View(func(tx *Tx) error {
+			games, err := tx.RoomGames("t:crash", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range games {
+				for k := range g.Record.Moves {
+					stored[fmt.Sprintf("%d/%d", g.ID, k+1)] = true
+				}
+			}
+			return nil
+		})
+		db.Close()
+		for a := range acked {
+			if !stored[a] {
+				t.Fatalf("round %d: acknowledged move %s is missing", round, a)
+			}
+		}
+	}
+	if len(acked) == 0 {
+		t.Fatal("the child never acknowledged a move")
+	}
+	t.Logf("%d acknowledged moves survived 22 kills", len(acked))
+}
+
+func crashChild(path string) {
+	db, err := Open(path, Options{Timeout: 5 * time.Second})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	w := bufio.NewWriter(os.Stdout)
+	for {
+		var id GameID
+		db.View(func(tx *Tx) error {
+			games, _ := tx.RoomGames("t:crash", true)
+			for _, g := range games {
+				if len(g.Record.Moves) < 40 {
+					id = g.ID
+				}
+			}
+			return nil
+		})
+		if id == 0 {
+			db.Update(func(tx *Tx) error {
+				g := newGame(nil, "t:ann", "t:bob", "t:crash")
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+				id = g.ID
+				return nil
+			})
+		}
+		var n int
+		err := db.Update(func(tx *Tx) error {
+			g, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			n = len(g.Record.Moves)
+			return playMove(tx, id, n, movesFor(int(id), n+1)[n])
+		})
+		if err == nil {
+			fmt.Fprintf(w, "ack %d/%d\n", id, n+1)
+			w.Flush()
+		}
+	}
+}
+
+func BenchmarkCommitMove(b *testing.B) {
+	db := mustOpen(b)
+	db.Update(func(tx *Tx) error { return tx.PutGame(newGame(b, "t:a", "t:b", "t:r")) })
+	moves := movesFor(1, 60)
+	i := 0
+	for b.Loop() {
+		n := i % 60
+		if n == 0 && i > 0 {
+			db.Update(func(tx *Tx) error {
+				g, _ := tx.Game(1)
+				g.Record.Moves = nil
+				return tx.PutGame(g)
+			})
+		}
+		if err := db.Update(func(tx *Tx) error { return playMove(tx, 1, n, moves[n]) }); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkParallelMovesBatch(b *testing.B) {
+	db := mustOpen(b)
+	const games = 64
+	db.Update(func(tx *Tx) error {
+		for range games {
+			if err := tx.PutGame(newGame(b, "t:a", "t:b", "t:r")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var next sync.Mutex
+	gameNo := 0
+	start := time.Now()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		next.Lock()
+		id := GameID(gameNo%games + 1)
+		gameNo++
+		next.Unlock()
+		moves := movesFor(int(id), 400)
+		n := 0
+		for pb.Next() {
+			if n == 80 {
+				db.Batch(func(tx *Tx) error {
+					g, _ := tx.Game(id)
+					g.Record.Moves = nil
+					return tx.PutGame(g)
+				})
+				n = 0
+			}
+			err := db.Batch(func(tx *Tx) error {
+				g, err := tx.Game(id)
+				if err != nil {
+					return err
+				}
+				k := len(g.Record.Moves)
+				return playMove(tx, id, k, moves[k])
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "moves/s")
+}
+
+// fixture100k builds a file with 100,000 finished games plus a few active
+// ones, once per benchmark run.
+func fixture100k(b *testing.B) *DB {
+	path := filepath.Join(b.TempDir(), "big.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := newGame(b, "t:x", "t:y", "t:r")
+	for chunk := 0; chunk < 100; chunk++ {
+		db.Update(func(tx *Tx) error {
+			for i := range 1000 {
+				g := *base
+				g.ID, g.Version = 0, 0
+				g.Black = UserID("t:p" + strconv.Itoa((chunk*1000+i)%2000))
+				g.Room = RoomID("t:room" + strconv.Itoa(i%50))
+				g.Finished, g.Result = t0, "B+R"
+				if err := tx.PutGame(&g); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	db.Update(func(tx *Tx) error {
+		for i := range 20 {
+			g := *base
+			g.ID, g.Version = 0, 0
+			g.Black = "t:p7"
+			g.Deadline = t0.Add(time.Duration(i) * time.Hour)
+			if err := tx.PutGame(&g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+func BenchmarkLookups100k(b *testing.B) {
+	db := fixture100k(b)
+	b.Run("ActiveGames", func(b *testing.B) {
+		for b.Loop() {
+			db.View(func(tx *Tx) error {
+				g, err := tx.ActiveGames("t:p7")
+				if err != nil || len(g) != 20 {
+					b.Fatalf("%d games, %v", len(g), err)
+				}
+				return nil
+			})
+		}
+	})
+	b.Run("DueGames", func(b *testing.B) {
+		for b.Loop() {
+			db.View(func(tx *Tx) error {
+				g, err := tx.DueGames(t0.Add(5*time.Hour), 0)
+				if err != nil || len(g) != 5 {
+					b.Fatalf("%d games, %v", len(g), err)
+				}
+				return nil
+			})
+		}
+	})
+}
