@@ -67,6 +67,8 @@ func Open(path string, opt Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
 	}
+	// Commands are short; a batch waits at most 1 ms for company.
+	b.MaxBatchDelay = time.Millisecond
 	db := &DB{bolt: b, path: path}
 	if !opt.ReadOnly {
 		if err := db.migrate(); err != nil {

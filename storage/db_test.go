@@ -374,11 +374,17 @@ func movesFor(i, n int) []game.Move {
 	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: r})
 	rng := rand.New(rand.NewPCG(uint64(i), 9))
 	var out []game.Move
-	for len(out) < n {
+	for tries := 0; len(out) < n; tries++ {
 		c := g.ToMove()
 		p := game.Pt(rng.IntN(9), rng.IntN(9))
+		if tries > 200 { // the board is full: pass (once; a second pass would end the game)
+			p, tries = game.Pass, 0
+		}
 		if g.Play(c, p) == nil {
 			out = append(out, game.Move{Color: c, Point: p})
+		}
+		if g.Phase() != game.Playing {
+			break
 		}
 	}
 	return out
@@ -614,8 +620,14 @@ func BenchmarkCommitMove(b *testing.B) {
 	}
 }
 
-func BenchmarkParallelMovesBatch(b *testing.B) {
+func BenchmarkParallelMoves(b *testing.B) {
+	b.Run("Batch", func(b *testing.B) { benchParallel(b, func(db *DB) func(func(*Tx) error) error { return db.Batch }) })
+	b.Run("Update", func(b *testing.B) { benchParallel(b, func(db *DB) func(func(*Tx) error) error { return db.Update }) })
+}
+
+func benchParallel(b *testing.B, how func(*DB) func(func(*Tx) error) error) {
 	db := mustOpen(b)
+	commit := how(db)
 	const games = 64
 	db.Update(func(tx *Tx) error {
 		for range games {
@@ -634,18 +646,18 @@ func BenchmarkParallelMovesBatch(b *testing.B) {
 		id := GameID(gameNo%games + 1)
 		gameNo++
 		next.Unlock()
-		moves := movesFor(int(id), 400)
+		moves := movesFor(int(id), 60)
 		n := 0
 		for pb.Next() {
-			if n == 80 {
-				db.Batch(func(tx *Tx) error {
+			if n == 60 {
+				commit(func(tx *Tx) error {
 					g, _ := tx.Game(id)
 					g.Record.Moves = nil
 					return tx.PutGame(g)
 				})
 				n = 0
 			}
-			err := db.Batch(func(tx *Tx) error {
+			err := commit(func(tx *Tx) error {
 				g, err := tx.Game(id)
 				if err != nil {
 					return err
