@@ -61,6 +61,37 @@ type Adapter struct {
 
 	mu    sync.Mutex
 	rooms map[id.RoomID]*roomCache
+
+	// recent remembers the messages dispatched lately: a backfill may
+	// overlap what a sync already delivered.
+	recent recentIDs
+}
+
+// recentIDs is a bounded set of event IDs (the last recentSize added).
+type recentIDs struct {
+	mu   sync.Mutex
+	set  map[id.EventID]bool
+	ring []id.EventID
+	next int
+}
+
+const recentSize = 4096
+
+// seen reports whether e was added before, and adds it.
+func (r *recentIDs) seen(e id.EventID) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.set[e] {
+		return true
+	}
+	if r.set == nil {
+		r.set, r.ring = map[id.EventID]bool{}, make([]id.EventID, recentSize)
+	}
+	delete(r.set, r.ring[r.next])
+	r.ring[r.next] = e
+	r.next = (r.next + 1) % recentSize
+	r.set[e] = true
+	return false
 }
 
 // roomCache holds what the adapter looked up about a room; it is
@@ -78,12 +109,12 @@ func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, e
 	if log == nil {
 		log = slog.Default()
 	}
+	if cfg.Encryption && !cryptoBuilt {
+		return nil, errNoCrypto
+	}
 	cfg = cfg.withDefaults(db.Path())
 	if err := cfg.check(); err != nil {
 		return nil, err
-	}
-	if cfg.Encryption && !cryptoBuilt {
-		return nil, errNoCrypto
 	}
 	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform),
 		timelineLimit: 50, retryBase: time.Second,
@@ -255,6 +286,10 @@ func (a *Adapter) syncKey() string {
 	return "sync " + string(a.cli.UserID) + " " + string(a.cli.DeviceID)
 }
 
+// handleTimeout bounds the handling of one sync response after the
+// adapter was asked to stop.
+const handleTimeout = 2 * time.Minute
+
 // syncLoop long-polls /sync. The position is stored after each response
 // has been handled, so a crash or restart hands unhandled events over
 // again (the chat layer drops those it already handled) and never skips
@@ -305,11 +340,26 @@ func (a *Adapter) syncLoop(ctx context.Context) error {
 			continue
 		}
 		delay = a.retryBase
-		if err := a.cli.Syncer.ProcessResponse(ctx, resp, since); err != nil {
+		// A batch is handled to the end even when ctx ends meanwhile, so
+		// that stopping the bot does not leave commands handled but
+		// unanswered (or answered twice after the restart).
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), handleTimeout)
+		err = a.cli.Syncer.ProcessResponse(hctx, resp, since)
+		cancel()
+		if err != nil {
 			a.log.Error("handling a sync response", "err", err)
 		}
 		since = resp.NextBatch
-		if err := a.putState(a.syncKey(), []byte(since)); err != nil {
+		if err := a.db.Update(func(tx *storage.Tx) error {
+			for roomID, room := range resp.Rooms.Join {
+				if evs := room.Timeline.Events; len(evs) > 0 {
+					if err := tx.PutState(stateNS, "last "+string(roomID), []byte(evs[len(evs)-1].ID)); err != nil {
+						return err
+					}
+				}
+			}
+			return tx.PutState(stateNS, a.syncKey(), []byte(since))
+		}); err != nil {
 			return fmt.Errorf("matrix: storing the sync position: %w", err)
 		}
 	}
@@ -341,8 +391,10 @@ func (a *Adapter) prepareSync(ctx context.Context, resp *mautrix.RespSync, since
 		}
 		kept := evs[:0:0]
 		for i, evt := range evs {
-			if i < cut && (evt.Type == event.EventMessage || evt.Type == event.EventEncrypted) {
-				continue
+			if evt.Type == event.EventMessage || evt.Type == event.EventEncrypted {
+				if i < cut || a.recent.seen(evt.ID) {
+					continue
+				}
 			}
 			kept = append(kept, evt)
 		}
@@ -369,10 +421,17 @@ func (a *Adapter) joinedHere(evt *event.Event) bool {
 }
 
 // backfill fetches the events between a sync's cut-off and the previous
-// position, oldest first.
+// position, oldest first. It stops at the last event an earlier sync
+// delivered in the room (some servers, Dendrite among them, do not stop
+// at the `to` token) or at the bot's join.
 func (a *Adapter) backfill(ctx context.Context, room id.RoomID, from, to string) []*event.Event {
+	last, err := a.state("last " + string(room))
+	if err != nil {
+		a.log.Warn("reading the last event seen", "room", room, "err", err)
+	}
 	var got []*event.Event
-	for pages := 0; pages < 20 && from != ""; pages++ {
+	done := false
+	for pages := 0; pages < 20 && from != "" && !done; pages++ {
 		var resp *mautrix.RespMessages
 		err := a.retry(ctx, "backfill", func() error {
 			var err error
@@ -383,7 +442,17 @@ func (a *Adapter) backfill(ctx context.Context, room id.RoomID, from, to string)
 			a.log.Warn("fetching missed messages", "room", room, "err", err)
 			break
 		}
-		got = append(got, resp.Chunk...)
+		for _, evt := range resp.Chunk {
+			if last != nil && evt.ID == id.EventID(last) {
+				done = true
+				break
+			}
+			got = append(got, evt)
+			if a.joinedHere(evt) {
+				done = true
+				break
+			}
+		}
 		if len(resp.Chunk) == 0 || resp.End == "" || resp.End == from {
 			break
 		}

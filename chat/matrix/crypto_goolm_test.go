@@ -1,0 +1,28 @@
+//go:build goolm
+
+package matrix
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/crypto/cryptohelper"
+)
+
+// humanCrypto gives a test user end-to-end encryption with its own store.
+func humanCrypto(t *testing.T, ctx context.Context, cli *mautrix.Client) {
+	t.Helper()
+	h, err := cryptohelper.NewCryptoHelper(cli, []byte("test pickle key"), filepath.Join(t.TempDir(), "crypto.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cli.Crypto = h
+	t.Cleanup(func() { h.Close() })
+}
+
+func TestEncryptedRoom(t *testing.T) { testScenario(t, true) }
