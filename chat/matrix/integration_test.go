@@ -373,6 +373,9 @@ func testScenario(t *testing.T, encrypted bool) {
 	if img.Info == nil || img.Info.MimeType != "image/png" || img.Info.Width == 0 || img.Info.Height == 0 {
 		t.Fatalf("image info %+v", img.Info)
 	}
+	if encrypted != (img.File != nil) {
+		t.Errorf("encrypted room %v, but the image is uploaded encrypted: %v", encrypted, img.File != nil)
+	}
 	data := fetch(t, ctx, ann.cli, img)
 	if img.Info.Size != len(data) {
 		t.Errorf("info.size %d, image has %d bytes", img.Info.Size, len(data))
@@ -461,6 +464,18 @@ func testScenario(t *testing.T, encrypted bool) {
 	for _, cmd := range cmds {
 		if n := ann.answers(cmd); n != 1 {
 			t.Errorf("command %s answered %d times; the bot said:\n%s", cmd, n, ann.transcript())
+		}
+	}
+	if encrypted {
+		ann.mu.Lock()
+		for _, e := range ann.got {
+			if e.Mautrix.EventSource&event.SourceDecrypted == 0 {
+				t.Errorf("the bot sent %s unencrypted into an encrypted room", e.ID)
+			}
+		}
+		ann.mu.Unlock()
+		if !bot.adapter.encrypted(ctx, room) {
+			t.Error("the bot does not know the room is encrypted")
 		}
 	}
 	if n := ann.answers(old); n != 0 {
