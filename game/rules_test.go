@@ -308,8 +308,8 @@ func TestSituationalPass(t *testing.T) {
 	if err := g.Play(White, Pass); err != nil { // White "creates" this position
 		t.Fatal(err)
 	}
-	play(t, g, "C1")                                 // Black
-	play(t, g, "A5")                                 // White suicide: the position Black made: legal
+	play(t, g, "C1")                            // Black
+	play(t, g, "A5")                            // White suicide: the position Black made: legal
 	if err := g.Play(Black, Pass); err != nil { // Black passes: same position again, created by Black too
 		t.Fatal(err)
 	}

@@ -1,0 +1,176 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// TestLoad plays many games between distinct players concurrently through
+// the router to the end (resignation after a random number of moves), with
+// every request delivered twice at random. Nothing may fail, no move may
+// be lost or doubled, and the store's indexes must stay consistent. The
+// size is 1,000 games (2,000 players) by default, GOBOT_LOAD_GAMES
+// overrides it; -short and the race detector use 60.
+func TestLoad(t *testing.T) {
+	games := 1000
+	if testing.Short() || raceEnabled {
+		games = 60
+	}
+	if s := os.Getenv("GOBOT_LOAD_GAMES"); s != "" {
+		games, _ = strconv.Atoi(s)
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "load.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	bot := New(Config{Rules: "japanese", Width: 9, Height: 9}, db, nil, clock, nil)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	go func() {
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	start := time.Now()
+	var seq atomic.Int64
+	send := func(rng *rand.Rand, user, room string, line ...string) Reply {
+		id := fmt.Sprintf("load:%d", seq.Add(1))
+		r := Request{User: User{ID: UserID("load:" + user), Name: user}, Room: RoomID("load:" + room), EventID: id, Command: line[0], Args: line[1:]}
+		rep := bot.Handle(context.Background(), r)
+		if rng.IntN(4) == 0 { // a duplicate delivery
+			dup := bot.Handle(context.Background(), r)
+			if !dup.Error {
+				t.Errorf("duplicate of %v was applied: %s", line, dup.Text)
+			}
+		}
+		return rep
+	}
+	type result struct {
+		id    GameID
+		moves int
+	}
+	results := make(chan result, games)
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(i), 7))
+			a, b, room := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i), fmt.Sprintf("r%d", i%50)
+			if rep := send(rng, a, room, "challenge", "@load:"+b, "9", "black"); rep.Error {
+				t.Errorf("challenge: %s", rep.Text)
+				return
+			}
+			rep := send(rng, b, room, "accept")
+			if rep.Error {
+				t.Errorf("accept: %s", rep.Text)
+				return
+			}
+			id := rep.Game
+			ref := "#" + strconv.FormatUint(uint64(id), 10)
+			players := [2]string{a, b}
+			made := 0
+			target := 10 + rng.IntN(40)
+			for made < target {
+				p := game.Pt(rng.IntN(9), rng.IntN(9)).GTP(9)
+				rep := send(rng, players[made%2], room, "play", p, ref)
+				if !rep.Error {
+					made++
+				}
+			}
+			if rep := send(rng, players[made%2], room, "resign", ref); rep.Error {
+				t.Errorf("resign: %s", rep.Text)
+			}
+			results <- result{id, made}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	close(results)
+	elapsed := time.Since(start)
+	n := 0
+	db.View(func(tx *storage.Tx) error {
+		for r := range results {
+			n++
+			sg, err := tx.Game(r.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sg.Record.Moves) != r.moves || sg.Active() || len(sg.MoveTimes) != r.moves {
+				t.Errorf("game %d: %d moves stored (%d times), %d acknowledged, active %v", r.id, len(sg.Record.Moves), len(sg.MoveTimes), r.moves, sg.Active())
+			}
+		}
+		return nil
+	})
+	if n != games {
+		t.Fatalf("%d of %d games finished", n, games)
+	}
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d games, %d requests in %v; peak heap in use %.1f MB", games, seq.Load(), elapsed.Round(time.Millisecond), float64(peak.Load())/1e6)
+}
+
+// BenchmarkMoveCommand measures the whole in-process path of a move:
+// parse, authorize, replay, play, store with fsync, render.
+func BenchmarkMoveCommand(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	bot := New(Config{Rules: "japanese", Width: 19, Height: 19}, db, benchRenderer, clock, nil)
+	ctx := context.Background()
+	newGame := func() {
+		bot.Handle(ctx, Request{User: User{ID: "b:a", Name: "a"}, Room: "b:r", Command: "challenge", Args: []string{"@b:b", "black"}})
+		bot.Handle(ctx, Request{User: User{ID: "b:b", Name: "b"}, Room: "b:r", Command: "accept"})
+	}
+	newGame()
+	rng := rand.New(rand.NewPCG(1, 1))
+	users := [2]UserID{"b:a", "b:b"}
+	turn := 0
+	moves := 0
+	for b.Loop() {
+		for {
+			p := game.Pt(rng.IntN(19), rng.IntN(19)).GTP(19)
+			rep := bot.Handle(ctx, Request{User: User{ID: users[turn%2]}, Room: "b:r", Command: "play", Args: []string{p}})
+			if !rep.Error {
+				if rep.Image == nil && benchRenderer != nil {
+					b.Fatal("no image")
+				}
+				turn++
+				moves++
+				break
+			}
+		}
+		if moves == 200 { // keep games realistic: about 200 moves, then a new one
+			bot.Handle(ctx, Request{User: User{ID: users[turn%2]}, Room: "b:r", Command: "resign"})
+			newGame()
+			moves, turn = 0, 0
+		}
+	}
+}
