@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -21,11 +23,28 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB
 		bot.SetNotifier(console.Platform, con)
 		runners = append(runners, con.Run)
 	}
-	if cfg.Discord.Enabled {
-		return nil, errors.New("discord.enabled: this build of gobot has no Discord adapter yet")
+	if d := cfg.Discord; d.Enabled {
+		a, err := discord.New(discord.Config{
+			Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
+			GuildIDs: d.GuildIDs, ShardID: d.ShardID, ShardCount: d.ShardCount, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+		}, bot, store, log)
+		if err != nil {
+			return nil, err
+		}
+		bot.SetNotifier(discord.Platform, a)
+		runners = append(runners, a.Run)
 	}
-	if cfg.Matrix.Enabled {
-		return nil, errors.New("matrix.enabled: this build of gobot has no Matrix adapter yet")
+	if m := cfg.Matrix; m.Enabled {
+		a, err := matrix.New(matrix.Config{
+			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,
+			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
+			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
+		}, bot, store, log)
+		if err != nil {
+			return nil, fmt.Errorf("matrix: %w", err)
+		}
+		bot.SetNotifier(matrix.Platform, a)
+		runners = append(runners, a.Run)
 	}
 	return runners, nil
 }

@@ -1,0 +1,335 @@
+// Package discord connects gobot to Discord: one /go application command
+// with a subcommand per chat command, buttons, board images, turn pings;
+// over the gateway (a bot token) or as an HTTP interactions endpoint
+// (Discord signs each request with the application's Ed25519 key). It
+// translates; every decision is the chat package's. It is the only
+// importer of discordgo.
+package discord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// Platform prefixes Discord user and channel IDs ("discord:1234").
+const Platform = "discord"
+
+// Config is the Discord adapter's configuration.
+type Config struct {
+	// Mode is "gateway" (default; a long-running connection with the bot
+	// token) or "http" (Discord POSTs interactions to Listen + Path).
+	Mode          string
+	Token         string // bot token (both modes: REST calls need it)
+	ApplicationID string
+	PublicKey     string // hex Ed25519 public key (http mode)
+	Listen        string // http mode address, default 127.0.0.1:8080
+	Path          string // default /interactions
+	GuildIDs      []string
+	ShardID       int
+	ShardCount    int
+	// APIURL is the REST base ("https://discord.com/api/v9/"), and
+	// GatewayURL the websocket URL; both default to Discord's own.
+	APIURL     string
+	GatewayURL string
+}
+
+// Handler is the part of *chat.Bot the adapter uses.
+type Handler interface {
+	Handle(ctx context.Context, r chat.Request) chat.Reply
+	Commands() []chat.Command
+	Complete(ctx context.Context, r chat.Request, cmd, arg, typed string) []chat.Choice
+	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
+}
+
+// MaxBody is the largest interaction request body accepted.
+const MaxBody = 1 << 20
+
+// MaxSkew is how far an interaction's timestamp may be from now.
+const MaxSkew = 5 * time.Minute
+
+// Adapter is one Discord application.
+type Adapter struct {
+	cfg  Config
+	bot  Handler
+	db   *storage.DB
+	log  *slog.Logger
+	s    *discordgo.Session
+	pub  ed25519.PublicKey
+	now  func() time.Time
+	wg   sync.WaitGroup // follow-ups in flight
+	cmds map[string]chat.Command
+}
+
+var endpointsMu sync.Mutex
+
+// SetAPIBase points every discordgo REST endpoint at base (which ends in
+// "/api/v9/" or similar). discordgo computes its endpoint strings once;
+// the function endpoints read these base strings when called.
+func SetAPIBase(base string) {
+	endpointsMu.Lock()
+	defer endpointsMu.Unlock()
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	root := strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/api/v"+discordgo.APIVersion) + "/"
+	discordgo.EndpointDiscord = root
+	discordgo.EndpointAPI = base
+	discordgo.EndpointGuilds = base + "guilds/"
+	discordgo.EndpointChannels = base + "channels/"
+	discordgo.EndpointUsers = base + "users/"
+	discordgo.EndpointGateway = base + "gateway"
+	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
+	discordgo.EndpointWebhooks = base + "webhooks/"
+	discordgo.EndpointStickers = base + "stickers/"
+	discordgo.EndpointStageInstances = base + "stage-instances"
+	discordgo.EndpointSKUs = base + "skus"
+	discordgo.EndpointVoice = base + "/voice/"
+	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
+	discordgo.EndpointNitroStickersPacks = base + "/sticker-packs"
+	discordgo.EndpointGuildCreate = base + "guilds"
+	discordgo.EndpointApplications = base + "applications"
+	discordgo.EndpointOAuth2 = base + "oauth2/"
+	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
+}
+
+// gatewayOverride answers discordgo's GET /gateway with the configured
+// gateway URL, so the websocket goes there.
+type gatewayOverride struct {
+	url  string
+	next http.RoundTripper
+}
+
+func (g gatewayOverride) RoundTrip(r *http.Request) (*http.Response, error) {
+	if g.url != "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/gateway") {
+		body, _ := json.Marshal(map[string]string{"url": g.url})
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(bytes.NewReader(body)), Request: r, ContentLength: int64(len(body))}, nil
+	}
+	return g.next.RoundTrip(r)
+}
+
+// New checks the config and prepares the adapter (no network yet).
+func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, error) {
+	if cfg.Mode == "" {
+		cfg.Mode = "gateway"
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = "127.0.0.1:8080"
+	}
+	if cfg.Path == "" {
+		cfg.Path = "/interactions"
+	}
+	if cfg.ShardCount == 0 {
+		cfg.ShardCount = 1
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
+	for _, c := range bot.Commands() {
+		a.cmds[c.Name] = c
+	}
+	switch cfg.Mode {
+	case "gateway":
+		if cfg.Token == "" {
+			return nil, errors.New("discord: the gateway needs a bot token")
+		}
+	case "http":
+		key, err := hex.DecodeString(cfg.PublicKey)
+		if err != nil || len(key) != ed25519.PublicKeySize {
+			return nil, errors.New("discord: public_key must be the application's 64-hex-digit public key")
+		}
+		a.pub = key
+		if cfg.ApplicationID == "" {
+			return nil, errors.New("discord: http mode needs the application ID")
+		}
+	default:
+		return nil, fmt.Errorf("discord: mode %q is not gateway or http", cfg.Mode)
+	}
+	if cfg.APIURL != "" {
+		SetAPIBase(cfg.APIURL)
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, err
+	}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: gatewayOverride{url: cfg.GatewayURL, next: http.DefaultTransport}}
+	s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+	s.ShouldRetryOnRateLimit = true
+	a.s = s
+	return a, nil
+}
+
+// Run registers the /go command (when it changed) and serves
+// interactions until ctx ends.
+func (a *Adapter) Run(ctx context.Context) error {
+	if err := a.Register(); err != nil {
+		a.log.Error("registering /go", "err", err)
+	}
+	if a.cfg.Mode == "http" {
+		ln, err := net.Listen("tcp", a.cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("discord: %w", err)
+		}
+		return a.Serve(ctx, ln)
+	}
+	a.s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		a.gatewayInteraction(ctx, ic.Interaction)
+	})
+	if err := a.s.Open(); err != nil {
+		return fmt.Errorf("discord gateway: %w", err)
+	}
+	a.log.Info("connected to the gateway", "shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
+	<-ctx.Done()
+	a.wg.Wait()
+	return a.s.Close()
+}
+
+// Serve answers interactions over HTTP on ln until ctx ends.
+func (a *Adapter) Serve(ctx context.Context, ln net.Listener) error {
+	mux := http.NewServeMux()
+	mux.Handle(a.cfg.Path, a)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sc, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Shutdown(sc)
+	}()
+	a.log.Info("serving interactions", "addr", ln.Addr().String(), "path", a.cfg.Path)
+	err := srv.Serve(ln)
+	a.wg.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Wait blocks until every follow-up (edits of deferred responses) sent.
+func (a *Adapter) Wait() { a.wg.Wait() }
+
+// ServeHTTP is the interactions endpoint: size limit, timestamp
+// freshness, Ed25519 signature, then the interaction.
+func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST interactions here", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	ts, err := strconv.ParseInt(r.Header.Get("X-Signature-Timestamp"), 10, 64)
+	if err != nil {
+		http.Error(w, "missing or bad signature timestamp", http.StatusUnauthorized)
+		return
+	}
+	if d := a.now().Sub(time.Unix(ts, 0)); d > MaxSkew || d < -MaxSkew {
+		http.Error(w, "stale signature timestamp", http.StatusUnauthorized)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !discordgo.VerifyInteraction(r, a.pub) {
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}
+	var in discordgo.Interaction
+	if err := json.Unmarshal(body, &in); err != nil {
+		http.Error(w, "malformed interaction", http.StatusBadRequest)
+		return
+	}
+	resp, follow := a.interaction(context.Background(), &in)
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(resp)
+	if follow != nil {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			follow()
+		}()
+	}
+}
+
+// gatewayInteraction answers an interaction that came over the gateway:
+// through the REST callback, files included.
+func (a *Adapter) gatewayInteraction(ctx context.Context, in *discordgo.Interaction) {
+	resp, follow := a.interaction(ctx, in)
+	if err := a.s.InteractionRespond(in, resp); err != nil {
+		a.log.Error("responding to an interaction", "err", err)
+		return
+	}
+	if follow != nil {
+		follow()
+	}
+}
+
+// hashCommands fingerprints the command definitions.
+func hashCommands(cmds []*discordgo.ApplicationCommand) string {
+	raw, _ := json.Marshal(cmds)
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// Register puts the /go command globally or in each configured guild,
+// only when its definition changed since the last registration.
+func (a *Adapter) Register() error {
+	appID := a.cfg.ApplicationID
+	if appID == "" {
+		u, err := a.s.User("@me")
+		if err != nil {
+			return err
+		}
+		appID = u.ID
+		a.cfg.ApplicationID = appID
+	}
+	cmds := []*discordgo.ApplicationCommand{ApplicationCommand(a.bot.Commands())}
+	hash := hashCommands(cmds)
+	guilds := a.cfg.GuildIDs
+	if len(guilds) == 0 {
+		guilds = []string{""}
+	}
+	for _, g := range guilds {
+		key := "commands:" + g
+		if a.db != nil {
+			var old []byte
+			a.db.View(func(tx *storage.Tx) error {
+				old, _ = tx.State(Platform, key)
+				return nil
+			})
+			if string(old) == hash {
+				continue
+			}
+		}
+		if _, err := a.s.ApplicationCommandBulkOverwrite(appID, g, cmds); err != nil {
+			return fmt.Errorf("registering /go (guild %q): %w", g, err)
+		}
+		if a.db != nil {
+			if err := a.db.Update(func(tx *storage.Tx) error { return tx.PutState(Platform, key, []byte(hash)) }); err != nil {
+				return err
+			}
+		}
+		a.log.Info("registered /go", "guild", g)
+	}
+	return nil
+}

@@ -1,0 +1,385 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"io"
+	"log/slog"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/render"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// fakeDiscord stands in for discord.com's REST API (nothing here can
+// reach the real one) and records what the adapter sent.
+type fakeDiscord struct {
+	mu    sync.Mutex
+	calls []call
+}
+
+type call struct {
+	Method, Path string
+	JSON         map[string]any // the JSON body or multipart payload_json
+	Files        map[string][]byte
+}
+
+func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c := call{Method: r.Method, Path: r.URL.Path, Files: map[string][]byte{}}
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if strings.HasPrefix(mt, "multipart/") {
+		mr := multipart.NewReader(r.Body, params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err != nil {
+				break
+			}
+			data, _ := io.ReadAll(p)
+			if p.FormName() == "payload_json" {
+				json.Unmarshal(data, &c.JSON)
+			} else {
+				c.Files[p.FileName()] = data
+			}
+		}
+	} else {
+		json.NewDecoder(r.Body).Decode(&c.JSON)
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, c)
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/commands"):
+		io.WriteString(w, "[]")
+	case strings.HasSuffix(r.URL.Path, "/users/@me/channels"):
+		io.WriteString(w, `{"id":"dm1","type":1}`)
+	case strings.HasSuffix(r.URL.Path, "/threads"):
+		io.WriteString(w, `{"id":"thread1","type":11}`)
+	default:
+		io.WriteString(w, `{"id":"m1","channel_id":"c1"}`)
+	}
+}
+
+func (f *fakeDiscord) take() []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.calls
+	f.calls = nil
+	return out
+}
+
+type env struct {
+	t      *testing.T
+	a      *Adapter
+	db     *storage.DB
+	srv    *httptest.Server
+	fake   *fakeDiscord
+	priv   ed25519.PrivateKey
+	seq    int
+	client *http.Client
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	fake := &fakeDiscord{}
+	api := httptest.NewServer(fake)
+	t.Cleanup(api.Close)
+	SetAPIBase(api.URL + "/api/v9/")
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9, Prefix: "/go"}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot.SetNotifier(Platform, a)
+	srv := httptest.NewServer(a)
+	t.Cleanup(srv.Close)
+	return &env{t: t, a: a, db: db, srv: srv, fake: fake, priv: priv, client: srv.Client()}
+}
+
+// send posts an interaction signed as Discord signs it and returns the
+// status and the decoded response.
+func (e *env) send(body []byte, ts time.Time, forge bool) (int, map[string]any) {
+	e.t.Helper()
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	sig := ed25519.Sign(e.priv, append([]byte(stamp), body...))
+	if forge {
+		sig[0] ^= 0xff
+	}
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL, bytes.NewReader(body))
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	resp, err := e.client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	e.a.Wait()
+	return resp.StatusCode, out
+}
+
+func member(id, name string) string {
+	return fmt.Sprintf(`"member":{"user":{"id":%q,"username":%q},"permissions":"0"}`, id, name)
+}
+
+// command builds a /go <sub> interaction.
+func (e *env) command(user, name, sub string, opts string) []byte {
+	e.seq++
+	return []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":2,"token":"tok%d","channel_id":"c1","guild_id":"g1",%s,
+		"data":{"id":"cmd","name":"go","type":1,"options":[{"name":%q,"type":1,"options":[%s]}],
+		"resolved":{"users":{"222":{"id":"222","username":"bob"}}}}}`, e.seq, e.seq, member(user, name), sub, opts))
+}
+
+func (e *env) button(user, name, customID string) []byte {
+	e.seq++
+	return []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":3,"token":"tok%d","channel_id":"c1","guild_id":"g1",%s,
+		"data":{"custom_id":%q,"component_type":2}}`, e.seq, e.seq, member(user, name), customID))
+}
+
+func opt(name string, typ int, value string) string {
+	return fmt.Sprintf(`{"name":%q,"type":%d,"value":%q}`, name, typ, value)
+}
+
+// buttons returns the custom IDs by label in a response or payload.
+func buttons(data map[string]any) map[string]string {
+	out := map[string]string{}
+	rows, _ := data["components"].([]any)
+	for _, r := range rows {
+		comps, _ := r.(map[string]any)["components"].([]any)
+		for _, c := range comps {
+			m := c.(map[string]any)
+			out[m["label"].(string)] = m["custom_id"].(string)
+		}
+	}
+	return out
+}
+
+func TestHTTPInteractionsEndToEnd(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	// PING → PONG.
+	if code, out := e.send([]byte(`{"id":"p","type":1,"application_id":"app","token":"t"}`), now, false); code != 200 || out["type"] != float64(1) {
+		t.Fatalf("ping: %d %v", code, out)
+	}
+	// A challenge: no files, answered in the HTTP response itself.
+	code, out := e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9")+","+opt("color", 3, "black")), now, false)
+	if code != 200 || out["type"] != float64(4) {
+		t.Fatalf("challenge: %d %v", code, out)
+	}
+	data := out["data"].(map[string]any)
+	if am := data["allowed_mentions"].(map[string]any); fmt.Sprint(am["users"]) != "[222]" {
+		t.Fatalf("allowed mentions: %v", am)
+	}
+	accept := buttons(data)["Accept"]
+	if accept == "" {
+		t.Fatalf("no Accept button: %v", data)
+	}
+	// Bob presses Accept: the reply has the board image, so the response
+	// is deferred and the original is edited with a multipart upload.
+	code, out = e.send(e.button("222", "bob", accept), now, false)
+	if code != 200 || out["type"] != float64(5) {
+		t.Fatalf("accept: %d %v", code, out)
+	}
+	calls := e.fake.take()
+	edit := findCall(t, calls, "PATCH", "/api/v9/webhooks/app/tok2/messages/@original")
+	checkPNG(t, edit)
+	if len(buttons(edit.JSON)) != 3 {
+		t.Fatalf("game buttons: %v", buttons(edit.JSON))
+	}
+	// Alice plays D4 (a typed option).
+	code, out = e.send(e.command("111", "alice", "play", opt("point", 3, "D4")), now, false)
+	if code != 200 || out["type"] != float64(5) {
+		t.Fatalf("play: %d %v", code, out)
+	}
+	edit = findCall(t, e.fake.take(), "PATCH", "/api/v9/webhooks/app/tok3/messages/@original")
+	checkPNG(t, edit)
+	if fmt.Sprint(edit.JSON["allowed_mentions"].(map[string]any)["users"]) != "[222]" {
+		t.Fatalf("the player to move should be pinged: %v", edit.JSON["allowed_mentions"])
+	}
+	// An illegal move is ephemeral and immediate.
+	code, out = e.send(e.command("222", "bob", "play", opt("point", 3, "D4")), now, false)
+	data = out["data"].(map[string]any)
+	if code != 200 || out["type"] != float64(4) || data["flags"] != float64(64) || !strings.Contains(data["content"].(string), "D4 is occupied") {
+		t.Fatalf("illegal move: %d %v", code, out)
+	}
+	// Resign asks for confirmation first.
+	resign := buttons(edit.JSON)["Resign"]
+	if !strings.HasPrefix(resign, confirmPrefix) {
+		t.Fatalf("resign button %q", resign)
+	}
+	code, out = e.send(e.button("222", "bob", resign), now, false)
+	data = out["data"].(map[string]any)
+	confirm := buttons(data)["Yes, resign"]
+	if data["flags"] != float64(64) || confirm == "" {
+		t.Fatalf("confirmation: %v", out)
+	}
+	// The confirmation button carries a stale version now? No: the board
+	// has not moved since; bob confirms.
+	code, out = e.send(e.button("222", "bob", confirm), now, false)
+	if code != 200 || out["type"] != float64(5) {
+		t.Fatalf("resign: %d %v", code, out)
+	}
+	edit = findCall(t, e.fake.take(), "PATCH", "")
+	if !strings.Contains(fmt.Sprint(edit.JSON["embeds"]), "W+R") && !strings.Contains(fmt.Sprint(edit.JSON["embeds"]), "B+R") {
+		t.Fatalf("result not shown: %v", edit.JSON["embeds"])
+	}
+}
+
+func findCall(t *testing.T, calls []call, method, path string) call {
+	t.Helper()
+	for _, c := range calls {
+		if c.Method == method && (path == "" || c.Path == path) {
+			return c
+		}
+	}
+	t.Fatalf("no %s %s among %d calls: %+v", method, path, len(calls), calls)
+	return call{}
+}
+
+func checkPNG(t *testing.T, c call) {
+	t.Helper()
+	for name, data := range c.Files {
+		if strings.HasSuffix(name, ".png") {
+			img, err := png.Decode(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if img.Bounds().Dx() < 300 {
+				t.Fatalf("%s is %v", name, img.Bounds())
+			}
+			embeds := fmt.Sprint(c.JSON["embeds"])
+			if !strings.Contains(embeds, "attachment://"+name) {
+				t.Fatalf("the embed does not show %s: %s", name, embeds)
+			}
+			return
+		}
+	}
+	t.Fatalf("no PNG attachment in %+v", c)
+}
+
+func gamesStored(t *testing.T, db *storage.DB) int {
+	n := 0
+	db.View(func(tx *storage.Tx) error {
+		for id := storage.ChallengeID(1); ; id++ {
+			if _, err := tx.Challenge(id); err != nil {
+				break
+			}
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+func TestBadRequestsChangeNothing(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	body := e.command("111", "alice", "challenge", opt("player", 6, "222"))
+	for _, tc := range []struct {
+		name string
+		code int
+		send func() int
+	}{
+		{"forged signature", 401, func() int { c, _ := e.send(body, now, true); return c }},
+		{"stale timestamp", 401, func() int { c, _ := e.send(body, now.Add(-10*time.Minute), false); return c }},
+		{"future timestamp", 401, func() int { c, _ := e.send(body, now.Add(10*time.Minute), false); return c }},
+		{"malformed JSON", 400, func() int { c, _ := e.send([]byte(`{"type":2,`), now, false); return c }},
+		{"oversized body", 413, func() int { c, _ := e.send(bytes.Repeat([]byte("x"), MaxBody+10), now, false); return c }},
+	} {
+		if got := tc.send(); got != tc.code {
+			t.Errorf("%s: status %d, want %d", tc.name, got, tc.code)
+		}
+		if n := gamesStored(t, e.db); n != 0 {
+			t.Fatalf("%s: %d challenges stored", tc.name, n)
+		}
+	}
+	resp, _ := e.client.Get(e.srv.URL)
+	if resp.StatusCode != 405 {
+		t.Errorf("GET: %d", resp.StatusCode)
+	}
+	// An unknown subcommand gets a friendly ephemeral answer.
+	_, out := e.send(e.command("111", "alice", "chalenge", ""), now, false)
+	data := out["data"].(map[string]any)
+	if data["flags"] != float64(64) || !strings.Contains(data["content"].(string), "Did you mean") {
+		t.Fatalf("unknown command: %v", out)
+	}
+	// The same interaction delivered twice is applied once.
+	e.send(body, now, false)
+	_, out = e.send(body, now, false)
+	if n := gamesStored(t, e.db); n != 1 {
+		t.Fatalf("duplicate delivery stored %d challenges", n)
+	}
+	if !strings.Contains(fmt.Sprint(out), "already handled") {
+		t.Fatalf("duplicate reply: %v", out)
+	}
+}
+
+func TestApplicationCommandShape(t *testing.T) {
+	db, _ := storage.Open(filepath.Join(t.TempDir(), "x.db"), storage.Options{})
+	defer db.Close()
+	bot := chat.New(chat.Config{}, db, nil, nil, nil)
+	cmd := ApplicationCommand(bot.Commands())
+	if cmd.Name != "go" || len(cmd.Options) != len(bot.Commands()) {
+		t.Fatalf("%d subcommands", len(cmd.Options))
+	}
+	for _, sub := range cmd.Options {
+		if len(sub.Description) == 0 || len(sub.Description) > 100 {
+			t.Errorf("%s: description length %d", sub.Name, len(sub.Description))
+		}
+		seenOptional := false
+		for _, o := range sub.Options {
+			if o.Name == "" || strings.ContainsAny(o.Name, "#@= ") {
+				t.Errorf("%s: bad option name %q", sub.Name, o.Name)
+			}
+			if o.Required && seenOptional {
+				t.Errorf("%s: required option %s after an optional one", sub.Name, o.Name)
+			}
+			seenOptional = seenOptional || !o.Required
+			if len(o.Choices) > 25 {
+				t.Errorf("%s.%s: %d choices", sub.Name, o.Name, len(o.Choices))
+			}
+		}
+	}
+	// Registration happens once per definition.
+	fake := &fakeDiscord{}
+	api := httptest.NewServer(fake)
+	defer api.Close()
+	SetAPIBase(api.URL + "/api/v9/")
+	pub, _, _ := ed25519.GenerateKey(nil)
+	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}}, bot, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := a.Register(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := fake.take()
+	if len(calls) != 1 || calls[0].Method != "PUT" || calls[0].Path != "/api/v9/applications/app/guilds/g1/commands" {
+		t.Fatalf("registration calls: %+v", calls)
+	}
+	_ = context.Background()
+}

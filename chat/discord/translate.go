@@ -1,0 +1,340 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// optionName turns an argument name into a Discord option name:
+// "@player" → "player", "#game" → "game", "key=value" → "options".
+func optionName(a chat.Arg) string {
+	if a.Name == "key=value" {
+		return "options"
+	}
+	var sb strings.Builder
+	for _, r := range strings.ToLower(a.Name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+func clip(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// ApplicationCommand builds the /go command with one subcommand per chat
+// command, from the chat package's declarations.
+func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
+	root := &discordgo.ApplicationCommand{Name: "go", Description: "Play Go (baduk, weiqi) here", Type: discordgo.ChatApplicationCommand}
+	for _, c := range cmds {
+		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
+		var required, optional []*discordgo.ApplicationCommandOption
+		for _, a := range c.Args {
+			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required}
+			switch a.Kind {
+			case chat.ArgUser:
+				o.Type = discordgo.ApplicationCommandOptionUser
+			case chat.ArgGame, chat.ArgPoint:
+				o.Autocomplete = !a.Repeat
+			case chat.ArgRules, chat.ArgColor, chat.ArgChoice:
+				for _, ch := range a.Choices {
+					o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
+				}
+			}
+			if a.Repeat {
+				o.Description = clip(o.Description+" (several: separate with spaces)", 100)
+			}
+			if a.Required {
+				required = append(required, o)
+			} else {
+				optional = append(optional, o)
+			}
+		}
+		sub.Options = append(required, optional...)
+		root.Options = append(root.Options, sub)
+	}
+	return root
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// Request turns an interaction into a chat request. For slash commands,
+// typed options become the argument strings chat's parser reads.
+func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
+	r := chat.Request{EventID: Platform + ":" + in.ID, Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
+	var u *discordgo.User
+	if in.Member != nil {
+		u = in.Member.User
+		r.Admin = in.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
+	} else {
+		u = in.User
+	}
+	if u != nil {
+		r.User = chat.User{ID: chat.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
+	}
+	if r.DM {
+		r.Admin = true // a DM is the user's own room
+	}
+	switch in.Type {
+	case discordgo.InteractionMessageComponent:
+		r.Action = in.MessageComponentData().CustomID
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		data := in.ApplicationCommandData()
+		if len(data.Options) == 0 {
+			r.Command = "help"
+			return r
+		}
+		sub := data.Options[0]
+		r.Command = sub.Name
+		decl := a.cmds[sub.Name]
+		for _, o := range sub.Options {
+			var arg chat.Arg
+			for _, d := range decl.Args {
+				if optionName(d) == o.Name {
+					arg = d
+				}
+			}
+			v := fmt.Sprint(o.Value)
+			switch arg.Kind {
+			case chat.ArgUser:
+				id := v
+				r.Args = append(r.Args, "@"+Platform+":"+id)
+				if data.Resolved != nil {
+					if ru, ok := data.Resolved.Users[id]; ok {
+						r.Mentions = append(r.Mentions, chat.User{ID: chat.UserID(Platform + ":" + id), Name: orDefault(ru.GlobalName, ru.Username)})
+					}
+				}
+			case chat.ArgKomi:
+				r.Args = append(r.Args, "komi="+strings.TrimPrefix(v, "komi="))
+			case chat.ArgHandicap:
+				r.Args = append(r.Args, "handicap="+strings.TrimPrefix(v, "handicap="))
+			case chat.ArgClock:
+				r.Args = append(r.Args, "clock="+strings.TrimPrefix(v, "clock="))
+			case chat.ArgGame, chat.ArgChallenge:
+				r.Args = append(r.Args, "#"+strings.TrimPrefix(strings.TrimSpace(v), "#"))
+			default:
+				r.Args = append(r.Args, strings.Fields(v)...)
+			}
+		}
+	}
+	return r
+}
+
+// focused returns the option being typed in an autocomplete interaction.
+func focused(in *discordgo.Interaction) (cmd, arg, typed string) {
+	data := in.ApplicationCommandData()
+	if len(data.Options) == 0 {
+		return "", "", ""
+	}
+	sub := data.Options[0]
+	for _, o := range sub.Options {
+		if o.Focused {
+			return sub.Name, o.Name, fmt.Sprint(o.Value)
+		}
+	}
+	return sub.Name, "", ""
+}
+
+// mention renders a chat user as a Discord mention (other platforms'
+// users by their local name).
+func mention(u chat.UserID) string {
+	if u.Platform() == Platform {
+		return "<@" + u.Local() + ">"
+	}
+	return u.Local()
+}
+
+// Message is a chat reply in Discord's terms.
+type Message struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	Files      []*discordgo.File
+	Mentions   *discordgo.MessageAllowedMentions
+	Ephemeral  bool
+}
+
+// Translate turns a chat reply into a Discord message: an embed with the
+// text, fields and board image, the files as attachments, buttons, and
+// pings limited to the reply's mentions.
+func Translate(rep chat.Reply) Message {
+	m := Message{Ephemeral: rep.Private || rep.Error}
+	text := chat.FormatText(rep.Text, mention)
+	m.Mentions = &discordgo.MessageAllowedMentions{Users: []string{}}
+	var pings []string
+	for _, u := range rep.Mentions {
+		if u.Platform() == Platform {
+			m.Mentions.Users = append(m.Mentions.Users, u.Local())
+			pings = append(pings, "<@"+u.Local()+">")
+		}
+	}
+	if rep.Error {
+		m.Content = text
+		return m
+	}
+	// Mentions ping only from the content, not from embeds.
+	m.Content = strings.Join(pings, " ")
+	e := &discordgo.MessageEmbed{Title: rep.Title, Description: clip(text, 4000), Color: 0xDCB35C}
+	for _, f := range rep.Fields {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: clip(chat.FormatText(f.Value, mention), 1024), Inline: f.Inline})
+	}
+	if rep.Image != nil {
+		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + rep.Image.Name}
+		m.Files = append(m.Files, file(rep.Image))
+	}
+	if rep.File != nil {
+		m.Files = append(m.Files, file(rep.File))
+	}
+	m.Embeds = []*discordgo.MessageEmbed{e}
+	var row discordgo.ActionsRow
+	for _, act := range rep.Actions {
+		id := act.ID
+		if act.Confirm != "" {
+			id = confirmPrefix + id
+		}
+		row.Components = append(row.Components, discordgo.Button{Label: act.Label, Style: buttonStyle(act.Style), CustomID: clip(id, 100)})
+		if len(row.Components) == 5 {
+			m.Components = append(m.Components, row)
+			row = discordgo.ActionsRow{}
+		}
+	}
+	if len(row.Components) > 0 {
+		m.Components = append(m.Components, row)
+	}
+	return m
+}
+
+// confirmPrefix marks a button that first asks "are you sure?".
+const confirmPrefix = "confirm:"
+
+func buttonStyle(s chat.Style) discordgo.ButtonStyle {
+	switch s {
+	case chat.Primary:
+		return discordgo.PrimaryButton
+	case chat.Success:
+		return discordgo.SuccessButton
+	case chat.Danger:
+		return discordgo.DangerButton
+	}
+	return discordgo.SecondaryButton
+}
+
+func file(f *chat.File) *discordgo.File {
+	return &discordgo.File{Name: f.Name, ContentType: f.MIME, Reader: bytes.NewReader(f.Data)}
+}
+
+func (m Message) flags() discordgo.MessageFlags {
+	if m.Ephemeral {
+		return discordgo.MessageFlagsEphemeral
+	}
+	return 0
+}
+
+// interaction answers one interaction. The response is what goes back
+// at once (in the HTTP body or the REST callback); follow, when not nil,
+// completes a deferred response: Discord takes no files in an HTTP
+// response body, so a reply with files is deferred (type 5) and then the
+// original response is edited with the files.
+func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*discordgo.InteractionResponse, func()) {
+	switch in.Type {
+	case discordgo.InteractionPing:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		req := a.Request(in)
+		cmd, arg, typed := focused(in)
+		var choices []*discordgo.ApplicationCommandOptionChoice
+		for _, c := range a.bot.Complete(ctx, req, cmd, arg, typed) {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+		}
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil
+	case discordgo.InteractionMessageComponent:
+		id := in.MessageComponentData().CustomID
+		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
+			label := "Yes"
+			if strings.HasPrefix(orig, "resign|") {
+				label = "Yes, resign"
+			}
+			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "Are you sure?", Flags: discordgo.MessageFlagsEphemeral,
+					Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+						discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: orig}}}}}}, nil
+		}
+	case discordgo.InteractionApplicationCommand:
+	default:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "I can't handle that kind of interaction.", Flags: discordgo.MessageFlagsEphemeral}}, nil
+	}
+	req := a.Request(in)
+	rep := a.bot.Handle(ctx, req)
+	msg := Translate(rep)
+	data := &discordgo.InteractionResponseData{Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components,
+		AllowedMentions: msg.Mentions, Flags: msg.flags()}
+	after := func(m *discordgo.Message) {
+		if rep.Thread && m != nil && rep.Game != 0 {
+			th, err := a.s.MessageThreadStart(m.ChannelID, m.ID, clip(rep.ThreadName, 100), 10080)
+			if err != nil {
+				a.log.Warn("starting a game thread", "err", err)
+				return
+			}
+			if err := a.bot.ThreadCreated(ctx, rep.Game, chat.RoomID(Platform+":"+th.ID)); err != nil {
+				a.log.Error("recording a game thread", "err", err)
+			}
+		}
+	}
+	if len(msg.Files) == 0 {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data}, func() {
+			if rep.Thread {
+				m, err := a.s.InteractionResponse(in)
+				if err == nil {
+					after(m)
+				}
+			}
+		}
+	}
+	deferred := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: msg.flags()}}
+	return deferred, func() {
+		content := msg.Content
+		m, err := a.s.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content, Embeds: &msg.Embeds,
+			Components: &msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+		if err != nil {
+			a.log.Error("completing a deferred response", "err", err)
+			return
+		}
+		after(m)
+	}
+}
+
+// Notify sends a message the bot makes on its own: to a channel, or as a
+// direct message.
+func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
+	channel := m.Room.Local()
+	if m.To != "" {
+		ch, err := a.s.UserChannelCreate(m.To.Local())
+		if err != nil {
+			return fmt.Errorf("opening a DM with %s: %w", m.To, err)
+		}
+		channel = ch.ID
+	}
+	msg := Translate(m.Reply)
+	_, err := a.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+	return err
+}
