@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,14 +35,16 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.Close()
-	c.WriteJSON(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
+	var wmu sync.Mutex // one writer at a time
+	write := func(v any) error { wmu.Lock(); defer wmu.Unlock(); return c.WriteJSON(v) }
+	write(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
 	var id map[string]any
 	if err := c.ReadJSON(&id); err != nil {
 		return
 	}
 	g.identify <- id
 	seq := 1
-	c.WriteJSON(map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
+	write(map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
 		"v": 9, "session_id": "s1", "user": map[string]any{"id": "999", "username": "gobot", "bot": true}, "guilds": []any{}}})
 	go func() {
 		for {
@@ -50,7 +53,7 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if m["op"] == float64(1) {
-				c.WriteJSON(map[string]any{"op": 11})
+				write(map[string]any{"op": 11})
 			}
 		}
 	}()
@@ -58,7 +61,7 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		seq++
 		var in map[string]any
 		json.Unmarshal(d, &in)
-		if err := c.WriteJSON(map[string]any{"op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": in}); err != nil {
+		if err := write(map[string]any{"op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": in}); err != nil {
 			return
 		}
 	}
