@@ -26,3 +26,5 @@ func humanCrypto(t *testing.T, ctx context.Context, cli *mautrix.Client) {
 }
 
 func TestEncryptedRoom(t *testing.T) { testScenario(t, true) }
+
+func TestEncryptedThreadsAndDirectMessages(t *testing.T) { testThreadsAndDM(t, true) }

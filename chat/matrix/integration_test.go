@@ -486,3 +486,123 @@ func testScenario(t *testing.T, encrypted bool) {
 	}
 	t.Logf("rate-limit retries: %d", logs.count("M_LIMIT_EXCEEDED"))
 }
+
+func TestThreadsAndDirectMessages(t *testing.T) { testThreadsAndDM(t, false) }
+
+// testThreadsAndDM checks room admins (power levels), a game in its own
+// thread, a turn notice sent to a player in a direct room the bot makes,
+// and a move typed in that direct room.
+func testThreadsAndDM(t *testing.T, encrypted bool) {
+	ctx := waitCtx(t)
+	hs := startDendrite(t, "@ann:localhost", "@bob:localhost", "@carol:localhost")
+	botID := register(t, ctx, hs, "gobot").UserID
+	ann := newHuman(t, ctx, hs, "ann", botID, encrypted)
+	bob := newHuman(t, ctx, hs, "bob", botID, encrypted)
+	carol := newHuman(t, ctx, hs, "carol", botID, encrypted)
+	bob.autoJoin(t)
+
+	create := &mautrix.ReqCreateRoom{Preset: "public_chat", Name: "threads", Invite: []id.UserID{botID}}
+	if encrypted {
+		create.InitialState = []*event.Event{{Type: event.StateEncryption, StateKey: new(string),
+			Content: event.Content{Parsed: &event.EncryptionEventContent{Algorithm: id.AlgorithmMegolmV1}}}}
+	}
+	logs := &logBuffer{}
+	defer func() {
+		if t.Failed() {
+			t.Logf("bot log:\n%s", logs)
+		}
+	}()
+	cfg := Config{Homeserver: hs, UserID: string(botID), Password: "password-gobot", Encryption: encrypted}
+	bot := startBot(t, ctx, cfg, filepath.Join(t.TempDir(), "gobot.db"), 50, logs)
+	cr, err := ann.cli.CreateRoom(ctx, create)
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := cr.RoomID
+	for _, h := range []*human{bob, carol} {
+		if _, err := h.cli.JoinRoomByID(ctx, room); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitJoined(t, ctx, room, botID, ann.cli, bob.cli, carol.cli)
+	waitJoined(t, ctx, room, carol.cli.UserID, ann.cli, bob.cli, carol.cli)
+
+	ask := func(h *human, room id.RoomID, text string, pills ...*mautrix.Client) (*event.MessageEventContent, id.EventID) {
+		t.Helper()
+		cmd := h.say(t, ctx, room, text, pills...)
+		c, _ := h.replyTo(t, ctx, cmd)
+		return c, cmd
+	}
+	c, _ := ask(carol, room, "!go settings room threads=on")
+	if !strings.Contains(c.Body, "Only room admins") {
+		t.Fatalf("carol (power 0) changed the room's settings: %q", c.Body)
+	}
+	c, _ = ask(ann, room, "!go settings room threads=on")
+	if !strings.Contains(c.Body, "threads=on") {
+		t.Fatalf("ann (the room's creator) could not turn threads on: %q", c.Body)
+	}
+	c, _ = ask(bob, room, "!go settings notify=dm")
+	if !strings.Contains(c.Body, "notify=dm") {
+		t.Fatalf("bob's notify=dm: %q", c.Body)
+	}
+	ask(ann, room, "!go challenge {bob} 9 white", bob.cli)
+
+	// The accept's answer is the root of the game's thread: not a reply,
+	// and the board image follows inside the thread.
+	accept := bob.say(t, ctx, room, "!go accept")
+	rootEvt, i := ann.wait(t, ctx, 0, "the game's thread root", func(e *event.Event) bool {
+		return strings.Contains(e.Content.AsMessage().Body, "Game #1 begins")
+	})
+	root := rootEvt.Content.AsMessage()
+	if root.RelatesTo != nil {
+		t.Errorf("the thread root relates to %+v", root.RelatesTo)
+	}
+	inThread := func(e *event.Event) bool { return e.Content.AsMessage().RelatesTo.GetThreadParent() == rootEvt.ID }
+	ann.wait(t, ctx, i, "the board in the thread", func(e *event.Event) bool {
+		return e.Content.AsMessage().MsgType == event.MsgImage && inThread(e)
+	})
+	if n := ann.answers(accept); n != 0 {
+		t.Errorf("the accept got %d plain replies besides the thread", n)
+	}
+
+	// A move typed in the room's main timeline (naming the game: the
+	// thread is the game's room now) is answered in the thread.
+	move := bob.say(t, ctx, room, "!go play D4 #1")
+	ann.wait(t, ctx, 0, "bob's move in the thread", func(e *event.Event) bool {
+		c := e.Content.AsMessage()
+		return inThread(e) && strings.Contains(c.Body, "bob played D4")
+	})
+	// ann moves in the thread; bob, with notify=dm, gets a direct message.
+	th := &event.MessageEventContent{MsgType: event.MsgText, Body: "!go play E5",
+		RelatesTo: (&event.RelatesTo{}).SetThread(rootEvt.ID, move)}
+	if _, err := ann.cli.SendMessageEvent(ctx, room, event.EventMessage, th); err != nil {
+		t.Fatal(err)
+	}
+	dm, _ := bob.wait(t, ctx, 0, "a direct message about his turn", func(e *event.Event) bool {
+		return e.RoomID != room && strings.Contains(e.Content.AsMessage().Body, "Your move in game #1")
+	})
+	if encrypted && dm.Mautrix.EventSource&event.SourceDecrypted == 0 {
+		t.Error("the direct message was not encrypted")
+	}
+	// bob answers in the direct room: the move is made in the game, its
+	// board goes to the thread, and the direct room is told where.
+	c, _ = ask(bob, dm.RoomID, "!go play E4")
+	if !strings.Contains(c.Body, "Answered in") {
+		t.Errorf("the direct room got %q", c.Body)
+	}
+	ann.wait(t, ctx, 0, "the move from the direct room in the thread", func(e *event.Event) bool {
+		return inThread(e) && strings.Contains(e.Content.AsMessage().Body, "bob played E4")
+	})
+	if dmRoom, _ := bot.adapter.state("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
+		t.Errorf("the bot remembers %q as bob's direct room, not %s", dmRoom, dm.RoomID)
+	}
+}
+
+// autoJoin makes h accept every invite (the bot's direct rooms).
+func (h *human) autoJoin(t *testing.T) {
+	h.cli.Syncer.(*mautrix.DefaultSyncer).OnEventType(event.StateMember, func(ctx context.Context, evt *event.Event) {
+		if evt.GetStateKey() == string(h.cli.UserID) && evt.Content.AsMember().Membership == event.MembershipInvite && evt.Mautrix.EventSource&event.SourceInvite != 0 {
+			go h.cli.JoinRoomByID(ctx, evt.RoomID)
+		}
+	})
+}
