@@ -114,7 +114,7 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Handicap < 0 || cfg.Handicap > MaxHandicap {
 		return nil, fmt.Errorf("%w: handicap is 0 to %d stones, not %d", ErrHandicap, MaxHandicap, cfg.Handicap)
 	}
-	if err := CheckKomi(cfg.Rules.Komi); err != nil {
+	if err := checkKomiValue(cfg.Rules.Komi); err != nil {
 		return nil, err
 	}
 	if cfg.Handicap >= cfg.Width*cfg.Height {

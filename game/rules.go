@@ -237,6 +237,17 @@ func (r Rules) String() string {
 	return s
 }
 
+// checkKomiValue accepts any komi a game record may carry: a finite
+// number within ±1000. Records from some sources write Chinese komi in
+// stones (KM[2.75]); gobot plays them as written. New challenges go
+// through CheckKomi (multiples of 0.5) instead.
+func checkKomiValue(k float64) error {
+	if math.IsNaN(k) || math.IsInf(k, 0) || math.Abs(k) > 1000 {
+		return fmt.Errorf("komi %v: %w (between -1000 and 1000)", k, ErrBadKomi)
+	}
+	return nil
+}
+
 // FormatKomi prints komi without a trailing ".0": "6.5", "7", "-3".
 func FormatKomi(k float64) string { return strconv.FormatFloat(k, 'f', -1, 64) }
 

@@ -29,7 +29,7 @@ func NewFromPosition(cfg Config, setup *Board, toMove Color) (*Game, error) {
 	if cfg.Handicap < 0 || cfg.Handicap >= cfg.Width*cfg.Height {
 		return nil, fmt.Errorf("%w: %d stones on a %s board", ErrHandicap, cfg.Handicap, SizeString(cfg.Width, cfg.Height))
 	}
-	if err := CheckKomi(cfg.Rules.Komi); err != nil {
+	if err := checkKomiValue(cfg.Rules.Komi); err != nil {
 		return nil, err
 	}
 	return fromPosition(cfg, setup.Clone(), toMove, nil), nil

@@ -237,13 +237,38 @@ func TestDecodeSGF(t *testing.T) {
 	}
 }
 
+// Some records write Chinese komi in stones (KM[2.75]): gobot plays and
+// scores them as written.
+func TestQuarterKomi(t *testing.T) {
+	recs, err := ReadSGF([]byte("(;GM[1]FF[4]SZ[9]KM[2.75]RU[Chinese];B[ee];W[];B[])"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := recs[0].Replay(mustPreset(t, "chinese"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Game.Score().Result.String(); got != "B+78.25" {
+		t.Fatalf("result %s, want B+78.25", got)
+	}
+}
+
+func mustPreset(t *testing.T, name string) Rules {
+	t.Helper()
+	r, err := Preset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestDecodeSGFErrors(t *testing.T) {
 	for _, tt := range []struct{ in, msg string }{
 		{"(;GM[2])", "not a game of Go"},
 		{"(;SZ[26])", "larger than 25"},
 		{"(;SZ[abc])", "bad board size"},
 		{"(;KM[six])", "komi is not a number"},
-		{"(;KM[3.75])", "multiple of 0.5"},
+		{"(;KM[5000])", "between -1000 and 1000"},
 		{"(;HA[x])", "handicap"},
 		{"(;SZ[9]AB[jj])", "off the board"},
 		{"(;SZ[9]AB[aa:zz])", "off the board"},

@@ -125,7 +125,7 @@ func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
 		if err != nil {
 			return nil, fmt.Errorf("KM[%s]: komi is not a number", km)
 		}
-		if err := CheckKomi(k); err != nil {
+		if err := checkKomiValue(k); err != nil {
 			return nil, fmt.Errorf("KM[%s]: %w", km, err)
 		}
 		r.Komi, r.HasKomi = k, true
