@@ -96,7 +96,7 @@ func TestNewFromPositionErrors(t *testing.T) {
 		{"size mismatch", Config{Width: 19, Height: 19, Rules: r}, b, Black},
 		{"no board", Config{Width: 9, Height: 9, Rules: r}, nil, Black},
 		{"nobody to move", Config{Width: 9, Height: 9, Rules: r}, b, Empty},
-		{"bad komi", Config{Width: 9, Height: 9, Rules: Rules{Komi: 0.3}}, b, Black},
+		{"bad komi", Config{Width: 9, Height: 9, Rules: Rules{Komi: 1e9}}, b, Black},
 		{"bad handicap", Config{Width: 9, Height: 9, Rules: r, Handicap: -1}, b, Black},
 	} {
 		if _, err := NewFromPosition(tt.cfg, tt.b, tt.toMove); err == nil {
