@@ -86,6 +86,9 @@ type Game struct {
 
 	phase    Phase
 	dead     []bool // per point: the stone there is marked dead
+	// proposing: the automatic dead-stone proposal is still to be made;
+	// it is made on first use, so replaying records stays fast.
+	proposing bool
 	accepted [3]bool
 	result   *Result
 
@@ -182,6 +185,7 @@ func Replay(r Record) (*Game, error) {
 		}
 	}
 	if g.phase == Scoring {
+		g.proposing = false
 		for _, p := range r.Dead {
 			if err := g.toggle(p, true); err != nil {
 				return nil, fmt.Errorf("dead mark %s: %w", p.GTP(g.cfg.Height), err)
@@ -441,10 +445,17 @@ func (g *Game) enterScoring() {
 	g.phase = Scoring
 	clear(g.dead)
 	g.accepted = [3]bool{}
-	if !g.cfg.Rules.NoAgreement {
-		for _, p := range ProposeDead(g.board, g.cfg.Rules) {
-			g.toggle(p, true)
-		}
+	g.proposing = !g.cfg.Rules.NoAgreement
+}
+
+// settle makes the automatic dead-stone proposal if it is due.
+func (g *Game) settle() {
+	if !g.proposing {
+		return
+	}
+	g.proposing = false
+	for _, p := range ProposeDead(g.board, g.cfg.Rules) {
+		g.toggle(p, true)
 	}
 }
 
@@ -519,6 +530,7 @@ func (g *Game) Resume() error {
 	g.passes = 0
 	clear(g.dead)
 	g.accepted = [3]bool{}
+	g.proposing = false
 	g.resumes = append(g.resumes, len(g.moves))
 	if m, ok := g.LastMove(); ok {
 		g.toMove = m.Color.Opponent()
@@ -543,6 +555,7 @@ func (g *Game) ToggleDead(p Point, group bool) error {
 	if g.board.At(p) == Empty {
 		return fmt.Errorf("%s: %w", p.GTP(g.board.h), ErrNoStone)
 	}
+	g.settle()
 	mark := !g.dead[g.board.index(p)]
 	pts := []Point{p}
 	if group {
@@ -570,11 +583,13 @@ func (g *Game) toggle(p Point, dead bool) error {
 
 // IsDead reports whether the stone at p is marked dead.
 func (g *Game) IsDead(p Point) bool {
+	g.settle()
 	return p.In(g.board.w, g.board.h) && g.dead[g.board.index(p)]
 }
 
 // DeadStones returns every stone marked dead, in reading order.
 func (g *Game) DeadStones() []Point {
+	g.settle()
 	var out []Point
 	for i, d := range g.dead {
 		if d {
@@ -586,6 +601,7 @@ func (g *Game) DeadStones() []Point {
 
 // DeadStrings returns one stone of each string marked dead.
 func (g *Game) DeadStrings() []Point {
+	g.settle()
 	var out []Point
 	done := make([]bool, len(g.dead))
 	for i, d := range g.dead {
@@ -623,5 +639,6 @@ func (g *Game) Accepted(c Color) bool { return g.accepted[c] }
 
 // Score counts the current position with the current dead marks.
 func (g *Game) Score() Score {
+	g.settle()
 	return Count(g.board, g.dead, g.cfg, [3]int{0, g.captures[Black] + g.passStones[Black], g.captures[White] + g.passStones[White]})
 }

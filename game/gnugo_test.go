@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strconv"
@@ -211,4 +212,21 @@ func BenchmarkProposeDead19(b *testing.B) {
 	for b.Loop() {
 		ProposeDead(board, rules)
 	}
+}
+
+// BenchmarkRandomPlayout19 plays random games to the end on an empty
+// 19×19 board (the playout of the dead-stone proposal: no eye filling,
+// simple ko, no suicide).
+func BenchmarkRandomPlayout19(b *testing.B) {
+	empty, _ := NewBoard(19, 19)
+	board := empty.Clone()
+	alive := make([]bool, 19*19)
+	rng := rand.New(rand.NewPCG(1, 2))
+	moves := 0
+	for b.Loop() {
+		copy(board.cells, empty.cells)
+		board.hash = 0
+		moves += board.randomPlayout(rng, Black, alive)
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
 }

@@ -666,6 +666,7 @@ func (r *SGFRecord) finish(g *Game) {
 	known := err == nil
 	if g.phase == Scoring && last.HasTerritory {
 		clear(g.dead)
+		g.proposing = false
 		for _, t := range []struct {
 			pts   []Point
 			owner Color
