@@ -462,3 +462,34 @@ func TestStoreErrorsAreFriendly(t *testing.T) {
 		t.Fatalf("internal errors must not leak: %q", rep.Text)
 	}
 }
+
+// A marking survives being stored and read back: the automatic proposal is
+// not added again when the game is loaded for the next command.
+func TestMarksSurviveReload(t *testing.T) {
+	h := newHarness(t)
+	h.start("5")
+	// White's lone stone in Black's area is proposed dead.
+	for _, mv := range []struct{ who, line string }{
+		{"alice", "play B2"}, {"bob", "play D4"}, {"alice", "play B4"}, {"bob", "play C2"}, {"alice", "play C3"},
+	} {
+		h.ok(mv.who, mv.line)
+	}
+	h.ok("bob", "pass")
+	h.ok("alice", "pass")
+	_, g := h.game(1)
+	proposed := g.DeadStones()
+	if len(proposed) == 0 {
+		t.Fatal("the proposal should mark White C2 dead")
+	}
+	p := proposed[0].GTP(5)
+	h.ok("bob", "dead "+p) // bob says it lives
+	_, g = h.game(1)
+	if g.IsDead(proposed[0]) {
+		t.Fatalf("%s should be alive after bob's toggle", p)
+	}
+	h.ok("alice", "board") // another command loads the game again
+	_, g = h.game(1)
+	if g.IsDead(proposed[0]) {
+		t.Fatalf("%s came back dead after a reload", p)
+	}
+}
