@@ -65,6 +65,8 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	bot.SetNotifier(console.Platform, con)
 	if interactive {
 		fmt.Fprintf(stdout, "gobot — Go in your terminal. Database: %s\nBoard images are saved in %s\nYou are %s; type help for commands, /as bob to switch player, /quit to leave.\n", *db, *images, *user)
+	} else {
+		fmt.Fprintf(stderr, "gobot: database %s, board images in %s\n", *db, *images)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -75,7 +77,15 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		defer wg.Done()
 		bot.Run(ctx)
 	}()
-	err = con.Run(ctx)
+	// The console reads a terminal; on SIGINT/SIGTERM stop waiting for the
+	// next line. A command in flight finishes first: closing the database
+	// waits for its transaction.
+	errc := make(chan error, 1)
+	go func() { errc <- con.Run(ctx) }()
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+	}
 	stop()
 	wg.Wait()
 	return err
