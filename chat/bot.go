@@ -54,7 +54,10 @@ type Command struct {
 	Args    []Arg
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
-	run   func(ctx context.Context, b *Bot, r *Request) (Reply, error)
+	// view commands change nothing; their event ID is marked before they
+	// run (commands that change things mark it in their own transaction).
+	view bool
+	run  func(ctx context.Context, b *Bot, r *Request) (Reply, error)
 }
 
 // Usage returns the command's synopsis: "play <point> [#game]".
@@ -230,6 +233,11 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	}
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
+	}
+	if cmd.view && r.EventID != "" {
+		if err := b.store.Update(func(tx *storage.Tx) error { return b.markEvent(tx, &r) }); err != nil {
+			return b.errorReply(err)
+		}
 	}
 	rep, err := cmd.run(ctx, b, &r)
 	if err != nil {

@@ -214,6 +214,14 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 	if g.MoveCount() != 1 {
 		t.Fatalf("moves = %d, want 1", g.MoveCount())
 	}
+	// Commands that only look are answered once too.
+	look := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:look", Command: "board", Args: []string{"#1"}}
+	if rep := h.bot.Handle(context.Background(), look); rep.Error || rep.Image == nil {
+		t.Fatalf("board: %s", rep.Text)
+	}
+	if rep := h.bot.Handle(context.Background(), look); !rep.Error || !strings.Contains(rep.Text, "already handled") {
+		t.Fatalf("a duplicate board request: %q", rep.Text)
+	}
 }
 
 func TestRights(t *testing.T) {
