@@ -84,13 +84,13 @@ type Game struct {
 	cycles     map[uint64]uint8
 	snapshot   []Color
 
-	phase    Phase
-	dead     []bool // per point: the stone there is marked dead
+	phase Phase
+	dead  []bool // per point: the stone there is marked dead
 	// proposing: the automatic dead-stone proposal is still to be made;
 	// it is made on first use, so replaying records stays fast.
 	proposing bool
-	accepted [3]bool
-	result   *Result
+	accepted  [3]bool
+	result    *Result
 
 	setupToMove Color // who moved first from a NewFromPosition setup
 }
