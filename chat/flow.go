@@ -80,8 +80,15 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 				return nil, err
 			}
 			var pick *storage.Game
+			better := func(a, b *storage.Game) bool { // a before b: the caller's games first, then the latest
+				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
+				if mineA != mineB {
+					return mineA
+				}
+				return a.ID > b.ID
+			}
 			for _, g := range all {
-				if pick == nil || g.ID > pick.ID && (colorOf(g, r.User.ID) != game.Empty || colorOf(pick, r.User.ID) == game.Empty) {
+				if pick == nil || better(g, pick) {
 					pick = g
 				}
 			}
