@@ -321,11 +321,12 @@ func testScenario(t *testing.T, encrypted bool) {
 
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "gobot.db")
-	cfg := Config{Homeserver: hs, UserID: string(botID), Password: "password-gobot", DisplayName: "Go Bot", Encryption: encrypted,
+	network := startProxy(t, hs)
+	cfg := Config{Homeserver: network.URL(), UserID: string(botID), Password: "password-gobot", DisplayName: "Go Bot", Encryption: encrypted,
 		AllowServers: []string{"localhost"}}
 	logs := &logBuffer{}
 	defer func() {
-		if t.Failed() {
+		if t.Failed() || testing.Verbose() {
 			t.Logf("bot log:\n%s", logs)
 		}
 	}()
@@ -433,10 +434,28 @@ func testScenario(t *testing.T, encrypted bool) {
 		last = i
 	}
 
+	// The network fails (the bot's connections drop, new ones are cut)
+	// while two moves are made; when it is back, both are answered.
+	nextImage(last) // the bot has finished with the last move
+	failed := logs.count("sync failed; retrying")
+	network.setDown(true)
+	cutCmds := []id.EventID{bob.say(t, ctx, room, "!go play C2"), ann.say(t, ctx, room, "!go play D4")}
+	cmds = append(cmds, cutCmds...)
+	for logs.count("sync failed; retrying") == failed { // down until the bot noticed
+		if !sleep(ctx, 20*time.Millisecond) {
+			t.Fatal("the bot's sync never failed while the network was down")
+		}
+	}
+	network.setDown(false)
+	for k, want := range []string{"bob played C2", "ann played D4"} {
+		c, _ := ann.replyTo(t, ctx, cutCmds[k])
+		expect(c, want)
+	}
+
 	for _, m := range []struct {
 		h    *human
 		move string
-	}{{bob, "play C2"}, {ann, "play D4"}, {bob, "play E4"}, {ann, "play C1"}, {bob, "play B1"}, {ann, "play D5"}, {bob, "pass"}, {ann, "play E5"}, {bob, "play E3"}, {ann, "pass"}} {
+	}{{bob, "play E4"}, {ann, "play C1"}, {bob, "play B1"}, {ann, "play D5"}, {bob, "pass"}, {ann, "play E5"}, {bob, "play E3"}, {ann, "pass"}} {
 		c, _ := ask(m.h, "!go "+m.move)
 		expect(c, "Game #1")
 	}
@@ -450,6 +469,17 @@ func testScenario(t *testing.T, encrypted bool) {
 	expect(c, "Game over: Black wins by", "!go sgf #1")
 	_, after, _ := strings.Cut(c.Body, "Game over: ")
 	result := after[strings.Index(after, "(")+1 : strings.Index(after, ")")]
+	if !encrypted {
+		// The bot's access token is revoked: it logs in again with its
+		// password, on the same device, and goes on answering.
+		revoke, err := mautrix.NewClient(hs, botID, bot.adapter.cli.AccessToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := revoke.Logout(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 	c, i = ask(bob, "!go sgf #1")
 	evt, _ := ann.wait(t, ctx, i, "the SGF file", func(e *event.Event) bool { return e.Content.AsMessage().MsgType == event.MsgFile })
 	sgf := evt.Content.AsMessage()
@@ -481,6 +511,9 @@ func testScenario(t *testing.T, encrypted bool) {
 	if n := ann.answers(old); n != 0 {
 		t.Errorf("a command from before the bot joined was answered %d times", n)
 	}
+	if !encrypted && logs.count("logging in again") == 0 {
+		t.Error("the bot did not notice that its token was revoked")
+	}
 	if n := logs.count("fetched messages missed while away"); n == 0 {
 		t.Errorf("the restarted bot did not need to fetch missed messages (timeline limit 2); the test did not test backfilling")
 	}
@@ -508,11 +541,12 @@ func testThreadsAndDM(t *testing.T, encrypted bool) {
 	}
 	logs := &logBuffer{}
 	defer func() {
-		if t.Failed() {
+		if t.Failed() || testing.Verbose() {
 			t.Logf("bot log:\n%s", logs)
 		}
 	}()
-	cfg := Config{Homeserver: hs, UserID: string(botID), Password: "password-gobot", Encryption: encrypted}
+	network := startProxy(t, hs)
+	cfg := Config{Homeserver: network.URL(), UserID: string(botID), Password: "password-gobot", Encryption: encrypted}
 	bot := startBot(t, ctx, cfg, filepath.Join(t.TempDir(), "gobot.db"), 50, logs)
 	cr, err := ann.cli.CreateRoom(ctx, create)
 	if err != nil {

@@ -189,14 +189,20 @@ func (a *Adapter) login(ctx context.Context) error {
 		}
 		a.log.Info("stored session expired; logging in again", "device", s.DeviceID)
 	}
+	return a.passwordLogin(ctx, s.DeviceID)
+}
+
+// passwordLogin logs the client in with the password, on device (new
+// when empty), and stores the session.
+func (a *Adapter) passwordLogin(ctx context.Context, device id.DeviceID) error {
 	var resp *mautrix.RespLogin
-	err = a.retry(ctx, "login", func() error {
+	err := a.retry(ctx, "login", func() error {
 		var err error
-		resp, err = cli.Login(ctx, &mautrix.ReqLogin{
+		resp, err = a.cli.Login(ctx, &mautrix.ReqLogin{
 			Type:                     mautrix.AuthTypePassword,
 			Identifier:               mautrix.UserIdentifier{Type: mautrix.IdentifierTypeUser, User: a.cfg.UserID},
 			Password:                 a.cfg.Password,
-			DeviceID:                 s.DeviceID,
+			DeviceID:                 device,
 			InitialDeviceDisplayName: a.cfg.DeviceName,
 			StoreCredentials:         true,
 		})
@@ -206,7 +212,7 @@ func (a *Adapter) login(ctx context.Context) error {
 		return fmt.Errorf("matrix: logging in as %s: %w", a.cfg.UserID, err)
 	}
 	b, _ := json.Marshal(session{DeviceID: resp.DeviceID, AccessToken: resp.AccessToken})
-	return a.putState(key, b)
+	return a.putState("session "+a.cfg.UserID, b)
 }
 
 func (a *Adapter) whoami(ctx context.Context) (*mautrix.RespWhoami, error) {
@@ -326,7 +332,14 @@ func (a *Adapter) syncLoop(ctx context.Context) error {
 				break
 			}
 			if errors.Is(err, mautrix.MUnknownToken) {
-				return fmt.Errorf("matrix: the homeserver no longer accepts the bot's access token: %w", err)
+				if a.cfg.AccessToken != "" || a.cfg.Password == "" {
+					return fmt.Errorf("matrix: the homeserver no longer accepts the bot's access token: %w", err)
+				}
+				a.log.Warn("the access token was revoked; logging in again", "device", a.cli.DeviceID)
+				if err := a.passwordLogin(ctx, a.cli.DeviceID); err != nil {
+					return err
+				}
+				continue
 			}
 			wait, ok := retryAfter(err)
 			if !ok {
