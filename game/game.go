@@ -364,26 +364,7 @@ func (g *Game) PlayMove(m Move) error {
 // simpleKo returns the point the opponent may not retake after a play at
 // i that captured exactly one stone, or -1 when it is no ko: the new stone
 // must stand alone with the captured point as its only liberty.
-func (g *Game) simpleKo(i int) int {
-	b := g.board
-	c := b.cells[i]
-	lib := -1
-	for _, n := range b.nb[4*i : 4*i+4] {
-		if n < 0 {
-			continue
-		}
-		switch b.cells[n] {
-		case c:
-			return -1
-		case Empty:
-			if lib >= 0 {
-				return -1
-			}
-			lib = int(n)
-		}
-	}
-	return lib
-}
+func (g *Game) simpleKo(i int) int { return g.board.koAfter(i) }
 
 func (g *Game) restore(hash uint64) {
 	copy(g.board.cells, g.snapshot)
