@@ -45,8 +45,9 @@ type Console struct {
 	// Clock, when it can be advanced, enables `/wait <duration>`.
 	Clock Advancer
 
-	mu  sync.Mutex // serialises output from replies and notifications
-	seq int
+	mu      sync.Mutex // serialises output from replies and notifications
+	seq     int
+	session string // makes event IDs unique across runs on one database
 }
 
 // Notify prints a message the bot sends on its own.
@@ -72,6 +73,7 @@ func (c *Console) Run(ctx context.Context) error {
 	if c.Room == "" {
 		c.Room = Platform + ":main"
 	}
+	c.session = strconv.FormatInt(time.Now().UnixNano(), 36)
 	sc := bufio.NewScanner(c.In)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for {
@@ -152,7 +154,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		User:    chat.User{ID: chat.UserID(Platform + ":" + c.User), Name: c.User},
 		Room:    c.Room,
 		Admin:   true, // the person at the terminal owns this room
-		EventID: Platform + ":" + strconv.Itoa(c.seq),
+		EventID: Platform + ":" + c.session + ":" + strconv.Itoa(c.seq),
 		Command: fields[0],
 		Args:    fields[1:],
 	}
