@@ -501,3 +501,16 @@ func TestMarksSurviveReload(t *testing.T) {
 		t.Fatalf("%s came back dead after a reload", p)
 	}
 }
+
+func TestOldEventsExpire(t *testing.T) {
+	h := newHarness(t)
+	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:old", Command: "help"}
+	h.bot.Handle(context.Background(), r)
+	h.clock.Advance(8 * 24 * time.Hour) // past the default 7-day memory
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rep := h.bot.Handle(context.Background(), r); rep.Error {
+		t.Fatalf("an event forgotten after a week is new again: %s", rep.Text)
+	}
+}

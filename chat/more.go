@@ -327,7 +327,11 @@ func (b *Bot) Tick(ctx context.Context) error {
 			b.log.Error("clock", "game", sg.ID, "err", err)
 		}
 	}
-	return nil
+	// Forget handled event IDs older than EventTTL.
+	return b.store.Update(func(tx *storage.Tx) error {
+		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
+		return err
+	})
 }
 
 func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
