@@ -21,7 +21,21 @@ const cryptoBuilt = true
 // errNoCrypto is never returned by builds with encryption.
 var errNoCrypto = errors.New("matrix: encryption unavailable")
 
-type cryptoBox interface{ Close() error }
+// cryptoBox is the client's end-to-end encryption.
+type cryptoBox interface {
+	Close() error
+	// Reshare uploads the device's keys again, after a new login on the
+	// same device (a logout deletes them on the server).
+	Reshare(ctx context.Context) error
+}
+
+type helperBox struct{ *cryptohelper.CryptoHelper }
+
+func (b helperBox) Reshare(ctx context.Context) error {
+	m := b.Machine()
+	m.GetAccount().Shared = false
+	return m.ShareKeys(ctx, -1)
+}
 
 // newCrypto sets up end-to-end encryption for cli with its keys in the
 // SQLite file at path (opened with go.mau.fi/util's "sqlite3-fk-wal"
@@ -44,5 +58,5 @@ func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey 
 		return nil, fmt.Errorf("matrix: starting encryption: %w", err)
 	}
 	cli.Crypto = h
-	return h, nil
+	return helperBox{h}, nil
 }

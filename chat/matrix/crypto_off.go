@@ -17,7 +17,10 @@ const cryptoBuilt = false
 // errNoCrypto is what New says when the config asks for encryption.
 var errNoCrypto = errors.New("matrix: encryption is enabled in the config, but this gobot was built without it: rebuild with `go build -tags goolm`, or set matrix.encryption to false")
 
-type cryptoBox interface{ Close() error }
+type cryptoBox interface {
+	Close() error
+	Reshare(ctx context.Context) error
+}
 
 func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {
 	return nil, errNoCrypto

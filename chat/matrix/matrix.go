@@ -339,6 +339,11 @@ func (a *Adapter) syncLoop(ctx context.Context) error {
 				if err := a.passwordLogin(ctx, a.cli.DeviceID); err != nil {
 					return err
 				}
+				if a.crypto != nil {
+					if err := a.crypto.Reshare(ctx); err != nil {
+						a.log.Error("uploading the device's encryption keys again", "err", err)
+					}
+				}
 				continue
 			}
 			wait, ok := retryAfter(err)
