@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -70,11 +71,13 @@ func Open(path string, opt Options) (*DB, error) {
 	// Commands are short; a batch waits at most 1 ms for company.
 	b.MaxBatchDelay = time.Millisecond
 	db := &DB{bolt: b, path: path}
-	if !opt.ReadOnly {
-		if err := db.migrate(); err != nil {
-			b.Close()
-			return nil, fmt.Errorf("database %s: %w", path, err)
-		}
+	check := db.migrate
+	if opt.ReadOnly {
+		check = db.checkSchema
+	}
+	if err := check(); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	return db, nil
 }
@@ -129,6 +132,38 @@ func (db *DB) Check() error {
 	})
 }
 
+// schemaOf reads the file's schema version: 0 for a new file, 1 for a
+// file from before the schema key existed.
+func schemaOf(btx *bolt.Tx) (int, error) {
+	if meta := btx.Bucket(bMeta); meta != nil {
+		if raw := meta.Get(keySchema); raw != nil {
+			if len(raw) != 4 {
+				return 0, fmt.Errorf("schema version: %w: %d bytes", ErrCorrupt, len(raw))
+			}
+			return int(binary.BigEndian.Uint32(raw)), nil
+		}
+	}
+	if btx.Bucket(bGames) != nil {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// checkSchema is Open's check for read-only use, which cannot upgrade:
+// the file must already have this code's layout.
+func (db *DB) checkSchema() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		v, err := schemaOf(btx)
+		if err != nil {
+			return err
+		}
+		if v != SchemaVersion {
+			return fmt.Errorf("schema %d, this gobot reads %d; open it read-write once to upgrade", v, SchemaVersion)
+		}
+		return nil
+	})
+}
+
 // migrate brings the file to SchemaVersion. Version 1 files (the first
 // layout) had no deadline index and no event expiry index: version 2
 // builds both from the records.
@@ -138,11 +173,9 @@ func (db *DB) migrate() error {
 		if err != nil {
 			return err
 		}
-		v := 0
-		if raw := meta.Get(keySchema); raw != nil {
-			v = int(binary.BigEndian.Uint32(raw))
-		} else if btx.Bucket(bGames) != nil {
-			v = 1 // a file from before the schema key existed
+		v, err := schemaOf(btx)
+		if err != nil {
+			return err
 		}
 		if v > SchemaVersion {
 			return fmt.Errorf("written by a newer gobot (schema %d; this one knows %d)", v, SchemaVersion)
@@ -244,15 +277,18 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 		g.ID, g.Version = GameID(seq), 0
-	} else if raw := games.Get(idKey(uint64(g.ID))); raw != nil {
-		var old Game
-		if err := json.Unmarshal(raw, &old); err == nil {
-			if old.Version != g.Version {
-				return fmt.Errorf("game #%d: %w", g.ID, ErrConflict)
-			}
-			if err := tx.unindexGame(&old); err != nil {
-				return err
-			}
+	} else {
+		// A game deleted since it was read stays deleted, and a damaged
+		// record is not overwritten blindly (DeleteGame removes it).
+		old, err := tx.Game(g.ID)
+		if err != nil {
+			return err
+		}
+		if old.Version != g.Version {
+			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, ErrConflict)
+		}
+		if err := tx.unindexGame(old); err != nil {
+			return err
 		}
 	}
 	g.Version++
@@ -298,16 +334,43 @@ func (tx *Tx) unindexGame(g *Game) error {
 	return tx.b(bRoomGames).Delete(pairKey(string(g.Room), uint64(g.ID)))
 }
 
-// DeleteGame removes a game and its index entries.
+// DeleteGame removes a game and its index entries. A damaged record can
+// be deleted too: its index entries are then found by scanning.
 func (tx *Tx) DeleteGame(id GameID) error {
 	g, err := tx.Game(id)
+	switch {
+	case err == nil:
+		err = tx.unindexGame(g)
+	case errors.Is(err, ErrCorrupt):
+		err = tx.purgeIndexes(uint64(id), bPlayerGames, bRoomGames, bDeadlines)
+	}
 	if err != nil {
 		return err
 	}
-	if err := tx.unindexGame(g); err != nil {
-		return err
-	}
 	return tx.b(bGames).Delete(idKey(uint64(id)))
+}
+
+// purgeIndexes deletes the entries ending in id from the given index
+// buckets: a full scan, used only for records too damaged to say which
+// entries they have.
+func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
+	suffix := idKey(id)
+	for _, name := range buckets {
+		var doomed [][]byte
+		b := tx.b(name)
+		b.ForEach(func(k, _ []byte) error {
+			if len(k) > 8 && bytes.HasSuffix(k, suffix) {
+				doomed = append(doomed, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		for _, k := range doomed {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // games loads the listed games. Records that cannot be read are left out
@@ -367,6 +430,9 @@ func (tx *Tx) Challenge(id ChallengeID) (*Challenge, error) {
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("challenge #%d: %w: %v", id, ErrCorrupt, err)
 	}
+	if c.ID != id {
+		return nil, fmt.Errorf("challenge #%d: %w: it says it is challenge #%d", id, ErrCorrupt, c.ID)
+	}
 	return &c, nil
 }
 
@@ -380,7 +446,11 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 			return err
 		}
 		c.ID = ChallengeID(seq)
-	} else if old, err := tx.Challenge(c.ID); err == nil {
+	} else {
+		old, err := tx.Challenge(c.ID)
+		if err != nil {
+			return err // deleted, or damaged: DeleteChallenge removes it
+		}
 		for _, k := range challengeKeys(old) {
 			if err := tx.b(k.bucket).Delete(k.key); err != nil {
 				return err
@@ -402,6 +472,26 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 		}
 	}
 	return nil
+}
+
+// DeleteChallenge removes a challenge and its index entries (also a
+// damaged one).
+func (tx *Tx) DeleteChallenge(id ChallengeID) error {
+	c, err := tx.Challenge(id)
+	switch {
+	case err == nil:
+		for _, k := range challengeKeys(c) {
+			if err := tx.b(k.bucket).Delete(k.key); err != nil {
+				return err
+			}
+		}
+	case errors.Is(err, ErrCorrupt):
+		err = tx.purgeIndexes(uint64(id), bPlayerChals, bRoomChals)
+	}
+	if err != nil {
+		return err
+	}
+	return tx.b(bChallenges).Delete(idKey(uint64(id)))
 }
 
 type indexKey struct {
@@ -542,24 +632,28 @@ func (tx *Tx) ExpireEvents(before time.Time) (int, error) {
 	return n, nil
 }
 
-// checkIndexes verifies that every index entry matches its record and
-// every record has its entries.
+// checkIndexes verifies that every index entry matches its record (key
+// and value) and every record has its entries. Damaged records are
+// skipped: they are reported when read.
 func (tx *Tx) checkIndexes() error {
-	var errs []error
-	want := map[string]bool{}
+	want := map[string]string{} // bucket \xff key → value
+	put := func(bucket, key, val []byte) { want[string(bucket)+"\xff"+string(key)] = string(val) }
+	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
 		var g Game
 		if json.Unmarshal(v, &g) != nil {
 			return nil
 		}
 		if g.Active() {
-			want["p"+string(pairKey(string(g.Black), uint64(g.ID)))] = true
-			want["p"+string(pairKey(string(g.White), uint64(g.ID)))] = true
+			put(bPlayerGames, pairKey(string(g.Black), uint64(g.ID)), nil)
+			put(bPlayerGames, pairKey(string(g.White), uint64(g.ID)), nil)
 			if !g.Deadline.IsZero() {
-				want["d"+string(deadlineKey(g.Deadline, g.ID))] = true
+				put(bDeadlines, deadlineKey(g.Deadline, g.ID), nil)
 			}
+			put(bRoomGames, pairKey(string(g.Room), uint64(g.ID)), active)
+		} else {
+			put(bRoomGames, pairKey(string(g.Room), uint64(g.ID)), []byte{0})
 		}
-		want["r"+string(pairKey(string(g.Room), uint64(g.ID)))] = true
 		return nil
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
@@ -568,26 +662,32 @@ func (tx *Tx) checkIndexes() error {
 			return nil
 		}
 		for _, ik := range challengeKeys(&c) {
-			want[string(ik.bucket)+string(ik.key)] = true
+			put(ik.bucket, ik.key, nil)
 		}
 		return nil
 	})
-	have := map[string]bool{}
-	for tag, bucket := range map[string][]byte{"p": bPlayerGames, "d": bDeadlines, "r": bRoomGames, string(bPlayerChals): bPlayerChals, string(bRoomChals): bRoomChals} {
+	tx.b(bEvents).ForEach(func(k, v []byte) error {
+		put(bEventsByTime, append(append([]byte(nil), v...), k...), nil)
+		return nil
+	})
+	var errs []error
+	for _, bucket := range [][]byte{bPlayerGames, bRoomGames, bDeadlines, bPlayerChals, bRoomChals, bEventsByTime} {
 		tx.b(bucket).ForEach(func(k, v []byte) error {
-			have[tag+string(k)] = true
+			key := string(bucket) + "\xff" + string(k)
+			w, ok := want[key]
+			switch {
+			case !ok:
+				errs = append(errs, fmt.Errorf("%s: stale entry %q", bucket, k))
+			case w != string(v):
+				errs = append(errs, fmt.Errorf("%s: entry %q is %v, want %v", bucket, k, v, []byte(w)))
+			}
+			delete(want, key)
 			return nil
 		})
 	}
 	for k := range want {
-		if !have[k] {
-			errs = append(errs, fmt.Errorf("index entry missing: %q", k))
-		}
-	}
-	for k := range have {
-		if !want[k] {
-			errs = append(errs, fmt.Errorf("stale index entry: %q", k))
-		}
+		bucket, key, _ := strings.Cut(k, "\xff")
+		errs = append(errs, fmt.Errorf("%s: missing entry %q", bucket, key))
 	}
 	return errors.Join(errs...)
 }

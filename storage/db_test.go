@@ -278,13 +278,158 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		}
 		return nil
 	})
-	// Repair it so the cleanup check sees consistent indexes.
-	db.Update(func(tx *Tx) error {
+	// A write over the damaged record is refused, not done blindly.
+	err := db.Update(func(tx *Tx) error {
 		g := newGame(t, "t:ann", "t:bob", "t:r")
 		g.ID, g.Version = 1, 1
-		raw := fmt.Sprintf(`{"ID":1,"Version":1,"Room":"t:r","Black":"t:ann","White":"t:bob","Created":"%s","Updated":"%s"}`, t0.Format(time.RFC3339), t0.Format(time.RFC3339))
-		return tx.tx.Bucket(bGames).Put(idKey(1), []byte(raw))
+		return tx.PutGame(g)
 	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
+		t.Errorf("overwriting the damaged game: %v", err)
+	}
+	// Deleting it removes its index entries too (the cleanup check
+	// verifies that none is left).
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(1) }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		games, err := tx.ActiveGames("t:ann")
+		if len(games) != 1 || games[0].ID != 2 || err != nil {
+			t.Errorf("after deleting the damaged game: %v, %v", ids(games), err)
+		}
+		return nil
+	})
+}
+
+func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
+	db := mustOpen(t)
+	db.Update(func(tx *Tx) error {
+		for range 2 {
+			if err := tx.PutChallenge(&Challenge{Room: "t:r", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
+				return err
+			}
+		}
+		return tx.tx.Bucket(bChallenges).Put(idKey(2), []byte(`{"ID":2,"Status":"pending"}`))
+	})
+	db.View(func(tx *Tx) error {
+		cs, err := tx.PendingChallenges("t:bob")
+		if len(cs) != 1 || cs[0].ID != 1 || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "challenge #2") {
+			t.Errorf("pending: %d, %v", len(cs), err)
+		}
+		return nil
+	})
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteChallenge(2) }); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		cs, err := tx.RoomChallenges("t:r")
+		if len(cs) != 1 || err != nil {
+			t.Errorf("room: %d, %v", len(cs), err)
+		}
+		return nil
+	})
+}
+
+func TestPutGameRefusesStaleWrites(t *testing.T) {
+	db := mustOpen(t)
+	g := newGame(t, "t:ann", "t:bob", "t:r")
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+		t.Fatal(err)
+	}
+	stale := *g
+	g.Result, g.Finished = "W+R", t0
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil || g.Version != 2 {
+		t.Fatalf("update: %v, version %d", err, g.Version)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+		t.Errorf("stale write: %v", err)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(g.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
+		t.Errorf("write to a deleted game: %v", err)
+	}
+	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("deleting twice: %v", err)
+	}
+}
+
+// TestCheckFindsBrokenIndexes makes sure the invariant check used by
+// every test's cleanup does catch stale, missing and wrong entries.
+func TestCheckFindsBrokenIndexes(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "gobot.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := newGame(t, "t:ann", "t:bob", "t:r")
+	g.Deadline = t0
+	db.Update(func(tx *Tx) error {
+		tx.MarkEvent("e1", t0)
+		return tx.PutGame(g)
+	})
+	for _, c := range []struct {
+		bucket   []byte
+		key, val []byte
+		del      bool
+		want     string
+	}{
+		{bPlayerGames, pairKey("t:ann", 1), nil, true, "missing entry"},
+		{bPlayerGames, pairKey("t:eve", 1), nil, false, "stale entry"},
+		{bRoomGames, pairKey("t:r", 1), []byte{0}, false, "want [1]"},
+		{bDeadlines, deadlineKey(t0, 1), nil, true, "missing entry"},
+		{bEventsByTime, append(timeKey(t0), "e2"...), nil, false, "stale entry"},
+	} {
+		var saved []byte
+		db.Update(func(tx *Tx) error {
+			b := tx.tx.Bucket(c.bucket)
+			saved = append([]byte(nil), b.Get(c.key)...)
+			if c.del {
+				return b.Delete(c.key)
+			}
+			return b.Put(c.key, c.val)
+		})
+		if err := db.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %q: check says %v", c.bucket, c.key, err)
+		}
+		db.Update(func(tx *Tx) error {
+			b := tx.tx.Bucket(c.bucket)
+			if c.del || len(saved) > 0 {
+				return b.Put(c.key, saved)
+			}
+			return b.Delete(c.key)
+		})
+		if err := db.Check(); err != nil {
+			t.Fatalf("after repair: %v", err)
+		}
+	}
+}
+
+func TestReadOnlyOpenNeedsCurrentSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Update(func(btx *bolt.Tx) error { _, err := btx.CreateBucket(bGames); return err })
+	bdb.Close()
+	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "schema 1") {
+		t.Fatalf("read-only open of a schema-1 file: %v", err)
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("after the upgrade: %v", err)
+	}
+	if err := db.Check(); err != nil {
+		t.Error(err)
+	}
+	db.Close()
 }
 
 // TestMigrationFromSchema1 builds a file as the first schema wrote it (no
