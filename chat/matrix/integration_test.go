@@ -629,6 +629,17 @@ func testThreadsAndDM(t *testing.T, encrypted bool) {
 	ann.wait(t, ctx, 0, "the move from the direct room in the thread", func(e *event.Event) bool {
 		return inThread(e) && strings.Contains(e.Content.AsMessage().Body, "bob played E4")
 	})
+	// The next turn notice goes to the same direct room.
+	th.Body, th.RelatesTo = "!go play E6", (&event.RelatesTo{}).SetThread(rootEvt.ID, rootEvt.ID)
+	if _, err := ann.cli.SendMessageEvent(ctx, room, event.EventMessage, th); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := bob.wait(t, ctx, 0, "a second direct message", func(e *event.Event) bool {
+		return e.RoomID != room && e.ID != dm.ID && strings.Contains(e.Content.AsMessage().Body, "Your move in game #1")
+	})
+	if second.RoomID != dm.RoomID {
+		t.Errorf("the second turn notice went to %s, not to the direct room %s", second.RoomID, dm.RoomID)
+	}
 	if dmRoom, _ := bot.adapter.state("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
 		t.Errorf("the bot remembers %q as bob's direct room, not %s", dmRoom, dm.RoomID)
 	}

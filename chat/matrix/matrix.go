@@ -65,6 +65,8 @@ type Adapter struct {
 	// recent remembers the messages dispatched lately: a backfill may
 	// overlap what a sync already delivered.
 	recent recentIDs
+	// answeredIDs caches the last commands answered per room (a.mu).
+	answeredIDs map[id.RoomID][]id.EventID
 }
 
 // recentIDs is a bounded set of event IDs (the last recentSize added).
@@ -118,7 +120,8 @@ func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, e
 	}
 	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform),
 		timelineLimit: 50, retryBase: time.Second,
-		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{}}
+		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{},
+		answeredIDs: map[id.RoomID][]id.EventID{}}
 	for _, c := range bot.Commands() {
 		a.known[c.Name] = true
 		for _, al := range c.Aliases {
@@ -650,9 +653,63 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Mentions: c.Mentions,
 		Time:     eventTime(evt),
 	}
+	if a.answered(evt.RoomID, evt.ID) {
+		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
+		return
+	}
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep := a.bot.Handle(ctx, req)
 	a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+	a.markAnswered(evt.RoomID, evt.ID)
+}
+
+// answeredSize is how many answered commands are remembered per room.
+const answeredSize = 256
+
+// answered reports whether the command evt in room was answered before
+// (by this or an earlier run): a homeserver may hand an event over again
+// (a backfill overlapping an earlier sync, a restart in the middle of a
+// batch), and the chat layer would then answer "already handled".
+func (a *Adapter) answered(room id.RoomID, evt id.EventID) bool {
+	for _, e := range a.answeredIn(room) {
+		if e == evt {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Adapter) answeredIn(room id.RoomID) []id.EventID {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if l, ok := a.answeredIDs[room]; ok {
+		return l
+	}
+	var l []id.EventID
+	if b, err := a.state("answered " + string(room)); err != nil {
+		a.log.Warn("reading answered commands", "room", room, "err", err)
+	} else if b != nil {
+		if err := json.Unmarshal(b, &l); err != nil {
+			a.log.Warn("reading answered commands", "room", room, "err", err)
+		}
+	}
+	a.answeredIDs[room] = l
+	return l
+}
+
+// markAnswered remembers that the command evt in room was answered.
+func (a *Adapter) markAnswered(room id.RoomID, evt id.EventID) {
+	l := append(append([]id.EventID(nil), a.answeredIn(room)...), evt)
+	if len(l) > answeredSize {
+		l = l[len(l)-answeredSize:]
+	}
+	a.mu.Lock()
+	a.answeredIDs[room] = l
+	a.mu.Unlock()
+	b, _ := json.Marshal(l)
+	if err := a.putState("answered "+string(room), b); err != nil {
+		a.log.Warn("remembering an answered command", "room", room, "err", err)
+	}
 }
 
 // Notify sends a message the bot sends on its own: into a room (or a
@@ -683,7 +740,8 @@ func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
 }
 
 // dmRoom returns the direct room with u: the one u invited the bot to or
-// the bot made before, if both are still in it; else a new one.
+// the bot made before, if both are still in it (or u is still invited);
+// else a new one.
 func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 	key := "dm " + string(u)
 	b, err := a.state(key)
@@ -693,10 +751,12 @@ func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 	if b != nil {
 		room := id.RoomID(b)
 		m := a.members(ctx, room)
-		if _, ok := m[u]; ok {
-			if _, ok := m[a.cli.UserID]; ok {
-				return room, nil
-			}
+		_, userIn := m[u]
+		if !userIn && a.cli.StateStore != nil {
+			userIn = a.cli.StateStore.IsInvited(ctx, room, u) // not answered the invite yet
+		}
+		if _, botIn := m[a.cli.UserID]; botIn && userIn {
+			return room, nil
 		}
 	}
 	req := &mautrix.ReqCreateRoom{Preset: "trusted_private_chat", IsDirect: true, Invite: []id.UserID{u}}
