@@ -105,13 +105,26 @@ func writeBackup(path string, w io.Writer) (int64, error) {
 // database until ctx ends.
 func serveBackups(ctx context.Context, db *storage.DB, log *slog.Logger) {
 	sock := backupSocket(db.Path())
-	os.Remove(sock) // a stale socket from a crashed run; we hold the db lock
-	ln, err := net.Listen("unix", sock)
+	// The socket hands out the whole database, so it is made owner-only
+	// under a temporary name and only then put in place.
+	tmp := sock + ".new"
+	os.Remove(tmp)
+	ln, err := net.Listen("unix", tmp)
+	if err == nil {
+		if err = os.Chmod(tmp, 0o600); err == nil {
+			// Replaces a stale socket from a crashed run; we hold the db lock.
+			err = os.Rename(tmp, sock)
+		}
+		if err != nil {
+			ln.Close()
+		}
+	}
 	if err != nil {
+		os.Remove(tmp)
 		log.Warn("backup socket unavailable; stop the bot to back up", "path", sock, "err", err)
 		return
 	}
-	os.Chmod(sock, 0o600)
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	go func() {
 		<-ctx.Done()
 		ln.Close()

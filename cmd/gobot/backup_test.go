@@ -80,6 +80,9 @@ func TestBackupWhileTheBotRuns(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	serveBackups(ctx, db, slog.New(slog.DiscardHandler))
+	if fi, err := os.Stat(backupSocket(path)); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("backup socket: %v, %v", fi.Mode(), err)
+	}
 	putPlayer(t, db, "bea")
 	// The database is held (locked) by the "bot" above.
 	if _, err := storage.Open(path, storage.Options{Timeout: 50 * time.Millisecond}); err == nil {
