@@ -80,8 +80,10 @@ func TestBackupWhileTheBotRuns(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	serveBackups(ctx, db, slog.New(slog.DiscardHandler))
-	if fi, err := os.Stat(backupSocket(path)); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
-		t.Fatalf("backup socket: %v, %v", fi.Mode(), err)
+	if fi, err := os.Stat(backupSocket(path)); err != nil {
+		t.Fatal(err)
+	} else if fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("backup socket mode %v", fi.Mode())
 	}
 	putPlayer(t, db, "bea")
 	// The database is held (locked) by the "bot" above.
