@@ -496,8 +496,11 @@ func (a *Adapter) onMember(ctx context.Context, evt *event.Event) {
 	if evt.GetStateKey() != string(a.cli.UserID) || evt.Mautrix.EventSource&event.SourceInvite == 0 {
 		return
 	}
-	m := evt.Content.AsMember()
-	if m.Membership != event.MembershipInvite {
+	// The raw content: mautrix's memory state store updates the parsed
+	// one in place when the bot joins.
+	membership, _ := evt.Content.Raw["membership"].(string)
+	direct, _ := evt.Content.Raw["is_direct"].(bool)
+	if membership != string(event.MembershipInvite) {
 		return
 	}
 	if !a.cfg.autoJoin() {
@@ -514,8 +517,8 @@ func (a *Adapter) onMember(ctx context.Context, evt *event.Event) {
 		a.log.Warn("joining a room", "room", evt.RoomID, "err", err)
 		return
 	}
-	a.log.Info("joined", "room", evt.RoomID, "invited by", evt.Sender, "direct", m.IsDirect)
-	if m.IsDirect {
+	a.log.Info("joined", "room", evt.RoomID, "invited by", evt.Sender, "direct", direct)
+	if direct {
 		if err := a.putState("dm "+string(evt.Sender), []byte(evt.RoomID)); err != nil {
 			a.log.Warn("remembering a DM room", "err", err)
 		}
