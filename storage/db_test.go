@@ -176,6 +176,27 @@ func TestIndexesFollowChanges(t *testing.T) {
 		check("room r2, active", ids(g))
 		return nil
 	})
+	// A game moved to another room (its own thread) and handed to
+	// another player leaves the old room's and player's lists.
+	if err := db.Update(func(tx *Tx) error {
+		a.Room, a.Thread, a.White = "t:r1-thread", true, "t:dan"
+		return tx.PutGame(a)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		g, _ := tx.RoomGames("t:r1", false)
+		check("old room", ids(g))
+		g, _ = tx.RoomGames("t:r1-thread", true)
+		check("thread", ids(g), 1)
+		g, _ = tx.ActiveGames("t:bob")
+		check("bob's games", ids(g))
+		g, _ = tx.ActiveGames("t:dan")
+		check("dan's games", ids(g), 1)
+		g, _ = tx.DueGames(t0.Add(6*time.Hour), 0)
+		check("due after the move to a thread", ids(g), 1)
+		return nil
+	})
 	// Stale writes fail.
 	stale := *a
 	stale.Version--
