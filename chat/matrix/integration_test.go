@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/gif"
 	"image/png"
 	"log/slog"
 	"path/filepath"
@@ -491,6 +492,20 @@ func testScenario(t *testing.T, encrypted bool) {
 	}
 	if rec := fetch(t, ctx, ann.cli, sgf); !bytes.HasPrefix(bytes.TrimSpace(rec), []byte("(;")) || !bytes.Contains(rec, []byte("RE["+result+"]")) {
 		t.Errorf("SGF record %q", rec)
+	}
+
+	c, i = ask(ann, "!go replay #1")
+	evt, _ = ann.wait(t, ctx, i, "the replay GIF", func(e *event.Event) bool { return e.Content.AsMessage().MsgType == event.MsgImage })
+	replay := evt.Content.AsMessage()
+	if replay.Info == nil || replay.Info.MimeType != "image/gif" {
+		t.Fatalf("replay info %+v", replay.Info)
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(fetch(t, ctx, ann.cli, replay)))
+	if err != nil {
+		t.Fatalf("the replay is no GIF: %v", err)
+	}
+	if anim.Config.Width != replay.Info.Width || anim.Config.Height != replay.Info.Height || len(anim.Image) < 2 {
+		t.Errorf("GIF %dx%d with %d frames, info says %dx%d", anim.Config.Width, anim.Config.Height, len(anim.Image), replay.Info.Width, replay.Info.Height)
 	}
 
 	// Every command answered exactly once, history never.
