@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,6 +113,67 @@ func TestRoundTrip(t *testing.T) {
 			if !errors.Is(err, ErrNotFound) {
 				t.Errorf("want ErrNotFound, got %v", err)
 			}
+		}
+		return nil
+	})
+}
+
+// TestRoundTripEveryField fills every field of every record type and
+// compares what comes back as a whole.
+func TestRoundTripEveryField(t *testing.T) {
+	db := mustOpen(t)
+	komi := 0.5
+	rules, _ := game.Preset("chinese")
+	gg, err := game.New(game.Config{Width: 9, Height: 9, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []time.Time
+	for i, m := range movesFor(3, 12) {
+		if err := gg.PlayMove(m); err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, t0.Add(time.Duration(i)*time.Hour+time.Nanosecond))
+	}
+	rec := gg.Record()
+	rec.Resumes = []int{4}
+	rec.Dead = []game.Point{game.Pt(1, 2)}
+	rec.Accepted = []game.Color{game.White}
+	rec.Ended = &game.Result{Winner: game.White, Margin: 3.5}
+	g := &Game{
+		Room: "matrix:!abc:example.org", Thread: true, Black: "matrix:@ann:example.org", White: "discord:1234",
+		Record: rec, MoveTimes: times,
+		Clock:    Clock{Kind: Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
+		Left:     [3]time.Duration{0, 50 * time.Hour, 60 * time.Hour},
+		Deadline: t0.Add(99 * time.Hour), Reminded: 2, UndoBy: "discord:1234",
+		Undos:     []Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
+		Challenge: 1, Created: t0, Updated: t0.Add(time.Minute), Finished: t0.Add(time.Hour), Result: "W+3.5",
+	}
+	c := &Challenge{Room: g.Room, From: g.Black, To: g.White, Config: rec.Config, Color: "random", Clock: g.Clock,
+		Created: t0, Status: Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
+	p := &Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
+	r := &Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
+	if err := db.Update(func(tx *Tx) error {
+		return errors.Join(tx.PutGame(g), tx.PutChallenge(c), tx.PutPlayer(p), tx.PutRoom(r))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.View(func(tx *Tx) error {
+		g2, err := tx.Game(g.ID)
+		if err != nil || !reflect.DeepEqual(g2, g) {
+			t.Errorf("game:\n got %+v\nwant %+v\n%v", g2, g, err)
+		}
+		c2, err := tx.Challenge(c.ID)
+		if err != nil || !reflect.DeepEqual(c2, c) {
+			t.Errorf("challenge:\n got %+v\nwant %+v\n%v", c2, c, err)
+		}
+		p2, err := tx.Player(p.ID)
+		if err != nil || !reflect.DeepEqual(p2, p) {
+			t.Errorf("player: %+v, %v", p2, err)
+		}
+		r2, err := tx.Room(r.ID)
+		if err != nil || !reflect.DeepEqual(r2, r) {
+			t.Errorf("room: %+v, %v", r2, err)
 		}
 		return nil
 	})
