@@ -160,6 +160,11 @@ func (db *DB) checkSchema() error {
 		if v != SchemaVersion {
 			return fmt.Errorf("schema %d, this gobot reads %d; open it read-write once to upgrade", v, SchemaVersion)
 		}
+		for _, name := range allBuckets {
+			if btx.Bucket(name) == nil {
+				return fmt.Errorf("%w: bucket %s is missing", ErrCorrupt, name)
+			}
+		}
 		return nil
 	})
 }

@@ -513,6 +513,17 @@ func TestReadOnlyOpenNeedsCurrentSchema(t *testing.T) {
 		t.Error(err)
 	}
 	db.Close()
+	// A file missing one of its buckets is reported, not a nil bucket
+	// to panic on later.
+	bdb, err = bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Update(func(btx *bolt.Tx) error { return btx.DeleteBucket(bState) })
+	bdb.Close()
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "state") {
+		t.Fatalf("read-only open without the state bucket: %v", err)
+	}
 }
 
 // TestMigrationFromSchema1 builds a file as the first schema wrote it (no
