@@ -335,7 +335,14 @@ func (b *Bot) Tick(ctx context.Context) error {
 }
 
 func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
-	var msg *Message
+	// The transaction only decides and records; messages are built and
+	// sent after it commits (they read the store again, and bbolt must not
+	// have a read transaction opened inside a write one).
+	var timedOut *loaded
+	var late UserID
+	var remind bool
+	var left time.Duration
+	var room RoomID
 	err := b.store.Update(func(tx *storage.Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
@@ -348,7 +355,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		late := playerOf(sg, l.g.ToMove())
+		late, room = playerOf(sg, l.g.ToMove()), sg.Room
 		if !now.Before(sg.Deadline) {
 			if err := l.g.Timeout(l.g.ToMove()); err != nil {
 				return err
@@ -356,13 +363,8 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			sg.Record = l.g.Record()
 			finish(sg, l.g, now)
 			sg.Updated = now
-			if err := tx.PutGame(sg); err != nil {
-				return err
-			}
-			r := &Request{Time: now, Room: sg.Room}
-			rep := b.gameReply(ctx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
-			msg = &Message{Room: sg.Room, Reply: rep}
-			return nil
+			timedOut = l
+			return tx.PutGame(sg)
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
@@ -373,21 +375,25 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		if k <= sg.Reminded {
 			return nil
 		}
-		sg.Reminded = k
-		if err := tx.PutGame(sg); err != nil {
-			return err
-		}
-		rep := Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
-			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(sg.Deadline.Sub(now))),
-			Mentions: []UserID{late}}
-		msg = &Message{Room: sg.Room, Reply: rep}
+		sg.Reminded, remind, left = k, true, sg.Deadline.Sub(now)
+		return tx.PutGame(sg)
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case timedOut != nil:
+		r := &Request{Time: now, Room: timedOut.sg.Room}
+		rep := b.gameReply(ctx, timedOut, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
+		b.notify(ctx, Message{Room: timedOut.sg.Room, Reply: rep})
+	case remind:
+		msg := Message{Room: room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
+			Mentions: []UserID{late}}}
 		if b.player(late).Notify == "dm" {
 			msg.To = late
 		}
-		return nil
-	})
-	if err == nil && msg != nil {
-		b.notify(ctx, *msg)
+		b.notify(ctx, msg)
 	}
-	return err
+	return nil
 }
