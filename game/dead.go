@@ -14,7 +14,7 @@ import "math/rand/v2"
 //     its own eye, respects simple ko and never commits suicide). At the end
 //     of each, every point belongs to the colour of its stone or of the
 //     stones around its eye. A string whose points end up owned by the
-//     opponent in at least 60% of the playouts is proposed dead. Stones in
+//     opponent in at least 55% of the playouts is proposed dead. Stones in
 //     seki end up owned by either side about as often, so they stay alive.
 //
 // The random seed comes from the position, so the same position always
@@ -22,7 +22,7 @@ import "math/rand/v2"
 func ProposeDead(b *Board, r Rules) []Point {
 	n := len(b.cells)
 	alive := bensonAlive(b)
-	playouts := min(max(20000/n, 48), 160)
+	playouts := min(max(40000/n, 64), 400)
 	rng := rand.New(rand.NewPCG(b.hash, uint64(n)))
 	owned := make([]int, n) // per point: playouts that ended with Black owning it
 	scratch := b.Clone()
@@ -53,7 +53,7 @@ func ProposeDead(b *Board, r Rules) []Point {
 				oppOwned += owned[j]
 			}
 		}
-		if 10*oppOwned >= 6*playouts*len(stones) {
+		if 20*oppOwned >= 11*playouts*len(stones) {
 			dead = append(dead, b.point(i))
 		}
 	}

@@ -95,6 +95,15 @@ func TestAgainstGnuGo(t *testing.T) {
 		{5, 13, "japanese", "--japanese-rules"},
 		{6, 19, "japanese", "--japanese-rules"},
 		{8, 9, "chinese", "--chinese-rules"},
+		{9, 9, "japanese", "--japanese-rules"},
+		{10, 9, "chinese", "--chinese-rules"},
+		{11, 13, "japanese", "--japanese-rules"},
+		{12, 9, "japanese", "--japanese-rules"},
+		{13, 9, "chinese", "--chinese-rules"},
+		{14, 9, "japanese", "--japanese-rules"},
+		{15, 13, "chinese", "--chinese-rules"},
+		{16, 9, "chinese", "--chinese-rules"},
+		{17, 9, "japanese", "--japanese-rules"},
 	} {
 		t.Run(fmt.Sprintf("%s-%dx%d-seed%d", tc.rules, tc.size, tc.size, tc.seed), func(t *testing.T) {
 			t.Parallel()
@@ -152,7 +161,7 @@ func TestAgainstGnuGo(t *testing.T) {
 			// On these games the automatic proposal agrees with GNU Go's
 			// life-and-death reading stone for stone.
 			if agree != len(dead) || agree != len(proposed) {
-				t.Errorf("the dead-stone proposal %v differs from GNU Go's %v", proposed, dead)
+				t.Errorf("the dead-stone proposal %v differs from GNU Go's %v\n%s", proposed, dead, g.Board())
 			}
 			for _, p := range g.Board().Stones(Black) {
 				setDead(t, g, p, dead[p])
