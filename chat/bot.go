@@ -337,6 +337,9 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 		if err != nil {
 			return err
 		}
+		if !sg.Thread {
+			sg.Parent = sg.Room
+		}
 		sg.Room, sg.Thread = room, true
 		return tx.PutGame(sg)
 	})

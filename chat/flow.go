@@ -63,7 +63,7 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 	}
 	var here []*storage.Game
 	for _, g := range mine {
-		if r.DM || g.Room == r.Room {
+		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 			here = append(here, g)
 		}
 	}

@@ -252,7 +252,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 		} else {
 			var here []*storage.Game
 			for _, g := range games {
-				if r.DM || g.Room == r.Room {
+				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)
 				}
 			}

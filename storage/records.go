@@ -71,6 +71,7 @@ type Game struct {
 	Version uint64 // bumped by every PutGame; a stale write fails with ErrConflict
 	Room    RoomID // home room (or the game's thread) where updates go
 	Thread  bool   `json:",omitempty"` // Room is a thread made for this game
+	Parent  RoomID `json:",omitempty"` // the room the thread hangs off
 	Black   UserID
 	White   UserID
 	Record  game.Record

@@ -383,3 +383,29 @@ func TestApplicationCommandShape(t *testing.T) {
 	}
 	_ = context.Background()
 }
+
+// With threads on, accepting opens a thread off the reply, and the
+// game's later replies are posted there.
+func TestGameThreads(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	e.seq++
+	admin := []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":2,"token":"tok%d","channel_id":"c1","guild_id":"g1",
+		"member":{"user":{"id":"111","username":"alice"},"permissions":"32"},
+		"data":{"id":"cmd","name":"go","type":1,"options":[{"name":"settings","type":1,"options":[{"name":"options","type":3,"value":"room threads=on"}]}]}}`, e.seq, e.seq))
+	if code, out := e.send(admin, now, false); code != 200 || strings.Contains(fmt.Sprint(out), "Only room admins") {
+		t.Fatalf("settings: %d %v", code, out)
+	}
+	_, out := e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("color", 3, "black")), now, false)
+	accept := buttons(out["data"].(map[string]any))["Accept"]
+	e.fake.take()
+	e.send(e.button("222", "bob", accept), now, false)
+	findCall(t, e.fake.take(), "POST", "/api/v9/channels/c1/messages/m1/threads")
+	// A move typed in the channel goes to the thread.
+	code, out := e.send(e.command("111", "alice", "play", opt("point", 3, "E5")), now, false)
+	if code != 200 || !strings.Contains(fmt.Sprint(out), "thread1") {
+		t.Fatalf("play: %d %v", code, out)
+	}
+	post := findCall(t, e.fake.take(), "POST", "/api/v9/channels/thread1/messages")
+	checkPNG(t, post)
+}

@@ -284,6 +284,18 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 	req := a.Request(in)
 	rep := a.bot.Handle(ctx, req)
 	msg := Translate(rep)
+	if rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
+		// The game lives in its own thread: post there, and tell the
+		// caller where it went.
+		note := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "Posted in <#" + rep.Room.Local() + ">.", Flags: discordgo.MessageFlagsEphemeral}}
+		return note, func() {
+			if _, err := a.s.ChannelMessageSendComplex(rep.Room.Local(), &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+				Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}); err != nil {
+				a.log.Error("posting in a game's thread", "err", err)
+			}
+		}
+	}
 	data := &discordgo.InteractionResponseData{Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components,
 		AllowedMentions: msg.Mentions, Flags: msg.flags()}
 	after := func(m *discordgo.Message) {
