@@ -204,7 +204,7 @@ func TestScoringPhase(t *testing.T) {
 		. . X O O
 		. X X O .
 		. X O O .`, Black)
-	play(t, g, "A1") // a hopeless black stone in... no: in Black's own area
+	play(t, g, "A1") // Black fills a point of its own area
 	g.Play(White, pt(t, g, "E4"))
 	g.Play(Black, Pass)
 	g.Play(White, Pass)

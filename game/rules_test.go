@@ -202,15 +202,11 @@ func TestSuicide(t *testing.T) {
 			t.Fatalf("%s: to move %v, Black's captures %d", name, g.ToMove(), g.Captures(Black))
 		}
 	}
-	// A real multi-stone suicide: Black's B4-C4-C5 string has one
-	// liberty, D5, and playing there connects to nothing else.
+	// Multi-stone suicide: Black's four stones B4, C4, B5, C5 have one
+	// liberty, D5; playing there captures nothing (E5 and D4 keep
+	// liberties), so all five black stones come off.
 	for _, name := range []string{"tromp-taylor", "new-zealand", "simple"} {
-		g := position(t, preset(t, name), `
-			O X X . O
-			O X X O .
-			. O O . .
-			. . . . .
-			. . . . .`, Black)
+		g := position(t, preset(t, name), multi, Black)
 		play(t, g, "D5")
 		wantBoard(t, g, `
 			O . . . O

@@ -155,7 +155,6 @@ func diff(a, b uint32) uint32 {
 }
 
 func TestBadInput(t *testing.T) {
-	var buf bytes.Buffer
 	if _, err := Draw(View{}, Options{}); err == nil {
 		t.Error("no board: want an error")
 	}
@@ -169,7 +168,6 @@ func TestBadInput(t *testing.T) {
 	if _, err := Draw(View{Board: b, Numbers: map[game.Point]int{game.Pt(30, 2): 1}}, Options{}); !errors.Is(err, ErrOffBoard) {
 		t.Errorf("number off the board: %v", err)
 	}
-	_ = buf
 }
 
 func TestSizeAndPixels(t *testing.T) {

@@ -2,7 +2,6 @@ package discord
 
 import (
 	"bytes"
-	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -381,7 +380,6 @@ func TestApplicationCommandShape(t *testing.T) {
 	if len(calls) != 1 || calls[0].Method != "PUT" || calls[0].Path != "/api/v9/applications/app/guilds/g1/commands" {
 		t.Fatalf("registration calls: %+v", calls)
 	}
-	_ = context.Background()
 }
 
 // With threads on, accepting opens a thread off the reply, and the
