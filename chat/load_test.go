@@ -29,7 +29,11 @@ func TestLoad(t *testing.T) {
 		games = 60
 	}
 	if s := os.Getenv("GOBOT_LOAD_GAMES"); s != "" {
-		games, _ = strconv.Atoi(s)
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("GOBOT_LOAD_GAMES=%q: want a positive number of games", s)
+		}
+		games = n
 	}
 	db, err := storage.Open(filepath.Join(t.TempDir(), "load.db"), storage.Options{})
 	if err != nil {
