@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -158,14 +159,17 @@ func BenchmarkMoveCommand(b *testing.B) {
 	users := [2]UserID{"b:a", "b:b"}
 	turn := 0
 	moves := 0
+	var took []time.Duration // per successful move, for the median
 	for b.Loop() {
 		for {
+			began := time.Now()
 			p := game.Pt(rng.IntN(19), rng.IntN(19)).GTP(19)
 			rep := bot.Handle(ctx, Request{User: User{ID: users[turn%2]}, Room: "b:r", Command: "play", Args: []string{p}})
 			if !rep.Error {
 				if rep.Image == nil && benchRenderer != nil {
 					b.Fatal("no image")
 				}
+				took = append(took, time.Since(began))
 				turn++
 				moves++
 				break
@@ -177,4 +181,6 @@ func BenchmarkMoveCommand(b *testing.B) {
 			moves, turn = 0, 0
 		}
 	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2])/float64(time.Millisecond), "ms/move-median")
 }
