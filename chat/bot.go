@@ -2,11 +2,12 @@ package chat
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,7 +165,9 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	if cfg.Reminders == nil {
 		cfg.Reminders = []time.Duration{24 * time.Hour, time.Hour}
 	}
-	sort.Slice(cfg.Reminders, func(i, j int) bool { return cfg.Reminders[i] > cfg.Reminders[j] })
+	// Longest first, on a copy: the caller's slice is left as it was.
+	cfg.Reminders = slices.Clone(cfg.Reminders)
+	slices.SortFunc(cfg.Reminders, func(a, b time.Duration) int { return cmp.Compare(b, a) })
 	if cfg.EventTTL == 0 {
 		cfg.EventTTL = 7 * 24 * time.Hour
 	}

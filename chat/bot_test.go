@@ -514,3 +514,19 @@ func TestOldEventsExpire(t *testing.T) {
 		t.Fatalf("an event forgotten after a week is new again: %s", rep.Text)
 	}
 }
+
+func TestNewLeavesCallersRemindersAlone(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "r.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mine := []time.Duration{time.Hour, 24 * time.Hour}
+	b := New(Config{Reminders: mine}, db, nil, &fakeClock{}, nil)
+	if mine[0] != time.Hour || mine[1] != 24*time.Hour {
+		t.Errorf("New reordered the caller's reminders: %v", mine)
+	}
+	if got := b.cfg.Reminders; len(got) != 2 || got[0] != 24*time.Hour || got[1] != time.Hour {
+		t.Errorf("bot's reminders = %v, want longest first [24h 1h]", got)
+	}
+}
