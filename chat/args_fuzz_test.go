@@ -1,0 +1,56 @@
+package chat
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzParseOptions feeds challenge/settings arguments to the parser: it
+// must not panic, and every refusal must be a userError (text a player
+// can act on), never an internal error.
+func FuzzParseOptions(f *testing.F) {
+	for _, s := range []string{
+		"9 black", "13x9 chinese komi=6.5", "handicap=2 white", "clock=3d",
+		"clock=fischer:3d+1d/7d", "fischer:1d+12h/3d random", "size=19 rules=aga",
+		"threads=on", "komi=-0.5", "19x19x19", "komi=nan", "handicap=99", "0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		_, err := parseOptions(strings.Fields(line))
+		var ue userError
+		if err != nil && !errors.As(err, &ue) {
+			t.Fatalf("parseOptions(%q): %v is not a player-facing error", line, err)
+		}
+	})
+}
+
+// FuzzParseClock checks that a clock the parser accepts has no negative
+// durations and that its short form (shown in settings and used in
+// challenges) parses again to the same kind.
+func FuzzParseClock(f *testing.F) {
+	for _, s := range []string{"3d", "1d12h", "fischer:3d+1d/7d", "fischer 3d+1d max 7d", "none", "90m", "2w", "fischer:1d+0m/1d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseClock(s)
+		if err != nil {
+			var ue userError
+			if !errors.As(err, &ue) {
+				t.Fatalf("ParseClock(%q): %v is not a player-facing error", s, err)
+			}
+			return
+		}
+		if c.PerMove < 0 || c.Main < 0 || c.Increment < 0 || c.Max < 0 {
+			t.Fatalf("ParseClock(%q) = %+v: negative duration", s, c)
+		}
+		again, err := ParseClock(FormatClock(c))
+		if err != nil {
+			t.Fatalf("ParseClock(%q) = %+v, but its form %q does not parse: %v", s, c, FormatClock(c), err)
+		}
+		if again.Kind != c.Kind {
+			t.Fatalf("ParseClock(%q) kind %v, its form %q gives kind %v", s, c.Kind, FormatClock(c), again.Kind)
+		}
+	})
+}
