@@ -530,3 +530,50 @@ func TestNewLeavesCallersRemindersAlone(t *testing.T) {
 		t.Errorf("bot's reminders = %v, want longest first [24h 1h]", got)
 	}
 }
+
+// TestThreadPerGame: with threads on, accept asks for a thread; once the
+// adapter reports it, the game's replies go there, and commands typed in
+// the thread or in the parent room find the game.
+func TestThreadPerGame(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	admin := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, EventID: "test:threads-on",
+		Command: "settings", Args: []string{"room", "threads=on"}}
+	if rep := h.bot.Handle(ctx, admin); rep.Error {
+		t.Fatalf("settings room threads=on: %s", rep.Text)
+	}
+	h.ok("alice", "challenge @bob black")
+	rep := h.ok("bob", "accept")
+	if !rep.Thread || rep.Game != 1 || rep.ThreadName == "" {
+		t.Fatalf("accept with threads on: Thread=%v Game=%d ThreadName=%q, want a thread for game 1", rep.Thread, rep.Game, rep.ThreadName)
+	}
+	if err := h.bot.ThreadCreated(ctx, 1, "test:thread-1"); err != nil {
+		t.Fatal(err)
+	}
+	sg, _ := h.game(1)
+	if sg.Room != "test:thread-1" || !sg.Thread || sg.Parent != "test:main" {
+		t.Fatalf("after ThreadCreated: Room=%q Thread=%v Parent=%q", sg.Room, sg.Thread, sg.Parent)
+	}
+	in := func(room RoomID, user, line string) Reply {
+		h.seq++
+		f := strings.Fields(line)
+		return h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: room,
+			EventID: "test:thread-" + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]})
+	}
+	if rep := in("test:thread-1", "alice", "play D4"); rep.Error {
+		t.Fatalf("play in the thread: %s", rep.Text)
+	}
+	rep = in("test:main", "bob", "play E5") // typed in the parent room
+	if rep.Error {
+		t.Fatalf("play in the parent room: %s", rep.Text)
+	}
+	if rep.Room != "test:thread-1" {
+		t.Errorf("reply to a move typed in the parent room goes to %q, want the thread", rep.Room)
+	}
+	if rep := in("test:elsewhere", "alice", "play C3"); !rep.Error {
+		t.Errorf("a move typed in an unrelated room found the game: %s", rep.Text)
+	}
+	if _, g := h.game(1); g.MoveCount() != 2 {
+		t.Errorf("moves = %d, want 2", g.MoveCount())
+	}
+}
