@@ -577,3 +577,66 @@ func TestThreadPerGame(t *testing.T) {
 		t.Errorf("moves = %d, want 2", g.MoveCount())
 	}
 }
+
+// cancelOnTimeout records messages and ends the bot's Run once a game has
+// ended on time.
+type cancelOnTimeout struct {
+	recordingNotifier
+	cancel context.CancelFunc
+}
+
+func (n *cancelOnTimeout) Notify(ctx context.Context, m Message) error {
+	n.recordingNotifier.Notify(ctx, m)
+	if strings.Contains(m.Reply.Text, "ran out of time") {
+		n.cancel()
+	}
+	return nil
+}
+
+// TestOverdueGameEndsAtStart: the deadline is stored; a bot started on the
+// same database after the deadline passed (it was down meanwhile) ends the
+// game on time as soon as it runs.
+func TestOverdueGameEndsAtStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gobot.db")
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, db: db, clock: clock, notes: &recordingNotifier{}}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, db, pngRenderer{}, clock, nil)
+	h.start("clock=1d")
+	h.ok("alice", "play D4")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	clock.Advance(3 * 24 * time.Hour) // the bot was down past bob's deadline
+	db, err = storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	notes := &cancelOnTimeout{cancel: cancel}
+	bot := New(Config{Rules: "japanese", Width: 9, Height: 9, Tick: time.Hour}, db, pngRenderer{}, clock, nil)
+	bot.SetNotifier("test", notes)
+	if err := bot.Run(ctx); err != nil { // returns once the timeout is announced
+		t.Fatal(err)
+	}
+	var sg *storage.Game
+	if err := db.View(func(tx *storage.Tx) error {
+		sg, err = tx.Game(1)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if sg.Result != "B+T" || sg.Active() {
+		t.Fatalf("after restart: result %q, active %v; want B+T, over", sg.Result, sg.Active())
+	}
+	msgs := notes.all()
+	if len(msgs) == 0 || msgs[len(msgs)-1].Room != "test:main" {
+		t.Fatalf("timeout message: %+v", msgs)
+	}
+}
