@@ -21,20 +21,7 @@ type palette struct {
 func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
 
 func (c *cache) palette(l layout, t *Theme, bg *image.RGBA) *palette {
-	k := bgKey{l.w, l.h, l.px, t.Name}
-	c.mu.Lock()
-	p, ok := c.palettes[k]
-	c.mu.Unlock()
-	if ok {
-		return p
-	}
-	p = buildPalette(l, t, bg)
-	c.mu.Lock()
-	if len(c.palettes) > 64 {
-		clear(c.palettes)
-	}
-	c.palettes[k] = p
-	c.mu.Unlock()
+	p, _ := c.palettes.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*palette, error) { return buildPalette(l, t, bg), nil })
 	return p
 }
 

@@ -268,52 +268,49 @@ type spriteKey struct {
 	r     float64
 }
 
-// cache holds what never changes, shared by all goroutines.
-type cache struct {
-	mu       sync.Mutex
-	bgs      map[bgKey]*image.RGBA
-	sprites  map[spriteKey]*image.RGBA
-	palettes map[bgKey]*palette
+// memo is a small concurrency-safe cache that forgets everything when it
+// grows past limit entries (sizes and themes in use are few).
+type memo[K comparable, V any] struct {
+	mu    sync.Mutex
+	m     map[K]V
+	limit int
 }
 
-var shared = &cache{bgs: map[bgKey]*image.RGBA{}, sprites: map[spriteKey]*image.RGBA{}, palettes: map[bgKey]*palette{}}
-
-func (c *cache) background(l layout, t *Theme) (*image.RGBA, error) {
-	k := bgKey{l.w, l.h, l.px, t.Name}
+func (c *memo[K, V]) get(k K, build func() (V, error)) (V, error) {
 	c.mu.Lock()
-	bg, ok := c.bgs[k]
+	v, ok := c.m[k]
 	c.mu.Unlock()
 	if ok {
-		return bg, nil
+		return v, nil
 	}
-	bg, err := background(l, t)
+	v, err := build()
 	if err != nil {
-		return nil, err
+		return v, err
 	}
 	c.mu.Lock()
-	if len(c.bgs) > 64 {
-		clear(c.bgs)
+	if c.m == nil || len(c.m) >= c.limit {
+		c.m = map[K]V{}
 	}
-	c.bgs[k] = bg
+	c.m[k] = v
 	c.mu.Unlock()
-	return bg, nil
+	return v, nil
+}
+
+// cache holds what never changes, shared by all goroutines.
+type cache struct {
+	bgs      memo[bgKey, *image.RGBA]
+	sprites  memo[spriteKey, *image.RGBA]
+	palettes memo[bgKey, *palette]
+}
+
+var shared = &cache{bgs: memo[bgKey, *image.RGBA]{limit: 64}, sprites: memo[spriteKey, *image.RGBA]{limit: 256}, palettes: memo[bgKey, *palette]{limit: 64}}
+
+func (c *cache) background(l layout, t *Theme) (*image.RGBA, error) {
+	return c.bgs.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*image.RGBA, error) { return background(l, t) })
 }
 
 func (c *cache) sprite(t *Theme, col game.Color, r float64) *image.RGBA {
-	k := spriteKey{t.Name, col, r}
-	c.mu.Lock()
-	s, ok := c.sprites[k]
-	c.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = sprite(t, col, r)
-	c.mu.Lock()
-	if len(c.sprites) > 256 {
-		clear(c.sprites)
-	}
-	c.sprites[k] = s
-	c.mu.Unlock()
+	s, _ := c.sprites.get(spriteKey{t.Name, col, r}, func() (*image.RGBA, error) { return sprite(t, col, r), nil })
 	return s
 }
 
