@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"time"
 
 	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/crypto"
 	"maunium.net/go/mautrix/crypto/cryptohelper"
 	"maunium.net/go/mautrix/event"
 )
@@ -29,6 +32,10 @@ type cryptoBox interface {
 	Reshare(ctx context.Context) error
 }
 
+// sessionWait is how long a message whose room key has not arrived waits
+// for it (after mautrix's own wait).
+const sessionWait = time.Minute
+
 type helperBox struct{ *cryptohelper.CryptoHelper }
 
 func (b helperBox) Reshare(ctx context.Context) error {
@@ -47,8 +54,28 @@ func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey 
 	if err != nil {
 		return nil, fmt.Errorf("matrix: crypto store %s: %w", path, err)
 	}
+	var retried sync.Map
 	h.DecryptErrorCallback = func(evt *event.Event, err error) {
 		log.Warn("cannot decrypt a message", "room", evt.RoomID, "sender", evt.Sender, "event", evt.ID, "err", err)
+		if _, again := retried.LoadOrStore(evt.ID, true); again || !errors.Is(err, crypto.ErrNoSessionFound) {
+			return
+		}
+		// The room key may still be on its way (to-device messages can
+		// arrive a sync later than the message): wait for it once more.
+		go func() {
+			c := evt.Content.AsEncrypted()
+			if !h.WaitForSession(ctx, evt.RoomID, c.SenderKey, c.SessionID, sessionWait) {
+				log.Warn("gave up waiting for a message's key", "room", evt.RoomID, "event", evt.ID)
+				return
+			}
+			dec, err := h.Decrypt(ctx, evt)
+			if err != nil {
+				log.Warn("cannot decrypt a message", "room", evt.RoomID, "event", evt.ID, "err", err)
+				return
+			}
+			dec.Mautrix.EventSource |= event.SourceDecrypted
+			cli.Syncer.(mautrix.DispatchableSyncer).Dispatch(ctx, dec)
+		}()
 	}
 	if err := h.Init(ctx); err != nil {
 		h.Close()
