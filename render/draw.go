@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -154,8 +155,14 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 			dc.SetLineWidth(1)
 			dc.Stroke()
 		}
+		// A dead stone is faded and carries its point's territory square;
+		// one whose point belongs to nobody (seki, dame) is crossed instead.
 		for p := range v.Dead {
-			if b.At(p) == game.Empty {
+			c := b.At(p)
+			if c == game.Empty {
+				continue
+			}
+			if i := int(p.Y)*b.Width() + int(p.X); p.In(b.Width(), b.Height()) && i < len(v.Owner) && v.Owner[i] == c.Opponent() {
 				continue
 			}
 			cx, cy := l.center(p)
@@ -184,15 +191,16 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 	}
 	if len(v.Numbers) > 0 {
 		dc := ctx()
+		faces := faceSet{}
 		for p, n := range v.Numbers {
 			if !p.In(b.Width(), b.Height()) {
 				return fmt.Errorf("%w: numbered point %v", ErrOffBoard, p)
 			}
-			pts := l.fontPoints
+			pts := l.cell * 0.42
 			if n >= 100 {
-				pts *= 0.8
+				pts = l.cell * 0.34
 			}
-			f, err := face(math.Round(pts))
+			f, err := faces.face(math.Round(pts))
 			if err != nil {
 				return err
 			}
@@ -232,16 +240,23 @@ func GIF(w io.Writer, g *game.Game, o Options) (int, int, error) {
 	}
 	anim := &gif.GIF{}
 	var prev *image.Paletted
+	var pal color.Palette // the board's palette plus a transparent entry
 	// Each frame after the first carries only the rectangle that changed,
-	// drawn over the previous frame: a move changes a few stones.
+	// drawn over the previous frame, with the pixels that did not change
+	// transparent: a move changes a few stones, and runs of the transparent
+	// index compress to almost nothing.
 	add := func(v View, delay int) error {
 		img, err := Draw(v, o)
 		if err != nil {
 			return err
 		}
+		if pal == nil {
+			pal = append(append(color.Palette{}, img.Palette...), color.RGBA{})
+		}
+		img.Palette = pal
 		frame := img
 		if prev != nil {
-			frame = img.SubImage(changed(prev, img)).(*image.Paletted)
+			frame = delta(prev, img, uint8(len(pal)-1))
 		}
 		prev = img
 		anim.Image = append(anim.Image, frame)
@@ -277,27 +292,49 @@ func GIF(w io.Writer, g *game.Game, o Options) (int, int, error) {
 	if len(moves) == 0 {
 		anim.Delay[0] = 300
 	}
-	anim.Config = image.Config{ColorModel: anim.Image[0].Palette, Width: b.Dx(), Height: b.Dy()}
+	anim.Config = image.Config{ColorModel: pal, Width: b.Dx(), Height: b.Dy()}
 	return b.Dx(), b.Dy(), gif.EncodeAll(w, anim)
 }
 
-// changed returns the smallest rectangle holding every pixel that differs
-// between a and b (same bounds), at least one pixel.
-func changed(a, b *image.Paletted) image.Rectangle {
+// delta returns the part of b that differs from a (same bounds and
+// palette): the smallest rectangle holding every changed pixel (at least
+// one pixel), with unchanged pixels set to the transparent index.
+func delta(a, b *image.Paletted, transparent uint8) *image.Paletted {
 	r := b.Bounds()
-	minX, minY, maxX, maxY := r.Max.X, r.Max.Y, r.Min.X-1, r.Min.Y-1
-	w := r.Dx()
-	for y := 0; y < r.Dy(); y++ {
-		row := y * w
-		for x := 0; x < w; x++ {
-			if a.Pix[row+x] != b.Pix[row+x] {
-				minX, maxX = min(minX, x), max(maxX, x)
-				minY, maxY = min(minY, y), max(maxY, y)
+	w, h := r.Dx(), r.Dy()
+	minX, minY, maxX, maxY := w, h, -1, -1
+	for y := 0; y < h; y++ {
+		ra, rb := a.Pix[y*a.Stride:y*a.Stride+w], b.Pix[y*b.Stride:y*b.Stride+w]
+		if bytes.Equal(ra, rb) {
+			continue
+		}
+		minY, maxY = min(minY, y), y
+		for x := 0; x < minX; x++ {
+			if ra[x] != rb[x] {
+				minX = x
+				break
+			}
+		}
+		for x := w - 1; x > maxX; x-- {
+			if ra[x] != rb[x] {
+				maxX = x
+				break
 			}
 		}
 	}
 	if maxX < minX {
-		return image.Rect(0, 0, 1, 1)
+		minX, minY, maxX, maxY = 0, 0, 0, 0
 	}
-	return image.Rect(minX, minY, maxX+1, maxY+1)
+	out := image.NewPaletted(image.Rect(minX, minY, maxX+1, maxY+1).Add(r.Min), b.Palette)
+	for y := minY; y <= maxY; y++ {
+		ra, rb := a.Pix[y*a.Stride+minX:y*a.Stride+maxX+1], b.Pix[y*b.Stride+minX:y*b.Stride+maxX+1]
+		ro := out.Pix[(y-minY)*out.Stride:]
+		for x, c := range rb {
+			if ra[x] == c {
+				c = transparent
+			}
+			ro[x] = c
+		}
+	}
+	return out
 }

@@ -77,7 +77,7 @@ func buildPalette(l layout, t *Theme, bg *image.RGBA) *palette {
 		}
 	}
 	for _, k := range keys {
-		if len(p.colors) == 256 {
+		if len(p.colors) == 255 { // one index stays free for GIF transparency
 			break
 		}
 		bk := hist[k]

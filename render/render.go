@@ -54,7 +54,7 @@ type Theme struct {
 var themes = map[string]*Theme{
 	"wood": {Name: "wood",
 		Board: rgb(0xdc, 0xb3, 0x5c), Line: rgb(0x3a, 0x2a, 0x12), Coord: rgb(0x3a, 0x2a, 0x12),
-		BlackHi: rgb(0x5a, 0x5a, 0x5a), BlackLo: rgb(0x08, 0x08, 0x08), WhiteHi: rgb(0xff, 0xff, 0xff), WhiteLo: rgb(0xc4, 0xc0, 0xb8),
+		BlackHi: rgb(0x6e, 0x6e, 0x6e), BlackLo: rgb(0x08, 0x08, 0x08), WhiteHi: rgb(0xff, 0xff, 0xff), WhiteLo: rgb(0xc4, 0xc0, 0xb8),
 		BlackRim: rgb(0x00, 0x00, 0x00), WhiteRim: rgb(0x6b, 0x5a, 0x3a),
 		MarkOnBlack: rgb(0xff, 0xff, 0xff), MarkOnWhite: rgb(0x10, 0x10, 0x10), Ko: rgb(0xb0, 0x20, 0x20)},
 	"dark": {Name: "dark",
@@ -157,30 +157,32 @@ func hoshi(w, h int) []game.Point {
 	return pts
 }
 
-// fonts are parsed once and shared.
+// The font is parsed once and shared: an opentype.Font is safe for
+// concurrent use. A font.Face is not (it owns a glyph buffer), so every
+// drawing makes its own faces through a faceSet.
 var (
 	fontOnce sync.Once
 	fontErr  error
 	boldFont *opentype.Font
-	facesMu  sync.Mutex
-	faces    = map[float64]font.Face{}
 )
 
-func face(points float64) (font.Face, error) {
+// faceSet hands out faces by size for one drawing; it must not be shared
+// between goroutines.
+type faceSet map[float64]font.Face
+
+func (fs faceSet) face(points float64) (font.Face, error) {
+	if f, ok := fs[points]; ok {
+		return f, nil
+	}
 	fontOnce.Do(func() { boldFont, fontErr = opentype.Parse(gobold.TTF) })
 	if fontErr != nil {
 		return nil, fontErr
-	}
-	facesMu.Lock()
-	defer facesMu.Unlock()
-	if f, ok := faces[points]; ok {
-		return f, nil
 	}
 	f, err := opentype.NewFace(boldFont, &opentype.FaceOptions{Size: points, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		return nil, err
 	}
-	faces[points] = f
+	fs[points] = f
 	return f, nil
 }
 
@@ -212,7 +214,7 @@ func background(l layout, t *Theme) (*image.RGBA, error) {
 		dc.DrawCircle(math.Round(cx)+0.5, math.Round(cy)+0.5, math.Max(2, l.cell*0.1))
 		dc.Fill()
 	}
-	f, err := face(l.fontPoints)
+	f, err := faceSet{}.face(l.fontPoints)
 	if err != nil {
 		return nil, err
 	}

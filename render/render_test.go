@@ -202,9 +202,10 @@ func TestGIF(t *testing.T) {
 		t.Fatalf("%d frames, delays %v", len(anim.Image), anim.Delay)
 	}
 	// Composing the frames gives the final position as a full PNG shows it.
-	canvas := image.NewPaletted(anim.Image[0].Bounds(), anim.Image[0].Palette)
+	// Frames after the first leave unchanged pixels transparent.
+	canvas := image.NewRGBA(anim.Image[0].Bounds())
 	for _, f := range anim.Image {
-		draw.Draw(canvas, f.Bounds(), f, f.Bounds().Min, draw.Src)
+		draw.Draw(canvas, f.Bounds(), f, f.Bounds().Min, draw.Over)
 	}
 	final, err := Draw(ViewOf(g, 0), Options{Width: 300})
 	if err != nil {
@@ -241,4 +242,23 @@ func BenchmarkGIF250(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes")
+}
+
+// TestConcurrent draws from many goroutines at once (run with -race): the
+// caches and fonts are shared, faces are not.
+func TestConcurrent(t *testing.T) {
+	g := randomGame(t, 19, 19, 100, 2)
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			var buf bytes.Buffer
+			_, _, err := PNG(&buf, g, Options{Numbers: 10, Width: 600 + 40*(i%3), Theme: ThemeNames()[i%2]})
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
 }
