@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
@@ -40,6 +41,18 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: -o FILE is required", errUsage)
+	}
+	if !slices.Contains(render.ThemeNames(), *theme) {
+		return fmt.Errorf("%w: --theme %q: choose %s", errUsage, *theme, strings.Join(render.ThemeNames(), " or "))
+	}
+	if *numbers < 0 {
+		return fmt.Errorf("%w: --numbers %d: give a count of moves, 0 for none", errUsage, *numbers)
+	}
+	if *move < -1 {
+		return fmt.Errorf("%w: --move %d: give a move number, 0 for the start", errUsage, *move)
+	}
+	if *asGIF && *move >= 0 {
+		return fmt.Errorf("%w: --move draws one position; --gif replays the whole game", errUsage)
 	}
 	if *px < 50 || *px > 4000 {
 		return fmt.Errorf("%w: --px %d: choose 50 to 4000 pixels", errUsage, *px)

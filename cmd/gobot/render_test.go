@@ -47,6 +47,10 @@ func TestRenderUsage(t *testing.T) {
 		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--px", "5"},
 		{"render", "../../game/testdata/handicap9.sgf", "-o", filepath.Join(t.TempDir(), "x.png"), "--move", "9999"},
 		{"render", "--bogus"},
+		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--theme", "neon"},
+		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--numbers", "-2"},
+		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--move", "-3"},
+		{"render", "--gif", "../../game/testdata/handicap9.sgf", "-o", "x.gif", "--move", "3"},
 	} {
 		if code, _, _ := runGobotArgs(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
