@@ -128,7 +128,7 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 			if v.Dead[p] {
 				draw.DrawMask(img, r, s, image.Point{}, image.NewUniform(color.Alpha{0x70}), image.Point{}, draw.Over)
 			} else {
-				draw.Draw(img, r, s, image.Point{}, draw.Over)
+				s.drawOn(img, min)
 			}
 		}
 	}

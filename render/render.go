@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"io"
 	"math"
 	"sync"
@@ -259,6 +260,72 @@ func sprite(t *Theme, c game.Color, r float64) *image.RGBA {
 	return dc.Image().(*image.RGBA)
 }
 
+// stoneImage is a sprite with, per row, the run of fully opaque pixels:
+// a stone is convex, so each row is transparent, anti-aliased edge, opaque
+// run, edge, transparent. Drawing copies the run and blends only the edges,
+// several times faster than draw.Over on the whole square.
+type stoneImage struct {
+	*image.RGBA
+	runs [][2]int // per row, [lo, hi) of opaque pixels (lo == hi: none)
+}
+
+func newStoneImage(img *image.RGBA) *stoneImage {
+	s := &stoneImage{RGBA: img, runs: make([][2]int, img.Bounds().Dy())}
+	w := img.Bounds().Dx()
+	for y := range s.runs {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		lo, hi := 0, 0
+		for x := 0; x < w; x++ {
+			if row[4*x+3] == 0xff {
+				if hi == 0 {
+					lo = x
+				}
+				hi = x + 1
+			}
+		}
+		for x := lo; x < hi; x++ { // a hole would break the fast path
+			if row[4*x+3] != 0xff {
+				lo, hi = 0, 0
+				break
+			}
+		}
+		s.runs[y] = [2]int{lo, hi}
+	}
+	return s
+}
+
+// drawOn composes s over dst with its top-left corner at at; it is
+// draw.Draw(dst, ..., s, ..., draw.Over) for an opaque dst.
+func (s *stoneImage) drawOn(dst *image.RGBA, at image.Point) {
+	r := image.Rectangle{Min: at, Max: at.Add(s.Bounds().Size())}
+	if !r.In(dst.Bounds()) {
+		draw.Draw(dst, r, s.RGBA, image.Point{}, draw.Over)
+		return
+	}
+	w := s.Bounds().Dx()
+	for y, run := range s.runs {
+		src := s.Pix[y*s.Stride : y*s.Stride+4*w]
+		off := dst.PixOffset(at.X, at.Y+y)
+		out := dst.Pix[off : off+4*w]
+		copy(out[4*run[0]:4*run[1]], src[4*run[0]:4*run[1]])
+		for x := 0; x < w; x++ {
+			if x == run[0] && run[1] > run[0] {
+				x = run[1] - 1
+				continue
+			}
+			a := uint32(src[4*x+3])
+			if a == 0 {
+				continue
+			}
+			k := 255 - a
+			for c := 0; c < 3; c++ {
+				out[4*x+c] = uint8(uint32(src[4*x+c]) + (uint32(out[4*x+c])*k+127)/255)
+			}
+			out[4*x+3] = 0xff
+		}
+	}
+}
+
 type bgKey struct {
 	w, h, width int
 	theme       string
@@ -301,18 +368,18 @@ func (c *memo[K, V]) get(k K, build func() (V, error)) (V, error) {
 // cache holds what never changes, shared by all goroutines.
 type cache struct {
 	bgs      memo[bgKey, *image.RGBA]
-	sprites  memo[spriteKey, *image.RGBA]
+	sprites  memo[spriteKey, *stoneImage]
 	palettes memo[bgKey, *palette]
 }
 
-var shared = &cache{bgs: memo[bgKey, *image.RGBA]{limit: 64}, sprites: memo[spriteKey, *image.RGBA]{limit: 256}, palettes: memo[bgKey, *palette]{limit: 64}}
+var shared = &cache{bgs: memo[bgKey, *image.RGBA]{limit: 64}, sprites: memo[spriteKey, *stoneImage]{limit: 256}, palettes: memo[bgKey, *palette]{limit: 64}}
 
 func (c *cache) background(l layout, t *Theme) (*image.RGBA, error) {
 	return c.bgs.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*image.RGBA, error) { return background(l, t) })
 }
 
-func (c *cache) sprite(t *Theme, col game.Color, r float64) *image.RGBA {
-	s, _ := c.sprites.get(spriteKey{t.Name, col, r}, func() (*image.RGBA, error) { return sprite(t, col, r), nil })
+func (c *cache) sprite(t *Theme, col game.Color, r float64) *stoneImage {
+	s, _ := c.sprites.get(spriteKey{t.Name, col, r}, func() (*stoneImage, error) { return newStoneImage(sprite(t, col, r)), nil })
 	return s
 }
 

@@ -262,3 +262,27 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestStoneBlit checks the run-based sprite drawing against draw.Over.
+func TestStoneBlit(t *testing.T) {
+	for _, name := range ThemeNames() {
+		th, _ := theme(name)
+		for _, c := range []game.Color{game.Black, game.White} {
+			for _, r := range []float64{5.3, 19.2, 40} {
+				s := shared.sprite(th, c, r)
+				bg := image.NewRGBA(image.Rect(0, 0, 100, 100))
+				draw.Draw(bg, bg.Bounds(), image.NewUniform(th.Board), image.Point{}, draw.Src)
+				want := image.NewRGBA(bg.Bounds())
+				copy(want.Pix, bg.Pix)
+				at := image.Pt(3, 7)
+				draw.Draw(want, image.Rectangle{Min: at, Max: at.Add(s.Bounds().Size())}, s.RGBA, image.Point{}, draw.Over)
+				s.drawOn(bg, at)
+				for i := range bg.Pix {
+					if d := int(bg.Pix[i]) - int(want.Pix[i]); d < -1 || d > 1 {
+						t.Fatalf("%s %v r=%v: byte %d is %d, draw.Over gives %d", name, c, r, i, bg.Pix[i], want.Pix[i])
+					}
+				}
+			}
+		}
+	}
+}
