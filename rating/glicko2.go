@@ -14,7 +14,7 @@ import (
 	"math"
 )
 
-// Constants of the Glicko-2 system. The first five are the paper's.
+// Constants of the Glicko-2 system. Tau to Epsilon are the paper's.
 const (
 	// Tau (τ) constrains how fast the volatility changes (step 1). The paper
 	// suggests 0.3 to 1.2 and uses 0.5 in its example; so do we.

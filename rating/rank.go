@@ -23,7 +23,7 @@ const (
 	RankRating30k = 525.0 // RankRating30k is the rating where 30k starts.
 	RankGradeSpan = 23.15 // RankGradeSpan: grades per unit of ln(rating): one grade multiplies the rating by e^(1/23.15) ≈ 1.044.
 
-	// MinRankRating: ratings under 100 are read as 100 (about 67k) before
+	// MinRankRating: ratings under 100 are read as 100 (about 68k) before
 	// taking the logarithm, as OGS does, so every rating has a grade.
 	MinRankRating = 100.0
 
