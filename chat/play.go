@@ -546,6 +546,10 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 			b.notify(ctx, Message{To: next, Room: sg.Room, Reply: dm})
 		}
 	}
+	if what == "" {
+		// Only looking (board): nobody is notified, whatever the phase.
+		rep.Mentions = nil
+	}
 	return rep
 }
 
