@@ -1,7 +1,11 @@
 package chat
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"github.com/gobotgo/gobot/storage"
 )
 
 // Looking at a board never pings anyone, in any phase; only what happens
@@ -29,5 +33,27 @@ func TestBoardNeverPings(t *testing.T) {
 		if rep := h.ok("carol", cmd); len(rep.Mentions) != 0 {
 			t.Fatalf("%s of a finished game pings %v", cmd, rep.Mentions)
 		}
+	}
+}
+
+// An open challenge in a direct message has nobody to take it: refused,
+// with what to do instead, and nothing stored.
+func TestOpenChallengeInDMRefused(t *testing.T) {
+	h := newHarness(t)
+	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:dm-alice", DM: true, EventID: "test:dm1", Command: "challenge", Args: []string{"9"}}
+	rep := h.bot.Handle(context.Background(), r)
+	if !rep.Error || !strings.Contains(rep.Text, "direct conversation") || strings.Contains(rep.Text, "Anyone here") {
+		t.Fatalf("open challenge in a DM: %+v", rep)
+	}
+	h.db.View(func(tx *storage.Tx) error {
+		if cs, _ := tx.PendingChallenges("test:alice"); len(cs) != 0 {
+			t.Fatalf("a challenge was stored: %+v", cs[0])
+		}
+		return nil
+	})
+	// Naming the opponent works in a DM.
+	r.EventID, r.Args = "test:dm2", []string{"@bob", "9"}
+	if rep := h.bot.Handle(context.Background(), r); rep.Error {
+		t.Fatalf("a named challenge in a DM: %s", rep.Text)
 	}
 }

@@ -239,6 +239,9 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
 	}
+	if opponent == "" && r.DM {
+		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
+	}
 	o, err := parseOptions(opts)
 	if err != nil {
 		return Reply{}, err
