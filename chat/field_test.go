@@ -2,10 +2,13 @@ package chat
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gobotgo/gobot/storage"
+	bolt "go.etcd.io/bbolt"
 )
 
 // Looking at a board never pings anyone, in any phase; only what happens
@@ -55,5 +58,65 @@ func TestOpenChallengeInDMRefused(t *testing.T) {
 	r.EventID, r.Args = "test:dm2", []string{"@bob", "9"}
 	if rep := h.bot.Handle(context.Background(), r); rep.Error {
 		t.Fatalf("a named challenge in a DM: %s", rep.Text)
+	}
+}
+
+// damageGame overwrites game id's record with bytes that are not JSON,
+// as a flipped byte or a half-written page would leave it, and returns a
+// bot over the reopened database.
+func (h *harness) damageGame(id GameID, raw string) {
+	h.t.Helper()
+	path := h.db.Path()
+	h.db.Close()
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := bdb.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("games")).Put(binary.BigEndian.AppendUint64(nil, uint64(id)), []byte(raw))
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+	bdb.Close()
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { db.Close() })
+	h.db = db
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, db, pngRenderer{}, h.clock, nil)
+}
+
+// One damaged game record (not valid JSON) does not hide the others:
+// `games` lists the readable ones and names the damaged one.
+func TestGamesWithADamagedRecord(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.ok("alice", "challenge @carol 9 black")
+	h.ok("carol", "accept")
+	h.ok("alice", "challenge @dave 9 black")
+	h.ok("dave", "accept")
+	var ids []GameID
+	h.db.View(func(tx *storage.Tx) error {
+		gs, _ := tx.ActiveGames("test:alice")
+		for _, g := range gs {
+			ids = append(ids, g.ID)
+		}
+		return nil
+	})
+	if len(ids) != 3 {
+		t.Fatalf("games: %v", ids)
+	}
+	h.damageGame(ids[1], `{"ID":`+fmt.Sprint(ids[1])+`,"Room":"te`)
+	rep := h.ok("alice", "games")
+	for _, want := range []string{fmt.Sprintf("#%d vs", ids[0]), fmt.Sprintf("#%d vs", ids[2]), fmt.Sprintf("#%d: I can't read", ids[1])} {
+		if !strings.Contains(rep.Text, want) {
+			t.Fatalf("games does not say %q:\n%s", want, rep.Text)
+		}
+	}
+	// The only game damaged: still an answer naming it, not an error.
+	rep = h.ok("carol", "games")
+	if !strings.Contains(rep.Text, fmt.Sprintf("#%d: I can't read", ids[1])) {
+		t.Fatalf("carol's games: %s", rep.Text)
 	}
 }

@@ -13,25 +13,45 @@ import (
 )
 
 func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	// Each record is read on its own: a damaged one (not even valid
+	// JSON, or moves that do not replay) is named, the others listed.
 	var games []*storage.Game
+	var damaged []GameID
 	var chals []*storage.Challenge
+	var chalErr error
 	err := b.store.View(func(tx *storage.Tx) error {
-		var err error
-		if games, err = tx.ActiveGames(r.User.ID); err != nil {
-			return err
+		for _, id := range tx.ActiveGameIDs(r.User.ID) {
+			sg, err := tx.Game(id)
+			switch {
+			case errors.Is(err, storage.ErrCorrupt):
+				b.log.Error("corrupt record", "err", err)
+				damaged = append(damaged, id)
+			case errors.Is(err, storage.ErrNotFound):
+			case err != nil:
+				return err
+			default:
+				games = append(games, sg)
+			}
 		}
-		chals, err = tx.PendingChallenges(r.User.ID)
-		return err
+		chals, chalErr = tx.PendingChallenges(r.User.ID)
+		return nil
 	})
-	if err != nil && len(games) == 0 {
+	if err != nil {
 		return Reply{}, err
+	}
+	if chalErr != nil {
+		b.log.Error("corrupt record", "err", chalErr)
 	}
 	var lines []string
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	for _, id := range damaged {
+		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
+	}
 	for _, sg := range games {
 		l, err := load(sg)
 		if err != nil {
-			lines = append(lines, fmt.Sprintf("#%d: damaged record", sg.ID))
+			b.log.Error("corrupt record", "err", err)
+			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", sg.ID))
 			continue
 		}
 		me := colorOf(sg, r.User.ID)
@@ -67,7 +87,10 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(lines) == 0 {
 		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
 	}
-	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, err
+	if chalErr != nil {
+		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
+	}
+	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true}
