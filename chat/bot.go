@@ -97,9 +97,6 @@ type Config struct {
 	Reminders []time.Duration
 	// EventTTL is how long handled event IDs are remembered (default 7 days).
 	EventTTL time.Duration
-	// Prefix is how commands are written in text ("!go" on Matrix, "/go"
-	// on Discord, "" on the console); used in help texts.
-	Prefix string
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
 }
@@ -196,16 +193,9 @@ func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers[platform] =
 // that register commands (Discord).
 func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...) }
 
-// Prefix returns the command prefix used in help texts.
-func (b *Bot) prefix() string {
-	if b.cfg.Prefix == "" {
-		return ""
-	}
-	return b.cfg.Prefix + " "
-}
-
-// cmd formats a command for the user to type: "`!go accept #7`".
-func (b *Bot) cmd(s string) string { return "`" + b.prefix() + s + "`" }
+// cmd writes a command for the user to type, as a token each adapter
+// renders in its own syntax ("/go accept #7", "!go accept #7").
+func (b *Bot) cmd(s string) string { return Cmd(s) }
 
 // Handle answers one request. It never panics on bad input; every
 // mistake comes back as a Reply with Error set.

@@ -104,7 +104,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9, Prefix: "/go"}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
+	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, db, slog.New(slog.DiscardHandler))
 	if err != nil {

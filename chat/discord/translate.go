@@ -11,6 +11,9 @@ import (
 	"github.com/gobotgo/gobot/chat"
 )
 
+// CommandPrefix is how commands are typed on Discord: "/go accept #1".
+const CommandPrefix = "/go"
+
 // optionName turns an argument name into a Discord option name:
 // "@player" → "player", "#game" → "game", "key=value" → "options".
 func optionName(a chat.Arg) string {
@@ -175,6 +178,7 @@ type Message struct {
 // pings limited to the reply's mentions.
 func Translate(rep chat.Reply) Message {
 	m := Message{Ephemeral: rep.Private || rep.Error}
+	rep = chat.FormatReply(rep, chat.CodeCommand(CommandPrefix))
 	text := chat.FormatText(rep.Text, mention)
 	m.Mentions = &discordgo.MessageAllowedMentions{Users: []string{}}
 	var pings []string

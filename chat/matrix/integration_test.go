@@ -186,7 +186,7 @@ func startBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, time
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	bot := chat.New(chat.Config{Prefix: DefaultPrefix}, db, &render.Renderer{}, nil, log)
+	bot := chat.New(chat.Config{}, db, &render.Renderer{}, nil, log)
 	a, err := New(cfg, bot, db, log)
 	if err != nil {
 		t.Fatal(err)

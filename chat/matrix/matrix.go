@@ -805,6 +805,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 		to.ReplyTo = "" // a thread's root must not relate to anything
 	}
 	name := func(u chat.UserID) string { return a.name(ctx, to.Room, u) }
+	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()
 	first, err := a.sendContent(ctx, to.Room, text)
