@@ -252,9 +252,9 @@ func (b *Bot) unknownCommand(name string) error {
 		}
 	}
 	if best != "" {
-		return errorf("I don't know the command %q. Did you mean %s? %s lists them all.", name, b.cmd(best), b.cmd("help"))
+		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
 	}
-	return errorf("I don't know the command %q. %s lists them all.", name, b.cmd("help"))
+	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
 }
 
 func editDistance(a, b string) int {

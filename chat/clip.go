@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -56,3 +57,17 @@ func toValidUTF8(s string) string {
 
 // echo quotes user input for an error message, clipped: "D4", "xxxx…".
 func echo(s string) string { return fmt.Sprintf("%q", ClipRunes(s, maxEcho)) }
+
+// clipArg clips user input shown unquoted ("komi=abc…").
+func clipArg(s string) string { return ClipRunes(s, maxEcho) }
+
+// clipEchoes shortens, in msg (an error from another package that quotes
+// the input), every long piece of input, then bounds msg as a whole.
+func clipEchoes(msg, input string) string {
+	for _, piece := range strings.FieldsFunc(input, func(r rune) bool { return r == ' ' || r == '=' || r == ',' || r == '"' }) {
+		if len(piece) > maxEcho {
+			msg = strings.ReplaceAll(msg, piece, clipArg(piece))
+		}
+	}
+	return ClipRunes(msg, 300)
+}

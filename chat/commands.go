@@ -101,7 +101,7 @@ func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	}
 	rules, err := game.ParseRules(strings.Join(r.Args, " "))
 	if err != nil {
-		return Reply{}, errorf("%s", err)
+		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(r.Args, " ")))
 	}
 	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules), Private: true}, nil
 }

@@ -120,3 +120,28 @@ func TestGamesWithADamagedRecord(t *testing.T) {
 		t.Fatalf("carol's games: %s", rep.Text)
 	}
 }
+
+// No reply repeats more than a short prefix of what the user typed,
+// whatever the command and wherever the long value goes.
+func TestLongInputIsNotEchoed(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	long := strings.Repeat("x", 3000)
+	lines := []string{"play " + long, "play D4 " + long, "play #" + long, "play I" + long, "pass " + long,
+		"challenge @bob 9 clock=" + long, "challenge @bob " + long, "challenge @bob komi=" + long, "challenge @bob size=" + long,
+		"challenge @bob 9 color=" + long, "challenge @bob " + long + "=1", "help " + long, "settings " + long, "settings notify=" + long,
+		"settings " + long + "=1", "settings theme=" + long, "board #" + long, "accept #" + long, "undo " + long, "dead " + long,
+		"rules " + long, long, "board " + long, "rules ko=" + long}
+	for _, line := range lines {
+		for _, who := range []string{"alice", "carol"} {
+			rep := h.do(who, line)
+			all := rep.Title + rep.Text
+			for _, f := range rep.Fields {
+				all += f.Value
+			}
+			if strings.Contains(all, strings.Repeat("x", maxEcho+1)) || len(all) > 1000 {
+				t.Errorf("%s: %.30q… got a %d-byte reply: %.200s", who, line, len(all), all)
+			}
+		}
+	}
+}

@@ -49,7 +49,7 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a game: games are written like #7.", ref)
+			return nil, errorf("%s is not a game: games are written like #7.", echo(ref))
 		}
 		sg, err := tx.Game(GameID(id))
 		if errors.Is(err, storage.ErrNotFound) {
@@ -414,7 +414,7 @@ func findChallenge(tx *storage.Tx, b *Bot, r *Request, ref string, mine bool) (*
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a challenge: challenges are written like #3.", ref)
+			return nil, errorf("%s is not a challenge: challenges are written like #3.", echo(ref))
 		}
 		c, err := tx.Challenge(ChallengeID(id))
 		if errors.Is(err, storage.ErrNotFound) {

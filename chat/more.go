@@ -112,7 +112,7 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %q).", a)
+			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
 		}
 		switch {
 		case playerKeys[k]:
@@ -120,11 +120,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		case roomKeys[k]:
 			room = append(room, a)
 		default:
-			return Reply{}, errorf("There is no setting %q. Yours: %s. The room's (admins): %s.", k, strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Reply{}, errorf("Only room admins can change the room's settings (%s).", strings.Join(room, " "))
+		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
 	}
 	var o gameOptions
 	if len(room) > 0 {
@@ -151,12 +151,12 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				switch k {
 				case "notify":
 					if v != "mention" && v != "dm" && v != "off" {
-						return errorf("notify=%s: choose mention, dm or off.", v)
+						return errorf("notify=%s: choose mention, dm or off.", clipArg(v))
 					}
 					p.Notify = v
 				case "theme":
 					if v != "wood" && v != "dark" {
-						return errorf("theme=%s: choose wood or dark.", v)
+						return errorf("theme=%s: choose wood or dark.", clipArg(v))
 					}
 					p.Theme = v
 				}

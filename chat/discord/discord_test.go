@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -356,6 +358,9 @@ func TestApplicationCommandShape(t *testing.T) {
 				t.Errorf("%s: required option %s after an optional one", sub.Name, o.Name)
 			}
 			seenOptional = seenOptional || !o.Required
+			if o.Type == discordgo.ApplicationCommandOptionString && (o.MaxLength <= 0 || o.MaxLength > 300) {
+				t.Errorf("%s.%s: max_length %d", sub.Name, o.Name, o.MaxLength)
+			}
 			if len(o.Choices) > 25 {
 				t.Errorf("%s.%s: %d choices", sub.Name, o.Name, len(o.Choices))
 			}

@@ -29,12 +29,8 @@ func optionName(a chat.Arg) string {
 	return sb.String()
 }
 
-func clip(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
+// clip cuts s to at most n characters, ending in "…" when cut.
+func clip(s string, n int) string { return chat.ClipRunes(s, n) }
 
 // ApplicationCommand builds the /go command with one subcommand per chat
 // command, from the chat package's declarations.
@@ -44,10 +40,11 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
 		var required, optional []*discordgo.ApplicationCommandOption
 		for _, a := range c.Args {
-			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required}
+			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
 			switch a.Kind {
 			case chat.ArgUser:
 				o.Type = discordgo.ApplicationCommandOptionUser
+				o.MaxLength = 0 // only string options have a length
 			case chat.ArgGame, chat.ArgPoint:
 				o.Autocomplete = !a.Repeat
 			case chat.ArgRules, chat.ArgColor, chat.ArgChoice:
@@ -190,13 +187,14 @@ func Translate(rep chat.Reply) Message {
 	}
 	if rep.Error {
 		m.Content = text
+		clipMessage(&m)
 		return m
 	}
 	// Mentions ping only from the content, not from embeds.
 	m.Content = strings.Join(pings, " ")
-	e := &discordgo.MessageEmbed{Title: rep.Title, Description: clip(text, 4000), Color: 0xDCB35C}
+	e := &discordgo.MessageEmbed{Title: rep.Title, Description: text, Color: 0xDCB35C}
 	for _, f := range rep.Fields {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: clip(chat.FormatText(f.Value, mention), 1024), Inline: f.Inline})
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: chat.FormatText(f.Value, mention), Inline: f.Inline})
 	}
 	if rep.Image != nil {
 		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + rep.Image.Name}
@@ -221,6 +219,7 @@ func Translate(rep chat.Reply) Message {
 	if len(row.Components) > 0 {
 		m.Components = append(m.Components, row)
 	}
+	clipMessage(&m)
 	return m
 }
 
