@@ -319,7 +319,8 @@ func (b *Bot) errorReply(err error) Reply {
 		b.log.Error("command failed", "err", err)
 		msg = "Sorry, something went wrong on my side; nothing was changed."
 	}
-	return Reply{Text: msg, Error: true, Private: true}
+	dup := errors.Is(err, errDuplicate) || errors.Is(err, storage.ErrDuplicate)
+	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
 }
 
 // ThreadCreated tells the bot that the adapter opened room as game's

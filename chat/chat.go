@@ -111,6 +111,10 @@ type Reply struct {
 	// (ephemeral); errors are private.
 	Private bool
 	Error   bool
+	// Duplicate says the request's event was handled before and its
+	// answer delivered: adapters drop it silently (the platform handed
+	// the same event over twice).
+	Duplicate bool
 	// Game is the game this reply is about (0 if none); Room is where the
 	// adapter should post it if not in reply to the request (a game's
 	// thread).

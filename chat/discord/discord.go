@@ -260,6 +260,12 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, follow := a.interaction(context.Background(), &in)
+	if resp == nil {
+		// Discord does not send an HTTP interaction twice; if one comes
+		// again anyway, it gets a valid answer that repeats nothing.
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "I already handled that (it arrived twice); nothing more to do.", Flags: discordgo.MessageFlagsEphemeral}}
+	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
 	if follow != nil {
@@ -275,6 +281,9 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // through the REST callback, files included.
 func (a *Adapter) gatewayInteraction(ctx context.Context, in *discordgo.Interaction) {
 	resp, follow := a.interaction(ctx, in)
+	if resp == nil {
+		return // a duplicate: answered already
+	}
 	if err := a.s.InteractionRespond(in, resp); err != nil {
 		a.log.Error("responding to an interaction", "err", err)
 		return

@@ -286,6 +286,12 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 	}
 	req := a.Request(in)
 	rep := a.bot.Handle(ctx, req)
+	if rep.Duplicate {
+		// Delivered twice: the first delivery is (being) answered, and a
+		// second callback would be refused (40060).
+		a.log.Debug("dropped a duplicate interaction", "id", in.ID)
+		return nil, nil
+	}
 	msg := Translate(rep)
 	if rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
 		// The game lives in its own thread: post there, and tell the

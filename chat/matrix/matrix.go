@@ -662,6 +662,11 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep := a.bot.Handle(ctx, req)
+	if rep.Duplicate {
+		a.log.Debug("dropped a duplicate command", "room", evt.RoomID, "event", evt.ID)
+		a.markAnswered(evt.RoomID, evt.ID)
+		return
+	}
 	a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
 	a.markAnswered(evt.RoomID, evt.ID)
 }
