@@ -266,14 +266,30 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "I already handled that (it arrived twice); nothing more to do.", Flags: discordgo.MessageFlagsEphemeral}}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	// The whole answer goes out, with its length, before any follow-up
+	// starts; the follow-up waits for this handler to return as well, so
+	// Discord has the deferred answer before the edit of @original.
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		a.log.Error("encoding an interaction response", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	if follow != nil {
-		a.wg.Add(1)
+		returned := make(chan struct{})
+		defer close(returned)
+		a.wg.Add(1) // before the answer: Wait must see the follow-up
 		go func() {
 			defer a.wg.Done()
+			<-returned
 			follow()
 		}()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
+	w.Write(raw)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 

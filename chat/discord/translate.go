@@ -332,9 +332,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 	deferred := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: msg.flags()}}
 	return deferred, func() {
-		content := msg.Content
-		m, err := a.s.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content, Embeds: &msg.Embeds,
-			Components: &msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+		m, err := a.completeDeferred(in, msg, rep)
 		if err != nil {
 			a.log.Error("completing a deferred response", "err", err)
 			return
