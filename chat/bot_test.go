@@ -232,19 +232,19 @@ func TestRights(t *testing.T) {
 	h.fails("bob", "cancel #1", "Only")
 	h.ok("bob", "decline #1")
 	h.fails("bob", "accept #1", "already declined")
-	// An open challenge anyone may take.
+	// An open challenge anyone may take; the game keeps its number.
 	h.ok("alice", "challenge 9 white")
 	rep := h.ok("carol", "accept")
-	if !strings.Contains(rep.Text, "Game #1 begins") {
+	if !strings.Contains(rep.Text, "Game #2 begins") {
 		t.Fatalf("open challenge: %s", rep.Text)
 	}
-	sg, _ := h.game(1)
+	sg, _ := h.game(2)
 	if sg.Black != "test:carol" || sg.White != "test:alice" {
 		t.Fatalf("colours: black %s white %s", sg.Black, sg.White)
 	}
 	// Room settings are for admins.
 	h.fails("bob", "settings room size=13", "Only room admins")
-	h.fails("bob", "abort #1", "Only room admins")
+	h.fails("bob", "abort #2", "Only room admins")
 }
 
 func TestBadChallengeOptions(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/storage"
 	bolt "go.etcd.io/bbolt"
 )
@@ -144,4 +145,63 @@ func TestLongInputIsNotEchoed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// "#n" names one thing: a game keeps its challenge's number, a new
+// challenge's number is no game's, and old numbers keep working.
+func TestOneNumberPerChallengeAndGame(t *testing.T) {
+	h := newHarness(t)
+	// A database from before: games numbered by their own counter.
+	h.db.Update(func(tx *storage.Tx) error {
+		for range 3 {
+			g := &storage.Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return tx.PutChallenge(&storage.Challenge{Room: "test:main", From: "test:old1", To: "test:old2"})
+	})
+	if rep := h.ok("alice", "challenge @bob 9 black"); !strings.Contains(rep.Title, "Challenge #4") {
+		t.Fatalf("the new challenge should skip the old games' numbers: %s", rep.Title)
+	}
+	h.fails("carol", "board #4", "#4 is a challenge that nobody has accepted yet")
+	if rep := h.ok("bob", "accept #4"); !strings.Contains(rep.Text, "Game #4 begins") {
+		t.Fatalf("the game should keep its challenge's number: %s", rep.Text)
+	}
+	h.ok("alice", "challenge @carol 9")
+	h.ok("carol", "decline")
+	if rep := h.ok("alice", "challenge @dave 9 black"); !strings.Contains(rep.Title, "Challenge #6") {
+		t.Fatalf("next challenge: %s", rep.Title)
+	}
+	if rep := h.ok("dave", "accept"); !strings.Contains(rep.Text, "Game #6 begins") {
+		t.Fatalf("game from challenge #6: %s", rep.Text)
+	}
+	// Old numbers still work where they did: game #2, challenge #1.
+	if rep := h.ok("carol", "board #2"); rep.Game != 2 {
+		t.Fatalf("old game #2: %+v", rep)
+	}
+	if rep := h.ok("old2", "decline #1"); !strings.Contains(rep.Text, "declined challenge #1") {
+		t.Fatalf("old challenge #1: %s", rep.Text)
+	}
+	// A game added without a challenge takes a fresh number, and the next
+	// challenge skips it.
+	h.db.Update(func(tx *storage.Tx) error {
+		g := &storage.Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
+		if err := tx.PutGame(g); err != nil || g.ID != 7 {
+			t.Errorf("game without challenge: #%d, %v", g.ID, err)
+		}
+		return nil
+	})
+	if rep := h.ok("alice", "challenge @erin 9"); !strings.Contains(rep.Title, "Challenge #8") {
+		t.Fatalf("after a game without challenge: %s", rep.Title)
+	}
+}
+
+func mustNewRecord(t *testing.T) game.Record {
+	rules, _ := game.Preset("japanese")
+	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Record()
 }

@@ -53,6 +53,9 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 		}
 		sg, err := tx.Game(GameID(id))
 		if errors.Is(err, storage.ErrNotFound) {
+			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == storage.Pending {
+				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
+			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
 		}
 		return sg, err
@@ -266,6 +269,9 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			}
 		}
 		c = &storage.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
 		return tx.PutChallenge(c)
 	})
 	if err != nil {
@@ -488,7 +494,8 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if err != nil {
 			return err
 		}
-		sg := &storage.Game{Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+		// The game keeps the challenge's number where it is free.
+		sg := &storage.Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 		black, white := c.From, r.User.ID
 		switch c.Color {
 		case "white":
@@ -505,7 +512,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
 		}
 		startClock(sg, g, r.Time)
-		if err := tx.PutGame(sg); err != nil {
+		if err := tx.InsertGame(sg); err != nil {
 			return err
 		}
 		c.Status, c.Game, c.Answered = storage.Accepted, sg.ID, r.Time
