@@ -641,6 +641,13 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
+	if msg := resolveUsers(&c, members); msg != "" {
+		if !a.answered(evt.RoomID, evt.ID) {
+			a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+			a.markAnswered(evt.RoomID, evt.ID)
+		}
+		return
+	}
 	name := members[evt.Sender]
 	if name == "" {
 		name = evt.Sender.Localpart()
