@@ -135,6 +135,12 @@ type Bot struct {
 	notifiers map[string]Notifier // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
+
+	// Set on the per-request copy that handleOwed runs a command with:
+	// the event is already marked in the open transaction, and
+	// notifications wait until it is committed.
+	eventMarked bool
+	deferred    *[]Message
 }
 
 type systemClock struct{}
@@ -226,6 +232,9 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	}
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
+	}
+	if r.Outbox && r.EventID != "" {
+		return b.handleOwed(ctx, cmd, &r)
 	}
 	if cmd.view && r.EventID != "" {
 		if err := b.store.Update(func(tx *storage.Tx) error { return b.markEvent(tx, &r) }); err != nil {
@@ -341,6 +350,10 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 
 // notify sends m through the platform's notifier, logging failures.
 func (b *Bot) notify(ctx context.Context, m Message) {
+	if b.deferred != nil {
+		*b.deferred = append(*b.deferred, m)
+		return
+	}
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()

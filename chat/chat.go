@@ -49,6 +49,11 @@ type Request struct {
 	Action string
 	// Time is when the platform received the event; zero = now.
 	Time time.Time
+	// Outbox asks the bot to store the reply with the command's effect,
+	// in one transaction, and to return it again when the same event
+	// comes back before the adapter called Bot.Delivered (platforms
+	// that hand events over again after a crash: Matrix).
+	Outbox bool
 }
 
 // Style is how a button looks.

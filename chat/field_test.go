@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -204,4 +205,63 @@ func mustNewRecord(t *testing.T) game.Record {
 		t.Fatal(err)
 	}
 	return g.Record()
+}
+
+// reopen simulates a restart: the database closed and opened again, a
+// new bot over it.
+func (h *harness) reopen() {
+	h.t.Helper()
+	path := h.db.Path()
+	h.db.Close()
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { db.Close() })
+	h.db = db
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, db, pngRenderer{}, h.clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+}
+
+// The bot stops (is killed) after a move is committed and before its
+// announcement is sent; the platform hands the event over again after
+// the restart: it gets the announcement it should have had, once, and
+// the move is not played twice. A repeat after delivery is dropped.
+func TestCrashBetweenCommitAndSend(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	play := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:$move1", Command: "play", Args: []string{"D4"}, Outbox: true}
+	first := h.bot.Handle(context.Background(), play)
+	if first.Error || first.Image == nil || !strings.Contains(first.Text, "alice> played D4") {
+		t.Fatalf("the move: %+v", first.Text)
+	}
+	h.reopen() // killed before sending
+	again := h.bot.Handle(context.Background(), play)
+	if again.Error || again.Duplicate || again.Text != first.Text || again.Image == nil || !bytes.Equal(again.Image.Data, first.Image.Data) ||
+		len(again.Mentions) != 1 || again.Mentions[0] != "test:bob" {
+		t.Fatalf("after the restart the event got %+v, want the announcement %q", again, first.Text)
+	}
+	if _, g := h.game(1); g.MoveCount() != 1 {
+		t.Fatalf("%d moves, want 1", g.MoveCount())
+	}
+	if err := h.bot.Delivered(context.Background(), play.EventID); err != nil {
+		t.Fatal(err)
+	}
+	if rep := h.bot.Handle(context.Background(), play); !rep.Duplicate {
+		t.Fatalf("after delivery a repeat should be dropped: %+v", rep)
+	}
+	// A mistake stores nothing: handed over again, it is answered again.
+	bad := Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:$bad", Command: "play", Args: []string{"D4"}, Outbox: true}
+	for range 2 {
+		if rep := h.bot.Handle(context.Background(), bad); !rep.Error || rep.Duplicate || !strings.Contains(rep.Text, "occupied") {
+			t.Fatalf("a bad move: %+v", rep)
+		}
+	}
+	// Views and challenges are owed the same way.
+	look := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:$look", Command: "board", Outbox: true}
+	l1 := h.bot.Handle(context.Background(), look)
+	l2 := h.bot.Handle(context.Background(), look)
+	if l1.Error || l2.Duplicate || l1.Text != l2.Text {
+		t.Fatalf("board handed over again: %+v", l2)
+	}
 }

@@ -169,7 +169,7 @@ func (b *Bot) change(r *Request, ref string, asPlayer bool, fn func(tx *storage.
 }
 
 func (b *Bot) markEvent(tx *storage.Tx, r *Request) error {
-	if r.EventID == "" {
+	if r.EventID == "" || b.eventMarked {
 		return nil
 	}
 	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {

@@ -352,6 +352,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 	}
 	// Forget handled event IDs older than EventTTL.
 	return b.store.Update(func(tx *storage.Tx) error {
+		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
+			return err
+		}
 		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
 		return err
 	})
