@@ -97,9 +97,6 @@ type Config struct {
 	Reminders []time.Duration
 	// EventTTL is how long handled event IDs are remembered (default 7 days).
 	EventTTL time.Duration
-	// Prefix is how commands are written in text ("!go" on Matrix, "/go"
-	// on Discord, "" on the console); used in help texts.
-	Prefix string
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
 }
@@ -138,6 +135,12 @@ type Bot struct {
 	notifiers map[string]Notifier // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
+
+	// Set on the per-request copy that handleOwed runs a command with:
+	// the event is already marked in the open transaction, and
+	// notifications wait until it is committed.
+	eventMarked bool
+	deferred    *[]Message
 }
 
 type systemClock struct{}
@@ -196,16 +199,9 @@ func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers[platform] =
 // that register commands (Discord).
 func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...) }
 
-// Prefix returns the command prefix used in help texts.
-func (b *Bot) prefix() string {
-	if b.cfg.Prefix == "" {
-		return ""
-	}
-	return b.cfg.Prefix + " "
-}
-
-// cmd formats a command for the user to type: "`!go accept #7`".
-func (b *Bot) cmd(s string) string { return "`" + b.prefix() + s + "`" }
+// cmd writes a command for the user to type, as a token each adapter
+// renders in its own syntax ("/go accept #7", "!go accept #7").
+func (b *Bot) cmd(s string) string { return Cmd(s) }
 
 // Handle answers one request. It never panics on bad input; every
 // mistake comes back as a Reply with Error set.
@@ -237,6 +233,9 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
 	}
+	if r.Outbox && r.EventID != "" {
+		return b.handleOwed(ctx, cmd, &r)
+	}
 	if cmd.view && r.EventID != "" {
 		if err := b.store.Update(func(tx *storage.Tx) error { return b.markEvent(tx, &r) }); err != nil {
 			return b.errorReply(err)
@@ -262,9 +261,9 @@ func (b *Bot) unknownCommand(name string) error {
 		}
 	}
 	if best != "" {
-		return errorf("I don't know the command %q. Did you mean %s? %s lists them all.", name, b.cmd(best), b.cmd("help"))
+		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
 	}
-	return errorf("I don't know the command %q. %s lists them all.", name, b.cmd("help"))
+	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
 }
 
 func editDistance(a, b string) int {
@@ -329,7 +328,8 @@ func (b *Bot) errorReply(err error) Reply {
 		b.log.Error("command failed", "err", err)
 		msg = "Sorry, something went wrong on my side; nothing was changed."
 	}
-	return Reply{Text: msg, Error: true, Private: true}
+	dup := errors.Is(err, errDuplicate) || errors.Is(err, storage.ErrDuplicate)
+	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
 }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
@@ -350,6 +350,10 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 
 // notify sends m through the platform's notifier, logging failures.
 func (b *Bot) notify(ctx context.Context, m Message) {
+	if b.deferred != nil {
+		*b.deferred = append(*b.deferred, m)
+		return
+	}
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()

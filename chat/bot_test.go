@@ -204,11 +204,8 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:dup", Command: "play", Args: []string{"D4"}}
 	first := h.bot.Handle(context.Background(), r)
 	second := h.bot.Handle(context.Background(), r)
-	if first.Error || !second.Error {
-		t.Fatalf("first %q, second %q", first.Text, second.Text)
-	}
-	if !strings.Contains(second.Text, "already handled") {
-		t.Fatalf("duplicate reply: %s", second.Text)
+	if first.Error || !second.Duplicate {
+		t.Fatalf("first %q, second %+v", first.Text, second)
 	}
 	_, g := h.game(1)
 	if g.MoveCount() != 1 {
@@ -219,7 +216,7 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 	if rep := h.bot.Handle(context.Background(), look); rep.Error || rep.Image == nil {
 		t.Fatalf("board: %s", rep.Text)
 	}
-	if rep := h.bot.Handle(context.Background(), look); !rep.Error || !strings.Contains(rep.Text, "already handled") {
+	if rep := h.bot.Handle(context.Background(), look); !rep.Duplicate {
 		t.Fatalf("a duplicate board request: %q", rep.Text)
 	}
 }
@@ -235,19 +232,19 @@ func TestRights(t *testing.T) {
 	h.fails("bob", "cancel #1", "Only")
 	h.ok("bob", "decline #1")
 	h.fails("bob", "accept #1", "already declined")
-	// An open challenge anyone may take.
+	// An open challenge anyone may take; the game keeps its number.
 	h.ok("alice", "challenge 9 white")
 	rep := h.ok("carol", "accept")
-	if !strings.Contains(rep.Text, "Game #1 begins") {
+	if !strings.Contains(rep.Text, "Game #2 begins") {
 		t.Fatalf("open challenge: %s", rep.Text)
 	}
-	sg, _ := h.game(1)
+	sg, _ := h.game(2)
 	if sg.Black != "test:carol" || sg.White != "test:alice" {
 		t.Fatalf("colours: black %s white %s", sg.Black, sg.White)
 	}
 	// Room settings are for admins.
 	h.fails("bob", "settings room size=13", "Only room admins")
-	h.fails("bob", "abort #1", "Only room admins")
+	h.fails("bob", "abort #2", "Only room admins")
 }
 
 func TestBadChallengeOptions(t *testing.T) {

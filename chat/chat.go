@@ -49,6 +49,11 @@ type Request struct {
 	Action string
 	// Time is when the platform received the event; zero = now.
 	Time time.Time
+	// Outbox asks the bot to store the reply with the command's effect,
+	// in one transaction, and to return it again when the same event
+	// comes back before the adapter called Bot.Delivered (platforms
+	// that hand events over again after a crash: Matrix).
+	Outbox bool
 }
 
 // Style is how a button looks.
@@ -111,6 +116,10 @@ type Reply struct {
 	// (ephemeral); errors are private.
 	Private bool
 	Error   bool
+	// Duplicate says the request's event was handled before and its
+	// answer delivered: adapters drop it silently (the platform handed
+	// the same event over twice).
+	Duplicate bool
 	// Game is the game this reply is about (0 if none); Room is where the
 	// adapter should post it if not in reply to the request (a game's
 	// thread).

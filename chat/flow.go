@@ -49,10 +49,13 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a game: games are written like #7.", ref)
+			return nil, errorf("%s is not a game: games are written like #7.", echo(ref))
 		}
 		sg, err := tx.Game(GameID(id))
 		if errors.Is(err, storage.ErrNotFound) {
+			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == storage.Pending {
+				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
+			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
 		}
 		return sg, err
@@ -166,7 +169,7 @@ func (b *Bot) change(r *Request, ref string, asPlayer bool, fn func(tx *storage.
 }
 
 func (b *Bot) markEvent(tx *storage.Tx, r *Request) error {
-	if r.EventID == "" {
+	if r.EventID == "" || b.eventMarked {
 		return nil
 	}
 	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
@@ -239,6 +242,9 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
 	}
+	if opponent == "" && r.DM {
+		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
+	}
 	o, err := parseOptions(opts)
 	if err != nil {
 		return Reply{}, err
@@ -263,6 +269,9 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			}
 		}
 		c = &storage.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
 		return tx.PutChallenge(c)
 	})
 	if err != nil {
@@ -411,7 +420,7 @@ func findChallenge(tx *storage.Tx, b *Bot, r *Request, ref string, mine bool) (*
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a challenge: challenges are written like #3.", ref)
+			return nil, errorf("%s is not a challenge: challenges are written like #3.", echo(ref))
 		}
 		c, err := tx.Challenge(ChallengeID(id))
 		if errors.Is(err, storage.ErrNotFound) {
@@ -485,7 +494,8 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if err != nil {
 			return err
 		}
-		sg := &storage.Game{Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+		// The game keeps the challenge's number where it is free.
+		sg := &storage.Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 		black, white := c.From, r.User.ID
 		switch c.Color {
 		case "white":
@@ -502,7 +512,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
 		}
 		startClock(sg, g, r.Time)
-		if err := tx.PutGame(sg); err != nil {
+		if err := tx.InsertGame(sg); err != nil {
 			return err
 		}
 		c.Status, c.Game, c.Answered = storage.Accepted, sg.ID, r.Time

@@ -13,25 +13,45 @@ import (
 )
 
 func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	// Each record is read on its own: a damaged one (not even valid
+	// JSON, or moves that do not replay) is named, the others listed.
 	var games []*storage.Game
+	var damaged []GameID
 	var chals []*storage.Challenge
+	var chalErr error
 	err := b.store.View(func(tx *storage.Tx) error {
-		var err error
-		if games, err = tx.ActiveGames(r.User.ID); err != nil {
-			return err
+		for _, id := range tx.ActiveGameIDs(r.User.ID) {
+			sg, err := tx.Game(id)
+			switch {
+			case errors.Is(err, storage.ErrCorrupt):
+				b.log.Error("corrupt record", "err", err)
+				damaged = append(damaged, id)
+			case errors.Is(err, storage.ErrNotFound):
+			case err != nil:
+				return err
+			default:
+				games = append(games, sg)
+			}
 		}
-		chals, err = tx.PendingChallenges(r.User.ID)
-		return err
+		chals, chalErr = tx.PendingChallenges(r.User.ID)
+		return nil
 	})
-	if err != nil && len(games) == 0 {
+	if err != nil {
 		return Reply{}, err
+	}
+	if chalErr != nil {
+		b.log.Error("corrupt record", "err", chalErr)
 	}
 	var lines []string
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	for _, id := range damaged {
+		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
+	}
 	for _, sg := range games {
 		l, err := load(sg)
 		if err != nil {
-			lines = append(lines, fmt.Sprintf("#%d: damaged record", sg.ID))
+			b.log.Error("corrupt record", "err", err)
+			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", sg.ID))
 			continue
 		}
 		me := colorOf(sg, r.User.ID)
@@ -67,7 +87,10 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(lines) == 0 {
 		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
 	}
-	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, err
+	if chalErr != nil {
+		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
+	}
+	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true}
@@ -89,7 +112,7 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %q).", a)
+			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
 		}
 		switch {
 		case playerKeys[k]:
@@ -97,11 +120,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		case roomKeys[k]:
 			room = append(room, a)
 		default:
-			return Reply{}, errorf("There is no setting %q. Yours: %s. The room's (admins): %s.", k, strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Reply{}, errorf("Only room admins can change the room's settings (%s).", strings.Join(room, " "))
+		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
 	}
 	var o gameOptions
 	if len(room) > 0 {
@@ -128,12 +151,12 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				switch k {
 				case "notify":
 					if v != "mention" && v != "dm" && v != "off" {
-						return errorf("notify=%s: choose mention, dm or off.", v)
+						return errorf("notify=%s: choose mention, dm or off.", clipArg(v))
 					}
 					p.Notify = v
 				case "theme":
 					if v != "wood" && v != "dark" {
-						return errorf("theme=%s: choose wood or dark.", v)
+						return errorf("theme=%s: choose wood or dark.", clipArg(v))
 					}
 					p.Theme = v
 				}
@@ -329,6 +352,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 	}
 	// Forget handled event IDs older than EventTTL.
 	return b.store.Update(func(tx *storage.Tx) error {
+		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
+			return err
+		}
 		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
 		return err
 	})

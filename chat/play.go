@@ -18,7 +18,7 @@ func cmdPlay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		return Reply{}, b.usageError("play", "Where? Give a point like D4.")
 	}
 	if len(rest) > 1 {
-		return Reply{}, b.usageError("play", fmt.Sprintf("One point at a time (I got %q).", strings.Join(rest, " ")))
+		return Reply{}, b.usageError("play", fmt.Sprintf("One point at a time (I got %s).", echo(strings.Join(rest, " "))))
 	}
 	var what string
 	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
@@ -26,12 +26,12 @@ func cmdPlay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
 			if errors.Is(err, game.ErrOffBoard) {
-				return errorf("%s is off the board: this %s board goes from A1 to %s.", rest[0], game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
+				return errorf("%s is off the board: this %s board goes from A1 to %s.", clipArg(rest[0]), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
 			}
 			if strings.Contains(strings.ToUpper(rest[0]), "I") && !strings.EqualFold(rest[0], "pass") {
-				return errorf("%q: there is no column I on a go board (the letters skip from H to J).", rest[0])
+				return errorf("%s: there is no column I on a go board (the letters skip from H to J).", echo(rest[0]))
 			}
-			return errorf("%q isn't a point: write a column letter and a row number, like D4.", rest[0])
+			return errorf("%s isn't a point: write a column letter and a row number, like D4.", echo(rest[0]))
 		}
 		if err := b.checkTurn(l, me); err != nil {
 			return err
@@ -115,7 +115,7 @@ func (b *Bot) passText(l *loaded, u UserID) string {
 func cmdPass(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, rest := splitRef(r.Args)
 	if len(rest) > 0 {
-		return Reply{}, b.usageError("pass", fmt.Sprintf("pass takes no point (I got %q).", strings.Join(rest, " ")))
+		return Reply{}, b.usageError("pass", fmt.Sprintf("pass takes no point (I got %s).", echo(strings.Join(rest, " "))))
 	}
 	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
@@ -171,7 +171,7 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			refuse = true
 		case "yes", "ok", "accept":
 		default:
-			return Reply{}, b.usageError("undo", fmt.Sprintf("Answer an undo request with undo or undo no (I got %q).", rest[0]))
+			return Reply{}, b.usageError("undo", fmt.Sprintf("Answer an undo request with undo or undo no (I got %s).", echo(rest[0])))
 		}
 	}
 	var text string
@@ -254,7 +254,7 @@ func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				}
 				p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 				if err != nil || p.IsPass() {
-					return errorf("%q isn't a point on this board: give stones like D4.", s)
+					return errorf("%s isn't a point on this board: give stones like D4.", echo(s))
 				}
 				if l.g.At(p) == game.Empty {
 					return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
@@ -545,6 +545,10 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
 			b.notify(ctx, Message{To: next, Room: sg.Room, Reply: dm})
 		}
+	}
+	if what == "" {
+		// Only looking (board): nobody is notified, whatever the phase.
+		rep.Mentions = nil
 	}
 	return rep
 }

@@ -260,14 +260,36 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, follow := a.interaction(context.Background(), &in)
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	if resp == nil {
+		// Discord does not send an HTTP interaction twice; if one comes
+		// again anyway, it gets a valid answer that repeats nothing.
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "I already handled that (it arrived twice); nothing more to do.", Flags: discordgo.MessageFlagsEphemeral}}
+	}
+	// The whole answer goes out, with its length, before any follow-up
+	// starts; the follow-up waits for this handler to return as well, so
+	// Discord has the deferred answer before the edit of @original.
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		a.log.Error("encoding an interaction response", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	if follow != nil {
-		a.wg.Add(1)
+		returned := make(chan struct{})
+		defer close(returned)
+		a.wg.Add(1) // before the answer: Wait must see the follow-up
 		go func() {
 			defer a.wg.Done()
+			<-returned
 			follow()
 		}()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
+	w.Write(raw)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 
@@ -275,6 +297,9 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // through the REST callback, files included.
 func (a *Adapter) gatewayInteraction(ctx context.Context, in *discordgo.Interaction) {
 	resp, follow := a.interaction(ctx, in)
+	if resp == nil {
+		return // a duplicate: answered already
+	}
 	if err := a.s.InteractionRespond(in, resp); err != nil {
 		a.log.Error("responding to an interaction", "err", err)
 		return

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -104,7 +106,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9, Prefix: "/go"}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
+	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, db, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -356,6 +358,9 @@ func TestApplicationCommandShape(t *testing.T) {
 				t.Errorf("%s: required option %s after an optional one", sub.Name, o.Name)
 			}
 			seenOptional = seenOptional || !o.Required
+			if o.Type == discordgo.ApplicationCommandOptionString && (o.MaxLength <= 0 || o.MaxLength > 300) {
+				t.Errorf("%s.%s: max_length %d", sub.Name, o.Name, o.MaxLength)
+			}
 			if len(o.Choices) > 25 {
 				t.Errorf("%s.%s: %d choices", sub.Name, o.Name, len(o.Choices))
 			}

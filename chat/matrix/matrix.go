@@ -35,6 +35,9 @@ type Handler interface {
 	Handle(ctx context.Context, r chat.Request) chat.Reply
 	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
 	Commands() []chat.Command
+	// Delivered records that the reply to an event was sent (see
+	// chat.Request.Outbox).
+	Delivered(ctx context.Context, eventID string) error
 }
 
 // stateNS is the adapter's namespace in storage's State.
@@ -641,6 +644,13 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
+	if msg := resolveUsers(&c, members); msg != "" {
+		if !a.answered(evt.RoomID, evt.ID) {
+			a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+			a.markAnswered(evt.RoomID, evt.ID)
+		}
+		return
+	}
 	name := members[evt.Sender]
 	if name == "" {
 		name = evt.Sender.Localpart()
@@ -655,6 +665,9 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Args:     c.Args,
 		Mentions: c.Mentions,
 		Time:     eventTime(evt),
+		// The reply is stored with the command's effect, so an event
+		// handed over again after a crash gets the reply it was owed.
+		Outbox: true,
 	}
 	if a.answered(evt.RoomID, evt.ID) {
 		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
@@ -662,9 +675,27 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep := a.bot.Handle(ctx, req)
-	a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+	if rep.Duplicate {
+		a.log.Debug("dropped a duplicate command", "room", evt.RoomID, "event", evt.ID)
+		a.markAnswered(evt.RoomID, evt.ID)
+		return
+	}
+	if afterHandle != nil {
+		afterHandle(rep)
+	}
+	if err := a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}); err != nil {
+		a.log.Warn("answering a command", "room", evt.RoomID, "event", evt.ID, "err", err)
+		return // owed still: answered when the event comes again
+	}
+	if err := a.bot.Delivered(ctx, req.EventID); err != nil {
+		a.log.Warn("recording an answer as sent", "event", evt.ID, "err", err)
+	}
 	a.markAnswered(evt.RoomID, evt.ID)
 }
+
+// afterHandle, set only by tests, runs between the bot's handling of a
+// command (committed) and the sending of its reply.
+var afterHandle func(chat.Reply)
 
 // answeredSize is how many answered commands are remembered per room.
 const answeredSize = 256
@@ -805,6 +836,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 		to.ReplyTo = "" // a thread's root must not relate to anything
 	}
 	name := func(u chat.UserID) string { return a.name(ctx, to.Room, u) }
+	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()
 	first, err := a.sendContent(ctx, to.Room, text)
