@@ -428,8 +428,8 @@ func testChallenges(t *testing.T, s chat.Store) {
 	cfg.Rules.Komi = 0.5
 	cs := []*chat.Challenge{
 		{Room: "t:r1", From: "t:ann", To: "t:bob", Config: cfg, Color: "black", Clock: chat.TimeControl{Kind: chat.PerMove, PerMove: 72 * time.Hour}, Created: T0, Message: "m1"}, // 1
-		{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: T0}, // 2, open
-		{Room: "t:r2", From: "t:bob", To: "t:ann", Config: cfg, Color: "white", Created: T0}, // 3
+		{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: T0},                                                                                                  // 2, open
+		{Room: "t:r2", From: "t:bob", To: "t:ann", Config: cfg, Color: "white", Created: T0},                                                                                      // 3
 	}
 	update(t, s, func(tx chat.Tx) error {
 		for _, c := range cs {
