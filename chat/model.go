@@ -30,20 +30,22 @@ const (
 // the time).
 type TimeControl struct {
 	Kind      ClockKind
-	PerMove   time.Duration `json:",omitempty"`
-	Main      time.Duration `json:",omitempty"`
-	Increment time.Duration `json:",omitempty"`
-	Max       time.Duration `json:",omitempty"`
+	PerMove   time.Duration
+	Main      time.Duration
+	Increment time.Duration
+	Max       time.Duration
 }
 
 // Game is a stored game. Record holds the moves and scoring state; the
-// rest is what the chat layer needs around it.
+// rest is what the chat layer needs around it. How a store writes it is
+// the store's business (storage has its own versioned format), so these
+// types carry no encoding tags.
 type Game struct {
 	ID      GameID
 	Version uint64 // bumped by every PutGame; a stale write fails with ErrConflict
 	Room    RoomID // home room (or the game's thread) where updates go
-	Thread  bool   `json:",omitempty"` // Room is a thread made for this game
-	Parent  RoomID `json:",omitempty"` // the room the thread hangs off
+	Thread  bool   // Room is a thread made for this game
+	Parent  RoomID // the room the thread hangs off
 	Black   UserID
 	White   UserID
 	Record  game.Record
@@ -57,17 +59,17 @@ type Game struct {
 	// Indexed while the game is active.
 	Deadline time.Time
 	// Reminded counts reminders already sent for the current Deadline.
-	Reminded int `json:",omitempty"`
+	Reminded int
 	// UndoBy is the player asking to take back the last move, if any.
-	UndoBy UserID `json:",omitempty"`
+	UndoBy UserID
 	// Undos records every move taken back.
-	Undos     []Undo      `json:",omitempty"`
-	Challenge ChallengeID `json:",omitempty"`
+	Undos     []Undo
+	Challenge ChallengeID
 	Created   time.Time
 	Updated   time.Time
 	// Finished is set when the game ends; Result is its SGF result string.
-	Finished time.Time `json:",omitempty"`
-	Result   string    `json:",omitempty"`
+	Finished time.Time
+	Result   string
 }
 
 // Active reports whether the game is still being played or scored.
@@ -101,34 +103,34 @@ type Challenge struct {
 	ID       ChallengeID
 	Room     RoomID
 	From     UserID
-	To       UserID `json:",omitempty"`
+	To       UserID
 	Config   game.Config
 	Color    string // colour of the challenger: "black", "white", "random"
 	Clock    TimeControl
 	Created  time.Time
 	Status   ChallengeStatus
-	Game     GameID    `json:",omitempty"` // set when accepted
-	Message  string    `json:",omitempty"` // platform ID of the challenge message (for threads)
-	Answered time.Time `json:",omitempty"`
+	Game     GameID // set when accepted
+	Message  string // platform ID of the challenge message (for threads)
+	Answered time.Time
 }
 
 // Player is what gobot remembers of a user.
 type Player struct {
 	ID      UserID
 	Name    string
-	Notify  string `json:",omitempty"` // "mention" (default), "dm", "off"
-	Theme   string `json:",omitempty"` // board theme: "wood" (default), "dark"
+	Notify  string // "mention" (default), "dm", "off"
+	Theme   string // board theme: "wood" (default), "dark"
 	Updated time.Time
 }
 
 // Room holds a room's settings; zero values mean "use the bot's config".
 type Room struct {
 	ID      RoomID
-	Rules   string   `json:",omitempty"` // preset or rules spec
-	Width   int      `json:",omitempty"`
-	Height  int      `json:",omitempty"`
-	Komi    *float64 `json:",omitempty"`
-	Clock   string   `json:",omitempty"` // clock spec as typed: "3d", "fischer:3d+1d/7d", "none"
-	Threads bool     `json:",omitempty"` // each game gets its own thread
+	Rules   string // preset or rules spec
+	Width   int
+	Height  int
+	Komi    *float64
+	Clock   string // clock spec as typed: "3d", "fischer:3d+1d/7d", "none"
+	Threads bool   // each game gets its own thread
 	Updated time.Time
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +17,7 @@ import (
 
 // SchemaVersion is the layout this code writes; older files are upgraded
 // by Open.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 var (
 	bMeta         = []byte("meta")
@@ -191,7 +190,8 @@ func (db *DB) checkSchema() error {
 
 // migrate brings the file to SchemaVersion. Version 1 files (the first
 // layout) had no deadline index and no event expiry index: version 2
-// builds both from the records.
+// builds both from the records. Version 3 rewrites every record in
+// storage's own format (codec.go) from the model's encoding/json form.
 func (db *DB) migrate() error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		meta, err := btx.CreateBucketIfNotExists(bMeta)
@@ -216,14 +216,65 @@ func (db *DB) migrate() error {
 				return fmt.Errorf("upgrading schema 1 to 2: %w", err)
 			}
 		}
+		if v == 1 || v == 2 {
+			if err := tx.migrate2to3(); err != nil {
+				return fmt.Errorf("upgrading schema 2 to 3: %w", err)
+			}
+		}
 		return meta.Put(keySchema, binary.BigEndian.AppendUint32(nil, SchemaVersion))
 	})
 }
 
+// migrate2to3 rewrites games, challenges, players and rooms from the
+// schema-2 encoding (legacy.go) to the schema-3 one (codec.go). Keys and
+// index entries stay as they are. A record that cannot be read is left
+// as it was: it is reported as damaged when read, like any other.
+func (tx *Tx) migrate2to3() error {
+	for _, step := range []struct {
+		bucket []byte
+		recode func([]byte) ([]byte, error)
+	}{
+		{bGames, recode(decodeGameV2, encodeGame)},
+		{bChallenges, recode(decodeChallengeV2, encodeChallenge)},
+		{bPlayers, recode(decodePlayerV2, encodePlayer)},
+		{bRooms, recode(decodeRoomV2, encodeRoom)},
+	} {
+		b := tx.b(step.bucket)
+		var keys, vals [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			nv, err := step.recode(v)
+			if err != nil {
+				return nil
+			}
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, nv)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if err := b.Put(k, vals[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func recode[T any](decode func([]byte) (*T, error), encode func(*T) ([]byte, error)) func([]byte) ([]byte, error) {
+	return func(raw []byte) ([]byte, error) {
+		v, err := decode(raw)
+		if err != nil {
+			return nil, err
+		}
+		return encode(v)
+	}
+}
+
 func (tx *Tx) migrate1to2() error {
 	err := tx.b(bGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if json.Unmarshal(v, &g) != nil {
+		g, err := decodeGameV2(v)
+		if err != nil {
 			return nil // reported when read; nothing to index
 		}
 		if g.Active() && !g.Deadline.IsZero() {
@@ -281,14 +332,14 @@ func (tx *Tx) Game(id GameID) (*Game, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
 	}
-	var g Game
-	if err := json.Unmarshal(raw, &g); err != nil {
+	g, err := decodeGame(raw)
+	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", id, ErrCorrupt, err)
 	}
 	if g.ID != id {
 		return nil, fmt.Errorf("game #%d: %w: it says it is game #%d", id, ErrCorrupt, g.ID)
 	}
-	return &g, nil
+	return g, nil
 }
 
 // PutGame inserts (ID 0: assigns the next ID) or updates a game. An update
@@ -317,7 +368,7 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 	}
 	g.Version++
-	raw, err := json.Marshal(g)
+	raw, err := encodeGame(g)
 	if err != nil {
 		return err
 	}
@@ -460,14 +511,14 @@ func (tx *Tx) Challenge(id ChallengeID) (*Challenge, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
 	}
-	var c Challenge
-	if err := json.Unmarshal(raw, &c); err != nil {
+	c, err := decodeChallenge(raw)
+	if err != nil {
 		return nil, fmt.Errorf("challenge #%d: %w: %v", id, ErrCorrupt, err)
 	}
 	if c.ID != id {
 		return nil, fmt.Errorf("challenge #%d: %w: it says it is challenge #%d", id, ErrCorrupt, c.ID)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // PutChallenge inserts (ID 0: assigns the next ID) or updates a
@@ -491,7 +542,7 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 			}
 		}
 	}
-	raw, err := json.Marshal(c)
+	raw, err := encodeChallenge(c)
 	if err != nil {
 		return err
 	}
@@ -576,22 +627,25 @@ func (tx *Tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
 
 // --- players, rooms, state ---
 
-func (tx *Tx) getJSON(bucket []byte, key, what string, v any) error {
+// get reads the record under key with decode.
+func get[T any](tx *Tx, bucket []byte, key, what string, decode func([]byte) (*T, error)) (*T, error) {
 	raw := tx.b(bucket).Get([]byte(key))
 	if raw == nil {
-		return fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+		return nil, fmt.Errorf("%s %s %w", what, key, ErrNotFound)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
+	v, err := decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
 	}
-	return nil
+	return v, nil
 }
 
-func (tx *Tx) putJSON(bucket []byte, key string, v any) error {
+// put stores the record under key with encode.
+func put[T any](tx *Tx, bucket []byte, key string, v *T, encode func(*T) ([]byte, error)) error {
 	if key == "" {
 		return errors.New("empty key")
 	}
-	raw, err := json.Marshal(v)
+	raw, err := encode(v)
 	if err != nil {
 		return err
 	}
@@ -600,27 +654,19 @@ func (tx *Tx) putJSON(bucket []byte, key string, v any) error {
 
 // Player returns what gobot knows of user id (ErrNotFound if nothing).
 func (tx *Tx) Player(id UserID) (*Player, error) {
-	var p Player
-	if err := tx.getJSON(bPlayers, string(id), "player", &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return get(tx, bPlayers, string(id), "player", decodePlayer)
 }
 
 // PutPlayer stores a player.
-func (tx *Tx) PutPlayer(p *Player) error { return tx.putJSON(bPlayers, string(p.ID), p) }
+func (tx *Tx) PutPlayer(p *Player) error { return put(tx, bPlayers, string(p.ID), p, encodePlayer) }
 
 // Room returns a room's settings (ErrNotFound if never set).
 func (tx *Tx) Room(id RoomID) (*Room, error) {
-	var r Room
-	if err := tx.getJSON(bRooms, string(id), "room", &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return get(tx, bRooms, string(id), "room", decodeRoom)
 }
 
 // PutRoom stores a room's settings.
-func (tx *Tx) PutRoom(r *Room) error { return tx.putJSON(bRooms, string(r.ID), r) }
+func (tx *Tx) PutRoom(r *Room) error { return put(tx, bRooms, string(r.ID), r, encodeRoom) }
 
 // State returns an adapter's stored value (ErrNotFound when absent).
 func (tx *Tx) State(ns, key string) ([]byte, error) {
@@ -685,8 +731,8 @@ func (tx *Tx) checkIndexes() error {
 	damaged := map[string]bool{} // bucket \xff id(8) of a damaged record's possible entries
 	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if json.Unmarshal(v, &g) != nil || len(k) != 8 || g.ID != GameID(binary.BigEndian.Uint64(k)) {
+		g, err := decodeGame(v)
+		if err != nil || len(k) != 8 || g.ID != GameID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerGames, bRoomGames, bDeadlines} {
 				damaged[string(b)+"\xff"+string(k)] = true
 			}
@@ -705,8 +751,8 @@ func (tx *Tx) checkIndexes() error {
 		return nil
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
-		var c Challenge
-		if json.Unmarshal(v, &c) != nil || len(k) != 8 || c.ID != ChallengeID(binary.BigEndian.Uint64(k)) {
+		c, err := decodeChallenge(v)
+		if err != nil || len(k) != 8 || c.ID != ChallengeID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerChals, bRoomChals} {
 				damaged[string(b)+"\xff"+string(k)] = true
 			}
@@ -715,7 +761,7 @@ func (tx *Tx) checkIndexes() error {
 		if c.Status != chat.Pending {
 			return nil
 		}
-		for _, ik := range challengeKeys(&c) {
+		for _, ik := range challengeKeys(c) {
 			put(ik.bucket, ik.key, nil)
 		}
 		return nil

@@ -328,8 +328,8 @@ func firstDiff(got, want string) string {
 	return "(same lines)"
 }
 
-// openFixture opens a copy of testdata/name, upgrading it.
-func openFixture(t *testing.T, name string) *DB {
+// copyFixture copies testdata/name to a temp dir.
+func copyFixture(t *testing.T, name string) string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -339,7 +339,13 @@ func openFixture(t *testing.T, name string) *DB {
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := Open(path, Options{})
+	return path
+}
+
+// openFixture opens a copy of testdata/name, upgrading it.
+func openFixture(t *testing.T, name string) *DB {
+	t.Helper()
+	db, err := Open(copyFixture(t, name), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,4 +549,135 @@ func playAnyMove(g *game.Game) error {
 		}
 	}
 	return fmt.Errorf("no legal move")
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/records.golden")
+
+// TestRecordFormat pins what this code writes: the fixture's records and
+// index entries, as text, in testdata/records.golden (-update rewrites
+// it). A difference means the on-disk format changed: bump
+// SchemaVersion, add a migration and keep the old fixtures opening.
+func TestRecordFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "format.db")
+	writeFixture(t, path, buildFixture(t))
+	got := dump(t, path)
+	golden := filepath.Join("testdata", "records.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the record format changed (go test -run TestRecordFormat -update if that is meant, with a migration):\n%s", firstDiff(got, string(want)))
+	}
+}
+
+// TestSchema2MigratesToToday: upgrading testdata/schema2.db gives, byte
+// for byte, the file this code writes for the same records.
+func TestSchema2MigratesToToday(t *testing.T) {
+	path := copyFixture(t, "schema2.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dump(t, path); got != string(want) {
+		t.Errorf("schema2.db upgraded differs from records.golden:\n%s", firstDiff(got, string(want)))
+	}
+}
+
+// goldenRecords returns the JSON records of bucket in records.golden.
+func goldenRecords(t testing.TB, bucket string) [][]byte {
+	raw, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	in := false
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, "# ") {
+			in = strings.HasPrefix(l, "# "+bucket+" ")
+			continue
+		}
+		if _, rec, ok := strings.Cut(l, " {"); in && ok {
+			out = append(out, []byte("{"+rec))
+		}
+	}
+	return out
+}
+
+// FuzzDecodeGame: whatever bytes a game record holds, decoding fails
+// cleanly or gives a game that encodes and decodes to itself.
+func FuzzDecodeGame(f *testing.F) {
+	for _, rec := range goldenRecords(f, "games") {
+		f.Add(rec)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		g, err := decodeGame(raw)
+		if err != nil {
+			return
+		}
+		again, err := encodeGame(g)
+		if err != nil {
+			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
+		}
+		g2, err := decodeGame(again)
+		if err != nil || !reflect.DeepEqual(g, g2) {
+			t.Fatalf("round trip of %s:\n%s\n%+v\n%+v (%v)", raw, again, g, g2, err)
+		}
+	})
+}
+
+// FuzzDecodeChallenge is FuzzDecodeGame for challenges.
+func FuzzDecodeChallenge(f *testing.F) {
+	for _, rec := range goldenRecords(f, "challenges") {
+		f.Add(rec)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c, err := decodeChallenge(raw)
+		if err != nil {
+			return
+		}
+		again, err := encodeChallenge(c)
+		if err != nil {
+			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
+		}
+		c2, err := decodeChallenge(again)
+		if err != nil || !reflect.DeepEqual(c, c2) {
+			t.Fatalf("round trip of %s:\n%+v\n%+v (%v)", raw, c, c2, err)
+		}
+	})
+}
+
+func TestDecodeRejectsUnknownWords(t *testing.T) {
+	recs := goldenRecords(t, "games")
+	if len(recs) < 10 {
+		t.Fatalf("%d game records in records.golden", len(recs))
+	}
+	for _, c := range []struct{ from, to string }{
+		{`"ko":"simple"`, `"ko":"super"`},
+		{`"scoring":"territory"`, `"scoring":"stones"`},
+		{`"kind":"per-move"`, `"kind":"hourglass"`},
+		{`"v":3`, `"v":2`},
+		{`"moves":"B[pd]`, `"moves":"X[pd]`},
+		{`"moves":"B[pd]`, `"moves":"B[p]`},
+	} {
+		raw := strings.Replace(string(recs[0]), c.from, c.to, 1)
+		if raw == string(recs[0]) {
+			t.Fatalf("game #1 has no %s", c.from)
+		}
+		if _, err := decodeGame([]byte(raw)); err == nil {
+			t.Errorf("with %s: decoded", c.to)
+		}
+	}
 }

@@ -711,7 +711,7 @@ func testConcurrentWriters(t *testing.T, s chat.Store) {
 						if err != nil {
 							return err
 						}
-						g.Undos = append(g.Undos, chat.Undo{By: chat.UserID(fmt.Sprintf("t:w%d", w)), Move: i, At: T0})
+						g.Undos = append(g.Undos, chat.Undo{By: chat.UserID(fmt.Sprintf("t:w%d", w)), Move: i, Was: game.Move{Color: game.Black, Point: game.Pt(i%9, w%9)}, At: T0})
 						return tx.PutGame(g)
 					})
 					if errors.Is(err, chat.ErrConflict) {
