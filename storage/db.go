@@ -33,10 +33,11 @@ var (
 	bEvents       = []byte("events")             // event id → unixnano(8)
 	bEventsByTime = []byte("idx_events_by_time") // unixnano(8) event id → nil
 	bState        = []byte("state")              // ns \x00 key → value
-	keySchema     = []byte("schema")
+	// bQuarantine (repair.go): kind \x00 key → a damaged record taken out of play
+	keySchema = []byte("schema")
 )
 
-var allBuckets = [][]byte{bMeta, bGames, bPlayerGames, bRoomGames, bDeadlines, bChallenges, bPlayerChals, bRoomChals, bPlayers, bRooms, bEvents, bEventsByTime, bState}
+var allBuckets = [][]byte{bMeta, bGames, bPlayerGames, bRoomGames, bDeadlines, bChallenges, bPlayerChals, bRoomChals, bPlayers, bRooms, bEvents, bEventsByTime, bState, bQuarantine}
 
 // Options tune Open.
 type Options struct {

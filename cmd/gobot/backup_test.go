@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/gobotgo/gobot/chat"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/storage"
 )
 
