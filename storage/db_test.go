@@ -741,13 +741,20 @@ func TestCrashSafety(t *testing.T) {
 			}
 			close(lines)
 		}()
-		deadline := time.After(time.Duration(20+rng.IntN(200)) * time.Millisecond)
+		// The kill comes 20-220 ms after the child has the file open (a
+		// race-instrumented child on a loaded machine may take longer than
+		// that just to start).
+		wait := time.Duration(20+rng.IntN(200)) * time.Millisecond
+		var deadline <-chan time.Time
 	read:
 		for {
 			select {
 			case l, ok := <-lines:
 				if !ok {
 					break read
+				}
+				if l == "ready" {
+					deadline = time.After(wait)
 				}
 				if strings.HasPrefix(l, "ack ") {
 					acked[strings.TrimPrefix(l, "ack ")] = true
@@ -803,6 +810,8 @@ func crashChild(path string) {
 		os.Exit(1)
 	}
 	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintln(w, "ready")
+	w.Flush()
 	for {
 		var id GameID
 		db.view(context.Background(), func(tx *Tx) error {
