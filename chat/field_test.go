@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -50,7 +49,7 @@ func TestOpenChallengeInDMRefused(t *testing.T) {
 	if !rep.Error || !strings.Contains(rep.Text, "direct conversation") || strings.Contains(rep.Text, "Anyone here") {
 		t.Fatalf("open challenge in a DM: %+v", rep)
 	}
-	h.db.View(func(tx *storage.Tx) error {
+	h.db.View(context.Background(), func(tx Tx) error {
 		if cs, _ := tx.PendingChallenges("test:alice"); len(cs) != 0 {
 			t.Fatalf("a challenge was stored: %+v", cs[0])
 		}
@@ -80,7 +79,7 @@ func (h *harness) damageGame(id GameID, raw string) {
 		h.t.Fatal(err)
 	}
 	bdb.Close()
-	db, err := storage.Open(path, storage.Options{})
+	db, err := OpenTestDB(path)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestGamesWithADamagedRecord(t *testing.T) {
 	h.ok("alice", "challenge @dave 9 black")
 	h.ok("dave", "accept")
 	var ids []GameID
-	h.db.View(func(tx *storage.Tx) error {
+	h.db.View(context.Background(), func(tx Tx) error {
 		gs, _ := tx.ActiveGames("test:alice")
 		for _, g := range gs {
 			ids = append(ids, g.ID)
@@ -153,14 +152,14 @@ func TestLongInputIsNotEchoed(t *testing.T) {
 func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	h := newHarness(t)
 	// A database from before: games numbered by their own counter.
-	h.db.Update(func(tx *storage.Tx) error {
+	h.db.Update(context.Background(), func(tx Tx) error {
 		for range 3 {
-			g := &storage.Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
+			g := &Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
 			if err := tx.PutGame(g); err != nil {
 				return err
 			}
 		}
-		return tx.PutChallenge(&storage.Challenge{Room: "test:main", From: "test:old1", To: "test:old2"})
+		return tx.PutChallenge(&Challenge{Room: "test:main", From: "test:old1", To: "test:old2"})
 	})
 	if rep := h.ok("alice", "challenge @bob 9 black"); !strings.Contains(rep.Title, "Challenge #4") {
 		t.Fatalf("the new challenge should skip the old games' numbers: %s", rep.Title)
@@ -186,8 +185,8 @@ func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	}
 	// A game added without a challenge takes a fresh number, and the next
 	// challenge skips it.
-	h.db.Update(func(tx *storage.Tx) error {
-		g := &storage.Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
+	h.db.Update(context.Background(), func(tx Tx) error {
+		g := &Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
 		if err := tx.PutGame(g); err != nil || g.ID != 7 {
 			t.Errorf("game without challenge: #%d, %v", g.ID, err)
 		}
@@ -213,7 +212,7 @@ func (h *harness) reopen() {
 	h.t.Helper()
 	path := h.db.Path()
 	h.db.Close()
-	db, err := storage.Open(path, storage.Options{})
+	db, err := OpenTestDB(path)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -9,29 +9,24 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
-	var games []*storage.Game
+	var games []*Game
 	var damaged []GameID
-	var chals []*storage.Challenge
+	var chals []*Challenge
 	var chalErr error
-	err := b.store.View(func(tx *storage.Tx) error {
-		for _, id := range tx.ActiveGameIDs(r.User.ID) {
-			sg, err := tx.Game(id)
-			switch {
-			case errors.Is(err, storage.ErrCorrupt):
-				b.log.Error("corrupt record", "err", err)
-				damaged = append(damaged, id)
-			case errors.Is(err, storage.ErrNotFound):
-			case err != nil:
-				return err
-			default:
-				games = append(games, sg)
-			}
+	err := b.store.View(ctx, func(tx Tx) error {
+		var err error
+		games, err = tx.ActiveGames(r.User.ID)
+		if d := Damaged(err); d != nil {
+			b.log.Error("corrupt record", "err", err)
+			damaged, err = d.Games, nil
+		}
+		if err != nil {
+			return err
 		}
 		chals, chalErr = tx.PendingChallenges(r.User.ID)
 		return nil
@@ -101,11 +96,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
-			return b.showSettings(r)
+			return b.showSettings(ctx, r)
 		}
 	}
 	if len(args) == 0 {
-		return b.showSettings(r)
+		return b.showSettings(ctx, r)
 	}
 	var mine, room []string
 	for _, a := range args {
@@ -133,17 +128,17 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			return Reply{}, err
 		}
 	}
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
 		if len(mine) > 0 {
 			p, err := tx.Player(r.User.ID)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				p = &storage.Player{ID: r.User.ID, Name: r.User.Name}
+				p = &Player{ID: r.User.ID, Name: r.User.Name}
 			}
 			for _, kv := range mine {
 				k, v, _ := strings.Cut(kv, "=")
@@ -169,10 +164,10 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if len(room) > 0 {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				rm = &storage.Room{ID: r.Room}
+				rm = &Room{ID: r.Room}
 			}
 			if o.Rules != nil {
 				rm.Rules = o.RulesText
@@ -197,19 +192,19 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rep, err := b.showSettings(r)
+	rep, err := b.showSettings(ctx, r)
 	rep.Text = "Saved.\n" + rep.Text
 	return rep, err
 }
 
-func (b *Bot) showSettings(r *Request) (Reply, error) {
-	p := b.player(r.User.ID)
-	var rm storage.Room
-	err := b.store.View(func(tx *storage.Tx) error {
+func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
+	p := b.player(ctx, r.User.ID)
+	var rm Room
+	err := b.store.View(ctx, func(tx Tx) error {
 		x, err := tx.Room(r.Room)
 		if err == nil {
 			rm = *x
-		} else if !errors.Is(err, storage.ErrNotFound) {
+		} else if !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		return nil
@@ -245,8 +240,8 @@ func (b *Bot) showSettings(r *Request) (Reply, error) {
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*storage.Game
-	b.store.View(func(tx *storage.Tx) error {
+	var games []*Game
+	b.store.View(ctx, func(tx Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		return nil
 	})
@@ -260,11 +255,11 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				continue
 			}
 			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(opp)), Value: v})
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
 		}
 	case arg == "point":
 		ref, _ := splitRef(r.Args)
-		var sg *storage.Game
+		var sg *Game
 		if ref != "" {
 			id, _ := parseRef(ref)
 			for _, g := range games {
@@ -273,7 +268,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				}
 			}
 		} else {
-			var here []*storage.Game
+			var here []*Game
 			for _, g := range games {
 				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)
@@ -337,8 +332,8 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if len(b.cfg.Reminders) > 0 {
 		horizon = now.Add(b.cfg.Reminders[0])
 	}
-	var due []*storage.Game
-	if err := b.store.View(func(tx *storage.Tx) error {
+	var due []*Game
+	if err := b.store.View(ctx, func(tx Tx) error {
 		var err error
 		due, err = tx.DueGames(horizon, 0)
 		return err
@@ -351,7 +346,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
-	return b.store.Update(func(tx *storage.Tx) error {
+	return b.store.Update(ctx, func(tx Tx) error {
 		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
 			return err
 		}
@@ -369,7 +364,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	var remind bool
 	var left time.Duration
 	var room RoomID
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -416,7 +411,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		msg := Message{Room: room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
 			Mentions: []UserID{late}}}
-		if b.player(late).Notify == "dm" {
+		if b.player(ctx, late).Notify == "dm" {
 			msg.To = late
 		}
 		b.notify(ctx, msg)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-
-	"github.com/gobotgo/gobot/storage"
 )
 
 // A request with Outbox set is handled in one write transaction that
@@ -17,23 +15,23 @@ import (
 
 // inTx is a Store whose Update and View run inside one open write
 // transaction: the handlers' own transactions become parts of it.
-type inTx struct{ tx *storage.Tx }
+type inTx struct{ tx Tx }
 
-func (s inTx) Update(fn func(*storage.Tx) error) error { return fn(s.tx) }
-func (s inTx) View(fn func(*storage.Tx) error) error   { return fn(s.tx) }
+func (s inTx) Update(ctx context.Context, fn func(Tx) error) error { return fn(s.tx) }
+func (s inTx) View(ctx context.Context, fn func(Tx) error) error   { return fn(s.tx) }
 
 // handleOwed runs cmd for r (r.Outbox set) as described above.
 func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request) Reply {
 	var rep Reply
 	var later []Message // notifications, sent after the commit
 	again := false
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
-			if !errors.Is(err, storage.ErrDuplicate) {
+			if !errors.Is(err, ErrDuplicate) {
 				return err
 			}
 			raw, err := tx.Outbox(r.EventID)
-			if errors.Is(err, storage.ErrNotFound) {
+			if errors.Is(err, ErrNotFound) {
 				return errDuplicate // handled and delivered
 			}
 			if err != nil {
@@ -69,6 +67,6 @@ func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request) Reply {
 // Delivered records that the reply to event id (a request with Outbox
 // set) was delivered: a later delivery of the same event is then a
 // Duplicate.
-func (b *Bot) Delivered(ctx context.Context, id string) error {
-	return b.store.Update(func(tx *storage.Tx) error { return tx.DeleteOutbox(id) })
+func (b *Bot) Delivered(ctx context.Context, id EventID) error {
+	return b.store.Update(ctx, func(tx Tx) error { return tx.DeleteOutbox(id) })
 }

@@ -1,7 +1,5 @@
 package storage
 
-import "encoding/json"
-
 // A game takes its challenge's number, and a new challenge's number is
 // above every game's, so "#7" names one thing: challenge #7 and the game
 // it became. Numbers given before (two separate counters) stay as they
@@ -47,7 +45,7 @@ func (tx *Tx) InsertGame(g *Game) error {
 	}
 	// PutGame inserts only with ID 0; put the record as PutGame would.
 	g.Version = 1
-	raw, err := json.Marshal(g)
+	raw, err := encodeGame(g)
 	if err != nil {
 		return err
 	}

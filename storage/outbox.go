@@ -14,7 +14,7 @@ import (
 var bOutbox = []byte("outbox")
 
 // PutOutbox stores what is owed for event id, stored at t.
-func (tx *Tx) PutOutbox(id string, t time.Time, v []byte) error {
+func (tx *Tx) PutOutbox(id EventID, t time.Time, v []byte) error {
 	if id == "" {
 		return fmt.Errorf("outbox: empty event ID")
 	}
@@ -27,7 +27,7 @@ func (tx *Tx) PutOutbox(id string, t time.Time, v []byte) error {
 
 // Outbox returns what is owed for event id; ErrNotFound when nothing is
 // (never owed, or delivered).
-func (tx *Tx) Outbox(id string) ([]byte, error) {
+func (tx *Tx) Outbox(id EventID) ([]byte, error) {
 	if b := tx.tx.Bucket(bOutbox); b != nil {
 		if v := b.Get([]byte(id)); len(v) >= 8 {
 			return append([]byte(nil), v[8:]...), nil
@@ -37,7 +37,7 @@ func (tx *Tx) Outbox(id string) ([]byte, error) {
 }
 
 // DeleteOutbox records that what was owed for event id was delivered.
-func (tx *Tx) DeleteOutbox(id string) error {
+func (tx *Tx) DeleteOutbox(id EventID) error {
 	if b := tx.tx.Bucket(bOutbox); b != nil {
 		return b.Delete([]byte(id))
 	}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -9,13 +10,13 @@ import (
 func TestOutbox(t *testing.T) {
 	db := mustOpen(t)
 	t0 := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
-	db.View(func(tx *Tx) error { // before the bucket exists
+	db.view(context.Background(), func(tx *Tx) error { // before the bucket exists
 		if _, err := tx.Outbox("e1"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("empty outbox: %v", err)
 		}
 		return nil
 	})
-	if err := db.Update(func(tx *Tx) error {
+	if err := db.update(context.Background(), func(tx *Tx) error {
 		if err := tx.PutOutbox("e1", t0, []byte("reply 1")); err != nil {
 			return err
 		}
@@ -23,7 +24,7 @@ func TestOutbox(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		if v, err := tx.Outbox("e1"); err != nil || string(v) != "reply 1" {
 			t.Errorf("e1: %q %v", v, err)
 		}
@@ -47,7 +48,7 @@ func TestOutbox(t *testing.T) {
 // makes the game take one above both counters, which challenges skip.
 func TestSharedNumbers(t *testing.T) {
 	db := mustOpen(t)
-	err := db.Update(func(tx *Tx) error {
+	err := db.update(context.Background(), func(tx *Tx) error {
 		for range 3 { // old-style games #1..#3
 			if err := tx.PutGame(&Game{Room: "t:r", Black: "t:a", White: "t:b"}); err != nil {
 				return err

@@ -39,7 +39,7 @@ func runCrashChild() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	bot := chat.New(chat.Config{}, db, &render.Renderer{}, nil, log)
 	a, err := New(Config{Homeserver: os.Getenv(crashChild + "_HS"), UserID: os.Getenv(crashChild + "_USER"), Password: "password-gobot",
-		AllowServers: []string{"localhost"}}, bot, db, log)
+		AllowServers: []string{"localhost"}}, bot, chat.StoreState(db), log)
 	if err != nil {
 		os.Exit(4)
 	}
@@ -131,7 +131,7 @@ func TestKillBetweenCommitAndSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.View(func(tx *storage.Tx) error {
+	db.View(context.Background(), func(tx chat.Tx) error {
 		sg, err := tx.Game(1)
 		if err != nil || len(sg.Record.Moves) != 1 {
 			t.Errorf("stored game: %v, %+v", err, sg)
