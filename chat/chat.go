@@ -40,6 +40,9 @@ type Request struct {
 	Action string
 	// Time is when the platform received the event; zero = now.
 	Time time.Time
+	// Community is where ratings are kept (a Discord guild, a Matrix
+	// room); empty means the Room.
+	Community CommunityID
 }
 
 // Style is how a button looks.

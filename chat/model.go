@@ -68,6 +68,8 @@ type Game struct {
 	// Finished is set when the game ends; Result is its SGF result string.
 	Finished time.Time `json:",omitempty"`
 	Result   string    `json:",omitempty"`
+	// Rating says where and whether the game is rated (ratings_model.go).
+	Rating *GameRating `json:",omitempty"`
 }
 
 // Active reports whether the game is still being played or scored.
@@ -110,6 +112,8 @@ type Challenge struct {
 	Game     GameID    `json:",omitempty"` // set when accepted
 	Message  string    `json:",omitempty"` // platform ID of the challenge message (for threads)
 	Answered time.Time `json:",omitempty"`
+	// Rating says where and whether the game will be rated.
+	Rating *ChallengeRating `json:",omitempty"`
 }
 
 // Player is what gobot remembers of a user.

@@ -69,7 +69,7 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, err
 }
 
-var playerKeys = map[string]bool{"notify": true, "theme": true}
+var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true}
 
 func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
@@ -135,6 +135,10 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 						return errorf("theme=%s: choose wood or dark.", v)
 					}
 					p.Theme = v
+				case "rank":
+					if err := b.stateRank(tx, r, v); err != nil {
+						return err
+					}
 				}
 			}
 			p.Updated = r.Time
@@ -361,6 +365,9 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			}
 			sg.Record = l.g.Record()
 			finish(sg, l.g, now)
+			if err := b.rateGame(tx, sg, l.g); err != nil {
+				return err
+			}
 			sg.Updated = now
 			timedOut = l
 			return tx.PutGame(sg)

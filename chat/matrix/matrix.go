@@ -647,6 +647,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Mentions: c.Mentions,
 		Time:     eventTime(evt),
 	}
+	req.Community = chat.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
 	if a.answered(evt.RoomID, evt.ID) {
 		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
 		return
