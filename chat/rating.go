@@ -172,11 +172,12 @@ func challengeRatingNote(c *Challenge) string {
 	s += " Ranks: " + strings.Join(ranks, ", ") + "."
 	if cr.Auto {
 		s += " handicap=auto chose " + cr.Suggested
-		switch c.Color {
-		case "black":
-			s += " with " + Mention(c.From) + " taking Black"
-		case "white":
-			s += " with " + Mention(c.To) + " taking Black"
+		switch handicap := rating.HandicapGrades(c.Config.Handicap, c.Config.Rules.Komi) > 0; {
+		case !handicap:
+		case c.Color == "black":
+			s += ": " + Mention(c.From) + " takes Black"
+		case c.Color == "white":
+			s += ": " + Mention(c.To) + " takes Black"
 		}
 		s += "."
 	}
