@@ -465,7 +465,7 @@ func cmdTop(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	SortLeaderboard(rs)
 	var sb strings.Builder
 	sb.WriteString("```\n")
-	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "won")
+	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "W-L")
 	for i, x := range rs[:min(len(rs), topRows)] {
 		p := x.Player()
 		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, clipText(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
@@ -474,7 +474,9 @@ func cmdTop(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if n := len(rs) - topRows; n > 0 {
 		fmt.Fprintf(&sb, "\nand %d more.", n)
 	}
-	sb.WriteString(fmt.Sprintf("\nRanks with ? are still uncertain (RD above %.0f); they are listed after the settled ones.", rating.ProvisionalRD))
+	if rs[len(rs)-1].Player().Provisional() {
+		fmt.Fprintf(&sb, "\nRanks with ? are still uncertain (RD above %.0f); they are listed after the settled ones.", rating.ProvisionalRD)
+	}
 	return Reply{Title: "Leaderboard", Text: sb.String()}, nil
 }
 

@@ -213,3 +213,23 @@ func TestHandicapAuto(t *testing.T) {
 		t.Fatalf("SGF without ranks: %s", rep.File.Data)
 	}
 }
+
+// The leaderboard lists settled players (RD at most 110) first, each
+// group by rating.
+func TestSortLeaderboard(t *testing.T) {
+	rs := []*PlayerRating{
+		{User: "a", Rating: 2000, RD: 200, Volatility: 0.06},
+		{User: "b", Rating: 1500, RD: 60, Volatility: 0.06},
+		{User: "c", Rating: 1700, RD: 110, Volatility: 0.06},
+		{User: "d", Rating: 2100, RD: 111, Volatility: 0.06},
+		{User: "e", Rating: 1500, RD: 80, Volatility: 0.06},
+	}
+	SortLeaderboard(rs)
+	var got []string
+	for _, r := range rs {
+		got = append(got, string(r.User))
+	}
+	if strings.Join(got, "") != "cbeda" {
+		t.Fatalf("order %v, want c b e d a", got)
+	}
+}
