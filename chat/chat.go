@@ -45,6 +45,9 @@ type Request struct {
 	// comes back before the adapter called Bot.Delivered (platforms
 	// that hand events over again after a crash: Matrix).
 	Outbox bool
+	// Community is where ratings are kept (a Discord guild, a Matrix
+	// room); empty means the Room.
+	Community CommunityID
 }
 
 // Style is how a button looks.

@@ -15,14 +15,15 @@ var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (defaul
 func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
-			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2, clock=3d or clock=fischer:3d+1d/7d. Unset options come from the room's settings.",
+			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
 			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "who to play (empty: anyone in the room)"},
 				{Name: "size", Kind: ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "rules", Kind: ArgRules, Help: "ruleset", Choices: game.PresetNames()},
 				{Name: "color", Kind: ArgColor, Help: "your colour", Choices: []string{"black", "white", "random"}},
 				{Name: "komi", Kind: ArgKomi, Help: "komi, like 6.5"},
-				{Name: "handicap", Kind: ArgHandicap, Help: "handicap stones, 2 to 9"},
-				{Name: "clock", Kind: ArgClock, Help: "time per move (3d) or fischer:3d+1d/7d"}},
+				{Name: "handicap", Kind: ArgHandicap, Help: "handicap stones, 2 to 9, or auto (from both ratings)"},
+				{Name: "clock", Kind: ArgClock, Help: "time per move (3d) or fischer:3d+1d/7d"},
+				{Name: "rated", Kind: ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}}},
 			run: cmdChallenge},
 		{Name: "accept", Summary: "accept a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
 		{Name: "decline", Summary: "decline a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
@@ -41,9 +42,14 @@ func commands() []Command {
 			Args: []Arg{{Name: "point", Kind: ArgPoint, Required: true, Repeat: true, Help: "a stone of the string, like D4"}, gameArg}, run: cmdDead},
 		{Name: "done", Aliases: []string{"accept-score", "agree"}, Summary: "in scoring: accept the marked dead stones and the count", Args: []Arg{gameArg}, run: cmdDone},
 		{Name: "resume", Summary: "in scoring: go back to playing (the opponent of whoever passed last moves)", Args: []Arg{gameArg}, run: cmdResume},
+		{Name: "rating", view: true, Aliases: []string{"rank", "elo"}, Summary: "a player's rating and rank in this community, with the last results",
+			Help: "Shows the rating ± 2·RD (the 95% range), the rank (with ? while RD is above 110), rated games, wins and losses, and the last five results. Ratings are per community: a Discord server, a Matrix room, the terminal. A game is rated when both players are human, the board is 9x9, 13x13 or 19x19, it was rated when challenged, and it ends by score, resignation or time (not aborted). Before your first rated game, `settings rank=5k` states a starting rank.",
+			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "whose rating (default: yours)"}}, run: cmdRating},
+		{Name: "top", view: true, Aliases: []string{"leaderboard", "ladder"}, Summary: "this community's leaderboard",
+			Help: "A table of the players with rated games here: settled ratings (RD at most 110) first, then the provisional ones (rank with ?), each by rating; at most 20 rows.", run: cmdTop},
 		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Choices: game.PresetNames()}}, run: cmdRules},
-		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme) or the room's (admins: rules, size, komi, clock, threads)",
-			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark. The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on.",
+		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or the room's (admins: rules, size, komi, clock, threads)",
+			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on.",
 			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings},
 		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []Arg{gameArg}, run: cmdAbort},
 		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []Arg{{Name: "command", Kind: ArgText}}, run: cmdHelp},
@@ -97,13 +103,14 @@ func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		sb.WriteString("Rulesets: ")
 		sb.WriteString(strings.Join(game.PresetNames(), ", "))
 		fmt.Fprintf(&sb, ".\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5.", b.cmd("rules <name>"))
+		sb.WriteString("\n" + handicapRule)
 		return Reply{Text: sb.String(), Private: true}, nil
 	}
 	rules, err := game.ParseRules(strings.Join(r.Args, " "))
 	if err != nil {
 		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(r.Args, " ")))
 	}
-	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules), Private: true}, nil
+	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules) + "\n" + handicapRule, Private: true}, nil
 }
 
 var rulesSource = map[string]string{

@@ -156,6 +156,11 @@ func (b *Bot) change(ctx context.Context, r *Request, ref string, asPlayer bool,
 		if err := fn(tx, l, me); err != nil {
 			return err
 		}
+		if !l.sg.Active() { // it ended now: rate it in this transaction
+			if err := b.rateGame(tx, l.sg, l.g); err != nil {
+				return err
+			}
+		}
 		l.sg.Record = l.g.Record()
 		l.sg.Updated = r.Time
 		if err := tx.PutGame(l.sg); err != nil {
@@ -244,6 +249,10 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if opponent == "" && r.DM {
 		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
 	}
+	opts, ro, err := ratingOptions(opts)
+	if err != nil {
+		return Reply{}, err
+	}
 	o, err := parseOptions(opts)
 	if err != nil {
 		return Reply{}, err
@@ -261,13 +270,17 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if err != nil {
 			return err
 		}
+		rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
+		if err != nil {
+			return err
+		}
 		b.rememberUser(tx, r.User, r.Time)
 		for _, m := range r.Mentions {
 			if m.ID == opponent {
 				b.rememberUser(tx, m, r.Time)
 			}
 		}
-		c = &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time}
+		c = &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}
@@ -276,7 +289,9 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.challengeReply(c), nil
+	rep := b.challengeReply(c)
+	rep.Text += challengeRatingNote(c)
+	return rep, nil
 }
 
 // rememberUser stores a user's display name the first time, or when it
@@ -507,6 +522,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			}
 		}
 		sg.Black, sg.White = black, white
+		sg.Rating = b.gameRatingFor(tx, c, r, black, white)
 		if c.Clock.Kind == Fischer {
 			sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
 		}
@@ -530,7 +546,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s (Black) against %s (White), %s.", l.sg.ID, Mention(l.sg.Black), Mention(l.sg.White), describeConfig(l.g.Config(), l.sg.Clock)))
+	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(l.g.Config(), l.sg.Clock), ratedNote(l.sg)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)

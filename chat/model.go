@@ -70,6 +70,8 @@ type Game struct {
 	// Finished is set when the game ends; Result is its SGF result string.
 	Finished time.Time
 	Result   string
+	// Rating says where and whether the game is rated (ratings_model.go).
+	Rating *GameRating
 }
 
 // Active reports whether the game is still being played or scored.
@@ -112,6 +114,8 @@ type Challenge struct {
 	Game     GameID // set when accepted
 	Message  string // platform ID of the challenge message (for threads)
 	Answered time.Time
+	// Rating says where and whether the game will be rated.
+	Rating *ChallengeRating
 }
 
 // Player is what gobot remembers of a user.

@@ -88,7 +88,7 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
 }
 
-var playerKeys = map[string]bool{"notify": true, "theme": true}
+var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true}
 
 func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
@@ -154,6 +154,10 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 						return errorf("theme=%s: choose wood or dark.", clipArg(v))
 					}
 					p.Theme = v
+				case "rank":
+					if err := b.stateRank(tx, r, v); err != nil {
+						return err
+					}
 				}
 			}
 			p.Updated = r.Time
@@ -200,7 +204,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
 	p := b.player(ctx, r.User.ID)
 	var rm Room
+	var rank string
 	err := b.store.View(ctx, func(tx Tx) error {
+		if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
+			rank = " rank=" + rec.Player().RankLabel()
+		}
 		x, err := tx.Room(r.Room)
 		if err == nil {
 			rm = *x
@@ -229,8 +237,8 @@ func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
 	if rm.Komi != nil {
 		komi = game.FormatKomi(*rm.Komi)
 	}
-	text := fmt.Sprintf("You: notify=%s theme=%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s\nChange yours with %s; admins change the room's with %s.",
-		or(p.Notify, "mention"), or(p.Theme, "wood"), or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
+	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s\nChange yours with %s; admins change the room's with %s.",
+		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
 		map[bool]string{true: "on", false: "off"}[rm.Threads], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
 	return Reply{Title: "Settings", Text: text, Private: true}, nil
 }
@@ -383,6 +391,9 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			}
 			sg.Record = l.g.Record()
 			finish(sg, l.g, now)
+			if err := b.rateGame(tx, sg, l.g); err != nil {
+				return err
+			}
 			sg.Updated = now
 			timedOut = l
 			return tx.PutGame(sg)

@@ -354,6 +354,7 @@ func cmdSGF(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	}
 	info := game.GameInfo{Black: b.displayName(ctx, l.sg.Black), White: b.displayName(ctx, l.sg.White),
 		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
+	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
 	if l.sg.Clock.Kind != NoClock {
 		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
 	}
@@ -521,13 +522,16 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 			sc := g.Score()
 			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))
 		}
+		if rl := ratingLine(sg); rl != "" {
+			s += "\n" + rl
+		}
 		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))
 		rep.Mentions = []UserID{sg.Black, sg.White}
 	}
 	rep.Text = strings.Join(lines, "\n")
 	rep.Fields = []Field{
-		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", Mention(sg.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s · %d captured", Mention(sg.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.Black), rankSuffix(sg, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.White), rankSuffix(sg, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
 	}
 	viewer := b.player(ctx, r.User.ID)

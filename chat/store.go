@@ -101,6 +101,15 @@ type Tx interface {
 	State(ns, key string) ([]byte, error)
 	// PutState stores an adapter's value; nil deletes it.
 	PutState(ns, key string, v []byte) error
+
+	// Rating returns u's rating record in community c (ErrNotFound if
+	// none).
+	Rating(c CommunityID, u UserID) (*PlayerRating, error)
+	// PutRating stores a rating record under its Community and User.
+	PutRating(r *PlayerRating) error
+	// Ratings returns the rating records of community c ("" = every
+	// community), by community then user.
+	Ratings(c CommunityID) ([]*PlayerRating, error)
 }
 
 // DamagedError is what a list method returns beside the records it could

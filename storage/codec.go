@@ -102,57 +102,59 @@ type undoRec struct {
 }
 
 type gameRec struct {
-	V           int         `json:"v"`
-	ID          uint64      `json:"id"`
-	Version     uint64      `json:"version"`
-	Room        string      `json:"room"`
-	Thread      bool        `json:"thread,omitempty"`
-	Parent      string      `json:"parent,omitempty"`
-	Black       string      `json:"black"`
-	White       string      `json:"white"`
-	Width       int         `json:"width"`
-	Height      int         `json:"height"`
-	Handicap    int         `json:"handicap,omitempty"`
-	Rules       rulesRec    `json:"rules"`
-	Setup       []string    `json:"setup,omitempty"`
-	SetupToMove string      `json:"setup_to_move,omitempty"`
-	Moves       string      `json:"moves,omitempty"`
-	Resumes     []int       `json:"resumes,omitempty"`
-	Dead        []string    `json:"dead,omitempty"`
-	Accepted    []string    `json:"accepted,omitempty"`
-	Ended       *resultRec  `json:"ended,omitempty"`
-	MoveTimes   []time.Time `json:"move_times,omitempty"`
-	Clock       clockRec    `json:"clock"`
-	LeftBlack   dur         `json:"left_black,omitempty"`
-	LeftWhite   dur         `json:"left_white,omitempty"`
-	Deadline    time.Time   `json:"deadline,omitzero"`
-	Reminded    int         `json:"reminded,omitempty"`
-	UndoBy      string      `json:"undo_by,omitempty"`
-	Undos       []undoRec   `json:"undos,omitempty"`
-	Challenge   uint64      `json:"challenge,omitempty"`
-	Created     time.Time   `json:"created"`
-	Updated     time.Time   `json:"updated"`
-	Finished    time.Time   `json:"finished,omitzero"`
-	Result      string      `json:"result,omitempty"`
+	V           int            `json:"v"`
+	ID          uint64         `json:"id"`
+	Version     uint64         `json:"version"`
+	Room        string         `json:"room"`
+	Thread      bool           `json:"thread,omitempty"`
+	Parent      string         `json:"parent,omitempty"`
+	Black       string         `json:"black"`
+	White       string         `json:"white"`
+	Width       int            `json:"width"`
+	Height      int            `json:"height"`
+	Handicap    int            `json:"handicap,omitempty"`
+	Rules       rulesRec       `json:"rules"`
+	Setup       []string       `json:"setup,omitempty"`
+	SetupToMove string         `json:"setup_to_move,omitempty"`
+	Moves       string         `json:"moves,omitempty"`
+	Resumes     []int          `json:"resumes,omitempty"`
+	Dead        []string       `json:"dead,omitempty"`
+	Accepted    []string       `json:"accepted,omitempty"`
+	Ended       *resultRec     `json:"ended,omitempty"`
+	MoveTimes   []time.Time    `json:"move_times,omitempty"`
+	Clock       clockRec       `json:"clock"`
+	LeftBlack   dur            `json:"left_black,omitempty"`
+	LeftWhite   dur            `json:"left_white,omitempty"`
+	Deadline    time.Time      `json:"deadline,omitzero"`
+	Reminded    int            `json:"reminded,omitempty"`
+	UndoBy      string         `json:"undo_by,omitempty"`
+	Undos       []undoRec      `json:"undos,omitempty"`
+	Challenge   uint64         `json:"challenge,omitempty"`
+	Created     time.Time      `json:"created"`
+	Updated     time.Time      `json:"updated"`
+	Finished    time.Time      `json:"finished,omitzero"`
+	Result      string         `json:"result,omitempty"`
+	Rating      *gameRatingRec `json:"rating,omitempty"`
 }
 
 type challengeRec struct {
-	V        int       `json:"v"`
-	ID       uint64    `json:"id"`
-	Room     string    `json:"room"`
-	From     string    `json:"from"`
-	To       string    `json:"to,omitempty"`
-	Width    int       `json:"width"`
-	Height   int       `json:"height"`
-	Handicap int       `json:"handicap,omitempty"`
-	Rules    rulesRec  `json:"rules"`
-	Color    string    `json:"color"`
-	Clock    clockRec  `json:"clock"`
-	Created  time.Time `json:"created"`
-	Status   string    `json:"status"`
-	Game     uint64    `json:"game,omitempty"`
-	Message  string    `json:"message,omitempty"`
-	Answered time.Time `json:"answered,omitzero"`
+	V        int                 `json:"v"`
+	ID       uint64              `json:"id"`
+	Room     string              `json:"room"`
+	From     string              `json:"from"`
+	To       string              `json:"to,omitempty"`
+	Width    int                 `json:"width"`
+	Height   int                 `json:"height"`
+	Handicap int                 `json:"handicap,omitempty"`
+	Rules    rulesRec            `json:"rules"`
+	Color    string              `json:"color"`
+	Clock    clockRec            `json:"clock"`
+	Created  time.Time           `json:"created"`
+	Status   string              `json:"status"`
+	Game     uint64              `json:"game,omitempty"`
+	Message  string              `json:"message,omitempty"`
+	Answered time.Time           `json:"answered,omitzero"`
+	Rating   *challengeRatingRec `json:"rating,omitempty"`
 }
 
 type playerRec struct {
@@ -306,7 +308,8 @@ func encodeGame(g *Game) ([]byte, error) {
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
-		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result}
+		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
+		Rating: encodeGameRating(g.Rating)}
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -365,7 +368,7 @@ func decodeGame(raw []byte) (*Game, error) {
 	g := &Game{ID: GameID(rec.ID), Version: rec.Version, Room: RoomID(rec.Room), Thread: rec.Thread, Parent: RoomID(rec.Parent),
 		Black: UserID(rec.Black), White: UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: UserID(rec.UndoBy), Challenge: ChallengeID(rec.Challenge),
-		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result}
+		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating)}
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
@@ -405,7 +408,7 @@ func encodeChallenge(c *Challenge) ([]byte, error) {
 	rec := challengeRec{V: recordFormat, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
-		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered}
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
 	}
@@ -424,7 +427,7 @@ func decodeChallenge(raw []byte) (*Challenge, error) {
 	c := &Challenge{ID: ChallengeID(rec.ID), Room: RoomID(rec.Room), From: UserID(rec.From), To: UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: GameID(rec.Game), Message: rec.Message, Answered: rec.Answered}
+		Game: GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
 	return c, e.err
 }
 

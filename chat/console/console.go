@@ -158,6 +158,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		Command: fields[0],
 		Args:    fields[1:],
 	}
+	req.Community = "console" // the terminal is one community for ratings
 	for _, a := range req.Args {
 		if name, ok := strings.CutPrefix(a, "@"); ok && name != "" && !strings.Contains(name, ":") {
 			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})

@@ -90,6 +90,8 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 	}
 	if r.DM {
 		r.Admin = true // a DM is the user's own room
+	} else {
+		r.Community = chat.CommunityID(Platform + ":guild:" + in.GuildID) // ratings are per server
 	}
 	switch in.Type {
 	case discordgo.InteractionMessageComponent:

@@ -660,6 +660,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		// handed over again after a crash gets the reply it was owed.
 		Outbox: true,
 	}
+	req.Community = chat.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
 	if a.answered(evt.RoomID, evt.ID) {
 		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
 		return

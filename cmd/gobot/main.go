@@ -33,6 +33,7 @@ Usage:
   gobot backup -o FILE          write a consistent copy of the database
   gobot repair --list           list records gobot cannot read (the bot stopped)
   gobot repair --quarantine game:7   take a damaged record out of play
+  gobot ratings [--json]        every player's rating (-db/-config, --community C)
   gobot version                 print the version
   gobot help                    this text
 
@@ -64,6 +65,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdBackup(args, stdout, stderr)
 	case "repair":
 		err = cmdRepair(args, stdout, stderr)
+	case "ratings":
+		err = cmdRatings(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":

@@ -1,0 +1,23 @@
+package discord
+
+import (
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Ratings are per server: a request from a guild carries the guild as
+// its community; a DM carries none (chat then uses the DM channel).
+func TestRequestCommunity(t *testing.T) {
+	a := &Adapter{}
+	in := &discordgo.Interaction{ID: "1", Type: discordgo.InteractionMessageComponent, GuildID: "g1", ChannelID: "c1",
+		Member: &discordgo.Member{User: &discordgo.User{ID: "u1"}}, Data: discordgo.MessageComponentInteractionData{CustomID: "x"}}
+	if r := a.Request(in); r.Community != "discord:guild:g1" || r.Room != "discord:c1" {
+		t.Errorf("guild request: community %q room %q", r.Community, r.Room)
+	}
+	in = &discordgo.Interaction{ID: "2", Type: discordgo.InteractionMessageComponent, ChannelID: "dm1",
+		User: &discordgo.User{ID: "u1"}, Data: discordgo.MessageComponentInteractionData{CustomID: "x"}}
+	if r := a.Request(in); r.Community != "" || !r.DM {
+		t.Errorf("DM request: community %q dm %v", r.Community, r.DM)
+	}
+}

@@ -1,0 +1,485 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/rating"
+)
+
+// Ratings in the bot (docs/rating.md): every rated game updates both
+// players' Glicko-2 ratings in the community where it was played, in the
+// transaction that ends it.
+
+// communityOf returns where r's ratings are kept: the adapter's
+// Community, else the room.
+func communityOf(r *Request) CommunityID {
+	if r.Community != "" {
+		return r.Community
+	}
+	return CommunityID(r.Room)
+}
+
+// ratedSize reports whether a board size is rated: 9x9, 13x13, 19x19.
+func ratedSize(w, h int) bool { return w == h && (w == 9 || w == 13 || w == 19) }
+
+// ratingOpts are the challenge options about ratings, taken out of the
+// arguments before the game options are parsed.
+type ratingOpts struct {
+	Rated *bool // rated / unrated as typed; nil = the default
+	Auto  bool  // handicap=auto
+}
+
+// ratingOptions takes "rated", "unrated", "rated=on|off" and
+// "handicap=auto" out of args.
+func ratingOptions(args []string) ([]string, ratingOpts, error) {
+	var ro ratingOpts
+	var rest []string
+	set := func(v bool) { ro.Rated = &v }
+	for _, a := range args {
+		k, v, kv := strings.Cut(strings.ToLower(strings.TrimSpace(a)), "=")
+		switch {
+		case !kv && k == "rated":
+			set(true)
+		case !kv && k == "unrated":
+			set(false)
+		case kv && k == "rated":
+			x, ok := parseBool(v)
+			if !ok {
+				return nil, ro, errorf("rated=%s: write rated or unrated (or rated=on, rated=off).", clipText(v, 20))
+			}
+			set(x)
+		case kv && (k == "handicap" || k == "ha" || k == "h") && v == "auto":
+			ro.Auto = true
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, ro, nil
+}
+
+// clipText shortens user input for an error message.
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// record returns u's rating in c, a newcomer's when there is none.
+func record(tx Tx, c CommunityID, u UserID) (*PlayerRating, error) {
+	rec, err := tx.Rating(c, u)
+	if errors.Is(err, ErrNotFound) {
+		return NewPlayerRating(c, u), nil
+	}
+	return rec, err
+}
+
+// rankLabel is u's rank in c for display ("5k?"); "" if unreadable.
+func (b *Bot) rankLabel(tx Tx, c CommunityID, u UserID) string {
+	rec, err := record(tx, c, u)
+	if err != nil {
+		b.log.Warn("reading a rating", "community", c, "user", u, "err", err)
+		return ""
+	}
+	return rec.Player().RankLabel()
+}
+
+// rateChallenge decides whether a challenge is rated and applies
+// handicap=auto to cfg and color (opponent is "" for an open challenge).
+func (b *Bot) rateChallenge(tx Tx, r *Request, opponent UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*ChallengeRating, error) {
+	c := communityOf(r)
+	cr := &ChallengeRating{Community: c, Auto: ro.Auto}
+	from, err := record(tx, c, r.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	cr.FromRank = from.Player().RankLabel()
+	if opponent != "" {
+		to, err := record(tx, c, opponent)
+		if err != nil {
+			return nil, err
+		}
+		cr.ToRank = to.Player().RankLabel()
+		if ro.Auto {
+			if err := autoHandicap(from, to, o, cfg, color, cr); err != nil {
+				return nil, err
+			}
+		}
+	} else if ro.Auto {
+		return nil, errorf("handicap=auto needs to know both players: name the player you challenge, like %s.", "`challenge @bob handicap=auto`")
+	}
+	std := ratedSize(cfg.Width, cfg.Height)
+	even := rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
+	cr.Rated = std && (even || ro.Auto)
+	if ro.Rated != nil {
+		if *ro.Rated && !std {
+			return nil, errorf("Only 9x9, 13x13 and 19x19 games are rated; this one is %s. Leave out rated, or choose a standard size.", game.SizeString(cfg.Width, cfg.Height))
+		}
+		cr.Rated = *ro.Rated
+	}
+	return cr, nil
+}
+
+// autoHandicap sets the handicap, komi and colours rating.Suggest gives
+// for the challenger (from) and the opponent (to).
+func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color *string, cr *ChallengeRating) error {
+	if o.Handicap != nil || o.Komi != nil {
+		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
+	}
+	h := rating.Suggest(from.Rating, to.Rating)
+	cr.Suggested = h.String()
+	if h.Grades == 0 {
+		return nil
+	}
+	want := "white"
+	if h.Black == rating.PlayerA {
+		want = "black"
+	}
+	if o.Color != "" && o.Color != "random" && o.Color != want {
+		return errorf("handicap=auto gives Black to the weaker player, so you would play %s; leave out %s.", strings.ToUpper(want[:1])+want[1:], o.Color)
+	}
+	*color = want
+	cfg.Handicap = h.Stones
+	cfg.Rules.Komi = h.Komi(cfg.Rules, cfg.Width, cfg.Height)
+	if _, err := game.New(*cfg); err != nil {
+		if errors.Is(err, game.ErrHandicap) {
+			return errorf("handicap=auto suggests %s, which have no fixed points on a %s board: add placement=free so Black places them anywhere, or choose a larger board.", h, game.SizeString(cfg.Width, cfg.Height))
+		}
+		return errorf("handicap=auto suggests %s, which doesn't make a game here: %v", h, err)
+	}
+	return nil
+}
+
+// challengeRatingNote is the line a challenge message gets about ratings.
+func challengeRatingNote(c *Challenge) string {
+	cr := c.Rating
+	if cr == nil {
+		return ""
+	}
+	s := "\nUnrated."
+	if cr.Rated {
+		s = "\nRated."
+	}
+	ranks := []string{Mention(c.From) + " " + cr.FromRank}
+	if c.To != "" {
+		ranks = append(ranks, Mention(c.To)+" "+cr.ToRank)
+	}
+	s += " Ranks: " + strings.Join(ranks, ", ") + "."
+	if cr.Auto {
+		s += " handicap=auto chose " + cr.Suggested
+		switch handicap := rating.HandicapGrades(c.Config.Handicap, c.Config.Rules.Komi) > 0; {
+		case !handicap:
+		case c.Color == "black":
+			s += ": " + Mention(c.From) + " takes Black"
+		case c.Color == "white":
+			s += ": " + Mention(c.To) + " takes Black"
+		}
+		s += "."
+	}
+	return s
+}
+
+// gameRatingFor is a new game's rating data: the challenge's community
+// and decision, the players' ranks now.
+func (b *Bot) gameRatingFor(tx Tx, c *Challenge, r *Request, black, white UserID) *GameRating {
+	gr := &GameRating{Community: communityOf(r)}
+	if c.Rating != nil {
+		gr.Community, gr.Rated = c.Rating.Community, c.Rating.Rated
+	}
+	gr.Rated = gr.Rated && black != white
+	gr.BlackRank = b.rankLabel(tx, gr.Community, black)
+	gr.WhiteRank = b.rankLabel(tx, gr.Community, white)
+	return gr
+}
+
+// seat writes a player of sg with colour and rank: "<@alice> (Black, 5k?)".
+func seat(sg *Game, c game.Color) string {
+	s := Mention(playerOf(sg, c)) + " (" + c.Name()
+	if r := rankAt(sg, c); r != "" {
+		s += ", " + r
+	}
+	return s + ")"
+}
+
+// rankAt is the rank of sg's player c when the game began, or "".
+func rankAt(sg *Game, c game.Color) string {
+	if sg.Rating == nil {
+		return ""
+	}
+	if c == game.White {
+		return sg.Rating.WhiteRank
+	}
+	return sg.Rating.BlackRank
+}
+
+// rankSuffix is " (5k?)" for sg's player c, or "".
+func rankSuffix(sg *Game, c game.Color) string {
+	if r := rankAt(sg, c); r != "" {
+		return " (" + r + ")"
+	}
+	return ""
+}
+
+// ratedNote is ", rated" for a rated game.
+func ratedNote(sg *Game) string {
+	if sg.Rating != nil && sg.Rating.Rated {
+		return ", rated"
+	}
+	return ""
+}
+
+// rateGame updates both players' ratings when a rated game has ended by
+// score, resignation or time; called in the transaction that ends it.
+// A game that is not rated, was aborted or ended in a cycle changes
+// nothing.
+func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
+	gr := sg.Rating
+	if gr == nil || !gr.Rated || gr.Done || sg.Black == sg.White {
+		return nil
+	}
+	res, over := g.Result()
+	cfg := g.Config()
+	if !over || !ratedSize(cfg.Width, cfg.Height) {
+		return nil
+	}
+	switch res.Reason {
+	case game.ByScore, game.ByResign, game.ByTime:
+	default:
+		return nil
+	}
+	score := 0.5
+	switch res.Winner {
+	case game.Black:
+		score = 1
+	case game.White:
+		score = 0
+	}
+	br, err := record(tx, gr.Community, sg.Black)
+	if err == nil {
+		var wr *PlayerRating
+		if wr, err = record(tx, gr.Community, sg.White); err == nil {
+			return b.applyRated(tx, sg, br, wr, rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi), score)
+		}
+	}
+	if errors.Is(err, ErrCorrupt) {
+		// A damaged rating must not keep the game from ending.
+		b.log.Error("game ends unrated: a rating is damaged", "game", sg.ID, "err", err)
+		return nil
+	}
+	return err
+}
+
+func (b *Bot) applyRated(tx Tx, sg *Game, br, wr *PlayerRating, grades int, blackScore float64) error {
+	var b1, w1 rating.Player
+	var err error
+	if grades == 0 {
+		b1, w1, err = rating.Game(br.Player(), wr.Player(), blackScore)
+	} else {
+		b1, w1, err = rating.HandicapGame(br.Player(), wr.Player(), grades, blackScore)
+	}
+	if err != nil {
+		return err
+	}
+	gr := sg.Rating
+	gr.Done, gr.Grades = true, grades
+	gr.BlackChange = addResult(br, b1, sg, sg.White, blackScore)
+	gr.WhiteChange = addResult(wr, w1, sg, sg.Black, 1-blackScore)
+	gr.BlackAfter, gr.WhiteAfter = b1.RankLabel(), w1.RankLabel()
+	if err := tx.PutRating(br); err != nil {
+		return err
+	}
+	return tx.PutRating(wr)
+}
+
+// addResult stores a rated result in rec and returns the rating change.
+func addResult(rec *PlayerRating, p rating.Player, sg *Game, opp UserID, score float64) float64 {
+	change := p.Rating - rec.Rating
+	rec.Rating, rec.RD, rec.Volatility = p.Rating, p.RD, p.Volatility
+	rec.Games++
+	switch score {
+	case 1:
+		rec.Wins++
+	case 0:
+		rec.Losses++
+	}
+	rec.Last = append([]RatedResult{{Game: sg.ID, Opponent: opp, Score: score, Change: change, At: sg.Finished}}, rec.Last...)
+	rec.Last = rec.Last[:min(len(rec.Last), MaxLastResults)]
+	rec.Updated = sg.Finished
+	return change
+}
+
+// ratingLine is the game-over line about rating changes, or "".
+func ratingLine(sg *Game) string {
+	gr := sg.Rating
+	if gr == nil || !gr.Done {
+		return ""
+	}
+	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).",
+		Mention(sg.Black), signed(gr.BlackChange), gr.BlackAfter, Mention(sg.White), signed(gr.WhiteChange), gr.WhiteAfter)
+}
+
+// signed writes a rating change with its sign: "+45.3", "−12.0".
+func signed(x float64) string {
+	if x < 0 {
+		return fmt.Sprintf("−%.1f", -x)
+	}
+	return fmt.Sprintf("+%.1f", x)
+}
+
+// sgfRanks are the SGF BR and WR of sg: the ranks when it began.
+func sgfRanks(sg *Game) (br, wr string) { return rankAt(sg, game.Black), rankAt(sg, game.White) }
+
+// stateRank is `settings rank=5k`: a starting rank before the first
+// rated game in this community.
+func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
+	c := communityOf(r)
+	rec, err := record(tx, c, r.User.ID)
+	if err != nil {
+		return err
+	}
+	if rec.Games > 0 {
+		return errorf("You have played %d rated game%s here, so your rank follows your results now (%s); it can't be set any more.", rec.Games, plural(rec.Games), rec.Player().RankLabel())
+	}
+	rank, err := game.ParseRank(v)
+	if err != nil {
+		return errorf("rank=%s: write a grade like 5k or 2d (ranks go from 30k to 9d).", clipText(v, 20))
+	}
+	p, err := rating.Start(rank)
+	if err != nil {
+		return errorf("rank=%s: ratings go from 30k to 9d.", rank)
+	}
+	rec.Rating, rec.RD, rec.Volatility, rec.Stated, rec.Updated = p.Rating, p.RD, p.Volatility, true, r.Time
+	return tx.PutRating(rec)
+}
+
+// cmdRating shows a player's rating in this community.
+func cmdRating(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	who := r.User.ID
+	for _, a := range r.Args {
+		if !strings.HasPrefix(a, "@") || len(a) < 2 || who != r.User.ID {
+			return Reply{}, b.usageError("rating", fmt.Sprintf("Name one player, like @bob (I got %q).", clipText(strings.Join(r.Args, " "), 40)))
+		}
+		who = b.userArg(r, a)
+	}
+	c := communityOf(r)
+	var rec *PlayerRating
+	var found bool
+	err := b.store.View(ctx, func(tx Tx) error {
+		x, err := tx.Rating(c, who)
+		if errors.Is(err, ErrNotFound) {
+			rec = NewPlayerRating(c, who)
+			return nil
+		}
+		rec, found = x, err == nil
+		return err
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	p := rec.Player()
+	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", Mention(who), p.Rating, 2*p.RD, p.RankLabel())
+	if !found || rec.Games == 0 {
+		var s string
+		switch {
+		case rec.Stated:
+			s = head + ", from a stated rank; no rated games here yet."
+		default:
+			s = head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", b.cmd("settings rank=5k"))
+		}
+		return Reply{Title: "Rating", Text: s}, nil
+	}
+	lines := []string{head,
+		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, plural(rec.Games), rec.Wins, plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
+	if p.Provisional() {
+		lines = append(lines, fmt.Sprintf("The rank shows a ? while the uncertainty (RD %.0f) is above %.0f.", p.RD, rating.ProvisionalRD))
+	}
+	if len(rec.Last) > 0 {
+		lines = append(lines, "Last results:")
+		for _, x := range rec.Last {
+			what := map[float64]string{1: "won", 0.5: "drew", 0: "lost"}[x.Score]
+			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, Mention(x.Opponent), x.Game, signed(x.Change), x.At.UTC().Format("2006-01-02")))
+		}
+	}
+	return Reply{Title: "Rating", Text: strings.Join(lines, "\n")}, nil
+}
+
+// topRows is how many players `top` lists.
+const topRows = 20
+
+// SortLeaderboard orders ratings for a leaderboard: settled players (RD
+// at most rating.ProvisionalRD) first, each group by rating, highest
+// first, then by user.
+func SortLeaderboard(rs []*PlayerRating) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		pi, pj := rs[i].Player().Provisional(), rs[j].Player().Provisional()
+		if pi != pj {
+			return !pi
+		}
+		if rs[i].Rating != rs[j].Rating {
+			return rs[i].Rating > rs[j].Rating
+		}
+		return rs[i].User < rs[j].User
+	})
+}
+
+// cmdTop shows the community's leaderboard.
+func cmdTop(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+	if len(r.Args) > 0 {
+		return Reply{}, b.usageError("top", "top takes no arguments.")
+	}
+	c := communityOf(r)
+	var rs []*PlayerRating
+	names := map[UserID]string{}
+	err := b.store.View(ctx, func(tx Tx) error {
+		all, err := tx.Ratings(c)
+		if err != nil && len(all) == 0 {
+			return err
+		}
+		if err != nil {
+			b.log.Error("leaderboard", "community", c, "err", err)
+		}
+		for _, x := range all {
+			if x.Games == 0 {
+				continue
+			}
+			rs = append(rs, x)
+			name := x.User.Local()
+			if p, err := tx.Player(x.User); err == nil && p.Name != "" {
+				name = p.Name
+			}
+			names[x.User] = name
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(rs) == 0 {
+		return Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}, nil
+	}
+	SortLeaderboard(rs)
+	var sb strings.Builder
+	sb.WriteString("```\n")
+	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "W-L")
+	for i, x := range rs[:min(len(rs), topRows)] {
+		p := x.Player()
+		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, clipText(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
+	}
+	sb.WriteString("```")
+	if n := len(rs) - topRows; n > 0 {
+		fmt.Fprintf(&sb, "\nand %d more.", n)
+	}
+	if rs[len(rs)-1].Player().Provisional() {
+		fmt.Fprintf(&sb, "\nRanks with ? are still uncertain (RD above %.0f); they are listed after the settled ones.", rating.ProvisionalRD)
+	}
+	return Reply{Title: "Leaderboard", Text: sb.String()}, nil
+}
+
+// handicapRule is what `rules` says about handicaps from ratings (text
+// 004, docs/rating.md).
+const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ranks, rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones and komi is 0.5. More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."

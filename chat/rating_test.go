@@ -1,0 +1,235 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/rating"
+)
+
+// ratingOf reads user's record in community c (nil if none).
+func (h *harness) ratingOf(c CommunityID, user string) *PlayerRating {
+	h.t.Helper()
+	var rec *PlayerRating
+	err := h.db.View(context.Background(), func(tx Tx) error {
+		var err error
+		rec, err = tx.Rating(c, UserID("test:"+user))
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return rec
+}
+
+func samePlayer(t *testing.T, who string, rec *PlayerRating, want rating.Player) {
+	t.Helper()
+	if rec == nil {
+		t.Fatalf("%s has no rating", who)
+	}
+	if math.Abs(rec.Rating-want.Rating) > 1e-9 || math.Abs(rec.RD-want.RD) > 1e-9 || math.Abs(rec.Volatility-want.Volatility) > 1e-12 {
+		t.Fatalf("%s: stored %+v, want %+v", who, rec.Player(), want)
+	}
+}
+
+// A game lost on time is rated, in the transaction the clock ends it in.
+func TestRatedTimeout(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	h.clock.Advance(25 * time.Hour)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sg, _ := h.game(1)
+	if sg.Result != "W+T" || sg.Rating == nil || !sg.Rating.Done {
+		t.Fatalf("game after the deadline: %s %+v", sg.Result, sg.Rating)
+	}
+	a, b, err := rating.Game(rating.New(), rating.New(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), a)
+	samePlayer(t, "bob", h.ratingOf("test:main", "bob"), b)
+	if rec := h.ratingOf("test:main", "alice"); rec.Losses != 1 || rec.Games != 1 || len(rec.Last) != 1 || rec.Last[0].Opponent != "test:bob" || rec.Last[0].Game != 1 {
+		t.Fatalf("alice's record: %+v", rec)
+	}
+	if rep := h.ok("carol", "board #1"); !strings.Contains(rep.Text, "Ratings: <@test:alice> −") {
+		t.Fatalf("the finished game does not show the rating changes: %s", rep.Text)
+	}
+}
+
+// An aborted game and a game ended by a cycle are not rated; neither is
+// an unrated one.
+func TestUnratedEnds(t *testing.T) {
+	h := newHarness(t)
+	h.start("")
+	abort := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", Admin: true, Command: "abort", Args: []string{"#1"}}
+	if rep := h.bot.Handle(context.Background(), abort); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	h.ok("alice", "challenge @bob unrated")
+	h.ok("bob", "accept")
+	h.ok("bob", "resign")
+	for _, u := range []string{"alice", "bob"} {
+		if rec := h.ratingOf("test:main", u); rec != nil {
+			t.Fatalf("%s was rated: %+v", u, rec)
+		}
+	}
+	if rep := h.ok("alice", "top"); !strings.Contains(rep.Text, "Nobody has played a rated game here yet") {
+		t.Fatalf("top: %s", rep.Text)
+	}
+}
+
+// Ratings are kept per community: the same players in two communities
+// have two records.
+func TestRatingsPerCommunity(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	do := func(user, community, line string) Reply {
+		t.Helper()
+		f := strings.Fields(line)
+		rep := h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:" + RoomID(community), Community: CommunityID(community), Command: f[0], Args: f[1:]})
+		if rep.Error {
+			t.Fatalf("%s: %s", line, rep.Text)
+		}
+		return rep
+	}
+	do("alice", "guild1", "challenge @bob black")
+	do("bob", "guild1", "accept")
+	do("bob", "guild1", "resign")
+	do("alice", "guild2", "challenge @bob black")
+	do("bob", "guild2", "accept")
+	do("alice", "guild2", "resign")
+	a, b, _ := rating.Game(rating.New(), rating.New(), 1)
+	samePlayer(t, "alice in guild1", h.ratingOf("guild1", "alice"), a)
+	samePlayer(t, "bob in guild2", h.ratingOf("guild2", "bob"), a)
+	samePlayer(t, "alice in guild2", h.ratingOf("guild2", "alice"), b)
+	if h.ratingOf("test:main", "alice") != nil {
+		t.Fatal("a rating in the room's community")
+	}
+	if rep := do("carol", "guild1", "rating @alice"); !strings.Contains(rep.Text, "1 rated game: 1 win, 0 losses.") {
+		t.Fatalf("rating in guild1: %s", rep.Text)
+	}
+	if rep := do("carol", "guild2", "rating @alice"); !strings.Contains(rep.Text, "1 rated game: 0 wins, 1 loss.") {
+		t.Fatalf("rating in guild2: %s", rep.Text)
+	}
+}
+
+// Only the last five results are kept, newest first; a draw by score
+// counts as a game but neither a win nor a loss.
+func TestLastResultsBounded(t *testing.T) {
+	h := newHarness(t)
+	for i := 1; i <= 7; i++ {
+		h.ok("alice", "challenge @bob black komi=0 rated")
+		h.ok("bob", "accept")
+		if i == 7 {
+			h.ok("alice", "pass")
+			h.ok("bob", "pass")
+			h.ok("alice", "done")
+			h.ok("bob", "done")
+			continue
+		}
+		h.ok("bob", "resign")
+	}
+	rec := h.ratingOf("test:main", "alice")
+	if rec.Games != 7 || rec.Wins != 6 || rec.Losses != 0 || len(rec.Last) != MaxLastResults || rec.Last[0].Game != 7 || rec.Last[0].Score != 0.5 || rec.Last[4].Game != 3 {
+		t.Fatalf("alice after 7 games: %+v", rec)
+	}
+	sg, _ := h.game(7)
+	if sg.Result != "0" || sg.Rating.Grades != 1 {
+		t.Fatalf("game 7: %s, rated with %d grades (komi 0 is a one-grade handicap)", sg.Result, sg.Rating.Grades)
+	}
+}
+
+func TestRatingMistakes(t *testing.T) {
+	h := newHarness(t)
+	h.fails("alice", "challenge handicap=auto", "handicap=auto needs to know both players")
+	h.fails("alice", "challenge @bob handicap=auto komi=3", "handicap=auto chooses the handicap and the komi itself")
+	h.fails("alice", "challenge @bob 13x9 rated", "Only 9x9, 13x13 and 19x19 games are rated; this one is 13x9")
+	h.fails("alice", "challenge @bob rated=maybe", "rated=maybe: write rated or unrated")
+	h.fails("alice", "settings rank=35k", "rank=35k: ratings go from 30k to 9d")
+	h.fails("alice", "settings rank=strong", "rank=strong: write a grade like 5k or 2d")
+	rep := h.fails("alice", "settings rank="+strings.Repeat("x", 500), "write a grade")
+	if len(rep.Text) > 200 {
+		t.Fatalf("the input is not clipped: %d bytes", len(rep.Text))
+	}
+	h.fails("alice", "rating bob", "Name one player")
+	h.fails("alice", "top 10", "top takes no arguments")
+	if rec := h.ratingOf("test:main", "alice"); rec != nil {
+		t.Fatalf("a mistake stored a rating: %+v", rec)
+	}
+	rep = h.ok("alice", "rating @bob")
+	if !strings.Contains(rep.Text, "<@test:bob>: 1500 ± 700 (6k?): no rated games here yet") {
+		t.Fatalf("a newcomer's rating: %s", rep.Text)
+	}
+}
+
+// handicap=auto between close players is an even game with the colours
+// as asked, and still rated; between distant ones it gives the weaker
+// player Black with the suggested stones, and refuses a contrary colour.
+func TestHandicapAuto(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "settings rank=2k")
+	h.ok("bob", "settings rank=2k")
+	h.ok("dave", "settings rank=1k")
+	rep := h.ok("alice", "challenge @bob handicap=auto black")
+	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game.") || !strings.Contains(rep.Text, "taking Black") {
+		t.Fatalf("equal players: %s", rep.Text)
+	}
+	h.ok("alice", "cancel")
+	rep = h.ok("alice", "challenge @dave handicap=auto")
+	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5: <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+		t.Fatalf("one grade apart: %s", rep.Text)
+	}
+	h.ok("alice", "cancel")
+	h.ok("carol", "settings rank=5k")
+	h.fails("alice", "challenge @carol 19 handicap=auto black", "you would play White")
+	rep = h.ok("alice", "challenge @carol 19 handicap=auto")
+	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones: <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
+		t.Fatalf("2k against 5k: %s", rep.Text)
+	}
+	rep = h.ok("carol", "accept")
+	if !strings.Contains(rep.Text, "<@test:carol> (Black, 5k?) against <@test:alice> (White, 2k?)") || !strings.Contains(rep.Text, "rated") {
+		t.Fatalf("the game's header: %s", rep.Text)
+	}
+	h.ok("alice", "resign #3")
+	c0, _ := rating.Start(-4)
+	a0, _ := rating.Start(-1)
+	c1, a1, err := rating.HandicapGame(c0, a0, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePlayer(t, "carol", h.ratingOf("test:main", "carol"), c1)
+	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), a1)
+	rep = h.ok("carol", "sgf #3")
+	if !strings.Contains(string(rep.File.Data), "BR[5k?]") || !strings.Contains(string(rep.File.Data), "WR[2k?]") {
+		t.Fatalf("SGF without ranks: %s", rep.File.Data)
+	}
+}
+
+// The leaderboard lists settled players (RD at most 110) first, each
+// group by rating.
+func TestSortLeaderboard(t *testing.T) {
+	rs := []*PlayerRating{
+		{User: "a", Rating: 2000, RD: 200, Volatility: 0.06},
+		{User: "b", Rating: 1500, RD: 60, Volatility: 0.06},
+		{User: "c", Rating: 1700, RD: 110, Volatility: 0.06},
+		{User: "d", Rating: 2100, RD: 111, Volatility: 0.06},
+		{User: "e", Rating: 1500, RD: 80, Volatility: 0.06},
+	}
+	SortLeaderboard(rs)
+	var got []string
+	for _, r := range rs {
+		got = append(got, string(r.User))
+	}
+	if strings.Join(got, "") != "cbeda" {
+		t.Fatalf("order %v, want c b e d a", got)
+	}
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// ratingLine is one player's rating as `gobot ratings --json` prints it.
+type ratingLine struct {
+	Community  chat.CommunityID `json:"community"`
+	User       chat.UserID      `json:"user"`
+	Rating     float64          `json:"rating"`
+	RD         float64          `json:"rd"`
+	Volatility float64          `json:"volatility"`
+	Rank       string           `json:"rank"`
+	Games      int              `json:"games"`
+	Wins       int              `json:"wins"`
+	Losses     int              `json:"losses"`
+}
+
+// cmdRatings prints every player's rating from the database, opened
+// read-only.
+func cmdRatings(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gobot ratings", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
+	cfgPath := fs.String("config", "", "config file naming the database")
+	community := fs.String("community", "", `only this community ("console", "discord:guild:1234", "matrix:!room:example.org")`)
+	asJSON := fs.Bool("json", false, "one JSON object per line")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: write gobot ratings [-db PATH | -config FILE] [--community C] [--json]", errUsage)
+	}
+	path := *dbPath
+	if path == "" && *cfgPath != "" {
+		cfg, err := loadConfig(*cfgPath, os.Getenv)
+		if err != nil {
+			return err
+		}
+		path = cfg.Database
+	}
+	if path == "" {
+		path = defaultDBPath()
+	}
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("no database at %s: %w", path, err)
+	}
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var rs []*chat.PlayerRating
+	var damaged error
+	err = db.View(context.Background(), func(tx chat.Tx) error {
+		var err error
+		rs, err = tx.Ratings(chat.CommunityID(*community))
+		if chat.Damaged(err) != nil {
+			damaged, err = err, nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range rs {
+			p := r.Player()
+			if err := enc.Encode(ratingLine{r.Community, r.User, p.Rating, p.RD, p.Volatility, p.RankLabel(), r.Games, r.Wins, r.Losses}); err != nil {
+				return err
+			}
+		}
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "community\tuser\trating\trd\tvolatility\trank\tgames\twins\tlosses\t")
+		for _, r := range rs {
+			p := r.Player()
+			fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.5f\t%s\t%d\t%d\t%d\t\n", r.Community, r.User, p.Rating, p.RD, p.Volatility, p.RankLabel(), r.Games, r.Wins, r.Losses)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(rs) == 0 {
+			fmt.Fprintln(stderr, "no ratings yet")
+		}
+	}
+	if damaged != nil {
+		return fmt.Errorf("some ratings could not be read: %w", damaged)
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// The rating parts of the record format (schema 3, added with ratings:
+// every field optional, so records written before ratings read as
+// unrated).
+
+type gameRatingRec struct {
+	Community   string  `json:"community"`
+	Rated       bool    `json:"rated,omitempty"`
+	BlackRank   string  `json:"black_rank,omitempty"`
+	WhiteRank   string  `json:"white_rank,omitempty"`
+	Done        bool    `json:"done,omitempty"`
+	Grades      int     `json:"grades,omitempty"`
+	BlackChange float64 `json:"black_change,omitempty"`
+	WhiteChange float64 `json:"white_change,omitempty"`
+	BlackAfter  string  `json:"black_after,omitempty"`
+	WhiteAfter  string  `json:"white_after,omitempty"`
+}
+
+type challengeRatingRec struct {
+	Community string `json:"community"`
+	Rated     bool   `json:"rated,omitempty"`
+	Auto      bool   `json:"auto,omitempty"`
+	Suggested string `json:"suggested,omitempty"`
+	FromRank  string `json:"from_rank,omitempty"`
+	ToRank    string `json:"to_rank,omitempty"`
+}
+
+type ratedResultRec struct {
+	Game     uint64    `json:"game"`
+	Opponent string    `json:"opponent"`
+	Score    float64   `json:"score"`
+	Change   float64   `json:"change"`
+	At       time.Time `json:"at"`
+}
+
+type ratingRec struct {
+	V          int              `json:"v"`
+	Community  string           `json:"community"`
+	User       string           `json:"user"`
+	Rating     float64          `json:"rating"`
+	RD         float64          `json:"rd"`
+	Volatility float64          `json:"volatility"`
+	Games      int              `json:"games"`
+	Wins       int              `json:"wins"`
+	Losses     int              `json:"losses"`
+	Stated     bool             `json:"stated,omitempty"`
+	Last       []ratedResultRec `json:"last,omitempty"`
+	Updated    time.Time        `json:"updated"`
+}
+
+func encodeGameRating(r *chat.GameRating) *gameRatingRec {
+	if r == nil {
+		return nil
+	}
+	return &gameRatingRec{Community: string(r.Community), Rated: r.Rated, BlackRank: r.BlackRank, WhiteRank: r.WhiteRank,
+		Done: r.Done, Grades: r.Grades, BlackChange: r.BlackChange, WhiteChange: r.WhiteChange, BlackAfter: r.BlackAfter, WhiteAfter: r.WhiteAfter}
+}
+
+func decodeGameRating(r *gameRatingRec) *chat.GameRating {
+	if r == nil {
+		return nil
+	}
+	return &chat.GameRating{Community: chat.CommunityID(r.Community), Rated: r.Rated, BlackRank: r.BlackRank, WhiteRank: r.WhiteRank,
+		Done: r.Done, Grades: r.Grades, BlackChange: r.BlackChange, WhiteChange: r.WhiteChange, BlackAfter: r.BlackAfter, WhiteAfter: r.WhiteAfter}
+}
+
+func encodeChallengeRating(r *chat.ChallengeRating) *challengeRatingRec {
+	if r == nil {
+		return nil
+	}
+	return &challengeRatingRec{Community: string(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
+}
+
+func decodeChallengeRating(r *challengeRatingRec) *chat.ChallengeRating {
+	if r == nil {
+		return nil
+	}
+	return &chat.ChallengeRating{Community: chat.CommunityID(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
+}
+
+// encodeRating writes a rating record in the versioned format.
+func encodeRating(r *chat.PlayerRating) ([]byte, error) {
+	rec := ratingRec{V: recordFormat, Community: string(r.Community), User: string(r.User), Rating: r.Rating, RD: r.RD,
+		Volatility: r.Volatility, Games: r.Games, Wins: r.Wins, Losses: r.Losses, Stated: r.Stated, Updated: r.Updated}
+	for _, l := range r.Last {
+		rec.Last = append(rec.Last, ratedResultRec{Game: uint64(l.Game), Opponent: string(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
+	}
+	return json.Marshal(rec)
+}
+
+func decodeRatingRecord(raw []byte) (*chat.PlayerRating, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, err
+	}
+	var rec ratingRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	r := &chat.PlayerRating{Community: chat.CommunityID(rec.Community), User: UserID(rec.User), Rating: rec.Rating, RD: rec.RD,
+		Volatility: rec.Volatility, Games: rec.Games, Wins: rec.Wins, Losses: rec.Losses, Stated: rec.Stated, Updated: rec.Updated}
+	for _, l := range rec.Last {
+		r.Last = append(r.Last, chat.RatedResult{Game: GameID(l.Game), Opponent: UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
+	}
+	if r.Player().Check() != nil {
+		return nil, fmt.Errorf("rating values out of range: %v", r.Player().Check())
+	}
+	return r, nil
+}

@@ -1,0 +1,99 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// bRatings holds one record per community and player:
+// community \x00 user → JSON chat.PlayerRating. The bucket is created by
+// the first PutRating, so files written before ratings existed open
+// (read-only too) unchanged and simply have no ratings.
+var bRatings = []byte("ratings")
+
+func ratingKey(c chat.CommunityID, u UserID) []byte {
+	return append(append([]byte(c), 0), u...)
+}
+
+// Rating returns u's rating record in community c (ErrNotFound if none).
+func (tx *Tx) Rating(c chat.CommunityID, u UserID) (*chat.PlayerRating, error) {
+	b := tx.b(bRatings)
+	var raw []byte
+	if b != nil {
+		raw = b.Get(ratingKey(c, u))
+	}
+	if raw == nil {
+		return nil, fmt.Errorf("rating of %s in %s %w", u, c, ErrNotFound)
+	}
+	return decodeRating(c, u, raw)
+}
+
+func decodeRating(c chat.CommunityID, u UserID, raw []byte) (*chat.PlayerRating, error) {
+	r, err := decodeRatingRecord(raw)
+	if err != nil {
+		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, ErrCorrupt, err)
+	}
+	if r.Community != c || r.User != u {
+		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, ErrCorrupt, r.User, r.Community)
+	}
+	return r, nil
+}
+
+// PutRating stores a rating record under its Community and User.
+func (tx *Tx) PutRating(r *chat.PlayerRating) error {
+	switch {
+	case r.Community == "" || r.User == "":
+		return errors.New("a rating needs a community and a user")
+	case bytes.IndexByte([]byte(r.Community), 0) >= 0:
+		return fmt.Errorf("community %q contains a NUL byte", r.Community)
+	}
+	if err := r.Player().Check(); err != nil {
+		return fmt.Errorf("rating of %s in %s: %w", r.User, r.Community, err)
+	}
+	raw, err := encodeRating(r)
+	if err != nil {
+		return err
+	}
+	b, err := tx.tx.CreateBucketIfNotExists(bRatings)
+	if err != nil {
+		return err
+	}
+	return b.Put(ratingKey(r.Community, r.User), raw)
+}
+
+// Ratings returns the records of community c ("" = all), by community
+// then user. Damaged records are skipped and reported in a
+// *chat.DamagedError.
+func (tx *Tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
+	b := tx.b(bRatings)
+	if b == nil {
+		return nil, nil
+	}
+	var prefix []byte
+	if c != "" {
+		prefix = append([]byte(c), 0)
+	}
+	var out []*chat.PlayerRating
+	var errs []error
+	cur := b.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		cs, us, ok := bytes.Cut(k, []byte{0})
+		if !ok {
+			errs = append(errs, fmt.Errorf("rating key %q: %w", k, ErrCorrupt))
+			continue
+		}
+		r, err := decodeRating(chat.CommunityID(cs), UserID(us), v)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(errs) > 0 {
+		return out, &chat.DamagedError{Err: errors.Join(errs...)}
+	}
+	return out, nil
+}
