@@ -56,9 +56,9 @@ type Options struct {
 
 // Store is the PostgreSQL store.
 type Store struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
-	opt  Options
+	pool  *pgxpool.Pool
+	log   *slog.Logger
+	opt   Options
 	where string // host:port/db for messages
 }
 

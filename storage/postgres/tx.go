@@ -337,4 +337,3 @@ func (t *tx) ExpireEvents(before time.Time) (int, error) {
 	}
 	return int(tag.RowsAffected()), nil
 }
-
