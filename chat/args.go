@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // userError is a mistake by the user; its text is shown as is.
@@ -26,7 +25,7 @@ type gameOptions struct {
 	Komi          *float64
 	Handicap      *int
 	Color         string // black, white, random
-	Clock         *storage.Clock
+	Clock         *TimeControl
 	ClockText     string
 	Threads       *bool
 	Placement     string // fixed, free, white-passes
@@ -139,14 +138,14 @@ func parseBool(v string) (bool, bool) {
 // ParseClock reads a clock: "none", "3d" (each move within 3 days),
 // "fischer:3d+1d/7d" or "fischer 3d+1d max 7d" (a bank of 3 days, one day
 // added per move, at most 7 days). Units: m, h, d, w; combined like 1d12h.
-func ParseClock(s string) (storage.Clock, error) {
+func ParseClock(s string) (TimeControl, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
 	case "", "none", "off", "no":
-		return storage.Clock{}, nil
+		return TimeControl{}, nil
 	}
-	bad := func() (storage.Clock, error) {
-		return storage.Clock{}, errorf("clock %q: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", s)
+	bad := func() (TimeControl, error) {
+		return TimeControl{}, errorf("clock %q: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", s)
 	}
 	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
 		rest = strings.TrimLeft(rest, ": ")
@@ -157,7 +156,7 @@ func ParseClock(s string) (storage.Clock, error) {
 			return bad()
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
-		c := storage.Clock{Kind: storage.Fischer}
+		c := TimeControl{Kind: Fischer}
 		var err error
 		if c.Main, err = parseDuration(main); err != nil || c.Main <= 0 {
 			return bad()
@@ -168,11 +167,11 @@ func ParseClock(s string) (storage.Clock, error) {
 		c.Max = c.Main
 		if hasMax {
 			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
-				return storage.Clock{}, errorf("clock %q: the maximum must be at least the starting time", s)
+				return TimeControl{}, errorf("clock %q: the maximum must be at least the starting time", s)
 			}
 		}
 		if c.Max > 365*24*time.Hour {
-			return storage.Clock{}, errorf("clock %q: the most a clock can hold is 365 days", s)
+			return TimeControl{}, errorf("clock %q: the most a clock can hold is 365 days", s)
 		}
 		return c, nil
 	}
@@ -181,9 +180,9 @@ func ParseClock(s string) (storage.Clock, error) {
 		return bad()
 	}
 	if d < time.Minute || d > 365*24*time.Hour {
-		return storage.Clock{}, errorf("clock %q: a move may take between 1 minute and 365 days", s)
+		return TimeControl{}, errorf("clock %q: a move may take between 1 minute and 365 days", s)
 	}
-	return storage.Clock{Kind: storage.PerMove, PerMove: d}, nil
+	return TimeControl{Kind: PerMove, PerMove: d}, nil
 }
 
 // parseDuration reads "3d", "12h", "1d12h", "30m", "2w".
@@ -248,7 +247,7 @@ func FormatDuration(d time.Duration) string {
 }
 
 // FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
-func FormatClock(c storage.Clock) string {
+func FormatClock(c TimeControl) string {
 	short := func(d time.Duration) string {
 		if d == 0 {
 			return "0m"
@@ -256,9 +255,9 @@ func FormatClock(c storage.Clock) string {
 		return strings.ReplaceAll(FormatDuration(d), " ", "")
 	}
 	switch c.Kind {
-	case storage.PerMove:
+	case PerMove:
 		return short(c.PerMove)
-	case storage.Fischer:
+	case Fischer:
 		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
 	}
 	return "none"

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // ArgKind says what an argument is, so help, usage errors and each
@@ -221,7 +220,7 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	}
 	var cmd *Command
 	if r.Action != "" {
-		c, args, err := b.decodeAction(&r)
+		c, args, err := b.decodeAction(ctx, &r)
 		if err != nil {
 			return b.errorReply(err)
 		}
@@ -238,7 +237,7 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
 	}
 	if cmd.view && r.EventID != "" {
-		if err := b.store.Update(func(tx *storage.Tx) error { return b.markEvent(tx, &r) }); err != nil {
+		if err := b.store.Update(ctx, func(tx Tx) error { return b.markEvent(tx, &r) }); err != nil {
 			return b.errorReply(err)
 		}
 	}
@@ -298,7 +297,7 @@ func (b *Bot) errorReply(err error) Reply {
 	switch {
 	case errors.As(err, &ue):
 		msg = ue.msg
-	case errors.Is(err, errDuplicate), errors.Is(err, storage.ErrDuplicate):
+	case errors.Is(err, errDuplicate), errors.Is(err, ErrDuplicate):
 		msg = "I already handled that (it arrived twice); nothing more to do."
 	case errors.Is(err, game.ErrKo):
 		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
@@ -320,9 +319,9 @@ func (b *Bot) errorReply(err error) Reply {
 		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
 	case errors.Is(err, game.ErrHandicapPass):
 		msg = "Place all your handicap stones before passing."
-	case errors.Is(err, storage.ErrConflict):
+	case errors.Is(err, ErrConflict):
 		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
-	case errors.Is(err, storage.ErrCorrupt):
+	case errors.Is(err, ErrCorrupt):
 		b.log.Error("corrupt record", "err", err)
 		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
 	default:
@@ -335,7 +334,7 @@ func (b *Bot) errorReply(err error) Reply {
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
 func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
-	return b.store.Update(func(tx *storage.Tx) error {
+	return b.store.Update(ctx, func(tx Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -60,7 +59,7 @@ func (pngRenderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, er
 type harness struct {
 	t     *testing.T
 	bot   *Bot
-	db    *storage.DB
+	db    TestDB
 	clock *fakeClock
 	notes *recordingNotifier
 	seq   int
@@ -68,7 +67,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(t.TempDir(), "gobot.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +85,7 @@ func (h *harness) do(user, line string) Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: "test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]}
+		EventID: EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]}
 	return h.bot.Handle(context.Background(), r)
 }
 
@@ -112,10 +111,10 @@ func (h *harness) fails(user, line, want string) Reply {
 }
 
 // game returns the stored game id.
-func (h *harness) game(id GameID) (*storage.Game, *game.Game) {
+func (h *harness) game(id GameID) (*Game, *game.Game) {
 	h.t.Helper()
-	var sg *storage.Game
-	if err := h.db.View(func(tx *storage.Tx) error {
+	var sg *Game
+	if err := h.db.View(context.Background(), func(tx Tx) error {
 		var err error
 		sg, err = tx.Game(id)
 		return err
@@ -266,7 +265,7 @@ func TestBadChallengeOptions(t *testing.T) {
 		h.fails("alice", line, want)
 	}
 	var n int
-	h.db.View(func(tx *storage.Tx) error {
+	h.db.View(context.Background(), func(tx Tx) error {
 		cs, _ := tx.PendingChallenges("test:alice")
 		n = len(cs)
 		return nil
@@ -516,7 +515,7 @@ func TestOldEventsExpire(t *testing.T) {
 }
 
 func TestNewLeavesCallersRemindersAlone(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "r.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +557,7 @@ func TestThreadPerGame(t *testing.T) {
 		h.seq++
 		f := strings.Fields(line)
 		return h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: room,
-			EventID: "test:thread-" + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]})
+			EventID: EventID("test:thread-" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]})
 	}
 	if rep := in("test:thread-1", "alice", "play D4"); rep.Error {
 		t.Fatalf("play in the thread: %s", rep.Text)
@@ -599,7 +598,7 @@ func (n *cancelOnTimeout) Notify(ctx context.Context, m Message) error {
 func TestOverdueGameEndsAtStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gobot.db")
 	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	db, err := storage.Open(path, storage.Options{})
+	db, err := OpenTestDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +611,7 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	}
 
 	clock.Advance(3 * 24 * time.Hour) // the bot was down past bob's deadline
-	db, err = storage.Open(path, storage.Options{})
+	db, err = OpenTestDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,8 +624,8 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	if err := bot.Run(ctx); err != nil { // returns once the timeout is announced
 		t.Fatal(err)
 	}
-	var sg *storage.Game
-	if err := db.View(func(tx *storage.Tx) error {
+	var sg *Game
+	if err := db.View(context.Background(), func(tx Tx) error {
 		sg, err = tx.Game(1)
 		return err
 	}); err != nil {

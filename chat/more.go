@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	var games []*storage.Game
-	var chals []*storage.Challenge
-	err := b.store.View(func(tx *storage.Tx) error {
+	var games []*Game
+	var chals []*Challenge
+	err := b.store.View(ctx, func(tx Tx) error {
 		var err error
 		if games, err = tx.ActiveGames(r.User.ID); err != nil {
 			return err
@@ -78,11 +77,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
-			return b.showSettings(r)
+			return b.showSettings(ctx, r)
 		}
 	}
 	if len(args) == 0 {
-		return b.showSettings(r)
+		return b.showSettings(ctx, r)
 	}
 	var mine, room []string
 	for _, a := range args {
@@ -110,17 +109,17 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			return Reply{}, err
 		}
 	}
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
 		if len(mine) > 0 {
 			p, err := tx.Player(r.User.ID)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				p = &storage.Player{ID: r.User.ID, Name: r.User.Name}
+				p = &Player{ID: r.User.ID, Name: r.User.Name}
 			}
 			for _, kv := range mine {
 				k, v, _ := strings.Cut(kv, "=")
@@ -146,10 +145,10 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if len(room) > 0 {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				rm = &storage.Room{ID: r.Room}
+				rm = &Room{ID: r.Room}
 			}
 			if o.Rules != nil {
 				rm.Rules = o.RulesText
@@ -174,19 +173,19 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rep, err := b.showSettings(r)
+	rep, err := b.showSettings(ctx, r)
 	rep.Text = "Saved.\n" + rep.Text
 	return rep, err
 }
 
-func (b *Bot) showSettings(r *Request) (Reply, error) {
-	p := b.player(r.User.ID)
-	var rm storage.Room
-	err := b.store.View(func(tx *storage.Tx) error {
+func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
+	p := b.player(ctx, r.User.ID)
+	var rm Room
+	err := b.store.View(ctx, func(tx Tx) error {
 		x, err := tx.Room(r.Room)
 		if err == nil {
 			rm = *x
-		} else if !errors.Is(err, storage.ErrNotFound) {
+		} else if !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		return nil
@@ -222,8 +221,8 @@ func (b *Bot) showSettings(r *Request) (Reply, error) {
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*storage.Game
-	b.store.View(func(tx *storage.Tx) error {
+	var games []*Game
+	b.store.View(ctx, func(tx Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		return nil
 	})
@@ -237,11 +236,11 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				continue
 			}
 			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(opp)), Value: v})
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
 		}
 	case arg == "point":
 		ref, _ := splitRef(r.Args)
-		var sg *storage.Game
+		var sg *Game
 		if ref != "" {
 			id, _ := parseRef(ref)
 			for _, g := range games {
@@ -250,7 +249,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				}
 			}
 		} else {
-			var here []*storage.Game
+			var here []*Game
 			for _, g := range games {
 				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)
@@ -314,8 +313,8 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if len(b.cfg.Reminders) > 0 {
 		horizon = now.Add(b.cfg.Reminders[0])
 	}
-	var due []*storage.Game
-	if err := b.store.View(func(tx *storage.Tx) error {
+	var due []*Game
+	if err := b.store.View(ctx, func(tx Tx) error {
 		var err error
 		due, err = tx.DueGames(horizon, 0)
 		return err
@@ -328,7 +327,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
-	return b.store.Update(func(tx *storage.Tx) error {
+	return b.store.Update(ctx, func(tx Tx) error {
 		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
 		return err
 	})
@@ -343,7 +342,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	var remind bool
 	var left time.Duration
 	var room RoomID
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -390,7 +389,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		msg := Message{Room: room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
 			Mentions: []UserID{late}}}
-		if b.player(late).Notify == "dm" {
+		if b.player(ctx, late).Notify == "dm" {
 			msg.To = late
 		}
 		b.notify(ctx, msg)

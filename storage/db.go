@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot/chat"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -88,22 +90,40 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
+var _ chat.Store = (*DB)(nil)
+
 // Update runs fn in one read-write transaction, committed (fsynced) before
-// it returns nil; if fn fails nothing is written.
-func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+// it returns nil; if fn fails nothing is written. A cancelled ctx starts
+// no transaction.
+func (db *DB) Update(ctx context.Context, fn func(chat.Tx) error) error {
+	return db.update(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
 // View runs fn in a read-only transaction.
-func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+func (db *DB) View(ctx context.Context, fn func(chat.Tx) error) error {
+	return db.view(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
-// Batch runs fn in a transaction shared with other concurrent Batch calls
-// (fewer fsyncs under load). fn may run more than once, so it must be
-// idempotent apart from its effect on the transaction.
-func (db *DB) Batch(fn func(*Tx) error) error {
+func (db *DB) update(ctx context.Context, fn func(*Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// batch runs fn in a transaction shared with other concurrent batch calls
+// (fewer fsyncs under load; BenchmarkParallelMoves compares). fn may run
+// more than once, so it must be idempotent apart from its effect on the
+// transaction.
+func (db *DB) batch(fn func(*Tx) error) error {
 	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+func (db *DB) view(ctx context.Context, fn func(*Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
 }
 
 // Backup writes a consistent copy of the whole database to w while it is
@@ -383,16 +403,25 @@ func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
 // good ones.
 func (tx *Tx) games(ids []uint64) ([]*Game, error) {
 	out := make([]*Game, 0, len(ids))
+	var damaged chat.DamagedError
 	var errs []error
 	for _, id := range ids {
 		g, err := tx.Game(GameID(id))
 		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				return nil, err
+			}
+			damaged.Games = append(damaged.Games, GameID(id))
 			errs = append(errs, err)
 			continue
 		}
 		out = append(out, g)
 	}
-	return out, errors.Join(errs...)
+	if errs != nil {
+		damaged.Err = errors.Join(errs...)
+		return out, &damaged
+	}
+	return out, nil
 }
 
 // ActiveGames returns u's games still being played or scored, by ID.
@@ -469,7 +498,7 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 	if err := b.Put(idKey(uint64(c.ID)), raw); err != nil {
 		return err
 	}
-	if c.Status == Pending {
+	if c.Status == chat.Pending {
 		for _, k := range challengeKeys(c) {
 			if err := tx.b(k.bucket).Put(k.key, nil); err != nil {
 				return err
@@ -514,16 +543,25 @@ func challengeKeys(c *Challenge) []indexKey {
 
 func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
 	out := make([]*Challenge, 0, len(ids))
+	var damaged chat.DamagedError
 	var errs []error
 	for _, id := range ids {
 		c, err := tx.Challenge(ChallengeID(id))
 		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				return nil, err
+			}
+			damaged.Challenges = append(damaged.Challenges, ChallengeID(id))
 			errs = append(errs, err)
 			continue
 		}
 		out = append(out, c)
 	}
-	return out, errors.Join(errs...)
+	if errs != nil {
+		damaged.Err = errors.Join(errs...)
+		return out, &damaged
+	}
+	return out, nil
 }
 
 // PendingChallenges returns pending challenges from or to u.
@@ -605,7 +643,7 @@ func (tx *Tx) PutState(ns, key string, v []byte) error {
 
 // MarkEvent records that chat event id was handled at t; ErrDuplicate if
 // it already was.
-func (tx *Tx) MarkEvent(id string, t time.Time) error {
+func (tx *Tx) MarkEvent(id EventID, t time.Time) error {
 	if id == "" {
 		return errors.New("empty event ID")
 	}
@@ -663,7 +701,7 @@ func (tx *Tx) checkIndexes() error {
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
 		var c Challenge
-		if json.Unmarshal(v, &c) != nil || c.Status != Pending {
+		if json.Unmarshal(v, &c) != nil || c.Status != chat.Pending {
 			return nil
 		}
 		for _, ik := range challengeKeys(&c) {

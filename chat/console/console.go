@@ -154,7 +154,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		User:    chat.User{ID: chat.UserID(Platform + ":" + c.User), Name: c.User},
 		Room:    c.Room,
 		Admin:   true, // the person at the terminal owns this room
-		EventID: Platform + ":" + c.session + ":" + strconv.Itoa(c.seq),
+		EventID: chat.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
 		Command: fields[0],
 		Args:    fields[1:],
 	}

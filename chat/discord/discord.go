@@ -27,7 +27,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // Platform prefixes Discord user and channel IDs ("discord:1234").
@@ -68,15 +67,15 @@ const MaxSkew = 5 * time.Minute
 
 // Adapter is one Discord application.
 type Adapter struct {
-	cfg  Config
-	bot  Handler
-	db   *storage.DB
-	log  *slog.Logger
-	s    *discordgo.Session
-	pub  ed25519.PublicKey
-	now  func() time.Time
-	wg   sync.WaitGroup // follow-ups in flight
-	cmds map[string]chat.Command
+	cfg   Config
+	bot   Handler
+	state chat.State // nil: register every start
+	log   *slog.Logger
+	s     *discordgo.Session
+	pub   ed25519.PublicKey
+	now   func() time.Time
+	wg    sync.WaitGroup // follow-ups in flight
+	cmds  map[string]chat.Command
 }
 
 var endpointsMu sync.Mutex
@@ -128,7 +127,7 @@ func (g gatewayOverride) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // New checks the config and prepares the adapter (no network yet).
-func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, error) {
+func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter, error) {
 	if cfg.Mode == "" {
 		cfg.Mode = "gateway"
 	}
@@ -144,7 +143,7 @@ func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, e
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
+	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
 	for _, c := range bot.Commands() {
 		a.cmds[c.Name] = c
 	}
@@ -311,12 +310,8 @@ func (a *Adapter) Register() error {
 	}
 	for _, g := range guilds {
 		key := "commands:" + g
-		if a.db != nil {
-			var old []byte
-			a.db.View(func(tx *storage.Tx) error {
-				old, _ = tx.State(Platform, key)
-				return nil
-			})
+		if a.state != nil {
+			old, _ := a.state.GetState(context.Background(), Platform, key)
 			if string(old) == hash {
 				continue
 			}
@@ -324,8 +319,8 @@ func (a *Adapter) Register() error {
 		if _, err := a.s.ApplicationCommandBulkOverwrite(appID, g, cmds); err != nil {
 			return fmt.Errorf("registering /go (guild %q): %w", g, err)
 		}
-		if a.db != nil {
-			if err := a.db.Update(func(tx *storage.Tx) error { return tx.PutState(Platform, key, []byte(hash)) }); err != nil {
+		if a.state != nil {
+			if err := a.state.PutState(context.Background(), Platform, map[string][]byte{key: []byte(hash)}); err != nil {
 				return err
 			}
 		}

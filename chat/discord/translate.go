@@ -77,7 +77,7 @@ func orDefault(s, d string) string {
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
 func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
-	r := chat.Request{EventID: Platform + ":" + in.ID, Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
+	r := chat.Request{EventID: chat.NewEventID(Platform, in.ID), Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User

@@ -187,7 +187,10 @@ func startBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, time
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	bot := chat.New(chat.Config{Prefix: DefaultPrefix}, db, &render.Renderer{}, nil, log)
-	a, err := New(cfg, bot, db, log)
+	if cfg.CryptoStore == "" {
+		cfg.CryptoStore = filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")
+	}
+	a, err := New(cfg, bot, chat.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -655,7 +658,7 @@ func testThreadsAndDM(t *testing.T, encrypted bool) {
 	if second.RoomID != dm.RoomID {
 		t.Errorf("the second turn notice went to %s, not to the direct room %s", second.RoomID, dm.RoomID)
 	}
-	if dmRoom, _ := bot.adapter.state("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
+	if dmRoom, _ := bot.adapter.getState("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
 		t.Errorf("the bot remembers %q as bob's direct room, not %s", dmRoom, dm.RoomID)
 	}
 }
