@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobotgo/gobot/chat"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -122,7 +123,7 @@ func (t *tx) games(sql string, args ...any) ([]*Game, error) {
 	}
 	defer rows.Close()
 	var out []*Game
-	var errs []error
+	var bad damaged
 	for rows.Next() {
 		var id int64
 		var raw []byte
@@ -131,7 +132,7 @@ func (t *tx) games(sql string, args ...any) ([]*Game, error) {
 		}
 		g, err := decodeGame(GameID(id), raw)
 		if err != nil {
-			errs = append(errs, err)
+			bad.game(GameID(id), err)
 			continue
 		}
 		out = append(out, g)
@@ -139,7 +140,7 @@ func (t *tx) games(sql string, args ...any) ([]*Game, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return out, errors.Join(errs...)
+	return out, bad.err()
 }
 
 func (t *tx) ActiveGames(u UserID) ([]*Game, error) {
@@ -194,7 +195,7 @@ func (t *tx) PutChallenge(c *Challenge) error {
 	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, room, sender, receiver, pending, record)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id) DO UPDATE SET room = $2, sender = $3, receiver = $4, pending = $5, record = $6`,
-		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == Pending, raw)
+		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == chat.Pending, raw)
 	return err
 }
 
@@ -216,7 +217,7 @@ func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
 	}
 	defer rows.Close()
 	var out []*Challenge
-	var errs []error
+	var bad damaged
 	for rows.Next() {
 		var id int64
 		var raw []byte
@@ -225,7 +226,7 @@ func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
 		}
 		c, err := decodeChallenge(ChallengeID(id), raw)
 		if err != nil {
-			errs = append(errs, err)
+			bad.challenge(ChallengeID(id), err)
 			continue
 		}
 		out = append(out, c)
@@ -233,7 +234,7 @@ func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return out, errors.Join(errs...)
+	return out, bad.err()
 }
 
 func (t *tx) PendingChallenges(u UserID) ([]*Challenge, error) {
@@ -316,11 +317,11 @@ func (t *tx) PutState(ns, key string, v []byte) error {
 
 // --- events ---
 
-func (t *tx) MarkEvent(id string, at time.Time) error {
+func (t *tx) MarkEvent(id EventID, at time.Time) error {
 	if id == "" {
 		return errors.New("empty event ID")
 	}
-	tag, err := t.tx.Exec(t.ctx, "INSERT INTO events (id, handled) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", id, at)
+	tag, err := t.tx.Exec(t.ctx, "INSERT INTO events (id, handled) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", string(id), at)
 	if err != nil {
 		return err
 	}

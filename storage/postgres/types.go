@@ -2,55 +2,34 @@ package postgres
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
 
-	"github.com/gobotgo/gobot/storage"
+	"github.com/gobotgo/gobot/chat"
 )
 
-// The model and its errors (moving to package chat with the store seam).
+// The model and its errors are chat's.
 type (
-	GameID      = storage.GameID
-	ChallengeID = storage.ChallengeID
-	UserID      = storage.UserID
-	RoomID      = storage.RoomID
-	Game        = storage.Game
-	Challenge   = storage.Challenge
-	Player      = storage.Player
-	Room        = storage.Room
+	GameID      = chat.GameID
+	ChallengeID = chat.ChallengeID
+	UserID      = chat.UserID
+	RoomID      = chat.RoomID
+	EventID     = chat.EventID
+	Game        = chat.Game
+	Challenge   = chat.Challenge
+	Player      = chat.Player
+	Room        = chat.Room
+	Tx          = chat.Tx
 )
-
-const Pending = storage.Pending
 
 var (
-	ErrNotFound  = storage.ErrNotFound
-	ErrCorrupt   = storage.ErrCorrupt
-	ErrConflict  = storage.ErrConflict
-	ErrDuplicate = storage.ErrDuplicate
+	ErrNotFound  = chat.ErrNotFound
+	ErrCorrupt   = chat.ErrCorrupt
+	ErrConflict  = chat.ErrConflict
+	ErrDuplicate = chat.ErrDuplicate
 )
 
-// Tx is the transaction as chat uses it.
-type Tx interface {
-	Game(id GameID) (*Game, error)
-	PutGame(g *Game) error
-	DeleteGame(id GameID) error
-	ActiveGames(u UserID) ([]*Game, error)
-	RoomGames(r RoomID, activeOnly bool) ([]*Game, error)
-	DueGames(before time.Time, limit int) ([]*Game, error)
-	Challenge(id ChallengeID) (*Challenge, error)
-	PutChallenge(c *Challenge) error
-	DeleteChallenge(id ChallengeID) error
-	PendingChallenges(u UserID) ([]*Challenge, error)
-	RoomChallenges(r RoomID) ([]*Challenge, error)
-	Player(id UserID) (*Player, error)
-	PutPlayer(p *Player) error
-	Room(id RoomID) (*Room, error)
-	PutRoom(r *Room) error
-	State(ns, key string) ([]byte, error)
-	PutState(ns, key string, v []byte) error
-	MarkEvent(id string, t time.Time) error
-	ExpireEvents(before time.Time) (int, error)
-}
+var _ chat.Store = (*Store)(nil)
 
 func encodeGame(g *Game) ([]byte, error)           { return json.Marshal(g) }
 func encodeChallenge(c *Challenge) ([]byte, error) { return json.Marshal(c) }
@@ -93,4 +72,26 @@ func decodeRoom(id RoomID, raw []byte) (*Room, error) {
 		return nil, fmt.Errorf("room %s: %w: %v", id, ErrCorrupt, err)
 	}
 	return &r, nil
+}
+
+// damaged collects the records a list could not read into chat's
+// *DamagedError (nil when there are none).
+type damaged struct{ d chat.DamagedError }
+
+func (d *damaged) game(id GameID, err error) {
+	d.d.Games = append(d.d.Games, id)
+	d.d.Err = errors.Join(d.d.Err, err)
+}
+
+func (d *damaged) challenge(id ChallengeID, err error) {
+	d.d.Challenges = append(d.d.Challenges, id)
+	d.d.Err = errors.Join(d.d.Err, err)
+}
+
+func (d *damaged) err() error {
+	if len(d.d.Games)+len(d.d.Challenges) == 0 {
+		return nil
+	}
+	e := d.d
+	return &e
 }
