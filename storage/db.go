@@ -677,14 +677,19 @@ func (tx *Tx) ExpireEvents(before time.Time) (int, error) {
 
 // checkIndexes verifies that every index entry matches its record (key
 // and value) and every record has its entries. Damaged records are
-// skipped: they are reported when read.
+// skipped, and so are the entries they left: they are reported when read
+// and removed with DeleteGame or DeleteChallenge.
 func (tx *Tx) checkIndexes() error {
 	want := map[string]string{} // bucket \xff key → value
 	put := func(bucket, key, val []byte) { want[string(bucket)+"\xff"+string(key)] = string(val) }
+	damaged := map[string]bool{} // bucket \xff id(8) of a damaged record's possible entries
 	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
 		var g Game
-		if json.Unmarshal(v, &g) != nil {
+		if json.Unmarshal(v, &g) != nil || len(k) != 8 || g.ID != GameID(binary.BigEndian.Uint64(k)) {
+			for _, b := range [][]byte{bPlayerGames, bRoomGames, bDeadlines} {
+				damaged[string(b)+"\xff"+string(k)] = true
+			}
 			return nil
 		}
 		if g.Active() {
@@ -701,7 +706,13 @@ func (tx *Tx) checkIndexes() error {
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
 		var c Challenge
-		if json.Unmarshal(v, &c) != nil || c.Status != chat.Pending {
+		if json.Unmarshal(v, &c) != nil || len(k) != 8 || c.ID != ChallengeID(binary.BigEndian.Uint64(k)) {
+			for _, b := range [][]byte{bPlayerChals, bRoomChals} {
+				damaged[string(b)+"\xff"+string(k)] = true
+			}
+			return nil
+		}
+		if c.Status != chat.Pending {
 			return nil
 		}
 		for _, ik := range challengeKeys(&c) {
@@ -719,6 +730,7 @@ func (tx *Tx) checkIndexes() error {
 			key := string(bucket) + "\xff" + string(k)
 			w, ok := want[key]
 			switch {
+			case !ok && len(k) > 8 && damaged[string(bucket)+"\xff"+string(k[len(k)-8:])]:
 			case !ok:
 				errs = append(errs, fmt.Errorf("%s: stale entry %q", bucket, k))
 			case w != string(v):
