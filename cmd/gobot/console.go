@@ -109,22 +109,20 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !cfg.Console.Enabled && !cfg.Discord.Enabled && !cfg.Matrix.Enabled {
 		return errors.New("the config enables no adapter: set console.enabled, discord.enabled or matrix.enabled")
 	}
-	dbPath := orDefault(cfg.Database, defaultDBPath())
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
-		return err
-	}
 	log := cfg.logger(stderr)
-	store, err := storage.Open(dbPath, storage.Options{})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	store, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	log.Info("database open", "path", dbPath)
+	log.Info("database open", "store", store.where)
 	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	serveBackups(ctx, store, log)
+	if store.bolt != nil {
+		serveBackups(ctx, store.bolt, log)
+	}
 	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
 	if err != nil {
 		return err
@@ -140,11 +138,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// An adapter returns when ctx ends, on a fatal error, or (the
+			// console) when its input ends or the operator types /quit:
+			// each of these stops the process.
 			if err := r(ctx); err != nil {
 				log.Error("adapter stopped", "err", err)
 				errs <- err
-				stop()
 			}
+			stop()
 		}()
 	}
 	<-ctx.Done()

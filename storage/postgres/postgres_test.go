@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot/storage/postgres/pgtest"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -283,12 +284,12 @@ func TestServerDownThenBack(t *testing.T) {
 		t.Skip("starts a cluster of its own")
 	}
 	adminDSN(t) // skips when PostgreSQL is absent
-	dsn, dir, skip, err := startCluster()
+	dsn, dir, skip, err := pgtest.StartCluster()
 	if skip != "" || err != nil {
 		t.Fatalf("own cluster: %s %v", skip, err)
 	}
 	defer func() {
-		exec.Command("bash", scriptPath(), "stop", dir).Run()
+		exec.Command("bash", pgtest.ScriptPath(), "stop", dir).Run()
 	}()
 	s, err := Open(ctx, dsn, Options{Unavailable: 1500 * time.Millisecond})
 	if err != nil {
@@ -296,7 +297,7 @@ func TestServerDownThenBack(t *testing.T) {
 	}
 	defer s.Close()
 	id := newGame(t, s, time.Time{})
-	stop := exec.Command("bash", scriptPath(), "stop", dir)
+	stop := exec.Command("bash", pgtest.ScriptPath(), "stop", dir)
 	if out, err := stop.CombinedOutput(); err != nil {
 		t.Fatalf("stopping: %v %s", err, out)
 	}
