@@ -31,6 +31,7 @@ Usage:
   gobot sgf score FILE          score the final position of a record
   gobot render FILE.sgf -o board.png   draw a position (or --gif a replay)
   gobot backup -o FILE          write a consistent copy of the database
+  gobot store copy --from bbolt:FILE --to postgres:DSN   move an installation (or back)
   gobot version                 print the version
   gobot help                    this text
 
@@ -60,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRender(args, stdout, stderr)
 	case "backup":
 		err = cmdBackup(args, stdout, stderr)
+	case "store":
+		err = cmdStore(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":
