@@ -16,21 +16,33 @@ import (
 // again, so it must set, not accumulate, what it captures.
 func (s *Store) Update(ctx context.Context, fn func(Tx) error) error {
 	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(ptx pgx.Tx) error {
-		return fn(&tx{ctx: ctx, tx: ptx})
+		return runNoted(ctx, ptx, fn)
 	})
 }
 
 // View runs fn in a read-only transaction on one snapshot.
 func (s *Store) View(ctx context.Context, fn func(Tx) error) error {
 	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
-		return fn(&tx{ctx: ctx, tx: ptx})
+		return runNoted(ctx, ptx, fn)
 	})
+}
+
+// runNoted runs fn on ptx; when a statement inside failed in a way a new
+// attempt can fix, that error is returned (whatever fn made of it) so the
+// transaction runs again.
+func runNoted(ctx context.Context, ptx pgx.Tx, fn func(Tx) error) error {
+	n := &noted{Tx: ptx, ctx: ctx}
+	err := fn(&tx{ctx: ctx, tx: n})
+	if n.failed != nil {
+		return n.failed
+	}
+	return err
 }
 
 // tx is one transaction.
 type tx struct {
 	ctx context.Context
-	tx  pgx.Tx
+	tx  *noted
 }
 
 // --- games ---
