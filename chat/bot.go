@@ -318,6 +318,9 @@ func (b *Bot) errorReply(err error) Reply {
 		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
 	case errors.Is(err, game.ErrHandicapPass):
 		msg = "Place all your handicap stones before passing."
+	case errors.Is(err, ErrUnavailable):
+		b.log.Warn("store unavailable", "err", err)
+		msg = "The database is unavailable, try again in a moment; nothing was changed."
 	case errors.Is(err, ErrConflict):
 		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
 	case errors.Is(err, ErrCorrupt):

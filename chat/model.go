@@ -15,6 +15,9 @@ var (
 	ErrInUse     = errors.New("database is in use by another gobot")
 	ErrConflict  = errors.New("record changed since it was read")
 	ErrDuplicate = errors.New("event already handled")
+	// ErrUnavailable: the store could not be reached (a shared database
+	// down or restarting) and nothing was written.
+	ErrUnavailable = errors.New("the database is unavailable")
 )
 
 // ClockKind is the kind of correspondence clock.

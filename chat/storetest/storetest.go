@@ -57,6 +57,9 @@ func Run(t *testing.T, open func(t *testing.T) chat.Store) {
 		{"Cancelled", testCancelled},
 		{"ConcurrentWriters", testConcurrentWriters},
 		{"ConcurrentInserts", testConcurrentInserts},
+		{"Outbox", testOutbox},
+		{"SharedNumbers", testSharedNumbers},
+		{"Ratings", testRatings},
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
 	}
@@ -868,6 +871,133 @@ func testDamagedChallenges(t *testing.T, s chat.Store) {
 			if !errors.Is(err, chat.ErrCorrupt) || d == nil || !slices.Equal(d.Challenges, []chat.ChallengeID{1}) || len(d.Games) != 0 {
 				t.Errorf("%s with #1 damaged: error %v, want a DamagedError naming challenge #1", what, err)
 			}
+		}
+		return nil
+	})
+}
+
+func testOutbox(t *testing.T, s chat.Store) {
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Outbox("t:e1"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("empty outbox: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	update(t, s, func(tx chat.Tx) error {
+		if err := tx.PutOutbox("t:e1", T0, []byte("reply 1")); err != nil {
+			return err
+		}
+		return tx.PutOutbox("t:e2", T0.Add(time.Hour), []byte("reply 2"))
+	})
+	// A rolled-back entry is not owed.
+	s.Update(context.Background(), func(tx chat.Tx) error {
+		tx.PutOutbox("t:e3", T0, []byte("never"))
+		return errors.New("rolled back")
+	})
+	update(t, s, func(tx chat.Tx) error {
+		if v, err := tx.Outbox("t:e1"); err != nil || string(v) != "reply 1" {
+			t.Errorf("e1: %q %v", v, err)
+		}
+		if _, err := tx.Outbox("t:e3"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("rolled-back e3: %v, want ErrNotFound", err)
+		}
+		if err := tx.DeleteOutbox("t:e1"); err != nil {
+			return err
+		}
+		if _, err := tx.Outbox("t:e1"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("delivered e1: %v, want ErrNotFound", err)
+		}
+		n, err := tx.ExpireOutbox(T0.Add(2 * time.Hour))
+		if n != 1 || err != nil {
+			t.Errorf("expired %d, %v; want 1", n, err)
+		}
+		if _, err := tx.Outbox("t:e2"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("expired e2: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+}
+
+// testSharedNumbers: a game keeps its challenge's number; a taken number
+// makes the game take one above both counters, which challenges skip.
+func testSharedNumbers(t *testing.T, s chat.Store) {
+	update(t, s, func(tx chat.Tx) error {
+		for range 3 { // games #1..#3 numbered on their own
+			if err := tx.PutGame(NewGame("t:a", "t:b", "t:r")); err != nil {
+				return err
+			}
+		}
+		c := &chat.Challenge{Room: "t:r", From: "t:a", Created: T0}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
+		if err := tx.PutChallenge(c); err != nil || c.ID != 4 {
+			t.Errorf("challenge #%d, %v; want #4", c.ID, err)
+		}
+		g := NewGame("t:a", "t:b", "t:r")
+		g.ID = chat.GameID(c.ID)
+		if err := tx.InsertGame(g); err != nil || g.ID != 4 || g.Version != 1 {
+			t.Errorf("game #%d v%d, %v; want #4 v1", g.ID, g.Version, err)
+		}
+		taken := NewGame("t:a", "t:b", "t:r")
+		taken.ID = 2
+		if err := tx.InsertGame(taken); err != nil || taken.ID != 5 {
+			t.Errorf("game for a taken number: #%d, %v; want #5", taken.ID, err)
+		}
+		c2 := &chat.Challenge{Room: "t:r", From: "t:a", Created: T0}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
+		if err := tx.PutChallenge(c2); err != nil || c2.ID != 6 {
+			t.Errorf("next challenge #%d, %v; want #6", c2.ID, err)
+		}
+		next := NewGame("t:a", "t:b", "t:r")
+		if err := tx.PutGame(next); err != nil || next.ID != 6 {
+			t.Errorf("next game by PutGame: #%d, %v; want #6", next.ID, err)
+		}
+		return nil
+	})
+	wantIDs(t, "active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:a") }),
+		1, 2, 3, 4, 5, 6)
+}
+
+func testRatings(t *testing.T, s chat.Store) {
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Rating("t:guild", "t:ann"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("no rating yet: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+	ann := chat.NewPlayerRating("t:guild", "t:ann")
+	ann.Rating, ann.Games, ann.Wins, ann.Updated = 1612.5, 1, 1, T0
+	ann.Last = []chat.RatedResult{{Game: 7, Opponent: "t:bob", Score: 1, Change: 112.5, At: T0}}
+	bob := chat.NewPlayerRating("t:guild", "t:bob")
+	bob.Updated = T0
+	other := chat.NewPlayerRating("t:room", "t:ann")
+	other.Stated, other.RD, other.Updated = true, 250, T0
+	update(t, s, func(tx chat.Tx) error {
+		for _, r := range []*chat.PlayerRating{bob, other, ann} {
+			if err := tx.PutRating(r); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutRating(&chat.PlayerRating{Community: "", User: "t:x", Rating: 1500, RD: 350, Volatility: 0.06}); err == nil {
+			t.Error("a rating without a community was stored")
+		}
+		return nil
+	})
+	view(t, s, func(tx chat.Tx) error {
+		got, err := tx.Rating("t:guild", "t:ann")
+		if err != nil || !reflect.DeepEqual(got, ann) {
+			t.Errorf("ann's rating: %+v, %v; want %+v", got, err, ann)
+		}
+		in, err := tx.Ratings("t:guild")
+		if err != nil || len(in) != 2 || in[0].User != "t:ann" || in[1].User != "t:bob" {
+			t.Errorf("ratings in t:guild: %v, %v; want ann, bob", in, err)
+		}
+		all, err := tx.Ratings("")
+		if err != nil || len(all) != 3 || all[2].Community != "t:room" || !all[2].Stated {
+			t.Errorf("all ratings: %v, %v; want t:guild's two, then t:room's", all, err)
 		}
 		return nil
 	})

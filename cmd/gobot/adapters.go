@@ -12,12 +12,11 @@ import (
 	"github.com/gobotgo/gobot/chat/discord"
 	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/render"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // adapters builds a runner for every adapter the config enables and
 // registers their notifiers with the bot.
-func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB, log *slog.Logger, stdin io.Reader, stdout io.Writer) ([]func(context.Context) error, error) {
+func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStore, log *slog.Logger, stdin io.Reader, stdout io.Writer) ([]func(context.Context) error, error) {
 	var runners []func(context.Context) error
 	state := chat.StoreState(store)
 	if cfg.Console.Enabled {
@@ -38,7 +37,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB
 	}
 	if m := cfg.Matrix; m.Enabled {
 		if m.CryptoStore == "" {
-			m.CryptoStore = filepath.Join(filepath.Dir(store.Path()), "gobot-crypto.db")
+			m.CryptoStore = filepath.Join(store.dir, "gobot-crypto.db")
 		}
 		a, err := matrix.New(matrix.Config{
 			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,

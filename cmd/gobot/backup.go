@@ -42,7 +42,11 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		path = cfg.Database
+		sc := cfg.storage()
+		if sc.Driver == driverPostgres {
+			return fmt.Errorf("%w: the config uses PostgreSQL; back it up with pg_dump (docs/storage.md)", errUsage)
+		}
+		path = sc.Path
 	}
 	if path == "" {
 		path = defaultDBPath()

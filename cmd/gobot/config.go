@@ -20,7 +20,8 @@ import (
 // Config is gobot's configuration file; config.example.yaml documents
 // every key.
 type Config struct {
-	Database string        `yaml:"database"`
+	Database string        `yaml:"database"` // legacy spelling of storage.path
+	Storage  StorageConfig `yaml:"storage"`
 	Log      LogConfig     `yaml:"log"`
 	Defaults Defaults      `yaml:"defaults"`
 	Clock    ClockConfig   `yaml:"clock"`
@@ -98,6 +99,7 @@ var secretEnv = []struct {
 	{"GOBOT_DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.PublicKey = v }},
 	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
+	{"GOBOT_STORAGE_DSN", func(c *Config, v string) { c.Storage.DSN = v }},
 }
 
 // loadConfig reads and checks a config file. Unknown keys and invalid
@@ -139,6 +141,9 @@ func (c *Config) check() error {
 	case "", "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
+	}
+	if err := c.checkStorage(); err != nil {
+		return err
 	}
 	if c.Defaults.Rules != "" {
 		if _, err := game.ParseRules(c.Defaults.Rules); err != nil {

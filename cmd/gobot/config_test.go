@@ -33,7 +33,13 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"discord:\n  enabled: true\n  mode: ws\n": "discord.mode",
 		"matrix:\n  enabled: true\n":              "matrix.homeserver",
 		"matrix:\n  enabled: true\n  homeserver: https://m.org\n  user_id: bob\n": "matrix.user_id",
-		"defaults: [1, 2]\n": "cannot unmarshal",
+		"defaults: [1, 2]\n":                                                   "cannot unmarshal",
+		"storage:\n  driver: mysql\n":                                          "storage.driver",
+		"storage:\n  driver: postgres\n":                                       "storage.dsn",
+		"storage:\n  dsn: postgres://h/db\n":                                   "storage.dsn",
+		"storage:\n  driver: postgres\n  dsn: nonsense\n":                      "storage.dsn",
+		"database: a.db\nstorage:\n  path: b.db\n":                             "storage.path",
+		"storage:\n  driver: postgres\n  dsn: postgres://h/db\n  path: x.db\n": "storage.path",
 	} {
 		_, err := parseConfig([]byte(yaml), "test.yaml", func(string) string { return "" })
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -50,5 +56,24 @@ func TestSecretsFromEnvironment(t *testing.T) {
 	}
 	if cfg.Discord.Token != "tok" || cfg.Matrix.Password != "pw" {
 		t.Fatalf("secrets not taken from the environment: %+v", cfg)
+	}
+}
+
+func TestStorageDSNFromEnvironment(t *testing.T) {
+	env := map[string]string{"GOBOT_STORAGE_DSN": "postgres://gobot:pw@db:5432/gobot"}
+	cfg, err := parseConfig([]byte("storage:\n  driver: postgres\n  dsn: postgres://old@db/gobot\n"), "t.yaml", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := cfg.storage(); sc.Driver != "postgres" || sc.DSN != env["GOBOT_STORAGE_DSN"] {
+		t.Fatalf("storage %+v, want the DSN from GOBOT_STORAGE_DSN", sc)
+	}
+	// The legacy top-level key still names the bbolt file.
+	cfg, err = parseConfig([]byte("database: /tmp/x.db\n"), "t.yaml", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := cfg.storage(); sc.Driver != "bbolt" || sc.Path != "/tmp/x.db" {
+		t.Fatalf("storage %+v from database:, want bbolt /tmp/x.db", sc)
 	}
 }

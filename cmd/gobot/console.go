@@ -119,19 +119,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	dbPath := orDefault(cfg.Database, defaultDBPath())
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
-		return err
-	}
 	log := cfg.logger(stderr)
-	store, err := storage.Open(dbPath, storage.Options{})
+	store, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	log.Info("database open", "path", dbPath)
+	log.Info("database open", "store", store.where)
 	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
-	serveBackups(ctx, store, log)
+
+	if store.bolt != nil {
+		serveBackups(ctx, store.bolt, log)
+	}
 	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
 	if err != nil {
 		return err
@@ -147,11 +146,14 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// An adapter returns when ctx ends, on a fatal error, or (the
+			// console) when its input ends or the operator types /quit:
+			// each of these stops the process.
 			if err := r(ctx); err != nil {
 				log.Error("adapter stopped", "err", err)
 				errs <- err
-				stop()
 			}
+			stop()
 		}()
 	}
 	<-ctx.Done()

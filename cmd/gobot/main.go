@@ -34,6 +34,7 @@ Usage:
   gobot repair --list           list records gobot cannot read (the bot stopped)
   gobot repair --quarantine game:7   take a damaged record out of play
   gobot ratings [--json]        every player's rating (-db/-config, --community C)
+  gobot store copy --from bbolt:FILE --to postgres:DSN   move an installation (or back)
   gobot version                 print the version
   gobot help                    this text
 
@@ -67,6 +68,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRepair(args, stdout, stderr)
 	case "ratings":
 		err = cmdRatings(args, stdout, stderr)
+	case "store":
+		err = cmdStore(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":

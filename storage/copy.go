@@ -1,0 +1,164 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/storage/storecopy"
+)
+
+// Export calls fn for every record in the file, games and challenges in
+// ID order (storecopy.Source). Damaged games and challenges are skipped
+// and named in a *chat.DamagedError.
+func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
+	var bad chat.DamagedError
+	err := db.view(ctx, func(tx *Tx) error {
+		var ids []uint64
+		tx.b(bGames).ForEach(func(k, _ []byte) error {
+			if len(k) == 8 {
+				ids = append(ids, binary.BigEndian.Uint64(k))
+			}
+			return nil
+		})
+		for _, id := range ids {
+			g, err := tx.Game(GameID(id))
+			if err != nil {
+				bad.Games, bad.Err = append(bad.Games, GameID(id)), errors.Join(bad.Err, err)
+				continue
+			}
+			if err := fn(storecopy.Item{Game: g}); err != nil {
+				return err
+			}
+		}
+		ids = ids[:0]
+		tx.b(bChallenges).ForEach(func(k, _ []byte) error {
+			if len(k) == 8 {
+				ids = append(ids, binary.BigEndian.Uint64(k))
+			}
+			return nil
+		})
+		for _, id := range ids {
+			c, err := tx.Challenge(ChallengeID(id))
+			if err != nil {
+				bad.Challenges, bad.Err = append(bad.Challenges, ChallengeID(id)), errors.Join(bad.Err, err)
+				continue
+			}
+			if err := fn(storecopy.Item{Challenge: c}); err != nil {
+				return err
+			}
+		}
+		var keys []string
+		tx.b(bPlayers).ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil })
+		for _, k := range keys {
+			p, err := tx.Player(UserID(k))
+			if err != nil {
+				return err
+			}
+			if err := fn(storecopy.Item{Player: p}); err != nil {
+				return err
+			}
+		}
+		keys = keys[:0]
+		tx.b(bRooms).ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil })
+		for _, k := range keys {
+			r, err := tx.Room(RoomID(k))
+			if err != nil {
+				return err
+			}
+			if err := fn(storecopy.Item{Room: r}); err != nil {
+				return err
+			}
+		}
+		err := tx.b(bState).ForEach(func(k, v []byte) error {
+			ns, key, ok := bytes.Cut(k, []byte{0})
+			if !ok {
+				return nil
+			}
+			return fn(storecopy.Item{State: &storecopy.State{NS: string(ns), Key: string(key), Value: append([]byte(nil), v...)}})
+		})
+		if err != nil {
+			return err
+		}
+		return tx.b(bEvents).ForEach(func(k, v []byte) error {
+			if len(v) != 8 {
+				return nil
+			}
+			at := time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()
+			return fn(storecopy.Item{Event: &storecopy.Event{ID: EventID(k), Handled: at}})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if len(bad.Games)+len(bad.Challenges) > 0 {
+		return &bad
+	}
+	return nil
+}
+
+// Records counts the records in the file (storecopy.Sink).
+func (db *DB) Records(ctx context.Context) (int, error) {
+	n := 0
+	err := db.view(ctx, func(tx *Tx) error {
+		for _, b := range [][]byte{bGames, bChallenges, bPlayers, bRooms, bState, bEvents} {
+			n += tx.b(b).Stats().KeyN
+		}
+		return nil
+	})
+	return n, err
+}
+
+// Import stores items in one transaction (storecopy.Sink): games and
+// challenges keep their IDs, and the ID sequences move past them.
+func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
+	return db.update(ctx, func(tx *Tx) error {
+		for _, it := range items {
+			var err error
+			switch {
+			case it.Game != nil:
+				g := *it.Game
+				err = tx.insertWithID(bGames, uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return tx.PutGame(&g) })
+			case it.Challenge != nil:
+				c := *it.Challenge
+				err = tx.insertWithID(bChallenges, uint64(c.ID), func() error { c.ID = 0; return tx.PutChallenge(&c) })
+			case it.Player != nil:
+				err = tx.PutPlayer(it.Player)
+			case it.Room != nil:
+				err = tx.PutRoom(it.Room)
+			case it.State != nil:
+				err = tx.PutState(it.State.NS, it.State.Key, it.State.Value)
+			case it.Event != nil:
+				err = tx.MarkEvent(it.Event.ID, it.Event.Handled)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// insertWithID runs put (an insert that takes the bucket's next sequence)
+// so that the record gets id, and leaves the sequence at least at id.
+func (tx *Tx) insertWithID(bucket []byte, id uint64, put func() error) error {
+	b := tx.b(bucket)
+	if id == 0 {
+		return fmt.Errorf("%s: a record without an ID", bucket)
+	}
+	if b.Get(idKey(id)) != nil {
+		return fmt.Errorf("%s #%d is already there", bucket, id)
+	}
+	seq := b.Sequence()
+	if err := b.SetSequence(id - 1); err != nil {
+		return err
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	return b.SetSequence(max(seq, id))
+}

@@ -1,0 +1,180 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/storage/storecopy"
+	"github.com/jackc/pgx/v5"
+)
+
+// Export calls fn for every record, games and challenges in ID order
+// (storecopy.Source), from one snapshot. Damaged games and challenges are
+// skipped and named in a *chat.DamagedError.
+func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error {
+	var bad damaged
+	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
+		bad = damaged{}
+		rows := func(sql string, each func(pgx.Rows) error) error {
+			r, err := ptx.Query(ctx, sql)
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			for r.Next() {
+				if err := each(r); err != nil {
+					return err
+				}
+			}
+			return r.Err()
+		}
+		err := rows("SELECT id, record FROM games ORDER BY id", func(r pgx.Rows) error {
+			var id int64
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			g, err := decodeGame(GameID(id), raw)
+			if err != nil {
+				bad.game(GameID(id), err)
+				return nil
+			}
+			return fn(storecopy.Item{Game: g})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows("SELECT id, record FROM challenges ORDER BY id", func(r pgx.Rows) error {
+			var id int64
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			c, err := decodeChallenge(ChallengeID(id), raw)
+			if err != nil {
+				bad.challenge(ChallengeID(id), err)
+				return nil
+			}
+			return fn(storecopy.Item{Challenge: c})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows("SELECT id, record FROM players ORDER BY id", func(r pgx.Rows) error {
+			var id string
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			p, err := decodePlayer(UserID(id), raw)
+			if err != nil {
+				return err
+			}
+			return fn(storecopy.Item{Player: p})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows("SELECT id, record FROM rooms ORDER BY id", func(r pgx.Rows) error {
+			var id string
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			rm, err := decodeRoom(RoomID(id), raw)
+			if err != nil {
+				return err
+			}
+			return fn(storecopy.Item{Room: rm})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
+			var st storecopy.State
+			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
+				return err
+			}
+			return fn(storecopy.Item{State: &st})
+		})
+		if err != nil {
+			return err
+		}
+		return rows("SELECT id, handled FROM events ORDER BY handled, id", func(r pgx.Rows) error {
+			var ev storecopy.Event
+			var id string
+			if err := r.Scan(&id, &ev.Handled); err != nil {
+				return err
+			}
+			ev.ID = EventID(id)
+			return fn(storecopy.Item{Event: &ev})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return bad.err()
+}
+
+// Records counts the stored records (storecopy.Sink).
+func (s *Store) Records(ctx context.Context) (int, error) {
+	var n int
+	err := s.run(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
+		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM challenges) +
+		(SELECT count(*) FROM players) + (SELECT count(*) FROM rooms) + (SELECT count(*) FROM state) +
+		(SELECT count(*) FROM events)`).Scan(&n)
+	})
+	return n, err
+}
+
+// Import stores items in one transaction (storecopy.Sink): games and
+// challenges keep their IDs, and the counters move past them.
+func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
+	return s.Update(ctx, func(ct chat.Tx) error {
+		t := ct.(*tx)
+		for _, it := range items {
+			var err error
+			switch {
+			case it.Game != nil:
+				g := *it.Game
+				err = t.insertWithID("games", uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return t.PutGame(&g) })
+			case it.Challenge != nil:
+				c := *it.Challenge
+				err = t.insertWithID("challenges", uint64(c.ID), func() error { c.ID = 0; return t.PutChallenge(&c) })
+			case it.Player != nil:
+				err = t.PutPlayer(it.Player)
+			case it.Room != nil:
+				err = t.PutRoom(it.Room)
+			case it.State != nil:
+				err = t.PutState(it.State.NS, it.State.Key, it.State.Value)
+			case it.Event != nil:
+				err = t.MarkEvent(it.Event.ID, it.Event.Handled)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// insertWithID runs put (an insert that takes the next number of counter
+// table) so that the record gets id, and leaves the counter at least at id.
+func (t *tx) insertWithID(table string, id uint64, put func() error) error {
+	if id == 0 {
+		return fmt.Errorf("%s: a record without an ID", table)
+	}
+	var old int64
+	if err := t.tx.QueryRow(t.ctx, "SELECT value FROM counters WHERE name = $1", table).Scan(&old); err != nil {
+		return err
+	}
+	if _, err := t.tx.Exec(t.ctx, "UPDATE counters SET value = $2 WHERE name = $1", table, int64(id)-1); err != nil {
+		return err
+	}
+	if err := put(); err != nil {
+		return err
+	}
+	_, err := t.tx.Exec(t.ctx, "UPDATE counters SET value = greatest($2::bigint, $3::bigint) WHERE name = $1", table, old, int64(id))
+	return err
+}

@@ -1,0 +1,352 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/jackc/pgx/v5"
+)
+
+// Update runs fn in one read-write SERIALIZABLE transaction, committed
+// before it returns nil; if fn fails nothing is written. PostgreSQL may
+// abort a transaction that conflicts with a concurrent one; fn then runs
+// again, so it must set, not accumulate, what it captures.
+func (s *Store) Update(ctx context.Context, fn func(Tx) error) error {
+	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(ptx pgx.Tx) error {
+		return runNoted(ctx, ptx, fn)
+	})
+}
+
+// View runs fn in a read-only transaction on one snapshot.
+func (s *Store) View(ctx context.Context, fn func(Tx) error) error {
+	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
+		return runNoted(ctx, ptx, fn)
+	})
+}
+
+// runNoted runs fn on ptx; when a statement inside failed in a way a new
+// attempt can fix, that error is returned (whatever fn made of it) so the
+// transaction runs again.
+func runNoted(ctx context.Context, ptx pgx.Tx, fn func(Tx) error) error {
+	n := &noted{Tx: ptx, ctx: ctx}
+	err := fn(&tx{ctx: ctx, tx: n})
+	if n.failed != nil {
+		return n.failed
+	}
+	return err
+}
+
+// tx is one transaction.
+type tx struct {
+	ctx context.Context
+	tx  *noted
+}
+
+// --- games ---
+
+func (t *tx) Game(id GameID) (*Game, error) {
+	var raw []byte
+	err := t.tx.QueryRow(t.ctx, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeGame(id, raw)
+}
+
+func (t *tx) next(counter string) (uint64, error) {
+	var v int64
+	err := t.tx.QueryRow(t.ctx, "UPDATE counters SET value = value + 1 WHERE name = $1 RETURNING value", counter).Scan(&v)
+	return uint64(v), err
+}
+
+func (t *tx) PutGame(g *Game) error {
+	insert := g.ID == 0
+	if insert {
+		id, err := t.next("games")
+		if err != nil {
+			return err
+		}
+		g.ID, g.Version = GameID(id), 0
+	} else {
+		// A game deleted since it was read stays deleted, and a damaged
+		// record is not overwritten blindly (DeleteGame removes it).
+		old, err := t.Game(g.ID)
+		if err != nil {
+			return err
+		}
+		if old.Version != g.Version {
+			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, ErrConflict)
+		}
+	}
+	g.Version++
+	raw, err := encodeGame(g)
+	if err != nil {
+		g.Version--
+		return err
+	}
+	var deadline *time.Time
+	if g.Active() && !g.Deadline.IsZero() {
+		d := g.Deadline
+		deadline = &d
+	}
+	if insert {
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw)
+		return err
+	}
+	tag, err := t.tx.Exec(t.ctx, `UPDATE games SET version = $2, room = $3, black = $4, white = $5, active = $6,
+			deadline = $7, record = $8 WHERE id = $1 AND version = $9`,
+		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, int64(g.Version-1))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() != 1 {
+		g.Version--
+		return fmt.Errorf("game #%d (version %d): %w", g.ID, g.Version, ErrConflict)
+	}
+	return nil
+}
+
+func (t *tx) DeleteGame(id GameID) error {
+	tag, err := t.tx.Exec(t.ctx, "DELETE FROM games WHERE id = $1", int64(id))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("game #%d %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// games runs a query of (id, record) rows. Records that cannot be read
+// are left out and reported in the error (wrapping ErrCorrupt), so callers
+// can use the good ones.
+func (t *tx) games(sql string, args ...any) ([]*Game, error) {
+	rows, err := t.tx.Query(t.ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Game
+	var bad damaged
+	for rows.Next() {
+		var id int64
+		var raw []byte
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		g, err := decodeGame(GameID(id), raw)
+		if err != nil {
+			bad.game(GameID(id), err)
+			continue
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, bad.err()
+}
+
+func (t *tx) ActiveGames(u UserID) ([]*Game, error) {
+	return t.games(`SELECT id, record FROM games WHERE active AND (black = $1 OR white = $1) ORDER BY id`, string(u))
+}
+
+func (t *tx) RoomGames(r RoomID, activeOnly bool) ([]*Game, error) {
+	if activeOnly {
+		return t.games(`SELECT id, record FROM games WHERE room = $1 AND active ORDER BY id`, string(r))
+	}
+	return t.games(`SELECT id, record FROM games WHERE room = $1 ORDER BY id`, string(r))
+}
+
+func (t *tx) DueGames(before time.Time, limit int) ([]*Game, error) {
+	if limit <= 0 {
+		return t.games(`SELECT id, record FROM games WHERE active AND deadline IS NOT NULL AND deadline < $1
+			ORDER BY deadline, id`, before)
+	}
+	return t.games(`SELECT id, record FROM games WHERE active AND deadline IS NOT NULL AND deadline < $1
+		ORDER BY deadline, id LIMIT $2`, before, limit)
+}
+
+// --- challenges ---
+
+func (t *tx) Challenge(id ChallengeID) (*Challenge, error) {
+	var raw []byte
+	err := t.tx.QueryRow(t.ctx, "SELECT record FROM challenges WHERE id = $1", int64(id)).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeChallenge(id, raw)
+}
+
+func (t *tx) PutChallenge(c *Challenge) error {
+	insert := c.ID == 0
+	if insert {
+		id, err := t.next("challenges")
+		if err != nil {
+			return err
+		}
+		c.ID = ChallengeID(id)
+	} else if _, err := t.Challenge(c.ID); err != nil {
+		return err // deleted, or damaged: DeleteChallenge removes it
+	}
+	raw, err := encodeChallenge(c)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, room, sender, receiver, pending, record)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (id) DO UPDATE SET room = $2, sender = $3, receiver = $4, pending = $5, record = $6`,
+		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == chat.Pending, raw)
+	return err
+}
+
+func (t *tx) DeleteChallenge(id ChallengeID) error {
+	tag, err := t.tx.Exec(t.ctx, "DELETE FROM challenges WHERE id = $1", int64(id))
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
+	rows, err := t.tx.Query(t.ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Challenge
+	var bad damaged
+	for rows.Next() {
+		var id int64
+		var raw []byte
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		c, err := decodeChallenge(ChallengeID(id), raw)
+		if err != nil {
+			bad.challenge(ChallengeID(id), err)
+			continue
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, bad.err()
+}
+
+func (t *tx) PendingChallenges(u UserID) ([]*Challenge, error) {
+	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND (sender = $1 OR receiver = $1) ORDER BY id`, string(u))
+}
+
+func (t *tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
+	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND room = $1 ORDER BY id`, string(r))
+}
+
+// --- players, rooms, state ---
+
+func (t *tx) getRecord(table, what, key string) ([]byte, error) {
+	var raw []byte
+	err := t.tx.QueryRow(t.ctx, "SELECT record FROM "+table+" WHERE id = $1", key).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+	}
+	return raw, err
+}
+
+func (t *tx) putRecord(table, key string, raw []byte) error {
+	if key == "" {
+		return errors.New("empty key")
+	}
+	_, err := t.tx.Exec(t.ctx, "INSERT INTO "+table+" (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = $2", key, raw)
+	return err
+}
+
+func (t *tx) Player(id UserID) (*Player, error) {
+	raw, err := t.getRecord("players", "player", string(id))
+	if err != nil {
+		return nil, err
+	}
+	return decodePlayer(id, raw)
+}
+
+func (t *tx) PutPlayer(p *Player) error {
+	raw, err := encodePlayer(p)
+	if err != nil {
+		return err
+	}
+	return t.putRecord("players", string(p.ID), raw)
+}
+
+func (t *tx) Room(id RoomID) (*Room, error) {
+	raw, err := t.getRecord("rooms", "room", string(id))
+	if err != nil {
+		return nil, err
+	}
+	return decodeRoom(id, raw)
+}
+
+func (t *tx) PutRoom(r *Room) error {
+	raw, err := encodeRoom(r)
+	if err != nil {
+		return err
+	}
+	return t.putRecord("rooms", string(r.ID), raw)
+}
+
+func (t *tx) State(ns, key string) ([]byte, error) {
+	var v []byte
+	err := t.tx.QueryRow(t.ctx, "SELECT value FROM state WHERE ns = $1 AND key = $2", ns, key).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("state %s/%s %w", ns, key, ErrNotFound)
+	}
+	return v, err
+}
+
+func (t *tx) PutState(ns, key string, v []byte) error {
+	if v == nil {
+		_, err := t.tx.Exec(t.ctx, "DELETE FROM state WHERE ns = $1 AND key = $2", ns, key)
+		return err
+	}
+	_, err := t.tx.Exec(t.ctx, `INSERT INTO state (ns, key, value) VALUES ($1, $2, $3)
+		ON CONFLICT (ns, key) DO UPDATE SET value = $3`, ns, key, v)
+	return err
+}
+
+// --- events ---
+
+func (t *tx) MarkEvent(id EventID, at time.Time) error {
+	if id == "" {
+		return errors.New("empty event ID")
+	}
+	tag, err := t.tx.Exec(t.ctx, "INSERT INTO events (id, handled) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", string(id), at)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("event %s: %w", id, ErrDuplicate)
+	}
+	return nil
+}
+
+func (t *tx) ExpireEvents(before time.Time) (int, error) {
+	tag, err := t.tx.Exec(t.ctx, "DELETE FROM events WHERE handled < $1", before)
+	if err != nil {
+		return 0, err
+	}
+	return int(tag.RowsAffected()), nil
+}
