@@ -254,8 +254,12 @@ func (p *proc) send(ctx context.Context, timeout time.Duration, command string) 
 		defer t.Stop()
 		timer = t.C
 	}
+	began := time.Now()
 	select {
 	case r := <-p.resp:
+		if p.log.Enabled(ctx, slog.LevelDebug) {
+			p.log.Debug("gtp", "command", clip(command), "ok", r.ok, "response", clip(r.text), "took", time.Since(began))
+		}
 		if errors.Is(r.err, errEOF) {
 			return "", p.fail(p.crashed(command))
 		}
