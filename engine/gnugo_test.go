@@ -339,6 +339,5 @@ func BenchmarkGnuGoConcurrentGames(b *testing.B) {
 	}
 }
 
-
 // gnugoLog receives the GNU Go pools' logs (os.Stderr to watch them).
 var gnugoLog io.Writer = io.Discard
