@@ -576,3 +576,57 @@ func TestDiscover(t *testing.T) {
 		t.Fatalf("without gnugo: err = %v, want ErrNotFound saying how to install", err)
 	}
 }
+
+func TestReviewMarking(t *testing.T) {
+	f := newFake(t, "ok", nil) // it finds no dead stones
+	g := newGame(t, 9, "japanese", 0)
+	play(t, g, "C3", "G7", "pass", "pass")
+	rec := g.Record()
+	for _, tc := range []struct {
+		dead   string
+		accept bool
+	}{
+		{"", true},    // the same as the engine's
+		{"C3", true},  // Black's stone dead: better for White
+		{"G7", false}, // White's stone dead: worse for White
+	} {
+		r := rec
+		r.Dead, r.Accepted = nil, nil
+		if tc.dead != "" {
+			p, _ := game.ParseGTP(tc.dead, 9, 9)
+			r.Dead = []game.Point{p}
+		}
+		rev, err := f.pool.Review(context.Background(), r, game.White)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rev.Accept != tc.accept || len(rev.Dead) != 0 {
+			t.Errorf("marking %q: %+v, want accept %v", tc.dead, rev, tc.accept)
+		}
+	}
+	if err := g.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Review(context.Background(), g.Record(), game.White); !errors.Is(err, ErrPosition) {
+		t.Errorf("a game being played: err = %v, want ErrPosition", err)
+	}
+}
+
+func TestEngineDiedWhileIdle(t *testing.T) {
+	f := newFake(t, "ok", nil)
+	g := newGame(t, 9, "japanese", 0)
+	play(t, g, "E5")
+	engineMove(t, f.pool, g, 1)
+	f.pool.mu.Lock()
+	pr := f.pool.idle[0]
+	f.pool.mu.Unlock()
+	pr.cmd.Process.Kill()
+	<-pr.exit
+	play(t, g, "C3")
+	engineMove(t, f.pool, g, 1)
+	cmds := f.commands(t)
+	second := cmds[lastIndex(cmds, "start"):]
+	if count(cmds, "start") != 2 || count(second, "play ") != 3 {
+		t.Errorf("the game was not replayed into a new process:\n%s", strings.Join(cmds, "\n"))
+	}
+}

@@ -235,3 +235,39 @@ func (p *Pool) ask(ctx context.Context, rec game.Record, command string, parse f
 		return nil
 	})
 }
+
+// Review is the engine's answer to a dead-stone marking.
+type Review struct {
+	// Dead is the engine's own list of dead stones (see Dead).
+	Dead []game.Point
+	// Accept: the marking counts at least as well for the engine as its
+	// own list does.
+	Accept bool
+}
+
+// Review asks the engine, playing colour engine, about the dead-stone
+// marking of rec (a game in its scoring phase; rec.Dead holds the
+// marking). The engine accepts when the marking counts at least as well
+// for it as its own final_status_list dead does; otherwise the bot resumes
+// play or proposes the engine's list.
+func (p *Pool) Review(ctx context.Context, rec game.Record, engine game.Color) (Review, error) {
+	g, err := game.Replay(rec)
+	if err != nil {
+		return Review{}, fmt.Errorf("%w: the game record does not replay: %v", ErrPosition, err)
+	}
+	if g.Phase() != game.Scoring {
+		return Review{}, fmt.Errorf("%w: the game is %s, not in its scoring phase", ErrPosition, g.Phase())
+	}
+	dead, err := p.Dead(ctx, rec)
+	if err != nil {
+		return Review{}, err
+	}
+	own := rec
+	own.Dead, own.Accepted = dead, nil
+	og, err := game.Replay(own)
+	if err != nil {
+		return Review{}, fmt.Errorf("%w: the engine's dead stones do not mark: %v", ErrPosition, err)
+	}
+	margin := func(s game.Score) float64 { return s.Side(engine).Total - s.Side(engine.Opponent()).Total }
+	return Review{Dead: dead, Accept: margin(g.Score()) >= margin(og.Score())}, nil
+}

@@ -218,6 +218,15 @@ func (p *Pool) run(ctx context.Context, level int, any bool, want []string, fn f
 		pr.quit()
 		pr = nil
 	}
+	if pr != nil {
+		select {
+		case <-pr.exit: // died while idle: start another
+			p.log.Warn("engine process had exited while idle; starting a new one", "status", fmt.Sprint(pr.werr))
+			pr.kill()
+			pr = nil
+		default:
+		}
+	}
 	if pr == nil {
 		pr, err = start(ctx, p.cfg.Name, p.cfg.Command, args, key, p.log, p.cfg.CommandTimeout)
 		if err != nil {
