@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -628,5 +629,20 @@ func TestEngineDiedWhileIdle(t *testing.T) {
 	second := cmds[lastIndex(cmds, "start"):]
 	if count(cmds, "start") != 2 || count(second, "play ") != 3 {
 		t.Errorf("the game was not replayed into a new process:\n%s", strings.Join(cmds, "\n"))
+	}
+}
+
+func TestMissingBinary(t *testing.T) {
+	p, err := New(Config{Name: "ghost", Command: filepath.Join(t.TempDir(), "no-such-engine")}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	err = p.Check(context.Background(), game.Config{Width: 9, Height: 9}, 0)
+	if !errors.Is(err, ErrCrashed) || !strings.Contains(err.Error(), "cannot start") {
+		t.Fatalf("err = %v, want ErrCrashed saying it cannot start", err)
+	}
+	if n := p.Running(); n != 0 {
+		t.Errorf("running = %d", n)
 	}
 }

@@ -271,31 +271,36 @@ func TestGnuGoRefusesWhatItCannotPlay(t *testing.T) {
 }
 
 // BenchmarkGnuGoMove measures GNU Go's time per move, per level and board
-// size, from a position after a short opening.
+// size, over self-play games (a new game after 60 moves on 9×9, 120 on
+// 19×19, or at the end), sync included.
 func BenchmarkGnuGoMove(b *testing.B) {
 	for _, size := range []int{9, 19} {
 		for _, level := range []int{1, 5, 10} {
 			b.Run(fmt.Sprintf("%dx%d/level%d", size, size, level), func(b *testing.B) {
 				p := gnugoPool(b, nil)
 				r, _ := game.Preset("japanese")
-				g, _ := game.New(game.Config{Width: size, Height: size, Rules: r})
+				newGame := func() *game.Game {
+					g, _ := game.New(game.Config{Width: size, Height: size, Rules: r})
+					return g
+				}
+				g := newGame()
 				ctx := context.Background()
-				for range 10 {
-					rep, err := p.Move(ctx, Request{Record: g.Record(), Level: 1})
+				if err := p.Check(ctx, g.Config(), level); err != nil { // start the process
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					if g.Phase() != game.Playing || g.MoveCount() >= 60*size/9 {
+						g = newGame()
+					}
+					rep, err := p.Move(ctx, Request{Record: g.Record(), Level: level})
 					if err != nil {
 						b.Fatal(err)
 					}
-					g.PlayMove(rep.Moves[0])
-				}
-				rec := g.Record()
-				if _, err := p.Move(ctx, Request{Record: rec, Level: level}); err != nil { // warm up
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				for b.Loop() {
-					if _, err := p.Move(ctx, Request{Record: rec, Level: level}); err != nil {
-						b.Fatal(err)
+					if rep.Resign {
+						g = newGame()
+						continue
 					}
+					g.PlayMove(rep.Moves[0])
 				}
 				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/move")
 			})
