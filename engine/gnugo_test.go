@@ -155,12 +155,15 @@ func checkDead(t *testing.T, p *Pool, g *game.Game) []game.Point {
 	return got
 }
 
-// longEngineTests runs whole games at level 10 engine against engine,
-// which take a minute or more on a loaded machine (about a second a move).
+// longEngineTests runs the longer whole games at level 10 (engine against
+// engine, or against a random player that plays on), which take a minute
+// or more on a loaded machine (one to three seconds a move).
 var longEngineTests = os.Getenv("GOBOT_LONG_ENGINE_TESTS") != ""
 
 func TestGnuGoWholeGames(t *testing.T) {
-	p := gnugoPool(t, nil)
+	// A process per game: games sharing a process would replay each
+	// other's moves (tested with the fake engine), which only slows this.
+	p := gnugoPool(t, func(c *Config) { c.MaxProcesses = 8 })
 	both := []game.Color{game.Black, game.White}
 	for _, tc := range []struct {
 		name     string
@@ -172,17 +175,17 @@ func TestGnuGoWholeGames(t *testing.T) {
 		long     bool
 	}{
 		{"level1-selfplay", "japanese", 0, 1, both, 0, false},
-		{"level1-white-fixed-handicap3", "japanese", 3, 1, []game.Color{game.White}, 20, false},
-		{"level1-black-free-handicap2", "chinese", 2, 1, []game.Color{game.Black}, 20, false},
-		{"level1-black-handicap2-white-passes", "new-zealand", 2, 1, []game.Color{game.Black}, 10, false},
-		{"level10-black", "japanese", 0, 10, []game.Color{game.Black}, 4, false},
-		{"level10-white", "chinese", 0, 10, []game.Color{game.White}, 4, false},
+		{"level1-white-fixed-handicap3", "japanese", 3, 1, []game.Color{game.White}, 10, false},
+		{"level1-black-free-handicap2", "chinese", 2, 1, []game.Color{game.Black}, 10, false},
+		{"level1-black-handicap2-white-passes", "new-zealand", 2, 1, []game.Color{game.Black}, 6, false},
+		{"level10-white-fixed-handicap2", "japanese", 2, 10, []game.Color{game.White}, 3, false},
 		{"level10-selfplay", "chinese", 0, 10, both, 0, true},
+		{"level10-black", "japanese", 0, 10, []game.Color{game.Black}, 10, true},
 		{"level10-white-fixed-handicap3", "japanese", 3, 10, []game.Color{game.White}, 30, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.long && !longEngineTests {
-				t.Skip("a level-10 game engine against engine takes a minute or more; set GOBOT_LONG_ENGINE_TESTS=1 to play it")
+				t.Skip("this level-10 game takes a minute or more on a loaded machine; set GOBOT_LONG_ENGINE_TESTS=1 to play it")
 			}
 			t.Parallel()
 			g := newGame(t, 9, tc.rules, tc.handicap)
