@@ -42,7 +42,6 @@ type proc struct {
 	ident    string          // "GNU Go 3.8"
 	script   []string        // position commands applied since the last boardsize
 	levelCmd []string        // level commands last sent
-	stones   int             // black stones of the last set_free/fixed handicap
 
 	idle *time.Timer // stops the process after the pool's idle timeout
 }
