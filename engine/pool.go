@@ -200,10 +200,10 @@ func (p *Pool) expire(pr *proc) {
 		return
 	}
 	p.idle = slices.Delete(p.idle, i, i+1)
-	p.running--
 	p.mu.Unlock()
 	p.log.Debug("stopping idle engine process")
 	pr.quit()
+	p.release(nil) // its slot, to a request that queued meanwhile
 }
 
 // run gives fn a process started for level (any process when any is set)
