@@ -17,7 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "-fakegtp" {
+	if len(os.Args) >= 4 && os.Args[1] == "-fakegtp" {
 		fakeEngine(os.Args[2], os.Args[3])
 		os.Exit(0)
 	}
@@ -281,7 +281,7 @@ func TestIllegalProposalIsAPass(t *testing.T) {
 }
 
 func TestGarbageIsAProtocolError(t *testing.T) {
-	for _, mode := range []string{"garbage", "badvertex"} {
+	for _, mode := range []string{"garbage", "badvertex", "badid"} {
 		t.Run(mode, func(t *testing.T) {
 			f := newFake(t, mode, nil)
 			g := newGame(t, 9, "japanese", 0)
@@ -644,5 +644,51 @@ func TestMissingBinary(t *testing.T) {
 	}
 	if n := p.Running(); n != 0 {
 		t.Errorf("running = %d", n)
+	}
+}
+
+func TestCleanupMove(t *testing.T) {
+	f := newFake(t, "ok", nil)
+	g := newGame(t, 9, "japanese", 0)
+	play(t, g, "E5", "pass", "pass")
+	if err := g.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.pool.Move(context.Background(), Request{Record: g.Record(), Level: 1, Cleanup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Moves) != 1 || r.Moves[0].Color != g.ToMove() {
+		t.Fatalf("reply %+v", r)
+	}
+	if n := count(f.commands(t), "kgs-genmove_cleanup "); n != 1 {
+		t.Errorf("kgs-genmove_cleanup sent %d times, want once", n)
+	}
+}
+
+// TestLevelsByArguments: levels set by command-line arguments need a
+// process each; with one process allowed, the idle one of the other level
+// is stopped and the game replayed into the new one.
+func TestLevelsByArguments(t *testing.T) {
+	f := newFake(t, "ok", func(c *Config) {
+		c.Levels = map[int]Level{1: {Args: []string{"weak"}}, 9: {Args: []string{"strong"}}}
+	})
+	g := newGame(t, 9, "japanese", 0)
+	engineMove(t, f.pool, g, 1)
+	engineMove(t, f.pool, g, 1)
+	engineMove(t, f.pool, g, 9)
+	cmds := f.commands(t)
+	if n := count(cmds, "start"); n != 2 {
+		t.Fatalf("%d processes started, want 2 (one per level):\n%s", n, strings.Join(cmds, "\n"))
+	}
+	second := lastIndex(cmds, "start")
+	if cmds[second-1] != "quit" {
+		t.Errorf("the level-1 process was not stopped before the level-9 one started:\n%s", strings.Join(cmds, "\n"))
+	}
+	if n := count(cmds[second:], "play "); n != 2 {
+		t.Errorf("the level-9 process got %d plays, want the game's 2", n)
+	}
+	if n := f.pool.Running(); n != 1 {
+		t.Errorf("running = %d, want 1", n)
 	}
 }

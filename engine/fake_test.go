@@ -13,7 +13,7 @@ import (
 
 // The fake engine is this test binary started as
 //
-//	engine.test -fakegtp MODE LOGFILE
+//	engine.test -fakegtp MODE LOGFILE [ignored arguments...]
 //
 // It speaks enough GTP to play (first empty point that is no suicide) and
 // misbehaves as MODE says, on genmove unless noted:
@@ -26,6 +26,7 @@ import (
 //	illegal      answers with the point of the last play (occupied)
 //	garbage      answers with a line that is not GTP
 //	badvertex    answers "=id Z99"
+//	badid        answers with an id one higher than asked
 //	refusesize   refuses every boardsize except 19
 //	nosuicide    refuses suicide (every mode does), and
 //	suicide      accepts it
@@ -106,7 +107,7 @@ func fakeEngine(mode, logfile string) {
 		case "version":
 			reply(id, true, "0.1")
 		case "list_commands":
-			reply(id, true, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\ngenmove\nundo\nset_free_handicap\nfinal_status_list\nlevel\nquit")
+			reply(id, true, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\ngenmove\nkgs-genmove_cleanup\nundo\nset_free_handicap\nfinal_status_list\nlevel\nquit")
 		case "boardsize":
 			n, _ := strconv.Atoi(f[len(f)-1])
 			if n < 2 || n > 25 || (mode == "refusesize" && n != 19) {
@@ -146,7 +147,7 @@ func fakeEngine(mode, logfile string) {
 			}
 			board, history = history[len(history)-1], history[:len(history)-1]
 			reply(id, true, "")
-		case "genmove":
+		case "genmove", "kgs-genmove_cleanup":
 			switch mode {
 			case "slow":
 				time.Sleep(time.Hour)
@@ -161,6 +162,10 @@ func fakeEngine(mode, logfile string) {
 				continue
 			case "badvertex":
 				reply(id, true, "Z99")
+				continue
+			case "badid":
+				n, _ := strconv.Atoi(id)
+				reply(strconv.Itoa(n+1), true, "pass")
 				continue
 			case "illegal":
 				if hasLast {

@@ -68,7 +68,7 @@ func randomMove(g *game.Game, rng *rand.Rand) {
 // playOut plays g to two passes: the engine takes the colours in engine,
 // a random player the others (it passes once the engine passed or after
 // randomMoves of its moves).
-func playOut(t *testing.T, p *Pool, g *game.Game, level int, engine []game.Color, randomMoves int) {
+func playOut(t *testing.T, p *Pool, g *game.Game, level int, engine []game.Color, randomMoves int) (first Reply) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(level), uint64(g.Config().Handicap)))
 	random := 0
@@ -76,6 +76,9 @@ func playOut(t *testing.T, p *Pool, g *game.Game, level int, engine []game.Color
 		c := g.ToMove()
 		if slices.Contains(engine, c) {
 			r := engineMove(t, p, g, level)
+			if first.Moves == nil {
+				first = r
+			}
 			if r.Resign {
 				t.Logf("GNU Go (%s) resigned at move %d", c.Name(), g.MoveCount()+1)
 				return
@@ -96,6 +99,7 @@ func playOut(t *testing.T, p *Pool, g *game.Game, level int, engine []game.Color
 	if g.Phase() != game.Scoring {
 		t.Fatalf("no two passes after %d moves:\n%s", g.MoveCount(), g.Board())
 	}
+	return first
 }
 
 // rawDead asks a fresh GNU Go, given the game as SGF with loadsgf, for
@@ -202,7 +206,10 @@ func TestGnuGoWholeGames(t *testing.T) {
 			if err := p.Check(context.Background(), g.Config(), tc.level); err != nil {
 				t.Fatal(err)
 			}
-			playOut(t, p, g, tc.level, tc.engine, tc.random)
+			first := playOut(t, p, g, tc.level, tc.engine, tc.random)
+			if tc.handicap >= 2 && g.Rules().Placement != game.PlacementFixed && tc.engine[0] == game.Black && len(first.Moves) != tc.handicap {
+				t.Errorf("GNU Go placed its free handicap as %v, want %d stones at once (place_free_handicap)", first.Moves, tc.handicap)
+			}
 			if g.Phase() != game.Scoring {
 				return
 			}

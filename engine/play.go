@@ -56,7 +56,7 @@ func (p *Pool) Move(ctx context.Context, req Request) (Reply, error) {
 	if err := p.Check(ctx, cfg, req.Level); err != nil {
 		return Reply{}, err
 	}
-	c, err := p.capabilities(ctx)
+	c, err := p.capabilities(ctx, req.Level)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -209,7 +209,7 @@ func (p *Pool) ask(ctx context.Context, rec game.Record, command string, parse f
 	if err := p.Check(ctx, rec.Config, 0); err != nil {
 		return err
 	}
-	c, err := p.capabilities(ctx)
+	c, err := p.capabilities(ctx, 0)
 	if err != nil {
 		return err
 	}

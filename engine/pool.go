@@ -261,7 +261,7 @@ type Info struct {
 // Info starts the engine if it never ran and returns its name, version
 // and commands.
 func (p *Pool) Info(ctx context.Context) (Info, error) {
-	c, err := p.capabilities(ctx)
+	c, err := p.capabilities(ctx, 0)
 	if err != nil {
 		return Info{}, err
 	}
@@ -275,14 +275,14 @@ func (p *Pool) Info(ctx context.Context) (Info, error) {
 
 // capabilities returns what the pool knows about the engine, starting a
 // process to learn its commands the first time.
-func (p *Pool) capabilities(ctx context.Context) (caps, error) {
+func (p *Pool) capabilities(ctx context.Context, level int) (caps, error) {
 	p.mu.Lock()
 	c := p.caps
 	p.mu.Unlock()
 	if c.commands != nil {
 		return c, nil
 	}
-	if err := p.run(ctx, 0, true, nil, func(*proc) error { return nil }); err != nil {
+	if err := p.run(ctx, level, true, nil, func(*proc) error { return nil }); err != nil {
 		return caps{}, err
 	}
 	p.mu.Lock()
@@ -314,7 +314,7 @@ func (p *Pool) Check(ctx context.Context, cfg game.Config, level int) error {
 			return fmt.Errorf("%w: %s has levels %s, not %d", ErrUnsupported, name, levelList(p.cfg.LevelList()), level)
 		}
 	}
-	c, err := p.capabilities(ctx)
+	c, err := p.capabilities(ctx, level)
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func (p *Pool) Check(ctx context.Context, cfg game.Config, level int) error {
 	}
 	sizeErr, known := c.sizes[size]
 	if !known {
-		sizeErr = p.probe(ctx, func(pr *proc) error {
+		sizeErr = p.probe(ctx, level, func(pr *proc) error {
 			_, err := pr.send(ctx, p.cfg.CommandTimeout, fmt.Sprintf("boardsize %d", size))
 			return err
 		}, func(c *caps, err error) {
@@ -346,7 +346,7 @@ func (p *Pool) Check(ctx context.Context, cfg game.Config, level int) error {
 		return fmt.Errorf("%w: %s does not play %s boards (it answered: %v)", ErrUnsupported, name, game.SizeString(size, size), sizeErr)
 	}
 	if cfg.Rules.Suicide {
-		ok, err := p.probeRule(ctx, func(c *caps) **bool { return &c.suicide },
+		ok, err := p.probeRule(ctx, level, func(c *caps) **bool { return &c.suicide },
 			[]string{"play w a2", "play w b1", "play b a1"})
 		if err != nil {
 			return err
@@ -356,7 +356,7 @@ func (p *Pool) Check(ctx context.Context, cfg game.Config, level int) error {
 		}
 	}
 	if cfg.Rules.Ko == game.KoNone {
-		ok, err := p.probeRule(ctx, func(c *caps) **bool { return &c.noKo },
+		ok, err := p.probeRule(ctx, level, func(c *caps) **bool { return &c.noKo },
 			[]string{"play b b4", "play w c4", "play b a3", "play w d3", "play b b2", "play w c2", "play w b3", "play b c3", "play w b3"})
 		if err != nil {
 			return err
@@ -368,11 +368,11 @@ func (p *Pool) Check(ctx context.Context, cfg game.Config, level int) error {
 	return nil
 }
 
-// probe runs fn on a process and stores its answer with store. The
+// probe runs fn on a process (started for level if one must start) and stores its answer with store. The
 // process's board is cleared afterwards.
-func (p *Pool) probe(ctx context.Context, fn func(*proc) error, store func(*caps, error)) error {
+func (p *Pool) probe(ctx context.Context, level int, fn func(*proc) error, store func(*caps, error)) error {
 	var res error
-	err := p.run(ctx, 0, true, nil, func(pr *proc) error {
+	err := p.run(ctx, level, true, nil, func(pr *proc) error {
 		pr.script = nil
 		res = fn(pr)
 		if res != nil && !errors.Is(res, ErrRefused) {
@@ -391,14 +391,14 @@ func (p *Pool) probe(ctx context.Context, fn func(*proc) error, store func(*caps
 
 // probeRule plays moves on an empty 5×5 board and reports whether the
 // engine accepts the last one (remembered in the field field returns).
-func (p *Pool) probeRule(ctx context.Context, field func(*caps) **bool, moves []string) (bool, error) {
+func (p *Pool) probeRule(ctx context.Context, level int, field func(*caps) **bool, moves []string) (bool, error) {
 	p.mu.Lock()
 	known := *field(&p.caps)
 	p.mu.Unlock()
 	if known != nil {
 		return *known, nil
 	}
-	err := p.probe(ctx, func(pr *proc) error {
+	err := p.probe(ctx, level, func(pr *proc) error {
 		for _, c := range append([]string{"boardsize 5", "clear_board"}, moves...) {
 			if _, err := pr.send(ctx, p.cfg.CommandTimeout, c); err != nil {
 				return err
