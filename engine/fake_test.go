@@ -32,7 +32,8 @@ import (
 //	suicide      accepts it
 //	stderr       writes a line to stderr for each command
 //
-// Every command it reads is appended to LOGFILE, after a "start" line.
+// Every command it reads is appended to LOGFILE, after a "start" line and
+// a "pid N" line.
 func fakeEngine(mode, logfile string) {
 	logf, err := os.OpenFile(logfile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -40,6 +41,7 @@ func fakeEngine(mode, logfile string) {
 		os.Exit(2)
 	}
 	fmt.Fprintln(logf, "start")
+	fmt.Fprintln(logf, "pid", os.Getpid())
 	out := bufio.NewWriter(os.Stdout)
 	size := 19
 	board, _ := game.NewBoard(size, size)

@@ -61,6 +61,7 @@ type respOrErr struct {
 func start(ctx context.Context, name, command string, args []string, key string, log *slog.Logger, timeout time.Duration) (*proc, error) {
 	cmd := exec.Command(command, args...)
 	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -316,9 +317,7 @@ func (p *proc) kill() {
 	if p.dead == nil {
 		p.dead = fmt.Errorf("%w: engine %s was stopped", ErrCrashed, p.name)
 	}
-	if p.cmd.Process != nil {
-		p.cmd.Process.Kill()
-	}
+	killGroup(p.cmd)
 	p.in.Close()
 	<-p.exit
 	p.out.Close()
