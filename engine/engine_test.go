@@ -260,7 +260,7 @@ func TestIllegalProposalIsAPass(t *testing.T) {
 	if len(r.Moves) != 1 || !r.Moves[0].IsPass() || r.Moves[0].Color != game.White {
 		t.Fatalf("reply moves %v, want a White pass", r.Moves)
 	}
-	if !strings.Contains(r.Illegal, "D4") || !strings.Contains(r.Illegal, "occupied") {
+	if r.Illegal != "D4: point is occupied" {
 		t.Errorf("Illegal = %q, want D4 and why", r.Illegal)
 	}
 	if !strings.Contains(f.out.String(), "illegal move") {

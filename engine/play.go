@@ -96,7 +96,10 @@ func (p *Pool) Move(ctx context.Context, req Request) (Reply, error) {
 		m := game.Move{Color: color, Point: pt}
 		pr.script = append(pr.script, playCmd(m, pos.size)) // the engine has played it
 		if err := g.PlayMove(m); err != nil {
-			reply.Illegal = fmt.Sprintf("%s: %v", pt.GTP(pos.size), err)
+			reply.Illegal = err.Error()
+			if v := pt.GTP(pos.size); !strings.HasPrefix(reply.Illegal, v) {
+				reply.Illegal = v + ": " + reply.Illegal
+			}
 			p.log.Warn("engine proposed an illegal move; it passes instead", "move", pt.GTP(pos.size), "color", color.Name(), "reason", err.Error())
 			m.Point = game.Pass
 		}
