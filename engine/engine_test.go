@@ -692,3 +692,33 @@ func TestLevelsByArguments(t *testing.T) {
 		t.Errorf("running = %d, want 1", n)
 	}
 }
+
+// TestTakeBackIsUndone: moves taken back in gobot are undone in the
+// engine, and a game switching to another size starts afresh.
+func TestTakeBackIsUndone(t *testing.T) {
+	f := newFake(t, "ok", nil)
+	g := newGame(t, 9, "japanese", 0)
+	play(t, g, "E5")
+	engineMove(t, f.pool, g, 1)
+	play(t, g, "C7")
+	engineMove(t, f.pool, g, 1)
+	for range 3 {
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(t, g, "G3")
+	engineMove(t, f.pool, g, 1)
+	cmds := f.commands(t)
+	i := lastIndex(cmds, "undo")
+	if i < 2 || strings.Join(cmds[i-2:i+3], "|") != "undo|undo|undo|play w g3|genmove b" {
+		t.Errorf("the take-back did not reach the engine as three undos:\n%s", strings.Join(cmds, "\n"))
+	}
+	big := newGame(t, 13, "japanese", 0)
+	play(t, big, "D4")
+	engineMove(t, f.pool, big, 1)
+	cmds = f.commands(t)
+	if tail := strings.Join(cmds[len(cmds)-5:], "|"); tail != "boardsize 13|clear_board|komi 6.5|play b d4|genmove w" {
+		t.Errorf("another game on the same process: %s", tail)
+	}
+}
