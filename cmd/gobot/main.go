@@ -31,6 +31,7 @@ Usage:
   gobot sgf score FILE          score the final position of a record
   gobot render FILE.sgf -o board.png   draw a position (or --gif a replay)
   gobot backup -o FILE          write a consistent copy of the database
+  gobot check [FILE]            check a database file page by page; exit 1 if damaged
   gobot version                 print the version
   gobot help                    this text
 
@@ -60,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRender(args, stdout, stderr)
 	case "backup":
 		err = cmdBackup(args, stdout, stderr)
+	case "check":
+		err = cmdCheck(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":
@@ -79,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	default:
 		fmt.Fprintln(stderr, "gobot:", err)
+		fmt.Fprint(stderr, damagedHelp(err))
 		return 1
 	}
 }
