@@ -16,14 +16,14 @@ import (
 
 // TestLoadRendered is the load test with every board drawn by the real
 // renderer through a RenderPool of the cores' size, as gobot runs: 6
-// games (3 under -short and the race detector; GOBOT_LOAD_GAMES overrides
+// games (2 under -short and the race detector; GOBOT_LOAD_GAMES overrides
 // it), more games than cores, so renders queue. No more renders than
 // the pool's size may draw at once. The 1,000-game figures in
 // docs/render.md come from
 //
 //	GOBOT_LOAD_GAMES=1000 go test ./chat -run 'TestLoadRendered$' -v
 func TestLoadRendered(t *testing.T) {
-	games := loadGames(t, 6, 3)
+	games := loadGames(t, 6, 2)
 	count := &countingRenderer{r: benchRenderer}
 	pool := NewRenderPool(count, 0)
 	runLoad(t, games, pool)
