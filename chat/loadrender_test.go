@@ -12,19 +12,27 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/render"
 )
 
 // TestLoadRendered is the load test with every board drawn by the real
 // renderer through a RenderPool of the cores' size, as gobot runs: 6
 // games (2 under -short and the race detector; GOBOT_LOAD_GAMES overrides
-// it), more games than cores, so renders queue. No more renders than
+// it; under those, 160-pixel boards), more games than cores, so renders
+// queue. No more renders than
 // the pool's size may draw at once. The 1,000-game figures in
 // docs/render.md come from
 //
 //	GOBOT_LOAD_GAMES=1000 go test ./chat -run 'TestLoadRendered$' -v
 func TestLoadRendered(t *testing.T) {
 	games := loadGames(t, 6, 2)
-	count := &countingRenderer{r: benchRenderer}
+	r := benchRenderer
+	if raceEnabled || testing.Short() {
+		// The same code on smaller images: the race detector makes a
+		// full-size board cost about 0.4 s.
+		r = &render.Renderer{Width: 160, GIFWidth: 160}
+	}
+	count := &countingRenderer{r: r}
 	pool := NewRenderPool(count, 0)
 	runLoad(t, games, pool)
 	count.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/render"
 )
 
 // gateRenderer records the order in which calls start drawing (by their
@@ -99,8 +100,13 @@ func TestRenderPoolBoundsAndOrder(t *testing.T) {
 	if started, _, _ := gate.snapshot(); len(started) != 2 {
 		t.Fatalf("started %v while two draw", started)
 	}
-	for range 6 {
+	// One draw ends at a time, and the next waiting call takes its slot
+	// (two released together would start two calls at once, in either
+	// order).
+	for i := range 6 {
 		gate.release <- struct{}{}
+		want := min(3+i, 6)
+		waitFor(t, "the next call to start", func() bool { started, _, _ := gate.snapshot(); return len(started) == want })
 	}
 	wg.Wait()
 	close(errs)
@@ -140,8 +146,9 @@ func TestRenderPoolDrawsTheSame(t *testing.T) {
 	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: mustPreset(t)})
 	g.Play(game.Black, game.Pt(2, 2))
 	var direct, pooled bytes.Buffer
-	w1, h1, err1 := benchRenderer.Board(&direct, g, "", 1)
-	w2, h2, err2 := NewRenderPool(benchRenderer, 1).Board(&pooled, g, "", 1)
+	r := &render.Renderer{Width: 200}
+	w1, h1, err1 := r.Board(&direct, g, "", 1)
+	w2, h2, err2 := NewRenderPool(r, 1).Board(&pooled, g, "", 1)
 	if err1 != nil || err2 != nil || w1 != w2 || h1 != h2 || !bytes.Equal(direct.Bytes(), pooled.Bytes()) {
 		t.Fatalf("direct %dx%d %v, pooled %dx%d %v, same bytes %v", w1, h1, err1, w2, h2, err2, bytes.Equal(direct.Bytes(), pooled.Bytes()))
 	}
