@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -108,4 +110,66 @@ func TestLongLine(t *testing.T) {
 	if len(out) > 10000 {
 		t.Errorf("the transcript is %d bytes: a long line was echoed", len(out))
 	}
+}
+
+// FuzzLineReader compares the line reader with a plain split of the
+// input: lines end at "\n" (one "\r" before it, or at the end, is
+// dropped), and a line over the limit is reported with its length.
+// Seeded from the transcript scripts.
+func FuzzLineReader(f *testing.F) {
+	scripts, _ := filepath.Glob("../testdata/*.script")
+	for _, s := range scripts {
+		if b, err := os.ReadFile(s); err == nil {
+			f.Add(b, 40)
+		}
+	}
+	f.Add([]byte("a\r\n\r\rb\r"), 1)
+	f.Fuzz(func(t *testing.T, in []byte, max int) {
+		max = 1 + abs(max)%64
+		type line struct {
+			text string
+			long int64
+		}
+		var want []line
+		rest := in
+		for len(rest) > 0 {
+			l, after, found := bytes.Cut(rest, []byte("\n"))
+			if !found {
+				after = nil
+			}
+			rest = after
+			l = bytes.TrimSuffix(l, []byte("\r"))
+			if len(l) > max {
+				want = append(want, line{"", int64(len(l))})
+			} else {
+				want = append(want, line{string(l), 0})
+			}
+		}
+		lr := &lineReader{r: bufio.NewReaderSize(iotest.HalfReader(bytes.NewReader(in)), 16), max: max}
+		for i := 0; ; i++ {
+			l, long, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				if i != len(want) {
+					t.Fatalf("%d lines, want %d", i, len(want))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want) {
+				t.Fatalf("more than %d lines", len(want))
+			}
+			if got := (line{string(l), long}); got != want[i] {
+				t.Fatalf("line %d: got %+v, want %+v", i+1, got, want[i])
+			}
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
