@@ -20,7 +20,7 @@ var ErrDamaged = errors.New("database file is damaged")
 // wraps ErrDamaged.
 type DamagedError struct {
 	Path    string
-	Problem string // what is wrong, in words: "it is cut short: …"
+	Problem string // what is wrong, in words: "the file is … bytes, but …: it was cut short"
 }
 
 func (e *DamagedError) Error() string {
@@ -115,9 +115,9 @@ func (m meta) problem() string {
 
 // checkFile reads the file's structure without bbolt: both meta pages,
 // the file size against the high-water mark, the freelist, and the
-// B+tree breadth-first (each page's header, type and element bounds; no
-// page used twice, none both used and free) up to budget tree pages
-// (< 0: all). A file of zero bytes is new and passes. Problems are a
+// B+tree breadth-first (each page's header, type and element bounds,
+// keys in order and within the parent's range; no page used twice, none
+// both used and free) up to budget tree pages (< 0: all). A file of zero bytes is new and passes. Problems are a
 // *DamagedError; an I/O error is returned as it is.
 func checkFile(path string, budget int) (FileReport, error) {
 	f, err := os.Open(path)
