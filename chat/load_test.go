@@ -22,26 +22,51 @@ import (
 // every request delivered twice at random. Nothing may fail, no move may
 // be lost or doubled, and the store's indexes must stay consistent. The
 // size is 1,000 games (2,000 players) by default, GOBOT_LOAD_GAMES
-// overrides it; -short and the race detector use 60.
+// overrides it; -short and the race detector use 60. Boards are not
+// drawn unless GOBOT_LOAD_RENDER=real: then every move's board is drawn
+// by the real renderer through a RenderPool, as gobot runs
+// (TestLoadRendered does that at a small size in every run).
 func TestLoad(t *testing.T) {
-	games := 1000
+	games := loadGames(t, 1000, 60)
+	var r Renderer
+	switch s := os.Getenv("GOBOT_LOAD_RENDER"); s {
+	case "":
+	case "real":
+		r = NewRenderPool(benchRenderer, 0)
+	default:
+		t.Fatalf("GOBOT_LOAD_RENDER=%q: want real (or nothing)", s)
+	}
+	runLoad(t, games, r)
+}
+
+// loadGames is GOBOT_LOAD_GAMES, else def (small under -short and the race
+// detector).
+func loadGames(t *testing.T, def, small int) int {
 	if testing.Short() || raceEnabled {
-		games = 60
+		def = small
 	}
 	if s := os.Getenv("GOBOT_LOAD_GAMES"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
 			t.Fatalf("GOBOT_LOAD_GAMES=%q: want a positive number of games", s)
 		}
-		games = n
+		return n
 	}
+	return def
+}
+
+// runLoad plays games as TestLoad says, drawing boards with r (nil:
+// none; else every accepted move's reply must carry its board image),
+// and logs the time, the peak heap in use and the process's peak RSS.
+func runLoad(t *testing.T, games int, r Renderer) {
+	resetPeakRSS()
 	db, err := OpenTestDB(filepath.Join(t.TempDir(), "load.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	bot := New(Config{Rules: "japanese", Width: 9, Height: 9}, db, nil, clock, nil)
+	bot := New(Config{Rules: "japanese", Width: 9, Height: 9}, db, r, clock, nil)
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	go func() {
@@ -103,6 +128,9 @@ func TestLoad(t *testing.T) {
 				rep := send(rng, players[made%2], room, "play", p, ref)
 				if !rep.Error {
 					made++
+					if r != nil && (rep.Image == nil || len(rep.Image.Data) == 0) {
+						t.Errorf("game %s, move %d: no board image", ref, made)
+					}
 				}
 			}
 			if rep := send(rng, players[made%2], room, "resign", ref); rep.Error {
@@ -135,7 +163,12 @@ func TestLoad(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d games, %d requests in %v; peak heap in use %.1f MB", games, seq.Load(), elapsed.Round(time.Millisecond), float64(peak.Load())/1e6)
+	drawn := "no boards drawn"
+	if r != nil {
+		drawn = "every board drawn"
+	}
+	t.Logf("%d games, %d requests in %v, %s; peak heap in use %.1f MB, peak RSS %s",
+		games, seq.Load(), elapsed.Round(time.Millisecond), drawn, float64(peak.Load())/1e6, peakRSS())
 }
 
 // BenchmarkMoveCommand measures the whole in-process path of a move:

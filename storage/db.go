@@ -63,6 +63,9 @@ func Open(path string, opt Options) (*DB, error) {
 	if opt.Timeout == 0 {
 		opt.Timeout = time.Second
 	}
+	if err := checkAtOpen(path, opt.Timeout); err != nil {
+		return nil, err // the file is damaged (ErrDamaged) or in use
+	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoSync: opt.NoSync, ReadOnly: opt.ReadOnly})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {

@@ -170,8 +170,10 @@ func parseRef(ref string) (kind, key string, err error) {
 	return kind, key, nil
 }
 
-// clip shortens what an operator typed for an error message.
+// clip shortens what an operator typed, or a key found in a damaged
+// file, for a message (invalid UTF-8 shown as "?").
 func clip(s string) string {
+	s = strings.ToValidUTF8(s, "?")
 	if r := []rune(s); len(r) > 60 {
 		return string(r[:60]) + "…"
 	}

@@ -4,8 +4,8 @@
 package console
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,21 +74,33 @@ func (c *Console) Run(ctx context.Context) error {
 		c.Room = Platform + ":main"
 	}
 	c.session = strconv.FormatInt(time.Now().UnixNano(), 36)
-	sc := bufio.NewScanner(c.In)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	lines := newLineReader(c.In, MaxLine)
 	for {
 		if c.Prompt {
 			c.mu.Lock()
 			fmt.Fprintf(c.Out, "%s> ", c.User)
 			c.mu.Unlock()
 		}
-		if ctx.Err() != nil || !sc.Scan() {
+		var raw []byte
+		var long int64
+		err := io.EOF // ctx ended: stop as at the end of the input
+		if ctx.Err() == nil {
+			raw, long, err = lines.next()
+		}
+		if err != nil {
 			if c.Prompt {
 				fmt.Fprintln(c.Out)
 			}
-			return sc.Err()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
 		}
-		line := strings.TrimSpace(sc.Text())
+		if long > 0 {
+			c.tooLong(long)
+			continue
+		}
+		line := strings.TrimSpace(string(raw))
 		if c.Echo {
 			c.mu.Lock()
 			fmt.Fprintf(c.Out, "%s> %s\n", c.User, line)
@@ -101,6 +113,16 @@ func (c *Console) Run(ctx context.Context) error {
 			return nil
 		}
 	}
+}
+
+// tooLong answers a line of n bytes, over MaxLine, that was skipped.
+func (c *Console) tooLong(n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Echo {
+		fmt.Fprintf(c.Out, "%s> (a line of %d bytes)\n", c.User, n)
+	}
+	fmt.Fprintf(c.Out, "! That line is %d bytes long; lines are at most %d bytes (1 MiB), so it was skipped. Nothing changed.\n", n, MaxLine)
 }
 
 // line handles one input line; false means quit.

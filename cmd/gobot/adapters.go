@@ -53,5 +53,6 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 	return runners, nil
 }
 
-// newRenderer returns the board renderer.
-func newRenderer() chat.Renderer { return &render.Renderer{} }
+// newRenderer returns the board renderer: at most one board drawn per
+// core at once, the rest waiting in order (chat.RenderPool).
+func newRenderer() chat.Renderer { return chat.NewRenderPool(&render.Renderer{}, 0) }

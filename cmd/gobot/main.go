@@ -35,6 +35,7 @@ Usage:
   gobot repair --quarantine game:7   take a damaged record out of play
   gobot ratings [--json]        every player's rating (-db/-config, --community C)
   gobot store copy --from bbolt:FILE --to postgres:DSN   move an installation (or back)
+  gobot check [FILE]            check a database file page by page; exit 1 if damaged
   gobot version                 print the version
   gobot help                    this text
 
@@ -70,6 +71,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRatings(args, stdout, stderr)
 	case "store":
 		err = cmdStore(args, stdout, stderr)
+	case "check":
+		err = cmdCheck(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":
@@ -89,6 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	default:
 		fmt.Fprintln(stderr, "gobot:", err)
+		fmt.Fprint(stderr, damagedHelp(err))
 		return 1
 	}
 }
