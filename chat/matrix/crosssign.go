@@ -51,8 +51,8 @@ type serverIdentity struct {
 
 // pendingKey is pendingSecret's value.
 type pendingKey struct {
-	ID       string             `json:"id"`
-	Key      []byte             `json:"key"`
+	ID       string            `json:"id"`
+	Key      []byte            `json:"key"`
 	Metadata *ssss.KeyMetadata `json:"metadata"`
 }
 

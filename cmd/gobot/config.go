@@ -87,6 +87,10 @@ type MatrixConfig struct {
 	DeviceName    string   `yaml:"device_name"`
 	AutoJoin      *bool    `yaml:"auto_join"`
 	PickleKeyFile string   `yaml:"pickle_key_file"`
+	// RecoveryKey and ResetCrossSigning: the bot's cross-signing
+	// identity (docs/matrix.md).
+	RecoveryKey       string `yaml:"recovery_key"`
+	ResetCrossSigning bool   `yaml:"reset_cross_signing"`
 }
 
 // Environment variables that may hold secrets instead of the file.
@@ -98,6 +102,7 @@ var secretEnv = []struct {
 	{"GOBOT_DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.PublicKey = v }},
 	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
+	{"GOBOT_MATRIX_RECOVERY_KEY", func(c *Config, v string) { c.Matrix.RecoveryKey = v }},
 }
 
 // loadConfig reads and checks a config file. Unknown keys and invalid
