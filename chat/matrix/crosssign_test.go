@@ -181,6 +181,7 @@ func TestUnsignedBotInStrictRoom(t *testing.T) { testStrictRoom(t, false) }
 // Element's "exclude insecure devices" does; carol's client shares with
 // every device. signed says whether the bot cross-signs its device.
 func testStrictRoom(t *testing.T, signed bool) {
+	t.Parallel() // mostly waiting on the homeserver: keeps the package's time down
 	ctx := waitCtx(t)
 	hs := startDendrite(t, "@ann:localhost", "@bob:localhost", "@carol:localhost")
 	botID := register(t, ctx, hs, "gobot").UserID
@@ -279,6 +280,7 @@ func testStrictRoom(t *testing.T, signed bool) {
 // TestCrossSigningIdentity follows the bot's identity through restarts,
 // a lost crypto store, keys changed by another client and a reset.
 func TestCrossSigningIdentity(t *testing.T) {
+	t.Parallel()
 	ctx := waitCtx(t)
 	hs := startDendrite(t)
 	botID := register(t, ctx, hs, "gobot").UserID
