@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/crypto"
 	"maunium.net/go/mautrix/crypto/cryptohelper"
@@ -76,7 +77,16 @@ func (b *helperBox) CrossSign(ctx context.Context, o identityOptions) error {
 // the syncer to decrypt events and track devices, and sets the client's
 // state store. The device in the store must be the client's.
 func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {
+	// mautrix warns of every message it cannot decrypt; the callback
+	// below says it too, and a withheld key only once (withheldLog).
+	clientLog := cli.Log
+	cli.Log = clientLog.Hook(zerolog.HookFunc(func(e *zerolog.Event, _ zerolog.Level, msg string) {
+		if msg == "Failed to decrypt event" {
+			e.Discard()
+		}
+	}))
 	h, err := cryptohelper.NewCryptoHelper(cli, pickleKey, path)
+	cli.Log = clientLog
 	if err != nil {
 		return nil, fmt.Errorf("matrix: crypto store %s: %w", path, err)
 	}
