@@ -277,7 +277,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 		a.crypto = c
 		defer c.Close()
-		if err := c.CrossSign(ctx, a.identity()); err != nil {
+		if err := a.retry(ctx, "cross-signing", func() error { return c.CrossSign(ctx, a.identity()) }); err != nil {
 			return err
 		}
 	} else {
