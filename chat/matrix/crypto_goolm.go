@@ -111,7 +111,9 @@ func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey 
 			}
 			dec, err := h.Decrypt(ctx, evt)
 			if err != nil {
-				log.Warn("cannot decrypt a message", "room", evt.RoomID, "event", evt.ID, "err", err)
+				if !errors.Is(err, crypto.ErrGroupSessionWithheld) { // said by withheldLog
+					log.Warn("cannot decrypt a message", "room", evt.RoomID, "event", evt.ID, "err", err)
+				}
 				return
 			}
 			dec.Mautrix.EventSource |= event.SourceDecrypted
