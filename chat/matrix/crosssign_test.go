@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/crypto/cryptohelper"
@@ -62,7 +63,7 @@ func tryBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, logs *
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.retryBase = 50 * 1e6
+	a.retryBase = 50 * time.Millisecond
 	for _, o := range opts {
 		o(a)
 	}
@@ -229,7 +230,7 @@ func testStrictRoom(t *testing.T, signed bool) {
 		// ann's command is never answered: her client withholds the key.
 		cmd := ann.say(t, ctx, room, "!go help")
 		for logs.count("withholds its room keys") == 0 || !strings.Contains(logs.String(), "sender="+string(ann.cli.UserID)) {
-			if !sleep(ctx, 20*1e6) {
+			if !sleep(ctx, 20*time.Millisecond) {
 				t.Fatal("the bot never logged that ann's client withholds its keys")
 			}
 		}
