@@ -118,7 +118,11 @@ func (x *crossSigner) setUp(ctx context.Context) error {
 		// The identity is new: the device's signature cannot be there.
 		server.device = mautrix.DeviceKeys{}
 	}
-	return x.signDevice(ctx, server.device)
+	if err := x.signDevice(ctx, server.device); err != nil {
+		return err
+	}
+	x.startBackup(ctx)
+	return nil
 }
 
 // uia confirms an upload of cross-signing keys with the bot's password.
@@ -191,6 +195,9 @@ func (x *crossSigner) bootstrap(ctx context.Context) error {
 	if err := x.storeKeys(ctx, keys); err != nil {
 		return err
 	}
+	if err := x.mach.CryptoStore.DeleteSecret(ctx, id.SecretMegolmBackupV1); err != nil { // a new identity, a new backup
+		return fmt.Errorf("matrix: crypto store: %w", err)
+	}
 	return x.publish(ctx, keys, key)
 }
 
@@ -209,6 +216,11 @@ func (x *crossSigner) publish(ctx context.Context, keys *crypto.CrossSigningKeys
 	}
 	if err := x.mach.SSSS.SetDefaultKeyID(ctx, key.ID); err != nil {
 		return fmt.Errorf("%w: default secret storage key: %w", ErrCrossSigningUpload, err)
+	}
+	if bk, err := x.backupKey(ctx); err != nil || bk == nil {
+		if err := x.makeBackup(ctx, key); err != nil {
+			x.log.Warn("no server-side key backup", "err", err)
+		}
 	}
 	rk := key.RecoveryKey()
 	fmt.Fprintf(x.opts.out, "\n"+
@@ -251,6 +263,7 @@ func (x *crossSigner) recover(ctx context.Context, master id.Ed25519) error {
 		return err
 	}
 	x.log.Info("unlocked the bot's cross-signing identity with the recovery key", "master_key", master)
+	x.restoreBackup(ctx, key)
 	return nil
 }
 
