@@ -253,6 +253,13 @@ func testStrictRoom(t *testing.T, signed bool) {
 		return
 	}
 
+	// mautrix (the players' client here) stores a fetched device before
+	// its owner's cross-signing keys, so a message sent while it fetches
+	// could find the bot's device without them and withhold its key: the
+	// players first wait until their clients trust the bot's device.
+	for _, h := range []*human{ann, bob} {
+		waitTrusted(t, ctx, h, botID, bot.adapter.cli.DeviceID)
+	}
 	ask := func(h *human, text string, want string, pills ...*mautrix.Client) {
 		t.Helper()
 		cmd := h.say(t, ctx, room, text, pills...)
@@ -278,6 +285,24 @@ func testStrictRoom(t *testing.T, signed bool) {
 	ask(bob, "!go done", "Game over")
 	if n := logs.count("withholds its room keys"); n != 0 {
 		t.Errorf("keys were withheld from the cross-signed bot %d times", n)
+	}
+}
+
+// waitTrusted waits until h's client trusts the bot's device as
+// cross-signed.
+func waitTrusted(t *testing.T, ctx context.Context, h *human, bot id.UserID, device id.DeviceID) {
+	t.Helper()
+	mach := h.cli.Crypto.(*cryptohelper.CryptoHelper).Machine()
+	trust := id.TrustStateUnset
+	for {
+		if dev, err := mach.GetOrFetchDevice(ctx, bot, device); err == nil {
+			if trust, _ = mach.ResolveTrustContext(ctx, dev); trust >= id.TrustStateCrossSignedTOFU {
+				return
+			}
+		}
+		if !sleep(ctx, 50*time.Millisecond) {
+			t.Fatalf("%s's client never trusted the bot's device (last: %s)", h.name, trust)
+		}
 	}
 }
 
