@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // userError is a mistake by the user; its text is shown as is.
@@ -26,7 +25,7 @@ type gameOptions struct {
 	Komi          *float64
 	Handicap      *int
 	Color         string // black, white, random
-	Clock         *storage.Clock
+	Clock         *TimeControl
 	ClockText     string
 	Threads       *bool
 	Placement     string // fixed, free, white-passes
@@ -68,24 +67,24 @@ func parseOptions(args []string) (gameOptions, error) {
 			r, err := game.ParseRules(v)
 			if err != nil {
 				if kv {
-					return o, errorf("%s", err)
+					return o, errorf("%s", clipEchoes(err.Error(), v))
 				}
-				return o, errorf("I don't understand %q. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", a, strings.Join(game.PresetNames(), ", "))
+				return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
 			}
 			o.Rules, o.RulesText = &r, v
 		case "komi", "km":
 			x, err := strconv.ParseFloat(v, 64)
 			if err != nil {
-				return o, errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", v)
+				return o, errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", clipArg(v))
 			}
 			if err := game.CheckKomi(x); err != nil {
-				return o, errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", v)
+				return o, errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
 			}
 			o.Komi = &x
 		case "handicap", "ha", "h":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 || n > game.MaxHandicap {
-				return o, errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", v, game.MaxHandicap)
+				return o, errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", clipArg(v), game.MaxHandicap)
 			}
 			o.Handicap = &n
 		case "color", "colour":
@@ -94,7 +93,7 @@ func parseOptions(args []string) (gameOptions, error) {
 				c = "random"
 			}
 			if c != "black" && c != "white" && c != "random" {
-				return o, errorf("color=%s: choose black, white or random", v)
+				return o, errorf("color=%s: choose black, white or random", clipArg(v))
 			}
 			o.Color = c
 		case "clock", "time":
@@ -106,24 +105,24 @@ func parseOptions(args []string) (gameOptions, error) {
 		case "placement":
 			p := strings.ToLower(v)
 			if p != "fixed" && p != "free" && p != "white-passes" {
-				return o, errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", v)
+				return o, errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", clipArg(v))
 			}
 			o.Placement = p
 		case "threads", "thread":
 			b, ok := parseBool(v)
 			if !ok {
-				return o, errorf("threads=%s: write threads=on or threads=off", v)
+				return o, errorf("threads=%s: write threads=on or threads=off", clipArg(v))
 			}
 			o.Threads = &b
 		default:
-			return o, errorf("unknown option %q: the options are size, rules, komi, handicap, placement, color, clock", k)
+			return o, errorf("unknown option %s: the options are size, rules, komi, handicap, placement, color, clock", echo(k))
 		}
 	}
 	return o, nil
 }
 
 func sizeError(v string, err error) string {
-	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9.", v)
+	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9.", clipArg(v))
 }
 
 func parseBool(v string) (bool, bool) {
@@ -139,14 +138,14 @@ func parseBool(v string) (bool, bool) {
 // ParseClock reads a clock: "none", "3d" (each move within 3 days),
 // "fischer:3d+1d/7d" or "fischer 3d+1d max 7d" (a bank of 3 days, one day
 // added per move, at most 7 days). Units: m, h, d, w; combined like 1d12h.
-func ParseClock(s string) (storage.Clock, error) {
+func ParseClock(s string) (TimeControl, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
 	case "", "none", "off", "no":
-		return storage.Clock{}, nil
+		return TimeControl{}, nil
 	}
-	bad := func() (storage.Clock, error) {
-		return storage.Clock{}, errorf("clock %q: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", s)
+	bad := func() (TimeControl, error) {
+		return TimeControl{}, errorf("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", echo(s))
 	}
 	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
 		rest = strings.TrimLeft(rest, ": ")
@@ -157,7 +156,7 @@ func ParseClock(s string) (storage.Clock, error) {
 			return bad()
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
-		c := storage.Clock{Kind: storage.Fischer}
+		c := TimeControl{Kind: Fischer}
 		var err error
 		if c.Main, err = parseDuration(main); err != nil || c.Main <= 0 {
 			return bad()
@@ -168,11 +167,11 @@ func ParseClock(s string) (storage.Clock, error) {
 		c.Max = c.Main
 		if hasMax {
 			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
-				return storage.Clock{}, errorf("clock %q: the maximum must be at least the starting time", s)
+				return TimeControl{}, errorf("clock %s: the maximum must be at least the starting time", echo(s))
 			}
 		}
 		if c.Max > 365*24*time.Hour {
-			return storage.Clock{}, errorf("clock %q: the most a clock can hold is 365 days", s)
+			return TimeControl{}, errorf("clock %s: the most a clock can hold is 365 days", echo(s))
 		}
 		return c, nil
 	}
@@ -181,9 +180,9 @@ func ParseClock(s string) (storage.Clock, error) {
 		return bad()
 	}
 	if d < time.Minute || d > 365*24*time.Hour {
-		return storage.Clock{}, errorf("clock %q: a move may take between 1 minute and 365 days", s)
+		return TimeControl{}, errorf("clock %s: a move may take between 1 minute and 365 days", echo(s))
 	}
-	return storage.Clock{Kind: storage.PerMove, PerMove: d}, nil
+	return TimeControl{Kind: PerMove, PerMove: d}, nil
 }
 
 // parseDuration reads "3d", "12h", "1d12h", "30m", "2w".
@@ -248,7 +247,7 @@ func FormatDuration(d time.Duration) string {
 }
 
 // FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
-func FormatClock(c storage.Clock) string {
+func FormatClock(c TimeControl) string {
 	short := func(d time.Duration) string {
 		if d == 0 {
 			return "0m"
@@ -256,9 +255,9 @@ func FormatClock(c storage.Clock) string {
 		return strings.ReplaceAll(FormatDuration(d), " ", "")
 	}
 	switch c.Kind {
-	case storage.PerMove:
+	case PerMove:
 		return short(c.PerMove)
-	case storage.Fischer:
+	case Fischer:
 		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
 	}
 	return "none"

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // ArgKind says what an argument is, so help, usage errors and each
@@ -97,9 +96,6 @@ type Config struct {
 	Reminders []time.Duration
 	// EventTTL is how long handled event IDs are remembered (default 7 days).
 	EventTTL time.Duration
-	// Prefix is how commands are written in text ("!go" on Matrix, "/go"
-	// on Discord, "" on the console); used in help texts.
-	Prefix string
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
 }
@@ -138,6 +134,12 @@ type Bot struct {
 	notifiers map[string]Notifier // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
+
+	// Set on the per-request copy that handleOwed runs a command with:
+	// the event is already marked in the open transaction, and
+	// notifications wait until it is committed.
+	eventMarked bool
+	deferred    *[]Message
 }
 
 type systemClock struct{}
@@ -196,16 +198,9 @@ func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers[platform] =
 // that register commands (Discord).
 func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...) }
 
-// Prefix returns the command prefix used in help texts.
-func (b *Bot) prefix() string {
-	if b.cfg.Prefix == "" {
-		return ""
-	}
-	return b.cfg.Prefix + " "
-}
-
-// cmd formats a command for the user to type: "`!go accept #7`".
-func (b *Bot) cmd(s string) string { return "`" + b.prefix() + s + "`" }
+// cmd writes a command for the user to type, as a token each adapter
+// renders in its own syntax ("/go accept #7", "!go accept #7").
+func (b *Bot) cmd(s string) string { return Cmd(s) }
 
 // Handle answers one request. It never panics on bad input; every
 // mistake comes back as a Reply with Error set.
@@ -221,7 +216,7 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	}
 	var cmd *Command
 	if r.Action != "" {
-		c, args, err := b.decodeAction(&r)
+		c, args, err := b.decodeAction(ctx, &r)
 		if err != nil {
 			return b.errorReply(err)
 		}
@@ -237,8 +232,11 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
 	}
+	if r.Outbox && r.EventID != "" {
+		return b.handleOwed(ctx, cmd, &r)
+	}
 	if cmd.view && r.EventID != "" {
-		if err := b.store.Update(func(tx *storage.Tx) error { return b.markEvent(tx, &r) }); err != nil {
+		if err := b.store.Update(ctx, func(tx Tx) error { return b.markEvent(tx, &r) }); err != nil {
 			return b.errorReply(err)
 		}
 	}
@@ -262,9 +260,9 @@ func (b *Bot) unknownCommand(name string) error {
 		}
 	}
 	if best != "" {
-		return errorf("I don't know the command %q. Did you mean %s? %s lists them all.", name, b.cmd(best), b.cmd("help"))
+		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
 	}
-	return errorf("I don't know the command %q. %s lists them all.", name, b.cmd("help"))
+	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
 }
 
 func editDistance(a, b string) int {
@@ -298,7 +296,7 @@ func (b *Bot) errorReply(err error) Reply {
 	switch {
 	case errors.As(err, &ue):
 		msg = ue.msg
-	case errors.Is(err, errDuplicate), errors.Is(err, storage.ErrDuplicate):
+	case errors.Is(err, errDuplicate), errors.Is(err, ErrDuplicate):
 		msg = "I already handled that (it arrived twice); nothing more to do."
 	case errors.Is(err, game.ErrKo):
 		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
@@ -320,22 +318,23 @@ func (b *Bot) errorReply(err error) Reply {
 		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
 	case errors.Is(err, game.ErrHandicapPass):
 		msg = "Place all your handicap stones before passing."
-	case errors.Is(err, storage.ErrConflict):
+	case errors.Is(err, ErrConflict):
 		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
-	case errors.Is(err, storage.ErrCorrupt):
+	case errors.Is(err, ErrCorrupt):
 		b.log.Error("corrupt record", "err", err)
 		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
 	default:
 		b.log.Error("command failed", "err", err)
 		msg = "Sorry, something went wrong on my side; nothing was changed."
 	}
-	return Reply{Text: msg, Error: true, Private: true}
+	dup := errors.Is(err, errDuplicate) || errors.Is(err, ErrDuplicate)
+	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
 }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
 func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
-	return b.store.Update(func(tx *storage.Tx) error {
+	return b.store.Update(ctx, func(tx Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -350,6 +349,10 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 
 // notify sends m through the platform's notifier, logging failures.
 func (b *Bot) notify(ctx context.Context, m Message) {
+	if b.deferred != nil {
+		*b.deferred = append(*b.deferred, m)
+		return
+	}
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()

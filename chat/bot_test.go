@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -60,7 +59,7 @@ func (pngRenderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, er
 type harness struct {
 	t     *testing.T
 	bot   *Bot
-	db    *storage.DB
+	db    TestDB
 	clock *fakeClock
 	notes *recordingNotifier
 	seq   int
@@ -68,7 +67,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(t.TempDir(), "gobot.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +85,7 @@ func (h *harness) do(user, line string) Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: "test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]}
+		EventID: EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]}
 	return h.bot.Handle(context.Background(), r)
 }
 
@@ -112,10 +111,10 @@ func (h *harness) fails(user, line, want string) Reply {
 }
 
 // game returns the stored game id.
-func (h *harness) game(id GameID) (*storage.Game, *game.Game) {
+func (h *harness) game(id GameID) (*Game, *game.Game) {
 	h.t.Helper()
-	var sg *storage.Game
-	if err := h.db.View(func(tx *storage.Tx) error {
+	var sg *Game
+	if err := h.db.View(context.Background(), func(tx Tx) error {
 		var err error
 		sg, err = tx.Game(id)
 		return err
@@ -204,11 +203,8 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:dup", Command: "play", Args: []string{"D4"}}
 	first := h.bot.Handle(context.Background(), r)
 	second := h.bot.Handle(context.Background(), r)
-	if first.Error || !second.Error {
-		t.Fatalf("first %q, second %q", first.Text, second.Text)
-	}
-	if !strings.Contains(second.Text, "already handled") {
-		t.Fatalf("duplicate reply: %s", second.Text)
+	if first.Error || !second.Duplicate {
+		t.Fatalf("first %q, second %+v", first.Text, second)
 	}
 	_, g := h.game(1)
 	if g.MoveCount() != 1 {
@@ -219,7 +215,7 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 	if rep := h.bot.Handle(context.Background(), look); rep.Error || rep.Image == nil {
 		t.Fatalf("board: %s", rep.Text)
 	}
-	if rep := h.bot.Handle(context.Background(), look); !rep.Error || !strings.Contains(rep.Text, "already handled") {
+	if rep := h.bot.Handle(context.Background(), look); !rep.Duplicate {
 		t.Fatalf("a duplicate board request: %q", rep.Text)
 	}
 }
@@ -235,19 +231,19 @@ func TestRights(t *testing.T) {
 	h.fails("bob", "cancel #1", "Only")
 	h.ok("bob", "decline #1")
 	h.fails("bob", "accept #1", "already declined")
-	// An open challenge anyone may take.
+	// An open challenge anyone may take; the game keeps its number.
 	h.ok("alice", "challenge 9 white")
 	rep := h.ok("carol", "accept")
-	if !strings.Contains(rep.Text, "Game #1 begins") {
+	if !strings.Contains(rep.Text, "Game #2 begins") {
 		t.Fatalf("open challenge: %s", rep.Text)
 	}
-	sg, _ := h.game(1)
+	sg, _ := h.game(2)
 	if sg.Black != "test:carol" || sg.White != "test:alice" {
 		t.Fatalf("colours: black %s white %s", sg.Black, sg.White)
 	}
 	// Room settings are for admins.
 	h.fails("bob", "settings room size=13", "Only room admins")
-	h.fails("bob", "abort #1", "Only room admins")
+	h.fails("bob", "abort #2", "Only room admins")
 }
 
 func TestBadChallengeOptions(t *testing.T) {
@@ -266,7 +262,7 @@ func TestBadChallengeOptions(t *testing.T) {
 		h.fails("alice", line, want)
 	}
 	var n int
-	h.db.View(func(tx *storage.Tx) error {
+	h.db.View(context.Background(), func(tx Tx) error {
 		cs, _ := tx.PendingChallenges("test:alice")
 		n = len(cs)
 		return nil
@@ -516,7 +512,7 @@ func TestOldEventsExpire(t *testing.T) {
 }
 
 func TestNewLeavesCallersRemindersAlone(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "r.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +554,7 @@ func TestThreadPerGame(t *testing.T) {
 		h.seq++
 		f := strings.Fields(line)
 		return h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: room,
-			EventID: "test:thread-" + time.Duration(h.seq).String(), Command: f[0], Args: f[1:]})
+			EventID: EventID("test:thread-" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]})
 	}
 	if rep := in("test:thread-1", "alice", "play D4"); rep.Error {
 		t.Fatalf("play in the thread: %s", rep.Text)
@@ -599,7 +595,7 @@ func (n *cancelOnTimeout) Notify(ctx context.Context, m Message) error {
 func TestOverdueGameEndsAtStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gobot.db")
 	clock := &fakeClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	db, err := storage.Open(path, storage.Options{})
+	db, err := OpenTestDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +608,7 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	}
 
 	clock.Advance(3 * 24 * time.Hour) // the bot was down past bob's deadline
-	db, err = storage.Open(path, storage.Options{})
+	db, err = OpenTestDB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,8 +621,8 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	if err := bot.Run(ctx); err != nil { // returns once the timeout is announced
 		t.Fatal(err)
 	}
-	var sg *storage.Game
-	if err := db.View(func(tx *storage.Tx) error {
+	var sg *Game
+	if err := db.View(context.Background(), func(tx Tx) error {
 		sg, err = tx.Game(1)
 		return err
 	}); err != nil {

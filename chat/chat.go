@@ -10,15 +10,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
-)
-
-// IDs are the storage package's platform-qualified IDs.
-type (
-	UserID      = storage.UserID
-	RoomID      = storage.RoomID
-	GameID      = storage.GameID
-	ChallengeID = storage.ChallengeID
 )
 
 // User is a platform user as a request names them.
@@ -36,7 +27,7 @@ type Request struct {
 	// EventID is the platform's ID for this event ("discord:interaction:…",
 	// "matrix:$event"). The same ID delivered twice is handled once;
 	// empty disables the check.
-	EventID string
+	EventID EventID
 	// Command and Args as typed: "play", ["D4", "#7"]. A user argument is
 	// written "@" + platform-qualified ID ("@discord:1234"); on the console
 	// a bare "@bob" means the caller's platform ("@console:bob").
@@ -49,6 +40,11 @@ type Request struct {
 	Action string
 	// Time is when the platform received the event; zero = now.
 	Time time.Time
+	// Outbox asks the bot to store the reply with the command's effect,
+	// in one transaction, and to return it again when the same event
+	// comes back before the adapter called Bot.Delivered (platforms
+	// that hand events over again after a crash: Matrix).
+	Outbox bool
 }
 
 // Style is how a button looks.
@@ -111,6 +107,10 @@ type Reply struct {
 	// (ephemeral); errors are private.
 	Private bool
 	Error   bool
+	// Duplicate says the request's event was handled before and its
+	// answer delivered: adapters drop it silently (the platform handed
+	// the same event over twice).
+	Duplicate bool
 	// Game is the game this reply is about (0 if none); Room is where the
 	// adapter should post it if not in reply to the request (a game's
 	// thread).
@@ -148,17 +148,4 @@ type Renderer interface {
 	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
 	// Replay writes an animated GIF of the whole game.
 	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
-}
-
-// Store is the database as chat uses it; *storage.DB implements it. The
-// transaction type is storage's own (*storage.Tx: Game, PutGame,
-// ActiveGames, RoomGames, DueGames, Challenge, PutChallenge,
-// PendingChallenges, RoomChallenges, Player, PutPlayer, Room, PutRoom,
-// MarkEvent).
-type Store interface {
-	// Update runs fn in one read-write transaction, committed (fsynced)
-	// before it returns nil; if fn fails nothing is written.
-	Update(fn func(*storage.Tx) error) error
-	// View runs fn in a read-only transaction.
-	View(fn func(*storage.Tx) error) error
 }

@@ -51,8 +51,12 @@ func commands() []Command {
 }
 
 func cmdHelp(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	if len(r.Args) > 0 {
-		name := strings.ToLower(strings.TrimPrefix(r.Args[0], b.cfg.Prefix))
+	args := r.Args
+	if len(args) > 1 && (strings.EqualFold(args[0], "!go") || strings.EqualFold(args[0], "/go")) {
+		args = args[1:] // "help /go play": the platform's prefix copied along
+	}
+	if len(args) > 0 {
+		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
 		c, ok := b.byName[strings.TrimSpace(name)]
 		if !ok {
 			return Reply{}, b.unknownCommand(name)
@@ -97,7 +101,7 @@ func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	}
 	rules, err := game.ParseRules(strings.Join(r.Args, " "))
 	if err != nil {
-		return Reply{}, errorf("%s", err)
+		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(r.Args, " ")))
 	}
 	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules), Private: true}, nil
 }

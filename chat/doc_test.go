@@ -17,6 +17,15 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("Generated from the command declarations in `chat/commands.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
 	sb.WriteString("Type them as `/go <command>` on Discord, `!go <command>` on Matrix, bare in the terminal.\n")
 	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant.\n")
+	sb.WriteString("\nChallenges and games share their numbers: a game keeps its challenge's number (challenge #7 becomes game #7),\n")
+	sb.WriteString("and a new challenge's number is above every game's, so `#7` names one thing. Numbers given before this\n")
+	sb.WriteString("(when challenges and games were counted separately) stay as they were and keep working: `accept`, `decline`\n")
+	sb.WriteString("and `cancel` read `#n` as a challenge, the other commands as a game (`board #7` on a challenge nobody has\n")
+	sb.WriteString("accepted yet says so).\n")
+	sb.WriteString("\nThe commands the bot suggests are written the way your platform types them (`/go accept #1` on Discord,\n")
+	sb.WriteString("`!go accept #1` on Matrix, `accept #1` in the terminal). Looking at a board never notifies anyone; turn\n")
+	sb.WriteString("notices, challenges, undo requests and results do. An open challenge (no player named) needs a room:\n")
+	sb.WriteString("in a direct conversation, name your opponent.\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())
 		if c.Admin {

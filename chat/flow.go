@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // splitRef takes the "#7" reference out of args.
@@ -25,7 +24,7 @@ func splitRef(args []string) (ref string, rest []string) {
 }
 
 // colorOf returns u's colour in sg, or Empty.
-func colorOf(sg *storage.Game, u UserID) game.Color {
+func colorOf(sg *Game, u UserID) game.Color {
 	switch u {
 	case sg.Black:
 		return game.Black
@@ -35,7 +34,7 @@ func colorOf(sg *storage.Game, u UserID) game.Color {
 	return game.Empty
 }
 
-func playerOf(sg *storage.Game, c game.Color) UserID {
+func playerOf(sg *Game, c game.Color) UserID {
 	if c == game.White {
 		return sg.White
 	}
@@ -45,14 +44,17 @@ func playerOf(sg *storage.Game, c game.Color) UserID {
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*storage.Game, error) {
+func findGame(tx Tx, b *Bot, r *Request, ref string, asPlayer bool) (*Game, error) {
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a game: games are written like #7.", ref)
+			return nil, errorf("%s is not a game: games are written like #7.", echo(ref))
 		}
 		sg, err := tx.Game(GameID(id))
-		if errors.Is(err, storage.ErrNotFound) {
+		if errors.Is(err, ErrNotFound) {
+			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == Pending {
+				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
+			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
 		}
 		return sg, err
@@ -61,7 +63,7 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 	if err != nil {
 		return nil, err
 	}
-	var here []*storage.Game
+	var here []*Game
 	for _, g := range mine {
 		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 			here = append(here, g)
@@ -79,8 +81,8 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 			if err != nil {
 				return nil, err
 			}
-			var pick *storage.Game
-			better := func(a, b *storage.Game) bool { // a before b: the caller's games first, then the latest
+			var pick *Game
+			better := func(a, b *Game) bool { // a before b: the caller's games first, then the latest
 				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
 				if mineA != mineB {
 					return mineA
@@ -115,14 +117,14 @@ func findGame(tx *storage.Tx, b *Bot, r *Request, ref string, asPlayer bool) (*s
 
 // loaded is a stored game with its rules engine state.
 type loaded struct {
-	sg *storage.Game
+	sg *Game
 	g  *game.Game
 }
 
-func load(sg *storage.Game) (*loaded, error) {
+func load(sg *Game) (*loaded, error) {
 	g, err := game.Replay(sg.Record)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, storage.ErrCorrupt, err)
+		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, ErrCorrupt, err)
 	}
 	return &loaded{sg, g}, nil
 }
@@ -130,9 +132,9 @@ func load(sg *storage.Game) (*loaded, error) {
 // change runs fn on the game r refers to in one write transaction: the
 // event is marked handled, the game replayed, fn applied, the record
 // saved. Nothing is written if fn fails.
-func (b *Bot) change(r *Request, ref string, asPlayer bool, fn func(tx *storage.Tx, l *loaded, me game.Color) error) (*loaded, error) {
+func (b *Bot) change(ctx context.Context, r *Request, ref string, asPlayer bool, fn func(tx Tx, l *loaded, me game.Color) error) (*loaded, error) {
 	var out *loaded
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
@@ -165,12 +167,12 @@ func (b *Bot) change(r *Request, ref string, asPlayer bool, fn func(tx *storage.
 	return out, err
 }
 
-func (b *Bot) markEvent(tx *storage.Tx, r *Request) error {
-	if r.EventID == "" {
+func (b *Bot) markEvent(tx Tx, r *Request) error {
+	if r.EventID == "" || b.eventMarked {
 		return nil
 	}
 	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
-		if errors.Is(err, storage.ErrDuplicate) {
+		if errors.Is(err, ErrDuplicate) {
 			return errDuplicate
 		}
 		return err
@@ -181,24 +183,24 @@ func (b *Bot) markEvent(tx *storage.Tx, r *Request) error {
 // --- clocks ---
 
 // startClock sets the deadline for the player to move at t.
-func startClock(sg *storage.Game, g *game.Game, t time.Time) {
+func startClock(sg *Game, g *game.Game, t time.Time) {
 	sg.Reminded = 0
 	sg.Deadline = time.Time{}
 	if g.Phase() != game.Playing {
 		return
 	}
 	switch sg.Clock.Kind {
-	case storage.PerMove:
+	case PerMove:
 		sg.Deadline = t.Add(sg.Clock.PerMove)
-	case storage.Fischer:
+	case Fischer:
 		sg.Deadline = t.Add(sg.Left[g.ToMove()])
 	}
 }
 
 // moved updates the clock after mover moved at t.
-func moved(sg *storage.Game, g *game.Game, mover game.Color, t time.Time) {
+func moved(sg *Game, g *game.Game, mover game.Color, t time.Time) {
 	sg.MoveTimes = append(sg.MoveTimes, t)
-	if sg.Clock.Kind == storage.Fischer && !sg.Deadline.IsZero() {
+	if sg.Clock.Kind == Fischer && !sg.Deadline.IsZero() {
 		left := sg.Deadline.Sub(t) + sg.Clock.Increment
 		sg.Left[mover] = min(max(left, 0), sg.Clock.Max)
 	}
@@ -207,7 +209,7 @@ func moved(sg *storage.Game, g *game.Game, mover game.Color, t time.Time) {
 }
 
 // timeLeft describes the clock of the player to move.
-func timeLeft(sg *storage.Game, now time.Time) string {
+func timeLeft(sg *Game, now time.Time) string {
 	if sg.Deadline.IsZero() {
 		return ""
 	}
@@ -215,7 +217,7 @@ func timeLeft(sg *storage.Game, now time.Time) string {
 }
 
 // finish records the end of a game.
-func finish(sg *storage.Game, g *game.Game, t time.Time) {
+func finish(sg *Game, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	sg.Finished, sg.Result = t, res.String()
 	sg.Deadline, sg.Reminded, sg.UndoBy = time.Time{}, 0, ""
@@ -239,17 +241,20 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
 	}
+	if opponent == "" && r.DM {
+		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
+	}
 	o, err := parseOptions(opts)
 	if err != nil {
 		return Reply{}, err
 	}
-	var c *storage.Challenge
-	err = b.store.Update(func(tx *storage.Tx) error {
+	var c *Challenge
+	err = b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
 		room, err := tx.Room(r.Room)
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		cfg, clock, color, err := b.challengeConfig(room, o)
@@ -262,7 +267,10 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				b.rememberUser(tx, m, r.Time)
 			}
 		}
-		c = &storage.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time}
+		c = &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
 		return tx.PutChallenge(c)
 	})
 	if err != nil {
@@ -273,7 +281,7 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 
 // rememberUser stores a user's display name the first time, or when it
 // changed.
-func (b *Bot) rememberUser(tx *storage.Tx, u User, t time.Time) {
+func (b *Bot) rememberUser(tx Tx, u User, t time.Time) {
 	if u.ID == "" || u.Name == "" {
 		return
 	}
@@ -282,7 +290,7 @@ func (b *Bot) rememberUser(tx *storage.Tx, u User, t time.Time) {
 		return
 	}
 	if err != nil {
-		p = &storage.Player{ID: u.ID}
+		p = &Player{ID: u.ID}
 	}
 	p.Name, p.Updated = u.Name, t
 	if err := tx.PutPlayer(p); err != nil {
@@ -306,7 +314,7 @@ func (b *Bot) userArg(r *Request, a string) UserID {
 
 // challengeConfig merges the typed options with the room's and the
 // bot's defaults and checks the result.
-func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, storage.Clock, string, error) {
+func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeControl, string, error) {
 	var cfg game.Config
 	rulesText := b.cfg.Rules
 	if room != nil && room.Rules != "" {
@@ -317,7 +325,7 @@ func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, s
 	} else {
 		rules, err := game.ParseRules(rulesText)
 		if err != nil {
-			return cfg, storage.Clock{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
+			return cfg, TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
 		cfg.Rules = rules
 	}
@@ -352,21 +360,21 @@ func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, s
 	cfg.Rules.Komi = komi
 	if _, err := game.New(cfg); err != nil {
 		if errors.Is(err, game.ErrHandicap) {
-			return cfg, storage.Clock{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
+			return cfg, TimeControl{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
 		}
-		return cfg, storage.Clock{}, "", errorf("those options don't make a game: %v", err)
+		return cfg, TimeControl{}, "", errorf("those options don't make a game: %v", err)
 	}
 	clockText := b.cfg.Clock
 	if room != nil && room.Clock != "" {
 		clockText = room.Clock
 	}
-	var clock storage.Clock
+	var clock TimeControl
 	if o.Clock != nil {
 		clock = *o.Clock
 	} else {
 		c, err := ParseClock(clockText)
 		if err != nil {
-			return cfg, storage.Clock{}, "", err
+			return cfg, TimeControl{}, "", err
 		}
 		clock = c
 	}
@@ -377,18 +385,18 @@ func (b *Bot) challengeConfig(room *storage.Room, o gameOptions) (game.Config, s
 	return cfg, clock, color, nil
 }
 
-func describeConfig(cfg game.Config, clock storage.Clock) string {
+func describeConfig(cfg game.Config, clock TimeControl) string {
 	s := fmt.Sprintf("%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), cfg.Rules.Name, game.FormatKomi(cfg.Rules.Komi))
 	if cfg.Handicap >= 2 {
 		s += fmt.Sprintf(", handicap %d", cfg.Handicap)
 	}
-	if clock.Kind != storage.NoClock {
+	if clock.Kind != NoClock {
 		s += ", clock " + FormatClock(clock)
 	}
 	return s
 }
 
-func (b *Bot) challengeReply(c *storage.Challenge) Reply {
+func (b *Bot) challengeReply(c *Challenge) Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
 	var mentions []UserID
@@ -407,19 +415,19 @@ func (b *Bot) challengeReply(c *storage.Challenge) Reply {
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx *storage.Tx, b *Bot, r *Request, ref string, mine bool) (*storage.Challenge, error) {
+func findChallenge(tx Tx, b *Bot, r *Request, ref string, mine bool) (*Challenge, error) {
 	if ref != "" {
 		id, ok := parseRef(ref)
 		if !ok {
-			return nil, errorf("%q is not a challenge: challenges are written like #3.", ref)
+			return nil, errorf("%s is not a challenge: challenges are written like #3.", echo(ref))
 		}
 		c, err := tx.Challenge(ChallengeID(id))
-		if errors.Is(err, storage.ErrNotFound) {
+		if errors.Is(err, ErrNotFound) {
 			return nil, errorf("There is no challenge #%d.", id)
 		}
 		return c, err
 	}
-	var cands []*storage.Challenge
+	var cands []*Challenge
 	pending, err := tx.PendingChallenges(r.User.ID)
 	if err != nil {
 		return nil, err
@@ -463,7 +471,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	}
 	var l *loaded
 	var threads bool
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
@@ -471,7 +479,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if err != nil {
 			return err
 		}
-		if c.Status != storage.Pending {
+		if c.Status != Pending {
 			return errorf("Challenge #%d is already %s.", c.ID, c.Status)
 		}
 		if c.From == r.User.ID {
@@ -485,7 +493,8 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if err != nil {
 			return err
 		}
-		sg := &storage.Game{Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+		// The game keeps the challenge's number where it is free.
+		sg := &Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 		black, white := c.From, r.User.ID
 		switch c.Color {
 		case "white":
@@ -498,14 +507,14 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			}
 		}
 		sg.Black, sg.White = black, white
-		if c.Clock.Kind == storage.Fischer {
+		if c.Clock.Kind == Fischer {
 			sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
 		}
 		startClock(sg, g, r.Time)
-		if err := tx.PutGame(sg); err != nil {
+		if err := tx.InsertGame(sg); err != nil {
 			return err
 		}
-		c.Status, c.Game, c.Answered = storage.Accepted, sg.ID, r.Time
+		c.Status, c.Game, c.Answered = Accepted, sg.ID, r.Time
 		if c.To == "" {
 			c.To = r.User.ID
 		}
@@ -529,10 +538,10 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return rep, nil
 }
 
-func (b *Bot) answerChallenge(r *Request, mine bool, status storage.ChallengeStatus) (Reply, error) {
+func (b *Bot) answerChallenge(ctx context.Context, r *Request, mine bool, status ChallengeStatus) (Reply, error) {
 	ref, _ := splitRef(r.Args)
-	var c *storage.Challenge
-	err := b.store.Update(func(tx *storage.Tx) error {
+	var c *Challenge
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
@@ -541,7 +550,7 @@ func (b *Bot) answerChallenge(r *Request, mine bool, status storage.ChallengeSta
 		if err != nil {
 			return err
 		}
-		if c.Status != storage.Pending {
+		if c.Status != Pending {
 			return errorf("Challenge #%d is already %s.", c.ID, c.Status)
 		}
 		if mine && c.From != r.User.ID {
@@ -566,9 +575,9 @@ func (b *Bot) answerChallenge(r *Request, mine bool, status storage.ChallengeSta
 }
 
 func cmdDecline(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	return b.answerChallenge(r, false, storage.Declined)
+	return b.answerChallenge(ctx, r, false, Declined)
 }
 
 func cmdCancel(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	return b.answerChallenge(r, true, storage.Cancelled)
+	return b.answerChallenge(ctx, r, true, Cancelled)
 }

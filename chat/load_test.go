@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // TestLoad plays many games between distinct players concurrently through
@@ -36,7 +35,7 @@ func TestLoad(t *testing.T) {
 		}
 		games = n
 	}
-	db, err := storage.Open(filepath.Join(t.TempDir(), "load.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(t.TempDir(), "load.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestLoad(t *testing.T) {
 	var seq atomic.Int64
 	send := func(rng *rand.Rand, user, room string, line ...string) Reply {
 		id := fmt.Sprintf("load:%d", seq.Add(1))
-		r := Request{User: User{ID: UserID("load:" + user), Name: user}, Room: RoomID("load:" + room), EventID: id, Command: line[0], Args: line[1:]}
+		r := Request{User: User{ID: UserID("load:" + user), Name: user}, Room: RoomID("load:" + room), EventID: EventID(id), Command: line[0], Args: line[1:]}
 		rep := bot.Handle(context.Background(), r)
 		if rng.IntN(4) == 0 { // a duplicate delivery
 			dup := bot.Handle(context.Background(), r)
@@ -117,7 +116,7 @@ func TestLoad(t *testing.T) {
 	close(results)
 	elapsed := time.Since(start)
 	n := 0
-	db.View(func(tx *storage.Tx) error {
+	db.View(context.Background(), func(tx Tx) error {
 		for r := range results {
 			n++
 			sg, err := tx.Game(r.id)
@@ -142,7 +141,7 @@ func TestLoad(t *testing.T) {
 // BenchmarkMoveCommand measures the whole in-process path of a move:
 // parse, authorize, replay, play, store with fsync, render.
 func BenchmarkMoveCommand(b *testing.B) {
-	db, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+	db, err := OpenTestDB(filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
 	}

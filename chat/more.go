@@ -9,29 +9,44 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	var games []*storage.Game
-	var chals []*storage.Challenge
-	err := b.store.View(func(tx *storage.Tx) error {
+	// Each record is read on its own: a damaged one (not even valid
+	// JSON, or moves that do not replay) is named, the others listed.
+	var games []*Game
+	var damaged []GameID
+	var chals []*Challenge
+	var chalErr error
+	err := b.store.View(ctx, func(tx Tx) error {
 		var err error
-		if games, err = tx.ActiveGames(r.User.ID); err != nil {
+		games, err = tx.ActiveGames(r.User.ID)
+		if d := Damaged(err); d != nil {
+			b.log.Error("corrupt record", "err", err)
+			damaged, err = d.Games, nil
+		}
+		if err != nil {
 			return err
 		}
-		chals, err = tx.PendingChallenges(r.User.ID)
-		return err
+		chals, chalErr = tx.PendingChallenges(r.User.ID)
+		return nil
 	})
-	if err != nil && len(games) == 0 {
+	if err != nil {
 		return Reply{}, err
+	}
+	if chalErr != nil {
+		b.log.Error("corrupt record", "err", chalErr)
 	}
 	var lines []string
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	for _, id := range damaged {
+		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
+	}
 	for _, sg := range games {
 		l, err := load(sg)
 		if err != nil {
-			lines = append(lines, fmt.Sprintf("#%d: damaged record", sg.ID))
+			b.log.Error("corrupt record", "err", err)
+			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", sg.ID))
 			continue
 		}
 		me := colorOf(sg, r.User.ID)
@@ -67,7 +82,10 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(lines) == 0 {
 		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
 	}
-	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, err
+	if chalErr != nil {
+		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
+	}
+	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true}
@@ -78,18 +96,18 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
-			return b.showSettings(r)
+			return b.showSettings(ctx, r)
 		}
 	}
 	if len(args) == 0 {
-		return b.showSettings(r)
+		return b.showSettings(ctx, r)
 	}
 	var mine, room []string
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %q).", a)
+			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
 		}
 		switch {
 		case playerKeys[k]:
@@ -97,11 +115,11 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		case roomKeys[k]:
 			room = append(room, a)
 		default:
-			return Reply{}, errorf("There is no setting %q. Yours: %s. The room's (admins): %s.", k, strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Reply{}, errorf("Only room admins can change the room's settings (%s).", strings.Join(room, " "))
+		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
 	}
 	var o gameOptions
 	if len(room) > 0 {
@@ -110,17 +128,17 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			return Reply{}, err
 		}
 	}
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
 		if len(mine) > 0 {
 			p, err := tx.Player(r.User.ID)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				p = &storage.Player{ID: r.User.ID, Name: r.User.Name}
+				p = &Player{ID: r.User.ID, Name: r.User.Name}
 			}
 			for _, kv := range mine {
 				k, v, _ := strings.Cut(kv, "=")
@@ -128,12 +146,12 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				switch k {
 				case "notify":
 					if v != "mention" && v != "dm" && v != "off" {
-						return errorf("notify=%s: choose mention, dm or off.", v)
+						return errorf("notify=%s: choose mention, dm or off.", clipArg(v))
 					}
 					p.Notify = v
 				case "theme":
 					if v != "wood" && v != "dark" {
-						return errorf("theme=%s: choose wood or dark.", v)
+						return errorf("theme=%s: choose wood or dark.", clipArg(v))
 					}
 					p.Theme = v
 				}
@@ -146,10 +164,10 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if len(room) > 0 {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
-				if !errors.Is(err, storage.ErrNotFound) {
+				if !errors.Is(err, ErrNotFound) {
 					return err
 				}
-				rm = &storage.Room{ID: r.Room}
+				rm = &Room{ID: r.Room}
 			}
 			if o.Rules != nil {
 				rm.Rules = o.RulesText
@@ -174,19 +192,19 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rep, err := b.showSettings(r)
+	rep, err := b.showSettings(ctx, r)
 	rep.Text = "Saved.\n" + rep.Text
 	return rep, err
 }
 
-func (b *Bot) showSettings(r *Request) (Reply, error) {
-	p := b.player(r.User.ID)
-	var rm storage.Room
-	err := b.store.View(func(tx *storage.Tx) error {
+func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
+	p := b.player(ctx, r.User.ID)
+	var rm Room
+	err := b.store.View(ctx, func(tx Tx) error {
 		x, err := tx.Room(r.Room)
 		if err == nil {
 			rm = *x
-		} else if !errors.Is(err, storage.ErrNotFound) {
+		} else if !errors.Is(err, ErrNotFound) {
 			return err
 		}
 		return nil
@@ -222,8 +240,8 @@ func (b *Bot) showSettings(r *Request) (Reply, error) {
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*storage.Game
-	b.store.View(func(tx *storage.Tx) error {
+	var games []*Game
+	b.store.View(ctx, func(tx Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		return nil
 	})
@@ -237,11 +255,11 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				continue
 			}
 			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(opp)), Value: v})
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
 		}
 	case arg == "point":
 		ref, _ := splitRef(r.Args)
-		var sg *storage.Game
+		var sg *Game
 		if ref != "" {
 			id, _ := parseRef(ref)
 			for _, g := range games {
@@ -250,7 +268,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				}
 			}
 		} else {
-			var here []*storage.Game
+			var here []*Game
 			for _, g := range games {
 				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)
@@ -314,8 +332,8 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if len(b.cfg.Reminders) > 0 {
 		horizon = now.Add(b.cfg.Reminders[0])
 	}
-	var due []*storage.Game
-	if err := b.store.View(func(tx *storage.Tx) error {
+	var due []*Game
+	if err := b.store.View(ctx, func(tx Tx) error {
 		var err error
 		due, err = tx.DueGames(horizon, 0)
 		return err
@@ -328,7 +346,10 @@ func (b *Bot) Tick(ctx context.Context) error {
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
-	return b.store.Update(func(tx *storage.Tx) error {
+	return b.store.Update(ctx, func(tx Tx) error {
+		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
+			return err
+		}
 		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
 		return err
 	})
@@ -343,7 +364,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	var remind bool
 	var left time.Duration
 	var room RoomID
-	err := b.store.Update(func(tx *storage.Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -390,7 +411,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		msg := Message{Room: room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
 			Mentions: []UserID{late}}}
-		if b.player(late).Notify == "dm" {
+		if b.player(ctx, late).Notify == "dm" {
 			msg.To = late
 		}
 		b.notify(ctx, msg)

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/storage"
 )
 
 func cmdPlay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
@@ -18,20 +17,20 @@ func cmdPlay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		return Reply{}, b.usageError("play", "Where? Give a point like D4.")
 	}
 	if len(rest) > 1 {
-		return Reply{}, b.usageError("play", fmt.Sprintf("One point at a time (I got %q).", strings.Join(rest, " ")))
+		return Reply{}, b.usageError("play", fmt.Sprintf("One point at a time (I got %s).", echo(strings.Join(rest, " "))))
 	}
 	var what string
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		cfg := l.g.Config()
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
 			if errors.Is(err, game.ErrOffBoard) {
-				return errorf("%s is off the board: this %s board goes from A1 to %s.", rest[0], game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
+				return errorf("%s is off the board: this %s board goes from A1 to %s.", clipArg(rest[0]), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
 			}
 			if strings.Contains(strings.ToUpper(rest[0]), "I") && !strings.EqualFold(rest[0], "pass") {
-				return errorf("%q: there is no column I on a go board (the letters skip from H to J).", rest[0])
+				return errorf("%s: there is no column I on a go board (the letters skip from H to J).", echo(rest[0]))
 			}
-			return errorf("%q isn't a point: write a column letter and a row number, like D4.", rest[0])
+			return errorf("%s isn't a point: write a column letter and a row number, like D4.", echo(rest[0]))
 		}
 		if err := b.checkTurn(l, me); err != nil {
 			return err
@@ -115,9 +114,9 @@ func (b *Bot) passText(l *loaded, u UserID) string {
 func cmdPass(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, rest := splitRef(r.Args)
 	if len(rest) > 0 {
-		return Reply{}, b.usageError("pass", fmt.Sprintf("pass takes no point (I got %q).", strings.Join(rest, " ")))
+		return Reply{}, b.usageError("pass", fmt.Sprintf("pass takes no point (I got %s).", echo(strings.Join(rest, " "))))
 	}
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
 			return err
 		}
@@ -131,7 +130,7 @@ func cmdPass(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 
 func cmdResign(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, _ := splitRef(r.Args)
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if err := l.g.Resign(me); err != nil {
 			return err
 		}
@@ -146,7 +145,7 @@ func cmdResign(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 
 func cmdAbort(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, _ := splitRef(r.Args)
-	l, err := b.change(r, ref, false, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, false, func(tx Tx, l *loaded, me game.Color) error {
 		if l.sg.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
 		}
@@ -171,12 +170,12 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			refuse = true
 		case "yes", "ok", "accept":
 		default:
-			return Reply{}, b.usageError("undo", fmt.Sprintf("Answer an undo request with undo or undo no (I got %q).", rest[0]))
+			return Reply{}, b.usageError("undo", fmt.Sprintf("Answer an undo request with undo or undo no (I got %s).", echo(rest[0])))
 		}
 	}
 	var text string
 	var notifyUser UserID
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
@@ -199,7 +198,7 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			if err := l.g.Undo(); err != nil {
 				return err
 			}
-			l.sg.Undos = append(l.sg.Undos, storage.Undo{By: opp, Move: n, Was: last, At: r.Time})
+			l.sg.Undos = append(l.sg.Undos, Undo{By: opp, Move: n, Was: last, At: r.Time})
 			if k := l.g.MoveCount(); k < len(l.sg.MoveTimes) {
 				l.sg.MoveTimes = l.sg.MoveTimes[:k]
 			}
@@ -242,7 +241,7 @@ func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		return Reply{}, b.usageError("dead", "Which stones? Give a point of each string, like D4.")
 	}
 	var toggled []string
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -254,7 +253,7 @@ func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 				}
 				p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 				if err != nil || p.IsPass() {
-					return errorf("%q isn't a point on this board: give stones like D4.", s)
+					return errorf("%s isn't a point on this board: give stones like D4.", echo(s))
 				}
 				if l.g.At(p) == game.Empty {
 					return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
@@ -280,7 +279,7 @@ func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 func cmdDone(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, _ := splitRef(r.Args)
 	var text string
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -307,7 +306,7 @@ func cmdDone(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 
 func cmdResume(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	ref, _ := splitRef(r.Args)
-	l, err := b.change(r, ref, true, func(tx *storage.Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
@@ -321,7 +320,7 @@ func cmdResume(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 }
 
 // view loads a game for looking at (anyone may).
-func (b *Bot) view(r *Request) (*loaded, error) {
+func (b *Bot) view(ctx context.Context, r *Request) (*loaded, error) {
 	ref, _ := splitRef(r.Args)
 	if ref == "" && len(r.Args) > 0 {
 		if _, ok := parseRef(r.Args[0]); ok {
@@ -329,7 +328,7 @@ func (b *Bot) view(r *Request) (*loaded, error) {
 		}
 	}
 	var l *loaded
-	err := b.store.View(func(tx *storage.Tx) error {
+	err := b.store.View(ctx, func(tx Tx) error {
 		sg, err := findGame(tx, b, r, ref, false)
 		if err != nil {
 			return err
@@ -341,7 +340,7 @@ func (b *Bot) view(r *Request) (*loaded, error) {
 }
 
 func cmdBoard(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(r)
+	l, err := b.view(ctx, r)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -349,13 +348,13 @@ func cmdBoard(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 }
 
 func cmdSGF(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(r)
+	l, err := b.view(ctx, r)
 	if err != nil {
 		return Reply{}, err
 	}
-	info := game.GameInfo{Black: b.displayName(l.sg.Black), White: b.displayName(l.sg.White),
+	info := game.GameInfo{Black: b.displayName(ctx, l.sg.Black), White: b.displayName(ctx, l.sg.White),
 		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
-	if l.sg.Clock.Kind != storage.NoClock {
+	if l.sg.Clock.Kind != NoClock {
 		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
 	}
 	var buf bytes.Buffer
@@ -367,7 +366,7 @@ func cmdSGF(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 }
 
 func cmdReplay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(r)
+	l, err := b.view(ctx, r)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -375,7 +374,7 @@ func cmdReplay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		return Reply{}, errorf("This bot has no renderer configured.")
 	}
 	var buf bytes.Buffer
-	w, h, err := b.render.Replay(&buf, l.g, b.theme(r.User.ID))
+	w, h, err := b.render.Replay(&buf, l.g, b.theme(ctx, r.User.ID))
 	if err != nil {
 		return Reply{}, err
 	}
@@ -384,9 +383,9 @@ func cmdReplay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 }
 
 // displayName returns a user's stored name, or the local part of the ID.
-func (b *Bot) displayName(u UserID) string {
+func (b *Bot) displayName(ctx context.Context, u UserID) string {
 	name := u.Local()
-	b.store.View(func(tx *storage.Tx) error {
+	b.store.View(ctx, func(tx Tx) error {
 		if p, err := tx.Player(u); err == nil && p.Name != "" {
 			name = p.Name
 		}
@@ -396,9 +395,9 @@ func (b *Bot) displayName(u UserID) string {
 }
 
 // player returns u's settings (defaults if unknown).
-func (b *Bot) player(u UserID) storage.Player {
-	p := storage.Player{ID: u}
-	b.store.View(func(tx *storage.Tx) error {
+func (b *Bot) player(ctx context.Context, u UserID) Player {
+	p := Player{ID: u}
+	b.store.View(ctx, func(tx Tx) error {
 		if sp, err := tx.Player(u); err == nil {
 			p = *sp
 		}
@@ -407,7 +406,7 @@ func (b *Bot) player(u UserID) storage.Player {
 	return p
 }
 
-func (b *Bot) theme(u UserID) string { return b.player(u).Theme }
+func (b *Bot) theme(ctx context.Context, u UserID) string { return b.player(ctx, u).Theme }
 
 // actionID encodes a button for game l: command|g<id>|<version>[|arg].
 func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
@@ -420,7 +419,7 @@ func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
 
 // decodeAction turns a pressed button back into a command; a game button
 // from an older position is refused.
-func (b *Bot) decodeAction(r *Request) (*Command, []string, error) {
+func (b *Bot) decodeAction(ctx context.Context, r *Request) (*Command, []string, error) {
 	parts := strings.Split(r.Action, "|")
 	if len(parts) < 3 || len(parts[1]) < 2 {
 		return nil, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
@@ -439,13 +438,13 @@ func (b *Bot) decodeAction(r *Request) (*Command, []string, error) {
 		args = append([]string{parts[3]}, args...)
 	}
 	if parts[1][0] == 'g' {
-		var sg *storage.Game
-		err := b.store.View(func(tx *storage.Tx) error {
+		var sg *Game
+		err := b.store.View(ctx, func(tx Tx) error {
 			var err error
 			sg, err = tx.Game(GameID(id))
 			return err
 		})
-		if errors.Is(err, storage.ErrNotFound) {
+		if errors.Is(err, ErrNotFound) {
 			return nil, nil, errorf("Game #%d no longer exists.", id)
 		}
 		if err != nil {
@@ -531,11 +530,11 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", Mention(sg.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
 	}
-	viewer := b.player(r.User.ID)
+	viewer := b.player(ctx, r.User.ID)
 	rep.Image = b.boardImage(g, sg.ID, viewer.Theme, 0)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
-		np := b.player(next)
+		np := b.player(ctx, next)
 		if np.Notify != "off" && next != r.User.ID {
 			rep.Mentions = []UserID{next}
 		}
@@ -545,6 +544,10 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
 			b.notify(ctx, Message{To: next, Room: sg.Room, Reply: dm})
 		}
+	}
+	if what == "" {
+		// Only looking (board): nobody is notified, whatever the phase.
+		rep.Mentions = nil
 	}
 	return rep
 }

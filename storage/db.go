@@ -2,21 +2,22 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot/chat"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the layout this code writes; older files are upgraded
 // by Open.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 var (
 	bMeta         = []byte("meta")
@@ -32,10 +33,11 @@ var (
 	bEvents       = []byte("events")             // event id → unixnano(8)
 	bEventsByTime = []byte("idx_events_by_time") // unixnano(8) event id → nil
 	bState        = []byte("state")              // ns \x00 key → value
-	keySchema     = []byte("schema")
+	// bQuarantine (repair.go): kind \x00 key → a damaged record taken out of play
+	keySchema = []byte("schema")
 )
 
-var allBuckets = [][]byte{bMeta, bGames, bPlayerGames, bRoomGames, bDeadlines, bChallenges, bPlayerChals, bRoomChals, bPlayers, bRooms, bEvents, bEventsByTime, bState}
+var allBuckets = [][]byte{bMeta, bGames, bPlayerGames, bRoomGames, bDeadlines, bChallenges, bPlayerChals, bRoomChals, bPlayers, bRooms, bEvents, bEventsByTime, bState, bQuarantine}
 
 // Options tune Open.
 type Options struct {
@@ -88,22 +90,40 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
+var _ chat.Store = (*DB)(nil)
+
 // Update runs fn in one read-write transaction, committed (fsynced) before
-// it returns nil; if fn fails nothing is written.
-func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+// it returns nil; if fn fails nothing is written. A cancelled ctx starts
+// no transaction.
+func (db *DB) Update(ctx context.Context, fn func(chat.Tx) error) error {
+	return db.update(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
 // View runs fn in a read-only transaction.
-func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+func (db *DB) View(ctx context.Context, fn func(chat.Tx) error) error {
+	return db.view(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
-// Batch runs fn in a transaction shared with other concurrent Batch calls
-// (fewer fsyncs under load). fn may run more than once, so it must be
-// idempotent apart from its effect on the transaction.
-func (db *DB) Batch(fn func(*Tx) error) error {
+func (db *DB) update(ctx context.Context, fn func(*Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bolt.Update(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+// batch runs fn in a transaction shared with other concurrent batch calls
+// (fewer fsyncs under load; BenchmarkParallelMoves compares). fn may run
+// more than once, so it must be idempotent apart from its effect on the
+// transaction.
+func (db *DB) batch(fn func(*Tx) error) error {
 	return db.bolt.Batch(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
+}
+
+func (db *DB) view(ctx context.Context, fn func(*Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return db.bolt.View(func(btx *bolt.Tx) error { return fn(&Tx{btx}) })
 }
 
 // Backup writes a consistent copy of the whole database to w while it is
@@ -171,7 +191,8 @@ func (db *DB) checkSchema() error {
 
 // migrate brings the file to SchemaVersion. Version 1 files (the first
 // layout) had no deadline index and no event expiry index: version 2
-// builds both from the records.
+// builds both from the records. Version 3 rewrites every record in
+// storage's own format (codec.go) from the model's encoding/json form.
 func (db *DB) migrate() error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		meta, err := btx.CreateBucketIfNotExists(bMeta)
@@ -196,14 +217,65 @@ func (db *DB) migrate() error {
 				return fmt.Errorf("upgrading schema 1 to 2: %w", err)
 			}
 		}
+		if v == 1 || v == 2 {
+			if err := tx.migrate2to3(); err != nil {
+				return fmt.Errorf("upgrading schema 2 to 3: %w", err)
+			}
+		}
 		return meta.Put(keySchema, binary.BigEndian.AppendUint32(nil, SchemaVersion))
 	})
 }
 
+// migrate2to3 rewrites games, challenges, players and rooms from the
+// schema-2 encoding (legacy.go) to the schema-3 one (codec.go). Keys and
+// index entries stay as they are. A record that cannot be read is left
+// as it was: it is reported as damaged when read, like any other.
+func (tx *Tx) migrate2to3() error {
+	for _, step := range []struct {
+		bucket []byte
+		recode func([]byte) ([]byte, error)
+	}{
+		{bGames, recode(decodeGameV2, encodeGame)},
+		{bChallenges, recode(decodeChallengeV2, encodeChallenge)},
+		{bPlayers, recode(decodePlayerV2, encodePlayer)},
+		{bRooms, recode(decodeRoomV2, encodeRoom)},
+	} {
+		b := tx.b(step.bucket)
+		var keys, vals [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			nv, err := step.recode(v)
+			if err != nil {
+				return nil
+			}
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, nv)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for i, k := range keys {
+			if err := b.Put(k, vals[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func recode[T any](decode func([]byte) (*T, error), encode func(*T) ([]byte, error)) func([]byte) ([]byte, error) {
+	return func(raw []byte) ([]byte, error) {
+		v, err := decode(raw)
+		if err != nil {
+			return nil, err
+		}
+		return encode(v)
+	}
+}
+
 func (tx *Tx) migrate1to2() error {
 	err := tx.b(bGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if json.Unmarshal(v, &g) != nil {
+		g, err := decodeGameV2(v)
+		if err != nil {
 			return nil // reported when read; nothing to index
 		}
 		if g.Active() && !g.Deadline.IsZero() {
@@ -261,14 +333,14 @@ func (tx *Tx) Game(id GameID) (*Game, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
 	}
-	var g Game
-	if err := json.Unmarshal(raw, &g); err != nil {
+	g, err := decodeGame(raw)
+	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", id, ErrCorrupt, err)
 	}
 	if g.ID != id {
 		return nil, fmt.Errorf("game #%d: %w: it says it is game #%d", id, ErrCorrupt, g.ID)
 	}
-	return &g, nil
+	return g, nil
 }
 
 // PutGame inserts (ID 0: assigns the next ID) or updates a game. An update
@@ -297,7 +369,7 @@ func (tx *Tx) PutGame(g *Game) error {
 		}
 	}
 	g.Version++
-	raw, err := json.Marshal(g)
+	raw, err := encodeGame(g)
 	if err != nil {
 		return err
 	}
@@ -383,16 +455,25 @@ func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
 // good ones.
 func (tx *Tx) games(ids []uint64) ([]*Game, error) {
 	out := make([]*Game, 0, len(ids))
+	var damaged chat.DamagedError
 	var errs []error
 	for _, id := range ids {
 		g, err := tx.Game(GameID(id))
 		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				return nil, err
+			}
+			damaged.Games = append(damaged.Games, GameID(id))
 			errs = append(errs, err)
 			continue
 		}
 		out = append(out, g)
 	}
-	return out, errors.Join(errs...)
+	if errs != nil {
+		damaged.Err = errors.Join(errs...)
+		return out, &damaged
+	}
+	return out, nil
 }
 
 // ActiveGames returns u's games still being played or scored, by ID.
@@ -431,14 +512,14 @@ func (tx *Tx) Challenge(id ChallengeID) (*Challenge, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
 	}
-	var c Challenge
-	if err := json.Unmarshal(raw, &c); err != nil {
+	c, err := decodeChallenge(raw)
+	if err != nil {
 		return nil, fmt.Errorf("challenge #%d: %w: %v", id, ErrCorrupt, err)
 	}
 	if c.ID != id {
 		return nil, fmt.Errorf("challenge #%d: %w: it says it is challenge #%d", id, ErrCorrupt, c.ID)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // PutChallenge inserts (ID 0: assigns the next ID) or updates a
@@ -462,14 +543,14 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 			}
 		}
 	}
-	raw, err := json.Marshal(c)
+	raw, err := encodeChallenge(c)
 	if err != nil {
 		return err
 	}
 	if err := b.Put(idKey(uint64(c.ID)), raw); err != nil {
 		return err
 	}
-	if c.Status == Pending {
+	if c.Status == chat.Pending {
 		for _, k := range challengeKeys(c) {
 			if err := tx.b(k.bucket).Put(k.key, nil); err != nil {
 				return err
@@ -514,16 +595,25 @@ func challengeKeys(c *Challenge) []indexKey {
 
 func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
 	out := make([]*Challenge, 0, len(ids))
+	var damaged chat.DamagedError
 	var errs []error
 	for _, id := range ids {
 		c, err := tx.Challenge(ChallengeID(id))
 		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				return nil, err
+			}
+			damaged.Challenges = append(damaged.Challenges, ChallengeID(id))
 			errs = append(errs, err)
 			continue
 		}
 		out = append(out, c)
 	}
-	return out, errors.Join(errs...)
+	if errs != nil {
+		damaged.Err = errors.Join(errs...)
+		return out, &damaged
+	}
+	return out, nil
 }
 
 // PendingChallenges returns pending challenges from or to u.
@@ -538,22 +628,25 @@ func (tx *Tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
 
 // --- players, rooms, state ---
 
-func (tx *Tx) getJSON(bucket []byte, key, what string, v any) error {
+// get reads the record under key with decode.
+func get[T any](tx *Tx, bucket []byte, key, what string, decode func([]byte) (*T, error)) (*T, error) {
 	raw := tx.b(bucket).Get([]byte(key))
 	if raw == nil {
-		return fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+		return nil, fmt.Errorf("%s %s %w", what, key, ErrNotFound)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
+	v, err := decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
 	}
-	return nil
+	return v, nil
 }
 
-func (tx *Tx) putJSON(bucket []byte, key string, v any) error {
+// put stores the record under key with encode.
+func put[T any](tx *Tx, bucket []byte, key string, v *T, encode func(*T) ([]byte, error)) error {
 	if key == "" {
 		return errors.New("empty key")
 	}
-	raw, err := json.Marshal(v)
+	raw, err := encode(v)
 	if err != nil {
 		return err
 	}
@@ -562,27 +655,19 @@ func (tx *Tx) putJSON(bucket []byte, key string, v any) error {
 
 // Player returns what gobot knows of user id (ErrNotFound if nothing).
 func (tx *Tx) Player(id UserID) (*Player, error) {
-	var p Player
-	if err := tx.getJSON(bPlayers, string(id), "player", &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return get(tx, bPlayers, string(id), "player", decodePlayer)
 }
 
 // PutPlayer stores a player.
-func (tx *Tx) PutPlayer(p *Player) error { return tx.putJSON(bPlayers, string(p.ID), p) }
+func (tx *Tx) PutPlayer(p *Player) error { return put(tx, bPlayers, string(p.ID), p, encodePlayer) }
 
 // Room returns a room's settings (ErrNotFound if never set).
 func (tx *Tx) Room(id RoomID) (*Room, error) {
-	var r Room
-	if err := tx.getJSON(bRooms, string(id), "room", &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return get(tx, bRooms, string(id), "room", decodeRoom)
 }
 
 // PutRoom stores a room's settings.
-func (tx *Tx) PutRoom(r *Room) error { return tx.putJSON(bRooms, string(r.ID), r) }
+func (tx *Tx) PutRoom(r *Room) error { return put(tx, bRooms, string(r.ID), r, encodeRoom) }
 
 // State returns an adapter's stored value (ErrNotFound when absent).
 func (tx *Tx) State(ns, key string) ([]byte, error) {
@@ -605,7 +690,7 @@ func (tx *Tx) PutState(ns, key string, v []byte) error {
 
 // MarkEvent records that chat event id was handled at t; ErrDuplicate if
 // it already was.
-func (tx *Tx) MarkEvent(id string, t time.Time) error {
+func (tx *Tx) MarkEvent(id EventID, t time.Time) error {
 	if id == "" {
 		return errors.New("empty event ID")
 	}
@@ -639,14 +724,19 @@ func (tx *Tx) ExpireEvents(before time.Time) (int, error) {
 
 // checkIndexes verifies that every index entry matches its record (key
 // and value) and every record has its entries. Damaged records are
-// skipped: they are reported when read.
+// skipped, and so are the entries they left: they are reported when read
+// and removed with DeleteGame or DeleteChallenge.
 func (tx *Tx) checkIndexes() error {
 	want := map[string]string{} // bucket \xff key → value
 	put := func(bucket, key, val []byte) { want[string(bucket)+"\xff"+string(key)] = string(val) }
+	damaged := map[string]bool{} // bucket \xff id(8) of a damaged record's possible entries
 	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
-		var g Game
-		if json.Unmarshal(v, &g) != nil {
+		g, err := decodeGame(v)
+		if err != nil || len(k) != 8 || g.ID != GameID(binary.BigEndian.Uint64(k)) {
+			for _, b := range [][]byte{bPlayerGames, bRoomGames, bDeadlines} {
+				damaged[string(b)+"\xff"+string(k)] = true
+			}
 			return nil
 		}
 		if g.Active() {
@@ -662,11 +752,17 @@ func (tx *Tx) checkIndexes() error {
 		return nil
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
-		var c Challenge
-		if json.Unmarshal(v, &c) != nil || c.Status != Pending {
+		c, err := decodeChallenge(v)
+		if err != nil || len(k) != 8 || c.ID != ChallengeID(binary.BigEndian.Uint64(k)) {
+			for _, b := range [][]byte{bPlayerChals, bRoomChals} {
+				damaged[string(b)+"\xff"+string(k)] = true
+			}
 			return nil
 		}
-		for _, ik := range challengeKeys(&c) {
+		if c.Status != chat.Pending {
+			return nil
+		}
+		for _, ik := range challengeKeys(c) {
 			put(ik.bucket, ik.key, nil)
 		}
 		return nil
@@ -681,6 +777,7 @@ func (tx *Tx) checkIndexes() error {
 			key := string(bucket) + "\xff" + string(k)
 			w, ok := want[key]
 			switch {
+			case !ok && len(k) > 8 && damaged[string(bucket)+"\xff"+string(k[len(k)-8:])]:
 			case !ok:
 				errs = append(errs, fmt.Errorf("%s: stale entry %q", bucket, k))
 			case w != string(v):

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -18,6 +19,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -53,13 +55,13 @@ func TestRoundTrip(t *testing.T) {
 	db := mustOpen(t)
 	komi := 6.5
 	g := newGame(t, "test:ann", "test:bob", "test:room")
-	g.Clock = Clock{Kind: Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = TimeControl{Kind: chat.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Deadline = t0.Add(72 * time.Hour)
 	g.Undos = []Undo{{By: "test:ann", Move: 3, Was: game.Move{Color: game.Black, Point: game.Pt(3, 3)}, At: t0}}
 	c := &Challenge{Room: "test:room", From: "test:ann", To: "test:bob", Config: g.Record.Config, Color: "black", Created: t0}
 	p := &Player{ID: "test:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: t0}
 	r := &Room{ID: "test:room", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "3d", Threads: true, Updated: t0}
-	err := db.Update(func(tx *Tx) error {
+	err := db.update(context.Background(), func(tx *Tx) error {
 		for _, f := range []func() error{
 			func() error { return tx.PutGame(g) },
 			func() error { return tx.PutChallenge(c) },
@@ -79,7 +81,7 @@ func TestRoundTrip(t *testing.T) {
 	if g.ID != 1 || g.Version != 1 || c.ID != 1 {
 		t.Fatalf("ids: game %d v%d, challenge %d", g.ID, g.Version, c.ID)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		g2, err := tx.Game(1)
 		if err != nil || g2.Black != g.Black || g2.Clock != g.Clock || !g2.Deadline.Equal(g.Deadline) || len(g2.Undos) != 1 || g2.Undos[0].Was != g.Undos[0].Was {
 			t.Errorf("game: %+v, %v", g2, err)
@@ -143,22 +145,22 @@ func TestRoundTripEveryField(t *testing.T) {
 	g := &Game{
 		Room: "matrix:!abc:example.org", Thread: true, Black: "matrix:@ann:example.org", White: "discord:1234",
 		Record: rec, MoveTimes: times,
-		Clock:    Clock{Kind: Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
+		Clock:    TimeControl{Kind: chat.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
 		Left:     [3]time.Duration{0, 50 * time.Hour, 60 * time.Hour},
 		Deadline: t0.Add(99 * time.Hour), Reminded: 2, UndoBy: "discord:1234",
 		Undos:     []Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
 		Challenge: 1, Created: t0, Updated: t0.Add(time.Minute), Finished: t0.Add(time.Hour), Result: "W+3.5",
 	}
 	c := &Challenge{Room: g.Room, From: g.Black, To: g.White, Config: rec.Config, Color: "random", Clock: g.Clock,
-		Created: t0, Status: Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
+		Created: t0, Status: chat.Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
 	p := &Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
 	r := &Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
-	if err := db.Update(func(tx *Tx) error {
+	if err := db.update(context.Background(), func(tx *Tx) error {
 		return errors.Join(tx.PutGame(g), tx.PutChallenge(c), tx.PutPlayer(p), tx.PutRoom(r))
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		g2, err := tx.Game(g.ID)
 		if err != nil || !reflect.DeepEqual(g2, g) {
 			t.Errorf("game:\n got %+v\nwant %+v\n%v", g2, g, err)
@@ -190,7 +192,7 @@ func ids(games []*Game) []GameID {
 func TestIndexesFollowChanges(t *testing.T) {
 	db := mustOpen(t)
 	var a, b *Game
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		a = newGame(t, "t:ann", "t:bob", "t:r1")
 		a.Deadline = t0.Add(time.Hour)
 		b = newGame(t, "t:ann", "t:cat", "t:r2")
@@ -206,7 +208,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 			t.Errorf("%s = %v, want %v", what, got, want)
 		}
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		g, _ := tx.ActiveGames("t:ann")
 		check("ann's games", ids(g), 1, 2)
 		g, _ = tx.DueGames(t0.Add(90*time.Minute), 0)
@@ -217,7 +219,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	})
 	// A move moves the deadline; finishing drops the game from the
 	// active indexes but keeps it in the room's.
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		a.Deadline = t0.Add(5 * time.Hour)
 		if err := tx.PutGame(a); err != nil {
 			return err
@@ -225,7 +227,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 		b.Finished, b.Result, b.Deadline = t0, "B+R", time.Time{}
 		return tx.PutGame(b)
 	})
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		g, _ := tx.ActiveGames("t:ann")
 		check("ann's games after finish", ids(g), 1)
 		g, _ = tx.ActiveGames("t:cat")
@@ -240,13 +242,13 @@ func TestIndexesFollowChanges(t *testing.T) {
 	})
 	// A game moved to another room (its own thread) and handed to
 	// another player leaves the old room's and player's lists.
-	if err := db.Update(func(tx *Tx) error {
+	if err := db.update(context.Background(), func(tx *Tx) error {
 		a.Room, a.Thread, a.White = "t:r1-thread", true, "t:dan"
 		return tx.PutGame(a)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		g, _ := tx.RoomGames("t:r1", false)
 		check("old room", ids(g))
 		g, _ = tx.RoomGames("t:r1-thread", true)
@@ -262,17 +264,17 @@ func TestIndexesFollowChanges(t *testing.T) {
 	// Stale writes fail.
 	stale := *a
 	stale.Version--
-	if err := db.Update(func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
 		t.Fatalf("stale write: %v", err)
 	}
-	db.Update(func(tx *Tx) error { return tx.DeleteGame(1) })
-	db.View(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(1) })
+	db.view(context.Background(), func(tx *Tx) error {
 		g, _ := tx.ActiveGames("t:ann")
 		check("after delete", ids(g))
 		return nil
 	})
 	// Challenges: pending ones are indexed for both players and the room.
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for _, c := range []*Challenge{{Room: "t:r1", From: "t:ann", To: "t:bob"}, {Room: "t:r1", From: "t:cat"}} {
 			if err := tx.PutChallenge(c); err != nil {
 				return err
@@ -280,7 +282,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 		}
 		return nil
 	})
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		cs, _ := tx.PendingChallenges("t:bob")
 		cr, _ := tx.RoomChallenges("t:r1")
 		if len(cs) != 1 || len(cr) != 2 {
@@ -288,12 +290,12 @@ func TestIndexesFollowChanges(t *testing.T) {
 		}
 		return nil
 	})
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		c, _ := tx.Challenge(1)
-		c.Status = Declined
+		c.Status = chat.Declined
 		return tx.PutChallenge(c)
 	})
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		cs, _ := tx.PendingChallenges("t:bob")
 		cr, _ := tx.RoomChallenges("t:r1")
 		if len(cs) != 0 || len(cr) != 1 {
@@ -305,13 +307,13 @@ func TestIndexesFollowChanges(t *testing.T) {
 
 func TestEvents(t *testing.T) {
 	db := mustOpen(t)
-	db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) })
-	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); !errors.Is(err, ErrDuplicate) {
+	db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) })
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("second mark: %v", err)
 	}
-	db.Update(func(tx *Tx) error { return tx.MarkEvent("e2", t0.Add(time.Hour)) })
+	db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e2", t0.Add(time.Hour)) })
 	var n int
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		var err error
 		n, err = tx.ExpireEvents(t0.Add(time.Minute))
 		return err
@@ -319,10 +321,10 @@ func TestEvents(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("expired %d, want 1", n)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); err != nil {
 		t.Fatalf("an expired event may be marked again: %v", err)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.MarkEvent("e2", t0) }); !errors.Is(err, ErrDuplicate) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e2", t0) }); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("e2 should still be known: %v", err)
 	}
 }
@@ -339,7 +341,7 @@ func TestSecondOpenFailsFast(t *testing.T) {
 
 func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 	db := mustOpen(t)
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for range 2 {
 			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:r")); err != nil {
 				return err
@@ -348,7 +350,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		// Damage game 1 behind the API's back.
 		return tx.tx.Bucket(bGames).Put(idKey(1), []byte("{not json"))
 	})
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		if _, err := tx.Game(1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
 			t.Errorf("game 1: %v", err)
 		}
@@ -362,7 +364,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		return nil
 	})
 	// A write over the damaged record is refused, not done blindly.
-	err := db.Update(func(tx *Tx) error {
+	err := db.update(context.Background(), func(tx *Tx) error {
 		g := newGame(t, "t:ann", "t:bob", "t:r")
 		g.ID, g.Version = 1, 1
 		return tx.PutGame(g)
@@ -372,10 +374,10 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 	}
 	// Deleting it removes its index entries too (the cleanup check
 	// verifies that none is left).
-	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(1) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(1) }); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		games, err := tx.ActiveGames("t:ann")
 		if len(games) != 1 || games[0].ID != 2 || err != nil {
 			t.Errorf("after deleting the damaged game: %v, %v", ids(games), err)
@@ -386,7 +388,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 
 func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 	db := mustOpen(t)
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for range 2 {
 			if err := tx.PutChallenge(&Challenge{Room: "t:r", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
 				return err
@@ -394,17 +396,17 @@ func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 		}
 		return tx.tx.Bucket(bChallenges).Put(idKey(2), []byte(`{"ID":2,"Status":"pending"}`))
 	})
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		cs, err := tx.PendingChallenges("t:bob")
 		if len(cs) != 1 || cs[0].ID != 1 || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "challenge #2") {
 			t.Errorf("pending: %d, %v", len(cs), err)
 		}
 		return nil
 	})
-	if err := db.Update(func(tx *Tx) error { return tx.DeleteChallenge(2) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteChallenge(2) }); err != nil {
 		t.Fatal(err)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		cs, err := tx.RoomChallenges("t:r")
 		if len(cs) != 1 || err != nil {
 			t.Errorf("room: %d, %v", len(cs), err)
@@ -416,24 +418,24 @@ func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 func TestPutGameRefusesStaleWrites(t *testing.T) {
 	db := mustOpen(t)
 	g := newGame(t, "t:ann", "t:bob", "t:r")
-	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
 		t.Fatal(err)
 	}
 	stale := *g
 	g.Result, g.Finished = "W+R", t0
-	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); err != nil || g.Version != 2 {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); err != nil || g.Version != 2 {
 		t.Fatalf("update: %v, version %d", err, g.Version)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
 		t.Errorf("stale write: %v", err)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(g.ID) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
 		t.Errorf("write to a deleted game: %v", err)
 	}
-	if err := db.Update(func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, ErrNotFound) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, ErrNotFound) {
 		t.Errorf("deleting twice: %v", err)
 	}
 }
@@ -448,7 +450,7 @@ func TestCheckFindsBrokenIndexes(t *testing.T) {
 	defer db.Close()
 	g := newGame(t, "t:ann", "t:bob", "t:r")
 	g.Deadline = t0
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		tx.MarkEvent("e1", t0)
 		return tx.PutGame(g)
 	})
@@ -465,7 +467,7 @@ func TestCheckFindsBrokenIndexes(t *testing.T) {
 		{bEventsByTime, append(timeKey(t0), "e2"...), nil, false, "stale entry"},
 	} {
 		var saved []byte
-		db.Update(func(tx *Tx) error {
+		db.update(context.Background(), func(tx *Tx) error {
 			b := tx.tx.Bucket(c.bucket)
 			saved = append([]byte(nil), b.Get(c.key)...)
 			if c.del {
@@ -476,7 +478,7 @@ func TestCheckFindsBrokenIndexes(t *testing.T) {
 		if err := db.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %q: check says %v", c.bucket, c.key, err)
 		}
-		db.Update(func(tx *Tx) error {
+		db.update(context.Background(), func(tx *Tx) error {
 			b := tx.tx.Bucket(c.bucket)
 			if c.del || len(saved) > 0 {
 				return b.Put(c.key, saved)
@@ -566,7 +568,7 @@ func TestMigrationFromSchema1(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Fatalf("after migration: %v", err)
 	}
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		due, _ := tx.DueGames(t0.Add(2*time.Hour), 0)
 		if len(due) != 1 || due[0].ID != 7 {
 			t.Errorf("the migration should index the deadline: %v", ids(due))
@@ -577,7 +579,7 @@ func TestMigrationFromSchema1(t *testing.T) {
 		}
 		return nil
 	})
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		n, _ := tx.ExpireEvents(t0.Add(time.Minute))
 		if n != 1 {
 			t.Errorf("the migration should index old events by time: expired %d", n)
@@ -632,7 +634,7 @@ func movesFor(i, n int) []game.Move {
 func TestConcurrentMovesEachOnce(t *testing.T) {
 	db := mustOpen(t)
 	const games, workers, perGame = 20, 50, 30
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for i := range games {
 			if err := tx.PutGame(newGame(t, UserID(fmt.Sprintf("t:b%d", i)), UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
 				return err
@@ -657,7 +659,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 				// Every worker tries the game's next move; each delivery
 				// happens twice.
 				var n int
-				db.View(func(tx *Tx) error {
+				db.view(context.Background(), func(tx *Tx) error {
 					g, err := tx.Game(id)
 					if err == nil {
 						n = len(g.Record.Moves)
@@ -668,7 +670,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 					continue
 				}
 				for range 2 {
-					err := db.Update(func(tx *Tx) error { return playMove(tx, id, n, seqs[id-1][n]) })
+					err := db.update(context.Background(), func(tx *Tx) error { return playMove(tx, id, n, seqs[id-1][n]) })
 					if err == nil {
 						mu.Lock()
 						acked[id] = append(acked[id], n)
@@ -679,7 +681,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	db.View(func(tx *Tx) error {
+	db.view(context.Background(), func(tx *Tx) error {
 		for id := GameID(1); id <= games; id++ {
 			g, err := tx.Game(id)
 			if err != nil {
@@ -739,13 +741,20 @@ func TestCrashSafety(t *testing.T) {
 			}
 			close(lines)
 		}()
-		deadline := time.After(time.Duration(20+rng.IntN(200)) * time.Millisecond)
+		// The kill comes 20-220 ms after the child has the file open (a
+		// race-instrumented child on a loaded machine may take longer than
+		// that just to start).
+		wait := time.Duration(20+rng.IntN(200)) * time.Millisecond
+		var deadline <-chan time.Time
 	read:
 		for {
 			select {
 			case l, ok := <-lines:
 				if !ok {
 					break read
+				}
+				if l == "ready" {
+					deadline = time.After(wait)
 				}
 				if strings.HasPrefix(l, "ack ") {
 					acked[strings.TrimPrefix(l, "ack ")] = true
@@ -769,7 +778,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		stored := map[string]bool{}
-		db.View(func(tx *Tx) error {
+		db.view(context.Background(), func(tx *Tx) error {
 			games, err := tx.RoomGames("t:crash", false)
 			if err != nil {
 				t.Fatal(err)
@@ -801,9 +810,11 @@ func crashChild(path string) {
 		os.Exit(1)
 	}
 	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintln(w, "ready")
+	w.Flush()
 	for {
 		var id GameID
-		db.View(func(tx *Tx) error {
+		db.view(context.Background(), func(tx *Tx) error {
 			games, _ := tx.RoomGames("t:crash", true)
 			for _, g := range games {
 				if len(g.Record.Moves) < 40 {
@@ -813,7 +824,7 @@ func crashChild(path string) {
 			return nil
 		})
 		if id == 0 {
-			db.Update(func(tx *Tx) error {
+			db.update(context.Background(), func(tx *Tx) error {
 				g := newGame(nil, "t:ann", "t:bob", "t:crash")
 				if err := tx.PutGame(g); err != nil {
 					return err
@@ -823,7 +834,7 @@ func crashChild(path string) {
 			})
 		}
 		var n int
-		err := db.Update(func(tx *Tx) error {
+		err := db.update(context.Background(), func(tx *Tx) error {
 			g, err := tx.Game(id)
 			if err != nil {
 				return err
@@ -840,19 +851,19 @@ func crashChild(path string) {
 
 func BenchmarkCommitMove(b *testing.B) {
 	db := mustOpen(b)
-	db.Update(func(tx *Tx) error { return tx.PutGame(newGame(b, "t:a", "t:b", "t:r")) })
+	db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(newGame(b, "t:a", "t:b", "t:r")) })
 	moves := movesFor(1, 60)
 	i := 0
 	for b.Loop() {
 		n := i % 60
 		if n == 0 && i > 0 {
-			db.Update(func(tx *Tx) error {
+			db.update(context.Background(), func(tx *Tx) error {
 				g, _ := tx.Game(1)
 				g.Record.Moves = nil
 				return tx.PutGame(g)
 			})
 		}
-		if err := db.Update(func(tx *Tx) error { return playMove(tx, 1, n, moves[n]) }); err != nil {
+		if err := db.update(context.Background(), func(tx *Tx) error { return playMove(tx, 1, n, moves[n]) }); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -860,15 +871,19 @@ func BenchmarkCommitMove(b *testing.B) {
 }
 
 func BenchmarkParallelMoves(b *testing.B) {
-	b.Run("Batch", func(b *testing.B) { benchParallel(b, func(db *DB) func(func(*Tx) error) error { return db.Batch }) })
-	b.Run("Update", func(b *testing.B) { benchParallel(b, func(db *DB) func(func(*Tx) error) error { return db.Update }) })
+	b.Run("Batch", func(b *testing.B) { benchParallel(b, func(db *DB) func(func(*Tx) error) error { return db.batch }) })
+	b.Run("Update", func(b *testing.B) {
+		benchParallel(b, func(db *DB) func(func(*Tx) error) error {
+			return func(fn func(*Tx) error) error { return db.update(context.Background(), fn) }
+		})
+	})
 }
 
 func benchParallel(b *testing.B, how func(*DB) func(func(*Tx) error) error) {
 	db := mustOpen(b)
 	commit := how(db)
 	const games = 64
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for range games {
 			if err := tx.PutGame(newGame(b, "t:a", "t:b", "t:r")); err != nil {
 				return err
@@ -923,7 +938,7 @@ func fixture100k(b *testing.B) *DB {
 	}
 	base := newGame(b, "t:x", "t:y", "t:r")
 	for chunk := 0; chunk < 100; chunk++ {
-		db.Update(func(tx *Tx) error {
+		db.update(context.Background(), func(tx *Tx) error {
 			for i := range 1000 {
 				g := *base
 				g.ID, g.Version = 0, 0
@@ -937,7 +952,7 @@ func fixture100k(b *testing.B) *DB {
 			return nil
 		})
 	}
-	db.Update(func(tx *Tx) error {
+	db.update(context.Background(), func(tx *Tx) error {
 		for i := range 20 {
 			g := *base
 			g.ID, g.Version = 0, 0
@@ -957,7 +972,7 @@ func BenchmarkLookups100k(b *testing.B) {
 	db := fixture100k(b)
 	b.Run("ActiveGames", func(b *testing.B) {
 		for b.Loop() {
-			db.View(func(tx *Tx) error {
+			db.view(context.Background(), func(tx *Tx) error {
 				g, err := tx.ActiveGames("t:p7")
 				if err != nil || len(g) != 20 {
 					b.Fatalf("%d games, %v", len(g), err)
@@ -968,7 +983,7 @@ func BenchmarkLookups100k(b *testing.B) {
 	})
 	b.Run("DueGames", func(b *testing.B) {
 		for b.Loop() {
-			db.View(func(tx *Tx) error {
+			db.view(context.Background(), func(tx *Tx) error {
 				g, err := tx.DueGames(t0.Add(5*time.Hour), 0)
 				if err != nil || len(g) != 5 {
 					b.Fatalf("%d games, %v", len(g), err)

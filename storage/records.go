@@ -1,162 +1,32 @@
 // Package storage keeps everything gobot must not lose in one bbolt file:
-// games, challenges, players, room settings, clock deadlines and the IDs of
-// chat events already handled. It is the only importer of bbolt.
+// games, challenges, players, room settings, clock deadlines, adapter
+// state and the IDs of chat events already handled. It implements
+// chat.Store and is the only importer of bbolt.
 package storage
 
-import (
-	"errors"
-	"strings"
-	"time"
+import "github.com/gobotgo/gobot/chat"
 
-	"github.com/gobotgo/gobot/game"
+// The records are chat's model; storage only keeps them.
+type (
+	UserID          = chat.UserID
+	RoomID          = chat.RoomID
+	EventID         = chat.EventID
+	GameID          = chat.GameID
+	ChallengeID     = chat.ChallengeID
+	Game            = chat.Game
+	Undo            = chat.Undo
+	Challenge       = chat.Challenge
+	ChallengeStatus = chat.ChallengeStatus
+	Player          = chat.Player
+	Room            = chat.Room
+	TimeControl     = chat.TimeControl
 )
 
-// UserID is a platform-qualified user: "discord:1234",
-// "matrix:@ann:example.org", "console:alice".
-type UserID string
-
-// RoomID is a platform-qualified room or channel: "discord:5678",
-// "matrix:!abc:example.org", "console:main".
-type RoomID string
-
-// GameID numbers games from 1.
-type GameID uint64
-
-// ChallengeID numbers challenges from 1.
-type ChallengeID uint64
-
-// Platform returns the part before the first colon ("discord").
-func (u UserID) Platform() string { p, _, _ := strings.Cut(string(u), ":"); return p }
-
-// Local returns the part after the platform ("1234").
-func (u UserID) Local() string { _, l, _ := strings.Cut(string(u), ":"); return l }
-
-// Platform returns the part before the first colon.
-func (r RoomID) Platform() string { p, _, _ := strings.Cut(string(r), ":"); return p }
-
-// Local returns the part after the platform.
-func (r RoomID) Local() string { _, l, _ := strings.Cut(string(r), ":"); return l }
-
-// Errors callers test with errors.Is.
+// Errors callers test with errors.Is: chat's sentinels.
 var (
-	ErrNotFound  = errors.New("not found")
-	ErrCorrupt   = errors.New("record is corrupted")
-	ErrInUse     = errors.New("database is in use by another gobot")
-	ErrConflict  = errors.New("record changed since it was read")
-	ErrDuplicate = errors.New("event already handled")
+	ErrNotFound  = chat.ErrNotFound
+	ErrCorrupt   = chat.ErrCorrupt
+	ErrInUse     = chat.ErrInUse
+	ErrConflict  = chat.ErrConflict
+	ErrDuplicate = chat.ErrDuplicate
 )
-
-// ClockKind is the kind of correspondence clock.
-type ClockKind uint8
-
-const (
-	NoClock ClockKind = iota // no time limit
-	PerMove                  // each move within PerMove
-	Fischer                  // a bank: Main to start, +Increment per move, capped at Max
-)
-
-// Clock is a game's time control.
-type Clock struct {
-	Kind      ClockKind
-	PerMove   time.Duration `json:",omitempty"`
-	Main      time.Duration `json:",omitempty"`
-	Increment time.Duration `json:",omitempty"`
-	Max       time.Duration `json:",omitempty"`
-}
-
-// Game is a stored game. Record holds the moves and scoring state; the
-// rest is what the chat layer needs around it.
-type Game struct {
-	ID      GameID
-	Version uint64 // bumped by every PutGame; a stale write fails with ErrConflict
-	Room    RoomID // home room (or the game's thread) where updates go
-	Thread  bool   `json:",omitempty"` // Room is a thread made for this game
-	Parent  RoomID `json:",omitempty"` // the room the thread hangs off
-	Black   UserID
-	White   UserID
-	Record  game.Record
-	// MoveTimes holds when each move of Record.Moves was made.
-	MoveTimes []time.Time
-	Clock     Clock
-	// Left is each player's remaining Fischer bank at their last move,
-	// indexed by game.Color (Black=1, White=2).
-	Left [3]time.Duration
-	// Deadline is when the player to move loses on time; zero = none.
-	// Indexed while the game is active.
-	Deadline time.Time
-	// Reminded counts reminders already sent for the current Deadline.
-	Reminded int `json:",omitempty"`
-	// UndoBy is the player asking to take back the last move, if any.
-	UndoBy UserID `json:",omitempty"`
-	// Undos records every move taken back.
-	Undos     []Undo      `json:",omitempty"`
-	Challenge ChallengeID `json:",omitempty"`
-	Created   time.Time
-	Updated   time.Time
-	// Finished is set when the game ends; Result is its SGF result string.
-	Finished time.Time `json:",omitempty"`
-	Result   string    `json:",omitempty"`
-}
-
-// Active reports whether the game is still being played or scored.
-func (g *Game) Active() bool { return g.Finished.IsZero() }
-
-// Undo records a move taken back.
-type Undo struct {
-	By   UserID // who asked
-	Move int    // the move number taken back (1-based)
-	Was  game.Move
-	At   time.Time
-}
-
-// ChallengeStatus is where a challenge stands.
-type ChallengeStatus uint8
-
-const (
-	Pending ChallengeStatus = iota
-	Accepted
-	Declined
-	Cancelled
-)
-
-func (s ChallengeStatus) String() string {
-	return [...]string{"pending", "accepted", "declined", "cancelled"}[s]
-}
-
-// Challenge is an invitation to a game. To is empty for an open
-// challenge anyone in the room may take.
-type Challenge struct {
-	ID       ChallengeID
-	Room     RoomID
-	From     UserID
-	To       UserID `json:",omitempty"`
-	Config   game.Config
-	Color    string // colour of the challenger: "black", "white", "random"
-	Clock    Clock
-	Created  time.Time
-	Status   ChallengeStatus
-	Game     GameID    `json:",omitempty"` // set when accepted
-	Message  string    `json:",omitempty"` // platform ID of the challenge message (for threads)
-	Answered time.Time `json:",omitempty"`
-}
-
-// Player is what gobot remembers of a user.
-type Player struct {
-	ID      UserID
-	Name    string
-	Notify  string `json:",omitempty"` // "mention" (default), "dm", "off"
-	Theme   string `json:",omitempty"` // board theme: "wood" (default), "dark"
-	Updated time.Time
-}
-
-// Room holds a room's settings; zero values mean "use the bot's config".
-type Room struct {
-	ID      RoomID
-	Rules   string   `json:",omitempty"` // preset or rules spec
-	Width   int      `json:",omitempty"`
-	Height  int      `json:",omitempty"`
-	Komi    *float64 `json:",omitempty"`
-	Clock   string   `json:",omitempty"` // clock spec as typed: "3d", "fischer:3d+1d/7d", "none"
-	Threads bool     `json:",omitempty"` // each game gets its own thread
-	Updated time.Time
-}

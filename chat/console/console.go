@@ -154,7 +154,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		User:    chat.User{ID: chat.UserID(Platform + ":" + c.User), Name: c.User},
 		Room:    c.Room,
 		Admin:   true, // the person at the terminal owns this room
-		EventID: Platform + ":" + c.session + ":" + strconv.Itoa(c.seq),
+		EventID: chat.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
 		Command: fields[0],
 		Args:    fields[1:],
 	}
@@ -173,6 +173,10 @@ func (c *Console) line(ctx context.Context, line string) bool {
 // print writes a reply: title, text, fields, the text board, saved files
 // and buttons.
 func (c *Console) print(r chat.Reply) {
+	if r.Duplicate {
+		return
+	}
+	r = chat.FormatReply(r, chat.CodeCommand("")) // commands are typed bare here
 	text := chat.FormatText(r.Text, mention)
 	if r.Error {
 		fmt.Fprintf(c.Out, "! %s\n", strings.ReplaceAll(text, "\n", "\n  "))

@@ -27,7 +27,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // Platform prefixes Discord user and channel IDs ("discord:1234").
@@ -68,15 +67,15 @@ const MaxSkew = 5 * time.Minute
 
 // Adapter is one Discord application.
 type Adapter struct {
-	cfg  Config
-	bot  Handler
-	db   *storage.DB
-	log  *slog.Logger
-	s    *discordgo.Session
-	pub  ed25519.PublicKey
-	now  func() time.Time
-	wg   sync.WaitGroup // follow-ups in flight
-	cmds map[string]chat.Command
+	cfg   Config
+	bot   Handler
+	state chat.State // nil: register every start
+	log   *slog.Logger
+	s     *discordgo.Session
+	pub   ed25519.PublicKey
+	now   func() time.Time
+	wg    sync.WaitGroup // follow-ups in flight
+	cmds  map[string]chat.Command
 }
 
 var endpointsMu sync.Mutex
@@ -128,7 +127,7 @@ func (g gatewayOverride) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // New checks the config and prepares the adapter (no network yet).
-func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, error) {
+func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter, error) {
 	if cfg.Mode == "" {
 		cfg.Mode = "gateway"
 	}
@@ -144,7 +143,7 @@ func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, e
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
+	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
 	for _, c := range bot.Commands() {
 		a.cmds[c.Name] = c
 	}
@@ -260,14 +259,36 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, follow := a.interaction(context.Background(), &in)
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	if resp == nil {
+		// Discord does not send an HTTP interaction twice; if one comes
+		// again anyway, it gets a valid answer that repeats nothing.
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "I already handled that (it arrived twice); nothing more to do.", Flags: discordgo.MessageFlagsEphemeral}}
+	}
+	// The whole answer goes out, with its length, before any follow-up
+	// starts; the follow-up waits for this handler to return as well, so
+	// Discord has the deferred answer before the edit of @original.
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		a.log.Error("encoding an interaction response", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
 	if follow != nil {
-		a.wg.Add(1)
+		returned := make(chan struct{})
+		defer close(returned)
+		a.wg.Add(1) // before the answer: Wait must see the follow-up
 		go func() {
 			defer a.wg.Done()
+			<-returned
 			follow()
 		}()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(raw)))
+	w.Write(raw)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 
@@ -275,6 +296,9 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // through the REST callback, files included.
 func (a *Adapter) gatewayInteraction(ctx context.Context, in *discordgo.Interaction) {
 	resp, follow := a.interaction(ctx, in)
+	if resp == nil {
+		return // a duplicate: answered already
+	}
 	if err := a.s.InteractionRespond(in, resp); err != nil {
 		a.log.Error("responding to an interaction", "err", err)
 		return
@@ -311,12 +335,8 @@ func (a *Adapter) Register() error {
 	}
 	for _, g := range guilds {
 		key := "commands:" + g
-		if a.db != nil {
-			var old []byte
-			a.db.View(func(tx *storage.Tx) error {
-				old, _ = tx.State(Platform, key)
-				return nil
-			})
+		if a.state != nil {
+			old, _ := a.state.GetState(context.Background(), Platform, key)
 			if string(old) == hash {
 				continue
 			}
@@ -324,8 +344,8 @@ func (a *Adapter) Register() error {
 		if _, err := a.s.ApplicationCommandBulkOverwrite(appID, g, cmds); err != nil {
 			return fmt.Errorf("registering /go (guild %q): %w", g, err)
 		}
-		if a.db != nil {
-			if err := a.db.Update(func(tx *storage.Tx) error { return tx.PutState(Platform, key, []byte(hash)) }); err != nil {
+		if a.state != nil {
+			if err := a.state.PutState(context.Background(), Platform, map[string][]byte{key: []byte(hash)}); err != nil {
 				return err
 			}
 		}

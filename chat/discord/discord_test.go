@@ -2,6 +2,7 @@ package discord
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
@@ -19,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
@@ -104,9 +107,9 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9, Prefix: "/go"}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
+	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, db, slog.New(slog.DiscardHandler))
+	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +283,8 @@ func checkPNG(t *testing.T, c call) {
 
 func gamesStored(t *testing.T, db *storage.DB) int {
 	n := 0
-	db.View(func(tx *storage.Tx) error {
-		for id := storage.ChallengeID(1); ; id++ {
+	db.View(context.Background(), func(tx chat.Tx) error {
+		for id := chat.ChallengeID(1); ; id++ {
 			if _, err := tx.Challenge(id); err != nil {
 				break
 			}
@@ -356,6 +359,9 @@ func TestApplicationCommandShape(t *testing.T) {
 				t.Errorf("%s: required option %s after an optional one", sub.Name, o.Name)
 			}
 			seenOptional = seenOptional || !o.Required
+			if o.Type == discordgo.ApplicationCommandOptionString && (o.MaxLength <= 0 || o.MaxLength > 300) {
+				t.Errorf("%s.%s: max_length %d", sub.Name, o.Name, o.MaxLength)
+			}
 			if len(o.Choices) > 25 {
 				t.Errorf("%s.%s: %d choices", sub.Name, o.Name, len(o.Choices))
 			}
@@ -367,7 +373,7 @@ func TestApplicationCommandShape(t *testing.T) {
 	defer api.Close()
 	SetAPIBase(api.URL + "/api/v9/")
 	pub, _, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}}, bot, db, nil)
+	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}}, bot, chat.StoreState(db), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,9 @@ import (
 	"github.com/gobotgo/gobot/chat"
 )
 
+// CommandPrefix is how commands are typed on Discord: "/go accept #1".
+const CommandPrefix = "/go"
+
 // optionName turns an argument name into a Discord option name:
 // "@player" → "player", "#game" → "game", "key=value" → "options".
 func optionName(a chat.Arg) string {
@@ -26,12 +29,8 @@ func optionName(a chat.Arg) string {
 	return sb.String()
 }
 
-func clip(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
+// clip cuts s to at most n characters, ending in "…" when cut.
+func clip(s string, n int) string { return chat.ClipRunes(s, n) }
 
 // ApplicationCommand builds the /go command with one subcommand per chat
 // command, from the chat package's declarations.
@@ -41,10 +40,11 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
 		var required, optional []*discordgo.ApplicationCommandOption
 		for _, a := range c.Args {
-			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required}
+			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
 			switch a.Kind {
 			case chat.ArgUser:
 				o.Type = discordgo.ApplicationCommandOptionUser
+				o.MaxLength = 0 // only string options have a length
 			case chat.ArgGame, chat.ArgPoint:
 				o.Autocomplete = !a.Repeat
 			case chat.ArgRules, chat.ArgColor, chat.ArgChoice:
@@ -77,7 +77,7 @@ func orDefault(s, d string) string {
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
 func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
-	r := chat.Request{EventID: Platform + ":" + in.ID, Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
+	r := chat.Request{EventID: chat.NewEventID(Platform, in.ID), Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User
@@ -175,6 +175,7 @@ type Message struct {
 // pings limited to the reply's mentions.
 func Translate(rep chat.Reply) Message {
 	m := Message{Ephemeral: rep.Private || rep.Error}
+	rep = chat.FormatReply(rep, chat.CodeCommand(CommandPrefix))
 	text := chat.FormatText(rep.Text, mention)
 	m.Mentions = &discordgo.MessageAllowedMentions{Users: []string{}}
 	var pings []string
@@ -186,13 +187,14 @@ func Translate(rep chat.Reply) Message {
 	}
 	if rep.Error {
 		m.Content = text
+		clipMessage(&m)
 		return m
 	}
 	// Mentions ping only from the content, not from embeds.
 	m.Content = strings.Join(pings, " ")
-	e := &discordgo.MessageEmbed{Title: rep.Title, Description: clip(text, 4000), Color: 0xDCB35C}
+	e := &discordgo.MessageEmbed{Title: rep.Title, Description: text, Color: 0xDCB35C}
 	for _, f := range rep.Fields {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: clip(chat.FormatText(f.Value, mention), 1024), Inline: f.Inline})
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: chat.FormatText(f.Value, mention), Inline: f.Inline})
 	}
 	if rep.Image != nil {
 		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + rep.Image.Name}
@@ -217,6 +219,7 @@ func Translate(rep chat.Reply) Message {
 	if len(row.Components) > 0 {
 		m.Components = append(m.Components, row)
 	}
+	clipMessage(&m)
 	return m
 }
 
@@ -283,6 +286,12 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 	}
 	req := a.Request(in)
 	rep := a.bot.Handle(ctx, req)
+	if rep.Duplicate {
+		// Delivered twice: the first delivery is (being) answered, and a
+		// second callback would be refused (40060).
+		a.log.Debug("dropped a duplicate interaction", "id", in.ID)
+		return nil, nil
+	}
 	msg := Translate(rep)
 	if rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
 		// The game lives in its own thread: post there, and tell the
@@ -323,9 +332,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 	deferred := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: msg.flags()}}
 	return deferred, func() {
-		content := msg.Content
-		m, err := a.s.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content, Embeds: &msg.Embeds,
-			Components: &msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+		m, err := a.completeDeferred(in, msg, rep)
 		if err != nil {
 			a.log.Error("completing a deferred response", "err", err)
 			return

@@ -58,8 +58,11 @@ func tryBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, logs *
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	bot := chat.New(chat.Config{Prefix: DefaultPrefix}, db, &render.Renderer{}, nil, log)
-	a, err := New(cfg, bot, db, log)
+	bot := chat.New(chat.Config{}, db, &render.Renderer{}, nil, log)
+	if cfg.CryptoStore == "" {
+		cfg.CryptoStore = filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")
+	}
+	a, err := New(cfg, bot, chat.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}

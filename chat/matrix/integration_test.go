@@ -186,8 +186,11 @@ func startBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, time
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	bot := chat.New(chat.Config{Prefix: DefaultPrefix}, db, &render.Renderer{}, nil, log)
-	a, err := New(cfg, bot, db, log)
+	bot := chat.New(chat.Config{}, db, &render.Renderer{}, nil, log)
+	if cfg.CryptoStore == "" {
+		cfg.CryptoStore = filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")
+	}
+	a, err := New(cfg, bot, chat.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +367,13 @@ func testScenario(t *testing.T, encrypted bool) {
 		return evt.Content.AsMessage()
 	}
 
-	c, _ := ask(ann, "!go challenge {bob} 5 black japanese", bob.cli)
+	// Only members of the room can be challenged; a bare @name is looked
+	// up among them.
+	c, _ := ask(ann, "!go challenge @nobody:localhost 9")
+	expect(c, "@nobody:localhost is not in this room")
+	c, _ = ask(ann, "!go challenge @nobody 9")
+	expect(c, "I don't see anyone called \"nobody\" in this room")
+	c, _ = ask(ann, "!go challenge {bob} 5 black japanese", bob.cli)
 	expect(c, "challenges bob", "!go accept #1")
 	if !strings.Contains(c.FormattedBody, `<a href="https://matrix.to/#/@bob:localhost">bob</a>`) {
 		t.Errorf("no pill for bob in %q", c.FormattedBody)
@@ -655,7 +664,7 @@ func testThreadsAndDM(t *testing.T, encrypted bool) {
 	if second.RoomID != dm.RoomID {
 		t.Errorf("the second turn notice went to %s, not to the direct room %s", second.RoomID, dm.RoomID)
 	}
-	if dmRoom, _ := bot.adapter.state("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
+	if dmRoom, _ := bot.adapter.getState("dm " + string(bob.cli.UserID)); id.RoomID(dmRoom) != dm.RoomID {
 		t.Errorf("the bot remembers %q as bob's direct room, not %s", dmRoom, dm.RoomID)
 	}
 }

@@ -28,7 +28,6 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/storage"
 )
 
 // Handler is the part of *chat.Bot the adapter uses.
@@ -36,6 +35,9 @@ type Handler interface {
 	Handle(ctx context.Context, r chat.Request) chat.Reply
 	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
 	Commands() []chat.Command
+	// Delivered records that the reply to an event was sent (see
+	// chat.Request.Outbox).
+	Delivered(ctx context.Context, eventID chat.EventID) error
 }
 
 // stateNS is the adapter's namespace in storage's State.
@@ -44,10 +46,10 @@ const stateNS = "matrix"
 // Adapter connects one Matrix account to the bot. Create it with New,
 // register it with bot.SetNotifier(matrix.Platform, a) and call Run.
 type Adapter struct {
-	cfg Config
-	bot Handler
-	db  *storage.DB
-	log *slog.Logger
+	cfg   Config
+	bot   Handler
+	state chat.State
+	log   *slog.Logger
 
 	// timelineLimit is the sync filter's timeline size (tests lower it
 	// to exercise backfilling).
@@ -109,20 +111,20 @@ type roomCache struct {
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps
-// its session, sync position and DM rooms in db. It does no I/O; Run
-// logs in.
-func New(cfg Config, bot Handler, db *storage.DB, log *slog.Logger) (*Adapter, error) {
+// its session, sync position and DM rooms in state. cfg.CryptoStore must
+// be set for encryption. It does no I/O; Run logs in.
+func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter, error) {
 	if log == nil {
 		log = slog.Default()
 	}
 	if cfg.Encryption && !cryptoBuilt {
 		return nil, errNoCrypto
 	}
-	cfg = cfg.withDefaults(db.Path())
+	cfg = cfg.withDefaults("")
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	a := &Adapter{cfg: cfg, bot: bot, db: db, log: log.With("adapter", Platform),
+	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform),
 		timelineLimit: 50, retryBase: time.Second,
 		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{},
 		answeredIDs: map[id.RoomID][]id.EventID{}}
@@ -141,21 +143,16 @@ type session struct {
 	AccessToken string
 }
 
-func (a *Adapter) state(key string) ([]byte, error) {
-	var v []byte
-	err := a.db.View(func(tx *storage.Tx) error {
-		b, err := tx.State(stateNS, key)
-		v = append([]byte(nil), b...)
-		return err
-	})
-	if errors.Is(err, storage.ErrNotFound) {
+func (a *Adapter) getState(key string) ([]byte, error) {
+	v, err := a.state.GetState(context.Background(), stateNS, key)
+	if errors.Is(err, chat.ErrNotFound) {
 		return nil, nil
 	}
 	return v, err
 }
 
 func (a *Adapter) putState(key string, v []byte) error {
-	return a.db.Update(func(tx *storage.Tx) error { return tx.PutState(stateNS, key, v) })
+	return a.state.PutState(context.Background(), stateNS, map[string][]byte{key: v})
 }
 
 // login makes the client: with the configured access token, or with the
@@ -182,7 +179,7 @@ func (a *Adapter) login(ctx context.Context) error {
 	}
 	key := "session " + a.cfg.UserID
 	var s session
-	if b, err := a.state(key); err != nil {
+	if b, err := a.getState(key); err != nil {
 		return err
 	} else if b != nil {
 		if err := json.Unmarshal(b, &s); err != nil {
@@ -247,7 +244,7 @@ func (a *Adapter) pickleKey() ([]byte, error) {
 		}
 		return nil, fmt.Errorf("matrix: pickle key file %s is empty", a.cfg.PickleKeyFile)
 	}
-	k, err := a.state("pickle key")
+	k, err := a.getState("pickle key")
 	if err != nil || k != nil {
 		return k, err
 	}
@@ -311,7 +308,7 @@ const handleTimeout = 2 * time.Minute
 // again (the chat layer drops those it already handled) and never skips
 // any; on the very first start, the timeline is not handled at all.
 func (a *Adapter) syncLoop(ctx context.Context) error {
-	tok, err := a.state(a.syncKey())
+	tok, err := a.getState(a.syncKey())
 	if err != nil {
 		return err
 	}
@@ -378,16 +375,13 @@ func (a *Adapter) syncLoop(ctx context.Context) error {
 			a.log.Error("handling a sync response", "err", err)
 		}
 		since = resp.NextBatch
-		if err := a.db.Update(func(tx *storage.Tx) error {
-			for roomID, room := range resp.Rooms.Join {
-				if evs := room.Timeline.Events; len(evs) > 0 {
-					if err := tx.PutState(stateNS, "last "+string(roomID), []byte(evs[len(evs)-1].ID)); err != nil {
-						return err
-					}
-				}
+		pos := map[string][]byte{a.syncKey(): []byte(since)}
+		for roomID, room := range resp.Rooms.Join {
+			if evs := room.Timeline.Events; len(evs) > 0 {
+				pos["last "+string(roomID)] = []byte(evs[len(evs)-1].ID)
 			}
-			return tx.PutState(stateNS, a.syncKey(), []byte(since))
-		}); err != nil {
+		}
+		if err := a.state.PutState(context.WithoutCancel(ctx), stateNS, pos); err != nil {
 			return fmt.Errorf("matrix: storing the sync position: %w", err)
 		}
 	}
@@ -453,7 +447,7 @@ func (a *Adapter) joinedHere(evt *event.Event) bool {
 // delivered in the room (some servers, Dendrite among them, do not stop
 // at the `to` token) or at the bot's join.
 func (a *Adapter) backfill(ctx context.Context, room id.RoomID, from, to string) []*event.Event {
-	last, err := a.state("last " + string(room))
+	last, err := a.getState("last " + string(room))
 	if err != nil {
 		a.log.Warn("reading the last event seen", "room", room, "err", err)
 	}
@@ -648,6 +642,13 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
+	if msg := resolveUsers(&c, members); msg != "" {
+		if !a.answered(evt.RoomID, evt.ID) {
+			a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+			a.markAnswered(evt.RoomID, evt.ID)
+		}
+		return
+	}
 	name := members[evt.Sender]
 	if name == "" {
 		name = evt.Sender.Localpart()
@@ -657,11 +658,14 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Room:     RoomID(evt.RoomID, thread),
 		DM:       len(members) == 2,
 		Admin:    a.isAdmin(ctx, evt.RoomID, evt.Sender),
-		EventID:  Platform + ":" + string(evt.ID),
+		EventID:  chat.NewEventID(Platform, string(evt.ID)),
 		Command:  c.Name,
 		Args:     c.Args,
 		Mentions: c.Mentions,
 		Time:     eventTime(evt),
+		// The reply is stored with the command's effect, so an event
+		// handed over again after a crash gets the reply it was owed.
+		Outbox: true,
 	}
 	if a.answered(evt.RoomID, evt.ID) {
 		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
@@ -669,9 +673,27 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep := a.bot.Handle(ctx, req)
-	a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+	if rep.Duplicate {
+		a.log.Debug("dropped a duplicate command", "room", evt.RoomID, "event", evt.ID)
+		a.markAnswered(evt.RoomID, evt.ID)
+		return
+	}
+	if afterHandle != nil {
+		afterHandle(rep)
+	}
+	if err := a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}); err != nil {
+		a.log.Warn("answering a command", "room", evt.RoomID, "event", evt.ID, "err", err)
+		return // owed still: answered when the event comes again
+	}
+	if err := a.bot.Delivered(ctx, req.EventID); err != nil {
+		a.log.Warn("recording an answer as sent", "event", evt.ID, "err", err)
+	}
 	a.markAnswered(evt.RoomID, evt.ID)
 }
+
+// afterHandle, set only by tests, runs between the bot's handling of a
+// command (committed) and the sending of its reply.
+var afterHandle func(chat.Reply)
 
 // answeredSize is how many answered commands are remembered per room.
 const answeredSize = 256
@@ -696,7 +718,7 @@ func (a *Adapter) answeredIn(room id.RoomID) []id.EventID {
 		return l
 	}
 	var l []id.EventID
-	if b, err := a.state("answered " + string(room)); err != nil {
+	if b, err := a.getState("answered " + string(room)); err != nil {
 		a.log.Warn("reading answered commands", "room", room, "err", err)
 	} else if b != nil {
 		if err := json.Unmarshal(b, &l); err != nil {
@@ -754,7 +776,7 @@ func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
 // else a new one.
 func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 	key := "dm " + string(u)
-	b, err := a.state(key)
+	b, err := a.getState(key)
 	if err != nil {
 		return "", err
 	}
@@ -812,6 +834,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 		to.ReplyTo = "" // a thread's root must not relate to anything
 	}
 	name := func(u chat.UserID) string { return a.name(ctx, to.Room, u) }
+	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()
 	first, err := a.sendContent(ctx, to.Room, text)

@@ -207,6 +207,7 @@ func textContent(rep chat.Reply, name func(chat.UserID) string, actions []string
 			c.Mentions.UserIDs = append(c.Mentions.UserIDs, mu)
 		}
 	}
+	boundContent(c)
 	return c
 }
 

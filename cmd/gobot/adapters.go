@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
@@ -18,6 +19,7 @@ import (
 // registers their notifiers with the bot.
 func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB, log *slog.Logger, stdin io.Reader, stdout io.Writer) ([]func(context.Context) error, error) {
 	var runners []func(context.Context) error
+	state := chat.StoreState(store)
 	if cfg.Console.Enabled {
 		con := &console.Console{Bot: bot, In: stdin, Out: stdout, User: cfg.Console.User, Dir: cfg.Console.ImagesDir}
 		bot.SetNotifier(console.Platform, con)
@@ -27,7 +29,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB
 		a, err := discord.New(discord.Config{
 			Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
 			GuildIDs: d.GuildIDs, ShardID: d.ShardID, ShardCount: d.ShardCount, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
-		}, bot, store, log)
+		}, bot, state, log)
 		if err != nil {
 			return nil, err
 		}
@@ -35,12 +37,15 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *storage.DB
 		runners = append(runners, a.Run)
 	}
 	if m := cfg.Matrix; m.Enabled {
+		if m.CryptoStore == "" {
+			m.CryptoStore = filepath.Join(filepath.Dir(store.Path()), "gobot-crypto.db")
+		}
 		a, err := matrix.New(matrix.Config{
 			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,
 			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
 			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
 			RecoveryKey: m.RecoveryKey, ResetCrossSigning: m.ResetCrossSigning,
-		}, bot, store, log)
+		}, bot, state, log)
 		if err != nil {
 			return nil, fmt.Errorf("matrix: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -25,8 +26,8 @@ func runGobotArgs(args ...string) (int, string, string) {
 
 func putPlayer(t *testing.T, db *storage.DB, name string) {
 	t.Helper()
-	if err := db.Update(func(tx *storage.Tx) error {
-		return tx.PutPlayer(&storage.Player{ID: storage.UserID("console:" + name), Name: name, Updated: time.Now()})
+	if err := db.Update(context.Background(), func(tx chat.Tx) error {
+		return tx.PutPlayer(&chat.Player{ID: chat.UserID("console:" + name), Name: name, Updated: time.Now()})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +41,8 @@ func checkBackupHas(t *testing.T, path string, names ...string) {
 	}
 	defer db.Close()
 	for _, n := range names {
-		if err := db.View(func(tx *storage.Tx) error {
-			_, err := tx.Player(storage.UserID("console:" + n))
+		if err := db.View(context.Background(), func(tx chat.Tx) error {
+			_, err := tx.Player(chat.UserID("console:" + n))
 			return err
 		}); err != nil {
 			t.Fatalf("backup lacks player %s: %v", n, err)
@@ -193,8 +194,8 @@ func backupWriter(path string) {
 	serveBackups(context.Background(), db, slog.New(slog.DiscardHandler))
 	w := bufio.NewWriter(os.Stdout)
 	for i := 1; ; i++ {
-		err := db.Update(func(tx *storage.Tx) error {
-			return tx.PutPlayer(&storage.Player{ID: storage.UserID("console:w" + strconv.Itoa(i)), Name: "w" + strconv.Itoa(i), Updated: time.Now()})
+		err := db.Update(context.Background(), func(tx chat.Tx) error {
+			return tx.PutPlayer(&chat.Player{ID: chat.UserID("console:w" + strconv.Itoa(i)), Name: "w" + strconv.Itoa(i), Updated: time.Now()})
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "writer:", err)

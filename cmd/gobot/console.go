@@ -109,6 +109,16 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !cfg.Console.Enabled && !cfg.Discord.Enabled && !cfg.Matrix.Enabled {
 		return errors.New("the config enables no adapter: set console.enabled, discord.enabled or matrix.enabled")
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, cfg, stdin, stdout, stderr)
+}
+
+// serve runs the bot with the adapters cfg enables until ctx ends (or an
+// adapter fails): what `gobot run` does after reading its config.
+func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.Writer) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	dbPath := orDefault(cfg.Database, defaultDBPath())
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return err
@@ -121,9 +131,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer store.Close()
 	log.Info("database open", "path", dbPath)
 	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	serveBackups(ctx, store, log)
 	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
 	if err != nil {

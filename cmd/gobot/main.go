@@ -31,6 +31,8 @@ Usage:
   gobot sgf score FILE          score the final position of a record
   gobot render FILE.sgf -o board.png   draw a position (or --gif a replay)
   gobot backup -o FILE          write a consistent copy of the database
+  gobot repair --list           list records gobot cannot read (the bot stopped)
+  gobot repair --quarantine game:7   take a damaged record out of play
   gobot version                 print the version
   gobot help                    this text
 
@@ -60,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdRender(args, stdout, stderr)
 	case "backup":
 		err = cmdBackup(args, stdout, stderr)
+	case "repair":
+		err = cmdRepair(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":

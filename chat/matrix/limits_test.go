@@ -1,0 +1,30 @@
+package matrix
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// Every text event stays well under Matrix's 64 KiB event limit, also
+// once encrypted (a third larger), whatever the reply holds.
+func TestTextEventsStayUnderTheLimit(t *testing.T) {
+	long := strings.Repeat("<é>&", 40000)
+	name := func(u chat.UserID) string { return u.Local() }
+	for _, rep := range []chat.Reply{
+		{Text: long, Error: true},
+		{Title: long, Text: long, Fields: []chat.Field{{Name: "x", Value: long}}, Board: long},
+		{Text: "short"},
+	} {
+		c := textContent(rep, name, []string{long})
+		raw, _ := json.Marshal(c)
+		if len(raw)*4/3 > 60000 {
+			t.Errorf("event content of %d bytes", len(raw))
+		}
+		if c.Body == "" {
+			t.Error("empty body")
+		}
+	}
+}

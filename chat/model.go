@@ -1,0 +1,136 @@
+package chat
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// Errors a Store reports, tested with errors.Is. Store implementations
+// wrap them with the record they are about.
+var (
+	ErrNotFound  = errors.New("not found")
+	ErrCorrupt   = errors.New("record is corrupted")
+	ErrInUse     = errors.New("database is in use by another gobot")
+	ErrConflict  = errors.New("record changed since it was read")
+	ErrDuplicate = errors.New("event already handled")
+)
+
+// ClockKind is the kind of correspondence clock.
+type ClockKind uint8
+
+const (
+	NoClock ClockKind = iota // no time limit
+	PerMove                  // each move within PerMove
+	Fischer                  // a bank: Main to start, +Increment per move, capped at Max
+)
+
+// TimeControl is a game's clock settings (chat.Clock is what tells
+// the time).
+type TimeControl struct {
+	Kind      ClockKind
+	PerMove   time.Duration
+	Main      time.Duration
+	Increment time.Duration
+	Max       time.Duration
+}
+
+// Game is a stored game. Record holds the moves and scoring state; the
+// rest is what the chat layer needs around it. How a store writes it is
+// the store's business (storage has its own versioned format), so these
+// types carry no encoding tags.
+type Game struct {
+	ID      GameID
+	Version uint64 // bumped by every PutGame; a stale write fails with ErrConflict
+	Room    RoomID // home room (or the game's thread) where updates go
+	Thread  bool   // Room is a thread made for this game
+	Parent  RoomID // the room the thread hangs off
+	Black   UserID
+	White   UserID
+	Record  game.Record
+	// MoveTimes holds when each move of Record.Moves was made.
+	MoveTimes []time.Time
+	Clock     TimeControl
+	// Left is each player's remaining Fischer bank at their last move,
+	// indexed by game.Color (Black=1, White=2).
+	Left [3]time.Duration
+	// Deadline is when the player to move loses on time; zero = none.
+	// Indexed while the game is active.
+	Deadline time.Time
+	// Reminded counts reminders already sent for the current Deadline.
+	Reminded int
+	// UndoBy is the player asking to take back the last move, if any.
+	UndoBy UserID
+	// Undos records every move taken back.
+	Undos     []Undo
+	Challenge ChallengeID
+	Created   time.Time
+	Updated   time.Time
+	// Finished is set when the game ends; Result is its SGF result string.
+	Finished time.Time
+	Result   string
+}
+
+// Active reports whether the game is still being played or scored.
+func (g *Game) Active() bool { return g.Finished.IsZero() }
+
+// Undo records a move taken back.
+type Undo struct {
+	By   UserID // who asked
+	Move int    // the move number taken back (1-based)
+	Was  game.Move
+	At   time.Time
+}
+
+// ChallengeStatus is where a challenge stands.
+type ChallengeStatus uint8
+
+const (
+	Pending ChallengeStatus = iota
+	Accepted
+	Declined
+	Cancelled
+)
+
+func (s ChallengeStatus) String() string {
+	return [...]string{"pending", "accepted", "declined", "cancelled"}[s]
+}
+
+// Challenge is an invitation to a game. To is empty for an open
+// challenge anyone in the room may take.
+type Challenge struct {
+	ID       ChallengeID
+	Room     RoomID
+	From     UserID
+	To       UserID
+	Config   game.Config
+	Color    string // colour of the challenger: "black", "white", "random"
+	Clock    TimeControl
+	Created  time.Time
+	Status   ChallengeStatus
+	Game     GameID // set when accepted
+	Message  string // platform ID of the challenge message (for threads)
+	Answered time.Time
+}
+
+// Player is what gobot remembers of a user.
+type Player struct {
+	ID      UserID
+	Name    string
+	Notify  string // "mention" (default), "dm", "off"
+	Theme   string // board theme: "wood" (default), "dark"
+	Updated time.Time
+}
+
+// Room holds a room's settings; zero values mean "use the bot's config".
+type Room struct {
+	ID      RoomID
+	Rules   string // preset or rules spec
+	Width   int
+	Height  int
+	Komi    *float64
+	Clock   string // clock spec as typed: "3d", "fischer:3d+1d/7d", "none"
+	Threads bool   // each game gets its own thread
+	Updated time.Time
+}

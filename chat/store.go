@@ -1,0 +1,178 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Store is the database as chat uses it. storage.DB (bbolt) implements
+// it; chat/storetest is the conformance suite every implementation runs.
+//
+// A transaction is bound to the ctx given to Update or View: an
+// implementation checks ctx before it starts one (a cancelled ctx runs
+// nothing and returns ctx.Err()) and may use it for its I/O.
+type Store interface {
+	// Update runs fn in one read-write transaction, committed durably
+	// before it returns nil; if fn fails nothing is written and fn's
+	// error is returned. Concurrent Updates are serialized (or retried
+	// by the caller on ErrConflict): none is lost.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read-only transaction over a consistent snapshot.
+	View(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is one transaction: exactly the operations chat uses. Records
+// returned are the caller's copies; changes are stored by the Put
+// methods only.
+//
+// Errors wrap the sentinels: ErrNotFound (no such record), ErrConflict
+// (a stale write), ErrCorrupt (a damaged record), ErrDuplicate (an event
+// marked twice). A list method skips the records it cannot read and
+// returns the readable ones together with a *DamagedError naming the
+// others (it wraps ErrCorrupt).
+type Tx interface {
+	// Game returns game id.
+	Game(id GameID) (*Game, error)
+	// PutGame inserts (ID 0: assigns the next ID, from 1) or updates a
+	// game. An update must carry the Version it read, else ErrConflict;
+	// a game that is gone is ErrNotFound. Version is then bumped, also
+	// on g, and the indexes follow the new record (players, room,
+	// deadline).
+	PutGame(g *Game) error
+	// InsertGame stores a new game under g.ID when no game has that
+	// number (a game keeps its challenge's number), else under the next
+	// number above every game's and challenge's; g.ID 0 is PutGame's
+	// insert. g.ID and g.Version are set.
+	InsertGame(g *Game) error
+	// ActiveGames returns u's games still being played or scored, by ID.
+	ActiveGames(u UserID) ([]*Game, error)
+	// RoomGames returns the games whose Room is r (only active ones if
+	// activeOnly), by ID.
+	RoomGames(r RoomID, activeOnly bool) ([]*Game, error)
+	// DueGames returns active games whose Deadline is before t, earliest
+	// first (ties by ID), at most limit (0 = all).
+	DueGames(before time.Time, limit int) ([]*Game, error)
+
+	// Challenge returns challenge id.
+	Challenge(id ChallengeID) (*Challenge, error)
+	// PutChallenge inserts (ID 0: assigns the next ID, from 1) or
+	// updates a challenge; only pending challenges are indexed.
+	PutChallenge(c *Challenge) error
+	// SkipGameNumbers moves the challenge counter past every game's
+	// number, so that the next challenge's number is no game's ("#n"
+	// names one thing). Called before inserting a challenge.
+	SkipGameNumbers() error
+	// PendingChallenges returns the pending challenges from or to u, by ID.
+	PendingChallenges(u UserID) ([]*Challenge, error)
+	// RoomChallenges returns the pending challenges in room r, by ID.
+	RoomChallenges(r RoomID) ([]*Challenge, error)
+
+	// Player returns what is known of user id (ErrNotFound if nothing).
+	Player(id UserID) (*Player, error)
+	// PutPlayer stores a player.
+	PutPlayer(p *Player) error
+	// Room returns a room's settings (ErrNotFound if never set).
+	Room(id RoomID) (*Room, error)
+	// PutRoom stores a room's settings.
+	PutRoom(r *Room) error
+
+	// MarkEvent records that event id was handled at t; ErrDuplicate if
+	// it already was (and not expired since).
+	MarkEvent(id EventID, t time.Time) error
+	// ExpireEvents forgets events handled before t and returns how many.
+	ExpireEvents(before time.Time) (int, error)
+
+	// PutOutbox stores what the bot owes as the answer to event id (the
+	// reply, encoded by chat), in the transaction that handled it.
+	PutOutbox(id EventID, t time.Time, v []byte) error
+	// Outbox returns what is owed for event id; ErrNotFound when nothing
+	// is (never owed, or delivered).
+	Outbox(id EventID) ([]byte, error)
+	// DeleteOutbox records that what was owed for event id was delivered.
+	DeleteOutbox(id EventID) error
+	// ExpireOutbox drops entries stored before t and returns how many.
+	ExpireOutbox(before time.Time) (int, error)
+
+	// State returns an adapter's value stored under namespace ns and key
+	// (ErrNotFound when absent).
+	State(ns, key string) ([]byte, error)
+	// PutState stores an adapter's value; nil deletes it.
+	PutState(ns, key string, v []byte) error
+}
+
+// DamagedError is what a list method returns beside the records it could
+// read: the IDs of those it could not. errors.Is(err, ErrCorrupt) holds.
+type DamagedError struct {
+	Games      []GameID
+	Challenges []ChallengeID
+	// Err joins the error of each damaged record.
+	Err error
+}
+
+func (e *DamagedError) Error() string {
+	var ids []string
+	for _, id := range e.Games {
+		ids = append(ids, fmt.Sprintf("game #%d", id))
+	}
+	for _, id := range e.Challenges {
+		ids = append(ids, fmt.Sprintf("challenge #%d", id))
+	}
+	msg := "damaged records: " + strings.Join(ids, ", ")
+	if e.Err != nil {
+		msg += " (" + strings.ReplaceAll(e.Err.Error(), "\n", "; ") + ")"
+	}
+	return msg
+}
+
+// Unwrap returns ErrCorrupt and the per-record errors.
+func (e *DamagedError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
+
+// Damaged returns the damaged records named by err (a *DamagedError
+// anywhere in its chain), or nil.
+func Damaged(err error) *DamagedError {
+	var d *DamagedError
+	if errors.As(err, &d) {
+		return d
+	}
+	return nil
+}
+
+// State is a small key-value store for an adapter's own state (the
+// registered-command hash, a Matrix session and sync position, DM rooms):
+// what a restart needs, in the bot's database, so adapters need no
+// database of their own. StoreState makes one from any Store.
+type State interface {
+	// GetState returns the value under ns and key, or ErrNotFound.
+	GetState(ctx context.Context, ns, key string) ([]byte, error)
+	// PutState stores all of values under ns at once (nil deletes a key).
+	PutState(ctx context.Context, ns string, values map[string][]byte) error
+}
+
+// StoreState returns the State kept in s.
+func StoreState(s Store) State { return storeState{s} }
+
+type storeState struct{ s Store }
+
+func (st storeState) GetState(ctx context.Context, ns, key string) ([]byte, error) {
+	var v []byte
+	err := st.s.View(ctx, func(tx Tx) error {
+		b, err := tx.State(ns, key)
+		v = append([]byte(nil), b...)
+		return err
+	})
+	return v, err
+}
+
+func (st storeState) PutState(ctx context.Context, ns string, values map[string][]byte) error {
+	return st.s.Update(ctx, func(tx Tx) error {
+		for k, v := range values {
+			if err := tx.PutState(ns, k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

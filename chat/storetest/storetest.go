@@ -1,0 +1,874 @@
+// Package storetest is the conformance suite for chat.Store: every store
+// implementation (bbolt in storage, PostgreSQL next) runs it from its own
+// tests, like testing/fstest.TestFS:
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) chat.Store { return mustOpen(t) })
+//	}
+//
+// open must return a new, empty store and register its cleanup with t.
+// Times the suite stores have whole seconds in UTC, so a store may keep
+// them at microsecond precision; they must come back equal (==, in UTC).
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Damager is implemented by a store (the value open returns) whose test
+// can damage a stored record so that it can no longer be decoded, the way
+// a bad disk or a buggy old version would. Without it the damaged-record
+// tests are skipped.
+type Damager interface {
+	DamageGame(id chat.GameID) error
+	DamageChallenge(id chat.ChallengeID) error
+}
+
+// Run runs the whole suite, each test on a store of its own.
+func Run(t *testing.T, open func(t *testing.T) chat.Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s chat.Store)
+	}{
+		{"GameRoundTrip", testGameRoundTrip},
+		{"NotFound", testNotFound},
+		{"Versions", testVersions},
+		{"CopiesNotShared", testCopies},
+		{"PlayerGames", testPlayerGames},
+		{"RoomGames", testRoomGames},
+		{"MovedAndHandedOver", testMoved},
+		{"DueGames", testDueGames},
+		{"Challenges", testChallenges},
+		{"PlayersAndRooms", testPlayersAndRooms},
+		{"Events", testEvents},
+		{"State", testState},
+		{"Rollback", testRollback},
+		{"ViewIsReadOnly", testViewReadOnly},
+		{"Cancelled", testCancelled},
+		{"ConcurrentWriters", testConcurrentWriters},
+		{"ConcurrentInserts", testConcurrentInserts},
+		{"DamagedGames", testDamagedGames},
+		{"DamagedChallenges", testDamagedChallenges},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	}
+}
+
+// T0 is the suite's reference time.
+var T0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// NewGame returns an unsaved 9×9 game between black and white in room.
+func NewGame(black, white chat.UserID, room chat.RoomID) *chat.Game {
+	r, err := game.Preset("japanese")
+	if err != nil {
+		panic(err)
+	}
+	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: r})
+	if err != nil {
+		panic(err)
+	}
+	return &chat.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: T0, Updated: T0}
+}
+
+func update(t *testing.T, s chat.Store, fn func(tx chat.Tx) error) {
+	t.Helper()
+	if err := s.Update(context.Background(), fn); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+}
+
+func view(t *testing.T, s chat.Store, fn func(tx chat.Tx) error) {
+	t.Helper()
+	if err := s.View(context.Background(), fn); err != nil {
+		t.Fatalf("view: %v", err)
+	}
+}
+
+func putGames(t *testing.T, s chat.Store, gs ...*chat.Game) {
+	t.Helper()
+	update(t, s, func(tx chat.Tx) error {
+		for _, g := range gs {
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func getGame(t *testing.T, s chat.Store, id chat.GameID) *chat.Game {
+	t.Helper()
+	var g *chat.Game
+	view(t, s, func(tx chat.Tx) (err error) { g, err = tx.Game(id); return err })
+	return g
+}
+
+// gameIDs lists a list call's games' IDs; the call must succeed.
+func gameIDs(t *testing.T, s chat.Store, what string, list func(tx chat.Tx) ([]*chat.Game, error)) []chat.GameID {
+	t.Helper()
+	var ids []chat.GameID
+	view(t, s, func(tx chat.Tx) error {
+		gs, err := list(tx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		for _, g := range gs {
+			ids = append(ids, g.ID)
+		}
+		return nil
+	})
+	return ids
+}
+
+func chalIDs(t *testing.T, s chat.Store, what string, list func(tx chat.Tx) ([]*chat.Challenge, error)) []chat.ChallengeID {
+	t.Helper()
+	var ids []chat.ChallengeID
+	view(t, s, func(tx chat.Tx) error {
+		cs, err := list(tx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+		return nil
+	})
+	return ids
+}
+
+func wantIDs[ID comparable](t *testing.T, what string, got []ID, want ...ID) {
+	t.Helper()
+	if len(got) != len(want) || !slices.Equal(got, want) {
+		t.Errorf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+func testGameRoundTrip(t *testing.T, s chat.Store) {
+	g := NewGame("t:ann", "t:bob", "t:room")
+	gg, _ := game.Replay(g.Record)
+	for _, p := range []game.Point{game.Pt(2, 2), game.Pt(6, 6), game.Pt(2, 6)} {
+		if err := gg.Play(gg.ToMove(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Record = gg.Record()
+	g.MoveTimes = []time.Time{T0, T0.Add(time.Hour), T0.Add(2 * time.Hour)}
+	g.Clock = chat.TimeControl{Kind: chat.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Left = [3]time.Duration{0, 70 * time.Hour, 71 * time.Hour}
+	g.Deadline = T0.Add(72 * time.Hour)
+	g.Reminded = 1
+	g.UndoBy = "t:bob"
+	g.Undos = []chat.Undo{{By: "t:bob", Move: 2, Was: game.Move{Color: game.White, Point: game.Pt(4, 4)}, At: T0}}
+	g.Thread, g.Parent = true, "t:parent"
+	g.Challenge = 3
+	putGames(t, s, g)
+	if g.ID != 1 || g.Version != 1 {
+		t.Fatalf("first game stored as #%d version %d, want #1 version 1", g.ID, g.Version)
+	}
+	if got := getGame(t, s, 1); !reflect.DeepEqual(got, g) {
+		t.Errorf("game round trip:\n got %+v\nwant %+v", got, g)
+	}
+	if _, err := game.Replay(getGame(t, s, 1).Record); err != nil {
+		t.Errorf("the stored record does not replay: %v", err)
+	}
+
+	over := NewGame("t:cat", "t:dan", "t:room")
+	over.Finished, over.Result = T0.Add(time.Hour), "W+R"
+	putGames(t, s, over)
+	if over.ID != 2 {
+		t.Errorf("second game got #%d, want #2", over.ID)
+	}
+	if got := getGame(t, s, 2); !reflect.DeepEqual(got, over) || got.Active() {
+		t.Errorf("finished game round trip:\n got %+v\nwant %+v", got, over)
+	}
+}
+
+func testNotFound(t *testing.T, s chat.Store) {
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Game(42); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("Game(42) on an empty store: %v, want ErrNotFound", err)
+		}
+		if _, err := tx.Challenge(42); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("Challenge(42): %v, want ErrNotFound", err)
+		}
+		if _, err := tx.Player("t:nobody"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("Player: %v, want ErrNotFound", err)
+		}
+		if _, err := tx.Room("t:nowhere"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("Room: %v, want ErrNotFound", err)
+		}
+		if _, err := tx.State("t", "none"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("State: %v, want ErrNotFound", err)
+		}
+		for what, list := range map[string]func() (int, error){
+			"ActiveGames":       func() (int, error) { l, err := tx.ActiveGames("t:ann"); return len(l), err },
+			"RoomGames":         func() (int, error) { l, err := tx.RoomGames("t:room", false); return len(l), err },
+			"DueGames":          func() (int, error) { l, err := tx.DueGames(T0.Add(1000*time.Hour), 0); return len(l), err },
+			"PendingChallenges": func() (int, error) { l, err := tx.PendingChallenges("t:ann"); return len(l), err },
+			"RoomChallenges":    func() (int, error) { l, err := tx.RoomChallenges("t:room"); return len(l), err },
+		} {
+			if n, err := list(); n != 0 || err != nil {
+				t.Errorf("%s on an empty store: %d records, %v", what, n, err)
+			}
+		}
+		return nil
+	})
+	err := s.Update(context.Background(), func(tx chat.Tx) error {
+		g := NewGame("t:ann", "t:bob", "t:room")
+		g.ID = 7
+		return tx.PutGame(g)
+	})
+	if !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("updating game #7 that was never stored: %v, want ErrNotFound", err)
+	}
+	err = s.Update(context.Background(), func(tx chat.Tx) error {
+		return tx.PutChallenge(&chat.Challenge{ID: 7, Room: "t:room", From: "t:ann", Created: T0})
+	})
+	if !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("updating challenge #7 that was never stored: %v, want ErrNotFound", err)
+	}
+}
+
+func testVersions(t *testing.T, s chat.Store) {
+	g := NewGame("t:ann", "t:bob", "t:room")
+	putGames(t, s, g)
+	stale := *getGame(t, s, g.ID)
+	g.Reminded = 1
+	putGames(t, s, g)
+	if g.Version != 2 {
+		t.Fatalf("version after two writes: %d, want 2", g.Version)
+	}
+	stale.Reminded = 2
+	err := s.Update(context.Background(), func(tx chat.Tx) error { return tx.PutGame(&stale) })
+	if !errors.Is(err, chat.ErrConflict) {
+		t.Fatalf("a write from version 1 over version 2: %v, want ErrConflict", err)
+	}
+	if got := getGame(t, s, g.ID); got.Version != 2 || got.Reminded != 1 {
+		t.Errorf("after the refused stale write: version %d reminded %d, want 2 and 1", got.Version, got.Reminded)
+	}
+	// Two writes in one transaction: each sees the other's version.
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		again, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if again.Version != 3 {
+			t.Errorf("read back in the same transaction: version %d, want 3", again.Version)
+		}
+		return tx.PutGame(again)
+	})
+	if got := getGame(t, s, 1); got.Version != 4 {
+		t.Errorf("version after two writes in one transaction: %d, want 4", got.Version)
+	}
+}
+
+func testCopies(t *testing.T, s chat.Store) {
+	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
+	view(t, s, func(tx chat.Tx) error {
+		a, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		a.Black, a.Record.Moves = "t:eve", append(a.Record.Moves, game.Move{Color: game.Black, Point: game.Pt(0, 0)})
+		b, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		if b.Black != "t:ann" || len(b.Record.Moves) != 0 {
+			t.Errorf("changing a returned game changed the stored one: %+v", b)
+		}
+		return nil
+	})
+}
+
+func testPlayerGames(t *testing.T, s chat.Store) {
+	putGames(t, s,
+		NewGame("t:ann", "t:bob", "t:r1"), // 1
+		NewGame("t:cat", "t:ann", "t:r2"), // 2
+		NewGame("t:bob", "t:cat", "t:r1"), // 3
+		NewGame("t:ann", "t:dan", "t:r3"), // 4
+	)
+	ann := func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") }
+	wantIDs(t, "ann's active games", gameIDs(t, s, "ActiveGames", ann), 1, 2, 4)
+	wantIDs(t, "bob's active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:bob") }), 1, 3)
+	// A prefix of another user's ID is another user.
+	wantIDs(t, "an's active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:an") }))
+
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(2)
+		if err != nil {
+			return err
+		}
+		g.Finished, g.Result = T0.Add(time.Hour), "B+R"
+		return tx.PutGame(g)
+	})
+	wantIDs(t, "ann's active games after #2 ended", gameIDs(t, s, "ActiveGames", ann), 1, 4)
+	wantIDs(t, "cat's active games after #2 ended", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }), 3)
+
+	// A game against oneself is listed once.
+	putGames(t, s, NewGame("t:eve", "t:eve", "t:r1"))
+	wantIDs(t, "eve's game against herself", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:eve") }), 5)
+}
+
+func testRoomGames(t *testing.T, s chat.Store) {
+	putGames(t, s,
+		NewGame("t:ann", "t:bob", "t:r1"), // 1
+		NewGame("t:cat", "t:dan", "t:r2"), // 2
+		NewGame("t:bob", "t:cat", "t:r1"), // 3
+	)
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Finished, g.Result = T0, "W+T"
+		return tx.PutGame(g)
+	})
+	wantIDs(t, "r1, all", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r1", false) }), 1, 3)
+	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r1", true) }), 3)
+	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r2", true) }), 2)
+	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r", false) }))
+}
+
+// testMoved: a game moved to a thread and a game handed to another
+// player leave their old index entries.
+func testMoved(t *testing.T, s chat.Store) {
+	g := NewGame("t:ann", "t:bob", "t:room")
+	g.Deadline = T0.Add(time.Hour)
+	putGames(t, s, g)
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Parent, g.Room, g.Thread = g.Room, "t:thread", true
+		g.White = "t:cat"
+		g.Deadline = T0.Add(2 * time.Hour)
+		return tx.PutGame(g)
+	})
+	wantIDs(t, "old room", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }))
+	wantIDs(t, "thread", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:thread", true) }), 1)
+	wantIDs(t, "bob, who handed it over", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:bob") }))
+	wantIDs(t, "cat, who took it", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }), 1)
+	wantIDs(t, "ann", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") }), 1)
+	wantIDs(t, "due before the old deadline moved", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(90*time.Minute), 0) }))
+	wantIDs(t, "due before the new deadline", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(3*time.Hour), 0) }), 1)
+}
+
+func testDueGames(t *testing.T, s chat.Store) {
+	at := func(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
+	var gs []*chat.Game
+	for _, h := range []int{5, 1, 3, 0, 3, 9} { // #1..#6; #4 has no deadline
+		g := NewGame("t:ann", "t:bob", "t:room")
+		if h != 0 {
+			g.Deadline = at(h)
+		}
+		gs = append(gs, g)
+	}
+	finished := NewGame("t:ann", "t:bob", "t:room") // #7: over, its deadline no longer counts
+	finished.Deadline, finished.Finished, finished.Result = at(1), at(1), "B+T"
+	putGames(t, s, append(gs, finished)...)
+	due := func(before time.Time, limit int) []chat.GameID {
+		return gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(before, limit) })
+	}
+	wantIDs(t, "due before +6h, earliest first, ties by ID", due(at(6), 0), 2, 3, 5, 1)
+	wantIDs(t, "due before +3h (strictly before)", due(at(3), 0), 2)
+	wantIDs(t, "due before +100h, limit 3", due(at(100), 3), 2, 3, 5)
+	wantIDs(t, "due before +1h", due(at(1), 0))
+
+	// Clearing and moving deadlines moves the entries.
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(2)
+		if err != nil {
+			return err
+		}
+		g.Deadline = time.Time{}
+		if err := tx.PutGame(g); err != nil {
+			return err
+		}
+		g, err = tx.Game(6)
+		if err != nil {
+			return err
+		}
+		g.Deadline = at(2)
+		return tx.PutGame(g)
+	})
+	wantIDs(t, "due after #2 cleared and #6 moved to +2h", due(at(100), 0), 6, 3, 5, 1)
+	update(t, s, func(tx chat.Tx) error {
+		g, err := tx.Game(3)
+		if err != nil {
+			return err
+		}
+		g.Finished, g.Result = at(3), "W+T"
+		return tx.PutGame(g)
+	})
+	wantIDs(t, "due after #3 ended", due(at(100), 0), 6, 5, 1)
+}
+
+func testChallenges(t *testing.T, s chat.Store) {
+	cfg := NewGame("", "", "").Record.Config
+	cfg.Rules.Komi = 0.5
+	cs := []*chat.Challenge{
+		{Room: "t:r1", From: "t:ann", To: "t:bob", Config: cfg, Color: "black", Clock: chat.TimeControl{Kind: chat.PerMove, PerMove: 72 * time.Hour}, Created: T0, Message: "m1"}, // 1
+		{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: T0},                                                                                                  // 2, open
+		{Room: "t:r2", From: "t:bob", To: "t:ann", Config: cfg, Color: "white", Created: T0},                                                                                      // 3
+	}
+	update(t, s, func(tx chat.Tx) error {
+		for _, c := range cs {
+			if err := tx.PutChallenge(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i, c := range cs {
+		if c.ID != chat.ChallengeID(i+1) {
+			t.Fatalf("challenge %d stored as #%d", i+1, c.ID)
+		}
+	}
+	view(t, s, func(tx chat.Tx) error {
+		got, err := tx.Challenge(1)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(got, cs[0]) {
+			t.Errorf("challenge round trip:\n got %+v\nwant %+v", got, cs[0])
+		}
+		return nil
+	})
+	pending := func(u chat.UserID) []chat.ChallengeID {
+		return chalIDs(t, s, "PendingChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.PendingChallenges(u) })
+	}
+	inRoom := func(r chat.RoomID) []chat.ChallengeID {
+		return chalIDs(t, s, "RoomChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.RoomChallenges(r) })
+	}
+	wantIDs(t, "ann's pending challenges", pending("t:ann"), 1, 3)
+	wantIDs(t, "bob's", pending("t:bob"), 1, 3)
+	wantIDs(t, "cat's (open)", pending("t:cat"), 2)
+	wantIDs(t, "room r1's", inRoom("t:r1"), 1, 2)
+	wantIDs(t, "room r2's", inRoom("t:r2"), 3)
+
+	// Answered challenges leave the indexes; a changed opponent moves.
+	answer := func(id chat.ChallengeID, st chat.ChallengeStatus, g chat.GameID) {
+		update(t, s, func(tx chat.Tx) error {
+			c, err := tx.Challenge(id)
+			if err != nil {
+				return err
+			}
+			c.Status, c.Answered, c.Game = st, T0.Add(time.Hour), g
+			return tx.PutChallenge(c)
+		})
+	}
+	answer(1, chat.Declined, 0)
+	answer(3, chat.Accepted, 9)
+	update(t, s, func(tx chat.Tx) error {
+		c, err := tx.Challenge(2)
+		if err != nil {
+			return err
+		}
+		c.To = "t:dan"
+		return tx.PutChallenge(c)
+	})
+	wantIDs(t, "ann's after #1 declined and #3 accepted", pending("t:ann"))
+	wantIDs(t, "dan's, now challenged by cat", pending("t:dan"), 2)
+	wantIDs(t, "room r1's", inRoom("t:r1"), 2)
+	wantIDs(t, "room r2's", inRoom("t:r2"))
+	update(t, s, func(tx chat.Tx) error {
+		c, err := tx.Challenge(2)
+		if err != nil {
+			return err
+		}
+		c.Status = chat.Cancelled
+		return tx.PutChallenge(c)
+	})
+	wantIDs(t, "cat's after cancelling", pending("t:cat"))
+	view(t, s, func(tx chat.Tx) error {
+		for id, want := range map[chat.ChallengeID]chat.ChallengeStatus{1: chat.Declined, 2: chat.Cancelled, 3: chat.Accepted} {
+			c, err := tx.Challenge(id)
+			if err != nil {
+				return err
+			}
+			if c.Status != want {
+				t.Errorf("challenge #%d: status %v, want %v", id, c.Status, want)
+			}
+		}
+		return nil
+	})
+}
+
+func testPlayersAndRooms(t *testing.T, s chat.Store) {
+	komi := 7.5
+	p := &chat.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: T0}
+	r := &chat.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0}
+	update(t, s, func(tx chat.Tx) error {
+		if err := tx.PutPlayer(p); err != nil {
+			return err
+		}
+		return tx.PutRoom(r)
+	})
+	view(t, s, func(tx chat.Tx) error {
+		gp, err := tx.Player("t:ann")
+		if err != nil {
+			return err
+		}
+		gr, err := tx.Room("t:room")
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(gp, p) || !reflect.DeepEqual(gr, r) {
+			t.Errorf("round trip:\n got %+v %+v\nwant %+v %+v", gp, gr, p, r)
+		}
+		return nil
+	})
+	p2 := &chat.Player{ID: "t:ann", Name: "Annie", Updated: T0.Add(time.Hour)}
+	update(t, s, func(tx chat.Tx) error { return tx.PutPlayer(p2) })
+	view(t, s, func(tx chat.Tx) error {
+		gp, err := tx.Player("t:ann")
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(gp, p2) {
+			t.Errorf("after overwrite: %+v, want %+v", gp, p2)
+		}
+		return nil
+	})
+}
+
+func testEvents(t *testing.T, s chat.Store) {
+	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0) })
+	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e2", T0.Add(time.Hour)) })
+	err := s.Update(context.Background(), func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0.Add(2*time.Hour)) })
+	if !errors.Is(err, chat.ErrDuplicate) {
+		t.Fatalf("marking e1 again: %v, want ErrDuplicate", err)
+	}
+	err = s.Update(context.Background(), func(tx chat.Tx) error {
+		if err := tx.MarkEvent("t:e3", T0); err != nil {
+			return err
+		}
+		return tx.MarkEvent("t:e3", T0)
+	})
+	if !errors.Is(err, chat.ErrDuplicate) {
+		t.Fatalf("marking e3 twice in one transaction: %v, want ErrDuplicate", err)
+	}
+	var n int
+	update(t, s, func(tx chat.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(time.Hour)); return err })
+	if n != 1 {
+		t.Errorf("expiring events before +1h removed %d, want 1 (e1; e2 is at +1h, e3 was rolled back)", n)
+	}
+	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0.Add(3*time.Hour)) })
+	err = s.Update(context.Background(), func(tx chat.Tx) error { return tx.MarkEvent("t:e2", T0.Add(3*time.Hour)) })
+	if !errors.Is(err, chat.ErrDuplicate) {
+		t.Errorf("e2 after expiring older events: %v, want ErrDuplicate", err)
+	}
+	update(t, s, func(tx chat.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(100 * time.Hour)); return err })
+	if n != 2 {
+		t.Errorf("expiring everything removed %d, want 2", n)
+	}
+}
+
+func testState(t *testing.T, s chat.Store) {
+	update(t, s, func(tx chat.Tx) error {
+		if err := tx.PutState("matrix", "since", []byte("s1")); err != nil {
+			return err
+		}
+		return tx.PutState("discord", "since", []byte("other"))
+	})
+	view(t, s, func(tx chat.Tx) error {
+		v, err := tx.State("matrix", "since")
+		if err != nil || string(v) != "s1" {
+			t.Errorf("matrix/since: %q, %v", v, err)
+		}
+		v, err = tx.State("discord", "since")
+		if err != nil || string(v) != "other" {
+			t.Errorf("discord/since: %q, %v", v, err)
+		}
+		return nil
+	})
+	st := chat.StoreState(s)
+	ctx := context.Background()
+	if err := st.PutState(ctx, "matrix", map[string][]byte{"since": []byte("s2"), "dm t:ann": []byte("!dm"), "session": []byte{0, 1, 0xff}}); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"since": "s2", "dm t:ann": "!dm", "session": "\x00\x01\xff"} {
+		if v, err := st.GetState(ctx, "matrix", k); err != nil || string(v) != want {
+			t.Errorf("matrix/%s: %q, %v; want %q", k, v, err, want)
+		}
+	}
+	if err := st.PutState(ctx, "matrix", map[string][]byte{"since": nil}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetState(ctx, "matrix", "since"); !errors.Is(err, chat.ErrNotFound) {
+		t.Errorf("after deleting matrix/since: %v, want ErrNotFound", err)
+	}
+	if v, err := st.GetState(ctx, "discord", "since"); err != nil || string(v) != "other" {
+		t.Errorf("discord/since after deleting matrix/since: %q, %v", v, err)
+	}
+}
+
+func testRollback(t *testing.T, s chat.Store) {
+	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
+	boom := errors.New("boom")
+	err := s.Update(context.Background(), func(tx chat.Tx) error {
+		g, err := tx.Game(1)
+		if err != nil {
+			return err
+		}
+		g.Deadline, g.Room = T0.Add(time.Hour), "t:elsewhere"
+		for _, f := range []func() error{
+			func() error { return tx.PutGame(g) },
+			func() error { return tx.PutGame(NewGame("t:cat", "t:dan", "t:room")) },
+			func() error { return tx.PutChallenge(&chat.Challenge{Room: "t:room", From: "t:ann", Created: T0}) },
+			func() error { return tx.PutPlayer(&chat.Player{ID: "t:ann", Name: "Ann", Updated: T0}) },
+			func() error { return tx.PutRoom(&chat.Room{ID: "t:room", Threads: true, Updated: T0}) },
+			func() error { return tx.MarkEvent("t:e", T0) },
+			func() error { return tx.PutState("t", "k", []byte("v")) },
+		} {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("handler failed: %w", boom)
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Update returned %v, want fn's error", err)
+	}
+	if g := getGame(t, s, 1); g.Version != 1 || g.Room != "t:room" || !g.Deadline.IsZero() {
+		t.Errorf("game #1 after a rolled-back write: %+v", g)
+	}
+	wantIDs(t, "room games", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }), 1)
+	wantIDs(t, "elsewhere", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:elsewhere", false) }))
+	wantIDs(t, "cat's games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }))
+	wantIDs(t, "due", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(100*time.Hour), 0) }))
+	wantIDs(t, "room challenges", chalIDs(t, s, "RoomChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.RoomChallenges("t:room") }))
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Player("t:ann"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("player after rollback: %v", err)
+		}
+		if _, err := tx.Room("t:room"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("room after rollback: %v", err)
+		}
+		if _, err := tx.State("t", "k"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("state after rollback: %v", err)
+		}
+		return nil
+	})
+	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e", T0) }) // not marked by the rolled-back transaction
+}
+
+func testViewReadOnly(t *testing.T, s chat.Store) {
+	err := s.View(context.Background(), func(tx chat.Tx) error {
+		return tx.PutGame(NewGame("t:ann", "t:bob", "t:room"))
+	})
+	if err == nil {
+		t.Error("PutGame in a View succeeded")
+	}
+	wantIDs(t, "games after a write in a View", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }))
+}
+
+func testCancelled(t *testing.T, s chat.Store) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	if err := s.Update(ctx, func(tx chat.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+		t.Errorf("Update with a cancelled context: %v (fn ran: %v), want context.Canceled and no run", err, ran)
+	}
+	if err := s.View(ctx, func(tx chat.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+		t.Errorf("View with a cancelled context: %v (fn ran: %v), want context.Canceled and no run", err, ran)
+	}
+}
+
+// testConcurrentWriters: writers racing on one game each add an undo
+// entry, retrying on ErrConflict; none is lost.
+func testConcurrentWriters(t *testing.T, s chat.Store) {
+	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
+	const writers, each = 8, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				for {
+					err := s.Update(context.Background(), func(tx chat.Tx) error {
+						g, err := tx.Game(1)
+						if err != nil {
+							return err
+						}
+						g.Undos = append(g.Undos, chat.Undo{By: chat.UserID(fmt.Sprintf("t:w%d", w)), Move: i, Was: game.Move{Color: game.Black, Point: game.Pt(i%9, w%9)}, At: T0})
+						return tx.PutGame(g)
+					})
+					if errors.Is(err, chat.ErrConflict) {
+						continue
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					break
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	g := getGame(t, s, 1)
+	if len(g.Undos) != writers*each || g.Version != writers*each+1 {
+		t.Fatalf("%d writers × %d updates: %d stored, version %d; want %d and %d", writers, each, len(g.Undos), g.Version, writers*each, writers*each+1)
+	}
+	seen := map[string]bool{}
+	for _, u := range g.Undos {
+		k := fmt.Sprint(u.By, u.Move)
+		if seen[k] {
+			t.Errorf("update %s stored twice", k)
+		}
+		seen[k] = true
+	}
+}
+
+// testConcurrentInserts: new games and challenges inserted at once get
+// distinct IDs.
+func testConcurrentInserts(t *testing.T, s chat.Store) {
+	const writers, each = 6, 5
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	games, chals := map[chat.GameID]bool{}, map[chat.ChallengeID]bool{}
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				g := NewGame("t:ann", "t:bob", "t:room")
+				c := &chat.Challenge{Room: "t:room", From: "t:ann", Created: T0}
+				err := s.Update(context.Background(), func(tx chat.Tx) error {
+					g.ID, g.Version, c.ID = 0, 0, 0
+					if err := tx.PutGame(g); err != nil {
+						return err
+					}
+					return tx.PutChallenge(c)
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				games[g.ID], chals[c.ID] = true, true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(games) != writers*each || len(chals) != writers*each {
+		t.Fatalf("%d inserts gave %d distinct game IDs and %d challenge IDs", writers*each, len(games), len(chals))
+	}
+	if n := len(gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") })); n != writers*each {
+		t.Errorf("ann has %d active games, want %d", n, writers*each)
+	}
+}
+
+func damager(t *testing.T, s chat.Store) Damager {
+	d, ok := s.(Damager)
+	if !ok {
+		t.Skip("the store cannot damage records (implement storetest.Damager in its test)")
+	}
+	return d
+}
+
+func testDamagedGames(t *testing.T, s chat.Store) {
+	d := damager(t, s)
+	for range 3 {
+		g := NewGame("t:ann", "t:bob", "t:room")
+		g.Deadline = T0.Add(time.Hour)
+		putGames(t, s, g)
+	}
+	if err := d.DamageGame(2); err != nil {
+		t.Fatal(err)
+	}
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Game(2); !errors.Is(err, chat.ErrCorrupt) {
+			t.Errorf("Game(2), damaged: %v, want ErrCorrupt", err)
+		}
+		if g, err := tx.Game(3); err != nil || g.ID != 3 {
+			t.Errorf("Game(3) next to a damaged one: %v", err)
+		}
+		for what, list := range map[string]func() ([]*chat.Game, error){
+			"ActiveGames": func() ([]*chat.Game, error) { return tx.ActiveGames("t:ann") },
+			"RoomGames":   func() ([]*chat.Game, error) { return tx.RoomGames("t:room", false) },
+			"DueGames":    func() ([]*chat.Game, error) { return tx.DueGames(T0.Add(2*time.Hour), 0) },
+		} {
+			gs, err := list()
+			var ids []chat.GameID
+			for _, g := range gs {
+				ids = append(ids, g.ID)
+			}
+			wantIDs(t, what+" with #2 damaged", ids, 1, 3)
+			d := chat.Damaged(err)
+			if !errors.Is(err, chat.ErrCorrupt) || d == nil || !slices.Equal(d.Games, []chat.GameID{2}) || len(d.Challenges) != 0 {
+				t.Errorf("%s with #2 damaged: error %v, want a DamagedError naming game #2", what, err)
+			}
+		}
+		return nil
+	})
+	// A damaged record is not overwritten blindly.
+	err := s.Update(context.Background(), func(tx chat.Tx) error {
+		g := NewGame("t:ann", "t:bob", "t:room")
+		g.ID, g.Version = 2, 1
+		return tx.PutGame(g)
+	})
+	if !errors.Is(err, chat.ErrCorrupt) {
+		t.Errorf("overwriting damaged game #2: %v, want ErrCorrupt", err)
+	}
+}
+
+func testDamagedChallenges(t *testing.T, s chat.Store) {
+	d := damager(t, s)
+	update(t, s, func(tx chat.Tx) error {
+		for range 3 {
+			if err := tx.PutChallenge(&chat.Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: T0}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := d.DamageChallenge(1); err != nil {
+		t.Fatal(err)
+	}
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Challenge(1); !errors.Is(err, chat.ErrCorrupt) {
+			t.Errorf("Challenge(1), damaged: %v, want ErrCorrupt", err)
+		}
+		for what, list := range map[string]func() ([]*chat.Challenge, error){
+			"PendingChallenges": func() ([]*chat.Challenge, error) { return tx.PendingChallenges("t:bob") },
+			"RoomChallenges":    func() ([]*chat.Challenge, error) { return tx.RoomChallenges("t:room") },
+		} {
+			cs, err := list()
+			var ids []chat.ChallengeID
+			for _, c := range cs {
+				ids = append(ids, c.ID)
+			}
+			wantIDs(t, what+" with #1 damaged", ids, 2, 3)
+			d := chat.Damaged(err)
+			if !errors.Is(err, chat.ErrCorrupt) || d == nil || !slices.Equal(d.Challenges, []chat.ChallengeID{1}) || len(d.Games) != 0 {
+				t.Errorf("%s with #1 damaged: error %v, want a DamagedError naming challenge #1", what, err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,173 @@
+package rating
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+func mustRank(t *testing.T, s string) game.Rank {
+	t.Helper()
+	r, err := game.ParseRank(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestSuggest(t *testing.T) {
+	mid := func(s string) float64 { return RatingOf(mustRank(t, s)) }
+	for _, tc := range []struct {
+		name   string
+		a, b   float64
+		grades int
+		stones int
+		black  Side
+		text   string
+	}{
+		{"same rank", mid("4k"), mid("4k"), 0, 0, Either, "even game"},
+		{"0.4 grades", RatingAtGrade(-3.2), RatingAtGrade(-3.6), 0, 0, Either, "even game"},
+		{"0.6 grades", RatingAtGrade(-3.0), RatingAtGrade(-3.6), 1, 0, PlayerB, "no handicap stones, komi 0.5"},
+		{"1k vs 1d", mid("1k"), mid("1d"), 1, 0, PlayerA, "no handicap stones, komi 0.5"},
+		{"1.2 grades", RatingAtGrade(1.7), RatingAtGrade(0.5), 2, 2, PlayerB, "2 stones"},
+		{"5k vs 1k", mid("5k"), mid("1k"), 4, 4, PlayerA, "4 stones"},
+		{"2d vs 3k", mid("2d"), mid("3k"), 4, 4, PlayerB, "4 stones"},
+		{"20k vs 1d", mid("20k"), mid("1d"), 20, 9, PlayerA, "9 stones"}, // capped
+	} {
+		h := Suggest(tc.a, tc.b)
+		if h.Grades != tc.grades || h.Stones != tc.stones || h.Black != tc.black || h.String() != tc.text {
+			t.Errorf("%s: Suggest(%.1f, %.1f) = %+v %q, want grades %d, stones %d, Black %d, %q", tc.name, tc.a, tc.b, h, h, tc.grades, tc.stones, tc.black, tc.text)
+		}
+	}
+}
+
+// TestSuggestMatchesRanks: for players at the middle of their ranks, the
+// suggestion is the grade difference exactly (no floating-point 3.0000001
+// rounded up to 4), and its stones are game.HandicapFor's from 2 up.
+func TestSuggestMatchesRanks(t *testing.T) {
+	for a := MinRank; a <= MaxRank; a++ {
+		for b := MinRank; b <= MaxRank; b++ {
+			h := Suggest(RatingOf(a), RatingOf(b))
+			d := int(a - b)
+			if d < 0 {
+				d = -d
+			}
+			stones := game.HandicapFor(a, b)
+			if stones < 2 {
+				stones = 0
+			}
+			if h.Grades != d || h.Stones != stones {
+				t.Fatalf("Suggest(%s, %s) = %+v, want %d grades, %d stones", a, b, h, d, stones)
+			}
+			// The game it suggests is worth its grades (up to the cap).
+			rules, _ := game.Preset("japanese")
+			if got := HandicapGrades(h.Stones, h.Komi(rules, 19, 19)); got != min(d, game.MaxHandicap) {
+				t.Fatalf("%s vs %s: %+v is worth %d grades, want %d", a, b, h, got, min(d, game.MaxHandicap))
+			}
+		}
+	}
+}
+
+func TestHandicapKomi(t *testing.T) {
+	jp, _ := game.Preset("japanese")
+	nz, _ := game.Preset("new-zealand")
+	for _, tc := range []struct {
+		h     Handicap
+		rules game.Rules
+		want  float64
+	}{
+		{Handicap{}, jp, 6.5},
+		{Handicap{}, nz, 7},
+		{Handicap{Grades: 1, Black: PlayerA}, jp, 0.5},
+		{Handicap{Grades: 1, Black: PlayerA}, nz, 0.5},
+		{Handicap{Grades: 3, Stones: 3, Black: PlayerA}, jp, 0.5},
+		{Handicap{Grades: 3, Stones: 3, Black: PlayerA}, nz, 0},
+	} {
+		if got := tc.h.Komi(tc.rules, 19, 19); got != tc.want {
+			t.Errorf("%v under %s: komi %v, want %v", tc.h, tc.rules.Name, got, tc.want)
+		}
+	}
+}
+
+func TestHandicapGrades(t *testing.T) {
+	for _, tc := range []struct {
+		stones int
+		komi   float64
+		want   int
+	}{
+		{0, 6.5, 0}, {0, 7, 0}, {0, 0.5, 1}, {1, 0.5, 1}, {0, 0, 1}, {2, 0.5, 2}, {4, 0, 4}, {9, 0.5, 9}, {12, 0, 9},
+	} {
+		if got := HandicapGrades(tc.stones, tc.komi); got != tc.want {
+			t.Errorf("HandicapGrades(%d, %v) = %d, want %d", tc.stones, tc.komi, got, tc.want)
+		}
+	}
+}
+
+func TestHandicapRating(t *testing.T) {
+	for _, r := range []float64{600, 1500, 1918.5, 2400} {
+		for g := range 10 {
+			got := HandicapRating(r, g)
+			if !near(Grade(got), Grade(r)+float64(g), 1e-9) {
+				t.Errorf("HandicapRating(%g, %d) = %g: grade %g, want %g", r, g, got, Grade(got), Grade(r)+float64(g))
+			}
+		}
+	}
+	// A stone is worth more rating points between strong players.
+	if weak, strong := HandicapRating(1000, 1)-1000, HandicapRating(2300, 1)-2300; !(weak < strong) {
+		t.Errorf("one grade is %g points at 1000 and %g at 2300", weak, strong)
+	}
+	// Under MinRankRating the shift is the one at MinRankRating.
+	if got, want := HandicapRating(40, 2)-40, HandicapRating(MinRankRating, 2)-MinRankRating; !near(got, want, 1e-9) {
+		t.Errorf("two grades at rating 40: +%g, want +%g", got, want)
+	}
+}
+
+func TestHandicapGame(t *testing.T) {
+	white := Player{Rating: RatingOf(mustRank(t, "2k")), RD: 70, Volatility: 0.06}
+	black := Player{Rating: RatingOf(mustRank(t, "5k")), RD: 70, Volatility: 0.06}
+
+	// The right handicap makes the game even: a draw changes no rating,
+	// and a win moves both ratings by the same amount.
+	b1, w1, err := HandicapGame(black, white, 3, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(b1.Rating, black.Rating, 1e-6) || !near(w1.Rating, white.Rating, 1e-6) {
+		t.Errorf("a 3-stone draw between 5k and 2k: %.4f → %.4f, %.4f → %.4f", black.Rating, b1.Rating, white.Rating, w1.Rating)
+	}
+	b1, w1, err = HandicapGame(black, white, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gain, loss := b1.Rating-black.Rating, white.Rating-w1.Rating
+	if !(gain > 0) || !near(gain, loss, 1e-6) {
+		t.Errorf("Black wins with 3 stones: Black +%.4f, White −%.4f", gain, loss)
+	}
+	// The same win as an even game is worth more to Black.
+	e1, _, err := Game(black, white, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(e1.Rating-black.Rating > gain) {
+		t.Errorf("an even win gives +%.4f, a 3-stone win +%.4f: the handicap should make it worth less", e1.Rating-black.Rating, gain)
+	}
+
+	// No handicap is Game.
+	for _, s := range []float64{0, 0.5, 1} {
+		hb, hw, err1 := HandicapGame(black, white, 0, s)
+		gb, gw, err2 := Game(black, white, s)
+		if err1 != nil || err2 != nil || hb != gb || hw != gw {
+			t.Errorf("HandicapGame(…, 0, %v) = %+v %+v, Game = %+v %+v", s, hb, hw, gb, gw)
+		}
+	}
+
+	for _, g := range []int{-1, 10} {
+		if _, _, err := HandicapGame(black, white, g, 1); !errors.Is(err, game.ErrHandicap) {
+			t.Errorf("HandicapGame with %d grades: %v, want game.ErrHandicap", g, err)
+		}
+	}
+	if _, _, err := HandicapGame(black, white, 2, 3); !errors.Is(err, ErrBadScore) {
+		t.Errorf("HandicapGame with score 3: %v", err)
+	}
+}

@@ -1,0 +1,461 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/game"
+)
+
+// The on-disk record format (schema 3) belongs to storage, not to the
+// model: every record is JSON with "v":3, lower-case field names fixed
+// here, enums as words, durations as Go duration text ("72h0m0s"),
+// points and moves as SGF ("dd", "B[dd];W[]"). Renaming a field or
+// reordering a constant in chat or game changes nothing on disk; a
+// change of the format gets a new version and a migration in db.go.
+// testdata/records.golden pins it.
+const recordFormat = 3
+
+// dur is a duration written as text.
+type dur time.Duration
+
+func (d dur) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+func (d *dur) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = dur(v)
+	return err
+}
+
+// enum maps a value to its word and back.
+type enum[T comparable] []struct {
+	v    T
+	word string
+}
+
+func (e enum[T]) word(v T) (string, error) {
+	for _, x := range e {
+		if x.v == v {
+			return x.word, nil
+		}
+	}
+	return "", fmt.Errorf("no word for %v", v)
+}
+
+func (e enum[T]) value(word, what string) (T, error) {
+	for _, x := range e {
+		if x.word == word {
+			return x.v, nil
+		}
+	}
+	var zero T
+	return zero, fmt.Errorf("%s %q is unknown", what, word)
+}
+
+var (
+	koWords        = enum[game.KoRule]{{game.KoNone, "none"}, {game.KoSimple, "simple"}, {game.KoPositional, "positional"}, {game.KoSituational, "situational"}}
+	scoringWords   = enum[game.Counting]{{game.Area, "area"}, {game.Territory, "territory"}}
+	bonusWords     = enum[game.Bonus]{{game.BonusNone, "0"}, {game.BonusN, "n"}, {game.BonusNMinusOne, "n-1"}}
+	placementWords = enum[game.Placement]{{game.PlacementFixed, "fixed"}, {game.PlacementFree, "free"}, {game.PlacementWhitePasses, "white-passes"}}
+	cycleWords     = enum[game.CycleResult]{{game.CycleVoid, "void"}, {game.CycleDraw, "draw"}}
+	colorWords     = enum[game.Color]{{game.Empty, ""}, {game.Black, "black"}, {game.White, "white"}}
+	reasonWords    = enum[game.Reason]{{game.ByScore, "score"}, {game.ByResign, "resign"}, {game.ByTime, "time"}, {game.ByCycle, "cycle"}, {game.NoResult, "void"}}
+	clockWords     = enum[chat.ClockKind]{{chat.NoClock, "none"}, {chat.PerMove, "per-move"}, {chat.Fischer, "fischer"}}
+	statusWords    = enum[chat.ChallengeStatus]{{chat.Pending, "pending"}, {chat.Accepted, "accepted"}, {chat.Declined, "declined"}, {chat.Cancelled, "cancelled"}}
+)
+
+type rulesRec struct {
+	Name        string  `json:"name"`
+	Ko          string  `json:"ko"`
+	Scoring     string  `json:"scoring"`
+	Suicide     bool    `json:"suicide"`
+	PassStones  bool    `json:"pass_stones"`
+	Bonus       string  `json:"bonus"`
+	Komi        float64 `json:"komi"`
+	Placement   string  `json:"placement"`
+	Cycle       string  `json:"cycle"`
+	NoAgreement bool    `json:"no_agreement"`
+}
+
+type clockRec struct {
+	Kind      string `json:"kind"`
+	PerMove   dur    `json:"per_move,omitempty"`
+	Main      dur    `json:"main,omitempty"`
+	Increment dur    `json:"increment,omitempty"`
+	Max       dur    `json:"max,omitempty"`
+}
+
+type resultRec struct {
+	Winner string  `json:"winner,omitempty"`
+	Margin float64 `json:"margin,omitempty"`
+	Reason string  `json:"reason"`
+}
+
+type undoRec struct {
+	By   string    `json:"by"`
+	Move int       `json:"move"`
+	Was  string    `json:"was"`
+	At   time.Time `json:"at"`
+}
+
+type gameRec struct {
+	V           int         `json:"v"`
+	ID          uint64      `json:"id"`
+	Version     uint64      `json:"version"`
+	Room        string      `json:"room"`
+	Thread      bool        `json:"thread,omitempty"`
+	Parent      string      `json:"parent,omitempty"`
+	Black       string      `json:"black"`
+	White       string      `json:"white"`
+	Width       int         `json:"width"`
+	Height      int         `json:"height"`
+	Handicap    int         `json:"handicap,omitempty"`
+	Rules       rulesRec    `json:"rules"`
+	Setup       []string    `json:"setup,omitempty"`
+	SetupToMove string      `json:"setup_to_move,omitempty"`
+	Moves       string      `json:"moves,omitempty"`
+	Resumes     []int       `json:"resumes,omitempty"`
+	Dead        []string    `json:"dead,omitempty"`
+	Accepted    []string    `json:"accepted,omitempty"`
+	Ended       *resultRec  `json:"ended,omitempty"`
+	MoveTimes   []time.Time `json:"move_times,omitempty"`
+	Clock       clockRec    `json:"clock"`
+	LeftBlack   dur         `json:"left_black,omitempty"`
+	LeftWhite   dur         `json:"left_white,omitempty"`
+	Deadline    time.Time   `json:"deadline,omitzero"`
+	Reminded    int         `json:"reminded,omitempty"`
+	UndoBy      string      `json:"undo_by,omitempty"`
+	Undos       []undoRec   `json:"undos,omitempty"`
+	Challenge   uint64      `json:"challenge,omitempty"`
+	Created     time.Time   `json:"created"`
+	Updated     time.Time   `json:"updated"`
+	Finished    time.Time   `json:"finished,omitzero"`
+	Result      string      `json:"result,omitempty"`
+}
+
+type challengeRec struct {
+	V        int       `json:"v"`
+	ID       uint64    `json:"id"`
+	Room     string    `json:"room"`
+	From     string    `json:"from"`
+	To       string    `json:"to,omitempty"`
+	Width    int       `json:"width"`
+	Height   int       `json:"height"`
+	Handicap int       `json:"handicap,omitempty"`
+	Rules    rulesRec  `json:"rules"`
+	Color    string    `json:"color"`
+	Clock    clockRec  `json:"clock"`
+	Created  time.Time `json:"created"`
+	Status   string    `json:"status"`
+	Game     uint64    `json:"game,omitempty"`
+	Message  string    `json:"message,omitempty"`
+	Answered time.Time `json:"answered,omitzero"`
+}
+
+type playerRec struct {
+	V       int       `json:"v"`
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Notify  string    `json:"notify,omitempty"`
+	Theme   string    `json:"theme,omitempty"`
+	Updated time.Time `json:"updated"`
+}
+
+type roomRec struct {
+	V       int       `json:"v"`
+	ID      string    `json:"id"`
+	Rules   string    `json:"rules,omitempty"`
+	Width   int       `json:"width,omitempty"`
+	Height  int       `json:"height,omitempty"`
+	Komi    *float64  `json:"komi,omitempty"`
+	Clock   string    `json:"clock,omitempty"`
+	Threads bool      `json:"threads,omitempty"`
+	Updated time.Time `json:"updated"`
+}
+
+// errs collects the first error of a run of conversions.
+type errs struct{ err error }
+
+func (e *errs) add(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+func wordOf[T comparable](e *errs, m enum[T], v T) string {
+	w, err := m.word(v)
+	e.add(err)
+	return w
+}
+
+func valueOf[T comparable](e *errs, m enum[T], word, what string) T {
+	v, err := m.value(word, what)
+	e.add(err)
+	return v
+}
+
+// sgfCoord writes a point as SGF letters ("" for a pass).
+func sgfCoord(p game.Point) (string, error) {
+	if p.IsPass() {
+		return "", nil
+	}
+	letter := func(i int8) (byte, error) {
+		switch {
+		case i >= 0 && i < 26:
+			return 'a' + byte(i), nil
+		case i >= 26 && i < 52:
+			return 'A' + byte(i-26), nil
+		}
+		return 0, fmt.Errorf("point (%d,%d) has no SGF letters", p.X, p.Y)
+	}
+	x, err := letter(p.X)
+	if err != nil {
+		return "", err
+	}
+	y, err := letter(p.Y)
+	return string([]byte{x, y}), err
+}
+
+func parseSGFCoord(s string) (game.Point, error) {
+	if s == "" {
+		return game.Pass, nil
+	}
+	index := func(c byte) (int, bool) {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return int(c - 'a'), true
+		case c >= 'A' && c <= 'Z':
+			return int(c-'A') + 26, true
+		}
+		return 0, false
+	}
+	if len(s) != 2 {
+		return game.Point{}, fmt.Errorf("point %q is not two SGF letters", s)
+	}
+	x, okx := index(s[0])
+	y, oky := index(s[1])
+	if !okx || !oky {
+		return game.Point{}, fmt.Errorf("point %q is not two SGF letters", s)
+	}
+	return game.Pt(x, y), nil
+}
+
+func moveText(m game.Move) (string, error) {
+	c := "B"
+	switch m.Color {
+	case game.Black:
+	case game.White:
+		c = "W"
+	default:
+		return "", fmt.Errorf("move by colour %d", m.Color)
+	}
+	p, err := sgfCoord(m.Point)
+	return c + "[" + p + "]", err
+}
+
+func parseMove(s string) (game.Move, error) {
+	if len(s) < 3 || s[1] != '[' || s[len(s)-1] != ']' {
+		return game.Move{}, fmt.Errorf("move %q is not like B[dd]", s)
+	}
+	var m game.Move
+	switch s[0] {
+	case 'B':
+		m.Color = game.Black
+	case 'W':
+		m.Color = game.White
+	default:
+		return game.Move{}, fmt.Errorf("move %q: colour is B or W", s)
+	}
+	p, err := parseSGFCoord(s[2 : len(s)-1])
+	m.Point = p
+	return m, err
+}
+
+func encodeRules(e *errs, r game.Rules) rulesRec {
+	return rulesRec{Name: r.Name, Ko: wordOf(e, koWords, r.Ko), Scoring: wordOf(e, scoringWords, r.Scoring),
+		Suicide: r.Suicide, PassStones: r.PassStones, Bonus: wordOf(e, bonusWords, r.Bonus), Komi: r.Komi,
+		Placement: wordOf(e, placementWords, r.Placement), Cycle: wordOf(e, cycleWords, r.Cycle), NoAgreement: r.NoAgreement}
+}
+
+func decodeRules(e *errs, r rulesRec) game.Rules {
+	return game.Rules{Name: r.Name, Ko: valueOf(e, koWords, r.Ko, "ko"), Scoring: valueOf(e, scoringWords, r.Scoring, "scoring"),
+		Suicide: r.Suicide, PassStones: r.PassStones, Bonus: valueOf(e, bonusWords, r.Bonus, "bonus"), Komi: r.Komi,
+		Placement: valueOf(e, placementWords, r.Placement, "placement"), Cycle: valueOf(e, cycleWords, r.Cycle, "cycle"), NoAgreement: r.NoAgreement}
+}
+
+func encodeClock(e *errs, c chat.TimeControl) clockRec {
+	return clockRec{Kind: wordOf(e, clockWords, c.Kind), PerMove: dur(c.PerMove), Main: dur(c.Main), Increment: dur(c.Increment), Max: dur(c.Max)}
+}
+
+func decodeClock(e *errs, c clockRec) chat.TimeControl {
+	return chat.TimeControl{Kind: valueOf(e, clockWords, c.Kind, "clock kind"), PerMove: time.Duration(c.PerMove), Main: time.Duration(c.Main),
+		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
+}
+
+func encodeGame(g *Game) ([]byte, error) {
+	var e errs
+	r := g.Record
+	if g.Left[game.Empty] != 0 {
+		e.add(fmt.Errorf("time left for no colour: %v", g.Left[game.Empty]))
+	}
+	rec := gameRec{V: recordFormat, ID: uint64(g.ID), Version: g.Version, Room: string(g.Room), Thread: g.Thread, Parent: string(g.Parent),
+		Black: string(g.Black), White: string(g.White),
+		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
+		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
+		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
+		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result}
+	if r.SetupToMove != game.Empty {
+		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
+	}
+	moves := make([]string, len(r.Moves))
+	for i, m := range r.Moves {
+		s, err := moveText(m)
+		e.add(err)
+		moves[i] = s
+	}
+	rec.Moves = strings.Join(moves, ";")
+	for _, p := range r.Dead {
+		s, err := sgfCoord(p)
+		e.add(err)
+		rec.Dead = append(rec.Dead, s)
+	}
+	for _, c := range r.Accepted {
+		rec.Accepted = append(rec.Accepted, wordOf(&e, colorWords, c))
+	}
+	if r.Ended != nil {
+		rec.Ended = &resultRec{Winner: wordOf(&e, colorWords, r.Ended.Winner), Margin: r.Ended.Margin, Reason: wordOf(&e, reasonWords, r.Ended.Reason)}
+	}
+	for _, u := range g.Undos {
+		was, err := moveText(u.Was)
+		e.add(err)
+		rec.Undos = append(rec.Undos, undoRec{By: string(u.By), Move: u.Move, Was: was, At: u.At})
+	}
+	if e.err != nil {
+		return nil, fmt.Errorf("game #%d cannot be stored: %w", g.ID, e.err)
+	}
+	return json.Marshal(rec)
+}
+
+// checkFormat reads a record's "v".
+func checkFormat(raw []byte) error {
+	var v struct {
+		V int `json:"v"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
+	}
+	if v.V != recordFormat {
+		return fmt.Errorf("record format %d, want %d", v.V, recordFormat)
+	}
+	return nil
+}
+
+func decodeGame(raw []byte) (*Game, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, err
+	}
+	var rec gameRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	var e errs
+	g := &Game{ID: GameID(rec.ID), Version: rec.Version, Room: RoomID(rec.Room), Thread: rec.Thread, Parent: RoomID(rec.Parent),
+		Black: UserID(rec.Black), White: UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
+		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: UserID(rec.UndoBy), Challenge: ChallengeID(rec.Challenge),
+		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result}
+	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
+	r := &g.Record
+	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
+	r.Setup, r.Resumes = rec.Setup, rec.Resumes
+	if rec.SetupToMove != "" {
+		r.SetupToMove = valueOf(&e, colorWords, rec.SetupToMove, "setup colour")
+	}
+	if rec.Moves != "" {
+		for _, s := range strings.Split(rec.Moves, ";") {
+			m, err := parseMove(s)
+			e.add(err)
+			r.Moves = append(r.Moves, m)
+		}
+	}
+	for _, s := range rec.Dead {
+		p, err := parseSGFCoord(s)
+		e.add(err)
+		r.Dead = append(r.Dead, p)
+	}
+	for _, s := range rec.Accepted {
+		r.Accepted = append(r.Accepted, valueOf(&e, colorWords, s, "colour"))
+	}
+	if rec.Ended != nil {
+		r.Ended = &game.Result{Winner: valueOf(&e, colorWords, rec.Ended.Winner, "winner"), Margin: rec.Ended.Margin,
+			Reason: valueOf(&e, reasonWords, rec.Ended.Reason, "result reason")}
+	}
+	for _, u := range rec.Undos {
+		was, err := parseMove(u.Was)
+		e.add(err)
+		g.Undos = append(g.Undos, Undo{By: UserID(u.By), Move: u.Move, Was: was, At: u.At})
+	}
+	return g, e.err
+}
+
+func encodeChallenge(c *Challenge) ([]byte, error) {
+	var e errs
+	rec := challengeRec{V: recordFormat, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
+		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
+		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered}
+	if e.err != nil {
+		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
+	}
+	return json.Marshal(rec)
+}
+
+func decodeChallenge(raw []byte) (*Challenge, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, err
+	}
+	var rec challengeRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	var e errs
+	c := &Challenge{ID: ChallengeID(rec.ID), Room: RoomID(rec.Room), From: UserID(rec.From), To: UserID(rec.To),
+		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
+		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
+		Game: GameID(rec.Game), Message: rec.Message, Answered: rec.Answered}
+	return c, e.err
+}
+
+func encodePlayer(p *Player) ([]byte, error) {
+	return json.Marshal(playerRec{V: recordFormat, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
+}
+
+func decodePlayer(raw []byte) (*Player, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, err
+	}
+	var rec playerRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	return &Player{ID: UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
+}
+
+func encodeRoom(r *Room) ([]byte, error) {
+	return json.Marshal(roomRec{V: recordFormat, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
+		Clock: r.Clock, Threads: r.Threads, Updated: r.Updated})
+}
+
+func decodeRoom(raw []byte) (*Room, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, err
+	}
+	var rec roomRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	return &Room{ID: RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
+		Threads: rec.Threads, Updated: rec.Updated}, nil
+}

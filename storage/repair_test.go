@@ -1,0 +1,107 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gobotgo/gobot/chat"
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestQuarantineDamagedRecords(t *testing.T) {
+	db := mustOpen(t)
+	ctx := context.Background()
+	putTwo := func(tx chat.Tx) error {
+		for range 2 {
+			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:room")); err != nil {
+				return err
+			}
+			if err := tx.PutChallenge(&Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutPlayer(&Player{ID: "t:ann", Name: "Ann", Updated: t0}); err != nil {
+			return err
+		}
+		return tx.PutRoom(&Room{ID: "t:room", Updated: t0})
+	}
+	if err := db.Update(ctx, putTwo); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := db.Damaged(ctx); err != nil || len(d) != 0 {
+		t.Fatalf("a healthy file: %v, %v", d, err)
+	}
+	db.bolt.Update(func(btx *bolt.Tx) error {
+		btx.Bucket(bGames).Put(idKey(2), []byte(`{"v":3,"id":2,"rules":{"ko":"super"}}`))
+		btx.Bucket(bChallenges).Put(idKey(1), []byte(`garbage`))
+		return btx.Bucket(bPlayers).Put([]byte("t:ann"), []byte(`{"v":9}`))
+	})
+	d, err := db.Damaged(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []string
+	for _, x := range d {
+		refs = append(refs, x.Ref())
+		if !errors.Is(x.Err, ErrCorrupt) {
+			t.Errorf("%s: %v", x.Ref(), x.Err)
+		}
+	}
+	if got := strings.Join(refs, " "); got != "game:2 challenge:1 player:t:ann" {
+		t.Fatalf("damaged: %s", got)
+	}
+
+	for _, c := range []struct {
+		ref  string
+		want error
+		text string
+	}{
+		{"game:1", ErrNotDamaged, "not damaged"},
+		{"game:9", ErrNotFound, "not found"},
+		{"table:1", nil, "name a record like game:7"},
+		{"game:x", nil, "numbered from 1"},
+		{"game:0", nil, "numbered from 1"},
+		{"room:" + strings.Repeat("r", 500), nil, "…"},
+	} {
+		_, err := db.Quarantine(ctx, c.ref)
+		if err == nil || (c.want != nil && !errors.Is(err, c.want)) || !strings.Contains(err.Error(), c.text) || len(err.Error()) > 200 {
+			t.Errorf("quarantine %.20s: %v; want %v, saying %q", c.ref, err, c.want, c.text)
+		}
+	}
+	for _, ref := range []string{"#2", "challenge:1", "player:t:ann"} {
+		if _, err := db.Quarantine(ctx, ref); err != nil {
+			t.Fatalf("quarantine %s: %v", ref, err)
+		}
+	}
+	if d, err := db.Damaged(ctx); err != nil || len(d) != 0 {
+		t.Errorf("after quarantine: %v, %v", d, err)
+	}
+	if q, err := db.Quarantined(ctx); err != nil || strings.Join(q, " ") != "challenge:1 game:2 player:t:ann" {
+		t.Errorf("quarantined: %v, %v", q, err)
+	}
+	err = db.View(ctx, func(tx chat.Tx) error {
+		games, err := tx.ActiveGames("t:ann")
+		if err != nil || len(games) != 1 || games[0].ID != 1 {
+			t.Errorf("ann's games after quarantine: %v, %v", games, err)
+		}
+		chals, err := tx.RoomChallenges("t:room")
+		if err != nil || len(chals) != 1 || chals[0].ID != 2 {
+			t.Errorf("room challenges after quarantine: %v, %v", chals, err)
+		}
+		if _, err := tx.Player("t:ann"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("player after quarantine: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.view(ctx, func(tx *Tx) error {
+		if raw := tx.b(bQuarantine).Get([]byte("challenge\x00" + "1")); string(raw) != "garbage" {
+			t.Errorf("quarantined challenge: %q", raw)
+		}
+		return nil
+	})
+}
