@@ -41,6 +41,13 @@ type Config struct {
 	// PickleKeyFile holds the key that encrypts the keys in CryptoStore;
 	// empty: a random key is made once and kept in the database.
 	PickleKeyFile string
+	// RecoveryKey unlocks the bot's cross-signing identity in secret
+	// storage when the crypto store does not hold it (a new or lost
+	// store); the bot prints it when it makes the identity.
+	RecoveryKey string
+	// ResetCrossSigning replaces a cross-signing identity the bot cannot
+	// use (keys changed elsewhere, recovery key lost) with a new one.
+	ResetCrossSigning bool
 }
 
 // DefaultPrefix starts commands when Config.Prefix is empty.

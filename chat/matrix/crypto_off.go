@@ -20,6 +20,7 @@ var errNoCrypto = errors.New("matrix: encryption is enabled in the config, but t
 type cryptoBox interface {
 	Close() error
 	Reshare(ctx context.Context) error
+	CrossSign(ctx context.Context, o identityOptions) error
 }
 
 func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -55,6 +56,9 @@ type Adapter struct {
 	timelineLimit int
 	// retryBase is the first backoff delay (tests lower it).
 	retryBase time.Duration
+	// noCrossSigning and recoveryOut: see identityOptions (tests).
+	noCrossSigning bool
+	recoveryOut    io.Writer
 
 	cli    *mautrix.Client
 	crypto cryptoBox
@@ -270,6 +274,9 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 		a.crypto = c
 		defer c.Close()
+		if err := a.retry(ctx, "cross-signing", func() error { return c.CrossSign(ctx, a.identity()) }); err != nil {
+			return err
+		}
 	} else {
 		a.cli.StateStore = mautrix.NewMemoryStateStore()
 		syncer.OnEvent(a.cli.StateStoreSyncHandler)

@@ -43,6 +43,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,
 			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
 			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
+			RecoveryKey: m.RecoveryKey, ResetCrossSigning: m.ResetCrossSigning,
 		}, bot, state, log)
 		if err != nil {
 			return nil, fmt.Errorf("matrix: %w", err)

@@ -88,6 +88,10 @@ type MatrixConfig struct {
 	DeviceName    string   `yaml:"device_name"`
 	AutoJoin      *bool    `yaml:"auto_join"`
 	PickleKeyFile string   `yaml:"pickle_key_file"`
+	// RecoveryKey and ResetCrossSigning: the bot's cross-signing
+	// identity (docs/matrix.md).
+	RecoveryKey       string `yaml:"recovery_key"`
+	ResetCrossSigning bool   `yaml:"reset_cross_signing"`
 }
 
 // Environment variables that may hold secrets instead of the file.
@@ -100,6 +104,7 @@ var secretEnv = []struct {
 	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
 	{"GOBOT_STORAGE_DSN", func(c *Config, v string) { c.Storage.DSN = v }},
+	{"GOBOT_MATRIX_RECOVERY_KEY", func(c *Config, v string) { c.Matrix.RecoveryKey = v }},
 }
 
 // loadConfig reads and checks a config file. Unknown keys and invalid

@@ -49,12 +49,12 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 }
 
 func TestSecretsFromEnvironment(t *testing.T) {
-	env := map[string]string{"GOBOT_DISCORD_TOKEN": "tok", "GOBOT_MATRIX_PASSWORD": "pw"}
+	env := map[string]string{"GOBOT_DISCORD_TOKEN": "tok", "GOBOT_MATRIX_PASSWORD": "pw", "GOBOT_MATRIX_RECOVERY_KEY": "EsT1 2345"}
 	cfg, err := parseConfig([]byte("discord:\n  enabled: true\nmatrix:\n  enabled: true\n  homeserver: https://m.org\n  user_id: \"@bot:m.org\"\n"), "t.yaml", func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Discord.Token != "tok" || cfg.Matrix.Password != "pw" {
+	if cfg.Discord.Token != "tok" || cfg.Matrix.Password != "pw" || cfg.Matrix.RecoveryKey != "EsT1 2345" {
 		t.Fatalf("secrets not taken from the environment: %+v", cfg)
 	}
 }
