@@ -121,6 +121,12 @@ func (x *crossSigner) setUp(ctx context.Context) error {
 	if err := x.signDevice(ctx, server.device); err != nil {
 		return err
 	}
+	// mautrix fills its cache of the account's own cross-signing public
+	// keys on first use, without a lock; fill it now, before sync and
+	// sending use it from two goroutines at once.
+	if _, err := x.mach.GetOwnCrossSigningPublicKeys(ctx); err != nil {
+		return fmt.Errorf("matrix: reading the bot's cross-signing keys: %w", err)
+	}
 	x.startBackup(ctx)
 	return nil
 }

@@ -23,6 +23,11 @@ func humanCrypto(t *testing.T, ctx context.Context, cli *mautrix.Client) {
 	}
 	cli.Crypto = h
 	t.Cleanup(func() { h.Close() })
+	// mautrix fills this cache lazily without a lock; the human's sync
+	// and send goroutines would race on the first fill.
+	if _, err := h.Machine().GetOwnCrossSigningPublicKeys(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestEncryptedRoom(t *testing.T) { testScenario(t, true) }
