@@ -216,12 +216,14 @@ func (r *SGFRecord) warn(format string, args ...any) {
 // decodeText decodes every text of the record into UTF-8 (see DecodeSGF).
 func (r *SGFRecord) decodeText(ca string, hasCA bool) {
 	var high []string
-	r.eachText(func(s string) string {
-		if hasHighByte(s) {
-			high = append(high, s)
-		}
-		return s
-	})
+	if r.anyHighByte() {
+		r.eachText(func(s string) string {
+			if hasHighByte(s) {
+				high = append(high, s)
+			}
+			return s
+		})
+	}
 	if len(high) == 0 && (!hasCA || isASCIIName(ca) || strings.TrimSpace(ca) == "") {
 		return
 	}
@@ -232,6 +234,46 @@ func (r *SGFRecord) decodeText(ca string, hasCA bool) {
 	if len(high) > 0 {
 		r.eachText(d.decode)
 	}
+}
+
+// anyHighByte is a quick look for a byte ≥ 0x80 in the texts eachText
+// visits (most records are ASCII).
+func (r *SGFRecord) anyHighByte() bool {
+	info := &r.Info
+	var or byte
+	high := func(s string) {
+		for i := 0; i < len(s); i++ {
+			or |= s[i]
+		}
+	}
+	for _, s := range [...]string{r.Rules, info.Black, info.White, info.BlackRank, info.WhiteRank,
+		info.Date, info.Result, info.Event, info.Round, info.Place, info.Name, info.Comment,
+		info.TimeLimit, info.Overtime} {
+		high(s)
+	}
+	extra := func(props []SGFProperty) {
+		for _, p := range props {
+			for _, v := range p.Values {
+				high(v)
+			}
+		}
+	}
+	extra(info.Extra)
+	for i := range info.Moves {
+		mi := &info.Moves[i]
+		high(mi.Comment)
+		high(mi.BlackTime)
+		high(mi.WhiteTime)
+		high(mi.BlackPeriods)
+		high(mi.WhitePeriods)
+		extra(mi.Extra)
+	}
+	for i := range r.Nodes {
+		if st := &r.Nodes[i]; st.MoveErr != nil {
+			high(st.Raw)
+		}
+	}
+	return or >= 0x80
 }
 
 // eachText replaces every text of the record by fn of it: RU, the game
