@@ -59,7 +59,8 @@ type SGFStep struct {
 	ToPlay Color
 	// Move is the node's B or W move; Move.Color is Empty for a node
 	// without one. A move whose point cannot be read (off the board,
-	// malformed) has MoveErr set and Raw holding the SGF text.
+	// malformed) has MoveErr set and Raw holding the SGF text (clipped,
+	// valid UTF-8).
 	Move    Move
 	MoveErr error
 	Raw     string
@@ -138,22 +139,22 @@ func DecodeSGFTolerant(root *SGFNode) (*SGFRecord, error) { return decodeSGF(roo
 func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
 	r := &SGFRecord{Width: 19, Height: 19, Root: root}
 	if gm, ok := root.Get("GM"); ok && strings.TrimSpace(gm) != "1" && strings.TrimSpace(gm) != "" {
-		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", gm)
+		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", clipText(gm, 20))
 	}
 	if sz, ok := root.Get("SZ"); ok {
-		w, h, err := ParseSize(sz)
+		w, h, err := ParseSize(clipText(strings.TrimSpace(sz), 16)) // clipped: the error quotes it
 		if err != nil {
-			return nil, fmt.Errorf("SZ[%s]: %w", sz, err)
+			return nil, fmt.Errorf("SZ[%s]: %w", clipText(sz, 20), err)
 		}
 		r.Width, r.Height = w, h
 	}
 	if km, ok := root.Get("KM"); ok && strings.TrimSpace(km) != "" {
 		k, err := strconv.ParseFloat(strings.TrimSpace(km), 64)
 		if err != nil {
-			return nil, fmt.Errorf("KM[%s]: komi is not a number", km)
+			return nil, fmt.Errorf("KM[%s]: komi is not a number", clipText(km, 20))
 		}
 		if err := checkKomiValue(k); err != nil {
-			return nil, fmt.Errorf("KM[%s]: %w", km, err)
+			return nil, fmt.Errorf("KM[%s]: %w", clipText(km, 20), err)
 		}
 		r.Komi, r.HasKomi = k, true
 	}
@@ -164,7 +165,7 @@ func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
 		case err == nil && n >= 0 && n < r.Width*r.Height:
 			r.Handicap = n
 		case !tolerant:
-			return nil, fmt.Errorf("HA[%s]: %w: the handicap is a whole number of stones (--tolerant ignores it and counts the AB stones)", clipText(ha, 20), ErrHandicap)
+			return nil, fmt.Errorf("HA[%s]: %w: the handicap is a whole number of stones (a tolerant reading ignores it and counts the AB stones)", clipText(ha, 20), ErrHandicap)
 		default:
 			badHA = ha
 		}
@@ -197,13 +198,17 @@ func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
 		if st := &r.Nodes[0]; len(st.Setup[Black]) >= 2 && len(st.Setup[White]) == 0 {
 			r.Handicap = len(st.Setup[Black])
 		}
-		r.warn("HA[%s] is not a number of stones: ignored; handicap %d from the AB stones", clipText(badHA, 20), r.Handicap)
+		if r.Handicap > 0 {
+			r.warn("HA[%s] is not a number of stones: ignored; handicap %d, from the AB stones", clipText(badHA, 20), r.Handicap)
+		} else {
+			r.warn("HA[%s] is not a number of stones: ignored; no handicap, as AB has no handicap stones", clipText(badHA, 20))
+		}
 	}
 	ca, hasCA := root.Get("CA")
 	r.decodeText(ca, hasCA)
 	if strings.TrimSpace(r.Rules) != "" {
 		if _, known := SGFRules(r.Rules); !known {
-			r.warn("RU[%s] is not a ruleset gobot knows: playing %s, the default", clipText(r.Rules, 40), defaultSGFRules)
+			r.warn("RU[%s] is not a ruleset gobot knows (the default is %s)", clipText(r.Rules, 40), defaultSGFRules)
 		}
 	}
 	return r, nil
@@ -268,18 +273,12 @@ func (r *SGFRecord) anyHighByte() bool {
 		high(mi.WhitePeriods)
 		extra(mi.Extra)
 	}
-	for i := range r.Nodes {
-		if st := &r.Nodes[i]; st.MoveErr != nil {
-			high(st.Raw)
-		}
-	}
 	return or >= 0x80
 }
 
 // eachText replaces every text of the record by fn of it: RU, the game
-// info, the move info, the extra properties (each changed one gets new
-// Values, so that Root keeps what was parsed) and, for messages, the raw
-// text of moves that could not be read.
+// info, the move info and the extra properties (each changed one gets new
+// Values, so that Root keeps what was parsed).
 func (r *SGFRecord) eachText(fn func(string) string) {
 	info := &r.Info
 	for _, p := range [...]*string{&r.Rules, &info.Black, &info.White, &info.BlackRank, &info.WhiteRank,
@@ -312,11 +311,6 @@ func (r *SGFRecord) eachText(fn func(string) string) {
 		mi.BlackPeriods, mi.WhitePeriods = fn(mi.BlackPeriods), fn(mi.WhitePeriods)
 		extra(mi.Extra)
 	}
-	for i := range r.Nodes {
-		if st := &r.Nodes[i]; st.MoveErr != nil {
-			st.Raw = clipText(fn(st.Raw), 20)
-		}
-	}
 }
 
 func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
@@ -346,7 +340,7 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 			case "W", "2":
 				st.ToPlay = White
 			default:
-				return fmt.Errorf("PL[%s]: the player to move is B or W", first(p.Values))
+				return fmt.Errorf("PL[%s]: the player to move is B or W", clipText(first(p.Values), 20))
 			}
 		case "B", "W":
 			c := Black
@@ -354,8 +348,8 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 				c = White
 			}
 			v := strings.TrimSpace(first(p.Values))
-			m := SGFStep{Move: Move{Color: c, Point: Pass}, Raw: v}
-			pt, err := ParseSGFPoint(v, r.Width, r.Height)
+			m := SGFStep{Move: Move{Color: c, Point: Pass}, Raw: clipText(v, 20)}
+			pt, err := ParseSGFPoint(clipText(v, 8), r.Width, r.Height) // clipped: the error quotes it
 			if err != nil {
 				m.MoveErr = err
 			} else {
@@ -463,7 +457,7 @@ func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
 		a, b, rect := strings.Cut(v, ":")
 		p1, err := r.setupPoint(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 		}
 		if !rect {
 			out = append(out, p1)
@@ -471,7 +465,7 @@ func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
 		}
 		p2, err := r.setupPoint(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 		}
 		for y := min(p1.Y, p2.Y); y <= max(p1.Y, p2.Y); y++ {
 			for x := min(p1.X, p2.X); x <= max(p1.X, p2.X); x++ {
@@ -486,7 +480,7 @@ func (r *SGFRecord) setupPoint(s string) (Point, error) {
 	if s == "" {
 		return Point{}, fmt.Errorf("empty point: %w", ErrBadCoord)
 	}
-	p, err := ParseSGFPoint(s, r.Width, r.Height)
+	p, err := ParseSGFPoint(clipText(s, 8), r.Width, r.Height) // clipped: the error quotes it
 	if err == nil && p.IsPass() {
 		err = fmt.Errorf("SGF point %q is %w (board is %s)", s, ErrOffBoard, SizeString(r.Width, r.Height))
 	}

@@ -96,7 +96,7 @@ func TestBadHandicap(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadSGF(data)
-	if !errors.Is(err, ErrHandicap) || !strings.Contains(err.Error(), "HA[7.5]") || !strings.Contains(err.Error(), "--tolerant") {
+	if !errors.Is(err, ErrHandicap) || !strings.Contains(err.Error(), "HA[7.5]") || !strings.Contains(err.Error(), "tolerant reading ignores it") {
 		t.Fatalf("strict: %v, want ErrHandicap naming HA[7.5]", err)
 	}
 	r := readFixture(t, "ha_bad.sgf", true)[0]
@@ -142,7 +142,7 @@ func TestRUSpellingsFixture(t *testing.T) {
 			if len(rep.Illegal) != 1 || !errors.Is(rep.Illegal[0].Err, ErrSuicide) {
 				t.Errorf("RU[%s]: illegal %v, want the suicide", r.Rules, rep.Illegal)
 			}
-			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "RU[kgs-special] is not a ruleset gobot knows: playing chinese") {
+			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "RU[kgs-special] is not a ruleset gobot knows (the default is chinese)") {
 				t.Errorf("RU[%s]: warnings %q", r.Rules, r.Warnings)
 			}
 			continue
@@ -341,5 +341,31 @@ func TestSGFMultibyteRoundTripRandom(t *testing.T) {
 	}
 	if parsed < 1000 {
 		t.Errorf("only %d of 10000 random records parsed", parsed)
+	}
+}
+
+// Values quoted in errors and warnings are clipped.
+func TestSGFMessagesClipped(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	for _, prop := range []string{"GM", "SZ", "KM", "HA", "PL", "AB"} {
+		_, err := ReadSGF([]byte("(;" + prop + "[" + long + "])"))
+		if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), prop+"[xxx") {
+			t.Errorf("%s: error %.300v", prop, err)
+		}
+	}
+	r := mustReadSGF(t, "(;SZ[9];B["+long+"])")
+	if rep := replayRecord(t, r, true); len(rep.Illegal) != 1 || len(rep.Illegal[0].String()) > 200 {
+		t.Errorf("move: illegal %.300v", rep.Illegal)
+	}
+	for _, prop := range []string{"HA", "RU", "CA"} {
+		recs, err := ReadSGFTolerant([]byte("(;" + prop + "[" + long + "\xff])"))
+		if err != nil || len(recs[0].Warnings) == 0 {
+			t.Fatalf("%s: %v", prop, err)
+		}
+		for _, w := range recs[0].Warnings {
+			if len(w) > 200 || !utf8.ValidString(w) {
+				t.Errorf("%s: warning %.300q", prop, w)
+			}
+		}
 	}
 }
