@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -122,6 +123,9 @@ type sgfParser struct {
 	curProps  []SGFProperty
 	curValues []string
 	buf       []byte
+	// lead is the lead-byte table of the current game tree's charset when
+	// it has two-byte characters ending in "\" or "]" (see sgfcharset.go).
+	lead *[256]bool
 }
 
 // arena hands out sub-slices of large blocks so that a parse makes a few
@@ -216,16 +220,22 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 				return nil, p.errAt(p.pos, "a node \";\" cannot follow variations; put it inside its own \"( )\"")
 			}
 			n := p.newNode()
+			isRoot := false
 			switch {
 			case cur == top.parent && top.parent == nil:
 				roots = append(roots, n)
+				isRoot = true
 			case len(cur.Children) == 0:
 				cur.Children = p.kids.take(n)
 			default:
 				cur.Children = append(cur.Children, n)
 			}
 			p.pos++
-			if err := p.parseProps(n); err != nil {
+			if isRoot {
+				if err := p.parseRoot(n); err != nil {
+					return nil, err
+				}
+			} else if err := p.parseProps(n); err != nil {
 				return nil, err
 			}
 			cur = n
@@ -244,6 +254,65 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 		return nil, p.errAt(p.pos, "no game tree found: SGF starts with \"(;\"")
 	}
 	return roots, nil
+}
+
+// parseRoot reads the properties of a game tree's root node. Its CA says
+// how the escapes of the whole tree are read (see valueMB), its own values
+// included. A first look for "CA[" (rootCA) guesses it; when the CA read
+// with that guess names another way of reading, or the node does not
+// parse, the node is read again: with the CA's way, then each other way,
+// until the CA read agrees with the way it was read. When the first look
+// found a CA, a reading with a CA is preferred to one without.
+func (p *sgfParser) parseRoot(n *SGFNode) error {
+	start := p.pos
+	var (
+		tried    [4]*[256]bool
+		ntried   int
+		firstErr error
+		noCA     = -1 // a way that reads the node without CA
+	)
+	hint := rootCA(p.src, start)
+	next := []*[256]bool{leadTable(hint), nil, &sjisLead, &cjkLead}
+	for len(next) > 0 {
+		lead := next[0]
+		next = next[1:]
+		if slices.Contains(tried[:ntried], lead) {
+			continue
+		}
+		tried[ntried] = lead
+		ntried++
+		p.lead, p.pos = lead, start
+		err := p.parseProps(n)
+		if p.skipSpace(); err == nil && p.pos < len(p.src) && strings.IndexByte(";()", p.src[p.pos]) < 0 {
+			err = p.errAt(p.pos, "unexpected %s: expected a node \";\", a variation \"(\" or the end of the game tree \")\"", p.describe())
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		ca, hasCA := n.Get("CA")
+		named := leadTable(ca)
+		if named == lead {
+			if hasCA || hint == "" {
+				return nil
+			}
+			if noCA < 0 {
+				noCA = ntried - 1
+			}
+			continue
+		}
+		next = append([]*[256]bool{named}, next...)
+	}
+	if noCA >= 0 {
+		p.lead, p.pos = tried[noCA], start
+		return p.parseProps(n)
+	}
+	if firstErr == nil {
+		firstErr = p.errAt(start, "the root's CA reads differently in its own charset")
+	}
+	return firstErr
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
@@ -307,6 +376,9 @@ func (p *sgfParser) parseProps(n *SGFNode) error {
 
 // value reads one property value starting at the "[" at p.pos.
 func (p *sgfParser) value() (string, error) {
+	if p.lead != nil {
+		return p.valueMB()
+	}
 	src := p.src
 	open := p.pos
 	start := open + 1
@@ -348,12 +420,133 @@ func (p *sgfParser) value() (string, error) {
 	return "", p.errAt(open, "property value \"[\" opened here is never closed with \"]\"")
 }
 
+// valueMB is value for a charset whose two-byte characters can end in
+// "\\" or "]" (Shift_JIS, GBK, GB18030, Big5). The SGF escapes work on
+// characters, so such a byte after a lead byte belongs to the character
+// and escapes or ends nothing. Writers that escape byte by byte are read
+// as they meant too (see mbChar): a character ending in "\\" written with
+// that byte doubled, and one ending in "]" written as lead byte, "\\", "]".
+// Where the two readings differ, what follows a "]" decides: a value can
+// only be followed by a value, a property, a node or a game tree.
+func (p *sgfParser) valueMB() (string, error) {
+	src, lead := p.src, p.lead
+	open := p.pos
+	buf := p.buf[:0]
+	for i := open + 1; i < len(src); {
+		c := src[i]
+		if lead[c] && i+1 < len(src) && src[i+1] >= 0x40 {
+			var n int
+			buf, n = mbChar(buf, src, i)
+			i += n
+			continue
+		}
+		switch c {
+		case ']':
+			p.pos = i + 1
+			p.buf = buf
+			return string(buf), nil
+		case '\\':
+			i++
+			if i >= len(src) {
+				break
+			}
+			c = src[i]
+			if lead[c] && i+1 < len(src) && src[i+1] >= 0x40 {
+				var n int
+				buf, n = mbChar(buf, src, i)
+				i += n
+				continue
+			}
+			i++
+			if c == '\n' || c == '\r' {
+				if i < len(src) && (src[i] == '\n' || src[i] == '\r') && src[i] != c {
+					i++
+				}
+				continue
+			}
+			buf = append(buf, c)
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	return "", p.errAt(open, "property value \"[\" opened here is never closed with \"]\"")
+}
+
+// mbChar appends the two-byte character at src[i] (a lead byte and a
+// byte ≥ 0x40) to buf and returns how many bytes of src it took.
+func mbChar(buf []byte, src string, i int) ([]byte, int) {
+	c, t := src[i], src[i+1]
+	if t == '\\' && i+2 < len(src) {
+		switch src[i+2] {
+		case '\\':
+			// Doubled by a byte-escaping writer, unless it is a character
+			// followed by an escaped "]" that does not end the value.
+			if i+3 < len(src) && src[i+3] == ']' && !endsValue(src, i+4) {
+				return append(buf, c, t), 2
+			}
+			return append(buf, c, t), 3
+		case ']':
+			if !endsValue(src, i+3) { // a "]" byte escaped by such a writer
+				return append(buf, c, ']'), 3
+			}
+		}
+	}
+	return append(buf, c, t), 2
+}
+
+// endsValue reports whether src[i:] can follow the "]" closing a value:
+// another value, a property ("AB["), a node (";" and a property, node or
+// tree), a variation ("(;"), a game tree's end (")" and another ")", a
+// "(" or the end of the input), or the end of the input.
+func endsValue(src string, i int) bool {
+	next := func(i int) int {
+		for i < len(src) && src[i] <= ' ' {
+			i++
+		}
+		return i
+	}
+	i = next(i)
+	if i >= len(src) {
+		return true
+	}
+	switch c := src[i]; {
+	case c == '[':
+		return true
+	case c == '(':
+		i = next(i + 1)
+		return i < len(src) && src[i] == ';'
+	case c == ')':
+		i = next(i + 1)
+		return i >= len(src) || src[i] == ')' || src[i] == '('
+	case c == ';':
+		i = next(i + 1)
+		return i >= len(src) || strings.IndexByte(";()", src[i]) >= 0 || isUpper(src[i]) || isLower(src[i])
+	case isUpper(c) || isLower(c):
+		for i < len(src) && (isUpper(src[i]) || isLower(src[i])) {
+			i++
+		}
+		i = next(i)
+		return i < len(src) && src[i] == '['
+	}
+	return false
+}
+
 // WriteSGFTree writes game trees as an SGF collection, escaping "]" and
 // "\" in values and breaking lines between nodes to keep them short.
-// Parsing the output gives the same trees back.
+// Values are written as bytes in the charset of the root's CA: in
+// Shift_JIS, GBK, GB18030 and Big5 a two-byte character is never split by
+// an escape (its second byte "\" is doubled, which both character- and
+// byte-oriented readers take back as one "\"). Parsing the output gives
+// the same trees back (in those charsets: unless a value ends in a lone
+// lead byte, which no text in them does).
 func WriteSGFTree(w io.Writer, roots ...*SGFNode) error {
 	sw := &sgfWriter{w: bufio.NewWriter(w)}
 	for _, r := range roots {
+		sw.lead = nil
+		if ca, ok := r.Get("CA"); ok {
+			sw.lead = leadTable(ca)
+		}
 		sw.tree(r)
 		sw.w.WriteByte('\n')
 		sw.col = 0
@@ -362,8 +555,9 @@ func WriteSGFTree(w io.Writer, roots ...*SGFNode) error {
 }
 
 type sgfWriter struct {
-	w   *bufio.Writer
-	col int
+	w    *bufio.Writer
+	col  int
+	lead *[256]bool // as sgfParser.lead
 }
 
 func (sw *sgfWriter) tree(n *SGFNode) {
@@ -406,6 +600,15 @@ func (sw *sgfWriter) node(n *SGFNode) {
 			}
 			sw.w.WriteByte('[')
 			for j := 0; j < len(v); j++ {
+				if sw.lead != nil && sw.lead[v[j]] && j+1 < len(v) && v[j+1] >= 0x40 {
+					sw.w.WriteByte(v[j])
+					sw.w.WriteByte(v[j+1])
+					if v[j+1] == '\\' {
+						sw.w.WriteByte('\\')
+					}
+					j++
+					continue
+				}
 				switch c := v[j]; c {
 				case ']', '\\':
 					sw.w.WriteByte('\\')

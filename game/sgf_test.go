@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var updateSGF = flag.Bool("update-sgf", false, "rewrite the generated records in testdata/")
@@ -302,10 +303,38 @@ func TestSGFRules(t *testing.T) {
 		{"bga", "bga", true},
 		{"japanese komi=0", "japanese", true},
 		{"ko=simple scoring=territory suicide=allowed", "custom", true},
+		// Spellings found in records (issue 19).
+		{"JP", "japanese", true},
+		{"japanese", "japanese", true},
+		{"CN", "chinese", true},
+		{"chinese", "chinese", true},
+		{"KR", "korean", true},
+		{"korean", "korean", true},
+		{"aga", "aga", true},
+		{"AGA rules", "aga", true},
+		{"new zealand", "new-zealand", true},
+		{"New_Zealand", "new-zealand", true},
+		{"Tromp/Taylor", "tromp-taylor", true},
+		{"Tromp Taylor", "tromp-taylor", true},
+		{"TrompTaylor", "tromp-taylor", true},
+		{"Tromp", "tromp-taylor", true},
+		{"Taylor", "tromp-taylor", true},
+		{"TT", "tromp-taylor", true},
+		{"tt", "tromp-taylor", true},
+		{"TT--", "tromp-taylor", true},
+		{"ing", "new-zealand", true},
+		{"Goe", "new-zealand", true},
+		{"BGA", "bga", true},
+		{"British", "bga", true},
+		{"Simple", "simple", true},
+		{"Chinese (KGS)", "chinese", true},
+		{"Japanese 1989 rules", "japanese", true},
+		{"territory", "japanese", true},
 		{"", "chinese", false},
-		{"Japanese 1989 rules", "japanese", false},
-		{"territory", "japanese", false},
+		{"   ", "chinese", false},
 		{"kgs rules?", "chinese", false},
+		{"Ingenious", "chinese", false},
+		{"??", "chinese", false},
 	} {
 		r, known := SGFRules(tt.ru)
 		if r.Name != tt.name || known != tt.known {
@@ -732,6 +761,9 @@ func FuzzParseSGF(f *testing.F) {
 	}
 	f.Add([]byte("(;SZ[3]AB[aa:cc]AE[bb];W[bb];B[bb])"))
 	f.Add([]byte("(;C[a\\\r\nb\\]](;B[aa])(;W[]))"))
+	// Two-byte characters whose second byte is "\\" or "]" (issue 19).
+	f.Add([]byte("(;CA[SJIS]PB[\x95\x5c]PW[\x83\x5c\x5d\x83\x93]C[\x8f\x5c\x5c]x];B[aa]C[\x95\x5c\x5c])"))
+	f.Add([]byte("(;PB[\x81\x5c]CA[GB2312]HA[7.5]RU[TT--];W[aa]PL[W];B[bb])"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		roots, err := ParseSGF(data)
 		if err != nil {
@@ -753,10 +785,16 @@ func FuzzParseSGF(f *testing.F) {
 			t.Fatalf("write → parse changed the tree\n%q", buf.Bytes())
 		}
 		for _, root := range roots {
-			r, err := DecodeSGF(root)
+			r, err := DecodeSGFTolerant(root)
 			if err != nil {
 				continue
 			}
+			r.eachText(func(s string) string {
+				if !utf8.ValidString(s) {
+					t.Fatalf("decoded text %q is not UTF-8", s)
+				}
+				return s
+			})
 			rules, _ := SGFRules(r.Rules)
 			for _, tolerant := range []bool{false, true} {
 				rep, err := r.Replay(rules, tolerant)

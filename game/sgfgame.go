@@ -39,21 +39,28 @@ type SGFRecord struct {
 	Komi          float64 // KM; 0 when absent
 	HasKomi       bool
 	Handicap      int    // HA; 0 when absent
-	Rules         string // RU as written
+	Rules         string // RU as written (decoded like the game info)
 	Info          GameInfo
 	Nodes         []SGFStep // the main line, root first
-	Root          *SGFNode  // the whole tree, variations included
+	Root          *SGFNode  // the whole tree, variations included, as parsed (text undecoded)
+	// Warnings says what the decoding guessed or left out: an unknown RU or
+	// CA, text that is not in its charset, and in tolerant decoding
+	// (DecodeSGFTolerant) the values it ignored, like HA[7.5].
+	Warnings []string
 }
 
 // SGFStep is one node of a record's main line.
 type SGFStep struct {
 	// Setup[Empty], Setup[Black], Setup[White] are the points the node's
 	// AE, AB and AW properties set, compressed lists expanded.
-	Setup  [3][]Point
-	ToPlay Color // PL; Empty when absent
+	Setup [3][]Point
+	// ToPlay is PL: who plays after the node (after its move, when it
+	// has one); Empty when absent.
+	ToPlay Color
 	// Move is the node's B or W move; Move.Color is Empty for a node
 	// without one. A move whose point cannot be read (off the board,
-	// malformed) has MoveErr set and Raw holding the SGF text.
+	// malformed) has MoveErr set and Raw holding the SGF text (clipped,
+	// valid UTF-8).
 	Move    Move
 	MoveErr error
 	Raw     string
@@ -69,15 +76,21 @@ func (s *SGFStep) HasSetup() bool {
 	return len(s.Setup[Empty])+len(s.Setup[Black])+len(s.Setup[White]) > 0
 }
 
-// ReadSGF parses an SGF collection and decodes every game tree in it.
-func ReadSGF(data []byte) ([]*SGFRecord, error) {
+// ReadSGF parses an SGF collection and decodes every game tree in it
+// with DecodeSGF.
+func ReadSGF(data []byte) ([]*SGFRecord, error) { return readSGF(data, false) }
+
+// ReadSGFTolerant is ReadSGF with DecodeSGFTolerant.
+func ReadSGFTolerant(data []byte) ([]*SGFRecord, error) { return readSGF(data, true) }
+
+func readSGF(data []byte, tolerant bool) ([]*SGFRecord, error) {
 	roots, err := ParseSGF(data)
 	if err != nil {
 		return nil, err
 	}
 	recs := make([]*SGFRecord, len(roots))
 	for i, r := range roots {
-		if recs[i], err = DecodeSGF(r); err != nil {
+		if recs[i], err = decodeSGF(r, tolerant); err != nil {
 			if len(roots) > 1 {
 				err = fmt.Errorf("game %d: %w", i+1, err)
 			}
@@ -108,34 +121,54 @@ var nodeUsed = map[string]bool{
 // with MoveErr set, for Replay to report; other unusable values (a size
 // over 25, a setup point off the board, a komi that is not a number) are
 // errors.
-func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
+//
+// Text (names, comments, the event, RE, RU...) is decoded into UTF-8 from
+// the charset the root's CA names; without CA it is taken as UTF-8 when it
+// is valid UTF-8, otherwise as ISO-8859-1 (the SGF default). An unknown
+// CA is read the same way, with a warning (see SGFRecord.Warnings), as is
+// text that is invalid in its charset (bad bytes become U+FFFD): the text
+// never stops a game from being read, and every string of the record is
+// valid UTF-8.
+func DecodeSGF(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, false) }
+
+// DecodeSGFTolerant is DecodeSGF that reads on past a bad HA (HA[7.5]):
+// it ignores it with a warning and takes the handicap from the root's AB
+// stones (their number when there are 2 or more and no AW, else none).
+func DecodeSGFTolerant(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, true) }
+
+func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
 	r := &SGFRecord{Width: 19, Height: 19, Root: root}
 	if gm, ok := root.Get("GM"); ok && strings.TrimSpace(gm) != "1" && strings.TrimSpace(gm) != "" {
-		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", gm)
+		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", clipText(gm, 20))
 	}
 	if sz, ok := root.Get("SZ"); ok {
-		w, h, err := ParseSize(sz)
+		w, h, err := ParseSize(clipText(strings.TrimSpace(sz), 16)) // clipped: the error quotes it
 		if err != nil {
-			return nil, fmt.Errorf("SZ[%s]: %w", sz, err)
+			return nil, fmt.Errorf("SZ[%s]: %w", clipText(sz, 20), err)
 		}
 		r.Width, r.Height = w, h
 	}
 	if km, ok := root.Get("KM"); ok && strings.TrimSpace(km) != "" {
 		k, err := strconv.ParseFloat(strings.TrimSpace(km), 64)
 		if err != nil {
-			return nil, fmt.Errorf("KM[%s]: komi is not a number", km)
+			return nil, fmt.Errorf("KM[%s]: komi is not a number", clipText(km, 20))
 		}
 		if err := checkKomiValue(k); err != nil {
-			return nil, fmt.Errorf("KM[%s]: %w", km, err)
+			return nil, fmt.Errorf("KM[%s]: %w", clipText(km, 20), err)
 		}
 		r.Komi, r.HasKomi = k, true
 	}
+	badHA := ""
 	if ha, ok := root.Get("HA"); ok && strings.TrimSpace(ha) != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(ha))
-		if err != nil || n < 0 || n >= r.Width*r.Height {
-			return nil, fmt.Errorf("HA[%s]: %w: the handicap is a number of stones", ha, ErrHandicap)
+		switch {
+		case err == nil && n >= 0 && n < r.Width*r.Height:
+			r.Handicap = n
+		case !tolerant:
+			return nil, fmt.Errorf("HA[%s]: %w: the handicap is a whole number of stones (a tolerant reading ignores it and counts the AB stones)", clipText(ha, 20), ErrHandicap)
+		default:
+			badHA = ha
 		}
-		r.Handicap = n
 	}
 	r.Rules, _ = root.Get("RU")
 	info := &r.Info
@@ -161,7 +194,123 @@ func DecodeSGF(root *SGFNode) (*SGFRecord, error) {
 	if len(info.Moves) == 0 {
 		info.Moves = nil
 	}
+	if badHA != "" {
+		if st := &r.Nodes[0]; len(st.Setup[Black]) >= 2 && len(st.Setup[White]) == 0 {
+			r.Handicap = len(st.Setup[Black])
+		}
+		if r.Handicap > 0 {
+			r.warn("HA[%s] is not a number of stones: ignored; handicap %d, from the AB stones", clipText(badHA, 20), r.Handicap)
+		} else {
+			r.warn("HA[%s] is not a number of stones: ignored; no handicap, as AB has no handicap stones", clipText(badHA, 20))
+		}
+	}
+	ca, hasCA := root.Get("CA")
+	r.decodeText(ca, hasCA)
+	if strings.TrimSpace(r.Rules) != "" {
+		if _, known := SGFRules(r.Rules); !known {
+			r.warn("RU[%s] is not a ruleset gobot knows (the default is %s)", clipText(r.Rules, 40), defaultSGFRules)
+		}
+	}
 	return r, nil
+}
+
+func (r *SGFRecord) warn(format string, args ...any) {
+	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+}
+
+// decodeText decodes every text of the record into UTF-8 (see DecodeSGF).
+func (r *SGFRecord) decodeText(ca string, hasCA bool) {
+	var high []string
+	if r.anyHighByte() {
+		r.eachText(func(s string) string {
+			if hasHighByte(s) {
+				high = append(high, s)
+			}
+			return s
+		})
+	}
+	if len(high) == 0 && (!hasCA || isASCIIName(ca) || strings.TrimSpace(ca) == "") {
+		return
+	}
+	d, warning := newTextDecoder(ca, hasCA, high)
+	if warning != "" {
+		r.Warnings = append(r.Warnings, warning)
+	}
+	if len(high) > 0 {
+		r.eachText(d.decode)
+	}
+}
+
+// anyHighByte is a quick look for a byte ≥ 0x80 in the texts eachText
+// visits (most records are ASCII).
+func (r *SGFRecord) anyHighByte() bool {
+	info := &r.Info
+	var or byte
+	high := func(s string) {
+		for i := 0; i < len(s); i++ {
+			or |= s[i]
+		}
+	}
+	for _, s := range [...]string{r.Rules, info.Black, info.White, info.BlackRank, info.WhiteRank,
+		info.Date, info.Result, info.Event, info.Round, info.Place, info.Name, info.Comment,
+		info.TimeLimit, info.Overtime} {
+		high(s)
+	}
+	extra := func(props []SGFProperty) {
+		for _, p := range props {
+			for _, v := range p.Values {
+				high(v)
+			}
+		}
+	}
+	extra(info.Extra)
+	for i := range info.Moves {
+		mi := &info.Moves[i]
+		high(mi.Comment)
+		high(mi.BlackTime)
+		high(mi.WhiteTime)
+		high(mi.BlackPeriods)
+		high(mi.WhitePeriods)
+		extra(mi.Extra)
+	}
+	return or >= 0x80
+}
+
+// eachText replaces every text of the record by fn of it: RU, the game
+// info, the move info and the extra properties (each changed one gets new
+// Values, so that Root keeps what was parsed).
+func (r *SGFRecord) eachText(fn func(string) string) {
+	info := &r.Info
+	for _, p := range [...]*string{&r.Rules, &info.Black, &info.White, &info.BlackRank, &info.WhiteRank,
+		&info.Date, &info.Result, &info.Event, &info.Round, &info.Place, &info.Name, &info.Comment,
+		&info.TimeLimit, &info.Overtime} {
+		*p = fn(*p)
+	}
+	extra := func(props []SGFProperty) {
+		for i := range props {
+			var out []string
+			for j, v := range props[i].Values {
+				w := fn(v)
+				if out == nil && w != v {
+					out = append([]string(nil), props[i].Values...)
+				}
+				if out != nil {
+					out[j] = w
+				}
+			}
+			if out != nil {
+				props[i].Values = out
+			}
+		}
+	}
+	extra(info.Extra)
+	for i := range info.Moves {
+		mi := &info.Moves[i]
+		mi.Comment = fn(mi.Comment)
+		mi.BlackTime, mi.WhiteTime = fn(mi.BlackTime), fn(mi.WhiteTime)
+		mi.BlackPeriods, mi.WhitePeriods = fn(mi.BlackPeriods), fn(mi.WhitePeriods)
+		extra(mi.Extra)
+	}
 }
 
 func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
@@ -191,7 +340,7 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 			case "W", "2":
 				st.ToPlay = White
 			default:
-				return fmt.Errorf("PL[%s]: the player to move is B or W", first(p.Values))
+				return fmt.Errorf("PL[%s]: the player to move is B or W", clipText(first(p.Values), 20))
 			}
 		case "B", "W":
 			c := Black
@@ -199,8 +348,8 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 				c = White
 			}
 			v := strings.TrimSpace(first(p.Values))
-			m := SGFStep{Move: Move{Color: c, Point: Pass}, Raw: v}
-			pt, err := ParseSGFPoint(v, r.Width, r.Height)
+			m := SGFStep{Move: Move{Color: c, Point: Pass}, Raw: clipText(v, 20)}
+			pt, err := ParseSGFPoint(clipText(v, 8), r.Width, r.Height) // clipped: the error quotes it
 			if err != nil {
 				m.MoveErr = err
 			} else {
@@ -239,11 +388,17 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 		r.Nodes = append(r.Nodes, st)
 		return nil
 	}
-	// A node with both B and W (seen in the wild) becomes two steps.
+	// A node with both B and W (seen in the wild) becomes two steps: the
+	// setup goes with the first, PL (who plays after the node) with the
+	// last.
 	for i, m := range moves {
 		s := st
 		if i > 0 {
-			s = SGFStep{TB: st.TB, TW: st.TW, HasTerritory: st.HasTerritory}
+			s = SGFStep{TB: st.TB, TW: st.TW, HasTerritory: st.HasTerritory, ToPlay: st.ToPlay}
+			mi.Extra = append([]SGFProperty(nil), mi.Extra...)
+		}
+		if i < len(moves)-1 {
+			s.ToPlay = Empty
 		}
 		s.Move, s.MoveErr, s.Raw = m.Move, m.MoveErr, m.Raw
 		r.Nodes = append(r.Nodes, s)
@@ -302,7 +457,7 @@ func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
 		a, b, rect := strings.Cut(v, ":")
 		p1, err := r.setupPoint(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 		}
 		if !rect {
 			out = append(out, p1)
@@ -310,7 +465,7 @@ func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
 		}
 		p2, err := r.setupPoint(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s[%s]: %w", p.ID, v, err)
+			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 		}
 		for y := min(p1.Y, p2.Y); y <= max(p1.Y, p2.Y); y++ {
 			for x := min(p1.X, p2.X); x <= max(p1.X, p2.X); x++ {
@@ -325,7 +480,7 @@ func (r *SGFRecord) setupPoint(s string) (Point, error) {
 	if s == "" {
 		return Point{}, fmt.Errorf("empty point: %w", ErrBadCoord)
 	}
-	p, err := ParseSGFPoint(s, r.Width, r.Height)
+	p, err := ParseSGFPoint(clipText(s, 8), r.Width, r.Height) // clipped: the error quotes it
 	if err == nil && p.IsPass() {
 		err = fmt.Errorf("SGF point %q is %w (board is %s)", s, ErrOffBoard, SizeString(r.Width, r.Height))
 	}
@@ -343,40 +498,83 @@ func (r *SGFRecord) MoveCount() int {
 	return n
 }
 
-// SGFRules returns the ruleset an SGF RU value names. known is true when
-// RU names a gobot preset (any spelling Preset accepts; spaces and "_"
-// read as "-", so "New Zealand" works) or is a list of gobot rules
-// options. Otherwise RU is guessed: territory-style values (anything
-// mentioning Japanese, Korean or territory) give japanese, everything else
-// — an empty RU included — chinese. The komi is the preset's; a record's
-// KM replaces it (see SGFRecord.Config).
+// Where the ruleset of a replay came from, as SGFRecord.RecordRules and
+// gobot sgf --json ("rules_from") say it.
+const (
+	RulesFromFile    = "file"    // the record's RU names it
+	RulesFromDefault = "default" // no RU, or one gobot does not know: defaultSGFRules
+	RulesFromFlag    = "flag"    // the caller chose it (gobot sgf --rules)
+)
+
+// defaultSGFRules is the ruleset of a record whose RU is missing or
+// unknown.
+const defaultSGFRules = "chinese"
+
+// ruWords maps RU spellings found in records, and the words of longer RU
+// values ("Japanese 1989", "Tromp/Taylor", "AGA rules"), to presets. Keys
+// are lower-case with everything but letters and digits removed. Ing's
+// rules (GOE, Ing) have no preset: new-zealand is the one that shares
+// their area counting, legal suicide and superko; chinese would refuse
+// their legal suicides.
+var ruWords = map[string]string{
+	"japanese": "japanese", "japan": "japanese", "jp": "japanese", "jpn": "japanese", "jap": "japanese",
+	"nihon": "japanese", "territory": "japanese",
+	"korean": "korean", "korea": "korean", "kr": "korean", "kor": "korean",
+	"chinese": "chinese", "china": "chinese", "cn": "chinese", "chn": "chinese",
+	"aga": "aga", "american": "aga",
+	"nz": "new-zealand", "newzealand": "new-zealand", "zealand": "new-zealand",
+	"tt": "tromp-taylor", "tromptaylor": "tromp-taylor", "tromp": "tromp-taylor", "taylor": "tromp-taylor",
+	"ing": "new-zealand", "goe": "new-zealand", "ingrules": "new-zealand",
+	"bga": "bga", "british": "bga", "uk": "bga",
+}
+
+// SGFRules returns the ruleset an SGF RU value names, case and
+// punctuation aside: a preset in any spelling Preset or ruWords knows
+// (Japanese, JP, Chinese, CN, Korean, KR, AGA, New Zealand, NZ,
+// Tromp-Taylor, Tromp/Taylor, TT, TT--, Ing, GOE, BGA, British...), a
+// longer value with such a word in it ("Japanese 1989 rules"), or a list
+// of gobot rules options (what WriteSGF writes for a custom ruleset);
+// known is then true. Anything else, an empty RU included, gives
+// defaultSGFRules (chinese) with known false. The komi is the preset's; a
+// record's KM replaces it (see SGFRecord.Config).
 func SGFRules(ru string) (r Rules, known bool) {
 	t := strings.TrimSpace(ru)
-	if t != "" {
-		name := strings.Map(func(r rune) rune {
-			if r == ' ' || r == '_' {
-				return '-'
-			}
-			return r
-		}, t)
+	if strings.Contains(t, "=") {
+		if p, err := ParseRules(t); err == nil {
+			return p, true
+		}
+	}
+	words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	if len(words) > 0 {
+		name, ok := ruWords[strings.Join(words, "")]
+		if !ok {
+			name = strings.Join(words, "-")
+		}
 		if p, err := Preset(name); err == nil {
 			return p, true
 		}
-		if strings.Contains(t, "=") {
-			if p, err := ParseRules(t); err == nil {
+		for _, w := range words {
+			if name, ok := ruWords[w]; ok {
+				p, _ := Preset(name)
 				return p, true
 			}
 		}
 	}
-	l := strings.ToLower(t)
-	for _, s := range []string{"jap", "kor", "territ"} {
-		if strings.Contains(l, s) {
-			p, _ := Preset("japanese")
-			return p, false
-		}
-	}
-	p, _ := Preset("chinese")
+	p, _ := Preset(defaultSGFRules)
 	return p, false
+}
+
+// RecordRules returns the ruleset the record's RU names (see SGFRules)
+// and where it came from: RulesFromFile, or RulesFromDefault when RU is
+// missing or unknown.
+func (r *SGFRecord) RecordRules() (Rules, string) {
+	rules, known := SGFRules(r.Rules)
+	if known {
+		return rules, RulesFromFile
+	}
+	return rules, RulesFromDefault
 }
 
 // sgfRulesValue is what WriteSGF puts in RU: the preset name, or the full
@@ -436,6 +634,11 @@ type SGFReplay struct {
 	Illegal []IllegalMove
 	// Stopped is true when a strict replay stopped at an illegal move.
 	Stopped bool
+	// OutOfTurn counts the moves the tolerant replay played out of turn,
+	// as the record gives them: two moves of one colour in a row (passes
+	// left out of the record), or a move against the PL before it. Each is
+	// in Illegal too, with ErrNotYourTurn.
+	OutOfTurn int
 }
 
 // Replay plays the record's main line under rules (see Config): setup
@@ -472,13 +675,23 @@ func (r *SGFRecord) Walk(rules Rules, tolerant bool, fn func(move int, g *Game))
 		fn(0, g)
 	}
 	var nextMove []Color // per node, the colour of the next move; made when needed
+	// pl names the PL that set the turn since the last move, for the
+	// error when the next move is the other colour's.
+	pl := ""
+	if root := &r.Nodes[0]; root.ToPlay != Empty && root.Move.Color == Empty {
+		pl = "PL[" + root.ToPlay.String() + "] in the root"
+	}
 	for i := range r.Nodes {
 		st := &r.Nodes[i]
+		m := st.Move
 		if i > 0 && st.HasSetup() {
 			if nextMove == nil {
 				nextMove = r.nextColors()
 			}
-			next := st.ToPlay
+			next := Empty
+			if m.Color == Empty {
+				next = st.ToPlay
+			}
 			if next == Empty {
 				next = nextMove[i]
 			}
@@ -488,43 +701,37 @@ func (r *SGFRecord) Walk(rules Rules, tolerant bool, fn func(move int, g *Game))
 			b := g.board.Clone()
 			applySetup(b, st)
 			g = g.continueAt(b, next, Empty)
-		} else if st.ToPlay != Empty && st.ToPlay != g.toMove && g.phase == Playing {
-			g = g.continueAt(g.board.Clone(), st.ToPlay, Empty)
 		}
-		m := st.Move
 		if m.Color == Empty {
+			if st.ToPlay != Empty && g.phase == Playing {
+				if i > 0 {
+					pl = fmt.Sprintf("PL[%s] in node %d", st.ToPlay, i)
+				}
+				if st.ToPlay != g.toMove {
+					g = g.continueAt(g.board.Clone(), st.ToPlay, Empty)
+				}
+			}
 			continue
 		}
 		out.Moves++
-		if m.Color == White && m.IsPass() && st.MoveErr == nil && g.handicapIn > 0 && g.toMove == Black && g.phase == Playing {
-			// White's passes while Black places free handicap stones
-			// (text 004; the game makes them itself under white-passes).
-			if fn != nil {
-				fn(out.Moves, g)
+		if !r.replayMove(g, st, out, pl) {
+			if !tolerant {
+				out.Stopped = true
+				break
 			}
-			continue
-		}
-		ill := IllegalMove{Number: out.Moves, Move: m}
-		if st.MoveErr != nil {
-			ill.Point, ill.Err = st.Raw, st.MoveErr
-		} else {
-			if g.phase == Scoring {
-				g.Resume()
+			if errors.Is(out.Illegal[len(out.Illegal)-1].Err, ErrNotYourTurn) {
+				out.OutOfTurn++
 			}
-			if ill.Err = g.PlayMove(m); ill.Err == nil {
-				if fn != nil {
-					fn(out.Moves, g)
-				}
-				continue
+			g = g.force(m, st.MoveErr == nil)
+		}
+		pl = ""
+		// PL beside a move says who plays after it.
+		if st.ToPlay != Empty && g.phase == Playing {
+			pl = fmt.Sprintf("PL[%s] after move %d", st.ToPlay, out.Moves)
+			if st.ToPlay != g.toMove {
+				g = g.continueAt(g.board.Clone(), st.ToPlay, Empty)
 			}
-			ill.Point = m.Point.GTP(r.Height)
 		}
-		out.Illegal = append(out.Illegal, ill)
-		if !tolerant {
-			out.Stopped = true
-			break
-		}
-		g = g.force(m, st.MoveErr == nil)
 		if fn != nil {
 			fn(out.Moves, g)
 		}
@@ -534,6 +741,34 @@ func (r *SGFRecord) Walk(rules Rules, tolerant bool, fn func(move int, g *Game))
 	}
 	out.Game = g
 	return out, nil
+}
+
+// replayMove plays the move of st on g, or records it in out.Illegal and
+// returns false. pl names the PL that gave the turn, if any.
+func (r *SGFRecord) replayMove(g *Game, st *SGFStep, out *SGFReplay, pl string) bool {
+	m := st.Move
+	if m.Color == White && m.IsPass() && st.MoveErr == nil && g.handicapIn > 0 && g.toMove == Black && g.phase == Playing {
+		// White's passes while Black places free handicap stones (text
+		// 004; the game makes them itself under white-passes).
+		return true
+	}
+	ill := IllegalMove{Number: out.Moves, Move: m}
+	if st.MoveErr != nil {
+		ill.Point, ill.Err = st.Raw, st.MoveErr
+	} else {
+		if g.phase == Scoring {
+			g.Resume()
+		}
+		if ill.Err = g.PlayMove(m); ill.Err == nil {
+			return true
+		}
+		if pl != "" && errors.Is(ill.Err, ErrNotYourTurn) {
+			ill.Err = fmt.Errorf("%w: %s gives %s the move", ErrNotYourTurn, pl, g.toMove.Name())
+		}
+		ill.Point = m.Point.GTP(r.Height)
+	}
+	out.Illegal = append(out.Illegal, ill)
+	return false
 }
 
 // nextColors returns, per node, the colour of the first move at or after
@@ -600,7 +835,7 @@ func (r *SGFRecord) start(cfg Config) (*Game, error) {
 		}
 	}
 	toMove := root.ToPlay
-	if toMove == Empty {
+	if toMove == Empty || root.Move.Color != Empty { // PL beside a move is for after it
 		toMove = r.nextColor(0, Black)
 	}
 	return NewFromPosition(cfg, b, toMove)

@@ -172,6 +172,21 @@ type jsonGame struct {
 	Illegal  []jsonIllegal  `json:"illegal"`
 	*jsonScore
 	Result string `json:"result,omitempty"`
+	jsonInfo
+}
+
+// jsonInfo is the record's game info, decoded into UTF-8, and what the
+// reading noticed.
+type jsonInfo struct {
+	Players      map[string]string `json:"players"`       // PB, PW
+	Ranks        map[string]string `json:"ranks"`         // BR, WR
+	RecordResult string            `json:"record_result"` // RE as written
+	Date         string            `json:"date"`          // DT
+	Event        string            `json:"event"`         // EV
+	RU           string            `json:"ru"`            // RU as written
+	RulesFrom    string            `json:"rules_from"`    // file, default or flag
+	OutOfTurn    int               `json:"out_of_turn"`   // moves played out of turn as written (--tolerant)
+	Warnings     []string          `json:"warnings"`
 }
 
 // jsonScore is what `gobot sgf score --json` adds.
@@ -230,8 +245,12 @@ func (s *sgfRun) file(name string) {
 		s.fail(name, 0, err)
 		return
 	}
+	decode := game.DecodeSGF
+	if s.opt.tolerant {
+		decode = game.DecodeSGFTolerant
+	}
 	for i, root := range roots {
-		rec, err := game.DecodeSGF(root)
+		rec, err := decode(root)
 		if err != nil {
 			s.fail(name, i+1, err)
 			continue
@@ -241,9 +260,9 @@ func (s *sgfRun) file(name string) {
 }
 
 func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
-	rules, _ := game.SGFRules(rec.Rules)
+	rules, rulesFrom := rec.RecordRules()
 	if s.opt.rules != nil {
-		rules = *s.opt.rules
+		rules, rulesFrom = *s.opt.rules, game.RulesFromFlag
 	}
 	// score always plays a record through, so that it counts the position
 	// the record ends with; the illegal moves are reported all the same.
@@ -283,6 +302,14 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 		for _, ill := range rep.Illegal {
 			j.Illegal = append(j.Illegal, jsonIllegal{ill.Number, ill.Move.Color.String(), ill.Point, ill.Reason()})
 		}
+		info := rec.Info
+		j.jsonInfo = jsonInfo{
+			Players:      map[string]string{"B": info.Black, "W": info.White},
+			Ranks:        map[string]string{"B": info.BlackRank, "W": info.WhiteRank},
+			RecordResult: info.Result, Date: info.Date, Event: info.Event,
+			RU: rec.Rules, RulesFrom: rulesFrom, OutOfTurn: rep.OutOfTurn,
+			Warnings: append([]string{}, rec.Warnings...),
+		}
 		if s.opt.cmd == "score" {
 			js := &jsonScore{Dead: []string{}, Count: sc.Result.String(),
 				Score: map[string]float64{"B": sc.Black.Total, "W": sc.White.Total},
@@ -301,11 +328,18 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 		title = fmt.Sprintf("%s, game %d of %d", file, no, of)
 	}
 	fmt.Fprintf(w, "== %s\n", title)
-	fmt.Fprintf(w, "%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), rules.Name, game.FormatKomi(cfg.Rules.Komi))
+	fmt.Fprintf(w, "%s, %s rules", game.SizeString(cfg.Width, cfg.Height), rules.Name)
+	if rulesFrom == game.RulesFromDefault {
+		fmt.Fprint(w, " (the default)")
+	}
+	fmt.Fprintf(w, ", komi %s", game.FormatKomi(cfg.Rules.Komi))
 	if cfg.Handicap >= 2 {
 		fmt.Fprintf(w, ", handicap %d", cfg.Handicap)
 	}
 	fmt.Fprintf(w, ", %d moves\n", rep.Moves)
+	for _, warning := range rec.Warnings {
+		fmt.Fprintf(w, "Warning: %s\n", warning)
+	}
 	writeBoard(w, b, dead)
 	fmt.Fprintf(w, "Captures: Black %d, White %d\n", g.Captures(game.Black), g.Captures(game.White))
 	switch {
@@ -319,6 +353,9 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 		fmt.Fprintln(w)
 		for _, ill := range rep.Illegal {
 			fmt.Fprintf(w, "  move %d, %s %s: %s\n", ill.Number, ill.Move.Color.Name(), ill.Point, ill.Reason())
+		}
+		if rep.OutOfTurn > 0 {
+			fmt.Fprintf(w, "Moves out of turn, played as written: %d\n", rep.OutOfTurn)
 		}
 	}
 	if s.opt.cmd == "score" {

@@ -355,3 +355,88 @@ func TestSGFReplayMany(t *testing.T) {
 		t.Errorf("%d records with illegal moves, want 3", n)
 	}
 }
+
+// Records as other programs write them (issue 19), from game/testdata.
+func TestSGFReplayGameInfo(t *testing.T) {
+	fixture := func(name string) string { return filepath.Join("..", "..", "game", "testdata", name) }
+	code, out, errOut := runGobot("sgf", "replay", "--json", fixture("ca_gbk.sgf"), fixture("ru_spellings.sgf"))
+	if code != 1 || errOut != "" { // the last game of ru_spellings has a suicide, illegal under the default rules
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := jsonLines(t, out)
+	if len(lines) != 12 {
+		t.Fatalf("%d lines, want 12:\n%s", len(lines), out)
+	}
+	for k, want := range map[string]any{
+		"players":       map[string]any{"B": "柯洁", "W": "古力"},
+		"ranks":         map[string]any{"B": "9p", "W": "9p"},
+		"record_result": "W+R",
+		"result":        "W+R",
+		"date":          "2026-11-23",
+		"event":         "围棋乗",
+		"ru":            "Chinese",
+		"rules":         "chinese",
+		"rules_from":    "file",
+		"komi":          7.5,
+		"handicap":      0.0,
+		"out_of_turn":   0.0,
+		"warnings":      []any{},
+	} {
+		if !reflect.DeepEqual(lines[0][k], want) {
+			t.Errorf("ca_gbk.sgf: %s = %#v, want %#v", k, lines[0][k], want)
+		}
+	}
+	if l := lines[1]; l["ru"] != "Tromp/Taylor" || l["rules"] != "tromp-taylor" || l["rules_from"] != "file" || len(l["illegal"].([]any)) != 0 {
+		t.Errorf("RU[Tromp/Taylor]: %v", l)
+	}
+	last := lines[11]
+	warnings, _ := last["warnings"].([]any)
+	if last["rules"] != "chinese" || last["rules_from"] != "default" || len(warnings) != 1 ||
+		!strings.Contains(warnings[0].(string), "RU[kgs-special] is not a ruleset gobot knows") {
+		t.Errorf("unknown RU: %v", last)
+	}
+	// --rules: from the flag.
+	_, out, _ = runGobot("sgf", "replay", "--json", "--rules", "japanese", fixture("ca_sjis.sgf"))
+	if l := jsonLines(t, out)[0]; l["rules_from"] != "flag" || l["rules"] != "japanese" || !reflect.DeepEqual(l["players"], map[string]any{"B": "表", "W": "ソフト"}) {
+		t.Errorf("--rules: %v", l)
+	}
+
+	// HA[7.5]: an error, or with --tolerant a warning and the AB stones.
+	code, out, _ = runGobot("sgf", "replay", "--json", fixture("ha_bad.sgf"))
+	if l := jsonLines(t, out)[0]; code != 1 || !strings.Contains(fmt.Sprint(l["error"]), "HA[7.5]") {
+		t.Errorf("strict HA[7.5]: exit %d, %v", code, l)
+	}
+	code, out, _ = runGobot("sgf", "replay", "--json", "--tolerant", fixture("ha_bad.sgf"))
+	l := jsonLines(t, out)[0]
+	if warnings, _ := l["warnings"].([]any); code != 0 || l["handicap"] != 3.0 || len(warnings) != 1 || !strings.Contains(warnings[0].(string), "HA[7.5]") {
+		t.Errorf("tolerant HA[7.5]: exit %d, %v", code, l)
+	}
+
+	// Moves out of turn: strict stops, tolerant counts them.
+	code, out, _ = runGobot("sgf", "replay", fixture("same_colour.sgf"))
+	if code != 1 || !strings.Contains(out, "move 4, Black G3: not your turn: it is White's move") {
+		t.Errorf("strict same_colour: exit %d\n%s", code, out)
+	}
+	code, out, _ = runGobot("sgf", "replay", "--tolerant", fixture("same_colour.sgf"))
+	if code != 0 || !strings.Contains(out, "Moves out of turn, played as written: 2\n") {
+		t.Errorf("tolerant same_colour: exit %d\n%s", code, out)
+	}
+	_, out, _ = runGobot("sgf", "replay", "--tolerant", "--json", fixture("same_colour.sgf"))
+	if l := jsonLines(t, out)[0]; l["out_of_turn"] != 2.0 {
+		t.Errorf("tolerant same_colour --json: %v", l)
+	}
+
+	// PL beside a move (KGS): a clean strict replay.
+	code, out, _ = runGobot("sgf", "replay", fixture("pl_after_move.sgf"))
+	if code != 0 || !strings.Contains(out, "Illegal moves: none") {
+		t.Errorf("pl_after_move: exit %d\n%s", code, out)
+	}
+	// The text report says when the rules are the default, and warns.
+	_, out, _ = runGobot("sgf", "replay", fixture("ca_latin1.sgf"), fixture("ru_spellings.sgf"))
+	for _, s := range []string{"Warning: no CA and the text is not UTF-8: read as ISO-8859-1",
+		"5x5, chinese rules (the default), komi 0.5, 5 moves\nWarning: RU[kgs-special] is not a ruleset gobot knows"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text output lacks %q:\n%s", s, out)
+		}
+	}
+}
