@@ -333,9 +333,9 @@ func (pb *pboard) eye(c Color, i int32) bool {
 type moveKind uint8
 
 const (
-	moveIllegal   moveKind = iota // occupied, ko, suicide
-	moveBad                       // own eye, or self-atari of more than one stone
-	moveGood                      // anything else
+	moveIllegal moveKind = iota // occupied, ko, suicide
+	moveBad                     // own eye, or self-atari of more than one stone
+	moveGood                    // anything else
 )
 
 // judge classifies a c move at empty point i.
