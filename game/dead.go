@@ -28,7 +28,7 @@ func ProposeDead(b *Board, r Rules) []Point {
 const (
 	// safeOwn: after the first round, strings at least this sure to live
 	// are never captured in the second round's playouts.
-	safeOwn = 0.3
+	safeOwn = 0.7
 	// weakOwn: the consistency pass may only kill a live string below it.
 	weakOwn = 0.5
 )
