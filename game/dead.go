@@ -1,170 +1,246 @@
 package game
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
-// ProposeDead returns one stone of each string the automatic proposal marks
-// dead when a game enters the scoring phase. Players then correct it.
-//
-// The method:
-//  1. Benson's algorithm finds the strings that are unconditionally alive
-//     (pass-alive: they cannot be captured even if their owner always
-//     passes). They are never proposed dead.
-//  2. Monte-Carlo ownership: from the final position, many random games
-//     are played to the end (both colours; the random player never fills
-//     its own eye, respects simple ko and never commits suicide). At the end
-//     of each, every point belongs to the colour of its stone or of the
-//     stones around its eye. A string whose points end up owned by the
-//     opponent in at least 55% of the playouts is proposed dead. Stones in
-//     seki end up owned by either side about as often, so they stay alive.
-//
-// The random seed comes from the position, so the same position always
-// gets the same proposal.
+// ProposeDead returns one stone (the first in reading order) of each
+// string the automatic proposal marks dead when a game enters the scoring
+// phase. Players then correct it. The playouts are seeded from the
+// position, so the same position always gets the same proposal. The rules
+// do not change the proposal. See docs/rules.md for the method.
 func ProposeDead(b *Board, r Rules) []Point {
+	e := newDeadEstimate(b)
+	e.decide()
+	e.settle()
+	var out []Point
+	for s, st := range e.strs {
+		if e.dead[s] {
+			out = append(out, b.point(st.stones[0]))
+		}
+	}
+	return out
+}
+
+// Thresholds of the estimate, in ownership from the string's point of
+// view (1: its colour owns its points at the end of every playout).
+const (
+	// safeOwn: after the first round, strings at least this sure to live
+	// are never captured in the second round's playouts.
+	safeOwn = 0.7
+	// weakOwn: the consistency pass may only kill a live string below it.
+	weakOwn = 0.5
+)
+
+// deadString is one string of the position.
+type deadString struct {
+	color  Color
+	stones []int // board indices, reading order
+	alive  bool  // unconditionally alive (Benson)
+	own    float64
+}
+
+// deadEstimate is the dead-stone estimate of one position.
+type deadEstimate struct {
+	b     *Board
+	strs  []deadString
+	strOf []int // per point: its string, or -1
+	own   []float64
+	dead  []bool // per string
+}
+
+func newDeadEstimate(b *Board) *deadEstimate {
 	n := len(b.cells)
+	e := &deadEstimate{b: b, strOf: make([]int, n)}
+	for i := range e.strOf {
+		e.strOf[i] = -1
+	}
 	alive := bensonAlive(b)
-	playouts := min(max(40000/n, 64), 400)
-	rng := rand.New(rand.NewPCG(b.hash, uint64(n)))
-	owned := make([]int, n) // per point: playouts that ended with Black owning it
-	scratch := b.Clone()
-	for range playouts {
-		copy(scratch.cells, b.cells)
-		scratch.hash = b.hash
-		scratch.randomPlayout(rng, Black, alive)
-		for i := range n {
-			if scratch.ownerAt(i) == Black {
-				owned[i]++
-			}
-		}
-	}
-	var dead []Point
-	seen := make([]bool, n)
 	for i, c := range b.cells {
-		if c == Empty || seen[i] || alive[i] {
+		if c == Empty || e.strOf[i] >= 0 {
 			continue
 		}
+		id := len(e.strs)
 		stones, _ := b.StringAt(b.point(i))
-		oppOwned := 0
-		for _, s := range stones {
-			j := b.index(s)
-			seen[j] = true
-			if c == Black {
-				oppOwned += playouts - owned[j]
-			} else {
-				oppOwned += owned[j]
-			}
+		st := deadString{color: c, alive: alive[i]}
+		for _, p := range stones {
+			j := b.index(p)
+			e.strOf[j] = id
+			st.stones = append(st.stones, j)
 		}
-		if 20*oppOwned >= 11*playouts*len(stones) {
-			dead = append(dead, b.point(i))
-		}
+		slices.Sort(st.stones)
+		e.strs = append(e.strs, st)
 	}
-	return dead
+	e.dead = make([]bool, len(e.strs))
+	return e
 }
 
-// isEye reports whether empty index i is an eye of colour c: every
-// neighbour is c, and the diagonals hold at most one opponent stone (none
-// on the edge).
-func (b *Board) isEye(i int, c Color) bool {
-	for _, n := range b.nb[4*i : 4*i+4] {
-		if n >= 0 && b.cells[n] != c {
-			return false
+// decide runs the playouts in two rounds and marks dead the strings their
+// opponent owns more often than they do. The first round finds the strings
+// that live; the second does not let the playouts capture those (nor the
+// unconditionally alive ones), so that random play cannot kill the stones
+// around an area and save a dead stone inside it.
+func (e *deadEstimate) decide() {
+	n := len(e.b.cells)
+	p := deadPlayouts(e.b)
+	safe := make([]bool, n)
+	for _, st := range e.strs {
+		for _, j := range st.stones {
+			safe[j] = st.alive
 		}
 	}
-	x, y := i%b.w, i/b.w
-	bad, off := 0, 0
-	for _, d := range [4][2]int{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
-		dx, dy := x+d[0], y+d[1]
-		if dx < 0 || dy < 0 || dx >= b.w || dy >= b.h {
-			off++
-			continue
-		}
-		if b.cells[dy*b.w+dx] == c.Opponent() {
-			bad++
+	e.own = ownership(e.b, safe, p/2, 1)
+	e.stringOwn()
+	for _, st := range e.strs {
+		for _, j := range st.stones {
+			safe[j] = st.alive || st.own >= safeOwn
 		}
 	}
-	if off > 0 {
-		return bad == 0
+	e.own = ownership(e.b, safe, p-p/2, 2)
+	e.stringOwn()
+	for s, st := range e.strs {
+		e.dead[s] = !st.alive && st.own < 0
 	}
-	return bad < 2
 }
 
-// ownerAt is the owner of index i at the end of a playout: the stone's
-// colour, or for an empty point the colour of all its neighbours.
-func (b *Board) ownerAt(i int) Color {
-	if c := b.cells[i]; c != Empty {
-		return c
+// stringOwn sets each string's mean ownership from e.own.
+func (e *deadEstimate) stringOwn() {
+	for s := range e.strs {
+		st := &e.strs[s]
+		sum := 0.0
+		for _, j := range st.stones {
+			sum += e.own[j]
+		}
+		if st.color == White {
+			sum = -sum
+		}
+		st.own = sum / float64(len(st.stones))
 	}
-	var owner Color
-	for _, n := range b.nb[4*i : 4*i+4] {
-		if n < 0 {
-			continue
-		}
-		c := b.cells[n]
-		if c == Empty {
-			return Empty
-		}
-		if owner == Empty {
-			owner = c
-		} else if owner != c {
-			return Empty
-		}
-	}
-	return owner
 }
 
-// randomPlayout plays random moves from the position, colour toMove
-// first, until both pass. Pass-alive stones (alive, per point) keep their
-// eyes: nobody plays inside a pass-alive group's eye... the eye test
-// already stops the owner, and the opponent's stone there would be
-// suicide. Returns the number of moves played.
-func (b *Board) randomPlayout(rng *rand.Rand, toMove Color, alive []bool) int {
+// settle makes the marks consistent. A dead string must lie in its
+// opponent's area: the region around it (empty points and dead stones)
+// may touch no live string of its own colour (GNU Go's dead lists never
+// do). Where one does, either the live strings are weak (not surely alive)
+// and the region belongs to the opponent in the playouts, and they die
+// with it, or the dead string is given back its life.
+func (e *deadEstimate) settle() {
+	b := e.b
 	n := len(b.cells)
-	empties := make([]int, 0, n)
-	snapshot := make([]Color, n)
-	ko := -1
-	passes, moves := 0, 0
-	limit := 3 * n
-	c := toMove
-	for passes < 2 && moves < limit {
-		empties = empties[:0]
-		for i, x := range b.cells {
-			if x == Empty {
-				empties = append(empties, i)
+	visit := make([]int, n) // region search number per point
+	round := 0
+	for range 8 {
+		changed := false
+		for s := range e.strs {
+			if !e.dead[s] {
+				continue
 			}
+			round++
+			c := e.strs[s].color
+			var touch []int
+			oppOwn, empties := 0.0, 0
+			stack := append([]int(nil), e.strs[s].stones...)
+			for _, j := range stack {
+				visit[j] = round
+			}
+			for len(stack) > 0 {
+				j := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if b.cells[j] == Empty {
+					empties++
+					if c == White {
+						oppOwn += e.own[j]
+					} else {
+						oppOwn -= e.own[j]
+					}
+				}
+				for _, k := range b.nb[4*j : 4*j+4] {
+					if k < 0 || visit[k] == round {
+						continue
+					}
+					visit[k] = round
+					t := e.strOf[k]
+					switch {
+					case t < 0 || e.dead[t]:
+						stack = append(stack, int(k))
+					case e.strs[t].color == c:
+						if !slices.Contains(touch, t) {
+							touch = append(touch, t)
+						}
+					}
+				}
+			}
+			if len(touch) == 0 {
+				continue
+			}
+			weak := empties > 0 && oppOwn > 0
+			for _, t := range touch {
+				if e.strs[t].alive || e.strs[t].own >= weakOwn {
+					weak = false
+				}
+			}
+			if weak {
+				for _, t := range touch {
+					e.dead[t] = true
+				}
+			} else {
+				e.dead[s] = false
+			}
+			changed = true
 		}
-		played := false
-		for len(empties) > 0 {
-			k := rng.IntN(len(empties))
-			i := empties[k]
-			empties[k] = empties[len(empties)-1]
-			empties = empties[:len(empties)-1]
-			if i == ko || b.isEye(i, c) {
-				continue
-			}
-			copy(snapshot, b.cells)
-			h := b.hash
-			captured, suicided := b.play(c, i)
-			if suicided > 0 {
-				copy(b.cells, snapshot)
-				b.hash = h
-				continue
-			}
-			ko = -1
-			if captured == 1 {
-				ko = b.koAfter(i)
-			}
-			played = true
+		if !changed {
 			break
 		}
-		if played {
-			passes = 0
-		} else {
-			passes++
-			ko = -1
-		}
-		moves++
-		c = c.Opponent()
 	}
-	return moves
+}
+
+// ownership plays deterministic playouts from b and returns, per point,
+// (Black owned − White owned) / playouts, in [−1, 1]. Strings marked in
+// safe (per point) are never captured in the playouts.
+func ownership(b *Board, safe []bool, playouts int, seed uint64) []float64 {
+	n := len(b.cells)
+	pb := newPboard(b)
+	for y := range b.h {
+		for x := range b.w {
+			if safe[y*b.w+x] {
+				i := pb.at(x, y)
+				pb.safe[pb.head[i]] = true
+			}
+		}
+	}
+	scratch := pb.clone()
+	rng := rand.New(rand.NewPCG(b.hash, seed))
+	score := make([]int32, n)
+	limit := 3*len(pb.empties) + 50
+	for k := range playouts {
+		scratch.reset(pb)
+		first := Black
+		if k%2 == 1 {
+			first = White
+		}
+		scratch.playout(rng, first, limit)
+		for y := range b.h {
+			for x := range b.w {
+				switch scratch.owner(scratch.at(x, y)) {
+				case Black:
+					score[y*b.w+x]++
+				case White:
+					score[y*b.w+x]--
+				}
+			}
+		}
+	}
+	own := make([]float64, n)
+	for i, s := range score {
+		own[i] = float64(s) / float64(playouts)
+	}
+	return own
+}
+
+// deadPlayouts is the number of playouts for the estimate on b.
+func deadPlayouts(b *Board) int {
+	return min(max(64000/len(b.cells), 160), 400)
 }
 
 // koAfter returns the simple-ko point after a single-stone capture by the

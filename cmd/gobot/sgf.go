@@ -15,7 +15,7 @@ import (
 
 const sgfUsage = `Usage:
   gobot sgf replay FILE... [--rules R] [--tolerant] [--json]
-  gobot sgf score FILE... [--rules R] [--dead D4,Q16,...] [--tolerant] [--json]
+  gobot sgf score FILE... [--rules R] [--dead D4,Q16,... | --no-dead] [--tolerant] [--json]
 
 replay plays every game of every file through and prints the final
 position, the captures, the number of moves and any illegal move. It
@@ -32,7 +32,9 @@ Options (before or after the files):
                 record's RU, see docs/sgf.md. The record's KM is the komi.
   --tolerant    report illegal moves, play on, and exit 0
   --dead LIST   score: stones of strings to count as dead, like D4,Q16;
-                default: gobot's automatic proposal
+                --dead "" counts no stone as dead; default: gobot's
+                automatic proposal
+  --no-dead     score: no stone is dead (the same as --dead "")
   --json        one JSON object per game per line
 `
 
@@ -48,6 +50,7 @@ type sgfOptions struct {
 	rules    *game.Rules // nil: from each record's RU
 	tolerant bool
 	dead     []string
+	deadSet  bool // --dead or --no-dead given: dead is the list, even empty
 	json     bool
 	files    []string
 }
@@ -95,7 +98,9 @@ func parseSGFArgs(cmd string, args []string) (*sgfOptions, error) {
 	rules := fs.String("rules", "", "")
 	fs.BoolVar(&opt.tolerant, "tolerant", false, "")
 	fs.BoolVar(&opt.json, "json", false, "")
-	dead := fs.String("dead", "", "")
+	var dead deadFlag
+	fs.Var(&dead, "dead", "")
+	noDead := fs.Bool("no-dead", false, "")
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -120,15 +125,37 @@ func parseSGFArgs(cmd string, args []string) (*sgfOptions, error) {
 		}
 		opt.rules = &r
 	}
-	if *dead != "" {
+	if dead.set || *noDead {
 		if cmd != "score" {
-			return nil, sgfUsageError{"sgf replay: --dead only goes with gobot sgf score"}
+			name := "--dead"
+			if !dead.set {
+				name = "--no-dead"
+			}
+			return nil, sgfUsageError{"sgf replay: " + name + " only goes with gobot sgf score"}
 		}
-		for _, s := range strings.FieldsFunc(*dead, func(r rune) bool { return r == ',' || r == ' ' }) {
+		opt.deadSet = true
+		for _, s := range strings.FieldsFunc(dead.list, func(r rune) bool { return r == ',' || r == ' ' }) {
 			opt.dead = append(opt.dead, s)
+		}
+		if *noDead && len(opt.dead) > 0 {
+			return nil, sgfUsageError{"sgf score: --no-dead says no stone is dead, --dead lists some: give one of them"}
 		}
 	}
 	return opt, nil
+}
+
+// deadFlag is --dead: the list as given, and whether it was given at all
+// (--dead "" means no dead stones, no --dead means the proposal).
+type deadFlag struct {
+	list string
+	set  bool
+}
+
+func (f *deadFlag) String() string { return f.list }
+
+func (f *deadFlag) Set(s string) error {
+	f.list, f.set = s, true
+	return nil
 }
 
 // sgfRun replays or scores files and writes one report per game.
@@ -372,7 +399,8 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 }
 
 // deadMarks returns, per point, whether the stone there counts as dead:
-// the strings through the --dead points, or gobot's proposal.
+// the strings through the --dead points (none for --dead "" or
+// --no-dead), or gobot's proposal when neither is given.
 func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 	w, h := b.Width(), b.Height()
 	dead := make([]bool, w*h)
@@ -382,8 +410,8 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 			dead[int(q.Y)*w+int(q.X)] = true
 		}
 	}
-	if len(s.opt.dead) == 0 {
-		if !g.Rules().NoAgreement {
+	if !s.opt.deadSet || len(s.opt.dead) == 0 {
+		if !s.opt.deadSet && !g.Rules().NoAgreement {
 			for _, p := range game.ProposeDead(b, g.Rules()) {
 				mark(p)
 			}

@@ -440,3 +440,47 @@ func TestSGFReplayGameInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestSGFScoreNoDead checks that an explicit empty list (--dead "" or
+// --no-dead) counts no stone as dead, where leaving --dead out takes the
+// proposal (which finds White's A5 dead).
+func TestSGFScoreNoDead(t *testing.T) {
+	dir := t.TempDir()
+	f := writeSGF(t, dir, "score.sgf", score5)
+	results := map[string]string{}
+	for name, args := range map[string][]string{
+		"proposal":    {"sgf", "score", f, "--json"},
+		"--dead \"\"": {"sgf", "score", f, "--json", "--dead", ""},
+		"--dead=":     {"sgf", "score", f, "--json", "--dead="},
+		"--no-dead":   {"sgf", "score", "--no-dead", f, "--json"},
+	} {
+		code, out, errOut := runGobot(args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", name, code, errOut)
+		}
+		m := jsonLines(t, out)[0]
+		results[name] = fmt.Sprint(m["result"], " ", m["dead"])
+	}
+	// A5 alive: A1–A4 touch both colours and count for nobody, so Black
+	// has nothing and White its 5 points and komi.
+	for _, name := range []string{"--dead \"\"", "--dead=", "--no-dead"} {
+		if results[name] != "W+5.5 []" {
+			t.Errorf("%s: result and dead %q, want W+5.5 []", name, results[name])
+		}
+	}
+	if results["proposal"] != "B+0.5 [A5]" {
+		t.Errorf("proposal: result and dead %q, want B+0.5 [A5]", results["proposal"])
+	}
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"sgf", "replay", f, "--no-dead"}, "--no-dead only goes with gobot sgf score"},
+		{[]string{"sgf", "score", f, "--no-dead", "--dead", "A5"}, "give one of them"},
+	} {
+		code, _, errOut := runGobot(tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.stderr) {
+			t.Errorf("gobot %s: exit %d, stderr %q; want 2 and %q", strings.Join(tt.args, " "), code, errOut, tt.stderr)
+		}
+	}
+}
