@@ -101,7 +101,6 @@ func newEnv(t *testing.T) *env {
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
 	t.Cleanup(api.Close)
-	SetAPIBase(api.URL + "/api/v9/")
 	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +108,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { db.Close() })
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
+	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), APIURL: api.URL + "/api/v9/"}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,9 +370,8 @@ func TestApplicationCommandShape(t *testing.T) {
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
 	defer api.Close()
-	SetAPIBase(api.URL + "/api/v9/")
 	pub, _, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}}, bot, chat.StoreState(db), nil)
+	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}, APIURL: api.URL + "/api/v9"}, bot, chat.StoreState(db), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
