@@ -31,8 +31,9 @@ import (
 // fakeDiscord stands in for discord.com's REST API (nothing here can
 // reach the real one) and records what the adapter sent.
 type fakeDiscord struct {
-	mu    sync.Mutex
-	calls []call
+	mu     sync.Mutex
+	calls  []call
+	shards int // what GET /gateway/bot recommends (default 1)
 }
 
 type call struct {
@@ -66,6 +67,8 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	switch {
+	case strings.HasSuffix(r.URL.Path, "/gateway/bot"):
+		fmt.Fprintf(w, `{"url":"wss://gateway.invalid","shards":%d,"session_start_limit":{"total":1000,"remaining":1000,"reset_after":0,"max_concurrency":1}}`, max(f.shards, 1))
 	case strings.HasSuffix(r.URL.Path, "/commands"):
 		io.WriteString(w, "[]")
 	case strings.HasSuffix(r.URL.Path, "/users/@me/channels"):
