@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
@@ -25,9 +26,13 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
+		id, count, auto := d.shard()
 		a, err := discord.New(discord.Config{
 			Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
-			GuildIDs: d.GuildIDs, ShardID: d.ShardID, ShardCount: d.ShardCount, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+			GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+			// Shards and command registration are split between the
+			// processes sharing the store through leases in it.
+			Hold: discord.StoreLeases(store, processHolder(), discordLeaseTTL),
 		}, bot, state, log)
 		if err != nil {
 			return nil, err
@@ -52,6 +57,11 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 	}
 	return runners, nil
 }
+
+// discordLeaseTTL is how long a Discord shard's lease outlives its
+// holder: a dead process's shards are free again at most this long after
+// its last renewal (docs/scale.md).
+const discordLeaseTTL = 20 * time.Second
 
 // newRenderer returns the board renderer: at most one board drawn per
 // core at once, the rest waiting in order (chat.RenderPool).
