@@ -192,10 +192,12 @@ func (a *Adapter) session(id, count int) (*discordgo.Session, error) {
 func (a *Adapter) Run(ctx context.Context) error {
 	var bg sync.WaitGroup
 	defer bg.Wait()
+	rctx, stopRegistering := context.WithCancel(ctx)
+	defer stopRegistering() // before bg.Wait: Run may end on an error
 	bg.Add(1)
 	go func() {
 		defer bg.Done()
-		a.registerOnce(ctx)
+		a.registerOnce(rctx)
 	}()
 	if a.cfg.Mode == "http" {
 		ln, err := net.Listen("tcp", a.cfg.Listen)

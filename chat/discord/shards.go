@@ -16,6 +16,9 @@ import (
 // command registration.
 const registerLease = "discord:register"
 
+// maxShards bounds the count taken from GET /gateway/bot.
+const maxShards = 1 << 14
+
 func shardLease(id, count int) string { return fmt.Sprintf("discord:shard:%d/%d", id, count) }
 
 // runAutoShards asks Discord for the recommended shard count and runs
@@ -27,6 +30,9 @@ func (a *Adapter) runAutoShards(ctx context.Context) error {
 	gb, err := a.s.GatewayBot()
 	if err != nil {
 		return fmt.Errorf("discord: asking Discord for the shard count (GET /gateway/bot): %w", err)
+	}
+	if gb.Shards > maxShards {
+		return fmt.Errorf("discord: Discord recommends %d shards, more than gobot runs (%d)", gb.Shards, maxShards)
 	}
 	count := max(gb.Shards, 1)
 	a.log.Info("Discord recommends shards", "shards", count, "identify_concurrency", gb.SessionStartLimit.MaxConcurrency)
