@@ -26,14 +26,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
-		id, count, auto := d.shard()
-		a, err := discord.New(discord.Config{
-			Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
-			GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
-			// Shards and command registration are split between the
-			// processes sharing the store through leases in it.
-			Hold: discord.StoreLeases(store, processHolder(), discordLeaseTTL),
-		}, bot, state, log)
+		a, err := discord.New(discordConfig(d, store, processHolder()), bot, state, log)
 		if err != nil {
 			return nil, err
 		}
@@ -56,6 +49,18 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, a.Run)
 	}
 	return runners, nil
+}
+
+// discordConfig is the Discord adapter's config: shards and command
+// registration are split between the processes sharing store through
+// leases in it, held under holder's name.
+func discordConfig(d DiscordConfig, store chat.Store, holder string) discord.Config {
+	id, count, auto := d.shard()
+	return discord.Config{
+		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
+		GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+		Hold: discord.StoreLeases(store, holder, discordLeaseTTL),
+	}
 }
 
 // discordLeaseTTL is how long a Discord shard's lease outlives its

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/storage"
 )
 
 func TestDiscordShardsConfig(t *testing.T) {
@@ -51,5 +59,44 @@ func TestProcessHolderIsUnique(t *testing.T) {
 	a, b := processHolder(), processHolder()
 	if a == b || !strings.Contains(a, ":") {
 		t.Fatalf("holders %q and %q", a, b)
+	}
+}
+
+// The adapter gets the configured shards and leases in the store: a
+// second process finds a lease the first holds taken.
+func TestDiscordConfigWiresLeases(t *testing.T) {
+	cfg, err := parseConfig([]byte("discord:\n  enabled: true\n  token: t\n  shards: auto\n"), "t.yaml", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	first, second := discordConfig(cfg.Discord, db, "host:1:aa"), discordConfig(cfg.Discord, db, "host:2:bb")
+	if !first.AutoShards || first.Hold == nil {
+		t.Fatalf("config %+v", first)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	holding := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- first.Hold(ctx, "discord:shard:0/2", func(ctx context.Context) error { close(holding); <-ctx.Done(); return nil })
+	}()
+	<-holding
+	if holder, _, _ := chat.LeaseHolder(ctx, db, "discord:shard:0/2", time.Now()); holder != "host:1:aa" {
+		t.Fatalf("lease held by %q", holder)
+	}
+	ran := false
+	if err := second.Hold(ctx, "discord:shard:0/2", func(context.Context) error { ran = true; return nil }); !errors.Is(err, discord.ErrLeaseHeld) || ran {
+		t.Fatalf("second process: %v (ran %v), want discord.ErrLeaseHeld", err, ran)
+	}
+	cancel()
+	<-done
+	// Released on a clean stop: the other process takes it at once.
+	if err := second.Hold(context.Background(), "discord:shard:0/2", func(context.Context) error { ran = true; return nil }); err != nil || !ran {
+		t.Fatalf("after release: %v (ran %v)", err, ran)
 	}
 }
