@@ -4,8 +4,12 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,3 +142,52 @@ func TestAPIBaseIsPerAdapter(t *testing.T) {
 		}
 	}
 }
+
+// The transport moves the path (escaped parts kept escaped) and the
+// query to the configured base, answers GET /gateway with the gateway
+// URL, and leaves other hosts alone.
+func TestTransportRewritesDiscordURLs(t *testing.T) {
+	var got []string
+	next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = append(got, r.URL.String())
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	})
+	tr := &transport{gateway: "ws://gw.test/", next: next}
+	base, err := parseAPIBase("http://127.0.0.1:9/compat/api/v9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.api.Store(base)
+	for _, u := range []string{
+		discordgo.EndpointMessageReaction("c1", "m1", url.QueryEscape("🙂"), "@me"),
+		discordgo.EndpointChannelMessages("c1") + "?limit=5",
+		"https://cdn.discordapp.com/avatars/1/a.png",
+	} {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		if _, err := tr.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"http://127.0.0.1:9/compat/api/v9/channels/c1/messages/m1/reactions/%F0%9F%99%82/@me",
+		"http://127.0.0.1:9/compat/api/v9/channels/c1/messages?limit=5",
+		"https://cdn.discordapp.com/avatars/1/a.png",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("sent to\n%v\nwant\n%v", got, want)
+	}
+	req, _ := http.NewRequest(http.MethodGet, discordgo.EndpointGateway, nil)
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]string
+	json.NewDecoder(resp.Body).Decode(&body)
+	if body["url"] != "ws://gw.test/" {
+		t.Errorf("GET /gateway: %v", body)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
