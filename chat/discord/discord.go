@@ -20,7 +20,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -43,13 +42,31 @@ type Config struct {
 	Listen        string // http mode address, default 127.0.0.1:8080
 	Path          string // default /interactions
 	GuildIDs      []string
-	ShardID       int
-	ShardCount    int
+	// ShardID and ShardCount pin the gateway connection to one shard
+	// (default 0 of 1). AutoShards asks Discord (GET /gateway/bot) for the
+	// recommended count instead and runs the shards no other process holds
+	// (see Hold).
+	ShardID    int
+	ShardCount int
+	AutoShards bool
+	// Hold, when set, runs work while this process holds the lease name
+	// (renewing it; work's context ends when the lease is lost) and
+	// returns ErrLeaseHeld at once when another process holds it. With it,
+	// processes sharing a store split the shards (AutoShards) and register
+	// the command once. Nil: this process is alone.
+	Hold func(ctx context.Context, name string, work func(ctx context.Context) error) error
+	// LeaseRound is how often a process with AutoShards looks for a free
+	// shard (it takes at most one per round); default 5s.
+	LeaseRound time.Duration
 	// APIURL is the REST base ("https://discord.com/api/v9/"), and
 	// GatewayURL the websocket URL; both default to Discord's own.
 	APIURL     string
 	GatewayURL string
 }
+
+// ErrLeaseHeld is what Config.Hold returns when another process holds
+// the lease.
+var ErrLeaseHeld = errors.New("discord: another process holds the lease")
 
 // Handler is the part of *chat.Bot the adapter uses.
 type Handler interface {
@@ -71,59 +88,16 @@ type Adapter struct {
 	bot   Handler
 	state chat.State // nil: register every start
 	log   *slog.Logger
-	s     *discordgo.Session
+	s     *discordgo.Session // REST calls (never opened)
+	tr    *transport
 	pub   ed25519.PublicKey
 	now   func() time.Time
-	wg    sync.WaitGroup // follow-ups in flight
 	cmds  map[string]chat.Command
-}
 
-var endpointsMu sync.Mutex
-
-// SetAPIBase points every discordgo REST endpoint at base (which ends in
-// "/api/v9/" or similar). discordgo computes its endpoint strings once;
-// the function endpoints read these base strings when called.
-func SetAPIBase(base string) {
-	endpointsMu.Lock()
-	defer endpointsMu.Unlock()
-	if !strings.HasSuffix(base, "/") {
-		base += "/"
-	}
-	root := strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/api/v"+discordgo.APIVersion) + "/"
-	discordgo.EndpointDiscord = root
-	discordgo.EndpointAPI = base
-	discordgo.EndpointGuilds = base + "guilds/"
-	discordgo.EndpointChannels = base + "channels/"
-	discordgo.EndpointUsers = base + "users/"
-	discordgo.EndpointGateway = base + "gateway"
-	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
-	discordgo.EndpointWebhooks = base + "webhooks/"
-	discordgo.EndpointStickers = base + "stickers/"
-	discordgo.EndpointStageInstances = base + "stage-instances"
-	discordgo.EndpointSKUs = base + "skus"
-	discordgo.EndpointVoice = base + "/voice/"
-	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
-	discordgo.EndpointNitroStickersPacks = base + "/sticker-packs"
-	discordgo.EndpointGuildCreate = base + "guilds"
-	discordgo.EndpointApplications = base + "applications"
-	discordgo.EndpointOAuth2 = base + "oauth2/"
-	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
-}
-
-// gatewayOverride answers discordgo's GET /gateway with the configured
-// gateway URL, so the websocket goes there.
-type gatewayOverride struct {
-	url  string
-	next http.RoundTripper
-}
-
-func (g gatewayOverride) RoundTrip(r *http.Request) (*http.Response, error) {
-	if g.url != "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/gateway") {
-		body, _ := json.Marshal(map[string]string{"url": g.url})
-		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(bytes.NewReader(body)), Request: r, ContentLength: int64(len(body))}, nil
-	}
-	return g.next.RoundTrip(r)
+	mu      sync.Mutex
+	closing bool           // no new gateway interaction is started
+	wg      sync.WaitGroup // interactions and follow-ups in flight
+	shards  map[int]bool   // AutoShards: shards being taken or held
 }
 
 // New checks the config and prepares the adapter (no network yet).
@@ -140,10 +114,17 @@ func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter,
 	if cfg.ShardCount == 0 {
 		cfg.ShardCount = 1
 	}
+	if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+		return nil, fmt.Errorf("discord: shard %d is not between 0 and shard count %d - 1", cfg.ShardID, cfg.ShardCount)
+	}
+	if cfg.LeaseRound <= 0 {
+		cfg.LeaseRound = 5 * time.Second
+	}
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now, cmds: map[string]chat.Command{}}
+	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now,
+		cmds: map[string]chat.Command{}, shards: map[int]bool{}}
 	for _, c := range bot.Commands() {
 		a.cmds[c.Name] = c
 	}
@@ -164,27 +145,60 @@ func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter,
 	default:
 		return nil, fmt.Errorf("discord: mode %q is not gateway or http", cfg.Mode)
 	}
+	a.tr = &transport{gateway: cfg.GatewayURL, next: http.DefaultTransport}
 	if cfg.APIURL != "" {
-		SetAPIBase(cfg.APIURL)
+		if err := a.setAPIBase(cfg.APIURL); err != nil {
+			return nil, err
+		}
 	}
-	s, err := discordgo.New("Bot " + cfg.Token)
+	s, err := a.session(cfg.ShardID, cfg.ShardCount)
 	if err != nil {
 		return nil, err
 	}
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: gatewayOverride{url: cfg.GatewayURL, next: http.DefaultTransport}}
-	s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
-	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
-	s.ShouldRetryOnRateLimit = true
 	a.s = s
 	return a, nil
 }
 
-// Run registers the /go command (when it changed) and serves
-// interactions until ctx ends.
-func (a *Adapter) Run(ctx context.Context) error {
-	if err := a.Register(); err != nil {
-		a.log.Error("registering /go", "err", err)
+// setAPIBase sends this adapter's REST calls to base.
+func (a *Adapter) setAPIBase(base string) error {
+	u, err := parseAPIBase(base)
+	if err != nil {
+		return err
 	}
+	a.tr.api.Store(u)
+	return nil
+}
+
+// session makes a discordgo session for shard id of count, its HTTP
+// calls going through the adapter's transport.
+func (a *Adapter) session(id, count int) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + a.cfg.Token)
+	if err != nil {
+		return nil, err
+	}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: a.tr}
+	s.ShardID, s.ShardCount = id, count
+	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsDirectMessages
+	s.ShouldRetryOnRateLimit = true
+	// Handlers run in the event loop: the adapter's own handler only
+	// counts the interaction in the WaitGroup and starts it.
+	s.SyncEvents = true
+	return s, nil
+}
+
+// Run registers the /go command (when it changed, by one process) and
+// serves interactions until ctx ends. It returns once every interaction
+// in flight is answered: the store may close after it.
+func (a *Adapter) Run(ctx context.Context) error {
+	var bg sync.WaitGroup
+	defer bg.Wait()
+	rctx, stopRegistering := context.WithCancel(ctx)
+	defer stopRegistering() // before bg.Wait: Run may end on an error
+	bg.Add(1)
+	go func() {
+		defer bg.Done()
+		a.registerOnce(rctx)
+	}()
 	if a.cfg.Mode == "http" {
 		ln, err := net.Listen("tcp", a.cfg.Listen)
 		if err != nil {
@@ -192,24 +206,72 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}
 		return a.Serve(ctx, ln)
 	}
-	a.s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-		a.gatewayInteraction(ctx, ic.Interaction)
-	})
-	if err := a.s.Open(); err != nil {
-		return fmt.Errorf("discord gateway: %w", err)
+	defer a.drain()
+	if a.cfg.AutoShards {
+		return a.runAutoShards(ctx)
 	}
-	a.log.Info("connected to the gateway", "shard", a.cfg.ShardID, "shards", a.cfg.ShardCount)
-	<-ctx.Done()
-	a.wg.Wait()
-	return a.s.Close()
+	return a.runShard(ctx, a.cfg.ShardID, a.cfg.ShardCount, nil)
 }
+
+// drain stops new gateway interactions and waits for those in flight.
+func (a *Adapter) drain() {
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+	a.wg.Wait()
+}
+
+// runShard connects to the gateway as shard id of count and serves its
+// interactions until ctx ends. started, when not nil, is called first.
+func (a *Adapter) runShard(ctx context.Context, id, count int, started func()) error {
+	if started != nil {
+		started()
+	}
+	s, err := a.session(id, count)
+	if err != nil {
+		return err
+	}
+	// Commands run to the end even when ctx ends meanwhile (shutdown,
+	// lease lost): drain waits for them.
+	hctx := context.WithoutCancel(ctx)
+	s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		a.mu.Lock()
+		if a.closing {
+			a.mu.Unlock()
+			a.log.Warn("shutting down: dropped an interaction", "id", ic.ID)
+			return
+		}
+		a.wg.Add(1)
+		a.mu.Unlock()
+		go func() {
+			defer a.wg.Done()
+			cctx, cancel := context.WithTimeout(hctx, commandTimeout)
+			defer cancel()
+			a.gatewayInteraction(cctx, ic.Interaction)
+		}()
+	})
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("discord gateway (shard %d of %d): %w", id, count, err)
+	}
+	a.log.Info("connected to the gateway", "shard", id, "shards", count)
+	<-ctx.Done()
+	err = s.Close()
+	a.log.Info("left the gateway", "shard", id, "shards", count)
+	return err
+}
+
+// commandTimeout bounds one gateway interaction, so shutdown cannot hang
+// on a store that stopped answering.
+const commandTimeout = time.Minute
 
 // Serve answers interactions over HTTP on ln until ctx ends.
 func (a *Adapter) Serve(ctx context.Context, ln net.Listener) error {
 	mux := http.NewServeMux()
 	mux.Handle(a.cfg.Path, a)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	shut := make(chan struct{})
 	go func() {
+		defer close(shut)
 		<-ctx.Done()
 		sc, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -217,6 +279,9 @@ func (a *Adapter) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	a.log.Info("serving interactions", "addr", ln.Addr().String(), "path", a.cfg.Path)
 	err := srv.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		<-shut // handlers returned: no follow-up is added after this
+	}
 	a.wg.Wait()
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -224,7 +289,8 @@ func (a *Adapter) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// Wait blocks until every follow-up (edits of deferred responses) sent.
+// Wait blocks until every interaction and follow-up (edits of deferred
+// responses) in flight is done.
 func (a *Adapter) Wait() { a.wg.Wait() }
 
 // ServeHTTP is the interactions endpoint: size limit, timestamp

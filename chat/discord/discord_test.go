@@ -31,8 +31,9 @@ import (
 // fakeDiscord stands in for discord.com's REST API (nothing here can
 // reach the real one) and records what the adapter sent.
 type fakeDiscord struct {
-	mu    sync.Mutex
-	calls []call
+	mu     sync.Mutex
+	calls  []call
+	shards int // what GET /gateway/bot recommends (default 1)
 }
 
 type call struct {
@@ -66,6 +67,8 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	switch {
+	case strings.HasSuffix(r.URL.Path, "/gateway/bot"):
+		fmt.Fprintf(w, `{"url":"wss://gateway.invalid","shards":%d,"session_start_limit":{"total":1000,"remaining":1000,"reset_after":0,"max_concurrency":1}}`, max(f.shards, 1))
 	case strings.HasSuffix(r.URL.Path, "/commands"):
 		io.WriteString(w, "[]")
 	case strings.HasSuffix(r.URL.Path, "/users/@me/channels"):
@@ -101,7 +104,6 @@ func newEnv(t *testing.T) *env {
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
 	t.Cleanup(api.Close)
-	SetAPIBase(api.URL + "/api/v9/")
 	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +111,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { db.Close() })
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
+	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), APIURL: api.URL + "/api/v9/"}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,9 +373,8 @@ func TestApplicationCommandShape(t *testing.T) {
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
 	defer api.Close()
-	SetAPIBase(api.URL + "/api/v9/")
 	pub, _, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}}, bot, chat.StoreState(db), nil)
+	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}, APIURL: api.URL + "/api/v9"}, bot, chat.StoreState(db), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,9 @@ func TestDeferredEditWhenDiscordAcknowledgesLate(t *testing.T) {
 	late := &lateDiscord{next: e.fake, known: map[string]bool{}, ok: map[string]int{}}
 	api := httptest.NewServer(late)
 	t.Cleanup(api.Close)
-	SetAPIBase(api.URL + "/api/v9/")
+	if err := e.a.setAPIBase(api.URL + "/api/v9/"); err != nil {
+		t.Fatal(err)
+	}
 	now := time.Now()
 	_, out := e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9")), now, false)
 	accept := buttons(out["data"].(map[string]any))["Accept"]

@@ -21,11 +21,28 @@ import (
 )
 
 // fakeGateway speaks enough of Discord's gateway: Hello, Identify, Ready,
-// heartbeat acks; then it dispatches the interactions it is given.
+// heartbeat acks; then it dispatches the interactions it is given to the
+// connection of the guild's shard, as Discord does. It records every
+// connection and fails the test when two live connections claim one
+// shard (Discord would then deliver a guild's events twice).
 type fakeGateway struct {
 	t        *testing.T
-	dispatch chan []byte
-	identify chan map[string]any
+	identify chan map[string]any // each Identify, when not nil
+
+	mu    sync.Mutex
+	conns map[*gwConn]bool
+}
+
+// gwConn is one live gateway connection.
+type gwConn struct {
+	token        string // "Bot tok": who connected
+	shard, count int
+	out          chan []byte
+	done         chan struct{}
+}
+
+func newFakeGateway(t *testing.T) *fakeGateway {
+	return &fakeGateway{t: t, conns: map[*gwConn]bool{}}
 }
 
 func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -38,15 +55,44 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var wmu sync.Mutex // one writer at a time
 	write := func(v any) error { wmu.Lock(); defer wmu.Unlock(); return c.WriteJSON(v) }
 	write(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": 45000}})
-	var id map[string]any
-	if err := c.ReadJSON(&id); err != nil {
+	var id struct {
+		Op int `json:"op"`
+		D  struct {
+			Token string `json:"token"`
+			Shard []int  `json:"shard"`
+		} `json:"d"`
+	}
+	var raw map[string]any
+	if err := c.ReadJSON(&raw); err != nil {
 		return
 	}
-	g.identify <- id
+	b, _ := json.Marshal(raw)
+	json.Unmarshal(b, &id)
+	if g.identify != nil {
+		g.identify <- raw
+	}
+	conn := &gwConn{token: id.D.Token, count: 1, out: make(chan []byte, 16), done: make(chan struct{})}
+	if len(id.D.Shard) == 2 {
+		conn.shard, conn.count = id.D.Shard[0], id.D.Shard[1]
+	}
+	g.mu.Lock()
+	for o := range g.conns {
+		if o.shard == conn.shard && o.count == conn.count {
+			g.t.Errorf("shard %d/%d connected by %q while %q still holds it", conn.shard, conn.count, conn.token, o.token)
+		}
+	}
+	g.conns[conn] = true
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		delete(g.conns, conn)
+		g.mu.Unlock()
+	}()
 	seq := 1
 	write(map[string]any{"op": 0, "t": "READY", "s": seq, "d": map[string]any{
 		"v": 9, "session_id": "s1", "user": map[string]any{"id": "999", "username": "gobot", "bot": true}, "guilds": []any{}}})
 	go func() {
+		defer close(conn.done)
 		for {
 			var m map[string]any
 			if err := c.ReadJSON(&m); err != nil {
@@ -57,21 +103,61 @@ func (g *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	for d := range g.dispatch {
-		seq++
-		var in map[string]any
-		json.Unmarshal(d, &in)
-		if err := write(map[string]any{"op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": in}); err != nil {
+	for {
+		select {
+		case <-conn.done:
 			return
+		case d := <-conn.out:
+			seq++
+			var in map[string]any
+			json.Unmarshal(d, &in)
+			if err := write(map[string]any{"op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": in}); err != nil {
+				return
+			}
 		}
 	}
+}
+
+// holders returns, per shard of count, the token of the connection
+// holding it ("" for none).
+func (g *fakeGateway) holders(count int) []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make([]string, count)
+	for c := range g.conns {
+		if c.count == count {
+			out[c.shard] = c.token
+		}
+	}
+	return out
+}
+
+// send dispatches interaction in to the connection of guild's shard
+// (waiting for one, up to 10 s) and returns who it went to.
+func (g *fakeGateway) send(in []byte, guild uint64, count int) string {
+	g.t.Helper()
+	shard := int((guild >> 22) % uint64(count))
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		g.mu.Lock()
+		for c := range g.conns {
+			if c.shard == shard && c.count == count {
+				g.mu.Unlock()
+				c.out <- in
+				return c.token
+			}
+		}
+		g.mu.Unlock()
+	}
+	g.t.Fatalf("no connection for shard %d/%d", shard, count)
+	return ""
 }
 
 func TestGatewayEndToEnd(t *testing.T) {
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
 	defer api.Close()
-	gw := &fakeGateway{t: t, dispatch: make(chan []byte, 4), identify: make(chan map[string]any, 1)}
+	gw := newFakeGateway(t)
+	gw.identify = make(chan map[string]any, 1)
 	gws := httptest.NewServer(gw)
 	defer gws.Close()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
@@ -101,9 +187,10 @@ func TestGatewayEndToEnd(t *testing.T) {
 	}
 	e := &env{t: t}
 	challenge := e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9"))
-	gw.dispatch <- challenge
-	gw.dispatch <- challenge // delivered twice
-	gw.dispatch <- e.command("333", "carol", "games", "")
+	guild := uint64(1 << 22) // shard 1 of 2
+	gw.send(challenge, guild, 2)
+	gw.send(challenge, guild, 2) // delivered twice
+	gw.send(e.command("333", "carol", "games", ""), guild, 2)
 	var callbacks []call
 	deadline := time.Now().Add(10 * time.Second)
 	for len(callbacks) < 2 && time.Now().Before(deadline) {
@@ -123,7 +210,6 @@ func TestGatewayEndToEnd(t *testing.T) {
 		}
 	}
 	cancel()
-	close(gw.dispatch)
 	<-done
 	if len(callbacks) != 2 {
 		t.Fatalf("%d interaction callbacks, want 2 (the duplicate gets none): %v", len(callbacks), callbacks)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
@@ -25,10 +26,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
-		a, err := discord.New(discord.Config{
-			Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
-			GuildIDs: d.GuildIDs, ShardID: d.ShardID, ShardCount: d.ShardCount, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
-		}, bot, state, log)
+		a, err := discord.New(discordConfig(d, store, processHolder()), bot, state, log)
 		if err != nil {
 			return nil, err
 		}
@@ -53,6 +51,23 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 	}
 	return runners, nil
 }
+
+// discordConfig is the Discord adapter's config: shards and command
+// registration are split between the processes sharing store through
+// leases in it, held under holder's name.
+func discordConfig(d DiscordConfig, store chat.Store, holder string) discord.Config {
+	id, count, auto := d.shard()
+	return discord.Config{
+		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
+		GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+		Hold: discord.StoreLeases(store, holder, discordLeaseTTL),
+	}
+}
+
+// discordLeaseTTL is how long a Discord shard's lease outlives its
+// holder: a dead process's shards are free again at most this long after
+// its last renewal (docs/scale.md).
+const discordLeaseTTL = 20 * time.Second
 
 // newRenderer returns the board renderer: at most one board drawn per
 // core at once, the rest waiting in order (chat.RenderPool).

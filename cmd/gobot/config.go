@@ -60,17 +60,18 @@ type ConsoleConfig struct {
 
 // DiscordConfig is the Discord adapter's section.
 type DiscordConfig struct {
-	Enabled       bool     `yaml:"enabled"`
-	Mode          string   `yaml:"mode"` // gateway or http
-	Token         string   `yaml:"token"`
-	ApplicationID string   `yaml:"application_id"`
-	PublicKey     string   `yaml:"public_key"`
-	Listen        string   `yaml:"listen"`
-	GuildIDs      []string `yaml:"guild_ids"`
-	ShardID       int      `yaml:"shard_id"`
-	ShardCount    int      `yaml:"shard_count"`
-	APIURL        string   `yaml:"api_url"`
-	GatewayURL    string   `yaml:"gateway_url"`
+	Enabled       bool         `yaml:"enabled"`
+	Mode          string       `yaml:"mode"` // gateway or http
+	Token         string       `yaml:"token"`
+	ApplicationID string       `yaml:"application_id"`
+	PublicKey     string       `yaml:"public_key"`
+	Listen        string       `yaml:"listen"`
+	GuildIDs      []string     `yaml:"guild_ids"`
+	Shards        ShardsConfig `yaml:"shards"`      // auto or {id: N, count: M}
+	ShardID       int          `yaml:"shard_id"`    // older spelling of shards.id
+	ShardCount    int          `yaml:"shard_count"` // older spelling of shards.count
+	APIURL        string       `yaml:"api_url"`
+	GatewayURL    string       `yaml:"gateway_url"`
 }
 
 // MatrixConfig is the Matrix adapter's section.
@@ -198,6 +199,9 @@ func (c *Config) check() error {
 			}
 		default:
 			return fmt.Errorf("discord.mode: %q is not gateway or http", d.Mode)
+		}
+		if err := d.checkShards(); err != nil {
+			return err
 		}
 	}
 	if m := c.Matrix; m.Enabled {

@@ -135,12 +135,17 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
+	// Shutdown runs adapters -> bot -> store: the adapters finish the
+	// commands in flight, then the clock loop stops, then the store
+	// closes (deferred above).
+	var wg, botDone sync.WaitGroup
 	errs := make(chan error, len(runners)+1)
-	wg.Add(1)
+	botCtx, stopBot := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBot()
+	botDone.Add(1)
 	go func() {
-		defer wg.Done()
-		errs <- bot.Run(ctx)
+		defer botDone.Done()
+		errs <- bot.Run(botCtx)
 	}()
 	for _, r := range runners {
 		wg.Add(1)
@@ -159,6 +164,8 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	<-ctx.Done()
 	log.Info("shutting down: finishing commands in flight")
 	wg.Wait()
+	stopBot()
+	botDone.Wait()
 	close(errs)
 	for err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) {
