@@ -149,10 +149,14 @@ func gtpList(b *Board, dead []bool) string {
 // position only: the same position, on fresh boards, gives the same list.
 func TestProposeDeadDeterministic(t *testing.T) {
 	games := loadDeadCorpus(t)
-	for _, cg := range games[:min(len(games), 12)] {
+	n, repeats := 12, 3
+	if raceEnabled {
+		n, repeats = 6, 1
+	}
+	for _, cg := range games[:min(len(games), n)] {
 		b := cg.game.Board()
 		first := ProposeDead(b, cg.game.Rules())
-		for range 3 {
+		for range repeats {
 			again, err := ParseBoard(b.String())
 			if err != nil {
 				t.Fatal(err)

@@ -670,8 +670,8 @@ func randomGame(t *testing.T, rng *rand.Rand) (*Game, GameInfo) {
 func TestSGFRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2026, 11))
 	n := 400
-	if testing.Short() {
-		n = 60
+	if testing.Short() || raceEnabled {
+		n = 120
 	}
 	seen := map[string]int{} // kinds of games covered
 	for i := 0; i < n; i++ {
