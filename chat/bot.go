@@ -211,6 +211,12 @@ type notifiers struct {
 	m  map[string]Notifier
 }
 
+// CanDeliver reports whether the bot has a notifier for platform now.
+func (b *Bot) CanDeliver(platform string) bool {
+	_, ok := b.notifier(platform)
+	return ok
+}
+
 func (b *Bot) notifier(platform string) (Notifier, bool) {
 	b.notifiers.mu.RLock()
 	defer b.notifiers.mu.RUnlock()

@@ -62,7 +62,10 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, log *slog
 	return func(ctx context.Context) error {
 		for {
 			err := chat.HoldLease(ctx, store, name, holder, leaseTTL, time.Now, standby, term)
-			if errors.Is(err, chat.ErrLeaseLost) && ctx.Err() == nil {
+			if ctx.Err() != nil {
+				return nil // stopping (the adapter may report the cancelled login)
+			}
+			if errors.Is(err, chat.ErrLeaseLost) {
 				log.Warn("matrix: lost the sync lease; standing by", "lease", name)
 				continue
 			}
