@@ -381,6 +381,9 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	var left time.Duration
 	var room RoomID
 	err := b.store.Update(ctx, func(tx Tx) error {
+		// A shared store may run this again after a conflict: decide
+		// afresh, or a claim another process won would be sent too.
+		timedOut, late, remind, left, room = nil, "", false, 0, ""
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -81,4 +82,53 @@ func TestSetNotifierWhileRunning(t *testing.T) {
 		}
 	}()
 	wg.Wait()
+}
+
+// retryingStore runs each Update's function once more after a first run
+// it throws away, like a shared store whose transaction lost a
+// serialization conflict; between the two, another process (between) has
+// its turn.
+type retryingStore struct {
+	Store
+	between func()
+}
+
+var errConflict = errors.New("serialization conflict")
+
+func (s retryingStore) Update(ctx context.Context, fn func(Tx) error) error {
+	err := s.Store.Update(ctx, func(tx Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return errConflict // rolled back: as if the commit failed
+	})
+	if !errors.Is(err, errConflict) {
+		return err
+	}
+	s.between()
+	return s.Store.Update(ctx, fn)
+}
+
+// When the clock's claim is run again after a conflict and finds the
+// reminder or the timeout done by another process, nothing is sent: what
+// the first run decided is forgotten.
+func TestTickClaimRetried(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	other := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
+	otherNotes := &recordingNotifier{}
+	other.SetNotifier("test", otherNotes)
+	conflicted := New(Config{Rules: "japanese", Width: 9, Height: 9},
+		retryingStore{Store: h.db, between: func() { other.Tick(context.Background()) }}, pngRenderer{}, h.clock, nil)
+	conflicted.SetNotifier("test", h.notes)
+	for _, advance := range []time.Duration{23 * time.Hour, 2 * time.Hour} { // the reminder, then the timeout
+		h.clock.Advance(advance)
+		before := len(h.notes.all()) + len(otherNotes.all())
+		if err := conflicted.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if sent := len(h.notes.all()) + len(otherNotes.all()) - before; sent != 1 {
+			t.Fatalf("after %v: %d messages sent for one due clock, want 1", advance, sent)
+		}
+	}
 }
