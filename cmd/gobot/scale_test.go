@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,7 +87,7 @@ type scaleProc struct {
 	cmd               *exec.Cmd
 }
 
-func (p *scaleProc) start(t *testing.T) {
+func (p *scaleProc) start(t testing.TB) {
 	t.Helper()
 	logf, err := os.OpenFile(p.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -117,8 +118,12 @@ func (p *scaleProc) start(t *testing.T) {
 type interactionSender struct {
 	priv   ed25519.PrivateKey
 	procs  []*scaleProc // addr stays the same across a restart
-	nextID atomic.Int64
-	client *http.Client
+	noDups bool         // no duplicate deliveries (benchmarks)
+
+	latMu       sync.Mutex
+	moveLatency []time.Duration // of acknowledged moves
+	nextID      atomic.Int64
+	client      *http.Client
 }
 
 // outcome of one delivery.
@@ -173,7 +178,7 @@ func (s *interactionSender) post(addr string, body []byte) outcome {
 // send delivers one interaction (a new ID) to a random process, sometimes
 // to two at once (a duplicate delivery), and again to another process
 // while the one it reached is down. It returns the combined outcome.
-func (s *interactionSender) send(t *testing.T, rng *rand.Rand, user int, channel, sub string, opts string) outcome {
+func (s *interactionSender) send(t testing.TB, rng *rand.Rand, user int, channel, sub string, opts string) outcome {
 	id := s.nextID.Add(1)
 	body := []byte(fmt.Sprintf(`{"id":"%d","application_id":"app","type":2,"token":"tok%d","channel_id":"%s","guild_id":"g1",
 		"member":{"user":{"id":"%d","username":"p%d"},"permissions":"0"},
@@ -181,7 +186,7 @@ func (s *interactionSender) send(t *testing.T, rng *rand.Rand, user int, channel
 		"resolved":{"users":{"%d":{"id":"%d","username":"p%d"}}}}}`, id, id, channel, user, user, sub, opts, user+1, user+1, user+1))
 	for attempt := 0; attempt < 200; attempt++ {
 		n := 1
-		if rng.IntN(5) == 0 {
+		if !s.noDups && rng.IntN(5) == 0 {
 			n = 2
 		}
 		first := rng.IntN(len(s.procs))
@@ -244,7 +249,7 @@ func planMoves(n int) []string {
 
 var challengeNumber = regexp.MustCompile(`accept #(\d+)`)
 
-func (s *interactionSender) play(t *testing.T, g *scaleGame, seed uint64, progress *atomic.Int64) {
+func (s *interactionSender) play(t testing.TB, g *scaleGame, seed uint64, progress *atomic.Int64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var chID string
 	for chID == "" {
@@ -267,7 +272,13 @@ func (s *interactionSender) play(t *testing.T, g *scaleGame, seed uint64, progre
 	}
 	for i := 0; i < n; i++ {
 		user := g.black + i%2
+		t0 := time.Now()
 		o := s.send(t, rng, user, g.channel, "play", `{"name":"point","type":3,"value":"`+g.planned[i]+`"}`)
+		if o.acked {
+			s.latMu.Lock()
+			s.moveLatency = append(s.moveLatency, time.Since(t0))
+			s.latMu.Unlock()
+		}
 		if !o.acked && !o.duplicate {
 			t.Errorf("game %d: move %d %s refused: %s", g.k, i+1, g.planned[i], o.text)
 			return
@@ -308,52 +319,7 @@ func TestScaleProcesses(t *testing.T) {
 	api := &fakeDiscordAPI{reminders: map[int]int{}, timeouts: map[int]int{}}
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)
-	pub, priv, _ := ed25519.GenerateKey(nil)
-	dir := t.TempDir()
-	s := &interactionSender{priv: priv, client: &http.Client{Timeout: 60 * time.Second}}
-	for i := range 3 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &scaleProc{addr: ln.Addr().String(), config: filepath.Join(dir, fmt.Sprintf("gobot%d.yaml", i)), log: filepath.Join(dir, fmt.Sprintf("gobot%d.log", i))}
-		ln.Close()
-		cfg := fmt.Sprintf(`storage:
-  driver: postgres
-  dsn: %q
-log:
-  level: warn
-clock:
-  reminders: [20s]
-  tick: 1s
-discord:
-  enabled: true
-  mode: http
-  token: tok
-  application_id: app
-  public_key: %s
-  listen: %s
-  api_url: %s/api/v9/
-`, dsn, hex.EncodeToString(pub), p.addr, srv.URL)
-		if err := os.WriteFile(p.config, []byte(cfg), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		p.start(t)
-		s.procs = append(s.procs, p)
-	}
-	t.Cleanup(func() {
-		for _, p := range s.procs {
-			p.cmd.Process.Kill()
-			p.cmd.Wait()
-		}
-		if t.Failed() {
-			for _, p := range s.procs {
-				b, _ := os.ReadFile(p.log)
-				t.Logf("%s:\n%s", p.log, b)
-			}
-		}
-	})
-
+	s := startProcs(t, 3, dsn, srv.URL, "clock:\n  reminders: [20s]\n  tick: 1s\n")
 	all := make([]*scaleGame, games)
 	for k := range all {
 		g := &scaleGame{k: k, black: 100000 + 2*k, channel: fmt.Sprintf("c%d", k), stall: k%5 == 0,
@@ -473,4 +439,97 @@ discord:
 	}
 	t.Logf("%d games, %d moves stored (%d acknowledged, the rest answered by a killed process or a duplicate delivery) in %v with 3 processes",
 		games, moves, acked, played.Round(time.Millisecond))
+}
+
+// startProcs starts n gobot processes on the database dsn, in Discord
+// HTTP mode with the fake API at apiURL; extra is more config.
+func startProcs(t testing.TB, n int, dsn, apiURL, extra string) *interactionSender {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	dir := t.TempDir()
+	s := &interactionSender{priv: priv, client: &http.Client{Timeout: 60 * time.Second}}
+	for i := range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &scaleProc{addr: ln.Addr().String(), config: filepath.Join(dir, fmt.Sprintf("gobot%d.yaml", i)), log: filepath.Join(dir, fmt.Sprintf("gobot%d.log", i))}
+		ln.Close()
+		cfg := fmt.Sprintf(`storage:
+  driver: postgres
+  dsn: %q
+log:
+  level: warn
+%sdiscord:
+  enabled: true
+  mode: http
+  token: tok
+  application_id: app
+  public_key: %s
+  listen: %s
+  api_url: %s/api/v9/
+`, dsn, extra, hex.EncodeToString(pub), p.addr, apiURL)
+		if err := os.WriteFile(p.config, []byte(cfg), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p.start(t)
+		s.procs = append(s.procs, p)
+	}
+	t.Cleanup(func() {
+		for _, p := range s.procs {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+		if t.Failed() {
+			for _, p := range s.procs {
+				b, _ := os.ReadFile(p.log)
+				t.Logf("%s:\n%s", p.log, b)
+			}
+		}
+	})
+	return s
+}
+
+// BenchmarkProcessMoves plays moves through 1 or 3 gobot processes on one
+// PostgreSQL database (16 games at once, signed Discord interactions to a
+// random process each) and reports acknowledged moves per second and the
+// p50/p99 of a move's answer time, measured by the sender.
+func BenchmarkProcessMoves(b *testing.B) {
+	for _, procs := range []int{1, 3} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			dsn := pgtest.Fresh(b)
+			srv := httptest.NewServer(&fakeDiscordAPI{reminders: map[int]int{}, timeouts: map[int]int{}})
+			defer srv.Close()
+			s := startProcs(b, procs, dsn, srv.URL, "")
+			s.noDups = true
+			const perGame = 30
+			games := (b.N + perGame - 1) / perGame
+			var progress atomic.Int64
+			sem := make(chan struct{}, 16)
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for k := range games {
+				n := min(perGame, b.N-k*perGame)
+				g := &scaleGame{k: k, black: 200000 + 2*k, channel: fmt.Sprintf("b%d", k), planned: planMoves(n), acked: make([]bool, n)}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					s.play(b, g, uint64(k), &progress)
+				}()
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			lat := slices.Clone(s.moveLatency)
+			slices.Sort(lat)
+			if len(lat) == 0 {
+				b.Fatal("no move acknowledged")
+			}
+			b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "moves/s")
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
 }
