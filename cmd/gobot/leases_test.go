@@ -31,6 +31,7 @@ func TestMatrixSyncLease(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a lease to expire")
 	}
+	t.Parallel() // mostly waiting for clocks and leases
 	dsn := pgtest.Fresh(t)
 	pg, err := postgres.Open(context.Background(), dsn, postgres.Options{})
 	if err != nil {

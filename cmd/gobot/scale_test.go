@@ -308,6 +308,7 @@ func TestScaleProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three gobot processes and waits for a one-minute clock to run out")
 	}
+	t.Parallel() // mostly waiting for clocks and leases
 	dsn := pgtest.Fresh(t)
 	games := 20
 	if v := os.Getenv("GOBOT_SCALE_GAMES"); v != "" {
