@@ -132,3 +132,22 @@ func TestTickClaimRetried(t *testing.T) {
 		}
 	}
 }
+
+// A command with an owed reply run again after a conflict sends its
+// notifications once: those of the thrown-away run are forgotten.
+func TestOwedCommandRetriedNotifiesOnce(t *testing.T) {
+	h := newHarness(t)
+	h.start("")
+	h.ok("bob", "set notify=dm")
+	retried := New(Config{Rules: "japanese", Width: 9, Height: 9}, retryingStore{Store: h.db, between: func() {}}, pngRenderer{}, h.clock, nil)
+	retried.SetNotifier("test", h.notes)
+	before := len(h.notes.all())
+	rep := retried.Handle(context.Background(), Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main",
+		EventID: "test:owed-1", Command: "play", Args: []string{"D4"}, Outbox: true})
+	if rep.Error {
+		t.Fatalf("play: %s", rep.Text)
+	}
+	if sent := len(h.notes.all()) - before; sent != 1 {
+		t.Fatalf("%d direct messages to bob for one move, want 1", sent)
+	}
+}
