@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
@@ -131,7 +132,7 @@ type Bot struct {
 	render    Renderer
 	clock     Clock
 	log       *slog.Logger
-	notifiers map[string]Notifier // by platform ("discord")
+	notifiers *notifiers // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
 
@@ -176,7 +177,7 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	if cfg.Tick == 0 {
 		cfg.Tick = 30 * time.Second
 	}
-	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: map[string]Notifier{}}
+	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]Notifier{}}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -191,8 +192,37 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 
 // SetNotifier registers the notifier for a platform ("discord", "matrix",
 // "console"); messages to users and rooms of that platform go through it.
-// Call before Run.
-func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers[platform] = n }
+// A nil n removes it: the process cannot deliver to that platform now
+// (a standby Matrix process), and its clock loop leaves that platform's
+// due games to a process that can. Safe to call while the bot runs.
+func (b *Bot) SetNotifier(platform string, n Notifier) {
+	b.notifiers.mu.Lock()
+	defer b.notifiers.mu.Unlock()
+	if n == nil {
+		delete(b.notifiers.m, platform)
+		return
+	}
+	b.notifiers.m[platform] = n
+}
+
+// notifiers is the set of platforms this process can deliver to now.
+type notifiers struct {
+	mu sync.RWMutex
+	m  map[string]Notifier
+}
+
+// CanDeliver reports whether the bot has a notifier for platform now.
+func (b *Bot) CanDeliver(platform string) bool {
+	_, ok := b.notifier(platform)
+	return ok
+}
+
+func (b *Bot) notifier(platform string) (Notifier, bool) {
+	b.notifiers.mu.RLock()
+	defer b.notifiers.mu.RUnlock()
+	n, ok := b.notifiers.m[platform]
+	return n, ok
+}
 
 // Commands returns the command declarations, for help and for platforms
 // that register commands (Discord).
@@ -360,7 +390,7 @@ func (b *Bot) notify(ctx context.Context, m Message) {
 	if m.To != "" {
 		platform = m.To.Platform()
 	}
-	n, ok := b.notifiers[platform]
+	n, ok := b.notifier(platform)
 	if !ok {
 		return
 	}

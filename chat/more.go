@@ -333,7 +333,10 @@ func (b *Bot) Run(ctx context.Context) error {
 
 // Tick handles every due clock once: it sends the reminders that are due
 // and ends games whose time ran out. Due games are found through the
-// storage deadline index.
+// storage deadline index. Only games of platforms with a notifier are
+// claimed: several processes may share the store, and one that cannot
+// deliver to a platform right now (a Matrix standby) leaves its games to
+// one that can, so no reminder or timeout is claimed and then not sent.
 func (b *Bot) Tick(ctx context.Context) error {
 	now := b.clock.Now()
 	horizon := now
@@ -349,6 +352,11 @@ func (b *Bot) Tick(ctx context.Context) error {
 		return err
 	}
 	for _, sg := range due {
+		if _, ok := b.notifier(sg.Room.Platform()); !ok {
+			// Not deliverable from this process now (a standby Matrix
+			// process): leave it to one that can send the message.
+			continue
+		}
 		if err := b.tickGame(ctx, sg.ID, now); err != nil {
 			b.log.Error("clock", "game", sg.ID, "err", err)
 		}
@@ -373,12 +381,18 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	var left time.Duration
 	var room RoomID
 	err := b.store.Update(ctx, func(tx Tx) error {
+		// A shared store may run this again after a conflict: decide
+		// afresh, or a claim another process won would be sent too.
+		timedOut, late, remind, left, room = nil, "", false, 0, ""
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
 		}
 		if !sg.Active() || sg.Deadline.IsZero() {
 			return nil
+		}
+		if _, ok := b.notifier(sg.Room.Platform()); !ok {
+			return nil // the notifier went away since Tick looked
 		}
 		l, err := load(sg)
 		if err != nil {

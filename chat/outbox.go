@@ -26,8 +26,8 @@ func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request) Reply {
 	var later []Message // notifications, sent after the commit
 	again := false
 	err := b.store.Update(ctx, func(tx Tx) error {
-		// A shared store may run this again after a conflict: start
-		// from nothing each time.
+		// A shared store may run this again after a conflict: what a
+		// thrown-away run queued is not sent.
 		rep, later, again = Reply{}, nil, false
 		if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
 			if !errors.Is(err, ErrDuplicate) {

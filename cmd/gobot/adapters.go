@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -26,7 +25,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
-		a, err := discord.New(discordConfig(d, store, processHolder()), bot, state, log)
+		a, err := discord.New(discordConfig(d, store, leaseHolder()), bot, state, log)
 		if err != nil {
 			return nil, err
 		}
@@ -37,17 +36,16 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		if m.CryptoStore == "" {
 			m.CryptoStore = filepath.Join(store.dir, "gobot-crypto.db")
 		}
-		a, err := matrix.New(matrix.Config{
+		run, err := matrixRunner(matrix.Config{
 			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,
 			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
 			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
 			RecoveryKey: m.RecoveryKey, ResetCrossSigning: m.ResetCrossSigning,
-		}, bot, state, log)
+		}, bot, store, log)
 		if err != nil {
-			return nil, fmt.Errorf("matrix: %w", err)
+			return nil, err
 		}
-		bot.SetNotifier(matrix.Platform, a)
-		runners = append(runners, a.Run)
+		runners = append(runners, run)
 	}
 	return runners, nil
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -87,13 +84,4 @@ func (d DiscordConfig) shard() (id, count int, auto bool) {
 		return d.Shards.ID, d.Shards.Count, d.Shards.Auto
 	}
 	return d.ShardID, d.ShardCount, false
-}
-
-// processHolder names this process in leases: host, pid and a random
-// part (a restarted process is a new holder).
-func processHolder() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	rand.Read(b[:])
-	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }

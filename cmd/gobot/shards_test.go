@@ -56,7 +56,7 @@ func TestDiscordShardsConfig(t *testing.T) {
 }
 
 func TestProcessHolderIsUnique(t *testing.T) {
-	a, b := processHolder(), processHolder()
+	a, b := leaseHolder(), leaseHolder()
 	if a == b || !strings.Contains(a, ":") {
 		t.Fatalf("holders %q and %q", a, b)
 	}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/matrix"
+)
+
+// leaseTTL is how long a lease lasts without renewal: a standby process
+// takes the work over at most TTL + TTL/3 after its holder died.
+const leaseTTL = 20 * time.Second
+
+// leaseHolder names this process in lease rows: host, pid and a random
+// part (a restarted process with a reused pid is another holder).
+func leaseHolder() string {
+	host, _ := os.Hostname()
+	var r [4]byte
+	rand.Read(r[:])
+	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(r[:]))
+}
+
+// matrixRunner returns the runner of the Matrix adapter. On a shared store
+// (several processes) one sync loop per bot account runs at a time: the
+// runner holds the lease "matrix:sync:USER", standing by while another
+// process holds it, and runs a new adapter for each term it holds it (an
+// adapter runs once). The bot's Matrix notifier is that adapter only while
+// the lease is held, so a standby's clock loop leaves Matrix games alone.
+// On the embedded store there is one process: no lease.
+func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, log *slog.Logger) (func(context.Context) error, error) {
+	first, err := matrix.New(mc, bot, chat.StoreState(store), log)
+	if err != nil {
+		return nil, fmt.Errorf("matrix: %w", err)
+	}
+	if store.pg == nil {
+		bot.SetNotifier(matrix.Platform, first)
+		return first.Run, nil
+	}
+	name := "matrix:sync:" + mc.UserID
+	holder := leaseHolder()
+	term := func(ctx context.Context) error {
+		a := first
+		if a == nil {
+			if a, err = matrix.New(mc, bot, chat.StoreState(store), log); err != nil {
+				return err
+			}
+		}
+		first = nil
+		log.Info("matrix: holding the sync lease", "lease", name, "holder", holder)
+		bot.SetNotifier(matrix.Platform, a)
+		defer bot.SetNotifier(matrix.Platform, nil)
+		return a.Run(ctx)
+	}
+	standby := func(h string) { log.Info("matrix: standing by; another process syncs", "lease", name, "holder", h) }
+	return func(ctx context.Context) error {
+		for {
+			err := chat.HoldLease(ctx, store, name, holder, leaseTTL, time.Now, standby, term)
+			if ctx.Err() != nil {
+				return nil // stopping (the adapter may report the cancelled login)
+			}
+			if errors.Is(err, chat.ErrLeaseLost) {
+				log.Warn("matrix: lost the sync lease; standing by", "lease", name)
+				continue
+			}
+			return err
+		}
+	}, nil
+}
