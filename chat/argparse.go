@@ -13,12 +13,12 @@ import (
 // Args are a command's arguments, parsed once from its declaration by
 // the router before the handler runs. Unset fields are zero.
 type Args struct {
-	Game      GameID      // an ArgGame: #7
-	Challenge ChallengeID // an ArgChallenge: #3
-	User      UserID      // an ArgUser, validated for its platform
-	Points    []string    // ArgPoint words as typed ("D4"; a list split at commas); the handler checks them against the board
-	Options   gameOptions // size, rules, colour, komi, handicap, clock
-	Rating    ratingOpts  // handicap=auto, and rated/unrated (from the "rated" choice)
+	Game      GameID            // an ArgGame: #7
+	Challenge ChallengeID       // an ArgChallenge: #3
+	User      UserID            // an ArgUser, validated for its platform
+	Points    []string          // ArgPoint words as typed ("D4"; a list split at commas); the handler checks them against the board
+	Options   gameOptions       // size, rules, colour, komi, handicap, clock
+	Rating    ratingOpts        // handicap=auto, and rated/unrated (from the "rated" choice)
 	Choice    map[string]string // ArgChoice values by argument name, normalised to one of Choices
 	Text      []string          // ArgText words (and the words of a repeated ArgRules)
 
