@@ -223,6 +223,9 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 			a.typed[arg.Name] = v
 			continue
 		}
+		if k, rest, kv := strings.Cut(v, "="); kv && slices.Contains(kindKeys[arg.Kind], strings.ToLower(k)) {
+			v = rest // "komi=6.5" typed into the komi option
+		}
 		parts := []string{v}
 		if arg.Repeat {
 			parts = strings.Fields(v)
