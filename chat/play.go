@@ -118,25 +118,23 @@ func cmdPass(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 }
 
 func cmdResign(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
-		if err := l.g.Resign(me); err != nil {
-			return err
-		}
-		finish(l.sg, l.g, r.Time)
-		return nil
-	})
-	if err != nil {
-		return Reply{}, err
-	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s resigned.", Mention(r.User.ID))), nil
+	return b.end(ctx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
 func cmdAbort(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(ctx, r, a.Game, false, func(tx Tx, l *loaded, me game.Color) error {
+	return b.end(ctx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
 		if l.sg.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
 		}
-		if err := l.g.Abort(); err != nil {
+		return l.g.Abort()
+	})
+}
+
+// end ends the game r refers to with stop (a resignation, an abort) and
+// says who did what.
+func (b *Bot) end(ctx context.Context, r *Request, id GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
+	l, err := b.change(ctx, r, id, asPlayer, func(tx Tx, l *loaded, me game.Color) error {
+		if err := stop(l, me); err != nil {
 			return err
 		}
 		finish(l.sg, l.g, r.Time)
@@ -145,7 +143,7 @@ func cmdAbort(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s aborted the game.", Mention(r.User.ID))), nil
+	return b.gameReply(ctx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
 }
 
 func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
