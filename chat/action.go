@@ -52,6 +52,9 @@ func ParseButton(id string) (Button, error) {
 	case 'g':
 		x.Game = GameID(n)
 	case 'c':
+		if version != 0 {
+			return Button{}, ErrButton // a challenge has no versions
+		}
 		x.Challenge = ChallengeID(n)
 	default:
 		return Button{}, ErrButton
