@@ -217,7 +217,7 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 		}
 		if arg.Kind == ArgUser {
 			// Adapters name users by their qualified ID.
-			if err := b.setUser(a, UserID(v)); err != nil {
+			if err := b.setUser(r, a, UserID(v)); err != nil {
 				return nil, err
 			}
 			a.typed[arg.Name] = v
@@ -281,7 +281,7 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 			a.Challenge = ChallengeID(id)
 		}
 	case ArgUser:
-		return b.setUser(a, b.userArg(r, "@"+v))
+		return b.setUser(r, a, b.userArg(r, "@"+v))
 	case ArgPoint:
 		for _, p := range strings.Split(v, ",") {
 			if p != "" {
@@ -320,10 +320,14 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 	return nil
 }
 
-// setUser validates u for its platform before it is stored or looked up.
-func (b *Bot) setUser(a *Args, u UserID) error {
+// setUser validates u for its platform, which must be the caller's,
+// before it is stored or looked up.
+func (b *Bot) setUser(r *Request, a *Args, u UserID) error {
 	if err := u.Validate(); err != nil {
 		return err
+	}
+	if p := r.User.ID.Platform(); u.Platform() != p {
+		return errorf("%s is not a player here: name someone on %s, like @bob.", echo(string(u)), p)
 	}
 	a.User = u
 	return nil

@@ -125,6 +125,8 @@ func TestArgumentsFromDeclaration(t *testing.T) {
 		{"alice", "challenge @\xff\xfe 9", "Argument 1 is not valid text"},
 		{"alice", "rating @bob\xff", "Argument 1 is not valid text"},
 		{"alice", "challenge @discord:abc", "is not a Discord user"},
+		{"alice", "challenge @discord:1234", `"discord:1234" is not a player here: name someone on test`},
+		{"alice", "challenge @alice:bob", `"alice:bob" is not a player here`},
 		{"alice", "challenge @discord:123456789012345678901", "is not a Discord user"},
 		{"alice", "challenge @matrix:@bob", "is not a Matrix user ID"},
 		{"alice", "challenge @matrix:@bob:" + long(300) + ".org", "is not a Matrix user ID"},
