@@ -31,12 +31,14 @@ type gameOptions struct {
 	Placement     string // fixed, free, white-passes
 }
 
-// parseOptions reads challenge or settings arguments, recognised by their
-// form in any order: a size ("9", "13x9"), a preset name, black/white/
-// random, komi=6.5, handicap=2, clock=3d; key=value works for every
-// option (size=, rules=, color=, threads= too).
+// parseOptions reads settings arguments, recognised by their form in
+// any order: a size ("9", "13x9"), a preset name, black/white/random,
+// komi=6.5, handicap=2, clock=3d; key=value works for every option
+// (size=, rules=, color=, threads= too). An option given twice is an
+// error naming both values.
 func parseOptions(args []string) (gameOptions, error) {
 	var o gameOptions
+	seen := map[string]string{}
 	for _, a := range args {
 		k, v, kv := strings.Cut(a, "=")
 		k = strings.ToLower(strings.TrimSpace(k))
@@ -55,70 +57,105 @@ func parseOptions(args []string) (gameOptions, error) {
 				k = "rules"
 			}
 		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case "size", "board":
-			w, h, err := game.ParseSize(v)
-			if err != nil {
-				return o, errorf("%s", sizeError(v, err))
-			}
-			o.Width, o.Height = w, h
-		case "rules", "ruleset", "rule":
-			r, err := game.ParseRules(v)
-			if err != nil {
-				if kv {
-					return o, errorf("%s", clipEchoes(err.Error(), v))
-				}
+		k = canonicalKey(k)
+		if prev, dup := seen[k]; dup {
+			return o, errorf("Two values for %s: %s and %s — give one.", k, echo(prev), echo(a))
+		}
+		seen[k] = a
+		if err := setOption(&o, k, v, kv); err != nil {
+			if k == "rules" && !kv {
 				return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
 			}
-			o.Rules, o.RulesText = &r, v
-		case "komi", "km":
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return o, errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", clipArg(v))
-			}
-			if err := game.CheckKomi(x); err != nil {
-				return o, errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
-			}
-			o.Komi = &x
-		case "handicap", "ha", "h":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > game.MaxHandicap {
-				return o, errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", clipArg(v), game.MaxHandicap)
-			}
-			o.Handicap = &n
-		case "color", "colour":
-			c := strings.ToLower(v)
-			if c == "nigiri" {
-				c = "random"
-			}
-			if c != "black" && c != "white" && c != "random" {
-				return o, errorf("color=%s: choose black, white or random", clipArg(v))
-			}
-			o.Color = c
-		case "clock", "time":
-			c, err := ParseClock(v)
-			if err != nil {
-				return o, err
-			}
-			o.Clock, o.ClockText = &c, v
-		case "placement":
-			p := strings.ToLower(v)
-			if p != "fixed" && p != "free" && p != "white-passes" {
-				return o, errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", clipArg(v))
-			}
-			o.Placement = p
-		case "threads", "thread":
-			b, ok := parseBool(v)
-			if !ok {
-				return o, errorf("threads=%s: write threads=on or threads=off", clipArg(v))
-			}
-			o.Threads = &b
-		default:
-			return o, errorf("unknown option %s: the options are size, rules, komi, handicap, placement, color, clock", echo(k))
+			return o, err
 		}
 	}
 	return o, nil
+}
+
+// canonicalKey maps an option's other spellings to its name.
+func canonicalKey(k string) string {
+	switch k {
+	case "board":
+		return "size"
+	case "ruleset", "rule":
+		return "rules"
+	case "km":
+		return "komi"
+	case "ha", "h":
+		return "handicap"
+	case "colour":
+		return "color"
+	case "time":
+		return "clock"
+	case "thread":
+		return "threads"
+	}
+	return k
+}
+
+// setOption sets option k (canonical) to v in o; kv says v was typed as
+// key=value.
+func setOption(o *gameOptions, k, v string, kv bool) error {
+	v = strings.TrimSpace(v)
+	switch k {
+	case "size":
+		w, h, err := game.ParseSize(v)
+		if err != nil {
+			return errorf("%s", sizeError(v, err))
+		}
+		o.Width, o.Height = w, h
+	case "rules":
+		r, err := game.ParseRules(v)
+		if err != nil {
+			return errorf("%s", clipEchoes(err.Error(), v))
+		}
+		o.Rules, o.RulesText = &r, v
+	case "komi":
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", clipArg(v))
+		}
+		if err := game.CheckKomi(x); err != nil {
+			return errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
+		}
+		o.Komi = &x
+	case "handicap":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > game.MaxHandicap {
+			return errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", clipArg(v), game.MaxHandicap)
+		}
+		o.Handicap = &n
+	case "color":
+		c := strings.ToLower(v)
+		if c == "nigiri" {
+			c = "random"
+		}
+		if c != "black" && c != "white" && c != "random" {
+			return errorf("color=%s: choose black, white or random", clipArg(v))
+		}
+		o.Color = c
+	case "clock":
+		c, err := ParseClock(v)
+		if err != nil {
+			return err
+		}
+		o.Clock, o.ClockText = &c, v
+	case "placement":
+		p := strings.ToLower(v)
+		if p != "fixed" && p != "free" && p != "white-passes" {
+			return errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", clipArg(v))
+		}
+		o.Placement = p
+	case "threads":
+		b, ok := parseBool(v)
+		if !ok {
+			return errorf("threads=%s: write threads=on or threads=off", clipArg(v))
+		}
+		o.Threads = &b
+	default:
+		return errorf("unknown option %s: the options are size, rules, komi, handicap, placement, color, clock", echo(k))
+	}
+	return nil
 }
 
 func sizeError(v string, err error) string {
@@ -261,16 +298,4 @@ func FormatClock(c TimeControl) string {
 		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
 	}
 	return "none"
-}
-
-// parseRef reads "#7" or "7" as an ID.
-func parseRef(s string) (uint64, bool) {
-	t := strings.TrimPrefix(strings.TrimSpace(s), "#")
-	n, err := strconv.ParseUint(t, 10, 64)
-	return n, err == nil && n > 0
-}
-
-func isRef(s string) bool {
-	_, ok := parseRef(s)
-	return ok && strings.HasPrefix(s, "#")
 }

@@ -42,6 +42,9 @@ type Arg struct {
 	Repeat   bool // may be given several times (dead D4 Q16)
 	Help     string
 	Choices  []string
+	// Synonyms are other words for a choice, not offered in menus:
+	// "refuse" → "no".
+	Synonyms map[string]string
 }
 
 // Command declares a command: its name, arguments and help text. The
@@ -58,7 +61,7 @@ type Command struct {
 	// view commands change nothing; their event ID is marked before they
 	// run (commands that change things mark it in their own transaction).
 	view bool
-	run  func(ctx context.Context, b *Bot, r *Request) (Reply, error)
+	run  func(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error)
 }
 
 // Usage returns the command's synopsis: "play <point> [#game]".
@@ -244,13 +247,16 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	if r.Time.IsZero() {
 		r.Time = b.clock.Now()
 	}
+	if err := r.User.ID.Validate(); err != nil {
+		return b.errorReply(errorf("I can't take commands from this user name: %v", err))
+	}
 	var cmd *Command
 	if r.Action != "" {
 		c, args, err := b.decodeAction(ctx, &r)
 		if err != nil {
 			return b.errorReply(err)
 		}
-		cmd, r.Command, r.Args = c, c.Name, args
+		cmd, r.Command, r.Args, r.Named = c, c.Name, args, nil
 	} else {
 		name := strings.ToLower(strings.TrimSpace(r.Command))
 		c, ok := b.byName[name]
@@ -262,15 +268,19 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
 	}
+	args, err := b.parseArgs(cmd, &r)
+	if err != nil {
+		return b.errorReply(err)
+	}
 	if r.Outbox && r.EventID != "" {
-		return b.handleOwed(ctx, cmd, &r)
+		return b.handleOwed(ctx, cmd, &r, args)
 	}
 	if cmd.view && r.EventID != "" {
 		if err := b.store.Update(ctx, func(tx Tx) error { return b.markEvent(tx, &r) }); err != nil {
 			return b.errorReply(err)
 		}
 	}
-	rep, err := cmd.run(ctx, b, &r)
+	rep, err := cmd.run(ctx, b, &r, args)
 	if err != nil {
 		return b.errorReply(err)
 	}

@@ -57,15 +57,17 @@ func (pngRenderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, er
 }
 
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	bot   *Bot
 	db    TestDB
 	clock *fakeClock
 	notes *recordingNotifier
 	seq   int
+	// admins are the users whose requests carry Admin.
+	admins map[string]bool
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	db, err := OpenTestDB(filepath.Join(t.TempDir(), "gobot.db"))
 	if err != nil {
@@ -85,7 +87,7 @@ func (h *harness) do(user, line string) Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]}
+		EventID: EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user]}
 	return h.bot.Handle(context.Background(), r)
 }
 

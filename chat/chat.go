@@ -33,6 +33,12 @@ type Request struct {
 	// a bare "@bob" means the caller's platform ("@console:bob").
 	Command string
 	Args    []string
+	// Named gives arguments by their declared name (Arg.Name), as
+	// platforms with typed options send them (Discord): "komi": "6.5",
+	// "#game": "7". A user is named by its qualified ID
+	// ("@player": "discord:1234"); a repeated argument's values are
+	// separated by spaces.
+	Named map[string]string
 	// Mentions gives display names for the users named in Args.
 	Mentions []User
 	// Action, when set, is the ID of a button the user pressed

@@ -23,7 +23,8 @@ func commands() []Command {
 				{Name: "komi", Kind: ArgKomi, Help: "komi, like 6.5"},
 				{Name: "handicap", Kind: ArgHandicap, Help: "handicap stones, 2 to 9, or auto (from both ratings)"},
 				{Name: "clock", Kind: ArgClock, Help: "time per move (3d) or fischer:3d+1d/7d"},
-				{Name: "rated", Kind: ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}}},
+				{Name: "rated", Kind: ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}},
+				{Name: "placement", Kind: ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}}},
 			run: cmdChallenge},
 		{Name: "accept", Summary: "accept a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
 		{Name: "decline", Summary: "decline a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
@@ -33,7 +34,8 @@ func commands() []Command {
 		{Name: "pass", Summary: "pass your turn (two passes in a row end the game)", Args: []Arg{gameArg}, run: cmdPass},
 		{Name: "resign", Summary: "resign the game", Args: []Arg{gameArg}, run: cmdResign},
 		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no",
-			Args: []Arg{{Name: "no", Kind: ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request"}, gameArg}, run: cmdUndo},
+			Args: []Arg{{Name: "no", Kind: ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
+				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},
 		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []Arg{gameArg}, run: cmdBoard},
 		{Name: "games", view: true, Aliases: []string{"list"}, Summary: "your active games and challenges, whose turn, time left", run: cmdGames},
 		{Name: "sgf", view: true, Summary: "the game record as an SGF file", Args: []Arg{gameArg}, run: cmdSGF},
@@ -47,7 +49,7 @@ func commands() []Command {
 			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "whose rating (default: yours)"}}, run: cmdRating},
 		{Name: "top", view: true, Aliases: []string{"leaderboard", "ladder"}, Summary: "this community's leaderboard",
 			Help: "A table of the players with rated games here: settled ratings (RD at most 110) first, then the provisional ones (rank with ?), each by rating; at most 20 rows.", run: cmdTop},
-		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Choices: game.PresetNames()}}, run: cmdRules},
+		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or the room's (admins: rules, size, komi, clock, threads)",
 			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on.",
 			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings},
@@ -56,11 +58,8 @@ func commands() []Command {
 	}
 }
 
-func cmdHelp(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	args := r.Args
-	if len(args) > 1 && (strings.EqualFold(args[0], "!go") || strings.EqualFold(args[0], "/go")) {
-		args = args[1:] // "help /go play": the platform's prefix copied along
-	}
+func cmdHelp(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	args := a.Text
 	if len(args) > 0 {
 		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
 		c, ok := b.byName[strings.TrimSpace(name)]
@@ -75,9 +74,9 @@ func cmdHelp(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if c.Help != "" {
 			sb.WriteString("\n" + c.Help)
 		}
-		for _, a := range c.Args {
-			if a.Help != "" {
-				fmt.Fprintf(&sb, "\n  %s: %s", a.Name, a.Help)
+		for _, arg := range c.Args {
+			if arg.Help != "" {
+				fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
 			}
 		}
 		return Reply{Text: sb.String(), Private: true}, nil
@@ -94,11 +93,11 @@ func cmdHelp(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 // usageError says how to call c.
 func (b *Bot) usageError(c string, what string) error {
 	cmd := b.byName[c]
-	return errorf("%s Usage: %s", what, b.cmd(cmd.Usage()))
+	return errorf("%s Usage: %s", what, usageToken(cmd.Usage()))
 }
 
-func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	if len(r.Args) == 0 {
+func cmdRules(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	if len(a.Text) == 0 {
 		var sb strings.Builder
 		sb.WriteString("Rulesets: ")
 		sb.WriteString(strings.Join(game.PresetNames(), ", "))
@@ -106,9 +105,9 @@ func cmdRules(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		sb.WriteString("\n" + handicapRule)
 		return Reply{Text: sb.String(), Private: true}, nil
 	}
-	rules, err := game.ParseRules(strings.Join(r.Args, " "))
+	rules, err := game.ParseRules(strings.Join(a.Text, " "))
 	if err != nil {
-		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(r.Args, " ")))
+		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(a.Text, " ")))
 	}
 	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules) + "\n" + handicapRule, Private: true}, nil
 }

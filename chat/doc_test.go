@@ -26,6 +26,11 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("`!go accept #1` on Matrix, `accept #1` in the terminal). Looking at a board never notifies anyone; turn\n")
 	sb.WriteString("notices, challenges, undo requests and results do. An open challenge (no player named) needs a room:\n")
 	sb.WriteString("in a direct conversation, name your opponent.\n")
+	sb.WriteString("\nArguments are read from these declarations before a command runs, the same on every platform: each word is\n")
+	sb.WriteString("recognised by its form (`#7` a game, `@bob` a player, `9` a size, `komi=6.5`, …) in any order. A word the command\n")
+	sb.WriteString("does not take, two values for one argument (`challenge @bob 9 13`), a reference like `#0`, or a player name\n")
+	sb.WriteString("that is not a valid ID on its platform (a Matrix ID of at most 255 bytes, a Discord snowflake, a short word in\n")
+	sb.WriteString("the terminal) is refused with the command's usage, and nothing changes. On Discord the options arrive by name.\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())
 		if c.Admin {

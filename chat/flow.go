@@ -11,18 +11,6 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// splitRef takes the "#7" reference out of args.
-func splitRef(args []string) (ref string, rest []string) {
-	for _, a := range args {
-		if ref == "" && isRef(a) {
-			ref = a
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return ref, rest
-}
-
 // colorOf returns u's colour in sg, or Empty.
 func colorOf(sg *Game, u UserID) game.Color {
 	switch u {
@@ -44,13 +32,9 @@ func playerOf(sg *Game, c game.Color) UserID {
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx Tx, b *Bot, r *Request, ref string, asPlayer bool) (*Game, error) {
-	if ref != "" {
-		id, ok := parseRef(ref)
-		if !ok {
-			return nil, errorf("%s is not a game: games are written like #7.", echo(ref))
-		}
-		sg, err := tx.Game(GameID(id))
+func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error) {
+	if id != 0 {
+		sg, err := tx.Game(id)
 		if errors.Is(err, ErrNotFound) {
 			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == Pending {
 				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
@@ -132,13 +116,13 @@ func load(sg *Game) (*loaded, error) {
 // change runs fn on the game r refers to in one write transaction: the
 // event is marked handled, the game replayed, fn applied, the record
 // saved. Nothing is written if fn fails.
-func (b *Bot) change(ctx context.Context, r *Request, ref string, asPlayer bool, fn func(tx Tx, l *loaded, me game.Color) error) (*loaded, error) {
+func (b *Bot) change(ctx context.Context, r *Request, id GameID, asPlayer bool, fn func(tx Tx, l *loaded, me game.Color) error) (*loaded, error) {
 	var out *loaded
 	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
-		sg, err := findGame(tx, b, r, ref, asPlayer)
+		sg, err := findGame(tx, b, r, id, asPlayer)
 		if err != nil {
 			return err
 		}
@@ -230,18 +214,12 @@ func finish(sg *Game, g *game.Game, t time.Time) {
 
 // --- challenges ---
 
-func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	var opponent UserID
-	var opts []string
-	for _, a := range r.Args {
-		if strings.HasPrefix(a, "@") && len(a) > 1 {
-			if opponent != "" {
-				return Reply{}, errorf("Challenge one player at a time (or nobody, for an open challenge).")
-			}
-			opponent = b.userArg(r, a)
-			continue
-		}
-		opts = append(opts, a)
+func cmdChallenge(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	opponent, o, ro := a.User, a.Options, a.Rating
+	o.Placement = a.Choice["placement"]
+	if v, ok := a.Choice["rated"]; ok {
+		rated := v == "rated"
+		ro.Rated = &rated
 	}
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
@@ -249,16 +227,8 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if opponent == "" && r.DM {
 		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
 	}
-	opts, ro, err := ratingOptions(opts)
-	if err != nil {
-		return Reply{}, err
-	}
-	o, err := parseOptions(opts)
-	if err != nil {
-		return Reply{}, err
-	}
 	var c *Challenge
-	err = b.store.Update(ctx, func(tx Tx) error {
+	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
@@ -423,20 +393,16 @@ func (b *Bot) challengeReply(c *Challenge) Reply {
 	}
 	return Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
 		Actions: []Action{
-			{ID: fmt.Sprintf("accept|c%d|0", c.ID), Label: "Accept", Style: Success},
-			{ID: fmt.Sprintf("decline|c%d|0", c.ID), Label: "Decline", Style: Danger},
+			{ID: Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: Success},
+			{ID: Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: Danger},
 		}}
 }
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx Tx, b *Bot, r *Request, ref string, mine bool) (*Challenge, error) {
-	if ref != "" {
-		id, ok := parseRef(ref)
-		if !ok {
-			return nil, errorf("%s is not a challenge: challenges are written like #3.", echo(ref))
-		}
-		c, err := tx.Challenge(ChallengeID(id))
+func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Challenge, error) {
+	if id != 0 {
+		c, err := tx.Challenge(id)
 		if errors.Is(err, ErrNotFound) {
 			return nil, errorf("There is no challenge #%d.", id)
 		}
@@ -479,18 +445,14 @@ func findChallenge(tx Tx, b *Bot, r *Request, ref string, mine bool) (*Challenge
 	return nil, errorf("Which challenge? %s. Add it, like %s.", strings.Join(names, ", "), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
-func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, _ := splitRef(r.Args)
-	if ref == "" && len(r.Args) > 0 {
-		ref = "#" + strings.TrimPrefix(r.Args[0], "#")
-	}
+func cmdAccept(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	var l *loaded
 	var threads bool
 	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
-		c, err := findChallenge(tx, b, r, ref, false)
+		c, err := findChallenge(tx, b, r, a.Challenge, false)
 		if err != nil {
 			return err
 		}
@@ -554,8 +516,7 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return rep, nil
 }
 
-func (b *Bot) answerChallenge(ctx context.Context, r *Request, mine bool, status ChallengeStatus) (Reply, error) {
-	ref, _ := splitRef(r.Args)
+func (b *Bot) answerChallenge(ctx context.Context, r *Request, ref ChallengeID, mine bool, status ChallengeStatus) (Reply, error) {
 	var c *Challenge
 	err := b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
@@ -590,10 +551,10 @@ func (b *Bot) answerChallenge(ctx context.Context, r *Request, mine bool, status
 	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []UserID{c.From}}, nil
 }
 
-func cmdDecline(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	return b.answerChallenge(ctx, r, false, Declined)
+func cmdDecline(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(ctx, r, a.Challenge, false, Declined)
 }
 
-func cmdCancel(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	return b.answerChallenge(ctx, r, true, Cancelled)
+func cmdCancel(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(ctx, r, a.Challenge, true, Cancelled)
 }

@@ -20,6 +20,10 @@ func Cmd(s string) string {
 	return cmdOpen + ClipRunes(s, maxHintRunes) + cmdClose
 }
 
+// usageToken writes the token for a command's declared synopsis
+// (Command.Usage): not user input, so it is not clipped.
+func usageToken(usage string) string { return cmdOpen + usage + cmdClose }
+
 // FormatCommands replaces every command token in text with what render
 // returns for the command line inside it.
 func FormatCommands(text string, render func(cmd string) string) string {

@@ -11,7 +11,7 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+func cmdGames(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
 	var games []*Game
@@ -91,8 +91,8 @@ func cmdGames(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true}
 
-func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	args := r.Args
+func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	args := a.Text
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
@@ -103,12 +103,17 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		return b.showSettings(ctx, r)
 	}
 	var mine, room []string
+	seen := map[string]string{}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
 			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
 		}
+		if prev, dup := seen[k]; dup {
+			return Reply{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(a)))
+		}
+		seen[k] = a
 		switch {
 		case playerKeys[k]:
 			mine = append(mine, k+"="+v)
@@ -266,10 +271,9 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
 		}
 	case arg == "point":
-		ref, _ := splitRef(r.Args)
 		var sg *Game
-		if ref != "" {
-			id, _ := parseRef(ref)
+		if ref, ok := r.Named["#game"]; ok {
+			id, _ := parseRefArg(ref, "game")
 			for _, g := range games {
 				if uint64(g.ID) == id {
 					sg = g

@@ -21,7 +21,7 @@ func (s inTx) Update(ctx context.Context, fn func(Tx) error) error { return fn(s
 func (s inTx) View(ctx context.Context, fn func(Tx) error) error   { return fn(s.tx) }
 
 // handleOwed runs cmd for r (r.Outbox set) as described above.
-func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request) Reply {
+func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request, args *Args) Reply {
 	var rep Reply
 	var later []Message // notifications, sent after the commit
 	again := false
@@ -46,7 +46,7 @@ func (b *Bot) handleOwed(ctx context.Context, cmd *Command, r *Request) Reply {
 		inner := *b
 		inner.store, inner.eventMarked, inner.deferred = inTx{tx}, true, &later
 		var err error
-		if rep, err = cmd.run(ctx, &inner, r); err != nil {
+		if rep, err = cmd.run(ctx, &inner, r, args); err != nil {
 			return err // nothing is written: the event is not marked either
 		}
 		raw, err := json.Marshal(rep)

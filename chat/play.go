@@ -5,22 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, rest := splitRef(r.Args)
-	if len(rest) == 0 {
-		return Reply{}, b.usageError("play", "Where? Give a point like D4.")
-	}
-	if len(rest) > 1 {
-		return Reply{}, b.usageError("play", fmt.Sprintf("One point at a time (I got %s).", echo(strings.Join(rest, " "))))
-	}
+func cmdPlay(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	rest := a.Points
 	var what string
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		cfg := l.g.Config()
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
@@ -111,12 +104,8 @@ func (b *Bot) passText(l *loaded, u UserID) string {
 	return s
 }
 
-func cmdPass(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, rest := splitRef(r.Args)
-	if len(rest) > 0 {
-		return Reply{}, b.usageError("pass", fmt.Sprintf("pass takes no point (I got %s).", echo(strings.Join(rest, " "))))
-	}
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+func cmdPass(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
 			return err
 		}
@@ -128,28 +117,24 @@ func cmdPass(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return b.gameReply(ctx, l, r, b.passText(l, r.User.ID)), nil
 }
 
-func cmdResign(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, _ := splitRef(r.Args)
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
-		if err := l.g.Resign(me); err != nil {
-			return err
-		}
-		finish(l.sg, l.g, r.Time)
-		return nil
-	})
-	if err != nil {
-		return Reply{}, err
-	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s resigned.", Mention(r.User.ID))), nil
+func cmdResign(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.end(ctx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
-func cmdAbort(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, _ := splitRef(r.Args)
-	l, err := b.change(ctx, r, ref, false, func(tx Tx, l *loaded, me game.Color) error {
+func cmdAbort(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.end(ctx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
 		if l.sg.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
 		}
-		if err := l.g.Abort(); err != nil {
+		return l.g.Abort()
+	})
+}
+
+// end ends the game r refers to with stop (a resignation, an abort) and
+// says who did what.
+func (b *Bot) end(ctx context.Context, r *Request, id GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
+	l, err := b.change(ctx, r, id, asPlayer, func(tx Tx, l *loaded, me game.Color) error {
+		if err := stop(l, me); err != nil {
 			return err
 		}
 		finish(l.sg, l.g, r.Time)
@@ -158,24 +143,14 @@ func cmdAbort(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s aborted the game.", Mention(r.User.ID))), nil
+	return b.gameReply(ctx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
 }
 
-func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, rest := splitRef(r.Args)
-	refuse := false
-	if len(rest) > 0 {
-		switch strings.ToLower(rest[0]) {
-		case "no", "refuse", "deny":
-			refuse = true
-		case "yes", "ok", "accept":
-		default:
-			return Reply{}, b.usageError("undo", fmt.Sprintf("Answer an undo request with undo or undo no (I got %s).", echo(rest[0])))
-		}
-	}
+func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	refuse := a.Choice["no"] == "no"
 	var text string
 	var notifyUser UserID
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
@@ -235,38 +210,29 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return rep, nil
 }
 
-func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, rest := splitRef(r.Args)
-	if len(rest) == 0 {
-		return Reply{}, b.usageError("dead", "Which stones? Give a point of each string, like D4.")
-	}
+func cmdDead(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	var toggled []string
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
 		cfg := l.g.Config()
-		for _, a := range rest {
-			for _, s := range strings.Split(a, ",") {
-				if s == "" {
-					continue
-				}
-				p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
-				if err != nil || p.IsPass() {
-					return errorf("%s isn't a point on this board: give stones like D4.", echo(s))
-				}
-				if l.g.At(p) == game.Empty {
-					return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
-				}
-				if err := l.g.ToggleDead(p, false); err != nil {
-					return err
-				}
-				state := "alive"
-				if l.g.IsDead(p) {
-					state = "dead"
-				}
-				toggled = append(toggled, p.GTP(cfg.Height)+" "+state)
+		for _, s := range a.Points {
+			p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
+			if err != nil || p.IsPass() {
+				return errorf("%s isn't a point on this board: give stones like D4.", echo(s))
 			}
+			if l.g.At(p) == game.Empty {
+				return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
+			}
+			if err := l.g.ToggleDead(p, false); err != nil {
+				return err
+			}
+			state := "alive"
+			if l.g.IsDead(p) {
+				state = "dead"
+			}
+			toggled = append(toggled, p.GTP(cfg.Height)+" "+state)
 		}
 		return nil
 	})
@@ -276,10 +242,9 @@ func cmdDead(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return b.gameReply(ctx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), nil
 }
 
-func cmdDone(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, _ := splitRef(r.Args)
+func cmdDone(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	var text string
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -304,9 +269,8 @@ func cmdDone(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 	return b.gameReply(ctx, l, r, text), nil
 }
 
-func cmdResume(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	ref, _ := splitRef(r.Args)
-	l, err := b.change(ctx, r, ref, true, func(tx Tx, l *loaded, me game.Color) error {
+func cmdResume(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
@@ -320,16 +284,10 @@ func cmdResume(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 }
 
 // view loads a game for looking at (anyone may).
-func (b *Bot) view(ctx context.Context, r *Request) (*loaded, error) {
-	ref, _ := splitRef(r.Args)
-	if ref == "" && len(r.Args) > 0 {
-		if _, ok := parseRef(r.Args[0]); ok {
-			ref = "#" + r.Args[0]
-		}
-	}
+func (b *Bot) view(ctx context.Context, r *Request, id GameID) (*loaded, error) {
 	var l *loaded
 	err := b.store.View(ctx, func(tx Tx) error {
-		sg, err := findGame(tx, b, r, ref, false)
+		sg, err := findGame(tx, b, r, id, false)
 		if err != nil {
 			return err
 		}
@@ -339,16 +297,16 @@ func (b *Bot) view(ctx context.Context, r *Request) (*loaded, error) {
 	return l, err
 }
 
-func cmdBoard(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(ctx, r)
+func cmdBoard(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.view(ctx, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
 	return b.gameReply(ctx, l, r, ""), nil
 }
 
-func cmdSGF(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(ctx, r)
+func cmdSGF(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.view(ctx, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -366,8 +324,8 @@ func cmdSGF(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
 }
 
-func cmdReplay(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	l, err := b.view(ctx, r)
+func cmdReplay(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.view(ctx, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -409,53 +367,37 @@ func (b *Bot) player(ctx context.Context, u UserID) Player {
 
 func (b *Bot) theme(ctx context.Context, u UserID) string { return b.player(ctx, u).Theme }
 
-// actionID encodes a button for game l: command|g<id>|<version>[|arg].
+// actionID encodes a button for game l.
 func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
-	id := fmt.Sprintf("%s|g%d|%d", cmd, l.sg.ID, l.sg.Version)
-	if arg != "" {
-		id += "|" + arg
-	}
-	return id
+	return Button{Command: cmd, Game: l.sg.ID, Version: l.sg.Version, Arg: arg}.ID()
 }
 
-// decodeAction turns a pressed button back into a command; a game button
-// from an older position is refused.
+// decodeAction turns a pressed button back into a command and the words
+// the router parses; a game button from an older position is refused.
 func (b *Bot) decodeAction(ctx context.Context, r *Request) (*Command, []string, error) {
-	parts := strings.Split(r.Action, "|")
-	if len(parts) < 3 || len(parts[1]) < 2 {
+	x, err := ParseButton(r.Action)
+	c, ok := b.byName[x.Command]
+	if err != nil || !ok {
 		return nil, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
 	}
-	c, ok := b.byName[parts[0]]
-	if !ok {
-		return nil, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
-	}
-	id, err1 := strconv.ParseUint(parts[1][1:], 10, 64)
-	version, err2 := strconv.ParseUint(parts[2], 10, 64)
-	if err1 != nil || err2 != nil {
-		return nil, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
-	}
-	args := []string{fmt.Sprintf("#%d", id)}
-	if len(parts) > 3 {
-		args = append([]string{parts[3]}, args...)
-	}
-	if parts[1][0] == 'g' {
+	if x.Game != 0 {
 		var sg *Game
 		err := b.store.View(ctx, func(tx Tx) error {
 			var err error
-			sg, err = tx.Game(GameID(id))
+			sg, err = tx.Game(x.Game)
 			return err
 		})
 		if errors.Is(err, ErrNotFound) {
-			return nil, nil, errorf("Game #%d no longer exists.", id)
+			return nil, nil, errorf("Game #%d no longer exists.", x.Game)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		if sg.Version != version {
-			return nil, nil, errorf("The board has moved on since those buttons were shown — here is the latest: %s.", b.cmd(fmt.Sprintf("board #%d", id)))
+		if sg.Version != x.Version {
+			return nil, nil, errorf("The board has moved on since those buttons were shown — here is the latest: %s.", b.cmd(fmt.Sprintf("board #%d", x.Game)))
 		}
 	}
-	return c, args, nil
+	return c, x.Words(), nil
 }
 
 // gameReply builds the message shown after any change to a game (and for

@@ -34,34 +34,6 @@ type ratingOpts struct {
 	Auto  bool  // handicap=auto
 }
 
-// ratingOptions takes "rated", "unrated", "rated=on|off" and
-// "handicap=auto" out of args.
-func ratingOptions(args []string) ([]string, ratingOpts, error) {
-	var ro ratingOpts
-	var rest []string
-	set := func(v bool) { ro.Rated = &v }
-	for _, a := range args {
-		k, v, kv := strings.Cut(strings.ToLower(strings.TrimSpace(a)), "=")
-		switch {
-		case !kv && k == "rated":
-			set(true)
-		case !kv && k == "unrated":
-			set(false)
-		case kv && k == "rated":
-			x, ok := parseBool(v)
-			if !ok {
-				return nil, ro, errorf("rated=%s: write rated or unrated (or rated=on, rated=off).", clipText(v, 20))
-			}
-			set(x)
-		case kv && (k == "handicap" || k == "ha" || k == "h") && v == "auto":
-			ro.Auto = true
-		default:
-			rest = append(rest, a)
-		}
-	}
-	return rest, ro, nil
-}
-
 // clipText shortens user input for an error message.
 func clipText(s string, n int) string {
 	if r := []rune(s); len(r) > n {
@@ -358,13 +330,10 @@ func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
 }
 
 // cmdRating shows a player's rating in this community.
-func cmdRating(ctx context.Context, b *Bot, r *Request) (Reply, error) {
+func cmdRating(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	who := r.User.ID
-	for _, a := range r.Args {
-		if !strings.HasPrefix(a, "@") || len(a) < 2 || who != r.User.ID {
-			return Reply{}, b.usageError("rating", fmt.Sprintf("Name one player, like @bob (I got %q).", clipText(strings.Join(r.Args, " "), 40)))
-		}
-		who = b.userArg(r, a)
+	if a.User != "" {
+		who = a.User
 	}
 	c := communityOf(r)
 	var rec *PlayerRating
@@ -428,10 +397,7 @@ func SortLeaderboard(rs []*PlayerRating) {
 }
 
 // cmdTop shows the community's leaderboard.
-func cmdTop(ctx context.Context, b *Bot, r *Request) (Reply, error) {
-	if len(r.Args) > 0 {
-		return Reply{}, b.usageError("top", "top takes no arguments.")
-	}
+func cmdTop(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
 	c := communityOf(r)
 	var rs []*PlayerRating
 	names := map[UserID]string{}

@@ -160,7 +160,7 @@ func TestRatingMistakes(t *testing.T) {
 	if len(rep.Text) > 200 {
 		t.Fatalf("the input is not clipped: %d bytes", len(rep.Text))
 	}
-	h.fails("alice", "rating bob", "Name one player")
+	h.fails("alice", "rating bob", "rating takes a player like @bob")
 	h.fails("alice", "top 10", "top takes no arguments")
 	if rec := h.ratingOf("test:main", "alice"); rec != nil {
 		t.Fatalf("a mistake stored a rating: %+v", rec)

@@ -105,34 +105,31 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 		sub := data.Options[0]
 		r.Command = sub.Name
 		decl := a.cmds[sub.Name]
+		// Options go to chat by the declared argument's name, as typed
+		// values; chat parses them with the same declaration.
 		for _, o := range sub.Options {
-			var arg chat.Arg
+			name := o.Name
+			var kind chat.ArgKind
 			for _, d := range decl.Args {
 				if optionName(d) == o.Name {
-					arg = d
+					name, kind = d.Name, d.Kind
 				}
+			}
+			if r.Named == nil {
+				r.Named = map[string]string{}
 			}
 			v := fmt.Sprint(o.Value)
-			switch arg.Kind {
-			case chat.ArgUser:
+			if kind == chat.ArgUser {
 				id := v
-				r.Args = append(r.Args, "@"+Platform+":"+id)
+				u := chat.NewUserID(Platform, id)
+				v = string(u)
 				if data.Resolved != nil {
 					if ru, ok := data.Resolved.Users[id]; ok {
-						r.Mentions = append(r.Mentions, chat.User{ID: chat.UserID(Platform + ":" + id), Name: orDefault(ru.GlobalName, ru.Username)})
+						r.Mentions = append(r.Mentions, chat.User{ID: u, Name: orDefault(ru.GlobalName, ru.Username)})
 					}
 				}
-			case chat.ArgKomi:
-				r.Args = append(r.Args, "komi="+strings.TrimPrefix(v, "komi="))
-			case chat.ArgHandicap:
-				r.Args = append(r.Args, "handicap="+strings.TrimPrefix(v, "handicap="))
-			case chat.ArgClock:
-				r.Args = append(r.Args, "clock="+strings.TrimPrefix(v, "clock="))
-			case chat.ArgGame, chat.ArgChallenge:
-				r.Args = append(r.Args, "#"+strings.TrimPrefix(strings.TrimSpace(v), "#"))
-			default:
-				r.Args = append(r.Args, strings.Fields(v)...)
 			}
+			r.Named[name] = v
 		}
 	}
 	return r
@@ -273,7 +270,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 		id := in.MessageComponentData().CustomID
 		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
 			label := "Yes"
-			if strings.HasPrefix(orig, "resign|") {
+			if x, err := chat.ParseButton(orig); err == nil && x.Command == "resign" {
 				label = "Yes, resign"
 			}
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,

@@ -300,21 +300,13 @@ func (r route) relation() *event.RelatesTo {
 }
 
 // actionCommands names, for each button of a reply, the command that does
-// the same, written for users to type ("`!go pass #7`"). The chat layer
-// encodes a button as "command|g<game>|<version>[|arg]" or
-// "command|c<challenge>|0"; a button in any other form is named by its
-// label.
+// the same, written for users to type ("`!go pass #7`"), through chat's
+// button codec; a button in any other form is named by its label.
 func actionCommands(prefix string, acts []chat.Action, known func(string) bool) []string {
 	var out []string
 	for _, a := range acts {
-		parts := strings.Split(a.ID, "|")
-		if len(parts) >= 3 && len(parts[1]) >= 2 && (parts[1][0] == 'g' || parts[1][0] == 'c') && known(parts[0]) {
-			words := []string{parts[0]}
-			if len(parts) > 3 {
-				words = append(words, parts[3])
-			}
-			words = append(words, "#"+parts[1][1:])
-			out = append(out, fmt.Sprintf("%s (`%s %s`)", a.Label, prefix, strings.Join(words, " ")))
+		if x, err := chat.ParseButton(a.ID); err == nil && known(x.Command) {
+			out = append(out, fmt.Sprintf("%s (`%s %s`)", a.Label, prefix, x.Line()))
 			continue
 		}
 		out = append(out, a.Label)

@@ -1,0 +1,294 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// dump is every record the tests' users, rooms and numbers can reach,
+// read through the Tx API, as JSON: two dumps are equal when nothing was
+// written.
+func (h *harness) dump() string {
+	h.t.Helper()
+	var sb strings.Builder
+	put := func(what string, v any, err error) {
+		if errors.Is(err, ErrNotFound) {
+			return
+		}
+		j, _ := json.Marshal(v)
+		fmt.Fprintf(&sb, "%s %s %v\n", what, j, err)
+	}
+	users := []UserID{"test:alice", "test:bob", "test:carol", "test:banana"}
+	if err := h.db.View(context.Background(), func(tx Tx) error {
+		for id := 1; id <= 20; id++ {
+			g, err := tx.Game(GameID(id))
+			put(fmt.Sprintf("game %d", id), g, err)
+			c, err := tx.Challenge(ChallengeID(id))
+			put(fmt.Sprintf("challenge %d", id), c, err)
+		}
+		for _, u := range users {
+			p, err := tx.Player(u)
+			put("player "+string(u), p, err)
+			gs, err := tx.ActiveGames(u)
+			put("active "+string(u), gs, err)
+			cs, err := tx.PendingChallenges(u)
+			put("pending "+string(u), cs, err)
+		}
+		rm, err := tx.Room("test:main")
+		put("room", rm, err)
+		cs, err := tx.RoomChallenges("test:main")
+		put("room challenges", cs, err)
+		rs, err := tx.Ratings("test:main")
+		put("ratings", rs, err)
+		return nil
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+	return sb.String()
+}
+
+// eventMarked reports whether id was recorded as handled (probed in a
+// transaction that is rolled back).
+func (h *harness) eventMarked(id EventID) bool {
+	errProbe := errors.New("probe")
+	var dup bool
+	h.db.Update(context.Background(), func(tx Tx) error {
+		dup = errors.Is(tx.MarkEvent(id, h.clock.Now()), ErrDuplicate)
+		return errProbe
+	})
+	return dup
+}
+
+// refuses checks that line fails privately, says want, and changes no
+// record.
+func (h *harness) refuses(user, line, want string) Reply {
+	h.t.Helper()
+	before := h.dump()
+	rep := h.fails(user, line, want)
+	if after := h.dump(); after != before {
+		h.t.Fatalf("%s: %q changed the store:\nbefore:\n%s\nafter:\n%s", user, line, before, after)
+	}
+	return rep
+}
+
+// Issue 16, items 1-4: words a command does not declare, bad game
+// references, two values for one argument, bad user names. Each line is
+// refused with the store unchanged (game #1 in progress, alice to move).
+func TestArgumentsFromDeclaration(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	// Every line is refused, so one game serves them all.
+	h := newHarness(t)
+	h.start("")
+	h.admins = map[string]bool{"alice": true}
+	for _, tc := range []struct{ user, line, want string }{
+		// 1. Destructive commands and every other: undeclared words.
+		{"alice", "resign banana", `I don't understand "banana" here: resign takes a game like #7.`},
+		{"alice", "abort banana", `abort takes a game like #7`},
+		{"alice", "pass banana", `pass takes a game like #7`},
+		{"alice", "play D4 banana", `play takes a point like D4; a game like #7`},
+		{"alice", "play D4 E5", `Two values for point: "D4" and "E5"`},
+		{"alice", "undo maybe", `undo takes yes or no; a game like #7`},
+		{"alice", "games banana", "games takes no arguments"},
+		{"alice", "top 10", "top takes no arguments"},
+		{"alice", "help play banana", `Two values for command: "play" and "banana"`},
+		{"alice", "accept banana", "accept takes a challenge like #3"},
+		{"alice", "resign @bob", "resign takes a game like #7"},
+		// 2. Game references.
+		{"alice", "sgf #0", "#0 is not a game: games are numbered from #1"},
+		{"alice", "resign #0", "#0 is not a game"},
+		{"alice", "board #1 #2", `Two values for #game: "#1" and "#2"`},
+		{"alice", "board #1 #1", `Two values for #game: "#1" and "#1"`},
+		{"alice", "board #-1", `"#-1" is not a game: games are written like #7`},
+		{"alice", "resign #99999999999999999999", "no game has a number that large"},
+		{"alice", "board #1000000000001", "no game has a number that large"},
+		{"alice", "board #x", `"#x" is not a game`},
+		{"bob", "accept #0", "#0 is not a challenge"},
+		// 3. Two values for one argument.
+		{"alice", "challenge @carol 9 13 19", `Two values for size: "9" and "13"`},
+		{"alice", "challenge @carol black white", `Two values for color: "black" and "white"`},
+		{"alice", "challenge @carol japanese chinese", `Two values for rules: "japanese" and "chinese"`},
+		{"alice", "challenge @carol komi=6.5 komi=7", `Two values for komi: "komi=6.5" and "komi=7"`},
+		{"alice", "challenge @carol handicap=2 ha=3", `Two values for handicap: "handicap=2" and "ha=3"`},
+		{"alice", "challenge @carol clock=3d fischer:1d+1h", `Two values for clock`},
+		{"alice", "challenge @carol rated unrated", `Two values for rated: "rated" and "unrated"`},
+		{"alice", "challenge @carol @bob", `Two values for @player: "@carol" and "@bob"`},
+		{"alice", "settings room komi=1 komi=2", `Two values for komi: "komi=1" and "komi=2"`},
+		{"alice", "settings theme=dark theme=wood", `Two values for theme`},
+		// 4. User names: bounded, per platform, valid UTF-8.
+		{"alice", "challenge @" + long(10<<10) + " 9", "is not a player name"},
+		{"alice", "challenge @" + long(100<<10), "is not a player name"},
+		{"alice", "challenge @\xff\xfe 9", "Argument 1 is not valid text"},
+		{"alice", "rating @bob\xff", "Argument 1 is not valid text"},
+		{"alice", "challenge @discord:abc", "is not a Discord user"},
+		{"alice", "challenge @discord:1234", `"discord:1234" is not a player here: name someone on test`},
+		{"alice", "challenge @alice:bob", `"alice:bob" is not a player here`},
+		{"alice", "challenge @discord:123456789012345678901", "is not a Discord user"},
+		{"alice", "challenge @matrix:@bob", "is not a Matrix user ID"},
+		{"alice", "challenge @matrix:@bob:" + long(300) + ".org", "is not a Matrix user ID"},
+		{"alice", "challenge @matrix:@b\x01ob:example.org", "is not a Matrix user ID"},
+		{"alice", "challenge @bo<b", "is not a player name"},
+		{"alice", "rating @" + long(100<<10), "is not a player name"},
+	} {
+		t.Run(ClipRunes(tc.line, 40), func(t *testing.T) {
+			h.t = t
+			rep := h.refuses(tc.user, tc.line, tc.want)
+			if len(rep.Text) > 600 || !utf8.ValidString(rep.Text) || strings.ContainsRune(rep.Text, '\x01') {
+				t.Fatalf("the error is not clipped or not clean text (%d bytes): %q", len(rep.Text), ClipRunes(rep.Text, 200))
+			}
+			if sg, _ := h.game(1); !sg.Active() {
+				t.Fatalf("game #1 ended: %s", sg.Result)
+			}
+		})
+	}
+}
+
+// Valid user IDs of every platform are taken.
+func TestUserIDValidate(t *testing.T) {
+	for _, u := range []UserID{"discord:80351110224678912", "discord:1", "matrix:@ann:example.org", "matrix:@ann.b_c=d/e+f:example.org:8448",
+		"matrix:@ann:[::1]:8448", "matrix:@ann:127.0.0.1", "console:alice", "console:Élodie", "test:bob-2"} {
+		if err := u.Validate(); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	for _, u := range []UserID{"", "discord:", "discord:12a", "discord:99999999999999999999", "matrix:ann:example.org", "matrix:@ann:",
+		"matrix:@:example.org", "matrix:@ann:exa mple.org", "matrix:@ann:example.org:port", "console:", "console:a b", "console:" + UserID(strings.Repeat("a", 33)),
+		"console:\xff", "no-platform", "con sole:bob"} {
+		if err := u.Validate(); err == nil {
+			t.Errorf("%q is accepted", u)
+		}
+	}
+}
+
+// The well-formed forms still work: references with and without "#",
+// keys in any spelling, choices by synonym.
+func TestArgumentsAccepted(t *testing.T) {
+	h := newHarness(t)
+	h.start("")
+	h.ok("alice", "board 1")
+	h.ok("alice", "sgf #1")
+	h.ok("alice", "play D4 #1")
+	h.ok("alice", "undo #1")
+	h.ok("bob", "undo refuse")
+	rep := h.ok("bob", "challenge @carol 13 white chinese km=7 clock=fischer:3d+1d/7d unrated")
+	if !strings.Contains(rep.Text, "13x13, chinese rules, komi 7, clock fischer:3d+1d/7d") || !strings.Contains(rep.Text, "(taking White)") {
+		t.Fatalf("challenge: %s", rep.Text)
+	}
+	rep = h.ok("bob", "challenge @carol 19 handicap=4 placement=free rated=off")
+	if !strings.Contains(rep.Text, "handicap 4") {
+		t.Fatalf("challenge: %s", rep.Text)
+	}
+	h.ok("alice", "help /go play")
+	h.ok("alice", "rules japanese komi=7")
+	h.ok("alice", "rating @bob")
+}
+
+// Property (issue 16, item 7): for every declared command, a word it
+// does not declare appended to a line is refused and changes nothing.
+func TestUndeclaredWordRefused(t *testing.T) {
+	// Every line is refused, so one game serves them all.
+	h := newHarness(t)
+	h.start("")
+	h.admins = map[string]bool{"alice": true}
+	for _, c := range commands() {
+		for _, base := range []string{c.Name, requiredLine(c)} {
+			for _, extra := range []string{"banana", "#0", "@" + strings.Repeat("b", 300), "#1 #1"} {
+				line := base + " " + extra
+				t.Run(ClipRunes(line, 40), func(t *testing.T) {
+					h.t = t
+					before := h.dump()
+					rep := h.do("alice", line)
+					if !rep.Error {
+						t.Fatalf("%q was taken: %s", line, ClipRunes(rep.Text, 200))
+					}
+					if after := h.dump(); after != before {
+						t.Fatalf("%q changed the store", line)
+					}
+				})
+			}
+		}
+	}
+}
+
+// requiredLine is c with a value for each required argument.
+func requiredLine(c Command) string {
+	words := []string{c.Name}
+	for _, a := range c.Args {
+		if a.Required && a.Kind == ArgPoint {
+			words = append(words, "E5")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// FuzzCommandLine (issue 16, item 7) sends any line to any declared
+// command in a game in progress. The outcome is either a usage error
+// with every record unchanged and the event not marked, or a well-formed
+// request: typed values in range, users valid, no long input echoed, and
+// a refused change that changed nothing.
+func FuzzCommandLine(f *testing.F) {
+	for i, c := range commands() {
+		for _, s := range []string{"", "banana", "#1", "#0", "#1 #2", requiredLine(c)[len(c.Name):], "@bob", "9 13", "komi=6.5 komi=7", "D4 #1", "no #1", "@\xff"} {
+			f.Add(uint8(i), s)
+		}
+	}
+	f.Add(uint8(0), "@bob 13x9 japanese black komi=0.5 handicap=2 clock=fischer:1d+1h/2d rated placement=free")
+	// One database for the whole run: each request is judged on its
+	// own; a new game starts when a line ended alice's.
+	h := newHarness(f)
+	f.Fuzz(func(t *testing.T, n uint8, line string) {
+		h.t = t
+		cmds := commands()
+		c := cmds[int(n)%len(cmds)]
+		var active []*Game
+		h.db.View(context.Background(), func(tx Tx) error { active, _ = tx.ActiveGames("test:alice"); return nil })
+		if len(active) == 0 {
+			rep := h.ok("alice", "challenge @bob black 9")
+			h.ok("bob", "accept "+strings.TrimPrefix(rep.Title, "Challenge "))
+		}
+		h.seq++
+		req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
+			Command: c.Name, Args: strings.Fields(line), Admin: true}
+		parsed, perr := h.bot.parseArgs(h.bot.byName[c.Name], &req)
+		before := h.dump()
+		rep := h.bot.Handle(context.Background(), req)
+		after := h.dump()
+		if !utf8.ValidString(rep.Text) {
+			t.Fatalf("%s %q: the reply is not valid UTF-8", c.Name, line)
+		}
+		if perr != nil {
+			if !rep.Error || after != before || h.eventMarked(req.EventID) {
+				t.Fatalf("%s %q: a usage error (%v) must change nothing; reply %q", c.Name, line, perr, ClipRunes(rep.Text, 200))
+			}
+			if want := h.bot.errorReply(perr).Text; rep.Text != want {
+				t.Fatalf("%s %q: reply %q, want the usage error %q", c.Name, line, rep.Text, want)
+			}
+			return
+		}
+		if parsed.Game > maxRef || parsed.Challenge > maxRef {
+			t.Fatalf("%s %q: reference out of range: %+v", c.Name, line, parsed)
+		}
+		if parsed.User != "" {
+			if err := parsed.User.Validate(); err != nil {
+				t.Fatalf("%s %q: invalid user taken: %v", c.Name, line, err)
+			}
+		}
+		for _, p := range parsed.Points {
+			if !looksLikePoint(p) {
+				t.Fatalf("%s %q: %q taken as a point", c.Name, line, p)
+			}
+		}
+		for _, w := range req.Args {
+			if utf8.RuneCountInString(w) > 2*maxHintRunes && strings.Contains(rep.Text, w) {
+				t.Fatalf("%s %q: the reply repeats a long word whole", c.Name, ClipRunes(line, 80))
+			}
+		}
+		if rep.Error && !c.view && after != before {
+			t.Fatalf("%s %q: refused (%q) but the store changed", c.Name, line, rep.Text)
+		}
+	})
+}
