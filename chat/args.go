@@ -71,6 +71,9 @@ func parseOptions(args []string) (gameOptions, error) {
 				}
 				return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
 			}
+			if err := game.CheckKomi(r.Komi); err != nil { // records may carry komi=2.75; new games may not
+				return o, errorf("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
+			}
 			o.Rules, o.RulesText = &r, v
 		case "komi", "km":
 			x, err := strconv.ParseFloat(v, 64)
