@@ -220,3 +220,28 @@ func TestPresetTables(t *testing.T) {
 		t.Errorf("%s: the presets table differs from game/presets.go; run go test ./game -run PresetTables -update\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// FuzzParseRules: whatever ParseRules accepts prints as a string that
+// parses back to the same ruleset.
+func FuzzParseRules(f *testing.F) {
+	for _, p := range PresetNames() {
+		r, err := Preset(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(p)
+		f.Add(r.String())
+	}
+	f.Add("ko=situational,scoring=territory suicide=allowed passstones=on bonus=n-1 handicap=white-passes cycle=draw agreement=off komi=2.75")
+	f.Add("custom: komi=-0")
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRules(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseRules(r.String())
+		if err != nil || back != r {
+			t.Fatalf("%q → %s → %s, %v", s, r, back, err)
+		}
+	})
+}
