@@ -19,8 +19,9 @@ type PresetSpec struct {
 	// Source says where the rules come from, as a phrase that reads after
 	// "from": `"The Complete Rules of Go"`, `Japanese practice`.
 	Source string
-	// Rules holds the options. Name and Komi are left zero here; Preset
-	// fills them in (Komi from the policy, for an even 19×19 game).
+	// Rules holds the options. The table leaves its Name and Komi zero;
+	// Presets and Preset fill them in (Komi from the policy, for an even
+	// 19×19 game).
 	Rules Rules
 	Komi  KomiPolicy
 	// Aliases are other spellings Preset accepts (lower case), SGF RU
