@@ -109,6 +109,9 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 		if err != nil {
 			return errorf("%s", clipEchoes(err.Error(), v))
 		}
+		if err := game.CheckKomi(r.Komi); err != nil { // records may carry komi=2.75; new games may not
+			return errorf("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
+		}
 		o.Rules, o.RulesText = &r, v
 	case "komi":
 		x, err := strconv.ParseFloat(v, 64)

@@ -99,9 +99,11 @@ func (b *Bot) usageError(c string, what string) error {
 func cmdRules(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if len(a.Text) == 0 {
 		var sb strings.Builder
-		sb.WriteString("Rulesets: ")
-		sb.WriteString(strings.Join(game.PresetNames(), ", "))
-		fmt.Fprintf(&sb, ".\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5.", b.cmd("rules <name>"))
+		sb.WriteString("Rulesets:")
+		for _, p := range game.Presets() {
+			fmt.Fprintf(&sb, "\n%s — from %s", p.Name, p.Source)
+		}
+		fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", b.cmd("rules <name>"))
 		sb.WriteString("\n" + handicapRule)
 		return Reply{Text: sb.String(), Private: true}, nil
 	}
@@ -112,23 +114,13 @@ func cmdRules(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules) + "\n" + handicapRule, Private: true}, nil
 }
 
-var rulesSource = map[string]string{
-	"tromp-taylor": "From \"A short, concise ruleset of Go\" (Tromp–Taylor).",
-	"simple":       "From \"Simple Go Rules\", the basic game.",
-	"complete":     "From \"The Complete Rules of Go\".",
-	"bga":          "The British Go Association's rules.",
-	"new-zealand":  "The New Zealand Rules of Go.",
-	"japanese":     "Japanese-style rules.",
-	"korean":       "Korean-style rules (as Japanese).",
-	"chinese":      "Chinese-style rules.",
-	"aga":          "American Go Association-style rules.",
-}
-
 // explainRules describes a ruleset in plain words.
 func explainRules(r game.Rules) string {
 	var lines []string
-	if s, ok := rulesSource[r.Name]; ok {
-		lines = append(lines, s)
+	p, preset := game.LookupPreset(r.Name)
+	preset = preset && p.Name == r.Name
+	if preset {
+		lines = append(lines, "From "+p.Source+".")
 	}
 	switch r.Scoring {
 	case game.Area:
@@ -154,7 +146,7 @@ func explainRules(r game.Rules) string {
 	if r.PassStones {
 		lines = append(lines, "Each pass hands your opponent a stone as a prisoner, and White must pass last.")
 	}
-	lines = append(lines, "Komi: "+game.FormatKomi(r.Komi)+" points to White in an even game.")
+	lines = append(lines, explainKomi(r, p, preset))
 	switch r.Placement {
 	case game.PlacementFixed:
 		lines = append(lines, "Handicap stones go on the marked points, then White moves.")
@@ -175,6 +167,27 @@ func explainRules(r game.Rules) string {
 		lines = append(lines, "At the end, dead stones are removed by agreement; if you disagree, play on.")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// explainKomi says what komi White gets: the preset's policy from game's
+// presets table, or the ruleset's own komi.
+func explainKomi(r game.Rules, p game.PresetSpec, preset bool) string {
+	k := game.KomiPolicy{Even: r.Komi, Handicap: r.DefaultKomi(19, 19, 2)}
+	if preset {
+		k.OneStone = p.Komi.OneStone
+		if r.Komi == r.DefaultKomi(19, 19, 0) {
+			k = p.Komi
+		}
+	}
+	s := "Komi: " + game.FormatKomi(k.Even) + " points to White in an even game"
+	if k.SmallLines > 0 {
+		s = fmt.Sprintf("Komi: %s points to White in an even game on boards up to %d×%d, %s on larger ones", game.FormatKomi(k.SmallEven), k.SmallLines, k.SmallLines, game.FormatKomi(k.Even))
+	}
+	s += ", " + game.FormatKomi(k.Handicap) + " in a handicap game"
+	if k.OneStone {
+		s += " (one stone too)"
+	}
+	return s + "."
 }
 
 // sortedNames returns map keys sorted.

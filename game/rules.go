@@ -91,95 +91,6 @@ var (
 	ErrBadKomi      = errors.New("komi must be a multiple of 0.5")
 )
 
-// PresetNames lists the presets in the order the README gives them.
-var presetNames = []string{"tromp-taylor", "simple", "complete", "bga", "new-zealand", "japanese", "korean", "chinese", "aga"}
-
-// PresetNames returns the names of every preset.
-func PresetNames() []string { return append([]string(nil), presetNames...) }
-
-// presetAliases maps other spellings (and SGF RU values) to presets.
-var presetAliases = map[string]string{
-	"tt": "tromp-taylor", "tromptaylor": "tromp-taylor", "tromp_taylor": "tromp-taylor",
-	"basic": "simple", "platonic": "simple",
-	"nz": "new-zealand", "newzealand": "new-zealand", "new_zealand": "new-zealand",
-	"jp": "japanese", "japan": "japanese", "jpn": "japanese",
-	"kr": "korean", "korea": "korean",
-	"cn": "chinese", "china": "chinese", "chn": "chinese",
-	"american": "aga", "british": "bga", "uk": "bga",
-	// Ing (SGF RU[GOE], RU[Ing]): area scoring, suicide allowed, a
-	// superko rule; new-zealand is the preset sharing all three.
-	"goe": "new-zealand", "ing": "new-zealand",
-}
-
-// Preset returns the named ruleset with the komi its text gives for an
-// even game on a 19×19 board. Use Rules.ForGame for other sizes and
-// handicaps.
-func Preset(name string) (Rules, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if a, ok := presetAliases[n]; ok && a != "" {
-		n = a
-	}
-	r := Rules{Name: n}
-	switch n {
-	case "tromp-taylor":
-		r.Ko, r.Scoring, r.Suicide, r.Komi, r.Placement = KoSituational, Area, true, 7, PlacementFree
-	case "simple":
-		r.Ko, r.Scoring, r.Suicide, r.Komi, r.Placement, r.Cycle, r.NoAgreement = KoNone, Area, true, 5.5, PlacementFree, CycleDraw, true
-	case "complete":
-		r.Ko, r.Scoring, r.Komi = KoPositional, Territory, 5.5
-	case "bga":
-		r.Ko, r.Scoring, r.PassStones, r.Komi = KoSimple, Territory, true, 7
-	case "new-zealand":
-		r.Ko, r.Scoring, r.Suicide, r.Komi, r.Placement = KoSituational, Area, true, 7, PlacementWhitePasses
-	case "japanese", "korean":
-		r.Ko, r.Scoring, r.Komi = KoSimple, Territory, 6.5
-	case "chinese":
-		r.Ko, r.Scoring, r.Komi, r.Bonus, r.Placement = KoPositional, Area, 7.5, BonusN, PlacementFree
-	case "aga":
-		r.Ko, r.Scoring, r.PassStones, r.Komi, r.Bonus = KoSituational, Area, true, 7.5, BonusNMinusOne
-	default:
-		return Rules{}, fmt.Errorf("%q is an %w; choose one of %s, or custom options like ko=simple,scoring=area", name, ErrUnknownRules, strings.Join(presetNames, ", "))
-	}
-	return r, nil
-}
-
-// IsPreset reports whether r is exactly its named preset with that preset's
-// default komi for some game (komi is by agreement, so it is not compared).
-func (r Rules) IsPreset() bool {
-	p, err := Preset(r.Name)
-	if err != nil {
-		return false
-	}
-	p.Komi = r.Komi
-	return p == r
-}
-
-// DefaultKomi returns the komi this ruleset's text gives for a w×h board
-// with the given handicap (0 or 1 = even game). Presets follow their texts:
-// complete uses 6.5 on boards up to 11 lines and 5.5 above; in handicap
-// games bga, new-zealand, tromp-taylor and simple give no komi and the
-// others give 0.5.
-func (r Rules) DefaultKomi(w, h, handicap int) float64 {
-	if handicap >= 2 || (handicap == 1 && r.Name == "bga") {
-		switch r.Name {
-		case "bga", "new-zealand", "tromp-taylor", "simple":
-			return 0
-		}
-		return 0.5
-	}
-	if r.Name == "complete" {
-		if max(w, h) <= 11 {
-			return 6.5
-		}
-		return 5.5
-	}
-	p, err := Preset(r.Name)
-	if err != nil {
-		return r.Komi
-	}
-	return p.Komi
-}
-
 // HandicapBonus returns White's extra points for n handicap stones.
 func (r Rules) HandicapBonus(n int) float64 {
 	if n < 2 {
@@ -215,8 +126,10 @@ func (p Placement) String() string { return [...]string{"fixed", "free", "white-
 
 func (c CycleResult) String() string { return [...]string{"void", "draw"}[c] }
 
-// String prints the options in the form ParseRules reads back, e.g.
-// "japanese: ko=simple scoring=territory suicide=forbidden ...".
+// String prints the ruleset in the form ParseRules reads back to an equal
+// value: the name, a colon, then every option, e.g. "japanese: ko=simple
+// scoring=territory suicide=forbidden passstones=off bonus=0 komi=6.5
+// handicap=fixed cycle=void agreement=on".
 func (r Rules) String() string {
 	sui := "forbidden"
 	if r.Suicide {
@@ -226,15 +139,12 @@ func (r Rules) String() string {
 	if r.PassStones {
 		ps = "on"
 	}
-	s := fmt.Sprintf("%s: ko=%s scoring=%s suicide=%s passstones=%s bonus=%s komi=%s handicap=%s",
-		r.Name, r.Ko, r.Scoring, sui, ps, r.Bonus, FormatKomi(r.Komi), r.Placement)
-	if r.Ko == KoNone || r.Ko == KoSimple {
-		s += " cycle=" + r.Cycle.String()
-	}
+	agr := "on"
 	if r.NoAgreement {
-		s += " agreement=off"
+		agr = "off"
 	}
-	return s
+	return fmt.Sprintf("%s: ko=%s scoring=%s suicide=%s passstones=%s bonus=%s komi=%s handicap=%s cycle=%s agreement=%s",
+		r.Name, r.Ko, r.Scoring, sui, ps, r.Bonus, FormatKomi(r.Komi), r.Placement, r.Cycle, agr)
 }
 
 // checkKomiValue accepts any komi a game record may carry: a finite
@@ -255,22 +165,31 @@ func FormatKomi(k float64) string { return strconv.FormatFloat(k, 'f', -1, 64) }
 // change it, or just options (a custom ruleset starting from chinese-like
 // area scoring): "japanese", "japanese komi=0", "ko=situational,scoring=area,
 // suicide=allowed". Options are key=value separated by spaces or commas.
+// It also reads what Rules.String prints: the name may end in a colon, and
+// "custom" names the options-only starting point.
+//
+// The result keeps the preset's name while its options (komi aside) are
+// the preset's; any other combination is "custom". Komi may be any finite
+// number within ±1000, as game records carry it (KM[2.75]); a new game's
+// komi must also pass CheckKomi.
 func ParseRules(s string) (Rules, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
 	if len(fields) == 0 {
 		return Rules{}, fmt.Errorf("empty ruleset: %w", ErrUnknownRules)
 	}
-	var r Rules
+	r := Rules{Name: "custom", Ko: KoPositional, Scoring: Area, Komi: 7.5}
 	if !strings.Contains(fields[0], "=") {
-		p, err := Preset(fields[0])
-		if err != nil {
-			return Rules{}, err
+		name := strings.TrimSuffix(fields[0], ":")
+		if !strings.EqualFold(name, "custom") {
+			p, err := Preset(name)
+			if err != nil {
+				return Rules{}, err
+			}
+			r = p
 		}
-		r = p
 		fields = fields[1:]
-	} else {
-		r = Rules{Name: "custom", Ko: KoPositional, Scoring: Area, Komi: 7.5}
 	}
+	start := r
 	for _, f := range fields {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok {
@@ -279,9 +198,9 @@ func ParseRules(s string) (Rules, error) {
 		if err := r.set(strings.ToLower(k), strings.ToLower(v)); err != nil {
 			return Rules{}, err
 		}
-		if k != "komi" {
-			r.Name = "custom"
-		}
+	}
+	if !sameOptions(r, start) {
+		r.Name = "custom"
 	}
 	return r, nil
 }
@@ -326,7 +245,7 @@ func (r *Rules) set(k, v string) error {
 		if err != nil {
 			return fmt.Errorf("komi %q is not a number: %w (like 6.5 or 7)", v, ErrBadKomi)
 		}
-		if err := CheckKomi(x); err != nil {
+		if err := checkKomiValue(x); err != nil {
 			return err
 		}
 		r.Komi = x

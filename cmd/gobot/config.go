@@ -152,7 +152,11 @@ func (c *Config) check() error {
 		return err
 	}
 	if c.Defaults.Rules != "" {
-		if _, err := game.ParseRules(c.Defaults.Rules); err != nil {
+		r, err := game.ParseRules(c.Defaults.Rules)
+		if err == nil {
+			err = game.CheckKomi(r.Komi) // a record's komi may be 2.75; a new game's may not
+		}
+		if err != nil {
 			return fmt.Errorf("defaults.rules: %v", err)
 		}
 	}

@@ -25,6 +25,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"databse: x\n":                            "databse",
 		"log:\n  format: xml\n":                   "log.format",
 		"defaults:\n  rules: frisbee\n":           "defaults.rules",
+		"defaults:\n  rules: komi=2.75\n":         "defaults.rules",
 		"defaults:\n  size: \"40\"\n":             "defaults.size",
 		"defaults:\n  komi: 6.3\n":                "defaults.komi",
 		"defaults:\n  clock: 3x\n":                "defaults.clock",
