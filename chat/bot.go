@@ -31,6 +31,8 @@ const (
 	ArgHandicap                 // handicap=2
 	ArgClock                    // clock=3d, clock=fischer:3d+1d/7d
 	ArgChoice                   // one of Choices
+	ArgEngine                   // engine=gnugo (autocompleted)
+	ArgLevel                    // level=1..10
 )
 
 // Arg declares one argument of a command.
@@ -134,6 +136,7 @@ type Bot struct {
 	notifiers map[string]Notifier // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
+	eng       *engineState // computer opponents (engine.go)
 
 	// Set on the per-request copy that handleOwed runs a command with:
 	// the event is already marked in the open transaction, and
@@ -176,7 +179,7 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	if cfg.Tick == 0 {
 		cfg.Tick = 30 * time.Second
 	}
-	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: map[string]Notifier{}}
+	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: map[string]Notifier{}, eng: &engineState{}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {

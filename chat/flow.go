@@ -163,12 +163,16 @@ func (b *Bot) change(ctx context.Context, r *Request, ref string, asPlayer bool,
 		}
 		l.sg.Record = l.g.Record()
 		l.sg.Updated = r.Time
+		b.engineDue(l, r.Time)
 		if err := tx.PutGame(l.sg); err != nil {
 			return err
 		}
 		out = l
 		return nil
 	})
+	if err == nil {
+		b.wakeEngine(out)
+	}
 	return out, err
 }
 
@@ -242,6 +246,12 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 			continue
 		}
 		opts = append(opts, a)
+	}
+	engine, level, hasLevel, opts, err := engineOptions(opts)
+	if err != nil {
+		return Reply{}, err
+	} else if engine != "" {
+		return b.engineChallenge(ctx, r, engine, level, hasLevel, opts, opponent)
 	}
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
