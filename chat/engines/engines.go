@@ -40,7 +40,7 @@ func New(cfgs []engine.Config, log *slog.Logger) (*Set, error) {
 			return nil, fmt.Errorf("%w: engine %q is configured twice", engine.ErrConfig, c.Name)
 		}
 		seen[strings.ToLower(c.Name)] = true
-		p, err := engine.New(c, log.With("engine", c.Name))
+		p, err := engine.New(c, log)
 		if err != nil {
 			s.Close()
 			return nil, err
