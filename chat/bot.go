@@ -359,6 +359,10 @@ func (b *Bot) notify(ctx context.Context, m Message) {
 		*b.deferred = append(*b.deferred, m)
 		return
 	}
+	if m.wake != 0 {
+		b.startEngineTurn(m.wake)
+		return
+	}
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()

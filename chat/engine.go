@@ -59,8 +59,8 @@ type engineState struct {
 	running  map[GameID]bool
 	failed   map[GameID]int // position (len moves) whose failure was posted
 	wg       sync.WaitGroup
-	timeout  time.Duration
-	disabled bool
+	ctx    context.Context // ends with StopEngines
+	cancel context.CancelFunc
 }
 
 // SetEngines offers engines e as opponents; scorer, when not empty, is
@@ -68,11 +68,27 @@ type engineState struct {
 // missing (with e nil) says why there are none, for the engines command.
 // Call before Run.
 func (b *Bot) SetEngines(e Engines, scorer, missing string) {
+	b.eng.mu.Lock()
+	defer b.eng.mu.Unlock()
 	b.eng.engines, b.eng.scorer, b.eng.missing = e, scorer, missing
+	if b.eng.ctx == nil {
+		b.eng.ctx, b.eng.cancel = context.WithCancel(context.Background())
+	}
 }
 
 // WaitEngines waits until the engine turns started so far are done.
 func (b *Bot) WaitEngines() { b.eng.wg.Wait() }
+
+// StopEngines cancels the engine turns in progress and waits for them;
+// what they were asked stays due in the store for the next start.
+func (b *Bot) StopEngines() {
+	b.eng.mu.Lock()
+	if b.eng.cancel != nil {
+		b.eng.cancel()
+	}
+	b.eng.mu.Unlock()
+	b.eng.wg.Wait()
+}
 
 func (b *Bot) engineNames() []string {
 	if b.eng.engines == nil {
@@ -164,7 +180,9 @@ func (b *Bot) wakeEngine(l *loaded) {
 	if l == nil || b.engineJob(l.sg, l.g) == jobNone {
 		return
 	}
-	b.startEngineTurn(l.sg.ID)
+	// Through notify: inside a transaction (the outbox) it waits until
+	// the commit, so the turn reads the committed game.
+	b.notify(context.Background(), Message{wake: l.sg.ID})
 }
 
 func (b *Bot) startEngineTurn(id GameID) {
@@ -174,16 +192,17 @@ func (b *Bot) startEngineTurn(id GameID) {
 	if e.running == nil {
 		e.running, e.failed = map[GameID]bool{}, map[GameID]int{}
 	}
-	if e.running[id] {
+	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil {
 		return
 	}
+	ctx := e.ctx
 	e.running[id] = true
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
 		again := true
 		for again {
-			again = b.engineTurn(context.Background(), id)
+			again = b.engineTurn(ctx, id)
 		}
 		e.mu.Lock()
 		delete(e.running, id)
@@ -417,6 +436,9 @@ func (b *Bot) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me st
 // engineFailed logs a failed engine request and tells the room once per
 // position; the game is unchanged and the clock loop asks again.
 func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engineJob, err error) {
+	if ctx.Err() != nil {
+		return // shutting down: the turn stays due for the next start
+	}
 	b.log.Warn("engine request failed", "game", l.sg.ID, "engine", name, "err", err)
 	b.eng.mu.Lock()
 	seen, ok := b.eng.failed[l.sg.ID]
