@@ -55,12 +55,12 @@ type engineState struct {
 	scorer  string // engine proposing dead stones in people's games
 	missing string // why no engine is offered (engines: how to install)
 
-	mu       sync.Mutex
-	running  map[GameID]bool
-	failed   map[GameID]int // position (len moves) whose failure was posted
-	wg       sync.WaitGroup
-	ctx    context.Context // ends with StopEngines
-	cancel context.CancelFunc
+	mu      sync.Mutex
+	running map[GameID]bool
+	failed  map[GameID]int // position (len moves) whose failure was posted
+	wg      sync.WaitGroup
+	ctx     context.Context // ends with StopEngines
+	cancel  context.CancelFunc
 }
 
 // SetEngines offers engines e as opponents; scorer, when not empty, is

@@ -179,6 +179,9 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request) (Reply, error) {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
+		if l.sg.Engine != "" {
+			return errorf("%s does not take back moves; play on, or %s.", Mention(EngineUser(l.sg.Engine)), b.cmd("resign"))
+		}
 		opp := playerOf(l.sg, me.Opponent())
 		switch {
 		case refuse && l.sg.UndoBy == opp:

@@ -202,6 +202,46 @@ func (r *engineRig) playOut(id chat.GameID, rng *rand.Rand, passAfter int, check
 	return nil
 }
 
+// reviewFlow marks stones in the scoring phase: a string toggled twice
+// (the engine's own marking again: it accepts), then a change against the
+// engine (one of the player's dead strings alive, or one of the engine's
+// strings dead: play resumes).
+func (r *engineRig) reviewFlow(id chat.GameID, ec game.Color) {
+	t := r.t
+	t.Helper()
+	find := func(g *game.Game, c game.Color, dead bool) string {
+		cfg := g.Config()
+		for y := 0; y < cfg.Height; y++ {
+			for x := 0; x < cfg.Width; x++ {
+				if p := game.Pt(x, y); g.At(p) == c && g.IsDead(p) == dead {
+					return p.GTP(cfg.Height)
+				}
+			}
+		}
+		return ""
+	}
+	_, g := r.game(id)
+	before := g.DeadStones()
+	any := find(g, ec, false)
+	if any == "" {
+		t.Fatal("the engine has no living stone")
+	}
+	r.do("dead " + any + " " + any)
+	_, g = r.game(id)
+	if g.Phase() != game.Scoring || !g.Accepted(ec) || !slices.Equal(g.DeadStones(), before) {
+		t.Fatalf("after toggling %s twice: phase %s, engine accepted %v; transcript:\n%s", any, g.Phase(), g.Accepted(ec), r.out.String())
+	}
+	worse := find(g, ec.Opponent(), true)
+	if worse == "" {
+		worse = any
+	}
+	r.do("dead " + worse)
+	_, g = r.game(id)
+	if !strings.Contains(r.out.String(), "does not agree with that marking") || g.Phase() != game.Playing {
+		t.Fatalf("marking %s against the engine did not resume play (phase %s):\n%s", worse, g.Phase(), r.out.String())
+	}
+}
+
 func TestEngineGamesGNUGo(t *testing.T) {
 	needGNUGo(t)
 	cases := []struct {
@@ -259,6 +299,9 @@ func TestEngineGamesGNUGo(t *testing.T) {
 				}
 				if !g.Accepted(ec) {
 					t.Errorf("the engine did not accept its own proposal")
+				}
+				if tc.name == "white" {
+					r.reviewFlow(id, ec)
 				}
 			})
 			if sg.Result == "" || sg.Finished.IsZero() {
@@ -504,5 +547,3 @@ func TestEngineScoresPeoplesGame(t *testing.T) {
 		t.Errorf("nobody accepted yet, but the record says so")
 	}
 }
-
-
