@@ -440,15 +440,29 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		return // shutting down: the turn stays due for the next start
 	}
 	b.log.Warn("engine request failed", "game", l.sg.ID, "engine", name, "err", err)
+	if l.sg.Engine == "" {
+		// A people's game: the built-in proposal stands; stop asking.
+		b.store.Update(ctx, func(tx Tx) error {
+			sg, err := tx.Game(l.sg.ID)
+			if err != nil {
+				return err
+			}
+			cur, err := load(sg)
+			if err != nil || !samePosition(l, cur) {
+				return err
+			}
+			sg.EngineDead = cur.g.MoveCount()
+			startClock(sg, cur.g, b.clock.Now())
+			return tx.PutGame(sg)
+		})
+		return
+	}
 	b.eng.mu.Lock()
 	seen, ok := b.eng.failed[l.sg.ID]
 	b.eng.failed[l.sg.ID] = l.g.MoveCount()
 	b.eng.mu.Unlock()
 	if ok && seen == l.g.MoveCount() {
 		return
-	}
-	if job != jobMove && l.sg.Engine == "" {
-		return // people's game: the built-in proposal stands
 	}
 	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.sg.ID, ClipRunes(err.Error(), 200))
 	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text}})

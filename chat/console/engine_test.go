@@ -547,3 +547,45 @@ func TestEngineScoresPeoplesGame(t *testing.T) {
 		t.Errorf("nobody accepted yet, but the record says so")
 	}
 }
+
+// The scorer fails (a fake engine that crashes on final_status_list): the
+// built-in proposal stands and nobody is asked again.
+func TestEngineScorerFallback(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "noscore")
+	err := os.WriteFile(script, []byte(`#!/bin/sh
+while read -r id cmd rest; do
+  case "$cmd" in
+  protocol_version) printf '=%s 2\n\n' "$id" ;;
+  list_commands) printf '=%s boardsize\nclear_board\nkomi\nplay\ngenmove\nfinal_status_list\nquit\n\n' "$id" ;;
+  final_status_list) exit 4 ;;
+  quit) printf '=%s\n\n' "$id"; exit 0 ;;
+  *) printf '=%s\n\n' "$id" ;;
+  esac
+done
+`), 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newEngineRig(t, []engine.Config{{Name: "noscore", Command: script, MoveTimeout: 5 * time.Second}}, "noscore")
+	r.do("challenge @bob 9 black")
+	r.do("/as bob")
+	r.do("accept")
+	r.do("/as alice")
+	r.do("play E5")
+	r.do("/as bob")
+	r.do("pass")
+	r.do("/as alice")
+	r.do("pass")
+	id := r.latestGame()
+	sg, g := r.game(id)
+	if g.Phase() != game.Scoring || sg.EngineDead != g.MoveCount() || !sg.Deadline.IsZero() {
+		t.Fatalf("phase %s, engine dead %d, due %v:\n%s", g.Phase(), sg.EngineDead, sg.Deadline, r.out.String())
+	}
+	r.do("done")
+	r.do("/as bob")
+	r.do("done")
+	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
+		t.Fatalf("game not ended by the built-in count: %q\n%s", sg.Result, r.out.String())
+	}
+}
