@@ -24,6 +24,15 @@ import (
 
 const gnugoPath = "/usr/games/gnugo"
 
+// gnugoConfig is GNU Go as configured by default, with room for a loaded
+// machine: final_status_list at GNU Go's default level can take tens of
+// seconds on a busy CI runner (and under -race).
+func gnugoConfig() engine.Config {
+	c := engine.GNUGo(gnugoPath)
+	c.MoveTimeout = 3 * time.Minute
+	return c
+}
+
 func needGNUGo(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat(gnugoPath); err != nil {
@@ -262,7 +271,7 @@ func TestEngineGamesGNUGo(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := newEngineRig(t, []engine.Config{engine.GNUGo(gnugoPath)}, "")
+			r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
 			r.do(tc.challenge)
 			id := r.latestGame()
 			sg, _ := r.game(id)
@@ -273,7 +282,7 @@ func TestEngineGamesGNUGo(t *testing.T) {
 			var proposed []game.Point
 			sg = r.playOut(id, rng, 15, func(sg *chat.Game, g *game.Game) {
 				// The engine's proposal is GNU Go's own dead list.
-				pool, err := engine.New(engine.GNUGo(gnugoPath), nil)
+				pool, err := engine.New(gnugoConfig(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -353,7 +362,7 @@ func (n *countingNotifier) count() int { n.mu.Lock(); defer n.mu.Unlock(); retur
 // due item, the old one's late answer is dropped: one move, one post.
 func TestEngineRestartWhileThinking(t *testing.T) {
 	needGNUGo(t)
-	r := newEngineRig(t, []engine.Config{engine.GNUGo(gnugoPath)}, "")
+	r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
 	gate := &gatedEngines{Engines: r.set, started: make(chan struct{}, 1), release: make(chan struct{})}
 	first := &countingNotifier{}
 	r.bot.SetEngines(gate, "", "")
@@ -452,7 +461,7 @@ done
 
 func TestEngineChallengeRefusals(t *testing.T) {
 	needGNUGo(t)
-	r := newEngineRig(t, []engine.Config{engine.GNUGo(gnugoPath)}, "")
+	r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
 	for _, tc := range []struct{ line, want string }{
 		{"challenge engine=gnugo 13x9", "gnugo can't play that game"},
 		{"challenge engine=gnugo 7", "gnugo can't play that game"},
@@ -497,25 +506,18 @@ func TestEngineChallengeRefusals(t *testing.T) {
 // Go's dead list.
 func TestEngineScoresPeoplesGame(t *testing.T) {
 	needGNUGo(t)
-	r := newEngineRig(t, []engine.Config{engine.GNUGo(gnugoPath)}, "gnugo")
+	r := newEngineRig(t, []engine.Config{gnugoConfig()}, "gnugo")
 	r.do("challenge @bob 9 black")
 	r.do("/as bob")
 	r.do("accept")
 	id := r.latestGame()
-	rng := rand.New(rand.NewPCG(3, 3))
-	for i := 0; i < 30; i++ {
+	// A settled position (walls on E and F) with a dead White stone at B7:
+	// GNU Go answers final_status_list at once on it (on a sparse board
+	// its default level takes over a minute).
+	for _, mv := range []string{"E1", "F1", "E2", "F2", "E3", "F3", "E4", "F4", "E5", "F5", "E6", "F6", "E7", "F7", "E8", "F8", "E9", "F9", "C3", "B7", "pass", "pass"} {
 		_, g := r.game(id)
-		who := map[game.Color]string{game.Black: "alice", game.White: "bob"}[g.ToMove()]
-		r.do("/as " + who)
-		r.do("play " + randomMove(rng, g, g.ToMove()))
-	}
-	for i := 0; i < 2; i++ {
-		_, g := r.game(id)
-		if g.Phase() != game.Playing {
-			break
-		}
 		r.do("/as " + map[game.Color]string{game.Black: "alice", game.White: "bob"}[g.ToMove()])
-		r.do("pass")
+		r.do("play " + mv)
 	}
 	sg, g := r.game(id)
 	if g.Phase() != game.Scoring {
@@ -524,7 +526,7 @@ func TestEngineScoresPeoplesGame(t *testing.T) {
 	if sg.EngineDead != g.MoveCount() || !sg.Deadline.IsZero() {
 		t.Fatalf("the engine proposal was not applied (engine dead %d, due %v):\n%s", sg.EngineDead, sg.Deadline, r.out.String())
 	}
-	pool, err := engine.New(engine.GNUGo(gnugoPath), nil)
+	pool, err := engine.New(gnugoConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,6 +541,9 @@ func TestEngineScoresPeoplesGame(t *testing.T) {
 	want, _ := game.Replay(rec)
 	if !slices.Equal(g.DeadStones(), want.DeadStones()) {
 		t.Errorf("proposal %v, GNU Go %v", g.DeadStones(), want.DeadStones())
+	}
+	if d := g.DeadStones(); len(d) != 1 || d[0] != game.Pt(1, 2) {
+		t.Errorf("proposal %v, want B7 dead", d)
 	}
 	if !strings.Contains(r.out.String(), "@gnugo proposes the dead stones") {
 		t.Errorf("no proposal message:\n%s", r.out.String())
