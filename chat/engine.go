@@ -440,9 +440,13 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		return // shutting down: the turn stays due for the next start
 	}
 	b.log.Warn("engine request failed", "game", l.sg.ID, "engine", name, "err", err)
-	if l.sg.Engine == "" {
-		// A people's game: the built-in proposal stands; stop asking.
-		b.store.Update(ctx, func(tx Tx) error {
+	if l.sg.Engine == "" || job == jobPropose || job == jobReview {
+		// Judging dead stones failed (final_status_list can take minutes
+		// on an open board): the built-in proposal stands, or the
+		// player's marking; the engine accepts it, so nothing loops.
+		now := b.clock.Now()
+		var out *loaded
+		uerr := b.store.Update(ctx, func(tx Tx) error {
 			sg, err := tx.Game(l.sg.ID)
 			if err != nil {
 				return err
@@ -452,9 +456,28 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 				return err
 			}
 			sg.EngineDead = cur.g.MoveCount()
-			startClock(sg, cur.g, b.clock.Now())
+			if ec := engineColor(sg); ec != game.Empty {
+				cur.g.Accept(ec)
+				sg.Record = cur.g.Record()
+			}
+			if cur.g.Phase() == game.Over {
+				finish(sg, cur.g, now)
+			} else {
+				startClock(sg, cur.g, now)
+			}
+			sg.Updated = now
+			b.engineDue(cur, now)
+			out = cur
 			return tx.PutGame(sg)
 		})
+		if uerr != nil {
+			b.log.Error("engine fallback", "game", l.sg.ID, "err", uerr)
+		}
+		if out != nil && l.sg.Engine != "" {
+			what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), ClipRunes(err.Error(), 200))
+			r := &Request{Time: now, Room: out.sg.Room, User: User{ID: EngineUser(name)}}
+			b.notify(ctx, Message{Room: out.sg.Room, Reply: b.gameReply(ctx, out, r, what)})
+		}
 		return
 	}
 	b.eng.mu.Lock()

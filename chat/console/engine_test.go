@@ -564,6 +564,7 @@ while read -r id cmd rest; do
   protocol_version) printf '=%s 2\n\n' "$id" ;;
   list_commands) printf '=%s boardsize\nclear_board\nkomi\nplay\ngenmove\nfinal_status_list\nquit\n\n' "$id" ;;
   final_status_list) exit 4 ;;
+  genmove) printf '=%s pass\n\n' "$id" ;;
   quit) printf '=%s\n\n' "$id"; exit 0 ;;
   *) printf '=%s\n\n' "$id" ;;
   esac
@@ -592,5 +593,24 @@ done
 	r.do("done")
 	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
 		t.Fatalf("game not ended by the built-in count: %q\n%s", sg.Result, r.out.String())
+	}
+
+	// Against the same engine: it passes, cannot judge the dead stones,
+	// and accepts the built-in marking; the player's done ends the game.
+	r.do("/as alice")
+	r.do("challenge engine=noscore 9 black")
+	id = r.latestGame()
+	r.do("play E5")
+	r.do("pass")
+	sg, g = r.game(id)
+	if g.Phase() != game.Scoring || !g.Accepted(game.White) || !sg.Deadline.IsZero() {
+		t.Fatalf("engine game: phase %s, engine accepted %v, due %v:\n%s", g.Phase(), g.Accepted(game.White), sg.Deadline, r.out.String())
+	}
+	if !strings.Contains(r.out.String(), "@noscore could not judge the dead stones") {
+		t.Fatalf("no message:\n%s", r.out.String())
+	}
+	r.do("done")
+	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
+		t.Fatalf("engine game not ended: %q\n%s", sg.Result, r.out.String())
 	}
 }
