@@ -59,7 +59,7 @@ func (w *lockedBuffer) String() string {
 }
 
 type engineRig struct {
-	t    *testing.T
+	t    testing.TB
 	db   *storage.DB
 	bot  *chat.Bot
 	c    *Console
@@ -68,7 +68,7 @@ type engineRig struct {
 	user chat.UserID
 }
 
-func newEngineRig(t *testing.T, cfgs []engine.Config, scorer string) *engineRig {
+func newEngineRig(t testing.TB, cfgs []engine.Config, scorer string) *engineRig {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
 	if err != nil {
@@ -613,4 +613,39 @@ done
 	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
 		t.Fatalf("engine game not ended: %q\n%s", sg.Result, r.out.String())
 	}
+}
+
+// BenchmarkEngineReply measures a player's move in an engine game
+// through the bot, from the command to the engine's answer stored and
+// posted (9x9, GNU Go level 1, a random player passing after 20 moves).
+func BenchmarkEngineReply(b *testing.B) {
+	if _, err := os.Stat(gnugoPath); err != nil {
+		b.Skip("GNU Go is not installed")
+	}
+	r := newEngineRig(b, []engine.Config{gnugoConfig()}, "")
+	rng := rand.New(rand.NewPCG(1, 1))
+	var id chat.GameID
+	moves := 0
+	for b.Loop() {
+		if id == 0 {
+			b.StopTimer()
+			r.do("challenge engine=gnugo level=1 9 black")
+			id, moves = r.latestGame(), 0
+			b.StartTimer()
+		}
+		_, g := r.game(id)
+		mv := "pass"
+		if moves < 20 {
+			mv = randomMove(rng, g, game.Black)
+		}
+		moves++
+		r.do("play " + mv)
+		if sg, g := r.game(id); !sg.Active() || g.Phase() != game.Playing {
+			b.StopTimer()
+			r.do("resign")
+			id = 0
+			b.StartTimer()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/move")
 }
