@@ -192,7 +192,7 @@ func (b *Bot) startEngineTurn(id GameID) {
 	if e.running == nil {
 		e.running, e.failed = map[GameID]bool{}, map[GameID]int{}
 	}
-	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil {
+	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil || e.engines == nil {
 		return
 	}
 	ctx := e.ctx
@@ -224,6 +224,8 @@ func (b *Bot) engineTick(sg *Game) bool {
 	if b.engineJob(l.sg, l.g) == jobNone {
 		return false
 	}
+	// With no engines set up (a restart without them) the turn waits:
+	// its due item is not a timeout.
 	b.startEngineTurn(sg.ID)
 	return true
 }

@@ -649,3 +649,30 @@ func BenchmarkEngineReply(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/move")
 }
+
+// A bot restarted without engines leaves the engine's turn due: the
+// clock does not make the engine lose on time.
+func TestEngineTurnWaitsWithoutEngines(t *testing.T) {
+	needGNUGo(t)
+	r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
+	gate := &gatedEngines{Engines: r.set, started: make(chan struct{}, 1), release: make(chan struct{})}
+	r.bot.SetEngines(gate, "", "")
+	r.c.line(context.Background(), "challenge engine=gnugo level=1 9 black clock=1d")
+	r.c.line(context.Background(), "play E5")
+	<-gate.started
+	bot2 := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, r.db, nil, &testClock{t: time.Now().Add(48 * time.Hour)}, nil)
+	bot2.SetEngines(nil, "", "GNU Go is not installed") // as gobot does when it finds none
+	if err := bot2.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	bot2.WaitEngines()
+	id := r.latestGame()
+	if sg, g := r.game(id); !sg.Active() || g.MoveCount() != 1 {
+		t.Fatalf("without engines: active %v, %d moves, result %q", sg.Active(), g.MoveCount(), sg.Result)
+	}
+	close(gate.release)
+	r.bot.WaitEngines()
+	if _, g := r.game(id); g.MoveCount() != 2 {
+		t.Fatalf("the engine's move did not come: %d moves", g.MoveCount())
+	}
+}
