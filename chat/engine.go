@@ -245,7 +245,9 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 		snap, err = load(sg)
 		return err
 	}); err != nil {
-		b.log.Error("engine turn", "game", id, "err", err)
+		if ctx.Err() == nil {
+			b.log.Error("engine turn", "game", id, "err", err)
+		}
 		return false
 	}
 	job := b.engineJob(snap.sg, snap.g)
@@ -335,7 +337,9 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 		return nil
 	})
 	if err != nil {
-		b.log.Error("engine turn", "game", id, "err", err)
+		if ctx.Err() == nil {
+			b.log.Error("engine turn", "game", id, "err", err)
+		}
 		return false
 	}
 	if out == nil {
@@ -638,9 +642,9 @@ func (b *Bot) engineChallenge(ctx context.Context, r *Request, name string, leve
 	}
 	lv := ""
 	if level > 0 {
-		lv = fmt.Sprintf(" level %d", level)
+		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s%s, %s (unrated).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), lv, describeConfig(cfg, clock)))
+	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (unrated).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)

@@ -480,7 +480,7 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 	case game.Playing:
 		next = playerOf(sg, g.ToMove())
 		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
-		if left := timeLeft(sg, r.Time); left != "" {
+		if left := timeLeft(sg, r.Time); left != "" && next.Platform() != EnginePlatform {
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
