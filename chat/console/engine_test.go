@@ -260,13 +260,12 @@ func TestEngineGamesGNUGo(t *testing.T) {
 		{"black", "challenge engine=gnugo level=1 9 black", 1},
 		{"white", "challenge engine=gnugo level=1 9 white komi=6.5", 1},
 		{"black-handicap", "challenge engine=gnugo level=1 9 black handicap=3", 1},
-		{"white-chinese", "challenge engine=gnugo 9 white chinese", 1},
 	}
 	if os.Getenv("GOBOT_LONG_ENGINE_TESTS") != "" {
-		cases = append(cases, struct {
+		cases = append(cases, []struct {
 			name, challenge string
 			level           int
-		}{"level10", "challenge engine=gnugo level=10 9 black", 10})
+		}{{"white-chinese", "challenge engine=gnugo 9 white chinese", 1}, {"level10", "challenge engine=gnugo level=10 9 black", 10}}...)
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
