@@ -21,6 +21,9 @@ type Args struct {
 	Rating    ratingOpts        // handicap=auto, and rated/unrated (from the "rated" choice)
 	Choice    map[string]string // ArgChoice values by argument name, normalised to one of Choices
 	Text      []string          // ArgText words (and the words of a repeated ArgRules)
+	Engine    string            // an ArgEngine: engine=gnugo (lower case)
+	Level     int               // an ArgLevel: level=1..10
+	HasLevel  bool              // Level was given
 
 	typed map[string]string // argument name → what was typed, to name both of two values
 }
@@ -32,6 +35,7 @@ const maxRef = 1_000_000_000_000
 var kindKeys = map[ArgKind][]string{
 	ArgSize: {"size", "board"}, ArgRules: {"rules", "ruleset", "rule"}, ArgColor: {"color", "colour"},
 	ArgKomi: {"komi", "km"}, ArgHandicap: {"handicap", "ha", "h"}, ArgClock: {"clock", "time"},
+	ArgEngine: {"engine", "bot", "computer"}, ArgLevel: {"level", "lvl"},
 }
 
 // what describes what an argument looks like, for usage errors.
@@ -57,6 +61,10 @@ func (a Arg) what() string {
 		return "handicap=2"
 	case ArgClock:
 		return "clock=3d"
+	case ArgEngine:
+		return "engine=gnugo"
+	case ArgLevel:
+		return "level=1 to 10"
 	case ArgChoice:
 		if !slices.Contains(a.Choices, a.Name) {
 			return a.Name + "=" + strings.Join(a.Choices, "|")
@@ -308,6 +316,17 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 		return setOption(&a.Options, "handicap", v, true)
 	case ArgClock:
 		return setOption(&a.Options, "clock", v, true)
+	case ArgEngine:
+		a.Engine = strings.ToLower(strings.TrimSpace(v))
+		if a.Engine == "" {
+			return b.usageError(c.Name, "engine= needs a name, like engine=gnugo.")
+		}
+	case ArgLevel:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 10 {
+			return errorf("level=%s won't work: levels go from 1 (weakest) to 10 (strongest), like level=3.", clipArg(v))
+		}
+		a.Level, a.HasLevel = n, true
 	case ArgChoice:
 		ch, ok := arg.choice(v)
 		if !ok {

@@ -32,6 +32,8 @@ const (
 	ArgHandicap                 // handicap=2
 	ArgClock                    // clock=3d, clock=fischer:3d+1d/7d
 	ArgChoice                   // one of Choices
+	ArgEngine                   // engine=gnugo (autocompleted)
+	ArgLevel                    // level=1..10
 )
 
 // Arg declares one argument of a command.
@@ -138,6 +140,7 @@ type Bot struct {
 	notifiers *notifiers // by platform ("discord")
 	commands  []Command
 	byName    map[string]*Command
+	eng       *engineState // computer opponents (engine.go)
 
 	// Set on the per-request copy that handleOwed runs a command with:
 	// the event is already marked in the open transaction, and
@@ -180,7 +183,7 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	if cfg.Tick == 0 {
 		cfg.Tick = 30 * time.Second
 	}
-	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]Notifier{}}}
+	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]Notifier{}}, eng: &engineState{}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -394,6 +397,10 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 func (b *Bot) notify(ctx context.Context, m Message) {
 	if b.deferred != nil {
 		*b.deferred = append(*b.deferred, m)
+		return
+	}
+	if m.wake != 0 {
+		b.startEngineTurn(m.wake)
 		return
 	}
 	platform := m.Room.Platform()

@@ -137,6 +137,7 @@ type Message struct {
 	Room  RoomID
 	To    UserID
 	Reply Reply
+	wake  GameID // not a message: start the engine's turn (engine.go)
 }
 
 // Notifier delivers messages that are not replies, for one platform.

@@ -147,12 +147,16 @@ func (b *Bot) change(ctx context.Context, r *Request, id GameID, asPlayer bool, 
 		}
 		l.sg.Record = l.g.Record()
 		l.sg.Updated = r.Time
+		b.engineDue(l, r.Time)
 		if err := tx.PutGame(l.sg); err != nil {
 			return err
 		}
 		out = l
 		return nil
 	})
+	if err == nil {
+		b.wakeEngine(out)
+	}
 	return out, err
 }
 
@@ -220,6 +224,12 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, erro
 	if v, ok := a.Choice["rated"]; ok {
 		rated := v == "rated"
 		ro.Rated = &rated
+	}
+	if a.HasLevel && a.Engine == "" {
+		return Reply{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
+	}
+	if a.Engine != "" {
+		return b.engineChallenge(ctx, r, a)
 	}
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")

@@ -75,6 +75,13 @@ type Game struct {
 	Result   string
 	// Rating says where and whether the game is rated (ratings_model.go).
 	Rating *GameRating
+	// Engine and EngineLevel: the computer player of an engine game (its
+	// seat holds EngineUser(Engine)); empty in games between people.
+	// EngineDead is len(Record.Moves) when the engine's dead-stone list
+	// was applied to that scoring phase (engine.go).
+	Engine      string
+	EngineLevel int
+	EngineDead  int
 }
 
 // Active reports whether the game is still being played or scored.
@@ -139,5 +146,7 @@ type Room struct {
 	Komi    *float64
 	Clock   string // clock spec as typed: "3d", "fischer:3d+1d/7d", "none"
 	Threads bool   // each game gets its own thread
-	Updated time.Time
+	// NoEngines: engine games may not be started here.
+	NoEngines bool
+	Updated   time.Time
 }

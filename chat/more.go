@@ -89,7 +89,7 @@ func cmdGames(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
-var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true}
+var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
 
 func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
@@ -127,13 +127,17 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error
 		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
 	}
 	var o gameOptions
+	room, engines, err := enginesSetting(room)
+	if err != nil {
+		return Reply{}, err
+	}
 	if len(room) > 0 {
 		var err error
 		if o, err = parseOptions(room); err != nil {
 			return Reply{}, err
 		}
 	}
-	err := b.store.Update(ctx, func(tx Tx) error {
+	err = b.store.Update(ctx, func(tx Tx) error {
 		if err := b.markEvent(tx, r); err != nil {
 			return err
 		}
@@ -170,7 +174,7 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error
 				return err
 			}
 		}
-		if len(room) > 0 {
+		if len(room) > 0 || engines != nil {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
 				if !errors.Is(err, ErrNotFound) {
@@ -192,6 +196,9 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error
 			}
 			if o.Threads != nil {
 				rm.Threads = *o.Threads
+			}
+			if engines != nil {
+				rm.NoEngines = !*engines
 			}
 			rm.Updated = r.Time
 			return tx.PutRoom(rm)
@@ -242,9 +249,9 @@ func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
 	if rm.Komi != nil {
 		komi = game.FormatKomi(*rm.Komi)
 	}
-	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s\nChange yours with %s; admins change the room's with %s.",
+	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s\nChange yours with %s; admins change the room's with %s.",
 		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
-		map[bool]string{true: "on", false: "off"}[rm.Threads], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
 	return Reply{Title: "Settings", Text: text, Private: true}, nil
 }
 
@@ -270,6 +277,8 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
 			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
 		}
+	case arg == "engine":
+		return b.completeEngine(typed)
 	case arg == "point":
 		var sg *Game
 		if ref, ok := r.Named["#game"]; ok {
@@ -359,6 +368,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 		if _, ok := b.notifier(sg.Room.Platform()); !ok {
 			// Not deliverable from this process now (a standby Matrix
 			// process): leave it to one that can send the message.
+			continue
+		}
+		if b.engineTick(sg) {
 			continue
 		}
 		if err := b.tickGame(ctx, sg.ID, now); err != nil {

@@ -154,6 +154,9 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
+		if l.sg.Engine != "" {
+			return errorf("%s does not take back moves; play on, or %s.", Mention(EngineUser(l.sg.Engine)), b.cmd("resign"))
+		}
 		opp := playerOf(l.sg, me.Opponent())
 		switch {
 		case refuse && l.sg.UndoBy == opp:
@@ -419,7 +422,7 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 	case game.Playing:
 		next = playerOf(sg, g.ToMove())
 		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
-		if left := timeLeft(sg, r.Time); left != "" {
+		if left := timeLeft(sg, r.Time); left != "" && next.Platform() != EnginePlatform {
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {

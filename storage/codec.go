@@ -135,6 +135,9 @@ type gameRec struct {
 	Finished    time.Time      `json:"finished,omitzero"`
 	Result      string         `json:"result,omitempty"`
 	Rating      *gameRatingRec `json:"rating,omitempty"`
+	Engine      string         `json:"engine,omitempty"`
+	EngineLevel int            `json:"engine_level,omitempty"`
+	EngineDead  int            `json:"engine_dead,omitempty"`
 }
 
 type challengeRec struct {
@@ -167,15 +170,16 @@ type playerRec struct {
 }
 
 type roomRec struct {
-	V       int       `json:"v"`
-	ID      string    `json:"id"`
-	Rules   string    `json:"rules,omitempty"`
-	Width   int       `json:"width,omitempty"`
-	Height  int       `json:"height,omitempty"`
-	Komi    *float64  `json:"komi,omitempty"`
-	Clock   string    `json:"clock,omitempty"`
-	Threads bool      `json:"threads,omitempty"`
-	Updated time.Time `json:"updated"`
+	V         int       `json:"v"`
+	ID        string    `json:"id"`
+	Rules     string    `json:"rules,omitempty"`
+	Width     int       `json:"width,omitempty"`
+	Height    int       `json:"height,omitempty"`
+	Komi      *float64  `json:"komi,omitempty"`
+	Clock     string    `json:"clock,omitempty"`
+	Threads   bool      `json:"threads,omitempty"`
+	NoEngines bool      `json:"no_engines,omitempty"`
+	Updated   time.Time `json:"updated"`
 }
 
 // errs collects the first error of a run of conversions.
@@ -309,7 +313,7 @@ func encodeGame(g *Game) ([]byte, error) {
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
-		Rating: encodeGameRating(g.Rating)}
+		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead}
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -368,7 +372,8 @@ func decodeGame(raw []byte) (*Game, error) {
 	g := &Game{ID: GameID(rec.ID), Version: rec.Version, Room: RoomID(rec.Room), Thread: rec.Thread, Parent: RoomID(rec.Parent),
 		Black: UserID(rec.Black), White: UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: UserID(rec.UndoBy), Challenge: ChallengeID(rec.Challenge),
-		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating)}
+		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
+		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
@@ -448,7 +453,7 @@ func decodePlayer(raw []byte) (*Player, error) {
 
 func encodeRoom(r *Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: recordFormat, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
-		Clock: r.Clock, Threads: r.Threads, Updated: r.Updated})
+		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated})
 }
 
 func decodeRoom(raw []byte) (*Room, error) {
@@ -460,5 +465,5 @@ func decodeRoom(raw []byte) (*Room, error) {
 		return nil, err
 	}
 	return &Room{ID: RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
-		Threads: rec.Threads, Updated: rec.Updated}, nil
+		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated}, nil
 }

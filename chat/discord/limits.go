@@ -39,6 +39,8 @@ func maxLength(a chat.Arg) int {
 		return 12
 	case chat.ArgClock:
 		return 40
+	case chat.ArgEngine:
+		return 40
 	case chat.ArgRules:
 		return 120
 	case chat.ArgColor, chat.ArgChoice:

@@ -45,8 +45,11 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 			case chat.ArgUser:
 				o.Type = discordgo.ApplicationCommandOptionUser
 				o.MaxLength = 0 // only string options have a length
-			case chat.ArgGame, chat.ArgPoint:
+			case chat.ArgGame, chat.ArgPoint, chat.ArgEngine:
 				o.Autocomplete = !a.Repeat
+			case chat.ArgLevel:
+				lo, hi := 1.0, 10.0
+				o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
 			case chat.ArgRules, chat.ArgColor, chat.ArgChoice:
 				for _, ch := range a.Choices {
 					o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})

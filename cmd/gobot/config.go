@@ -14,20 +14,23 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/engine"
 	"github.com/gobotgo/gobot/game"
 )
 
 // Config is gobot's configuration file; config.example.yaml documents
 // every key.
 type Config struct {
-	Database string        `yaml:"database"` // legacy spelling of storage.path
-	Storage  StorageConfig `yaml:"storage"`
-	Log      LogConfig     `yaml:"log"`
-	Defaults Defaults      `yaml:"defaults"`
-	Clock    ClockConfig   `yaml:"clock"`
-	Console  ConsoleConfig `yaml:"console"`
-	Discord  DiscordConfig `yaml:"discord"`
-	Matrix   MatrixConfig  `yaml:"matrix"`
+	Database string          `yaml:"database"` // legacy spelling of storage.path
+	Storage  StorageConfig   `yaml:"storage"`
+	Log      LogConfig       `yaml:"log"`
+	Defaults Defaults        `yaml:"defaults"`
+	Clock    ClockConfig     `yaml:"clock"`
+	Console  ConsoleConfig   `yaml:"console"`
+	Discord  DiscordConfig   `yaml:"discord"`
+	Matrix   MatrixConfig    `yaml:"matrix"`
+	Engines  []engine.Config `yaml:"engines"` // engines.go
+	Scoring  ScoringConfig   `yaml:"scoring"`
 }
 
 // LogConfig chooses the log format and level.
@@ -149,6 +152,9 @@ func (c *Config) check() error {
 		return fmt.Errorf("log.level: %q is not debug, info, warn or error", c.Log.Level)
 	}
 	if err := c.checkStorage(); err != nil {
+		return err
+	}
+	if err := c.checkEngines(); err != nil {
 		return err
 	}
 	if c.Defaults.Rules != "" {

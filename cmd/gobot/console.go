@@ -57,6 +57,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+	defer setupEngines(cfg, bot, log)()
 	interactive := false
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		interactive = true
@@ -127,6 +128,7 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	defer store.Close()
 	log.Info("database open", "store", store.where)
 	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+	defer setupEngines(cfg, bot, log)()
 
 	if store.bolt != nil {
 		serveBackups(ctx, store.bolt, log)

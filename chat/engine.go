@@ -1,0 +1,718 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// Engines is the computer players as chat uses them: GTP engines behind a
+// pool (package engine), adapted in chat/engines. chat knows no GTP.
+type Engines interface {
+	// List returns the engines on offer, by name.
+	List() []EngineInfo
+	// Check reports whether engine name can play a game of cfg at level;
+	// the error's text is a reason a player can read.
+	Check(ctx context.Context, name string, cfg game.Config, level int) error
+	// Move returns the engine's move for the colour to play in rec.
+	// cleanup asks for a move that captures dead stones rather than
+	// passing (play resumed over a disputed count).
+	Move(ctx context.Context, name string, rec game.Record, level int, cleanup bool) (EngineMove, error)
+	// Dead returns the engine's dead stones in rec's final position.
+	Dead(ctx context.Context, name string, rec game.Record) ([]game.Point, error)
+	// Review reports whether the marking in rec (a game being scored)
+	// counts at least as well for the engine, playing colour c, as its
+	// own dead list.
+	Review(ctx context.Context, name string, rec game.Record, c game.Color) (bool, error)
+}
+
+// EngineInfo describes one engine for the engines command.
+type EngineInfo struct {
+	Name   string
+	About  string // "GNU Go 3.8" when known
+	Levels []int  // nil: the engine's own default only
+	Sizes  []int  // nil: any size the engine accepts
+}
+
+// EnginePlatform is the platform of engine players' user IDs.
+const EnginePlatform = "engine"
+
+// EngineUser is the user ID of engine name's seat in a game.
+func EngineUser(name string) UserID { return NewUserID(EnginePlatform, name) }
+
+// engineState is the bot's engine wiring and the engine turns running in
+// this process.
+type engineState struct {
+	engines Engines
+	scorer  string // engine proposing dead stones in people's games
+	missing string // why no engine is offered (engines: how to install)
+
+	mu      sync.Mutex
+	running map[GameID]bool
+	failed  map[GameID]int // position (len moves) whose failure was posted
+	wg      sync.WaitGroup
+	ctx     context.Context // ends with StopEngines
+	cancel  context.CancelFunc
+}
+
+// SetEngines offers engines e as opponents; scorer, when not empty, is
+// the engine that proposes the dead stones of games between people.
+// missing (with e nil) says why there are none, for the engines command.
+// Call before Run.
+func (b *Bot) SetEngines(e Engines, scorer, missing string) {
+	b.eng.mu.Lock()
+	defer b.eng.mu.Unlock()
+	b.eng.engines, b.eng.scorer, b.eng.missing = e, scorer, missing
+	if b.eng.ctx == nil {
+		b.eng.ctx, b.eng.cancel = context.WithCancel(context.Background())
+	}
+}
+
+// WaitEngines waits until the engine turns started so far are done.
+func (b *Bot) WaitEngines() { b.eng.wg.Wait() }
+
+// StopEngines cancels the engine turns in progress and waits for them;
+// what they were asked stays due in the store for the next start.
+func (b *Bot) StopEngines() {
+	b.eng.mu.Lock()
+	if b.eng.cancel != nil {
+		b.eng.cancel()
+	}
+	b.eng.mu.Unlock()
+	b.eng.wg.Wait()
+}
+
+func (b *Bot) engineNames() []string {
+	if b.eng.engines == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range b.eng.engines.List() {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func (b *Bot) engineInfo(name string) (EngineInfo, bool) {
+	if b.eng.engines == nil {
+		return EngineInfo{}, false
+	}
+	for _, e := range b.eng.engines.List() {
+		if strings.EqualFold(e.Name, name) {
+			return e, true
+		}
+	}
+	return EngineInfo{}, false
+}
+
+// engineColor is the engine's colour in sg (Empty in people's games).
+func engineColor(sg *Game) game.Color {
+	if sg.Engine == "" {
+		return game.Empty
+	}
+	return colorOf(sg, EngineUser(sg.Engine))
+}
+
+// engineJob is what an engine has to do next in a game.
+type engineJob uint8
+
+const (
+	jobNone    engineJob = iota
+	jobMove              // the engine is to play
+	jobPropose           // propose dead stones for this scoring phase
+	jobReview            // review the marking the player changed
+	jobAccept            // accept a count with no dead stones to agree on
+)
+
+func (b *Bot) engineJob(sg *Game, g *game.Game) engineJob {
+	if !sg.Active() {
+		return jobNone
+	}
+	ec := engineColor(sg)
+	switch g.Phase() {
+	case game.Playing:
+		if ec != game.Empty && g.ToMove() == ec {
+			return jobMove
+		}
+	case game.Scoring:
+		if g.Rules().NoAgreement {
+			if ec != game.Empty && !g.Accepted(ec) {
+				return jobAccept
+			}
+			return jobNone
+		}
+		proposer := sg.Engine
+		if proposer == "" {
+			proposer = b.eng.scorer
+		}
+		if proposer == "" || b.eng.engines == nil {
+			return jobNone
+		}
+		if sg.EngineDead != g.MoveCount() {
+			return jobPropose
+		}
+		if ec != game.Empty && !g.Accepted(ec) {
+			return jobReview
+		}
+	}
+	return jobNone
+}
+
+// engineDue marks the game due in the deadline index when an engine has
+// work in it, so that the clock loop asks again after a restart. Called
+// on every change to a game before it is stored.
+func (b *Bot) engineDue(l *loaded, t time.Time) {
+	if b.engineJob(l.sg, l.g) != jobNone {
+		l.sg.Deadline, l.sg.Reminded = t, 0
+	}
+}
+
+// wakeEngine starts the engine's turn in game l if it has one.
+func (b *Bot) wakeEngine(l *loaded) {
+	if l == nil || b.engineJob(l.sg, l.g) == jobNone {
+		return
+	}
+	// Through notify: inside a transaction (the outbox) it waits until
+	// the commit, so the turn reads the committed game.
+	b.notify(context.Background(), Message{wake: l.sg.ID})
+}
+
+func (b *Bot) startEngineTurn(id GameID) {
+	e := b.eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.running == nil {
+		e.running, e.failed = map[GameID]bool{}, map[GameID]int{}
+	}
+	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil || e.engines == nil {
+		return
+	}
+	ctx := e.ctx
+	e.running[id] = true
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		again := true
+		for again {
+			again = b.engineTurn(ctx, id)
+		}
+		e.mu.Lock()
+		delete(e.running, id)
+		e.mu.Unlock()
+	}()
+}
+
+// engineTick handles a due game whose due item is engine work: it starts
+// the turn (unless one runs) and reports true, so the clock does not
+// treat the engine's "deadline" as a timeout.
+func (b *Bot) engineTick(sg *Game) bool {
+	if sg.Engine == "" && (b.eng.scorer == "" || sg.Deadline.IsZero()) {
+		return false
+	}
+	l, err := load(sg)
+	if err != nil {
+		return false
+	}
+	if b.engineJob(l.sg, l.g) == jobNone {
+		return false
+	}
+	// With no engines set up (a restart without them) the turn waits:
+	// its due item is not a timeout.
+	b.startEngineTurn(sg.ID)
+	return true
+}
+
+// engineTurn runs one piece of engine work in game id: the engine is
+// asked outside any transaction, and its answer is applied only if the
+// game is still in the position it was asked about, so a move is made
+// once even when two turns (two processes, a restart) ask together. It
+// reports whether more engine work followed.
+func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
+	var snap *loaded
+	if err := b.store.View(ctx, func(tx Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		snap, err = load(sg)
+		return err
+	}); err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("engine turn", "game", id, "err", err)
+		}
+		return false
+	}
+	job := b.engineJob(snap.sg, snap.g)
+	if job == jobNone {
+		return false
+	}
+	name := snap.sg.Engine
+	if name == "" {
+		name = b.eng.scorer
+	}
+	ec := engineColor(snap.sg)
+	rec := snap.g.Record()
+	var mv EngineMove
+	var dead []game.Point
+	var accept bool
+	var err error
+	switch job {
+	case jobMove:
+		mv, err = b.eng.engines.Move(ctx, name, rec, snap.sg.EngineLevel, len(rec.Resumes) > 0)
+	case jobPropose:
+		dead, err = b.eng.engines.Dead(ctx, name, rec)
+	case jobReview:
+		accept, err = b.eng.engines.Review(ctx, name, rec, ec)
+	}
+	if err != nil {
+		b.engineFailed(ctx, snap, name, job, err)
+		return false
+	}
+	now := b.clock.Now()
+	var what string
+	var out *loaded
+	err = b.store.Update(ctx, func(tx Tx) error {
+		sg, err := tx.Game(id)
+		if err != nil {
+			return err
+		}
+		l, err := load(sg)
+		if err != nil {
+			return err
+		}
+		if !samePosition(snap, l) || b.engineJob(l.sg, l.g) != job {
+			if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.sg.EngineDead != l.g.MoveCount() {
+				// The players marked stones first: keep theirs.
+				l.sg.EngineDead = l.g.MoveCount()
+				startClock(l.sg, l.g, now)
+				b.engineDue(l, now)
+				out = l
+				return tx.PutGame(l.sg)
+			}
+			return nil // someone else applied it, or the game moved on
+		}
+		me := Mention(EngineUser(name))
+		switch job {
+		case jobMove:
+			what, err = b.applyEngineMove(l, ec, mv, now)
+			if err != nil {
+				return err
+			}
+		case jobPropose:
+			what = b.applyEngineDead(l, dead, ec, me)
+		case jobReview:
+			if accept {
+				l.g.Accept(ec)
+				what = fmt.Sprintf("%s accepts this marking.", me)
+			} else {
+				if err := l.g.Resume(); err != nil {
+					return err
+				}
+				what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it.", me)
+			}
+		case jobAccept:
+			l.g.Accept(ec)
+			what = fmt.Sprintf("%s accepts the count.", me)
+		}
+		if l.g.Phase() == game.Over {
+			finish(l.sg, l.g, now)
+		} else if job != jobMove {
+			startClock(l.sg, l.g, now)
+		}
+		l.sg.Record = l.g.Record()
+		l.sg.Updated = now
+		b.engineDue(l, now)
+		if err := tx.PutGame(l.sg); err != nil {
+			return err
+		}
+		out = l
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("engine turn", "game", id, "err", err)
+		}
+		return false
+	}
+	if out == nil {
+		return false
+	}
+	b.eng.mu.Lock()
+	delete(b.eng.failed, id)
+	b.eng.mu.Unlock()
+	if what != "" {
+		user := User{ID: EngineUser(name)}
+		if out.sg.Engine == "" {
+			user = User{} // a people's game: the proposal pings both
+		}
+		r := &Request{Time: now, Room: out.sg.Room, User: user}
+		b.notify(ctx, Message{Room: out.sg.Room, Reply: b.gameReply(ctx, out, r, what)})
+	}
+	return b.engineJob(out.sg, out.g) != jobNone
+}
+
+// samePosition reports whether two loads of a game are at the same
+// point: moves, resumes, phase, marks and acceptances.
+func samePosition(a, b *loaded) bool {
+	ra, rb := a.g.Record(), b.g.Record()
+	return a.g.Phase() == b.g.Phase() && len(ra.Moves) == len(rb.Moves) && slices.Equal(ra.Resumes, rb.Resumes) &&
+		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.sg.EngineDead == b.sg.EngineDead
+}
+
+func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
+	me := Mention(EngineUser(l.sg.Engine))
+	h := l.g.Config().Height
+	if mv.Resign {
+		if err := l.g.Resign(ec); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s resigned.", me), nil
+	}
+	var pts []string
+	passed := false
+	for _, m := range mv.Moves {
+		if m.Color != ec || l.g.Phase() != game.Playing {
+			break
+		}
+		if err := l.g.PlayMove(m); err != nil {
+			return "", fmt.Errorf("engine move %s: %w", m.Point.GTP(h), err)
+		}
+		moved(l.sg, l.g, ec, now)
+		if m.IsPass() {
+			passed = true
+		} else {
+			pts = append(pts, m.Point.GTP(h))
+		}
+	}
+	var what string
+	switch {
+	case len(pts) > 1:
+		what = fmt.Sprintf("%s placed %s.", me, strings.Join(pts, ", "))
+	case len(pts) == 1:
+		what = fmt.Sprintf("%s played %s.", me, pts[0])
+	case passed:
+		what = fmt.Sprintf("%s passed.", me)
+		if l.g.Phase() == game.Scoring {
+			what += " Both players passed: the game is being scored."
+		}
+	}
+	if mv.Illegal != "" {
+		what += fmt.Sprintf(" (It proposed %s, which the rules refuse, so it passed.)", ClipRunes(mv.Illegal, 80))
+	}
+	return what, nil
+}
+
+// applyEngineDead replaces the marking with the engine's dead stones;
+// in an engine game the engine accepts its own list.
+func (b *Bot) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me string) string {
+	for _, p := range l.g.DeadStrings() {
+		l.g.ToggleDead(p, false)
+	}
+	h := l.g.Config().Height
+	var names []string
+	for _, p := range dead {
+		if l.g.At(p) == game.Empty || l.g.IsDead(p) {
+			continue
+		}
+		if err := l.g.ToggleDead(p, false); err == nil {
+			names = append(names, p.GTP(h))
+		}
+	}
+	l.sg.EngineDead = l.g.MoveCount()
+	list := "no dead stones"
+	if len(names) > 0 {
+		list = "dead: " + ClipRunes(strings.Join(names, " "), 200)
+	}
+	if ec == game.Empty {
+		return fmt.Sprintf("%s proposes the dead stones (%s).", me, list)
+	}
+	l.g.Accept(ec)
+	return fmt.Sprintf("%s proposes %s and accepts that count. Accept with %s, mark stones with %s (%s re-checks them), or %s.",
+		me, list, b.cmd("done"), b.cmd("dead <point>"), me, b.cmd("resume"))
+}
+
+// engineFailed logs a failed engine request and tells the room once per
+// position; the game is unchanged and the clock loop asks again.
+func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engineJob, err error) {
+	if ctx.Err() != nil {
+		return // shutting down: the turn stays due for the next start
+	}
+	b.log.Warn("engine request failed", "game", l.sg.ID, "engine", name, "err", err)
+	if l.sg.Engine == "" || job == jobPropose || job == jobReview {
+		// Judging dead stones failed (final_status_list can take minutes
+		// on an open board): the built-in proposal stands, or the
+		// player's marking; the engine accepts it, so nothing loops.
+		now := b.clock.Now()
+		var out *loaded
+		uerr := b.store.Update(ctx, func(tx Tx) error {
+			sg, err := tx.Game(l.sg.ID)
+			if err != nil {
+				return err
+			}
+			cur, err := load(sg)
+			if err != nil || !samePosition(l, cur) {
+				return err
+			}
+			sg.EngineDead = cur.g.MoveCount()
+			if ec := engineColor(sg); ec != game.Empty {
+				cur.g.Accept(ec)
+				sg.Record = cur.g.Record()
+			}
+			if cur.g.Phase() == game.Over {
+				finish(sg, cur.g, now)
+			} else {
+				startClock(sg, cur.g, now)
+			}
+			sg.Updated = now
+			b.engineDue(cur, now)
+			out = cur
+			return tx.PutGame(sg)
+		})
+		if uerr != nil {
+			b.log.Error("engine fallback", "game", l.sg.ID, "err", uerr)
+		}
+		if out != nil && l.sg.Engine != "" {
+			what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), ClipRunes(err.Error(), 200))
+			r := &Request{Time: now, Room: out.sg.Room, User: User{ID: EngineUser(name)}}
+			b.notify(ctx, Message{Room: out.sg.Room, Reply: b.gameReply(ctx, out, r, what)})
+		}
+		return
+	}
+	b.eng.mu.Lock()
+	seen, ok := b.eng.failed[l.sg.ID]
+	b.eng.failed[l.sg.ID] = l.g.MoveCount()
+	b.eng.mu.Unlock()
+	if ok && seen == l.g.MoveCount() {
+		return
+	}
+	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.sg.ID, ClipRunes(err.Error(), 200))
+	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text}})
+}
+
+// engineChallenge starts a game against engine name at once.
+func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, error) {
+	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
+	if opponent != "" {
+		return Reply{}, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
+	}
+	info, ok := b.engineInfo(name)
+	if !ok {
+		if names := b.engineNames(); len(names) > 0 {
+			return Reply{}, errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
+		}
+		return Reply{}, errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
+	}
+	name = info.Name
+	if !hasLevel && len(info.Levels) > 0 {
+		level = info.Levels[0]
+	}
+	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
+		return Reply{}, errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
+	}
+	if a.Choice["rated"] == "rated" {
+		return Reply{}, errorf("Games against %s are never rated; leave out rated.", name)
+	}
+	if a.Rating.Auto {
+		return Reply{}, errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+	}
+	o := a.Options
+	o.Placement = a.Choice["placement"]
+	var room *Room
+	if err := b.store.View(ctx, func(tx Tx) error {
+		rm, err := tx.Room(r.Room)
+		if err == nil {
+			room = rm
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	}); err != nil {
+		return Reply{}, err
+	}
+	if room != nil && room.NoEngines {
+		return Reply{}, errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+	}
+	cfg, clock, color, err := b.challengeConfig(room, o)
+	if err != nil {
+		return Reply{}, err
+	}
+	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
+		return Reply{}, errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
+	}
+	bot := EngineUser(name)
+	var l *loaded
+	var threads bool
+	err = b.store.Update(ctx, func(tx Tx) error {
+		if err := b.markEvent(tx, r); err != nil {
+			return err
+		}
+		if rm, err := tx.Room(r.Room); err == nil {
+			if rm.NoEngines {
+				return errorf("Games against the computer are turned off in this room.")
+			}
+			threads = rm.Threads
+		}
+		b.rememberUser(tx, r.User, r.Time)
+		g, err := game.New(cfg)
+		if err != nil {
+			return err
+		}
+		c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
+		if err := tx.SkipGameNumbers(); err != nil {
+			return err
+		}
+		if err := tx.PutChallenge(c); err != nil {
+			return err
+		}
+		black, white := r.User.ID, bot
+		switch color {
+		case "white":
+			black, white = white, black
+		case "random":
+			h := fnv.New32a()
+			fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
+			if h.Sum32()%2 == 1 {
+				black, white = white, black
+			}
+		}
+		sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
+			Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
+		if clock.Kind == Fischer {
+			sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
+		}
+		startClock(sg, g, r.Time)
+		l = &loaded{sg, g}
+		b.engineDue(l, r.Time)
+		if err := tx.InsertGame(sg); err != nil {
+			return err
+		}
+		c.Game = sg.ID
+		return tx.PutChallenge(c)
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	lv := ""
+	if level > 0 {
+		lv = fmt.Sprintf(" at level %d", level)
+	}
+	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (unrated).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv))
+	if threads && !r.DM {
+		rep.Thread = true
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
+	}
+	b.wakeEngine(l)
+	return rep, nil
+}
+
+func intList(v []int) string {
+	var s []string
+	for _, n := range v {
+		s = append(s, strconv.Itoa(n))
+	}
+	if len(s) > 3 && slices.Equal(v, makeRange(v[0], v[len(v)-1])) {
+		return fmt.Sprintf("%d to %d", v[0], v[len(v)-1])
+	}
+	return strings.Join(s, ", ")
+}
+
+func makeRange(a, b int) []int {
+	var out []int
+	for i := a; i <= b; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func cmdEngines(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
+	var lines []string
+	if b.eng.engines != nil {
+		for _, e := range b.eng.engines.List() {
+			s := "• " + e.Name
+			if e.About != "" {
+				s += " (" + e.About + ")"
+			}
+			if len(e.Levels) > 0 {
+				s += ": levels " + intList(e.Levels)
+			} else {
+				s += ": its own level"
+			}
+			if len(e.Sizes) > 0 {
+				var sz []string
+				for _, n := range e.Sizes {
+					sz = append(sz, game.SizeString(n, n))
+				}
+				s += "; boards " + strings.Join(sz, ", ")
+			} else {
+				s += "; square boards it accepts"
+			}
+			lines = append(lines, s)
+		}
+	}
+	if len(lines) == 0 {
+		msg := "No computer opponent is configured."
+		if b.eng.missing != "" {
+			msg += " " + b.eng.missing
+		}
+		return Reply{Title: "Engines", Text: msg, Private: true}, nil
+	}
+	text := "Computer opponents:\n" + strings.Join(lines, "\n") +
+		fmt.Sprintf("\nPlay one with %s; the game starts at once and is unrated.", b.cmd("challenge engine="+b.engineNames()[0]+" level=1 9"))
+	var rm *Room
+	b.store.View(ctx, func(tx Tx) error {
+		rm, _ = tx.Room(r.Room)
+		return nil
+	})
+	if rm != nil && rm.NoEngines {
+		text += "\nThey are turned off in this room."
+	}
+	if b.eng.scorer != "" {
+		text += fmt.Sprintf("\n%s proposes the dead stones of games between people.", b.eng.scorer)
+	}
+	return Reply{Title: "Engines", Text: text, Private: true}, nil
+}
+
+// completeEngine suggests engine names.
+func (b *Bot) completeEngine(typed string) []Choice {
+	var out []Choice
+	for _, n := range b.engineNames() {
+		if strings.HasPrefix(strings.ToUpper(n), typed) {
+			out = append(out, Choice{Name: n, Value: n})
+		}
+	}
+	return out
+}
+
+// EngineMove is an engine's move: one play or pass, or several stones
+// when it places free handicap; Resign when it resigns. Illegal names a
+// proposal the rules refused (then Moves holds a pass).
+type EngineMove struct {
+	Moves   []game.Move
+	Resign  bool
+	Illegal string
+}
+
+// enginesSetting takes engines=on|off out of a room's settings.
+func enginesSetting(room []string) (rest []string, on *bool, err error) {
+	for _, a := range room {
+		k, v, _ := strings.Cut(a, "=")
+		if strings.EqualFold(k, "engines") {
+			b, ok := parseBool(v)
+			if !ok {
+				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", clipArg(v))
+			}
+			on = &b
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, on, nil
+}
