@@ -1,0 +1,191 @@
+package matrix
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"maunium.net/go/mautrix/id"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/storage"
+)
+
+// These tests run the adapter against fakeHS (no Dendrite needed); the
+// Dendrite tests in integration_test.go cover encryption and a real
+// server's behaviour.
+
+func TestFakeCommandAnswered(t *testing.T) {
+	f, db := fakeClub(t)
+	startFake(t, f, Config{}, db, nil)
+	chatter := f.say(fakeRoom, "@ann:example.org", "hello everyone")
+	cmd := f.say(fakeRoom, "@ann:example.org", "!go challenge @bob 9")
+	f.waitFor(t, "the answer to the challenge", func() bool { return len(f.sent) > 0 })
+	got := f.answers(cmd)
+	if len(got) != 1 || got[0].room != fakeRoom {
+		t.Fatalf("the challenge got %d answers: %+v", len(got), f.sent)
+	}
+	// bare @bob is the member whose localpart is bob: a pill to him.
+	if html, _ := got[0].content["formatted_body"].(string); !strings.Contains(html, "https://matrix.to/#/@bob:example.org") {
+		t.Errorf("the challenge does not name @bob:example.org: %q", html)
+	}
+	if n := len(f.answers(chatter)); n != 0 {
+		t.Errorf("plain chatter got %d answers", n)
+	}
+
+	// A bare name nobody in the room has is refused, and nothing else.
+	bad := f.say(fakeRoom, "@ann:example.org", "!go challenge @carol 9")
+	f.waitFor(t, "the answer to @carol", func() bool { return len(f.sent) > 1 })
+	if got := f.answers(bad); len(got) != 1 || !strings.Contains(got[0].body(), `anyone called "carol"`) {
+		t.Fatalf("the challenge of @carol was answered with %+v", got)
+	}
+	// A display name works too.
+	byName := f.say(fakeRoom, "@bob:example.org", "!go challenge @Ann 13")
+	f.waitFor(t, "the answer to @Ann", func() bool { return len(f.sent) > 2 })
+	if got := f.answers(byName); len(got) != 1 || got[0].content["msgtype"] != "m.notice" || strings.Contains(got[0].body(), "don't see") {
+		t.Fatalf("the challenge of @Ann was answered with %+v", got)
+	}
+	if len(f.unknown) > 0 {
+		t.Errorf("the adapter called endpoints the fake lacks: %q", f.unknown)
+	}
+}
+
+func TestFakeRestartResumes(t *testing.T) {
+	f, db := fakeClub(t)
+	run := startFake(t, f, Config{}, db, nil)
+	first := f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the answer to help", func() bool { return len(f.sent) == 1 })
+	if err := run.stop(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	f.mu.Lock()
+	before := len(f.stream) - 1 // the stream position before the first command
+	f.mu.Unlock()
+
+	// Restarted: the stored session and sync token are used; the old
+	// command is not handed over again, a new one is answered.
+	run = startFake(t, f, Config{}, db, nil)
+	second := f.say(fakeRoom, "@bob:example.org", "!go rules")
+	f.waitFor(t, "the answer to rules", func() bool { return len(f.sent) == 2 })
+	if n := len(f.answers(first)); n != 1 {
+		t.Errorf("the command before the restart was answered %d times", n)
+	}
+	if n := len(f.answers(second)); n != 1 {
+		t.Errorf("the command after the restart was answered %d times", n)
+	}
+	if f.logins != 1 {
+		t.Errorf("%d password logins; the stored session should have been reused", f.logins)
+	}
+	run.stop()
+
+	// A crash after answering, before the sync position was stored: the
+	// homeserver hands both commands over again; neither is answered
+	// again (chat knows them as delivered).
+	s, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "sync @gobot:example.org DEV"
+	if err := chat.StoreState(s).PutState(context.Background(), stateNS, map[string][]byte{key: []byte("s" + strconv.Itoa(before))}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	startFake(t, f, Config{}, db, nil)
+	third := f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the answer after the crash", func() bool { return len(f.sent) >= 3 })
+	for _, e := range []string{first, second, third} {
+		if n := len(f.answers(e)); n != 1 {
+			t.Errorf("command %s answered %d times after the replay, want once", e, n)
+		}
+	}
+	for _, s := range f.sent {
+		if strings.Contains(s.body(), "already handled") {
+			t.Errorf("a replayed command was answered: %q", s.body())
+		}
+	}
+}
+
+func TestFakeSendRetried(t *testing.T) {
+	f, db := fakeClub(t)
+	startFake(t, f, Config{}, db, nil)
+	f.mu.Lock()
+	f.sendAnswers = []int{429, 502, 503, 0}
+	f.mu.Unlock()
+	cmd := f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the answer", func() bool { return len(f.sent) == 1 })
+	if n := len(f.answers(cmd)); n != 1 {
+		t.Fatalf("%d answers", n)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.attempts) != 4 {
+		t.Fatalf("%d send attempts, want 4 (429, 502, 503, ok)", len(f.attempts))
+	}
+	for _, txn := range f.attempts {
+		if txn != f.attempts[0] {
+			t.Errorf("the retries changed the transaction ID: %q", f.attempts)
+		}
+	}
+}
+
+func TestFakeInvites(t *testing.T) {
+	f, db := fakeClub(t)
+	run := startFake(t, f, Config{AllowServers: []string{"example.org"}}, db, nil)
+	f.join("!dm:example.org", map[string]string{"@gobot:example.org": "gobot", "@ann:example.org": "Ann"})
+	f.invite("!evil:evil.org", "@eve:evil.org", false)
+	f.invite("!dm:example.org", "@ann:example.org", true)
+	f.waitFor(t, "the join", func() bool { return len(f.joined) == 1 })
+	f.waitFor(t, "the refusal", func() bool { return len(f.left) == 1 })
+	if f.joined[0] != "!dm:example.org" || f.left[0] != "!evil:evil.org" {
+		t.Fatalf("joined %q, left %q", f.joined, f.left)
+	}
+
+	// The DM room ann invited the bot to is where she is told things;
+	// bob, who has none, gets a new one.
+	ctx := context.Background()
+	if err := run.a.Notify(ctx, chat.Message{To: UserID("@ann:example.org"), Reply: chat.Reply{Text: "your turn"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.a.Notify(ctx, chat.Message{To: UserID("@bob:example.org"), Reply: chat.Reply{Text: "you were challenged"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.a.Notify(ctx, chat.Message{Room: RoomID(fakeRoom, ""), Reply: chat.Reply{Text: "game over"}}); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	want := []struct{ room, text string }{{"!dm:example.org", "your turn"}, {"!dm1:example.org", "you were challenged"}, {fakeRoom, "game over"}}
+	if len(f.sent) != len(want) || f.created != 1 {
+		t.Fatalf("sent %+v, %d rooms made", f.sent, f.created)
+	}
+	for i, w := range want {
+		if f.sent[i].room != w.room || !strings.Contains(f.sent[i].body(), w.text) {
+			t.Errorf("message %d: %q to %s, want %q to %s", i, f.sent[i].body(), f.sent[i].room, w.text, w.room)
+		}
+	}
+	if err := run.a.Notify(ctx, chat.Message{To: "discord:42", Reply: chat.Reply{Text: "x"}}); err == nil {
+		t.Error("a notification to a Discord user was accepted")
+	}
+}
+
+func TestFakeAccessToken(t *testing.T) {
+	f, db := fakeClub(t)
+	run := startFake(t, f, Config{AccessToken: "token"}, db, nil)
+	if run.a.cli.DeviceID != id.DeviceID("DEV") || f.logins != 0 {
+		t.Errorf("device %q after %d logins; want the token's device, no login", run.a.cli.DeviceID, f.logins)
+	}
+	run.stop()
+	s, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := New(Config{Homeserver: f.srv.URL, UserID: f.bot, AccessToken: "stolen"}, chat.New(chat.Config{}, s, nil, nil, nil), chat.StoreState(s), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "access token") {
+		t.Errorf("Run with a revoked token: %v", err)
+	}
+}
