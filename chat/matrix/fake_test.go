@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"maunium.net/go/mautrix/id"
@@ -187,5 +188,51 @@ func TestFakeAccessToken(t *testing.T) {
 	}
 	if err := a.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "access token") {
 		t.Errorf("Run with a revoked token: %v", err)
+	}
+}
+
+// keyLog is a chat.State that records the keys written.
+type keyLog struct {
+	chat.State
+	mu   sync.Mutex
+	keys []string
+	pos  string // the last sync position written
+}
+
+func (k *keyLog) PutState(ctx context.Context, ns string, kv map[string][]byte) error {
+	k.mu.Lock()
+	for key, v := range kv {
+		k.keys = append(k.keys, key)
+		if strings.HasPrefix(key, "sync ") {
+			k.pos = string(v)
+		}
+	}
+	k.mu.Unlock()
+	return k.State.PutState(ctx, ns, kv)
+}
+
+// A command costs the adapter no state write of its own: chat's outbox
+// already knows what was answered; the adapter stores only its sync
+// position (and per room the last event, for backfills).
+func TestFakeNoAdapterWritePerCommand(t *testing.T) {
+	f, db := fakeClub(t)
+	log := &keyLog{}
+	startFake(t, f, Config{}, db, func(s chat.State) chat.State { log.State = s; return log })
+	for _, c := range []string{"!go help", "!go challenge @nobody 9", "!go rules"} {
+		f.say(fakeRoom, "@ann:example.org", c)
+	}
+	f.waitFor(t, "three answers", func() bool { return len(f.sent) == 3 })
+	f.say(fakeRoom, "@ann:example.org", "bye") // stored with the position after it
+	f.waitFor(t, "the position after the commands", func() bool {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		return log.pos == "s"+strconv.Itoa(len(f.stream))
+	})
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, k := range log.keys {
+		if !strings.HasPrefix(k, "sync ") && !strings.HasPrefix(k, "last ") && !strings.HasPrefix(k, "session ") {
+			t.Errorf("the adapter wrote %q", k)
+		}
 	}
 }

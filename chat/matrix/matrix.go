@@ -61,10 +61,9 @@ type Adapter struct {
 	rooms map[id.RoomID]*roomCache
 
 	// recent remembers the messages dispatched lately: a backfill may
-	// overlap what a sync already delivered.
+	// overlap what a sync already delivered. Across restarts, chat's
+	// event marks and outbox tell a command handed over again.
 	recent recentIDs
-	// answeredIDs caches the last commands answered per room (a.mu).
-	answeredIDs map[id.RoomID][]id.EventID
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps
@@ -83,8 +82,7 @@ func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter,
 	}
 	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform),
 		timelineLimit: 50, retryBase: time.Second,
-		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{},
-		answeredIDs: map[id.RoomID][]id.EventID{}}
+		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{}}
 	for _, c := range bot.Commands() {
 		a.known[c.Name] = true
 		for _, al := range c.Aliases {

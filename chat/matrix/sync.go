@@ -2,7 +2,6 @@ package matrix
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -267,10 +266,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
 	if msg := resolveUsers(&c, members); msg != "" {
-		if !a.answered(evt.RoomID, evt.ID) {
-			a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
-			a.markAnswered(evt.RoomID, evt.ID)
-		}
+		a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
 		return
 	}
 	name := members[evt.Sender]
@@ -292,15 +288,10 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Outbox: true,
 	}
 	req.Community = chat.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
-	if a.answered(evt.RoomID, evt.ID) {
-		a.log.Debug("already answered", "room", evt.RoomID, "event", evt.ID)
-		return
-	}
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep := a.bot.Handle(ctx, req)
 	if rep.Duplicate {
 		a.log.Debug("dropped a duplicate command", "room", evt.RoomID, "event", evt.ID)
-		a.markAnswered(evt.RoomID, evt.ID)
 		return
 	}
 	if afterHandle != nil {
@@ -313,58 +304,8 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	if err := a.bot.Delivered(ctx, req.EventID); err != nil {
 		a.log.Warn("recording an answer as sent", "event", evt.ID, "err", err)
 	}
-	a.markAnswered(evt.RoomID, evt.ID)
 }
 
 // afterHandle, set only by tests, runs between the bot's handling of a
 // command (committed) and the sending of its reply.
 var afterHandle func(chat.Reply)
-
-// answeredSize is how many answered commands are remembered per room.
-const answeredSize = 256
-
-// answered reports whether the command evt in room was answered before
-// (by this or an earlier run): a homeserver may hand an event over again
-// (a backfill overlapping an earlier sync, a restart in the middle of a
-// batch), and the chat layer would then answer "already handled".
-func (a *Adapter) answered(room id.RoomID, evt id.EventID) bool {
-	for _, e := range a.answeredIn(room) {
-		if e == evt {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *Adapter) answeredIn(room id.RoomID) []id.EventID {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if l, ok := a.answeredIDs[room]; ok {
-		return l
-	}
-	var l []id.EventID
-	if b, err := a.getState("answered " + string(room)); err != nil {
-		a.log.Warn("reading answered commands", "room", room, "err", err)
-	} else if b != nil {
-		if err := json.Unmarshal(b, &l); err != nil {
-			a.log.Warn("reading answered commands", "room", room, "err", err)
-		}
-	}
-	a.answeredIDs[room] = l
-	return l
-}
-
-// markAnswered remembers that the command evt in room was answered.
-func (a *Adapter) markAnswered(room id.RoomID, evt id.EventID) {
-	l := append(append([]id.EventID(nil), a.answeredIn(room)...), evt)
-	if len(l) > answeredSize {
-		l = l[len(l)-answeredSize:]
-	}
-	a.mu.Lock()
-	a.answeredIDs[room] = l
-	a.mu.Unlock()
-	b, _ := json.Marshal(l)
-	if err := a.putState("answered "+string(room), b); err != nil {
-		a.log.Warn("remembering an answered command", "room", room, "err", err)
-	}
-}
