@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"maunium.net/go/mautrix/id"
 
@@ -234,5 +236,24 @@ func TestFakeNoAdapterWritePerCommand(t *testing.T) {
 		if !strings.HasPrefix(k, "sync ") && !strings.HasPrefix(k, "last ") && !strings.HasPrefix(k, "session ") {
 			t.Errorf("the adapter wrote %q", k)
 		}
+	}
+}
+
+// Run returns only when the goroutines the adapter started (the wait for
+// a late room key, crypto_goolm.go) have ended, so the crypto store and
+// the database are not closed under them.
+func TestFakeRunWaitsForSpawned(t *testing.T) {
+	f, db := fakeClub(t)
+	run := startFake(t, f, Config{}, db, nil)
+	var finished atomic.Bool
+	run.a.spawn(func() {
+		time.Sleep(50 * time.Millisecond) // still working when Run is told to stop
+		finished.Store(true)
+	})
+	if err := run.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !finished.Load() {
+		t.Error("Run returned while a goroutine of the adapter was still running")
 	}
 }

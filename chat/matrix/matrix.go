@@ -59,6 +59,9 @@ type Adapter struct {
 
 	mu    sync.Mutex
 	rooms map[id.RoomID]*roomCache
+	// wg counts the goroutines the adapter starts besides Run's (see
+	// spawn); Run waits for them before it returns.
+	wg sync.WaitGroup
 
 	// recent remembers the messages dispatched lately: a backfill may
 	// overlap what a sync already delivered. Across restarts, chat's
@@ -92,6 +95,10 @@ func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter,
 	return a, nil
 }
 
+// spawn runs fn in a goroutine that Run waits for before it returns
+// (and before the crypto store closes).
+func (a *Adapter) spawn(fn func()) { a.wg.Go(fn) }
+
 // Run logs in, then syncs until ctx ends, handling commands as they
 // come. Network failures are retried with backoff; it returns early
 // only when the login is refused or the crypto store cannot be used.
@@ -107,7 +114,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c, err := newCrypto(ctx, a.cli, a.cfg.CryptoStore, pk, a.log)
+		c, err := newCrypto(ctx, a.cli, a.cfg.CryptoStore, pk, a.log, a.spawn)
 		if err != nil {
 			return err
 		}
@@ -121,6 +128,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 		syncer.OnEvent(a.cli.StateStoreSyncHandler)
 		syncer.OnEventType(event.EventEncrypted, a.onEncryptedWithoutCrypto)
 	}
+	// Deferred after the crypto store's Close, so it runs before it.
+	defer a.wg.Wait()
 	syncer.OnEventType(event.EventMessage, a.onMessage)
 	syncer.OnEventType(event.StateMember, a.onMember)
 	syncer.OnEventType(event.StatePowerLevels, func(ctx context.Context, evt *event.Event) { a.forget(evt.RoomID) })
