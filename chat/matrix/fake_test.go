@@ -49,6 +49,8 @@ func TestFakeCommandAnswered(t *testing.T) {
 	if got := f.answers(byName); len(got) != 1 || got[0].content["msgtype"] != "m.notice" || strings.Contains(got[0].body(), "don't see") {
 		t.Fatalf("the challenge of @Ann was answered with %+v", got)
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if len(f.unknown) > 0 {
 		t.Errorf("the adapter called endpoints the fake lacks: %q", f.unknown)
 	}
@@ -77,9 +79,11 @@ func TestFakeRestartResumes(t *testing.T) {
 	if n := len(f.answers(second)); n != 1 {
 		t.Errorf("the command after the restart was answered %d times", n)
 	}
+	f.mu.Lock()
 	if f.logins != 1 {
 		t.Errorf("%d password logins; the stored session should have been reused", f.logins)
 	}
+	f.mu.Unlock()
 	run.stop()
 
 	// A crash after answering, before the sync position was stored: the
@@ -140,8 +144,11 @@ func TestFakeInvites(t *testing.T) {
 	f.invite("!dm:example.org", "@ann:example.org", true)
 	f.waitFor(t, "the join", func() bool { return len(f.joined) == 1 })
 	f.waitFor(t, "the refusal", func() bool { return len(f.left) == 1 })
-	if f.joined[0] != "!dm:example.org" || f.left[0] != "!evil:evil.org" {
-		t.Fatalf("joined %q, left %q", f.joined, f.left)
+	f.mu.Lock()
+	joined, left := f.joined[0], f.left[0]
+	f.mu.Unlock()
+	if joined != "!dm:example.org" || left != "!evil:evil.org" {
+		t.Fatalf("joined %q, left %q", joined, left)
 	}
 
 	// The DM room ann invited the bot to is where she is told things;
@@ -175,9 +182,11 @@ func TestFakeInvites(t *testing.T) {
 func TestFakeAccessToken(t *testing.T) {
 	f, db := fakeClub(t)
 	run := startFake(t, f, Config{AccessToken: "token"}, db, nil)
+	f.mu.Lock()
 	if run.a.cli.DeviceID != id.DeviceID("DEV") || f.logins != 0 {
 		t.Errorf("device %q after %d logins; want the token's device, no login", run.a.cli.DeviceID, f.logins)
 	}
+	f.mu.Unlock()
 	run.stop()
 	s, err := storage.Open(db, storage.Options{})
 	if err != nil {
@@ -255,5 +264,82 @@ func TestFakeRunWaitsForSpawned(t *testing.T) {
 	}
 	if !finished.Load() {
 		t.Error("Run returned while a goroutine of the adapter was still running")
+	}
+}
+
+// Back after more commands than one sync returns: the missing ones are
+// fetched (up to the last one seen before), and all are answered once,
+// oldest first.
+func TestFakeBackfill(t *testing.T) {
+	f, db := fakeClub(t)
+	run := startFake(t, f, Config{}, db, nil)
+	seen := f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the first answer", func() bool { return len(f.sent) == 1 })
+	run.stop()
+	var away []string
+	for _, c := range []string{"!go rules", "!go help", "!go nonsense", "!go rules", "!go help"} {
+		away = append(away, f.say(fakeRoom, "@bob:example.org", c))
+	}
+	f.mu.Lock()
+	f.limit = 2
+	f.mu.Unlock()
+	startFake(t, f, Config{}, db, nil)
+	f.waitFor(t, "the answers to the commands sent while away", func() bool { return len(f.sent) == 1+len(away) })
+	if n := len(f.answers(seen)); n != 1 {
+		t.Errorf("the command before the break was answered %d times", n)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, e := range away {
+		rel, _ := f.sent[1+i].content["m.relates_to"].(map[string]any)
+		if irt, _ := rel["m.in_reply_to"].(map[string]any); irt["event_id"] != e {
+			t.Errorf("answer %d replies to %v, want %s", i+1, irt["event_id"], e)
+		}
+	}
+}
+
+// Without encryption, an encrypted room is told once that the bot cannot
+// read it.
+func TestFakeEncryptedWithoutCrypto(t *testing.T) {
+	f, db := fakeClub(t)
+	startFake(t, f, Config{}, db, nil)
+	for i := range 2 {
+		f.push(fakeItem{room: fakeRoom, evt: map[string]any{"type": "m.room.encrypted", "event_id": "$enc" + strconv.Itoa(i),
+			"sender": "@ann:example.org", "origin_server_ts": time.Now().UnixMilli(),
+			"content": map[string]any{"algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "xyz", "session_id": "s", "sender_key": "k", "device_id": "D"}}})
+	}
+	f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the help", func() bool { return len(f.sent) >= 2 })
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.sent) != 2 || !strings.Contains(f.sent[0].body(), "encrypted") {
+		t.Errorf("sent %+v; want one notice about encryption, then the help", f.sent)
+	}
+}
+
+// In a room the bot just joined, what was said before its join is not
+// answered; a profile change of the bot is not a join.
+func TestFakeJoinCutsHistory(t *testing.T) {
+	f, db := fakeClub(t)
+	startFake(t, f, Config{}, db, nil)
+	member := func(evtID string, prev string) fakeItem {
+		return fakeItem{room: fakeRoom, evt: map[string]any{"type": "m.room.member", "state_key": f.bot, "sender": f.bot, "event_id": evtID,
+			"origin_server_ts": time.Now().UnixMilli(), "content": map[string]any{"membership": "join", "displayname": "gobot"},
+			"unsigned": map[string]any{"prev_content": map[string]any{"membership": prev}}}}
+	}
+	// In one sync: a command, the join, a command, a rename, a command.
+	f.push(msg(fakeRoom, "@ann:example.org", "!go help", "$old"), member("$join", "invite"),
+		msg(fakeRoom, "@ann:example.org", "!go rules", "$new1"), member("$rename", "join"),
+		msg(fakeRoom, "@bob:example.org", "!go help", "$new2"))
+	f.waitFor(t, "the answers", func() bool { return len(f.sent) >= 2 })
+	f.say(fakeRoom, "@ann:example.org", "!go help")
+	f.waitFor(t, "the last answer", func() bool { return len(f.sent) >= 3 })
+	for _, e := range []string{"$new1", "$new2"} {
+		if n := len(f.answers(e)); n != 1 {
+			t.Errorf("the command %s after the join was answered %d times", e, n)
+		}
+	}
+	if n := len(f.answers("$old")); n != 0 {
+		t.Errorf("the command before the bot's join was answered %d times", n)
 	}
 }

@@ -48,6 +48,9 @@ type fakeHS struct {
 	// 0 for success.
 	sendAnswers []int
 	unknown     []string
+	// limit, when set, cuts sync timelines to their last limit events
+	// (limited, with a prev_batch for /messages).
+	limit int
 }
 
 // fakeItem is one event in the sync stream: a timeline event in a joined
@@ -78,12 +81,19 @@ func (f *fakeHS) join(room string, members map[string]string) {
 	f.members[room] = members
 }
 
-func (f *fakeHS) push(it fakeItem) {
+// push adds items to the stream at once (one sync returns them all).
+func (f *fakeHS) push(its ...fakeItem) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.stream = append(f.stream, it)
+	f.stream = append(f.stream, its...)
 	close(f.changed)
 	f.changed = make(chan struct{})
+}
+
+// msg is a message from sender in room, with the given event ID.
+func msg(room, sender, body, evtID string) fakeItem {
+	return fakeItem{room: room, evt: map[string]any{"type": "m.room.message", "event_id": evtID, "sender": sender,
+		"origin_server_ts": time.Now().UnixMilli(), "content": map[string]any{"msgtype": "m.text", "body": body}}}
 }
 
 // say adds a message from sender to the room's timeline and returns its
@@ -92,8 +102,7 @@ func (f *fakeHS) say(room, sender, body string) string {
 	f.mu.Lock()
 	evtID := fmt.Sprintf("$e%d", len(f.stream)+1)
 	f.mu.Unlock()
-	f.push(fakeItem{room: room, evt: map[string]any{"type": "m.room.message", "event_id": evtID, "sender": sender,
-		"origin_server_ts": time.Now().UnixMilli(), "content": map[string]any{"msgtype": "m.text", "body": body}}})
+	f.push(msg(room, sender, body, evtID))
 	return evtID
 }
 
@@ -200,6 +209,8 @@ func (f *fakeHS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		default:
 			f.json(w, status, map[string]any{"errcode": "M_UNKNOWN", "error": "try later"})
 		}
+	case strings.HasSuffix(p, "/messages"):
+		f.messages(w, r, arg(1))
 	case strings.HasSuffix(p, "/upload"):
 		io.Copy(io.Discard, r.Body)
 		f.json(w, 200, map[string]any{"content_uri": "mxc://example.org/board"})
@@ -270,7 +281,8 @@ func (f *fakeHS) sync(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Unlock()
 	join, invite := map[string]any{}, map[string]any{}
-	for _, it := range items {
+	at := map[string][]int{} // a room's timeline → its events' stream positions
+	for i, it := range items {
 		if it.invite {
 			invite[it.room] = map[string]any{"invite_state": map[string]any{"events": []any{it.evt}}}
 			continue
@@ -281,9 +293,37 @@ func (f *fakeHS) sync(w http.ResponseWriter, r *http.Request) {
 			join[it.room] = room
 		}
 		tl := room["timeline"].(map[string]any)
-		tl["events"] = append(tl["events"].([]any), it.evt)
+		evs := append(tl["events"].([]any), it.evt)
+		at[it.room] = append(at[it.room], since+i+1)
+		if f.limit > 0 && len(evs) > f.limit {
+			evs, at[it.room] = evs[1:], at[it.room][1:]
+			tl["limited"], tl["prev_batch"] = true, "p"+strconv.Itoa(at[it.room][0]-1)
+		}
+		tl["events"] = evs
 	}
 	f.json(w, 200, map[string]any{"next_batch": "s" + strconv.Itoa(next), "rooms": map[string]any{"join": join, "invite": invite}})
+}
+
+// messages answers /messages backwards from a "p<position>" token: the
+// room's events at or before it, newest first.
+func (f *fakeHS) messages(w http.ResponseWriter, r *http.Request, room string) {
+	from, err := strconv.Atoi(strings.TrimPrefix(r.URL.Query().Get("from"), "p"))
+	if err != nil || r.URL.Query().Get("dir") != "b" {
+		f.json(w, 400, map[string]any{"errcode": "M_INVALID_PARAM", "error": "want from=p<n>&dir=b"})
+		return
+	}
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	chunk := []any{}
+	end := 0
+	for pos := min(from, len(f.stream)); pos > 0 && len(chunk) < max(limit, 1); pos-- {
+		if it := f.stream[pos-1]; it.room == room && !it.invite {
+			chunk = append(chunk, it.evt)
+		}
+		end = pos - 1
+	}
+	f.json(w, 200, map[string]any{"start": "p" + strconv.Itoa(from), "end": "p" + strconv.Itoa(end), "chunk": chunk})
 }
 
 // fakeRun is one run of the adapter against a fakeHS.
