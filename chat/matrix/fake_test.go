@@ -343,3 +343,33 @@ func TestFakeJoinCutsHistory(t *testing.T) {
 		t.Errorf("the command before the bot's join was answered %d times", n)
 	}
 }
+
+// A game's board goes up as an image after the text that announces it.
+func TestFakeBoardUploaded(t *testing.T) {
+	f, db := fakeClub(t)
+	startFake(t, f, Config{}, db, nil)
+	f.say(fakeRoom, "@ann:example.org", "!go challenge @bob 9 black")
+	f.waitFor(t, "the challenge", func() bool { return len(f.sent) == 1 })
+	accept := f.say(fakeRoom, "@bob:example.org", "!go accept")
+	f.waitFor(t, "the game", func() bool {
+		for _, s := range f.sent {
+			if s.content["msgtype"] == "m.image" {
+				return true
+			}
+		}
+		return false
+	})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var kinds []string
+	for _, s := range f.sent[1:] {
+		kinds = append(kinds, s.content["msgtype"].(string))
+	}
+	img := f.sent[len(f.sent)-1]
+	if img.content["msgtype"] != "m.image" || img.content["url"] != "mxc://example.org/board" {
+		t.Fatalf("after accept the bot sent %q; the last: %+v", kinds, img.content)
+	}
+	if !strings.Contains(f.sent[1].body(), "begins") {
+		t.Errorf("the answer to accept (%s): %q", accept, f.sent[1].body())
+	}
+}
