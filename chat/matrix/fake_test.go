@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,12 +139,18 @@ func TestFakeSendRetried(t *testing.T) {
 
 func TestFakeInvites(t *testing.T) {
 	f, db := fakeClub(t)
-	run := startFake(t, f, Config{AllowServers: []string{"example.org"}}, db, nil)
+	log := &keyLog{}
+	run := startFake(t, f, Config{AllowServers: []string{"example.org"}}, db, func(s chat.State) chat.State { log.State = s; return log })
 	f.join("!dm:example.org", map[string]string{"@gobot:example.org": "gobot", "@ann:example.org": "Ann"})
 	f.invite("!evil:evil.org", "@eve:evil.org", false)
 	f.invite("!dm:example.org", "@ann:example.org", true)
 	f.waitFor(t, "the join", func() bool { return len(f.joined) == 1 })
 	f.waitFor(t, "the refusal", func() bool { return len(f.left) == 1 })
+	f.waitFor(t, "the DM room remembered", func() bool {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		return slices.Contains(log.keys, "dm @ann:example.org")
+	})
 	f.mu.Lock()
 	joined, left := f.joined[0], f.left[0]
 	f.mu.Unlock()
