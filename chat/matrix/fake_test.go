@@ -217,7 +217,11 @@ type keyLog struct {
 	pos  string // the last sync position written
 }
 
+// PutState records the keys once they are written.
 func (k *keyLog) PutState(ctx context.Context, ns string, kv map[string][]byte) error {
+	if err := k.State.PutState(ctx, ns, kv); err != nil {
+		return err
+	}
 	k.mu.Lock()
 	for key, v := range kv {
 		k.keys = append(k.keys, key)
@@ -226,7 +230,7 @@ func (k *keyLog) PutState(ctx context.Context, ns string, kv map[string][]byte) 
 		}
 	}
 	k.mu.Unlock()
-	return k.State.PutState(ctx, ns, kv)
+	return nil
 }
 
 // A command costs the adapter no state write of its own: chat's outbox
