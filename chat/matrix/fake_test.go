@@ -380,7 +380,15 @@ func TestFakeBoardUploaded(t *testing.T) {
 	if img.content["msgtype"] != "m.image" || img.content["url"] != "mxc://example.org/board" {
 		t.Fatalf("after accept the bot sent %q; the last: %+v", kinds, img.content)
 	}
-	if !strings.Contains(f.sent[1].body(), "begins") {
-		t.Errorf("the answer to accept (%s): %q", accept, f.sent[1].body())
+	var answer string
+	for _, s := range f.sent {
+		if rel, _ := s.content["m.relates_to"].(map[string]any); rel != nil {
+			if irt, _ := rel["m.in_reply_to"].(map[string]any); irt["event_id"] == accept {
+				answer = s.body()
+			}
+		}
+	}
+	if !strings.Contains(answer, "begins") {
+		t.Errorf("the answer to accept: %q", answer)
 	}
 }
