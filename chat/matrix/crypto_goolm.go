@@ -75,8 +75,9 @@ func (b *helperBox) CrossSign(ctx context.Context, o identityOptions) error {
 // SQLite file at path (opened with go.mau.fi/util's "sqlite3-fk-wal"
 // driver, which needs cgo). It must run before the first sync: it hooks
 // the syncer to decrypt events and track devices, and sets the client's
-// state store. The device in the store must be the client's.
-func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {
+// state store. The device in the store must be the client's. spawn
+// starts the goroutines it needs (the adapter's, tracked).
+func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger, spawn func(func())) (cryptoBox, error) {
 	// mautrix warns of every message it cannot decrypt; the callback
 	// below says it too, and a withheld key only once (withheldLog).
 	clientLog := cli.Log
@@ -102,8 +103,9 @@ func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey 
 			return
 		}
 		// The room key may still be on its way (to-device messages can
-		// arrive a sync later than the message): wait for it once more.
-		go func() {
+		// arrive a sync later than the message): wait for it once more,
+		// in a goroutine the adapter waits for when it stops.
+		spawn(func() {
 			c := evt.Content.AsEncrypted()
 			if !h.WaitForSession(ctx, evt.RoomID, c.SenderKey, c.SessionID, sessionWait) {
 				log.Warn("gave up waiting for a message's key", "room", evt.RoomID, "event", evt.ID)
@@ -118,7 +120,7 @@ func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey 
 			}
 			dec.Mautrix.EventSource |= event.SourceDecrypted
 			cli.Syncer.(mautrix.DispatchableSyncer).Dispatch(ctx, dec)
-		}()
+		})
 	}
 	if err := h.Init(ctx); err != nil {
 		h.Close()

@@ -23,6 +23,6 @@ type cryptoBox interface {
 	CrossSign(ctx context.Context, o identityOptions) error
 }
 
-func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger) (cryptoBox, error) {
+func newCrypto(ctx context.Context, cli *mautrix.Client, path string, pickleKey []byte, log *slog.Logger, spawn func(func())) (cryptoBox, error) {
 	return nil, errNoCrypto
 }

@@ -1,0 +1,234 @@
+package matrix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"maunium.net/go/mautrix"
+	"maunium.net/go/mautrix/crypto/attachment"
+	"maunium.net/go/mautrix/event"
+	"maunium.net/go/mautrix/id"
+
+	"github.com/gobotgo/gobot/chat"
+)
+
+// Notify sends a message the bot sends on its own: into a room (or a
+// game's thread), or to a user in a direct room, made if needed.
+func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
+	select {
+	case <-a.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if m.To != "" {
+		u, ok := matrixUser(m.To)
+		if !ok {
+			return fmt.Errorf("matrix: %s is not a Matrix user", m.To)
+		}
+		room, err := a.dmRoom(ctx, u)
+		if err != nil {
+			return err
+		}
+		m.Reply.Room = RoomID(room, "")
+		return a.deliver(ctx, m.Reply, nil)
+	}
+	if _, _, ok := matrixRoom(m.Room); !ok {
+		return fmt.Errorf("matrix: %s is not a Matrix room", m.Room)
+	}
+	m.Reply.Room = m.Room
+	return a.deliver(ctx, m.Reply, nil)
+}
+
+// deliver presents a reply. from is the command's route (nil for
+// notifications). The reply goes to Reply.Room when set (a game's home
+// room or thread), else back where the command was typed, as a reply to
+// it. When the reply asks for a thread, its first message becomes the
+// thread's root and the rest goes into the thread.
+func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) error {
+	var to route
+	if from != nil {
+		to = *from
+	}
+	if rep.Room != "" {
+		room, thread, ok := matrixRoom(rep.Room)
+		if !ok {
+			return fmt.Errorf("matrix: %s is not a Matrix room", rep.Room)
+		}
+		if from == nil || room != from.Room || thread != from.Thread {
+			to = route{Room: room, Thread: thread}
+		}
+	}
+	if to.Room == "" {
+		return errors.New("matrix: a reply with nowhere to go")
+	}
+	newThread := rep.Thread && rep.Game != 0 && to.Thread == ""
+	if newThread {
+		to.ReplyTo = "" // a thread's root must not relate to anything
+	}
+	name := func(u chat.UserID) string { return a.name(ctx, to.Room, u) }
+	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
+	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
+	text.RelatesTo = to.relation()
+	first, err := a.sendContent(ctx, to.Room, text)
+	if err != nil {
+		return err
+	}
+	if newThread {
+		to = route{Room: to.Room, Thread: first}
+		if err := a.bot.ThreadCreated(ctx, rep.Game, RoomID(to.Room, first)); err != nil {
+			a.log.Warn("recording a game thread", "game", rep.Game, "err", err)
+		}
+	} else if to.Thread != "" {
+		to.ReplyTo = first
+	} else {
+		to.ReplyTo = "" // the text answered the command; files follow it
+	}
+	for _, f := range []*chat.File{rep.Image, rep.File} {
+		if f == nil {
+			continue
+		}
+		c, err := a.upload(ctx, to.Room, f)
+		if err != nil {
+			a.log.Warn("uploading", "file", f.Name, "err", err)
+			continue
+		}
+		c.RelatesTo = to.relation()
+		if _, err := a.sendContent(ctx, to.Room, c); err != nil {
+			return err
+		}
+	}
+	if from != nil && to.Room != from.Room {
+		// The answer went to the game's room: say so where the command was.
+		ack := &event.MessageEventContent{MsgType: event.MsgNotice, Mentions: &event.Mentions{},
+			Body:      "Answered in the game's room: " + to.Room.EventURI(first).MatrixToURL(),
+			RelatesTo: from.relation()}
+		ack.Format, ack.FormattedBody = event.FormatHTML, fmt.Sprintf(`Answered in <a href="%s">the game's room</a>.`, to.Room.EventURI(first).MatrixToURL())
+		if _, err := a.sendContent(ctx, from.Room, ack); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encrypted reports whether room is end-to-end encrypted (and the bot
+// can encrypt).
+func (a *Adapter) encrypted(ctx context.Context, room id.RoomID) bool {
+	if a.crypto == nil {
+		return false
+	}
+	ok, err := a.cli.StateStore.IsEncrypted(ctx, room)
+	return err == nil && ok
+}
+
+// upload puts f into the media repository (encrypted first in encrypted
+// rooms) and returns the event content that shows it.
+func (a *Adapter) upload(ctx context.Context, room id.RoomID, f *chat.File) (*event.MessageEventContent, error) {
+	data := f.Data
+	var enc *event.EncryptedFileInfo
+	mime := f.MIME
+	if a.encrypted(ctx, room) {
+		ef := attachment.NewEncryptedFile()
+		data = ef.Encrypt(f.Data)
+		enc = &event.EncryptedFileInfo{EncryptedFile: *ef}
+		mime = "application/octet-stream"
+	}
+	var resp *mautrix.RespMediaUpload
+	err := a.retry(ctx, "upload", func() error {
+		var err error
+		resp, err = a.cli.UploadBytesWithName(ctx, data, mime, f.Name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if enc != nil {
+		enc.URL = resp.ContentURI.CUString()
+		return mediaContent(f, "", enc), nil
+	}
+	return mediaContent(f, resp.ContentURI.CUString(), nil), nil
+}
+
+// sendContent sends one m.room.message (encrypted in encrypted rooms),
+// retrying rate limits and network failures with the same transaction
+// ID so that the room never gets it twice.
+func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.MessageEventContent) (id.EventID, error) {
+	txn := a.cli.TxnID()
+	var resp *mautrix.RespSendEvent
+	err := a.retry(ctx, "send", func() error {
+		var err error
+		resp, err = a.cli.SendMessageEvent(ctx, room, event.EventMessage, c, mautrix.ReqSendEvent{TransactionID: txn})
+		return err
+	})
+	if err != nil {
+		a.log.Warn("sending a message", "room", room, "err", err)
+		return "", err
+	}
+	return resp.EventID, nil
+}
+
+// maxAttempts bounds retries of one request (about four minutes with
+// the default backoff).
+const maxAttempts = 9
+
+// retry runs fn until it succeeds, fails for good or ctx ends: rate
+// limits wait as long as the homeserver asks (retry_after_ms), network
+// failures and server errors back off exponentially.
+func (a *Adapter) retry(ctx context.Context, what string, fn func() error) error {
+	delay := a.retryBase
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		if err == nil || attempt == maxAttempts || ctx.Err() != nil {
+			return err
+		}
+		wait, ok := retryAfter(err)
+		if !ok {
+			if !transient(err) {
+				return err
+			}
+			wait = delay
+			delay = min(2*delay, time.Minute)
+		}
+		a.log.Debug("retrying", "what", what, "err", err, "in", wait)
+		if !sleep(ctx, wait) {
+			return err
+		}
+	}
+}
+
+// retryAfter returns the delay a rate-limited response asks for.
+func retryAfter(err error) (time.Duration, bool) {
+	var he mautrix.HTTPError
+	if !errors.As(err, &he) || he.RespError == nil || he.RespError.ErrCode != mautrix.MLimitExceeded.ErrCode {
+		return 0, false
+	}
+	if ms, ok := he.RespError.ExtraData["retry_after_ms"].(float64); ok && ms > 0 {
+		return time.Duration(ms) * time.Millisecond, true
+	}
+	return 5 * time.Second, true
+}
+
+// transient reports whether err may go away by itself: no answer, or a
+// server or gateway error.
+func transient(err error) bool {
+	var he mautrix.HTTPError
+	if !errors.As(err, &he) {
+		return false
+	}
+	if he.Response == nil {
+		return he.WrappedError != nil && !errors.Is(he.WrappedError, context.Canceled)
+	}
+	return he.Response.StatusCode >= 500 || he.Response.StatusCode == 429
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
