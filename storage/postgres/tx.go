@@ -125,31 +125,39 @@ func (t *tx) DeleteGame(id GameID) error {
 	return nil
 }
 
-// games runs a query of (id, record) rows. Records that cannot be read
-// are left out and reported in the error (wrapping ErrCorrupt), so callers
-// can use the good ones.
-func (t *tx) games(sql string, args ...any) ([]*Game, error) {
+// listRecords runs a query of (id, record) rows and decodes each record.
+// Records that cannot be read are left out and passed to bad, so callers
+// can use the good ones and name the others.
+func listRecords[T any](t *tx, decode func(id int64, raw []byte) (T, error), bad func(id int64, err error), sql string, args ...any) ([]T, error) {
 	rows, err := t.tx.Query(t.ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*Game
-	var bad damaged
+	var out []T
 	for rows.Next() {
 		var id int64
 		var raw []byte
 		if err := rows.Scan(&id, &raw); err != nil {
 			return nil, err
 		}
-		g, err := decodeGame(GameID(id), raw)
+		v, err := decode(id, raw)
 		if err != nil {
-			bad.game(GameID(id), err)
+			bad(id, err)
 			continue
 		}
-		out = append(out, g)
+		out = append(out, v)
 	}
-	if err := rows.Err(); err != nil {
+	return out, rows.Err()
+}
+
+// games lists the games a query of (id, record) rows names; damaged ones
+// are reported in a *chat.DamagedError beside the readable ones.
+func (t *tx) games(sql string, args ...any) ([]*Game, error) {
+	var bad damaged
+	out, err := listRecords(t, func(id int64, raw []byte) (*Game, error) { return decodeGame(GameID(id), raw) },
+		func(id int64, err error) { bad.game(GameID(id), err) }, sql, args...)
+	if err != nil {
 		return nil, err
 	}
 	return out, bad.err()
@@ -223,27 +231,10 @@ func (t *tx) DeleteChallenge(id ChallengeID) error {
 }
 
 func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
-	rows, err := t.tx.Query(t.ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Challenge
 	var bad damaged
-	for rows.Next() {
-		var id int64
-		var raw []byte
-		if err := rows.Scan(&id, &raw); err != nil {
-			return nil, err
-		}
-		c, err := decodeChallenge(ChallengeID(id), raw)
-		if err != nil {
-			bad.challenge(ChallengeID(id), err)
-			continue
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := listRecords(t, func(id int64, raw []byte) (*Challenge, error) { return decodeChallenge(ChallengeID(id), raw) },
+		func(id int64, err error) { bad.challenge(ChallengeID(id), err) }, sql, args...)
+	if err != nil {
 		return nil, err
 	}
 	return out, bad.err()
