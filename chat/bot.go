@@ -104,6 +104,11 @@ type Config struct {
 	EventTTL time.Duration
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
+	// RateEngineGames makes games against an engine rated like games
+	// between people (even games on 9, 13 and 19; the engine gets a
+	// rating of its own in the community). Off by default: engine games
+	// are unrated.
+	RateEngineGames bool
 }
 
 // FormatText replaces every mention token <@UserID> in text with what

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/rating"
 )
 
 // Engines is the computer players as chat uses them: GTP engines behind a
@@ -324,6 +325,9 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 		}
 		if l.g.Phase() == game.Over {
 			finish(l.sg, l.g, now)
+			if err := b.rateGame(tx, l.sg, l.g); err != nil {
+				return err
+			}
 		} else if job != jobMove {
 			startClock(l.sg, l.g, now)
 		}
@@ -517,8 +521,8 @@ func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, 
 	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
 		return Reply{}, errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
 	}
-	if a.Choice["rated"] == "rated" {
-		return Reply{}, errorf("Games against %s are never rated; leave out rated.", name)
+	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
+		return Reply{}, errorf("Games against %s are never rated here; leave out rated.", name)
 	}
 	if a.Rating.Auto {
 		return Reply{}, errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
@@ -585,6 +589,18 @@ func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, 
 		}
 		sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
 			Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
+		if b.cfg.RateEngineGames {
+			// Rated as a game between people would be: an even game on
+			// a standard size, unless the challenger said unrated.
+			comm := communityOf(r)
+			rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
+				rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
+			if a.Choice["rated"] == "rated" && !rated {
+				return errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
+			}
+			sg.Rating = &GameRating{Community: comm, Rated: rated,
+				BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
+		}
 		if clock.Kind == Fischer {
 			sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
 		}
@@ -604,7 +620,7 @@ func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, 
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (unrated).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv))
+	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
@@ -664,8 +680,12 @@ func cmdEngines(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error)
 		}
 		return Reply{Title: "Engines", Text: msg, Private: true}, nil
 	}
+	unrated := " and is unrated"
+	if b.cfg.RateEngineGames {
+		unrated = ""
+	}
 	text := "Computer opponents:\n" + strings.Join(lines, "\n") +
-		fmt.Sprintf("\nPlay one with %s; the game starts at once and is unrated.", b.cmd("challenge engine="+b.engineNames()[0]+" level=1 9"))
+		fmt.Sprintf("\nPlay one with %s; the game starts at once%s.", b.cmd("challenge engine="+b.engineNames()[0]+" level=1 9"), unrated)
 	var rm *Room
 	b.store.View(ctx, func(tx Tx) error {
 		rm, _ = tx.Room(r.Room)
@@ -715,4 +735,12 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 		rest = append(rest, a)
 	}
 	return rest, on, nil
+}
+
+// ratedWord is "rated" or "unrated" for a game's start message.
+func ratedWord(sg *Game) string {
+	if sg.Rating != nil && sg.Rating.Rated {
+		return "rated"
+	}
+	return "unrated"
 }

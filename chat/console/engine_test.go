@@ -3,6 +3,9 @@ package console
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"github.com/gobotgo/gobot/rating"
+	"math"
 
 	"io"
 	"log/slog"
@@ -70,6 +73,11 @@ type engineRig struct {
 
 func newEngineRig(t testing.TB, cfgs []engine.Config, scorer string) *engineRig {
 	t.Helper()
+	return newEngineRigWith(t, cfgs, scorer, chat.Config{Rules: "japanese", Width: 9, Height: 9})
+}
+
+func newEngineRigWith(t testing.TB, cfgs []engine.Config, scorer string, cc chat.Config) *engineRig {
+	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +87,7 @@ func newEngineRig(t testing.TB, cfgs []engine.Config, scorer string) *engineRig 
 	if err != nil {
 		t.Fatal(err)
 	}
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, nil, nil, log)
+	bot := chat.New(cc, db, nil, nil, log)
 	bot.SetEngines(set, scorer, "")
 	out := &lockedBuffer{}
 	c := &Console{Bot: bot, Out: out, Echo: true, User: "alice", Room: Platform + ":main", session: "t"}
@@ -673,5 +681,45 @@ func TestEngineTurnWaitsWithoutEngines(t *testing.T) {
 	r.bot.WaitEngines()
 	if _, g := r.game(id); g.MoveCount() != 2 {
 		t.Fatalf("the engine's move did not come: %d moves", g.MoveCount())
+	}
+}
+
+// With ratings.engine_games on, an even game against the engine is rated
+// for both: resigning it lowers the player's rating and gives the engine
+// a rating of its own; a handicap game stays unrated.
+func TestRatedEngineGame(t *testing.T) {
+	needGNUGo(t)
+	r := newEngineRigWith(t, []engine.Config{gnugoConfig()}, "", chat.Config{Rules: "japanese", Width: 9, Height: 9, RateEngineGames: true})
+	before := len(r.out.String())
+	r.do("challenge engine=gnugo level=1 9 black")
+	if got := r.out.String()[before:]; !strings.Contains(got, "(rated)") {
+		t.Fatalf("the start of a rated engine game: %q", got)
+	}
+	id := r.latestGame()
+	r.do(fmt.Sprintf("resign #%d", id))
+	var me, bot *chat.PlayerRating
+	err := r.db.View(context.Background(), func(tx chat.Tx) error {
+		var err error
+		if me, err = tx.Rating("console", r.user); err != nil {
+			return err
+		}
+		bot, err = tx.Rating("console", chat.EngineUser("gnugo"))
+		return err
+	})
+	if err != nil {
+		t.Fatalf("ratings after the rated engine game: %v\n%s", err, r.out.String())
+	}
+	p0 := rating.New()
+	wantMe, wantBot, err := rating.Game(p0, p0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if me.Games != 1 || me.Losses != 1 || math.Abs(me.Rating-wantMe.Rating) > 1e-6 || bot.Wins != 1 || math.Abs(bot.Rating-wantBot.Rating) > 1e-6 {
+		t.Fatalf("alice %+v, gnugo %+v; want %.2f and %.2f", me, bot, wantMe.Rating, wantBot.Rating)
+	}
+	before = len(r.out.String())
+	r.do("challenge engine=gnugo 9 handicap=2 rated")
+	if got := r.out.String()[before:]; !strings.Contains(got, "Only even games") {
+		t.Fatalf("a rated handicap game against the engine: %q", got)
 	}
 }

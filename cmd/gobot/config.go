@@ -31,6 +31,7 @@ type Config struct {
 	Matrix   MatrixConfig    `yaml:"matrix"`
 	Engines  []engine.Config `yaml:"engines"` // engines.go
 	Scoring  ScoringConfig   `yaml:"scoring"`
+	Ratings  RatingsConfig   `yaml:"ratings"`
 }
 
 // LogConfig chooses the log format and level.
@@ -230,7 +231,7 @@ func (c *Config) check() error {
 
 // chatConfig turns the file's defaults into the bot's config.
 func (c *Config) chatConfig() chat.Config {
-	cc := chat.Config{Rules: c.Defaults.Rules, Komi: c.Defaults.Komi, Clock: c.Defaults.Clock}
+	cc := chat.Config{Rules: c.Defaults.Rules, Komi: c.Defaults.Komi, Clock: c.Defaults.Clock, RateEngineGames: c.Ratings.EngineGames}
 	if c.Defaults.Size != "" {
 		cc.Width, cc.Height, _ = game.ParseSize(c.Defaults.Size)
 	}

@@ -16,6 +16,12 @@ type ScoringConfig struct {
 	Engine string `yaml:"engine"`
 }
 
+// RatingsConfig tunes ratings.
+type RatingsConfig struct {
+	// EngineGames rates games against engines (off: they are unrated).
+	EngineGames bool `yaml:"engine_games"`
+}
+
 // checkEngines validates the engines and scoring sections.
 func (c *Config) checkEngines() error {
 	seen := map[string]bool{}
