@@ -34,14 +34,6 @@ type ratingOpts struct {
 	Auto  bool  // handicap=auto
 }
 
-// clipText shortens user input for an error message.
-func clipText(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
 // record returns u's rating in c, a newcomer's when there is none.
 func record(tx Tx, c CommunityID, u UserID) (*PlayerRating, error) {
 	rec, err := tx.Rating(c, u)
@@ -319,7 +311,7 @@ func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
 	}
 	rank, err := game.ParseRank(v)
 	if err != nil {
-		return errorf("rank=%s: write a grade like 5k or 2d (ranks go from 30k to 9d).", clipText(v, 20))
+		return errorf("rank=%s: write a grade like 5k or 2d (ranks go from 30k to 9d).", ClipRunes(v, 20))
 	}
 	p, err := rating.Start(rank)
 	if err != nil {
@@ -434,7 +426,7 @@ func cmdTop(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
 	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "W-L")
 	for i, x := range rs[:min(len(rs), topRows)] {
 		p := x.Player()
-		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, clipText(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
+		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, ClipRunes(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
 	}
 	sb.WriteString("```")
 	if n := len(rs) - topRows; n > 0 {
