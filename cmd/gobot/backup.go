@@ -36,23 +36,9 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: write gobot backup -o FILE [-db PATH | -config FILE]", errUsage)
 	}
-	path := *dbPath
-	if path == "" && *cfgPath != "" {
-		cfg, err := loadConfig(*cfgPath, os.Getenv)
-		if err != nil {
-			return err
-		}
-		sc := cfg.storage()
-		if sc.Driver == driverPostgres {
-			return fmt.Errorf("%w: the config uses PostgreSQL; back it up with pg_dump (docs/storage.md)", errUsage)
-		}
-		path = sc.Path
-	}
-	if path == "" {
-		path = defaultDBPath()
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("no database at %s: %w", path, err)
+	path, err := boltFile(*dbPath, *cfgPath, "backup")
+	if err != nil {
+		return err
 	}
 	tmp := *out + ".partial"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)

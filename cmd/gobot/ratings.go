@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/gobotgo/gobot/chat"
@@ -41,19 +40,9 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: write gobot ratings [-db PATH | -config FILE] [--community C] [--json]", errUsage)
 	}
-	path := *dbPath
-	if path == "" && *cfgPath != "" {
-		cfg, err := loadConfig(*cfgPath, os.Getenv)
-		if err != nil {
-			return err
-		}
-		path = cfg.Database
-	}
-	if path == "" {
-		path = defaultDBPath()
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("no database at %s: %w", path, err)
+	path, err := boltFile(*dbPath, *cfgPath, "ratings")
+	if err != nil {
+		return err
 	}
 	db, err := storage.Open(path, storage.Options{ReadOnly: true})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/gobotgo/gobot/storage"
@@ -27,19 +26,9 @@ func cmdRepair(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 || *list == (*quarantine != "") {
 		return fmt.Errorf("%w: write gobot repair --list or gobot repair --quarantine game:7 [-db PATH | -config FILE]", errUsage)
 	}
-	path := *dbPath
-	if path == "" && *cfgPath != "" {
-		cfg, err := loadConfig(*cfgPath, os.Getenv)
-		if err != nil {
-			return err
-		}
-		path = cfg.Database
-	}
-	if path == "" {
-		path = defaultDBPath()
-	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("no database at %s: %w", path, err)
+	path, err := boltFile(*dbPath, *cfgPath, "repair")
+	if err != nil {
+		return err
 	}
 	db, err := storage.Open(path, storage.Options{Timeout: 300 * time.Millisecond})
 	if errors.Is(err, storage.ErrInUse) {

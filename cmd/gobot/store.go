@@ -103,3 +103,28 @@ func openStore(ctx context.Context, cfg *Config, log *slog.Logger) (*openedStore
 	}
 	return &openedStore{Store: db, bolt: db, where: path, dir: filepath.Dir(path)}, nil
 }
+
+// boltFile is the bbolt database a maintenance command (backup, repair,
+// ratings) works on: -db, else the file the -config names, else the
+// default; it must exist. what names the command for the PostgreSQL case.
+func boltFile(dbFlag, cfgFlag, what string) (string, error) {
+	path := dbFlag
+	if path == "" && cfgFlag != "" {
+		cfg, err := loadConfig(cfgFlag, os.Getenv)
+		if err != nil {
+			return "", err
+		}
+		sc := cfg.storage()
+		if sc.Driver == driverPostgres {
+			return "", fmt.Errorf("%w: the config uses PostgreSQL, and gobot %s works on a bbolt file (PostgreSQL: back up with pg_dump; docs/storage.md)", errUsage, what)
+		}
+		path = sc.Path
+	}
+	if path == "" {
+		path = defaultDBPath()
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("no database at %s: %w", path, err)
+	}
+	return path, nil
+}

@@ -59,3 +59,34 @@ func TestRunOnPostgres(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// The maintenance commands find the bbolt file a config names with
+// storage.path (not only the older database: key), and say plainly that
+// they do not work on a PostgreSQL config.
+func TestMaintenanceCommandsFindTheConfiguredFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "named.db")
+	var out, errb bytes.Buffer
+	if code := run([]string{"-db", db, "-images", dir}, strings.NewReader("challenge @bob 9\n"), &out, &errb); code != 0 {
+		t.Fatalf("making the database: exit %d: %s", code, errb.String())
+	}
+	cfg := writeConfig(t, "storage:\n  path: "+db+"\n")
+	for _, args := range [][]string{
+		{"ratings", "-config", cfg, "--json"},
+		{"repair", "--list", "-config", cfg},
+		{"backup", "-o", filepath.Join(dir, "copy.db"), "-config", cfg},
+	} {
+		out.Reset()
+		errb.Reset()
+		if code := run(args, nil, &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+	pg := writeConfig(t, "storage:\n  driver: postgres\n  dsn: postgres://gobot@127.0.0.1:1/gobot\n")
+	for _, args := range [][]string{{"ratings", "-config", pg}, {"repair", "--list", "-config", pg}, {"backup", "-o", filepath.Join(dir, "x.db"), "-config", pg}} {
+		errb.Reset()
+		if code := run(args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "PostgreSQL") {
+			t.Errorf("%v on a PostgreSQL config: exit %d: %s", args, code, errb.String())
+		}
+	}
+}
