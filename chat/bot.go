@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -60,10 +59,18 @@ type Command struct {
 	Args    []Arg
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
-	// view commands change nothing; their event ID is marked before they
-	// run (commands that change things mark it in their own transaction).
+	// view commands change nothing: they run in a read transaction, their
+	// event marked just before. The others run in the write transaction
+	// the router opens, in which it marks the event (router.go).
 	view bool
-	run  func(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error)
+	// run is the handler. It reads and writes through tx only and returns
+	// its reply; messages to others go through b.notify, which holds them
+	// until the transaction commits.
+	run func(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error)
+	// prepare, if set, runs before the transaction, for checks that take
+	// slow work (asking an engine whether it plays a game). It writes
+	// nothing.
+	prepare func(ctx context.Context, b *Bot, r *Request, a *Args) error
 }
 
 // Usage returns the command's synopsis: "play <point> [#game]".
@@ -147,11 +154,9 @@ type Bot struct {
 	byName    map[string]*Command
 	eng       *engineState // computer opponents (engine.go)
 
-	// Set on the per-request copy that handleOwed runs a command with:
-	// the event is already marked in the open transaction, and
-	// notifications wait until it is committed.
-	eventMarked bool
-	deferred    *[]Message
+	// later is set on the copy of the bot that runs inside a
+	// transaction (inTx): notifications wait there until it commits.
+	later *[]Message
 }
 
 type systemClock struct{}
@@ -243,96 +248,6 @@ func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...
 // renders in its own syntax ("/go accept #7", "!go accept #7").
 func (b *Bot) cmd(s string) string { return Cmd(s) }
 
-// Handle answers one request. It never panics on bad input; every
-// mistake comes back as a Reply with Error set.
-func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
-			reply = Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
-		}
-	}()
-	if r.Time.IsZero() {
-		r.Time = b.clock.Now()
-	}
-	if err := r.User.ID.Validate(); err != nil {
-		return b.errorReply(errorf("I can't take commands from this user name: %v", err))
-	}
-	var cmd *Command
-	if r.Action != "" {
-		c, args, err := b.decodeAction(ctx, &r)
-		if err != nil {
-			return b.errorReply(err)
-		}
-		cmd, r.Command, r.Args, r.Named = c, c.Name, args, nil
-	} else {
-		name := strings.ToLower(strings.TrimSpace(r.Command))
-		c, ok := b.byName[name]
-		if !ok {
-			return b.errorReply(b.unknownCommand(name))
-		}
-		cmd = c
-	}
-	if cmd.Admin && !r.Admin {
-		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
-	}
-	args, err := b.parseArgs(cmd, &r)
-	if err != nil {
-		return b.errorReply(err)
-	}
-	if r.Outbox && r.EventID != "" {
-		return b.handleOwed(ctx, cmd, &r, args)
-	}
-	if cmd.view && r.EventID != "" {
-		if err := b.store.Update(ctx, func(tx Tx) error { return b.markEvent(tx, &r) }); err != nil {
-			return b.errorReply(err)
-		}
-	}
-	rep, err := cmd.run(ctx, b, &r, args)
-	if err != nil {
-		return b.errorReply(err)
-	}
-	return rep
-}
-
-func (b *Bot) unknownCommand(name string) error {
-	if name == "" {
-		return errorf("Which command? Try %s.", b.cmd("help"))
-	}
-	best, bestD := "", 3
-	for _, c := range b.commands {
-		for _, n := range append([]string{c.Name}, c.Aliases...) {
-			if d := editDistance(name, n); d < bestD {
-				best, bestD = c.Name, d
-			}
-		}
-	}
-	if best != "" {
-		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
-	}
-	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // errDuplicate marks a request whose event was already handled.
 var errDuplicate = errors.New("duplicate event")
 
@@ -400,8 +315,8 @@ func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
 
 // notify sends m through the platform's notifier, logging failures.
 func (b *Bot) notify(ctx context.Context, m Message) {
-	if b.deferred != nil {
-		*b.deferred = append(*b.deferred, m)
+	if b.later != nil {
+		*b.later = append(*b.later, m)
 		return
 	}
 	if m.wake != 0 {
@@ -416,22 +331,10 @@ func (b *Bot) notify(ctx context.Context, m Message) {
 	if !ok {
 		return
 	}
+	if err := b.present(&m.Reply); err != nil {
+		b.log.Warn("notification not drawn", "room", m.Room, "to", m.To, "err", err)
+	}
 	if err := n.Notify(ctx, m); err != nil {
 		b.log.Warn("notification failed", "room", m.Room, "to", m.To, "err", err)
 	}
-}
-
-// boardImage renders g for a viewer's theme; errors are logged and the
-// reply goes without an image rather than failing the command.
-func (b *Bot) boardImage(g *game.Game, id GameID, theme string, numbers int) *File {
-	if b.render == nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	w, h, err := b.render.Board(&buf, g, theme, numbers)
-	if err != nil {
-		b.log.Error("render failed", "game", id, "err", err)
-		return nil
-	}
-	return &File{Name: fmt.Sprintf("game-%d-move-%d.png", id, g.MoveCount()), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }

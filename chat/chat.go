@@ -129,6 +129,10 @@ type Reply struct {
 	// off this message and to report it with Bot.ThreadCreated.
 	Thread     bool
 	ThreadName string
+
+	// draw is the Image still to be drawn: the bot draws it after the
+	// transaction that built the reply, before anyone sees the reply.
+	draw *drawing
 }
 
 // Message is a reply the bot sends on its own (turn notices, reminders,

@@ -27,7 +27,7 @@ func commands() []Command {
 				{Name: "placement", Kind: ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}},
 				{Name: "engine", Kind: ArgEngine, Help: "play the computer: engine=gnugo (the game starts at once, unrated)"},
 				{Name: "level", Kind: ArgLevel, Help: "the computer's strength, level=1 (weakest) to 10"}},
-			run: cmdChallenge},
+			prepare: prepareChallenge, run: cmdChallenge},
 		{Name: "accept", Summary: "accept a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
 		{Name: "decline", Summary: "decline a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
 		{Name: "cancel", Summary: "withdraw your challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdCancel},
@@ -61,7 +61,7 @@ func commands() []Command {
 	}
 }
 
-func cmdHelp(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
 	if len(args) > 0 {
 		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
@@ -99,7 +99,7 @@ func (b *Bot) usageError(c string, what string) error {
 	return errorf("%s Usage: %s", what, usageToken(cmd.Usage()))
 }
 
-func cmdRules(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	if len(a.Text) == 0 {
 		var sb strings.Builder
 		sb.WriteString("Rulesets:")

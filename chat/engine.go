@@ -278,9 +278,10 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 		return false
 	}
 	now := b.clock.Now()
-	var what string
 	var out *loaded
+	var later []Message
 	err = b.store.Update(ctx, func(tx Tx) error {
+		out, later = nil, nil // a rerun after a conflict decides afresh
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -301,6 +302,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 			return nil // someone else applied it, or the game moved on
 		}
 		me := Mention(EngineUser(name))
+		var what string
 		switch job {
 		case jobMove:
 			what, err = b.applyEngineMove(l, ec, mv, now)
@@ -338,6 +340,15 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 			return err
 		}
 		out = l
+		if what != "" {
+			user := User{ID: EngineUser(name)}
+			if l.sg.Engine == "" {
+				user = User{} // a people's game: the proposal pings both
+			}
+			r := &Request{Time: now, Room: l.sg.Room, User: user}
+			in := b.inTx(&later)
+			in.notify(ctx, Message{Room: l.sg.Room, Reply: in.gameReply(tx, l, r, what)})
+		}
 		return nil
 	})
 	if err != nil {
@@ -352,14 +363,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
-	if what != "" {
-		user := User{ID: EngineUser(name)}
-		if out.sg.Engine == "" {
-			user = User{} // a people's game: the proposal pings both
-		}
-		r := &Request{Time: now, Room: out.sg.Room, User: user}
-		b.notify(ctx, Message{Room: out.sg.Room, Reply: b.gameReply(ctx, out, r, what)})
-	}
+	b.send(ctx, later)
 	return b.engineJob(out.sg, out.g) != jobNone
 }
 
@@ -455,8 +459,10 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
 		now := b.clock.Now()
-		var out *loaded
+		reason := ClipRunes(err.Error(), 200)
+		var later []Message
 		uerr := b.store.Update(ctx, func(tx Tx) error {
+			later = nil
 			sg, err := tx.Game(l.sg.ID)
 			if err != nil {
 				return err
@@ -472,22 +478,29 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 			}
 			if cur.g.Phase() == game.Over {
 				finish(sg, cur.g, now)
+				if err := b.rateGame(tx, sg, cur.g); err != nil {
+					return err
+				}
 			} else {
 				startClock(sg, cur.g, now)
 			}
 			sg.Updated = now
 			b.engineDue(cur, now)
-			out = cur
-			return tx.PutGame(sg)
+			if err := tx.PutGame(sg); err != nil {
+				return err
+			}
+			if sg.Engine != "" {
+				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), reason)
+				r := &Request{Time: now, Room: sg.Room, User: User{ID: EngineUser(name)}}
+				in := b.inTx(&later)
+				in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, cur, r, what)})
+			}
+			return nil
 		})
 		if uerr != nil {
 			b.log.Error("engine fallback", "game", l.sg.ID, "err", uerr)
 		}
-		if out != nil && l.sg.Engine != "" {
-			what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), ClipRunes(err.Error(), 200))
-			r := &Request{Time: now, Room: out.sg.Room, User: User{ID: EngineUser(name)}}
-			b.notify(ctx, Message{Room: out.sg.Room, Reply: b.gameReply(ctx, out, r, what)})
-		}
+		b.send(ctx, later)
 		return
 	}
 	b.eng.mu.Lock()
@@ -501,31 +514,37 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text}})
 }
 
-// engineChallenge starts a game against engine name at once.
-func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, error) {
+// prepareChallenge checks a challenge to an engine before the
+// transaction: the engine and level exist, the room allows engines, and
+// the engine can play the game (which may start it). It settles the
+// engine's name and level in a.
+func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
+	if a.Engine == "" {
+		return nil
+	}
 	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
 	if opponent != "" {
-		return Reply{}, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
+		return errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
 	}
 	info, ok := b.engineInfo(name)
 	if !ok {
 		if names := b.engineNames(); len(names) > 0 {
-			return Reply{}, errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
+			return errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
 		}
-		return Reply{}, errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
+		return errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
 	}
 	name = info.Name
 	if !hasLevel && len(info.Levels) > 0 {
 		level = info.Levels[0]
 	}
 	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
-		return Reply{}, errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
+		return errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
 	}
 	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
-		return Reply{}, errorf("Games against %s are never rated here; leave out rated.", name)
+		return errorf("Games against %s are never rated here; leave out rated.", name)
 	}
 	if a.Rating.Auto {
-		return Reply{}, errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+		return errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
 	}
 	o := a.Options
 	o.Placement = a.Choice["placement"]
@@ -539,88 +558,98 @@ func (b *Bot) engineChallenge(ctx context.Context, r *Request, a *Args) (Reply, 
 		}
 		return nil
 	}); err != nil {
-		return Reply{}, err
+		return err
 	}
 	if room != nil && room.NoEngines {
-		return Reply{}, errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+		return errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+	}
+	cfg, _, _, err := b.challengeConfig(room, o)
+	if err != nil {
+		return err
+	}
+	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
+		return errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
+	}
+	a.Engine, a.Level = name, level
+	return nil
+}
+
+// engineChallenge starts a game against the engine prepareChallenge
+// settled, at once.
+func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
+	name, level := a.Engine, a.Level
+	o := a.Options
+	o.Placement = a.Choice["placement"]
+	var room *Room
+	threads := false
+	if rm, err := tx.Room(r.Room); err == nil {
+		if rm.NoEngines {
+			return Reply{}, errorf("Games against the computer are turned off in this room.")
+		}
+		room, threads = rm, rm.Threads
+	} else if !errors.Is(err, ErrNotFound) {
+		return Reply{}, err
 	}
 	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
 		return Reply{}, err
 	}
-	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
-		return Reply{}, errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
-	}
 	bot := EngineUser(name)
-	var l *loaded
-	var threads bool
-	err = b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
-		if rm, err := tx.Room(r.Room); err == nil {
-			if rm.NoEngines {
-				return errorf("Games against the computer are turned off in this room.")
-			}
-			threads = rm.Threads
-		}
-		b.rememberUser(tx, r.User, r.Time)
-		g, err := game.New(cfg)
-		if err != nil {
-			return err
-		}
-		c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
-		if err := tx.SkipGameNumbers(); err != nil {
-			return err
-		}
-		if err := tx.PutChallenge(c); err != nil {
-			return err
-		}
-		black, white := r.User.ID, bot
-		switch color {
-		case "white":
-			black, white = white, black
-		case "random":
-			h := fnv.New32a()
-			fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
-			if h.Sum32()%2 == 1 {
-				black, white = white, black
-			}
-		}
-		sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
-			Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
-		if b.cfg.RateEngineGames {
-			// Rated as a game between people would be: an even game on
-			// a standard size, unless the challenger said unrated.
-			comm := communityOf(r)
-			rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
-				rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
-			if a.Choice["rated"] == "rated" && !rated {
-				return errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
-			}
-			sg.Rating = &GameRating{Community: comm, Rated: rated,
-				BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
-		}
-		if clock.Kind == Fischer {
-			sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
-		}
-		startClock(sg, g, r.Time)
-		l = &loaded{sg, g}
-		b.engineDue(l, r.Time)
-		if err := tx.InsertGame(sg); err != nil {
-			return err
-		}
-		c.Game = sg.ID
-		return tx.PutChallenge(c)
-	})
+	b.rememberUser(tx, r.User, r.Time)
+	g, err := game.New(cfg)
 	if err != nil {
+		return Reply{}, err
+	}
+	c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
+	if err := tx.SkipGameNumbers(); err != nil {
+		return Reply{}, err
+	}
+	if err := tx.PutChallenge(c); err != nil {
+		return Reply{}, err
+	}
+	black, white := r.User.ID, bot
+	switch color {
+	case "white":
+		black, white = white, black
+	case "random":
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
+		if h.Sum32()%2 == 1 {
+			black, white = white, black
+		}
+	}
+	sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
+		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
+	if b.cfg.RateEngineGames {
+		// Rated as a game between people would be: an even game on
+		// a standard size, unless the challenger said unrated.
+		comm := communityOf(r)
+		rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
+			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
+		if a.Choice["rated"] == "rated" && !rated {
+			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
+		}
+		sg.Rating = &GameRating{Community: comm, Rated: rated,
+			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
+	}
+	if clock.Kind == Fischer {
+		sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
+	}
+	startClock(sg, g, r.Time)
+	l := &loaded{sg, g}
+	b.engineDue(l, r.Time)
+	if err := tx.InsertGame(sg); err != nil {
+		return Reply{}, err
+	}
+	c.Game = sg.ID
+	if err := tx.PutChallenge(c); err != nil {
 		return Reply{}, err
 	}
 	lv := ""
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
@@ -648,7 +677,7 @@ func makeRange(a, b int) []int {
 	return out
 }
 
-func cmdEngines(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdEngines(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	var lines []string
 	if b.eng.engines != nil {
 		for _, e := range b.eng.engines.List() {
@@ -686,12 +715,7 @@ func cmdEngines(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error)
 	}
 	text := "Computer opponents:\n" + strings.Join(lines, "\n") +
 		fmt.Sprintf("\nPlay one with %s; the game starts at once%s.", b.cmd("challenge engine="+b.engineNames()[0]+" level=1 9"), unrated)
-	var rm *Room
-	b.store.View(ctx, func(tx Tx) error {
-		rm, _ = tx.Room(r.Room)
-		return nil
-	})
-	if rm != nil && rm.NoEngines {
+	if rm, err := tx.Room(r.Room); err == nil && rm.NoEngines {
 		text += "\nThey are turned off in this room."
 	}
 	if b.eng.scorer != "" {

@@ -113,64 +113,42 @@ func load(sg *Game) (*loaded, error) {
 	return &loaded{sg, g}, nil
 }
 
-// change runs fn on the game r refers to in one write transaction: the
-// event is marked handled, the game replayed, fn applied, the record
-// saved. Nothing is written if fn fails.
-func (b *Bot) change(ctx context.Context, r *Request, id GameID, asPlayer bool, fn func(tx Tx, l *loaded, me game.Color) error) (*loaded, error) {
-	var out *loaded
-	err := b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
-		sg, err := findGame(tx, b, r, id, asPlayer)
-		if err != nil {
-			return err
-		}
-		me := colorOf(sg, r.User.ID)
-		if asPlayer && me == game.Empty {
-			return errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
-		}
-		if !sg.Active() {
-			return errorf("Game #%d is over (%s).", sg.ID, sg.Result)
-		}
-		l, err := load(sg)
-		if err != nil {
-			return err
-		}
-		if err := fn(tx, l, me); err != nil {
-			return err
-		}
-		if !l.sg.Active() { // it ended now: rate it in this transaction
-			if err := b.rateGame(tx, l.sg, l.g); err != nil {
-				return err
-			}
-		}
-		l.sg.Record = l.g.Record()
-		l.sg.Updated = r.Time
-		b.engineDue(l, r.Time)
-		if err := tx.PutGame(l.sg); err != nil {
-			return err
-		}
-		out = l
-		return nil
-	})
-	if err == nil {
-		b.wakeEngine(out)
+// change applies fn to the game r refers to, in the command's write
+// transaction: the game is replayed, fn applied, the game rated if it
+// ended, the record saved. Nothing is written if fn fails (the router
+// rolls the whole transaction back).
+func (b *Bot) change(tx Tx, r *Request, id GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
+	sg, err := findGame(tx, b, r, id, asPlayer)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
-}
-
-func (b *Bot) markEvent(tx Tx, r *Request) error {
-	if r.EventID == "" || b.eventMarked {
-		return nil
+	me := colorOf(sg, r.User.ID)
+	if asPlayer && me == game.Empty {
+		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
 	}
-	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
-		if errors.Is(err, ErrDuplicate) {
-			return errDuplicate
+	if !sg.Active() {
+		return nil, errorf("Game #%d is over (%s).", sg.ID, sg.Result)
+	}
+	l, err := load(sg)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(l, me); err != nil {
+		return nil, err
+	}
+	if !l.sg.Active() { // it ended now: rate it in this transaction
+		if err := b.rateGame(tx, l.sg, l.g); err != nil {
+			return nil, err
 		}
-		return err
 	}
-	return nil
+	l.sg.Record = l.g.Record()
+	l.sg.Updated = r.Time
+	b.engineDue(l, r.Time)
+	if err := tx.PutGame(l.sg); err != nil {
+		return nil, err
+	}
+	b.wakeEngine(l) // after the commit: notify holds it until then
+	return l, nil
 }
 
 // --- clocks ---
@@ -218,7 +196,7 @@ func finish(sg *Game, g *game.Game, t time.Time) {
 
 // --- challenges ---
 
-func cmdChallenge(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	opponent, o, ro := a.User, a.Options, a.Rating
 	o.Placement = a.Choice["placement"]
 	if v, ok := a.Choice["rated"]; ok {
@@ -229,7 +207,7 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, erro
 		return Reply{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
 	}
 	if a.Engine != "" {
-		return b.engineChallenge(ctx, r, a)
+		return b.engineChallenge(tx, r, a)
 	}
 	if opponent == r.User.ID {
 		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
@@ -237,36 +215,29 @@ func cmdChallenge(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, erro
 	if opponent == "" && r.DM {
 		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
 	}
-	var c *Challenge
-	err := b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
-		room, err := tx.Room(r.Room)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		cfg, clock, color, err := b.challengeConfig(room, o)
-		if err != nil {
-			return err
-		}
-		rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
-		if err != nil {
-			return err
-		}
-		b.rememberUser(tx, r.User, r.Time)
-		for _, m := range r.Mentions {
-			if m.ID == opponent {
-				b.rememberUser(tx, m, r.Time)
-			}
-		}
-		c = &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
-		if err := tx.SkipGameNumbers(); err != nil {
-			return err
-		}
-		return tx.PutChallenge(c)
-	})
+	room, err := tx.Room(r.Room)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Reply{}, err
+	}
+	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
+		return Reply{}, err
+	}
+	rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
+	if err != nil {
+		return Reply{}, err
+	}
+	b.rememberUser(tx, r.User, r.Time)
+	for _, m := range r.Mentions {
+		if m.ID == opponent {
+			b.rememberUser(tx, m, r.Time)
+		}
+	}
+	c := &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
+	if err := tx.SkipGameNumbers(); err != nil {
+		return Reply{}, err
+	}
+	if err := tx.PutChallenge(c); err != nil {
 		return Reply{}, err
 	}
 	rep := b.challengeReply(c)
@@ -455,70 +426,12 @@ func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Chall
 	return nil, errorf("Which challenge? %s. Add it, like %s.", strings.Join(names, ", "), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
-func cmdAccept(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	var l *loaded
-	var threads bool
-	err := b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
-		c, err := findChallenge(tx, b, r, a.Challenge, false)
-		if err != nil {
-			return err
-		}
-		if c.Status != Pending {
-			return errorf("Challenge #%d is already %s.", c.ID, c.Status)
-		}
-		if c.From == r.User.ID {
-			return errorf("That is your own challenge; wait for someone to accept it, or %s.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
-		}
-		if c.To != "" && c.To != r.User.ID {
-			return errorf("Challenge #%d is for %s, not for you.", c.ID, Mention(c.To))
-		}
-		b.rememberUser(tx, r.User, r.Time)
-		g, err := game.New(c.Config)
-		if err != nil {
-			return err
-		}
-		// The game keeps the challenge's number where it is free.
-		sg := &Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
-		black, white := c.From, r.User.ID
-		switch c.Color {
-		case "white":
-			black, white = white, black
-		case "random":
-			h := fnv.New32a()
-			fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, r.User.ID)
-			if h.Sum32()%2 == 1 {
-				black, white = white, black
-			}
-		}
-		sg.Black, sg.White = black, white
-		sg.Rating = b.gameRatingFor(tx, c, r, black, white)
-		if c.Clock.Kind == Fischer {
-			sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
-		}
-		startClock(sg, g, r.Time)
-		if err := tx.InsertGame(sg); err != nil {
-			return err
-		}
-		c.Status, c.Game, c.Answered = Accepted, sg.ID, r.Time
-		if c.To == "" {
-			c.To = r.User.ID
-		}
-		if err := tx.PutChallenge(c); err != nil {
-			return err
-		}
-		if room, err := tx.Room(c.Room); err == nil {
-			threads = room.Threads
-		}
-		l = &loaded{sg, g}
-		return nil
-	})
+func cmdAccept(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, threads, err := accept(tx, b, r, a.Challenge)
 	if err != nil {
 		return Reply{}, err
 	}
-	rep := b.gameReply(ctx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(l.g.Config(), l.sg.Clock), ratedNote(l.sg)))
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(l.g.Config(), l.sg.Clock), ratedNote(l.sg)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
@@ -526,33 +439,80 @@ func cmdAccept(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) 
 	return rep, nil
 }
 
-func (b *Bot) answerChallenge(ctx context.Context, r *Request, ref ChallengeID, mine bool, status ChallengeStatus) (Reply, error) {
-	var c *Challenge
-	err := b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
-		var err error
-		c, err = findChallenge(tx, b, r, ref, mine)
-		if err != nil {
-			return err
-		}
-		if c.Status != Pending {
-			return errorf("Challenge #%d is already %s.", c.ID, c.Status)
-		}
-		if mine && c.From != r.User.ID {
-			return errorf("Only %s can cancel challenge #%d; you may %s it.", Mention(c.From), c.ID, b.cmd("decline"))
-		}
-		if !mine && c.To != r.User.ID {
-			if c.From == r.User.ID {
-				return errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
-			}
-			return errorf("Challenge #%d isn't addressed to you, so you can't decline it.", c.ID)
-		}
-		c.Status, c.Answered = status, r.Time
-		return tx.PutChallenge(c)
-	})
+// accept starts the game of the challenge r accepts.
+func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool, err error) {
+	c, err := findChallenge(tx, b, r, ref, false)
 	if err != nil {
+		return nil, false, err
+	}
+	if c.Status != Pending {
+		return nil, false, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+	}
+	if c.From == r.User.ID {
+		return nil, false, errorf("That is your own challenge; wait for someone to accept it, or %s.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+	}
+	if c.To != "" && c.To != r.User.ID {
+		return nil, false, errorf("Challenge #%d is for %s, not for you.", c.ID, Mention(c.To))
+	}
+	b.rememberUser(tx, r.User, r.Time)
+	g, err := game.New(c.Config)
+	if err != nil {
+		return nil, false, err
+	}
+	// The game keeps the challenge's number where it is free.
+	sg := &Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+	black, white := c.From, r.User.ID
+	switch c.Color {
+	case "white":
+		black, white = white, black
+	case "random":
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, r.User.ID)
+		if h.Sum32()%2 == 1 {
+			black, white = white, black
+		}
+	}
+	sg.Black, sg.White = black, white
+	sg.Rating = b.gameRatingFor(tx, c, r, black, white)
+	if c.Clock.Kind == Fischer {
+		sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
+	}
+	startClock(sg, g, r.Time)
+	if err := tx.InsertGame(sg); err != nil {
+		return nil, false, err
+	}
+	c.Status, c.Game, c.Answered = Accepted, sg.ID, r.Time
+	if c.To == "" {
+		c.To = r.User.ID
+	}
+	if err := tx.PutChallenge(c); err != nil {
+		return nil, false, err
+	}
+	if room, err := tx.Room(c.Room); err == nil {
+		threads = room.Threads
+	}
+	return &loaded{sg, g}, threads, nil
+}
+
+func (b *Bot) answerChallenge(tx Tx, r *Request, ref ChallengeID, mine bool, status ChallengeStatus) (Reply, error) {
+	c, err := findChallenge(tx, b, r, ref, mine)
+	if err != nil {
+		return Reply{}, err
+	}
+	if c.Status != Pending {
+		return Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+	}
+	if mine && c.From != r.User.ID {
+		return Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", Mention(c.From), c.ID, b.cmd("decline"))
+	}
+	if !mine && c.To != r.User.ID {
+		if c.From == r.User.ID {
+			return Reply{}, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+		}
+		return Reply{}, errorf("Challenge #%d isn't addressed to you, so you can't decline it.", c.ID)
+	}
+	c.Status, c.Answered = status, r.Time
+	if err := tx.PutChallenge(c); err != nil {
 		return Reply{}, err
 	}
 	if mine {
@@ -561,10 +521,10 @@ func (b *Bot) answerChallenge(ctx context.Context, r *Request, ref ChallengeID, 
 	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []UserID{c.From}}, nil
 }
 
-func cmdDecline(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(ctx, r, a.Challenge, false, Declined)
+func cmdDecline(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(tx, r, a.Challenge, false, Declined)
 }
 
-func cmdCancel(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(ctx, r, a.Challenge, true, Cancelled)
+func cmdCancel(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(tx, r, a.Challenge, true, Cancelled)
 }

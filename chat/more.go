@@ -11,29 +11,19 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdGames(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
-	var games []*Game
 	var damaged []GameID
-	var chals []*Challenge
-	var chalErr error
-	err := b.store.View(ctx, func(tx Tx) error {
-		var err error
-		games, err = tx.ActiveGames(r.User.ID)
-		if d := Damaged(err); d != nil {
-			b.log.Error("corrupt record", "err", err)
-			damaged, err = d.Games, nil
-		}
-		if err != nil {
-			return err
-		}
-		chals, chalErr = tx.PendingChallenges(r.User.ID)
-		return nil
-	})
+	games, err := tx.ActiveGames(r.User.ID)
+	if d := Damaged(err); d != nil {
+		b.log.Error("corrupt record", "err", err)
+		damaged, err = d.Games, nil
+	}
 	if err != nil {
 		return Reply{}, err
 	}
+	chals, chalErr := tx.PendingChallenges(r.User.ID)
 	if chalErr != nil {
 		b.log.Error("corrupt record", "err", chalErr)
 	}
@@ -91,16 +81,16 @@ func cmdGames(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
 
-func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
-			return b.showSettings(ctx, r)
+			return b.showSettings(tx, r)
 		}
 	}
 	if len(args) == 0 {
-		return b.showSettings(ctx, r)
+		return b.showSettings(tx, r)
 	}
 	var mine, room []string
 	seen := map[string]string{}
@@ -137,10 +127,7 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error
 			return Reply{}, err
 		}
 	}
-	err = b.store.Update(ctx, func(tx Tx) error {
-		if err := b.markEvent(tx, r); err != nil {
-			return err
-		}
+	err = func() error {
 		if len(mine) > 0 {
 			p, err := tx.Player(r.User.ID)
 			if err != nil {
@@ -204,32 +191,25 @@ func cmdSettings(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error
 			return tx.PutRoom(rm)
 		}
 		return nil
-	})
+	}()
 	if err != nil {
 		return Reply{}, err
 	}
-	rep, err := b.showSettings(ctx, r)
+	rep, err := b.showSettings(tx, r)
 	rep.Text = "Saved.\n" + rep.Text
 	return rep, err
 }
 
-func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
-	p := b.player(ctx, r.User.ID)
+func (b *Bot) showSettings(tx Tx, r *Request) (Reply, error) {
+	p := playerIn(tx, r.User.ID)
 	var rm Room
 	var rank string
-	err := b.store.View(ctx, func(tx Tx) error {
-		if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
-			rank = " rank=" + rec.Player().RankLabel()
-		}
-		x, err := tx.Room(r.Room)
-		if err == nil {
-			rm = *x
-		} else if !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		return nil
-	})
-	if err != nil {
+	if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
+		rank = " rank=" + rec.Player().RankLabel()
+	}
+	if x, err := tx.Room(r.Room); err == nil {
+		rm = *x
+	} else if !errors.Is(err, ErrNotFound) {
 		return Reply{}, err
 	}
 	or := func(s, def string) string {
@@ -261,8 +241,15 @@ func (b *Bot) showSettings(ctx context.Context, r *Request) (Reply, error) {
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
 	var games []*Game
+	names := map[UserID]string{}
 	b.store.View(ctx, func(tx Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
+		if strings.Contains(arg, "game") {
+			for _, sg := range games {
+				opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
+				names[opp] = displayName(tx, opp)
+			}
+		}
 		return nil
 	})
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
@@ -275,7 +262,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				continue
 			}
 			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, b.displayName(ctx, opp)), Value: v})
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, names[opp]), Value: v})
 		}
 	case arg == "engine":
 		return b.completeEngine(typed)
@@ -388,18 +375,14 @@ func (b *Bot) Tick(ctx context.Context) error {
 }
 
 func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
-	// The transaction only decides and records; messages are built and
-	// sent after it commits (they read the store again, and bbolt must not
-	// have a read transaction opened inside a write one).
-	var timedOut *loaded
-	var late UserID
-	var remind bool
-	var left time.Duration
-	var room RoomID
+	// The transaction decides, records and builds the messages; they are
+	// sent after it commits.
+	var later []Message
 	err := b.store.Update(ctx, func(tx Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
-		timedOut, late, remind, left, room = nil, "", false, 0, ""
+		later = nil
+		in := b.inTx(&later)
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -414,7 +397,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		late, room = playerOf(sg, l.g.ToMove()), sg.Room
+		late := playerOf(sg, l.g.ToMove())
 		if !now.Before(sg.Deadline) {
 			if err := l.g.Timeout(l.g.ToMove()); err != nil {
 				return err
@@ -425,8 +408,12 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 				return err
 			}
 			sg.Updated = now
-			timedOut = l
-			return tx.PutGame(sg)
+			if err := tx.PutGame(sg); err != nil {
+				return err
+			}
+			r := &Request{Time: now, Room: sg.Room}
+			in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
+			return nil
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
@@ -437,25 +424,23 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		if k <= sg.Reminded {
 			return nil
 		}
-		sg.Reminded, remind, left = k, true, sg.Deadline.Sub(now)
-		return tx.PutGame(sg)
+		left := sg.Deadline.Sub(now)
+		sg.Reminded = k
+		if err := tx.PutGame(sg); err != nil {
+			return err
+		}
+		msg := Message{Room: sg.Room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
+			Mentions: []UserID{late}}}
+		if playerIn(tx, late).Notify == "dm" {
+			msg.To = late
+		}
+		in.notify(ctx, msg)
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	switch {
-	case timedOut != nil:
-		r := &Request{Time: now, Room: timedOut.sg.Room}
-		rep := b.gameReply(ctx, timedOut, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
-		b.notify(ctx, Message{Room: timedOut.sg.Room, Reply: rep})
-	case remind:
-		msg := Message{Room: room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
-			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
-			Mentions: []UserID{late}}}
-		if b.player(ctx, late).Notify == "dm" {
-			msg.To = late
-		}
-		b.notify(ctx, msg)
-	}
+	b.send(ctx, later)
 	return nil
 }

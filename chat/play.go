@@ -10,10 +10,10 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdPlay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	rest := a.Points
 	var what string
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		cfg := l.g.Config()
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
@@ -56,7 +56,7 @@ func cmdPlay(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if what == "" {
 		what = b.passText(l, r.User.ID)
 	}
-	return b.gameReply(ctx, l, r, what), nil
+	return b.gameReply(tx, l, r, what), nil
 }
 
 func plural(n int) string {
@@ -104,8 +104,8 @@ func (b *Bot) passText(l *loaded, u UserID) string {
 	return s
 }
 
-func cmdPass(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+func cmdPass(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
 			return err
 		}
@@ -114,15 +114,15 @@ func cmdPass(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, b.passText(l, r.User.ID)), nil
+	return b.gameReply(tx, l, r, b.passText(l, r.User.ID)), nil
 }
 
-func cmdResign(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.end(ctx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
+func cmdResign(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
-func cmdAbort(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.end(ctx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
+func cmdAbort(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
 		if l.sg.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
 		}
@@ -132,8 +132,8 @@ func cmdAbort(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 
 // end ends the game r refers to with stop (a resignation, an abort) and
 // says who did what.
-func (b *Bot) end(ctx context.Context, r *Request, id GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
-	l, err := b.change(ctx, r, id, asPlayer, func(tx Tx, l *loaded, me game.Color) error {
+func (b *Bot) end(tx Tx, r *Request, id GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
+	l, err := b.change(tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
 		if err := stop(l, me); err != nil {
 			return err
 		}
@@ -143,14 +143,14 @@ func (b *Bot) end(ctx context.Context, r *Request, id GameID, asPlayer bool, did
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
+	return b.gameReply(tx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
 }
 
-func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	refuse := a.Choice["no"] == "no"
 	var text string
 	var notifyUser UserID
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
@@ -200,7 +200,7 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	rep := b.gameReply(ctx, l, r, text)
+	rep := b.gameReply(tx, l, r, text)
 	if notifyUser != "" {
 		rep.Mentions = []UserID{notifyUser}
 	}
@@ -213,9 +213,9 @@ func cmdUndo(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	return rep, nil
 }
 
-func cmdDead(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDead(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	var toggled []string
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -242,12 +242,12 @@ func cmdDead(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), nil
+	return b.gameReply(tx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), nil
 }
 
-func cmdDone(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDone(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	var text string
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -269,11 +269,11 @@ func cmdDone(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, text), nil
+	return b.gameReply(tx, l, r, text), nil
 }
 
-func cmdResume(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(ctx, r, a.Game, true, func(tx Tx, l *loaded, me game.Color) error {
+func cmdResume(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
@@ -283,37 +283,32 @@ func cmdResume(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), nil
+	return b.gameReply(tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), nil
 }
 
-// view loads a game for looking at (anyone may).
-func (b *Bot) view(ctx context.Context, r *Request, id GameID) (*loaded, error) {
-	var l *loaded
-	err := b.store.View(ctx, func(tx Tx) error {
-		sg, err := findGame(tx, b, r, id, false)
-		if err != nil {
-			return err
-		}
-		l, err = load(sg)
-		return err
-	})
-	return l, err
+// viewGame loads a game for looking at (anyone may).
+func viewGame(tx Tx, b *Bot, r *Request, id GameID) (*loaded, error) {
+	sg, err := findGame(tx, b, r, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return load(sg)
 }
 
-func cmdBoard(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.view(ctx, r, a.Game)
+func cmdBoard(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
-	return b.gameReply(ctx, l, r, ""), nil
+	return b.gameReply(tx, l, r, ""), nil
 }
 
-func cmdSGF(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.view(ctx, r, a.Game)
+func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
-	info := game.GameInfo{Black: b.displayName(ctx, l.sg.Black), White: b.displayName(ctx, l.sg.White),
+	info := game.GameInfo{Black: displayName(tx, l.sg.Black), White: displayName(tx, l.sg.White),
 		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
 	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
 	if l.sg.Clock.Kind != NoClock {
@@ -327,86 +322,43 @@ func cmdSGF(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
 		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
 }
 
-func cmdReplay(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.view(ctx, r, a.Game)
+func cmdReplay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
 	}
 	if b.render == nil {
 		return Reply{}, errorf("This bot has no renderer configured.")
 	}
-	var buf bytes.Buffer
-	w, h, err := b.render.Replay(&buf, l.g, b.theme(ctx, r.User.ID))
-	if err != nil {
-		return Reply{}, err
-	}
 	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.sg.ID, l.g.MoveCount()), Game: l.sg.ID,
-		Image: &File{Name: fmt.Sprintf("gobot-%d.gif", l.sg.ID), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}}, nil
+		draw: &drawing{g: l.g, id: l.sg.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
 }
 
 // displayName returns a user's stored name, or the local part of the ID.
-func (b *Bot) displayName(ctx context.Context, u UserID) string {
-	name := u.Local()
-	b.store.View(ctx, func(tx Tx) error {
-		if p, err := tx.Player(u); err == nil && p.Name != "" {
-			name = p.Name
-		}
-		return nil
-	})
-	return name
+func displayName(tx Tx, u UserID) string {
+	if p, err := tx.Player(u); err == nil && p.Name != "" {
+		return p.Name
+	}
+	return u.Local()
 }
 
-// player returns u's settings (defaults if unknown).
-func (b *Bot) player(ctx context.Context, u UserID) Player {
-	p := Player{ID: u}
-	b.store.View(ctx, func(tx Tx) error {
-		if sp, err := tx.Player(u); err == nil {
-			p = *sp
-		}
-		return nil
-	})
-	return p
+// playerIn returns u's settings (defaults if unknown).
+func playerIn(tx Tx, u UserID) Player {
+	if p, err := tx.Player(u); err == nil {
+		return *p
+	}
+	return Player{ID: u}
 }
-
-func (b *Bot) theme(ctx context.Context, u UserID) string { return b.player(ctx, u).Theme }
 
 // actionID encodes a button for game l.
 func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
 	return Button{Command: cmd, Game: l.sg.ID, Version: l.sg.Version, Arg: arg}.ID()
 }
 
-// decodeAction turns a pressed button back into a command and the words
-// the router parses; a game button from an older position is refused.
-func (b *Bot) decodeAction(ctx context.Context, r *Request) (*Command, []string, error) {
-	x, err := ParseButton(r.Action)
-	c, ok := b.byName[x.Command]
-	if err != nil || !ok {
-		return nil, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
-	}
-	if x.Game != 0 {
-		var sg *Game
-		err := b.store.View(ctx, func(tx Tx) error {
-			var err error
-			sg, err = tx.Game(x.Game)
-			return err
-		})
-		if errors.Is(err, ErrNotFound) {
-			return nil, nil, errorf("Game #%d no longer exists.", x.Game)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if sg.Version != x.Version {
-			return nil, nil, errorf("The board has moved on since those buttons were shown — here is the latest: %s.", b.cmd(fmt.Sprintf("board #%d", x.Game)))
-		}
-	}
-	return c, x.Words(), nil
-}
-
 // gameReply builds the message shown after any change to a game (and for
 // `board`): what happened, whose turn, captures, time, the board image,
 // buttons, and the mention of the player to move.
-func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string) Reply {
+func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 	sg, g := l.sg, l.g
 	cfg := g.Config()
 	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveCount())}
@@ -479,11 +431,10 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.White), rankSuffix(sg, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
 	}
-	viewer := b.player(ctx, r.User.ID)
-	rep.Image = b.boardImage(g, sg.ID, viewer.Theme, 0)
+	rep.draw = boardDrawing(g, sg.ID, playerIn(tx, r.User.ID).Theme)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
-		np := b.player(ctx, next)
+		np := playerIn(tx, next)
 		if np.Notify != "off" && next != r.User.ID {
 			rep.Mentions = []UserID{next}
 		}
@@ -491,7 +442,7 @@ func (b *Bot) gameReply(ctx context.Context, l *loaded, r *Request, what string)
 			dm := rep
 			dm.Actions = nil
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
-			b.notify(ctx, Message{To: next, Room: sg.Room, Reply: dm})
+			b.notify(context.Background(), Message{To: next, Room: sg.Room, Reply: dm})
 		}
 	}
 	if what == "" {

@@ -322,23 +322,17 @@ func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
 }
 
 // cmdRating shows a player's rating in this community.
-func cmdRating(ctx context.Context, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRating(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	who := r.User.ID
 	if a.User != "" {
 		who = a.User
 	}
 	c := communityOf(r)
-	var rec *PlayerRating
-	var found bool
-	err := b.store.View(ctx, func(tx Tx) error {
-		x, err := tx.Rating(c, who)
-		if errors.Is(err, ErrNotFound) {
-			rec = NewPlayerRating(c, who)
-			return nil
-		}
-		rec, found = x, err == nil
-		return err
-	})
+	rec, err := tx.Rating(c, who)
+	found := err == nil
+	if errors.Is(err, ErrNotFound) {
+		rec, err = NewPlayerRating(c, who), nil
+	}
 	if err != nil {
 		return Reply{}, err
 	}
@@ -389,33 +383,23 @@ func SortLeaderboard(rs []*PlayerRating) {
 }
 
 // cmdTop shows the community's leaderboard.
-func cmdTop(ctx context.Context, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	c := communityOf(r)
 	var rs []*PlayerRating
 	names := map[UserID]string{}
-	err := b.store.View(ctx, func(tx Tx) error {
-		all, err := tx.Ratings(c)
-		if err != nil && len(all) == 0 {
-			return err
-		}
-		if err != nil {
-			b.log.Error("leaderboard", "community", c, "err", err)
-		}
-		for _, x := range all {
-			if x.Games == 0 {
-				continue
-			}
-			rs = append(rs, x)
-			name := x.User.Local()
-			if p, err := tx.Player(x.User); err == nil && p.Name != "" {
-				name = p.Name
-			}
-			names[x.User] = name
-		}
-		return nil
-	})
-	if err != nil {
+	all, err := tx.Ratings(c)
+	if err != nil && len(all) == 0 {
 		return Reply{}, err
+	}
+	if err != nil {
+		b.log.Error("leaderboard", "community", c, "err", err)
+	}
+	for _, x := range all {
+		if x.Games == 0 {
+			continue
+		}
+		rs = append(rs, x)
+		names[x.User] = displayName(tx, x.User)
 	}
 	if len(rs) == 0 {
 		return Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}, nil

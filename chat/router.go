@@ -1,0 +1,261 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The route of one command:
+//
+//  1. Handle finds the command (typed, or a pressed button decoded by the
+//     one Button codec) and parses its arguments from the declaration.
+//  2. prepare, if the command has one, does slow checks outside any
+//     transaction (asking an engine whether it can play the game).
+//  3. The router opens the transaction: a write transaction for commands
+//     that change things, in which it marks the event handled (a second
+//     delivery is a Duplicate) and checks a button's game version; a read
+//     transaction for commands that only look (their event is marked
+//     just before). The handler gets the transaction and returns its
+//     reply; it opens none of its own.
+//  4. With Request.Outbox the reply is stored in the same transaction
+//     (outbox.go), so the effect and what is owed for it commit together.
+//  5. After the commit the board is drawn (never inside a transaction)
+//     and the messages the handler queued (a DM to the player to move,
+//     an engine's turn) are delivered.
+
+// Handle answers one request. It never panics on bad input; every
+// mistake comes back as a Reply with Error set.
+func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
+			reply = Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
+		}
+	}()
+	if r.Time.IsZero() {
+		r.Time = b.clock.Now()
+	}
+	if err := r.User.ID.Validate(); err != nil {
+		return b.errorReply(errorf("I can't take commands from this user name: %v", err))
+	}
+	var cmd *Command
+	var btn *Button
+	if r.Action != "" {
+		x, c, err := b.decodeAction(r.Action)
+		if err != nil {
+			return b.errorReply(err)
+		}
+		cmd, r.Command, r.Args, r.Named = c, c.Name, x.Words(), nil
+		if x.Game != 0 {
+			btn = &x
+		}
+	} else {
+		name := strings.ToLower(strings.TrimSpace(r.Command))
+		c, ok := b.byName[name]
+		if !ok {
+			return b.errorReply(b.unknownCommand(name))
+		}
+		cmd = c
+	}
+	if cmd.Admin && !r.Admin {
+		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
+	}
+	args, err := b.parseArgs(cmd, &r)
+	if err != nil {
+		return b.errorReply(err)
+	}
+	if cmd.prepare != nil {
+		if err := cmd.prepare(ctx, b, &r, args); err != nil {
+			return b.errorReply(err)
+		}
+	}
+	rep, later, err := b.route(ctx, cmd, &r, args, btn)
+	if err != nil {
+		return b.errorReply(err)
+	}
+	if err := b.present(&rep); err != nil {
+		return b.errorReply(err)
+	}
+	b.send(ctx, later)
+	return rep
+}
+
+// route runs cmd in the transaction the router opens for it and returns
+// the reply with the messages to send once it is committed.
+func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, btn *Button) (rep Reply, later []Message, err error) {
+	owed := r.Outbox && r.EventID != ""
+	again := false
+	run := func(tx Tx) error {
+		if err := checkButton(tx, btn); err != nil {
+			return err
+		}
+		var err error
+		rep, err = cmd.run(ctx, tx, b.inTx(&later), r, args)
+		return err
+	}
+	if cmd.view && !owed {
+		// Looking changes nothing: the event is marked first, on its own.
+		if r.EventID != "" {
+			if err := b.store.Update(ctx, func(tx Tx) error { return markEvent(tx, r) }); err != nil {
+				return Reply{}, nil, err
+			}
+		}
+		err = b.store.View(ctx, func(tx Tx) error {
+			rep, later = Reply{}, nil
+			return run(tx)
+		})
+		return rep, later, err
+	}
+	err = b.store.Update(ctx, func(tx Tx) error {
+		// A shared store may run this again after a conflict: what a
+		// thrown-away run queued is not sent.
+		rep, later, again = Reply{}, nil, false
+		if err := markEvent(tx, r); err != nil {
+			if !owed || !errors.Is(err, errDuplicate) {
+				return err
+			}
+			stored, err := owedReply(tx, r.EventID)
+			if err != nil {
+				return err
+			}
+			rep, again = stored, true
+			return nil
+		}
+		if err := run(tx); err != nil {
+			return err // nothing is written: the event is not marked either
+		}
+		if owed {
+			return b.owe(tx, r, &rep)
+		}
+		return nil
+	})
+	if err == nil && again {
+		b.log.Info("answering an event handed over again with its stored reply", "event", r.EventID)
+	}
+	return rep, later, err
+}
+
+// markEvent records that r's event is handled; errDuplicate if it was.
+func markEvent(tx Tx, r *Request) error {
+	if r.EventID == "" {
+		return nil
+	}
+	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
+		if errors.Is(err, ErrDuplicate) {
+			return errDuplicate
+		}
+		return err
+	}
+	return nil
+}
+
+// inTx returns the copy of b that a handler (or any work inside a
+// transaction) runs with: it has no store of its own, since the
+// transaction is handed in, and what it notifies waits in *later until
+// the caller sends it after the commit.
+func (b *Bot) inTx(later *[]Message) *Bot {
+	inner := *b
+	inner.store, inner.later = noStore{}, later
+	return &inner
+}
+
+// send delivers messages queued inside a transaction that has committed.
+func (b *Bot) send(ctx context.Context, msgs []Message) {
+	for _, m := range msgs {
+		b.notify(ctx, m)
+	}
+}
+
+// noStore is the store of a bot inside a transaction: a handler that
+// tried to open a transaction of its own gets an error, not a deadlock
+// (bbolt) or a second, unsynchronised view (PostgreSQL).
+type noStore struct{}
+
+var errNestedTx = errors.New("chat: a transaction opened inside another (use the tx the router hands in)")
+
+func (noStore) Update(context.Context, func(Tx) error) error { return errNestedTx }
+func (noStore) View(context.Context, func(Tx) error) error   { return errNestedTx }
+
+// decodeAction turns a pressed button into its command; the game
+// version is checked by checkButton in the command's transaction.
+func (b *Bot) decodeAction(id string) (Button, *Command, error) {
+	x, err := ParseButton(id)
+	c, ok := b.byName[x.Command]
+	if err != nil || !ok {
+		return Button{}, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
+	}
+	return x, c, nil
+}
+
+// checkButton refuses a game button shown for an older position.
+func checkButton(tx Tx, x *Button) error {
+	if x == nil || x.Game == 0 {
+		return nil
+	}
+	sg, err := tx.Game(x.Game)
+	if errors.Is(err, ErrNotFound) {
+		return errorf("Game #%d no longer exists.", x.Game)
+	}
+	if err != nil {
+		return err
+	}
+	if sg.Version != x.Version {
+		return errorf("The board has moved on since those buttons were shown — here is the latest: %s.", Cmd(fmt.Sprintf("board #%d", x.Game)))
+	}
+	return nil
+}
+
+func (b *Bot) unknownCommand(name string) error {
+	if name == "" {
+		return errorf("Which command? Try %s.", b.cmd("help"))
+	}
+	best, bestD := "", 3
+	for _, c := range b.commands {
+		for _, n := range append([]string{c.Name}, c.Aliases...) {
+			if d := editDistance(name, n); d < bestD {
+				best, bestD = c.Name, d
+			}
+		}
+	}
+	if best != "" {
+		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
+	}
+	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// owedReply is the stored reply of an event handed over again; a
+// Duplicate once it was delivered.
+func owedReply(tx Tx, id EventID) (Reply, error) {
+	raw, err := tx.Outbox(id)
+	if errors.Is(err, ErrNotFound) {
+		return Reply{}, errDuplicate // handled and delivered
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	var rep Reply
+	return rep, json.Unmarshal(raw, &rep)
+}

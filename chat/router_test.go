@@ -1,0 +1,240 @@
+package chat
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// onceCases are, for every command, a scenario in which it succeeds:
+// lines that set it up, then the command itself (user: line).
+var onceCases = map[string]struct{ setup, line string }{
+	"challenge": {"", "alice: challenge @bob 9"},
+	"accept":    {"alice: challenge @bob 9", "bob: accept #1"},
+	"decline":   {"alice: challenge @bob 9", "bob: decline #1"},
+	"cancel":    {"alice: challenge @bob 9", "alice: cancel #1"},
+	"play":      {"start", "alice: play D4"},
+	"pass":      {"start", "alice: pass"},
+	"resign":    {"start", "bob: resign"},
+	"undo":      {"start; alice: play D4", "alice: undo"},
+	"board":     {"start", "carol: board #1"},
+	"games":     {"start", "alice: games"},
+	"sgf":       {"start; alice: play D4", "carol: sgf #1"},
+	"replay":    {"start; alice: play D4", "carol: replay #1"},
+	"dead":      {"start; alice: play D4; bob: pass; alice: pass", "bob: dead D4"},
+	"done":      {"start; alice: pass; bob: pass", "alice: done"},
+	"resume":    {"start; alice: pass; bob: pass", "alice: resume"},
+	"rating":    {"", "alice: rating"},
+	"top":       {"", "alice: top"},
+	"engines":   {"", "alice: engines"},
+	"rules":     {"", "alice: rules chinese"},
+	"settings":  {"", "alice: settings theme=dark"},
+	"abort":     {"start", "alice: abort #1"},
+	"help":      {"", "alice: help play"},
+}
+
+// run plays a scenario's lines ("start" is h.start).
+func (h *harness) run(lines string) {
+	h.t.Helper()
+	for _, l := range strings.Split(lines, ";") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if l == "start" {
+			h.start("9")
+			continue
+		}
+		user, line, _ := strings.Cut(l, ":")
+		h.ok(user, strings.TrimSpace(line))
+	}
+}
+
+// request is the Request h.do would send for "user: line".
+func (h *harness) request(l string, id EventID) Request {
+	user, line, _ := strings.Cut(l, ":")
+	f := strings.Fields(line)
+	return Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
+		Command: f[0], Args: f[1:], Admin: h.admins[user]}
+}
+
+// Every command is applied once per event, whatever its handler does:
+// the router marks the event in the transaction it hands the handler.
+// A command added without a case here fails the test.
+func TestEveryCommandOncePerEvent(t *testing.T) {
+	for _, c := range commands() {
+		tc, ok := onceCases[c.Name]
+		if !ok {
+			t.Errorf("command %s has no case in onceCases", c.Name)
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			h := newHarness(t)
+			h.admins = map[string]bool{"alice": true}
+			h.run(tc.setup)
+			req := h.request(tc.line, "test:once")
+			before := h.dump()
+			first := h.bot.Handle(context.Background(), req)
+			if first.Error || first.Duplicate {
+				t.Fatalf("%s: %s", tc.line, first.Text)
+			}
+			if c.view != (h.dump() == before) {
+				t.Fatalf("%s: view=%v but the store changed=%v", tc.line, c.view, h.dump() != before)
+			}
+			if !h.eventMarked(req.EventID) {
+				t.Fatalf("%s: the event is not marked handled", tc.line)
+			}
+			after := h.dump()
+			again := h.bot.Handle(context.Background(), req)
+			if !again.Duplicate {
+				t.Fatalf("%s handed over again: %+v, want a Duplicate", tc.line, again.Text)
+			}
+			if h.dump() != after {
+				t.Fatalf("%s handed over again changed the store", tc.line)
+			}
+		})
+	}
+}
+
+// txWatch is a store that counts the transactions open at each moment.
+type txWatch struct {
+	Store
+	open atomic.Int32
+}
+
+func (w *txWatch) Update(ctx context.Context, fn func(Tx) error) error {
+	return w.Store.Update(ctx, func(tx Tx) error {
+		w.open.Add(1)
+		defer w.open.Add(-1)
+		return fn(tx)
+	})
+}
+
+func (w *txWatch) View(ctx context.Context, fn func(Tx) error) error {
+	return w.Store.View(ctx, func(tx Tx) error {
+		w.open.Add(1)
+		defer w.open.Add(-1)
+		return fn(tx)
+	})
+}
+
+// watchingRenderer draws tiny PNGs and records every draw made while a
+// transaction was open.
+type watchingRenderer struct {
+	w      *txWatch
+	mu     sync.Mutex
+	draws  int
+	inside []string
+}
+
+func (r *watchingRenderer) note(what string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.draws++
+	if r.w.open.Load() != 0 {
+		r.inside = append(r.inside, what)
+	}
+}
+
+func (r *watchingRenderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
+	r.note("board")
+	return writeTinyPNG(w, g)
+}
+
+func (r *watchingRenderer) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
+	r.note("replay")
+	return writeTinyPNG(w, g)
+}
+
+// Boards and replays are drawn after the transaction that built the
+// reply has ended, for commands, DMs, timeouts and reminders alike, so a
+// slow draw never holds the store's write lock.
+func TestDrawnOutsideTransactions(t *testing.T) {
+	h := newHarness(t)
+	w := &txWatch{Store: h.db}
+	rend := &watchingRenderer{w: w}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9, Clock: "1d", Reminders: []time.Duration{time.Hour}}, w, rend, h.clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+	h.start("9")
+	h.ok("bob", "settings notify=dm")
+	rep := h.ok("alice", "play D4") // the reply and bob's DM
+	if rep.Image == nil {
+		t.Fatal("the move's reply has no board")
+	}
+	if n := len(h.notes.all()); n != 1 || h.notes.all()[0].Reply.Image == nil {
+		t.Fatalf("bob's DM: %d messages, want 1 with the board", n)
+	}
+	if rep := h.ok("carol", "board"); rep.Image == nil {
+		t.Fatal("board has no image")
+	}
+	if rep := h.ok("carol", "replay #1"); rep.Image == nil || rep.Image.MIME != "image/gif" && rep.Image.MIME != "image/png" {
+		t.Fatalf("replay image: %+v", rep.Image)
+	}
+	h.clock.Advance(23*time.Hour + time.Minute) // bob's reminder
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(2 * time.Hour) // bob's timeout
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.notes.all()
+	if last := msgs[len(msgs)-1]; !strings.Contains(last.Reply.Text, "ran out of time") || last.Reply.Image == nil {
+		t.Fatalf("the timeout message: %q, image %v", last.Reply.Text, last.Reply.Image != nil)
+	}
+	if rend.draws < 5 {
+		t.Fatalf("%d draws, want at least 5", rend.draws)
+	}
+	if len(rend.inside) > 0 {
+		t.Fatalf("drawn inside a transaction: %v", rend.inside)
+	}
+	// A reply the outbox keeps is stored whole, image included: that one
+	// is drawn inside its transaction, on purpose.
+	h.ok("alice", "challenge @bob black 9")
+	h.ok("bob", "accept")
+	owed := h.request("alice: play E5", "test:$owed")
+	owed.Outbox = true
+	if rep := h.bot.Handle(context.Background(), owed); rep.Error || rep.Image == nil {
+		t.Fatalf("owed reply: %q", rep.Text)
+	}
+}
+
+// A handler that opened a transaction of its own would get an error, not
+// a deadlock: the bot it runs with has no store.
+func TestHandlerCannotOpenTransaction(t *testing.T) {
+	h := newHarness(t)
+	var later []Message
+	in := h.bot.inTx(&later)
+	if err := in.store.View(context.Background(), func(Tx) error { return nil }); err != errNestedTx {
+		t.Fatalf("View inside a handler: %v", err)
+	}
+	in.notify(context.Background(), Message{Room: "test:main", Reply: Reply{Text: "hi"}})
+	if len(later) != 1 || len(h.notes.all()) != 0 {
+		t.Fatalf("a notification inside a transaction was sent at once (%d held, %d sent)", len(later), len(h.notes.all()))
+	}
+}
+
+// A button's game version is checked in the command's own transaction.
+func TestStaleButtonRefused(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	rep := h.ok("alice", "play D4")
+	var pass string
+	for _, a := range rep.Actions {
+		if strings.HasPrefix(a.ID, "pass|") {
+			pass = a.ID
+		}
+	}
+	h.ok("bob", "play E5")
+	before := h.dump()
+	stale := h.bot.Handle(context.Background(), Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:btn", Action: pass})
+	if !stale.Error || !strings.Contains(stale.Text, "moved on") || h.dump() != before || h.eventMarked("test:btn") {
+		t.Fatalf("a stale button: %q", stale.Text)
+	}
+}
