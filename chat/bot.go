@@ -3,20 +3,11 @@ package chat
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/gobotgo/gobot/game"
 )
-
-// ArgKind says what an argument is, so help, usage errors and each
-// platform's typed options come from one declaration.
-type ArgKind uint8
 
 const (
 	ArgText      ArgKind = iota // free text
@@ -34,68 +25,6 @@ const (
 	ArgEngine                   // engine=gnugo (autocompleted)
 	ArgLevel                    // level=1..10
 )
-
-// Arg declares one argument of a command.
-type Arg struct {
-	Name     string
-	Kind     ArgKind
-	Required bool
-	Repeat   bool // may be given several times (dead D4 Q16)
-	Help     string
-	Choices  []string
-	// Synonyms are other words for a choice, not offered in menus:
-	// "refuse" → "no".
-	Synonyms map[string]string
-}
-
-// Command declares a command: its name, arguments and help text. The
-// router, `help`, usage errors and the Discord command registration are
-// all generated from this one declaration.
-type Command struct {
-	Name    string
-	Aliases []string
-	Summary string // one line
-	Help    string // more detail for `help <command>`
-	Args    []Arg
-	// Admin commands are for room admins only (settings checks per key).
-	Admin bool
-	// view commands change nothing: they run in a read transaction, their
-	// event marked just before. The others run in the write transaction
-	// the router opens, in which it marks the event (router.go).
-	view bool
-	// run is the handler. It reads and writes through tx only and returns
-	// its reply; messages to others go through b.notify, which holds them
-	// until the transaction commits.
-	run func(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error)
-	// prepare, if set, runs before the transaction, for checks that take
-	// slow work (asking an engine whether it plays a game). It writes
-	// nothing.
-	prepare func(ctx context.Context, b *Bot, r *Request, a *Args) error
-}
-
-// Usage returns the command's synopsis: "play <point> [#game]".
-func (c Command) Usage() string {
-	var sb strings.Builder
-	sb.WriteString(c.Name)
-	for _, a := range c.Args {
-		name := a.Name
-		if a.Repeat {
-			name += "…"
-		}
-		if a.Required {
-			fmt.Fprintf(&sb, " <%s>", name)
-		} else {
-			fmt.Fprintf(&sb, " [%s]", name)
-		}
-	}
-	return sb.String()
-}
-
-// Choice is an autocomplete suggestion.
-type Choice struct {
-	Name  string // shown
-	Value string // sent back
-}
 
 // Config holds the bot's defaults, used where a room has no setting.
 type Config struct {
@@ -117,30 +46,6 @@ type Config struct {
 	// are unrated.
 	RateEngineGames bool
 }
-
-// FormatText replaces every mention token <@UserID> in text with what
-// mention returns for that user.
-func FormatText(text string, mention func(UserID) string) string {
-	var sb strings.Builder
-	for {
-		i := strings.Index(text, "<@")
-		if i < 0 {
-			sb.WriteString(text)
-			return sb.String()
-		}
-		j := strings.IndexByte(text[i:], '>')
-		if j < 0 {
-			sb.WriteString(text)
-			return sb.String()
-		}
-		sb.WriteString(text[:i])
-		sb.WriteString(mention(UserID(text[i+2 : i+j])))
-		text = text[i+j+1:]
-	}
-}
-
-// Mention writes the mention token for u, for use in Reply.Text.
-func Mention(u UserID) string { return "<@" + string(u) + ">" }
 
 // Bot is the platform-neutral bot. It is safe for concurrent use.
 type Bot struct {
@@ -247,55 +152,6 @@ func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...
 // cmd writes a command for the user to type, as a token each adapter
 // renders in its own syntax ("/go accept #7", "!go accept #7").
 func (b *Bot) cmd(s string) string { return Cmd(s) }
-
-// errDuplicate marks a request whose event was already handled.
-var errDuplicate = errors.New("duplicate event")
-
-// errorReply turns any error into friendly private text: the one place
-// where game and storage errors become words.
-func (b *Bot) errorReply(err error) Reply {
-	var ue userError
-	msg := ""
-	switch {
-	case errors.As(err, &ue):
-		msg = ue.msg
-	case errors.Is(err, errDuplicate), errors.Is(err, ErrDuplicate):
-		msg = "I already handled that (it arrived twice); nothing more to do."
-	case errors.Is(err, game.ErrKo):
-		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
-	case errors.Is(err, game.ErrSuperko):
-		msg = "That would repeat an earlier whole-board position, which these rules forbid (superko) — play elsewhere."
-	case errors.Is(err, game.ErrSuicide):
-		msg = "That stone would have no liberties and capture nothing: suicide is not allowed under these rules."
-	case errors.Is(err, game.ErrNotYourTurn):
-		msg = "It's not your turn — wait for your opponent's move."
-	case errors.Is(err, game.ErrGameOver):
-		msg = "That game is over."
-	case errors.Is(err, game.ErrScoring):
-		msg = fmt.Sprintf("The game is being scored: mark dead stones with %s, accept with %s, or go back to playing with %s.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume"))
-	case errors.Is(err, game.ErrNotScoring):
-		msg = "That only works after both players pass, while the game is being scored."
-	case errors.Is(err, game.ErrNothingUndo):
-		msg = "There is no move to undo yet."
-	case errors.Is(err, game.ErrNoAgreement):
-		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
-	case errors.Is(err, game.ErrHandicapPass):
-		msg = "Place all your handicap stones before passing."
-	case errors.Is(err, ErrUnavailable):
-		b.log.Warn("store unavailable", "err", err)
-		msg = "The database is unavailable, try again in a moment; nothing was changed."
-	case errors.Is(err, ErrConflict):
-		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
-	case errors.Is(err, ErrCorrupt):
-		b.log.Error("corrupt record", "err", err)
-		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
-	default:
-		b.log.Error("command failed", "err", err)
-		msg = "Sorry, something went wrong on my side; nothing was changed."
-	}
-	dup := errors.Is(err, errDuplicate) || errors.Is(err, ErrDuplicate)
-	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
-}
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.

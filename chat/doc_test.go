@@ -14,7 +14,7 @@ var updateDocs = flag.Bool("update", false, "rewrite docs/commands.md from the c
 func commandsDoc(cmds []Command) string {
 	var sb strings.Builder
 	sb.WriteString("# gobot commands\n\n")
-	sb.WriteString("Generated from the command declarations in `chat/commands.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
+	sb.WriteString("Generated from the command declarations in `chat/command.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
 	sb.WriteString("Type them as `/go <command>` on Discord, `!go <command>` on Matrix, bare in the terminal.\n")
 	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant.\n")
 	sb.WriteString("\nChallenges and games share their numbers: a game keeps its challenge's number (challenge #7 becomes game #7),\n")

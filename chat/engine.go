@@ -2,9 +2,7 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/rating"
 )
 
 // Engines is the computer players as chat uses them: GTP engines behind a
@@ -514,150 +511,6 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text}})
 }
 
-// prepareChallenge checks a challenge to an engine before the
-// transaction: the engine and level exist, the room allows engines, and
-// the engine can play the game (which may start it). It settles the
-// engine's name and level in a.
-func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
-	if a.Engine == "" {
-		return nil
-	}
-	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
-	if opponent != "" {
-		return errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
-	}
-	info, ok := b.engineInfo(name)
-	if !ok {
-		if names := b.engineNames(); len(names) > 0 {
-			return errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
-		}
-		return errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
-	}
-	name = info.Name
-	if !hasLevel && len(info.Levels) > 0 {
-		level = info.Levels[0]
-	}
-	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
-		return errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
-	}
-	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
-		return errorf("Games against %s are never rated here; leave out rated.", name)
-	}
-	if a.Rating.Auto {
-		return errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
-	}
-	o := a.Options
-	o.Placement = a.Choice["placement"]
-	var room *Room
-	if err := b.store.View(ctx, func(tx Tx) error {
-		rm, err := tx.Room(r.Room)
-		if err == nil {
-			room = rm
-		} else if !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if room != nil && room.NoEngines {
-		return errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
-	}
-	cfg, _, _, err := b.challengeConfig(room, o)
-	if err != nil {
-		return err
-	}
-	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
-		return errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
-	}
-	a.Engine, a.Level = name, level
-	return nil
-}
-
-// engineChallenge starts a game against the engine prepareChallenge
-// settled, at once.
-func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
-	name, level := a.Engine, a.Level
-	o := a.Options
-	o.Placement = a.Choice["placement"]
-	var room *Room
-	threads := false
-	if rm, err := tx.Room(r.Room); err == nil {
-		if rm.NoEngines {
-			return Reply{}, errorf("Games against the computer are turned off in this room.")
-		}
-		room, threads = rm, rm.Threads
-	} else if !errors.Is(err, ErrNotFound) {
-		return Reply{}, err
-	}
-	cfg, clock, color, err := b.challengeConfig(room, o)
-	if err != nil {
-		return Reply{}, err
-	}
-	bot := EngineUser(name)
-	b.rememberUser(tx, r.User, r.Time)
-	g, err := game.New(cfg)
-	if err != nil {
-		return Reply{}, err
-	}
-	c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
-	if err := tx.SkipGameNumbers(); err != nil {
-		return Reply{}, err
-	}
-	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
-	}
-	black, white := r.User.ID, bot
-	switch color {
-	case "white":
-		black, white = white, black
-	case "random":
-		h := fnv.New32a()
-		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
-		if h.Sum32()%2 == 1 {
-			black, white = white, black
-		}
-	}
-	sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
-		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
-	if b.cfg.RateEngineGames {
-		// Rated as a game between people would be: an even game on
-		// a standard size, unless the challenger said unrated.
-		comm := communityOf(r)
-		rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
-			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
-		if a.Choice["rated"] == "rated" && !rated {
-			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
-		}
-		sg.Rating = &GameRating{Community: comm, Rated: rated,
-			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
-	}
-	if clock.Kind == Fischer {
-		sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
-	}
-	startClock(sg, g, r.Time)
-	l := &loaded{sg, g}
-	b.engineDue(l, r.Time)
-	if err := tx.InsertGame(sg); err != nil {
-		return Reply{}, err
-	}
-	c.Game = sg.ID
-	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
-	}
-	lv := ""
-	if level > 0 {
-		lv = fmt.Sprintf(" at level %d", level)
-	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
-	if threads && !r.DM {
-		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
-	}
-	b.wakeEngine(l)
-	return rep, nil
-}
-
 func intList(v []int) string {
 	var s []string
 	for _, n := range v {
@@ -724,17 +577,6 @@ func cmdEngines(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply,
 	return Reply{Title: "Engines", Text: text, Private: true}, nil
 }
 
-// completeEngine suggests engine names.
-func (b *Bot) completeEngine(typed string) []Choice {
-	var out []Choice
-	for _, n := range b.engineNames() {
-		if strings.HasPrefix(strings.ToUpper(n), typed) {
-			out = append(out, Choice{Name: n, Value: n})
-		}
-	}
-	return out
-}
-
 // EngineMove is an engine's move: one play or pass, or several stones
 // when it places free handicap; Resign when it resigns. Illegal names a
 // proposal the rules refused (then Moves holds a pass).
@@ -742,23 +584,6 @@ type EngineMove struct {
 	Moves   []game.Move
 	Resign  bool
 	Illegal string
-}
-
-// enginesSetting takes engines=on|off out of a room's settings.
-func enginesSetting(room []string) (rest []string, on *bool, err error) {
-	for _, a := range room {
-		k, v, _ := strings.Cut(a, "=")
-		if strings.EqualFold(k, "engines") {
-			b, ok := parseBool(v)
-			if !ok {
-				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", clipArg(v))
-			}
-			on = &b
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return rest, on, nil
 }
 
 // ratedWord is "rated" or "unrated" for a game's start message.

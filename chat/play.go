@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -286,247 +285,147 @@ func cmdResume(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 	return b.gameReply(tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), nil
 }
 
-// viewGame loads a game for looking at (anyone may).
-func viewGame(tx Tx, b *Bot, r *Request, id GameID) (*loaded, error) {
-	sg, err := findGame(tx, b, r, id, false)
-	if err != nil {
-		return nil, err
-	}
-	return load(sg)
-}
-
-func cmdBoard(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := viewGame(tx, b, r, a.Game)
-	if err != nil {
-		return Reply{}, err
-	}
-	return b.gameReply(tx, l, r, ""), nil
-}
-
-func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := viewGame(tx, b, r, a.Game)
-	if err != nil {
-		return Reply{}, err
-	}
-	info := game.GameInfo{Black: displayName(tx, l.sg.Black), White: displayName(tx, l.sg.White),
-		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
-	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
-	if l.sg.Clock.Kind != NoClock {
-		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
-	}
-	var buf bytes.Buffer
-	if err := game.WriteSGF(&buf, l.g, info); err != nil {
-		return Reply{}, err
-	}
-	return Reply{Text: fmt.Sprintf("The record of game #%d.", l.sg.ID), Game: l.sg.ID,
-		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
-}
-
-func cmdReplay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := viewGame(tx, b, r, a.Game)
-	if err != nil {
-		return Reply{}, err
-	}
-	if b.render == nil {
-		return Reply{}, errorf("This bot has no renderer configured.")
-	}
-	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.sg.ID, l.g.MoveCount()), Game: l.sg.ID,
-		draw: &drawing{g: l.g, id: l.sg.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
-}
-
-// displayName returns a user's stored name, or the local part of the ID.
-func displayName(tx Tx, u UserID) string {
-	if p, err := tx.Player(u); err == nil && p.Name != "" {
-		return p.Name
-	}
-	return u.Local()
-}
-
-// playerIn returns u's settings (defaults if unknown).
-func playerIn(tx Tx, u UserID) Player {
-	if p, err := tx.Player(u); err == nil {
-		return *p
-	}
-	return Player{ID: u}
-}
-
 // actionID encodes a button for game l.
 func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
 	return Button{Command: cmd, Game: l.sg.ID, Version: l.sg.Version, Arg: arg}.ID()
 }
 
-// gameReply builds the message shown after any change to a game (and for
-// `board`): what happened, whose turn, captures, time, the board image,
-// buttons, and the mention of the player to move.
-func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
-	sg, g := l.sg, l.g
-	cfg := g.Config()
-	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveCount())}
-	if sg.Thread || sg.Room != r.Room {
-		rep.Room = sg.Room
+// colorOf returns u's colour in sg, or Empty.
+func colorOf(sg *Game, u UserID) game.Color {
+	switch u {
+	case sg.Black:
+		return game.Black
+	case sg.White:
+		return game.White
 	}
-	var lines []string
-	if what != "" {
-		lines = append(lines, what)
-	}
-	var next UserID
-	switch g.Phase() {
-	case game.Playing:
-		next = playerOf(sg, g.ToMove())
-		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
-		if left := timeLeft(sg, r.Time); left != "" && next.Platform() != EnginePlatform {
-			s += " — " + left
-		}
-		if n := g.HandicapLeft(); n > 0 {
-			s += fmt.Sprintf(" (%d handicap stone%s to place)", n, plural(n))
-		}
-		if p, ok := g.KoPoint(); ok {
-			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
-		}
-		lines = append(lines, s+".")
-		rep.Actions = []Action{
-			{ID: b.actionID("pass", l, ""), Label: "Pass"},
-			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", sg.ID)},
-			{ID: b.actionID("undo", l, ""), Label: "Undo"},
-		}
-	case game.Scoring:
-		sc := g.Score()
-		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.",
-			Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
-		var acc []string
-		for _, c := range []game.Color{game.Black, game.White} {
-			if g.Accepted(c) {
-				acc = append(acc, Mention(playerOf(sg, c))+" accepted")
-			}
-		}
-		if len(acc) > 0 {
-			lines = append(lines, strings.Join(acc, "; ")+".")
-		}
-		if cfg.Rules.NoAgreement {
-			lines = append(lines, fmt.Sprintf("Every stone counts as it stands: %s to accept, %s to play on.", b.cmd("done"), b.cmd("resume")))
-		} else {
-			lines = append(lines, fmt.Sprintf("Mark dead stones with %s (again to unmark), then %s to accept, or %s to play on.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume")))
-		}
-		rep.Actions = []Action{
-			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: Success},
-			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: Secondary},
-		}
-		rep.Mentions = []UserID{sg.Black, sg.White}
-	case game.Over:
-		res, _ := g.Result()
-		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
-		if res.Reason == game.ByScore {
-			sc := g.Score()
-			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))
-		}
-		if rl := ratingLine(sg); rl != "" {
-			s += "\n" + rl
-		}
-		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))
-		rep.Mentions = []UserID{sg.Black, sg.White}
-	}
-	rep.Text = strings.Join(lines, "\n")
-	rep.Fields = []Field{
-		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.Black), rankSuffix(sg, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.White), rankSuffix(sg, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
-	}
-	rep.draw = boardDrawing(g, sg.ID, playerIn(tx, r.User.ID).Theme)
-	rep.Board = TextBoard(g)
-	if next != "" && what != "" {
-		np := playerIn(tx, next)
-		if np.Notify != "off" && next != r.User.ID {
-			rep.Mentions = []UserID{next}
-		}
-		if np.Notify == "dm" && next != r.User.ID {
-			dm := rep
-			dm.Actions = nil
-			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
-			b.notify(context.Background(), Message{To: next, Room: sg.Room, Reply: dm})
-		}
-	}
-	if what == "" {
-		// Only looking (board): nobody is notified, whatever the phase.
-		rep.Mentions = nil
-	}
-	return rep
+	return game.Empty
 }
 
-// formatSide prints a score with its parts: "81.5 (40 stones + 35 area + 6.5 komi)".
-func formatSide(s game.SideScore, r game.Rules, white bool) string {
-	var parts []string
-	if r.Scoring == game.Area {
-		parts = append(parts, fmt.Sprintf("%d stones", s.Stones), fmt.Sprintf("%d territory", s.Territory))
-	} else {
-		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoners", s.Prisoners))
+func playerOf(sg *Game, c game.Color) UserID {
+	if c == game.White {
+		return sg.White
 	}
-	if white && s.Komi != 0 {
-		parts = append(parts, game.FormatKomi(s.Komi)+" komi")
-	}
-	if white && s.Bonus != 0 {
-		parts = append(parts, game.FormatKomi(s.Bonus)+" handicap bonus")
-	}
-	return fmt.Sprintf("%s (%s)", game.FormatKomi(s.Total), strings.Join(parts, " + "))
+	return sg.Black
 }
 
-// TextBoard draws g as text with coordinates: X black, O white, . empty;
-// the last move in parentheses; in scoring, dead stones as x/o and
-// territory as + (Black) and - (White).
-func TextBoard(g *game.Game) string {
-	cfg := g.Config()
-	w, h := cfg.Width, cfg.Height
-	var owner []game.Color
-	if res, over := g.Result(); g.Phase() == game.Scoring || (over && res.Reason == game.ByScore) {
-		owner = g.Score().Owner
-	}
-	last, hasLast := g.LastMove()
-	var sb strings.Builder
-	letters := "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-	header := "   "
-	for x := 0; x < w; x++ {
-		header += " " + string(letters[x])
-	}
-	sb.WriteString(header + "\n")
-	for y := 0; y < h; y++ {
-		fmt.Fprintf(&sb, "%2d ", h-y)
-		for x := 0; x < w; x++ {
-			p := game.Pt(x, y)
-			c := g.At(p)
-			ch := byte('.')
-			switch c {
-			case game.Black:
-				ch = 'X'
-			case game.White:
-				ch = 'O'
+// findGame resolves a game reference for r: "#7", or (empty) the
+// caller's single active game in this room (in a DM: anywhere); for
+// lookers (asPlayer false) also the room's single active game.
+func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error) {
+	if id != 0 {
+		sg, err := tx.Game(id)
+		if errors.Is(err, ErrNotFound) {
+			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == Pending {
+				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
 			}
-			if owner != nil {
-				if c != game.Empty && g.IsDead(p) {
-					ch += 'a' - 'A'
-				} else if c == game.Empty {
-					switch owner[y*w+x] {
-					case game.Black:
-						ch = '+'
-					case game.White:
-						ch = '-'
-					}
+			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
+		}
+		return sg, err
+	}
+	mine, err := tx.ActiveGames(r.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	var here []*Game
+	for _, g := range mine {
+		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
+			here = append(here, g)
+		}
+	}
+	if len(here) == 0 && !asPlayer {
+		here, err = tx.RoomGames(r.Room, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(here) == 0 {
+			// Looking at a finished game: the caller's latest here, else
+			// the room's latest.
+			all, err := tx.RoomGames(r.Room, false)
+			if err != nil {
+				return nil, err
+			}
+			var pick *Game
+			better := func(a, b *Game) bool { // a before b: the caller's games first, then the latest
+				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
+				if mineA != mineB {
+					return mineA
+				}
+				return a.ID > b.ID
+			}
+			for _, g := range all {
+				if pick == nil || better(g, pick) {
+					pick = g
 				}
 			}
-			sep := byte(' ')
-			if hasLast && !last.IsPass() && last.Point == p {
-				sep = '('
-			} else if hasLast && !last.IsPass() && x > 0 && last.Point == game.Pt(x-1, y) {
-				sep = ')'
+			if pick != nil {
+				return pick, nil
 			}
-			sb.WriteByte(sep)
-			sb.WriteByte(ch)
 		}
-		if hasLast && !last.IsPass() && last.Point == game.Pt(w-1, y) {
-			sb.WriteByte(')')
-		} else {
-			sb.WriteByte(' ')
-		}
-		fmt.Fprintf(&sb, "%d\n", h-y)
 	}
-	sb.WriteString(header + "\n")
-	return sb.String()
+	switch len(here) {
+	case 1:
+		return here[0], nil
+	case 0:
+		if len(mine) > 0 {
+			return nil, errorf("You have no active game in this room; name one like #%d (%s lists them).", mine[0].ID, b.cmd("games"))
+		}
+		return nil, errorf("You have no active game here. Start one with %s.", b.cmd("challenge @player"))
+	}
+	var c []string
+	for _, g := range here {
+		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
+	}
+	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", strings.Join(c, ", "), b.cmd(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " "))+" #"+fmt.Sprint(here[0].ID)))
+}
+
+// loaded is a stored game with its rules engine state.
+type loaded struct {
+	sg *Game
+	g  *game.Game
+}
+
+func load(sg *Game) (*loaded, error) {
+	g, err := game.Replay(sg.Record)
+	if err != nil {
+		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, ErrCorrupt, err)
+	}
+	return &loaded{sg, g}, nil
+}
+
+// change applies fn to the game r refers to, in the command's write
+// transaction: the game is replayed, fn applied, the game rated if it
+// ended, the record saved. Nothing is written if fn fails (the router
+// rolls the whole transaction back).
+func (b *Bot) change(tx Tx, r *Request, id GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
+	sg, err := findGame(tx, b, r, id, asPlayer)
+	if err != nil {
+		return nil, err
+	}
+	me := colorOf(sg, r.User.ID)
+	if asPlayer && me == game.Empty {
+		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
+	}
+	if !sg.Active() {
+		return nil, errorf("Game #%d is over (%s).", sg.ID, sg.Result)
+	}
+	l, err := load(sg)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(l, me); err != nil {
+		return nil, err
+	}
+	if !l.sg.Active() { // it ended now: rate it in this transaction
+		if err := b.rateGame(tx, l.sg, l.g); err != nil {
+			return nil, err
+		}
+	}
+	l.sg.Record = l.g.Record()
+	l.sg.Updated = r.Time
+	b.engineDue(l, r.Time)
+	if err := tx.PutGame(l.sg); err != nil {
+		return nil, err
+	}
+	b.wakeEngine(l) // after the commit: notify holds it until then
+	return l, nil
 }

@@ -2,7 +2,10 @@ package chat
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gobotgo/gobot/game"
 )
@@ -77,4 +80,226 @@ func (b *Bot) replayImage(g *game.Game, id GameID, theme string) (*File, error) 
 		return nil, err
 	}
 	return &File{Name: fmt.Sprintf("gobot-%d.gif", id), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
+}
+
+// errorReply turns any error into friendly private text: the one place
+// where game and storage errors become words.
+func (b *Bot) errorReply(err error) Reply {
+	var ue userError
+	msg := ""
+	switch {
+	case errors.As(err, &ue):
+		msg = ue.msg
+	case errors.Is(err, errDuplicate), errors.Is(err, ErrDuplicate):
+		msg = "I already handled that (it arrived twice); nothing more to do."
+	case errors.Is(err, game.ErrKo):
+		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
+	case errors.Is(err, game.ErrSuperko):
+		msg = "That would repeat an earlier whole-board position, which these rules forbid (superko) — play elsewhere."
+	case errors.Is(err, game.ErrSuicide):
+		msg = "That stone would have no liberties and capture nothing: suicide is not allowed under these rules."
+	case errors.Is(err, game.ErrNotYourTurn):
+		msg = "It's not your turn — wait for your opponent's move."
+	case errors.Is(err, game.ErrGameOver):
+		msg = "That game is over."
+	case errors.Is(err, game.ErrScoring):
+		msg = fmt.Sprintf("The game is being scored: mark dead stones with %s, accept with %s, or go back to playing with %s.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume"))
+	case errors.Is(err, game.ErrNotScoring):
+		msg = "That only works after both players pass, while the game is being scored."
+	case errors.Is(err, game.ErrNothingUndo):
+		msg = "There is no move to undo yet."
+	case errors.Is(err, game.ErrNoAgreement):
+		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
+	case errors.Is(err, game.ErrHandicapPass):
+		msg = "Place all your handicap stones before passing."
+	case errors.Is(err, ErrUnavailable):
+		b.log.Warn("store unavailable", "err", err)
+		msg = "The database is unavailable, try again in a moment; nothing was changed."
+	case errors.Is(err, ErrConflict):
+		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
+	case errors.Is(err, ErrCorrupt):
+		b.log.Error("corrupt record", "err", err)
+		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
+	default:
+		b.log.Error("command failed", "err", err)
+		msg = "Sorry, something went wrong on my side; nothing was changed."
+	}
+	dup := errors.Is(err, errDuplicate) || errors.Is(err, ErrDuplicate)
+	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
+}
+
+// gameReply builds the message shown after any change to a game (and for
+// `board`): what happened, whose turn, captures, time, the board image,
+// buttons, and the mention of the player to move.
+func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
+	sg, g := l.sg, l.g
+	cfg := g.Config()
+	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveCount())}
+	if sg.Thread || sg.Room != r.Room {
+		rep.Room = sg.Room
+	}
+	var lines []string
+	if what != "" {
+		lines = append(lines, what)
+	}
+	var next UserID
+	switch g.Phase() {
+	case game.Playing:
+		next = playerOf(sg, g.ToMove())
+		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
+		if left := timeLeft(sg, r.Time); left != "" && next.Platform() != EnginePlatform {
+			s += " — " + left
+		}
+		if n := g.HandicapLeft(); n > 0 {
+			s += fmt.Sprintf(" (%d handicap stone%s to place)", n, plural(n))
+		}
+		if p, ok := g.KoPoint(); ok {
+			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
+		}
+		lines = append(lines, s+".")
+		rep.Actions = []Action{
+			{ID: b.actionID("pass", l, ""), Label: "Pass"},
+			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", sg.ID)},
+			{ID: b.actionID("undo", l, ""), Label: "Undo"},
+		}
+	case game.Scoring:
+		sc := g.Score()
+		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.",
+			Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
+		var acc []string
+		for _, c := range []game.Color{game.Black, game.White} {
+			if g.Accepted(c) {
+				acc = append(acc, Mention(playerOf(sg, c))+" accepted")
+			}
+		}
+		if len(acc) > 0 {
+			lines = append(lines, strings.Join(acc, "; ")+".")
+		}
+		if cfg.Rules.NoAgreement {
+			lines = append(lines, fmt.Sprintf("Every stone counts as it stands: %s to accept, %s to play on.", b.cmd("done"), b.cmd("resume")))
+		} else {
+			lines = append(lines, fmt.Sprintf("Mark dead stones with %s (again to unmark), then %s to accept, or %s to play on.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume")))
+		}
+		rep.Actions = []Action{
+			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: Success},
+			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: Secondary},
+		}
+		rep.Mentions = []UserID{sg.Black, sg.White}
+	case game.Over:
+		res, _ := g.Result()
+		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
+		if res.Reason == game.ByScore {
+			sc := g.Score()
+			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))
+		}
+		if rl := ratingLine(sg); rl != "" {
+			s += "\n" + rl
+		}
+		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))
+		rep.Mentions = []UserID{sg.Black, sg.White}
+	}
+	rep.Text = strings.Join(lines, "\n")
+	rep.Fields = []Field{
+		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.Black), rankSuffix(sg, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.White), rankSuffix(sg, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
+	}
+	rep.draw = boardDrawing(g, sg.ID, playerIn(tx, r.User.ID).Theme)
+	rep.Board = TextBoard(g)
+	if next != "" && what != "" {
+		np := playerIn(tx, next)
+		if np.Notify != "off" && next != r.User.ID {
+			rep.Mentions = []UserID{next}
+		}
+		if np.Notify == "dm" && next != r.User.ID {
+			dm := rep
+			dm.Actions = nil
+			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
+			b.notify(context.Background(), Message{To: next, Room: sg.Room, Reply: dm})
+		}
+	}
+	if what == "" {
+		// Only looking (board): nobody is notified, whatever the phase.
+		rep.Mentions = nil
+	}
+	return rep
+}
+
+// formatSide prints a score with its parts: "81.5 (40 stones + 35 area + 6.5 komi)".
+func formatSide(s game.SideScore, r game.Rules, white bool) string {
+	var parts []string
+	if r.Scoring == game.Area {
+		parts = append(parts, fmt.Sprintf("%d stones", s.Stones), fmt.Sprintf("%d territory", s.Territory))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoners", s.Prisoners))
+	}
+	if white && s.Komi != 0 {
+		parts = append(parts, game.FormatKomi(s.Komi)+" komi")
+	}
+	if white && s.Bonus != 0 {
+		parts = append(parts, game.FormatKomi(s.Bonus)+" handicap bonus")
+	}
+	return fmt.Sprintf("%s (%s)", game.FormatKomi(s.Total), strings.Join(parts, " + "))
+}
+
+// TextBoard draws g as text with coordinates: X black, O white, . empty;
+// the last move in parentheses; in scoring, dead stones as x/o and
+// territory as + (Black) and - (White).
+func TextBoard(g *game.Game) string {
+	cfg := g.Config()
+	w, h := cfg.Width, cfg.Height
+	var owner []game.Color
+	if res, over := g.Result(); g.Phase() == game.Scoring || (over && res.Reason == game.ByScore) {
+		owner = g.Score().Owner
+	}
+	last, hasLast := g.LastMove()
+	var sb strings.Builder
+	letters := "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+	header := "   "
+	for x := 0; x < w; x++ {
+		header += " " + string(letters[x])
+	}
+	sb.WriteString(header + "\n")
+	for y := 0; y < h; y++ {
+		fmt.Fprintf(&sb, "%2d ", h-y)
+		for x := 0; x < w; x++ {
+			p := game.Pt(x, y)
+			c := g.At(p)
+			ch := byte('.')
+			switch c {
+			case game.Black:
+				ch = 'X'
+			case game.White:
+				ch = 'O'
+			}
+			if owner != nil {
+				if c != game.Empty && g.IsDead(p) {
+					ch += 'a' - 'A'
+				} else if c == game.Empty {
+					switch owner[y*w+x] {
+					case game.Black:
+						ch = '+'
+					case game.White:
+						ch = '-'
+					}
+				}
+			}
+			sep := byte(' ')
+			if hasLast && !last.IsPass() && last.Point == p {
+				sep = '('
+			} else if hasLast && !last.IsPass() && x > 0 && last.Point == game.Pt(x-1, y) {
+				sep = ')'
+			}
+			sb.WriteByte(sep)
+			sb.WriteByte(ch)
+		}
+		if hasLast && !last.IsPass() && last.Point == game.Pt(w-1, y) {
+			sb.WriteByte(')')
+		} else {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%d\n", h-y)
+	}
+	sb.WriteString(header + "\n")
+	return sb.String()
 }

@@ -259,3 +259,6 @@ func owedReply(tx Tx, id EventID) (Reply, error) {
 	var rep Reply
 	return rep, json.Unmarshal(raw, &rep)
 }
+
+// errDuplicate marks a request whose event was already handled.
+var errDuplicate = errors.New("duplicate event")

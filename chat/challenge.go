@@ -5,196 +5,157 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/rating"
 )
 
-// colorOf returns u's colour in sg, or Empty.
-func colorOf(sg *Game, u UserID) game.Color {
-	switch u {
-	case sg.Black:
-		return game.Black
-	case sg.White:
-		return game.White
+// prepareChallenge checks a challenge to an engine before the
+// transaction: the engine and level exist, the room allows engines, and
+// the engine can play the game (which may start it). It settles the
+// engine's name and level in a.
+func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
+	if a.Engine == "" {
+		return nil
 	}
-	return game.Empty
-}
-
-func playerOf(sg *Game, c game.Color) UserID {
-	if c == game.White {
-		return sg.White
+	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
+	if opponent != "" {
+		return errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
 	}
-	return sg.Black
-}
-
-// findGame resolves a game reference for r: "#7", or (empty) the
-// caller's single active game in this room (in a DM: anywhere); for
-// lookers (asPlayer false) also the room's single active game.
-func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error) {
-	if id != 0 {
-		sg, err := tx.Game(id)
-		if errors.Is(err, ErrNotFound) {
-			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == Pending {
-				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
-			}
-			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
+	info, ok := b.engineInfo(name)
+	if !ok {
+		if names := b.engineNames(); len(names) > 0 {
+			return errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
 		}
-		return sg, err
+		return errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
 	}
-	mine, err := tx.ActiveGames(r.User.ID)
+	name = info.Name
+	if !hasLevel && len(info.Levels) > 0 {
+		level = info.Levels[0]
+	}
+	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
+		return errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
+	}
+	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
+		return errorf("Games against %s are never rated here; leave out rated.", name)
+	}
+	if a.Rating.Auto {
+		return errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+	}
+	o := a.Options
+	o.Placement = a.Choice["placement"]
+	var room *Room
+	if err := b.store.View(ctx, func(tx Tx) error {
+		rm, err := tx.Room(r.Room)
+		if err == nil {
+			room = rm
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if room != nil && room.NoEngines {
+		return errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+	}
+	cfg, _, _, err := b.challengeConfig(room, o)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var here []*Game
-	for _, g := range mine {
-		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-			here = append(here, g)
-		}
+	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
+		return errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
 	}
-	if len(here) == 0 && !asPlayer {
-		here, err = tx.RoomGames(r.Room, true)
-		if err != nil {
-			return nil, err
-		}
-		if len(here) == 0 {
-			// Looking at a finished game: the caller's latest here, else
-			// the room's latest.
-			all, err := tx.RoomGames(r.Room, false)
-			if err != nil {
-				return nil, err
-			}
-			var pick *Game
-			better := func(a, b *Game) bool { // a before b: the caller's games first, then the latest
-				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
-				if mineA != mineB {
-					return mineA
-				}
-				return a.ID > b.ID
-			}
-			for _, g := range all {
-				if pick == nil || better(g, pick) {
-					pick = g
-				}
-			}
-			if pick != nil {
-				return pick, nil
-			}
-		}
-	}
-	switch len(here) {
-	case 1:
-		return here[0], nil
-	case 0:
-		if len(mine) > 0 {
-			return nil, errorf("You have no active game in this room; name one like #%d (%s lists them).", mine[0].ID, b.cmd("games"))
-		}
-		return nil, errorf("You have no active game here. Start one with %s.", b.cmd("challenge @player"))
-	}
-	var c []string
-	for _, g := range here {
-		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
-	}
-	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", strings.Join(c, ", "), b.cmd(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " "))+" #"+fmt.Sprint(here[0].ID)))
+	a.Engine, a.Level = name, level
+	return nil
 }
 
-// loaded is a stored game with its rules engine state.
-type loaded struct {
-	sg *Game
-	g  *game.Game
-}
-
-func load(sg *Game) (*loaded, error) {
-	g, err := game.Replay(sg.Record)
+// engineChallenge starts a game against the engine prepareChallenge
+// settled, at once.
+func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
+	name, level := a.Engine, a.Level
+	o := a.Options
+	o.Placement = a.Choice["placement"]
+	var room *Room
+	threads := false
+	if rm, err := tx.Room(r.Room); err == nil {
+		if rm.NoEngines {
+			return Reply{}, errorf("Games against the computer are turned off in this room.")
+		}
+		room, threads = rm, rm.Threads
+	} else if !errors.Is(err, ErrNotFound) {
+		return Reply{}, err
+	}
+	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, ErrCorrupt, err)
+		return Reply{}, err
 	}
-	return &loaded{sg, g}, nil
-}
-
-// change applies fn to the game r refers to, in the command's write
-// transaction: the game is replayed, fn applied, the game rated if it
-// ended, the record saved. Nothing is written if fn fails (the router
-// rolls the whole transaction back).
-func (b *Bot) change(tx Tx, r *Request, id GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
-	sg, err := findGame(tx, b, r, id, asPlayer)
+	bot := EngineUser(name)
+	b.rememberUser(tx, r.User, r.Time)
+	g, err := game.New(cfg)
 	if err != nil {
-		return nil, err
+		return Reply{}, err
 	}
-	me := colorOf(sg, r.User.ID)
-	if asPlayer && me == game.Empty {
-		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
+	c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
+	if err := tx.SkipGameNumbers(); err != nil {
+		return Reply{}, err
 	}
-	if !sg.Active() {
-		return nil, errorf("Game #%d is over (%s).", sg.ID, sg.Result)
+	if err := tx.PutChallenge(c); err != nil {
+		return Reply{}, err
 	}
-	l, err := load(sg)
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(l, me); err != nil {
-		return nil, err
-	}
-	if !l.sg.Active() { // it ended now: rate it in this transaction
-		if err := b.rateGame(tx, l.sg, l.g); err != nil {
-			return nil, err
+	black, white := r.User.ID, bot
+	switch color {
+	case "white":
+		black, white = white, black
+	case "random":
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
+		if h.Sum32()%2 == 1 {
+			black, white = white, black
 		}
 	}
-	l.sg.Record = l.g.Record()
-	l.sg.Updated = r.Time
+	sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
+		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
+	if b.cfg.RateEngineGames {
+		// Rated as a game between people would be: an even game on
+		// a standard size, unless the challenger said unrated.
+		comm := communityOf(r)
+		rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
+			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
+		if a.Choice["rated"] == "rated" && !rated {
+			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
+		}
+		sg.Rating = &GameRating{Community: comm, Rated: rated,
+			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
+	}
+	if clock.Kind == Fischer {
+		sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
+	}
+	startClock(sg, g, r.Time)
+	l := &loaded{sg, g}
 	b.engineDue(l, r.Time)
-	if err := tx.PutGame(l.sg); err != nil {
-		return nil, err
+	if err := tx.InsertGame(sg); err != nil {
+		return Reply{}, err
 	}
-	b.wakeEngine(l) // after the commit: notify holds it until then
-	return l, nil
-}
-
-// --- clocks ---
-
-// startClock sets the deadline for the player to move at t.
-func startClock(sg *Game, g *game.Game, t time.Time) {
-	sg.Reminded = 0
-	sg.Deadline = time.Time{}
-	if g.Phase() != game.Playing {
-		return
+	c.Game = sg.ID
+	if err := tx.PutChallenge(c); err != nil {
+		return Reply{}, err
 	}
-	switch sg.Clock.Kind {
-	case PerMove:
-		sg.Deadline = t.Add(sg.Clock.PerMove)
-	case Fischer:
-		sg.Deadline = t.Add(sg.Left[g.ToMove()])
+	lv := ""
+	if level > 0 {
+		lv = fmt.Sprintf(" at level %d", level)
 	}
-}
-
-// moved updates the clock after mover moved at t.
-func moved(sg *Game, g *game.Game, mover game.Color, t time.Time) {
-	sg.MoveTimes = append(sg.MoveTimes, t)
-	if sg.Clock.Kind == Fischer && !sg.Deadline.IsZero() {
-		left := sg.Deadline.Sub(t) + sg.Clock.Increment
-		sg.Left[mover] = min(max(left, 0), sg.Clock.Max)
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
+	if threads && !r.DM {
+		rep.Thread = true
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
 	}
-	sg.UndoBy = ""
-	startClock(sg, g, t)
+	b.wakeEngine(l)
+	return rep, nil
 }
-
-// timeLeft describes the clock of the player to move.
-func timeLeft(sg *Game, now time.Time) string {
-	if sg.Deadline.IsZero() {
-		return ""
-	}
-	return FormatDuration(sg.Deadline.Sub(now)) + " left"
-}
-
-// finish records the end of a game.
-func finish(sg *Game, g *game.Game, t time.Time) {
-	res, _ := g.Result()
-	sg.Finished, sg.Result = t, res.String()
-	sg.Deadline, sg.Reminded, sg.UndoBy = time.Time{}, 0, ""
-}
-
-// --- challenges ---
 
 func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	opponent, o, ro := a.User, a.Options, a.Rating

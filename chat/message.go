@@ -1,15 +1,8 @@
-// Package chat is the platform-neutral bot: commands, game flow, clocks and
-// notifications. Adapters (chat/console, chat/discord, chat/matrix) turn
-// their platform's events into a Request, call Bot.Handle, and present the
-// returned Reply in their own idiom. chat knows no SDK.
 package chat
 
 import (
-	"context"
-	"io"
+	"strings"
 	"time"
-
-	"github.com/gobotgo/gobot/game"
 )
 
 // User is a platform user as a request names them.
@@ -144,22 +137,26 @@ type Message struct {
 	wake  GameID // not a message: start the engine's turn (engine.go)
 }
 
-// Notifier delivers messages that are not replies, for one platform.
-type Notifier interface {
-	Notify(ctx context.Context, m Message) error
+// FormatText replaces every mention token <@UserID> in text with what
+// mention returns for that user.
+func FormatText(text string, mention func(UserID) string) string {
+	var sb strings.Builder
+	for {
+		i := strings.Index(text, "<@")
+		if i < 0 {
+			sb.WriteString(text)
+			return sb.String()
+		}
+		j := strings.IndexByte(text[i:], '>')
+		if j < 0 {
+			sb.WriteString(text)
+			return sb.String()
+		}
+		sb.WriteString(text[:i])
+		sb.WriteString(mention(UserID(text[i+2 : i+j])))
+		text = text[i+j+1:]
+	}
 }
 
-// Clock tells the time; tests use a fake one.
-type Clock interface {
-	Now() time.Time
-}
-
-// Renderer draws boards; *render.Renderer implements it.
-type Renderer interface {
-	// Board writes the PNG of g's current position (with the scoring
-	// markup in the scoring phase), numbering the last numbers moves, and
-	// returns the image size.
-	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
-	// Replay writes an animated GIF of the whole game.
-	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
-}
+// Mention writes the mention token for u, for use in Reply.Text.
+func Mention(u UserID) string { return "<@" + string(u) + ">" }

@@ -3,11 +3,76 @@ package chat
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
 )
+
+// ArgKind says what an argument is, so help, usage errors and each
+// platform's typed options come from one declaration.
+type ArgKind uint8
+
+// Arg declares one argument of a command.
+type Arg struct {
+	Name     string
+	Kind     ArgKind
+	Required bool
+	Repeat   bool // may be given several times (dead D4 Q16)
+	Help     string
+	Choices  []string
+	// Synonyms are other words for a choice, not offered in menus:
+	// "refuse" → "no".
+	Synonyms map[string]string
+}
+
+// Command declares a command: its name, arguments and help text. The
+// router, `help`, usage errors and the Discord command registration are
+// all generated from this one declaration.
+type Command struct {
+	Name    string
+	Aliases []string
+	Summary string // one line
+	Help    string // more detail for `help <command>`
+	Args    []Arg
+	// Admin commands are for room admins only (settings checks per key).
+	Admin bool
+	// view commands change nothing: they run in a read transaction, their
+	// event marked just before. The others run in the write transaction
+	// the router opens, in which it marks the event (router.go).
+	view bool
+	// run is the handler. It reads and writes through tx only and returns
+	// its reply; messages to others go through b.notify, which holds them
+	// until the transaction commits.
+	run func(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error)
+	// prepare, if set, runs before the transaction, for checks that take
+	// slow work (asking an engine whether it plays a game). It writes
+	// nothing.
+	prepare func(ctx context.Context, b *Bot, r *Request, a *Args) error
+}
+
+// Usage returns the command's synopsis: "play <point> [#game]".
+func (c Command) Usage() string {
+	var sb strings.Builder
+	sb.WriteString(c.Name)
+	for _, a := range c.Args {
+		name := a.Name
+		if a.Repeat {
+			name += "…"
+		}
+		if a.Required {
+			fmt.Fprintf(&sb, " <%s>", name)
+		} else {
+			fmt.Fprintf(&sb, " [%s]", name)
+		}
+	}
+	return sb.String()
+}
+
+// Choice is an autocomplete suggestion.
+type Choice struct {
+	Name  string // shown
+	Value string // sent back
+}
 
 var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (default: your game in this room)"}
 
@@ -59,146 +124,4 @@ func commands() []Command {
 		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []Arg{gameArg}, run: cmdAbort},
 		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []Arg{{Name: "command", Kind: ArgText}}, run: cmdHelp},
 	}
-}
-
-func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	args := a.Text
-	if len(args) > 0 {
-		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
-		c, ok := b.byName[strings.TrimSpace(name)]
-		if !ok {
-			return Reply{}, b.unknownCommand(name)
-		}
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "%s — %s", b.cmd(c.Usage()), c.Summary)
-		if len(c.Aliases) > 0 {
-			fmt.Fprintf(&sb, "\nAlso: %s", strings.Join(c.Aliases, ", "))
-		}
-		if c.Help != "" {
-			sb.WriteString("\n" + c.Help)
-		}
-		for _, arg := range c.Args {
-			if arg.Help != "" {
-				fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
-			}
-		}
-		return Reply{Text: sb.String(), Private: true}, nil
-	}
-	var sb strings.Builder
-	sb.WriteString("Commands:")
-	for _, c := range b.commands {
-		fmt.Fprintf(&sb, "\n%s — %s", b.cmd(c.Usage()), c.Summary)
-	}
-	fmt.Fprintf(&sb, "\n%s explains one.", b.cmd("help <command>"))
-	return Reply{Title: "gobot help", Text: sb.String(), Private: true}, nil
-}
-
-// usageError says how to call c.
-func (b *Bot) usageError(c string, what string) error {
-	cmd := b.byName[c]
-	return errorf("%s Usage: %s", what, usageToken(cmd.Usage()))
-}
-
-func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	if len(a.Text) == 0 {
-		var sb strings.Builder
-		sb.WriteString("Rulesets:")
-		for _, p := range game.Presets() {
-			fmt.Fprintf(&sb, "\n%s — from %s", p.Name, p.Source)
-		}
-		fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", b.cmd("rules <name>"))
-		sb.WriteString("\n" + handicapRule)
-		return Reply{Text: sb.String(), Private: true}, nil
-	}
-	rules, err := game.ParseRules(strings.Join(a.Text, " "))
-	if err != nil {
-		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(a.Text, " ")))
-	}
-	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules) + "\n" + handicapRule, Private: true}, nil
-}
-
-// explainRules describes a ruleset in plain words.
-func explainRules(r game.Rules) string {
-	var lines []string
-	p, preset := game.LookupPreset(r.Name)
-	preset = preset && p.Name == r.Name
-	if preset {
-		lines = append(lines, "From "+p.Source+".")
-	}
-	switch r.Scoring {
-	case game.Area:
-		lines = append(lines, "Counting: your stones on the board plus the empty points only you surround (area).")
-	default:
-		lines = append(lines, "Counting: the empty points you surround plus the stones you captured (territory); points in seki count for nobody.")
-	}
-	switch r.Ko {
-	case game.KoNone:
-		lines = append(lines, "Ko: no ko rule; if the same position comes back a third time with the same player to move, the game ends "+map[bool]string{true: "as a draw.", false: "with no result."}[r.Cycle == game.CycleDraw])
-	case game.KoSimple:
-		lines = append(lines, "Ko: you may not retake a ko immediately; play elsewhere first. Long cycles end the game "+map[bool]string{true: "as a draw.", false: "with no result."}[r.Cycle == game.CycleDraw])
-	case game.KoPositional:
-		lines = append(lines, "Ko: no move may recreate any earlier whole-board position (positional superko).")
-	case game.KoSituational:
-		lines = append(lines, "Ko: you may not recreate a whole-board position that you yourself created before (situational superko).")
-	}
-	if r.Suicide {
-		lines = append(lines, "Suicide is allowed: a move that leaves your own stones without liberties removes them (after captures).")
-	} else {
-		lines = append(lines, "Suicide is not allowed.")
-	}
-	if r.PassStones {
-		lines = append(lines, "Each pass hands your opponent a stone as a prisoner, and White must pass last.")
-	}
-	lines = append(lines, explainKomi(r, p, preset))
-	switch r.Placement {
-	case game.PlacementFixed:
-		lines = append(lines, "Handicap stones go on the marked points, then White moves.")
-	case game.PlacementFree:
-		lines = append(lines, "Handicap: Black places the stones anywhere, taking that many turns in a row.")
-	case game.PlacementWhitePasses:
-		lines = append(lines, "Handicap: White passes while Black places the stones anywhere.")
-	}
-	switch r.Bonus {
-	case game.BonusN:
-		lines = append(lines, "In handicap games White gets a point per handicap stone.")
-	case game.BonusNMinusOne:
-		lines = append(lines, "In handicap games White gets a point per handicap stone after the first.")
-	}
-	if r.NoAgreement {
-		lines = append(lines, "At the end everything on the board counts as it stands: capture dead stones before passing.")
-	} else {
-		lines = append(lines, "At the end, dead stones are removed by agreement; if you disagree, play on.")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// explainKomi says what komi White gets: the preset's policy from game's
-// presets table, or the ruleset's own komi.
-func explainKomi(r game.Rules, p game.PresetSpec, preset bool) string {
-	k := game.KomiPolicy{Even: r.Komi, Handicap: r.DefaultKomi(19, 19, 2)}
-	if preset {
-		k.OneStone = p.Komi.OneStone
-		if r.Komi == r.DefaultKomi(19, 19, 0) {
-			k = p.Komi
-		}
-	}
-	s := "Komi: " + game.FormatKomi(k.Even) + " points to White in an even game"
-	if k.SmallLines > 0 {
-		s = fmt.Sprintf("Komi: %s points to White in an even game on boards up to %d×%d, %s on larger ones", game.FormatKomi(k.SmallEven), k.SmallLines, k.SmallLines, game.FormatKomi(k.Even))
-	}
-	s += ", " + game.FormatKomi(k.Handicap) + " in a handicap game"
-	if k.OneStone {
-		s += " (one stone too)"
-	}
-	return s + "."
-}
-
-// sortedNames returns map keys sorted.
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,0 +1,100 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// completeEngine suggests engine names.
+func (b *Bot) completeEngine(typed string) []Choice {
+	var out []Choice
+	for _, n := range b.engineNames() {
+		if strings.HasPrefix(strings.ToUpper(n), typed) {
+			out = append(out, Choice{Name: n, Value: n})
+		}
+	}
+	return out
+}
+
+// Complete suggests values for argument arg of command cmd, given what the
+// user has typed so far (Discord autocomplete): the caller's active games
+// for a game reference, legal points for play.
+func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
+	typed = strings.ToUpper(strings.TrimSpace(typed))
+	var games []*Game
+	names := map[UserID]string{}
+	b.store.View(ctx, func(tx Tx) error {
+		games, _ = tx.ActiveGames(r.User.ID)
+		if strings.Contains(arg, "game") {
+			for _, sg := range games {
+				opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
+				names[opp] = displayName(tx, opp)
+			}
+		}
+		return nil
+	})
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	var out []Choice
+	switch {
+	case strings.Contains(arg, "game"):
+		for _, sg := range games {
+			v := fmt.Sprintf("#%d", sg.ID)
+			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
+				continue
+			}
+			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, names[opp]), Value: v})
+		}
+	case arg == "engine":
+		return b.completeEngine(typed)
+	case arg == "point":
+		var sg *Game
+		if ref, ok := r.Named["#game"]; ok {
+			id, _ := parseRefArg(ref, "game")
+			for _, g := range games {
+				if uint64(g.ID) == id {
+					sg = g
+				}
+			}
+		} else {
+			var here []*Game
+			for _, g := range games {
+				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
+					here = append(here, g)
+				}
+			}
+			if len(here) == 1 {
+				sg = here[0]
+			}
+		}
+		if sg == nil {
+			return nil
+		}
+		l, err := load(sg)
+		if err != nil || l.g.Phase() != game.Playing {
+			return nil
+		}
+		cfg := l.g.Config()
+		for y := 0; y < cfg.Height && len(out) < 25; y++ {
+			for x := 0; x < cfg.Width && len(out) < 25; x++ {
+				p := game.Pt(x, y)
+				name := p.GTP(cfg.Height)
+				if !strings.HasPrefix(name, typed) || l.g.At(p) != game.Empty {
+					continue
+				}
+				if k, ok := l.g.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
+					continue
+				}
+				out = append(out, Choice{Name: name, Value: name})
+			}
+		}
+	}
+	if len(out) > 25 {
+		out = out[:25]
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+// enginesSetting takes engines=on|off out of a room's settings.
+func enginesSetting(room []string) (rest []string, on *bool, err error) {
+	for _, a := range room {
+		k, v, _ := strings.Cut(a, "=")
+		if strings.EqualFold(k, "engines") {
+			b, ok := parseBool(v)
+			if !ok {
+				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", clipArg(v))
+			}
+			on = &b
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, on, nil
+}
+
+var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
+var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
+
+func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	args := a.Text
+	if len(args) > 0 && strings.EqualFold(args[0], "room") {
+		args = args[1:]
+		if len(args) == 0 {
+			return b.showSettings(tx, r)
+		}
+	}
+	if len(args) == 0 {
+		return b.showSettings(tx, r)
+	}
+	var mine, room []string
+	seen := map[string]string{}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		k = strings.ToLower(k)
+		if !ok {
+			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
+		}
+		if prev, dup := seen[k]; dup {
+			return Reply{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(a)))
+		}
+		seen[k] = a
+		switch {
+		case playerKeys[k]:
+			mine = append(mine, k+"="+v)
+		case roomKeys[k]:
+			room = append(room, a)
+		default:
+			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+		}
+	}
+	if len(room) > 0 && !r.Admin {
+		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
+	}
+	var o gameOptions
+	room, engines, err := enginesSetting(room)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(room) > 0 {
+		var err error
+		if o, err = parseOptions(room); err != nil {
+			return Reply{}, err
+		}
+	}
+	err = func() error {
+		if len(mine) > 0 {
+			p, err := tx.Player(r.User.ID)
+			if err != nil {
+				if !errors.Is(err, ErrNotFound) {
+					return err
+				}
+				p = &Player{ID: r.User.ID, Name: r.User.Name}
+			}
+			for _, kv := range mine {
+				k, v, _ := strings.Cut(kv, "=")
+				v = strings.ToLower(v)
+				switch k {
+				case "notify":
+					if v != "mention" && v != "dm" && v != "off" {
+						return errorf("notify=%s: choose mention, dm or off.", clipArg(v))
+					}
+					p.Notify = v
+				case "theme":
+					if v != "wood" && v != "dark" {
+						return errorf("theme=%s: choose wood or dark.", clipArg(v))
+					}
+					p.Theme = v
+				case "rank":
+					if err := b.stateRank(tx, r, v); err != nil {
+						return err
+					}
+				}
+			}
+			p.Updated = r.Time
+			if err := tx.PutPlayer(p); err != nil {
+				return err
+			}
+		}
+		if len(room) > 0 || engines != nil {
+			rm, err := tx.Room(r.Room)
+			if err != nil {
+				if !errors.Is(err, ErrNotFound) {
+					return err
+				}
+				rm = &Room{ID: r.Room}
+			}
+			if o.Rules != nil {
+				rm.Rules = o.RulesText
+			}
+			if o.Width > 0 {
+				rm.Width, rm.Height = o.Width, o.Height
+			}
+			if o.Komi != nil {
+				rm.Komi = o.Komi
+			}
+			if o.Clock != nil {
+				rm.Clock = FormatClock(*o.Clock)
+			}
+			if o.Threads != nil {
+				rm.Threads = *o.Threads
+			}
+			if engines != nil {
+				rm.NoEngines = !*engines
+			}
+			rm.Updated = r.Time
+			return tx.PutRoom(rm)
+		}
+		return nil
+	}()
+	if err != nil {
+		return Reply{}, err
+	}
+	rep, err := b.showSettings(tx, r)
+	rep.Text = "Saved.\n" + rep.Text
+	return rep, err
+}
+
+func (b *Bot) showSettings(tx Tx, r *Request) (Reply, error) {
+	p := playerIn(tx, r.User.ID)
+	var rm Room
+	var rank string
+	if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
+		rank = " rank=" + rec.Player().RankLabel()
+	}
+	if x, err := tx.Room(r.Room); err == nil {
+		rm = *x
+	} else if !errors.Is(err, ErrNotFound) {
+		return Reply{}, err
+	}
+	or := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	size := game.SizeString(b.cfg.Width, b.cfg.Height)
+	if rm.Width > 0 {
+		size = game.SizeString(rm.Width, rm.Height)
+	}
+	komi := "by ruleset"
+	if b.cfg.Komi != nil {
+		komi = game.FormatKomi(*b.cfg.Komi)
+	}
+	if rm.Komi != nil {
+		komi = game.FormatKomi(*rm.Komi)
+	}
+	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s\nChange yours with %s; admins change the room's with %s.",
+		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
+		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+	return Reply{Title: "Settings", Text: text, Private: true}, nil
+}

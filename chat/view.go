@@ -1,0 +1,142 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gobotgo/gobot/game"
+)
+
+func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+	// Each record is read on its own: a damaged one (not even valid
+	// JSON, or moves that do not replay) is named, the others listed.
+	var damaged []GameID
+	games, err := tx.ActiveGames(r.User.ID)
+	if d := Damaged(err); d != nil {
+		b.log.Error("corrupt record", "err", err)
+		damaged, err = d.Games, nil
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	chals, chalErr := tx.PendingChallenges(r.User.ID)
+	if chalErr != nil {
+		b.log.Error("corrupt record", "err", chalErr)
+	}
+	var lines []string
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	for _, id := range damaged {
+		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
+	}
+	for _, sg := range games {
+		l, err := load(sg)
+		if err != nil {
+			b.log.Error("corrupt record", "err", err)
+			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", sg.ID))
+			continue
+		}
+		me := colorOf(sg, r.User.ID)
+		opp := playerOf(sg, me.Opponent())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", sg.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveCount())
+		switch {
+		case l.g.Phase() == game.Scoring:
+			s += "scoring"
+		case l.g.ToMove() == me:
+			s += "your move"
+		default:
+			s += "their move"
+		}
+		if left := timeLeft(sg, r.Time); left != "" {
+			s += ", " + left
+		}
+		if sg.Room != r.Room {
+			s += " (in another room)"
+		}
+		lines = append(lines, s)
+	}
+	for _, c := range chals {
+		if c.From == r.User.ID {
+			to := "anyone"
+			if c.To != "" {
+				to = Mention(c.To)
+			}
+			lines = append(lines, fmt.Sprintf("challenge #%d to %s: waiting", c.ID, to))
+		} else {
+			lines = append(lines, fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID))))
+		}
+	}
+	if len(lines) == 0 {
+		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
+	}
+	if chalErr != nil {
+		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
+	}
+	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
+}
+
+// viewGame loads a game for looking at (anyone may).
+func viewGame(tx Tx, b *Bot, r *Request, id GameID) (*loaded, error) {
+	sg, err := findGame(tx, b, r, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return load(sg)
+}
+
+func cmdBoard(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
+	if err != nil {
+		return Reply{}, err
+	}
+	return b.gameReply(tx, l, r, ""), nil
+}
+
+func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
+	if err != nil {
+		return Reply{}, err
+	}
+	info := game.GameInfo{Black: displayName(tx, l.sg.Black), White: displayName(tx, l.sg.White),
+		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
+	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
+	if l.sg.Clock.Kind != NoClock {
+		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
+	}
+	var buf bytes.Buffer
+	if err := game.WriteSGF(&buf, l.g, info); err != nil {
+		return Reply{}, err
+	}
+	return Reply{Text: fmt.Sprintf("The record of game #%d.", l.sg.ID), Game: l.sg.ID,
+		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
+}
+
+func cmdReplay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	l, err := viewGame(tx, b, r, a.Game)
+	if err != nil {
+		return Reply{}, err
+	}
+	if b.render == nil {
+		return Reply{}, errorf("This bot has no renderer configured.")
+	}
+	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.sg.ID, l.g.MoveCount()), Game: l.sg.ID,
+		draw: &drawing{g: l.g, id: l.sg.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
+}
+
+// displayName returns a user's stored name, or the local part of the ID.
+func displayName(tx Tx, u UserID) string {
+	if p, err := tx.Player(u); err == nil && p.Name != "" {
+		return p.Name
+	}
+	return u.Local()
+}
+
+// playerIn returns u's settings (defaults if unknown).
+func playerIn(tx Tx, u UserID) Player {
+	if p, err := tx.Player(u); err == nil {
+		return *p
+	}
+	return Player{ID: u}
+}
