@@ -94,7 +94,9 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 		return Reply{}, err
 	}
 	bot := EngineUser(name)
-	b.rememberUser(tx, r.User, r.Time)
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Reply{}, err
+	}
 	g, err := game.New(cfg)
 	if err != nil {
 		return Reply{}, err
@@ -188,10 +190,14 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 	if err != nil {
 		return Reply{}, err
 	}
-	b.rememberUser(tx, r.User, r.Time)
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Reply{}, err
+	}
 	for _, m := range r.Mentions {
 		if m.ID == opponent {
-			b.rememberUser(tx, m, r.Time)
+			if err := b.rememberUser(tx, m, r.Time); err != nil {
+				return Reply{}, err
+			}
 		}
 	}
 	c := &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
@@ -207,22 +213,27 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 }
 
 // rememberUser stores a user's display name the first time, or when it
-// changed.
-func (b *Bot) rememberUser(tx Tx, u User, t time.Time) {
+// changed. A damaged player record is left for the operator (it holds
+// the player's settings); a store error fails the transaction, which a
+// shared store then runs again.
+func (b *Bot) rememberUser(tx Tx, u User, t time.Time) error {
 	if u.ID == "" || u.Name == "" {
-		return
+		return nil
 	}
 	p, err := tx.Player(u.ID)
-	if err == nil && p.Name == u.Name {
-		return
-	}
-	if err != nil {
+	switch {
+	case err == nil && p.Name == u.Name:
+		return nil
+	case errors.Is(err, ErrNotFound):
 		p = &Player{ID: u.ID}
+	case errors.Is(err, ErrCorrupt):
+		b.log.Error("corrupt record", "err", err)
+		return nil
+	case err != nil:
+		return err
 	}
 	p.Name, p.Updated = u.Name, t
-	if err := tx.PutPlayer(p); err != nil {
-		b.log.Warn("saving player", "user", u.ID, "err", err)
-	}
+	return tx.PutPlayer(p)
 }
 
 // userArg turns "@bob" or "@discord:123" into a platform-qualified ID.
@@ -384,7 +395,7 @@ func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Chall
 	for _, c := range cands {
 		names = append(names, fmt.Sprintf("#%d from %s", c.ID, Mention(c.From)))
 	}
-	return nil, errorf("Which challenge? %s. Add it, like %s.", strings.Join(names, ", "), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
+	return nil, errorf("Which challenge? %s. Add it, like %s.", listSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
 func cmdAccept(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
@@ -415,7 +426,9 @@ func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool
 	if c.To != "" && c.To != r.User.ID {
 		return nil, false, errorf("Challenge #%d is for %s, not for you.", c.ID, Mention(c.To))
 	}
-	b.rememberUser(tx, r.User, r.Time)
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return nil, false, err
+	}
 	g, err := game.New(c.Config)
 	if err != nil {
 		return nil, false, err

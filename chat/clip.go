@@ -71,3 +71,15 @@ func clipEchoes(msg, input string) string {
 	}
 	return ClipRunes(msg, 300)
 }
+
+// maxListed is how many choices a "which one?" message names.
+const maxListed = 5
+
+// listSome joins items with commas, naming at most maxListed of them and
+// counting the rest: "#1, #2, #3, #4, #5 and 7 more".
+func listSome(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:maxListed], ", "), len(items)-maxListed)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -67,6 +68,12 @@ func TestOpenChallengeInDMRefused(t *testing.T) {
 // bot over the reopened database.
 func (h *harness) damageGame(id GameID, raw string) {
 	h.t.Helper()
+	h.damage("games", binary.BigEndian.AppendUint64(nil, uint64(id)), raw)
+}
+
+// damage overwrites the record at key in bucket with raw and reopens.
+func (h *harness) damage(bucket string, key []byte, raw string) {
+	h.t.Helper()
 	path := h.db.Path()
 	h.db.Close()
 	bdb, err := bolt.Open(path, 0o600, nil)
@@ -74,7 +81,7 @@ func (h *harness) damageGame(id GameID, raw string) {
 		h.t.Fatal(err)
 	}
 	if err := bdb.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte("games")).Put(binary.BigEndian.AppendUint64(nil, uint64(id)), []byte(raw))
+		return tx.Bucket([]byte(bucket)).Put(key, []byte(raw))
 	}); err != nil {
 		h.t.Fatal(err)
 	}
@@ -262,5 +269,21 @@ func TestCrashBetweenCommitAndSend(t *testing.T) {
 	l2 := h.bot.Handle(context.Background(), look)
 	if l1.Error || l2.Duplicate || l1.Text != l2.Text {
 		t.Fatalf("board handed over again: %+v", l2)
+	}
+}
+
+// A damaged player record is neither overwritten (it holds the player's
+// settings, for the operator to repair) nor in the way of a challenge.
+func TestDamagedPlayerKept(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "settings theme=dark")
+	h.damage("players", []byte("test:alice"), "{not json")
+	h.bot.SetNotifier("test", h.notes)
+	h.ok("alice", "challenge @bob 9")
+	if err := h.db.View(context.Background(), func(tx Tx) error {
+		_, err := tx.Player("test:alice")
+		return err
+	}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("alice's damaged record after a challenge: %v, want it left as it was", err)
 	}
 }

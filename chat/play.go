@@ -375,7 +375,8 @@ func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error
 	for _, g := range here {
 		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
 	}
-	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", strings.Join(c, ", "), b.cmd(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " "))+" #"+fmt.Sprint(here[0].ID)))
+	example := ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), maxEcho)
+	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", listSome(c), b.cmd(example+" #"+fmt.Sprint(here[0].ID)))
 }
 
 // loaded is a stored game with its rules engine state.

@@ -22,13 +22,28 @@ import (
 //     reply; it opens none of its own.
 //  4. With Request.Outbox the reply is stored in the same transaction
 //     (outbox.go), so the effect and what is owed for it commit together.
-//  5. After the commit the board is drawn (never inside a transaction)
-//     and the messages the handler queued (a DM to the player to move,
-//     an engine's turn) are delivered.
+//  5. After the commit the board is drawn (never inside a transaction).
+//     The messages the handler queued (a DM to the player to move, an
+//     engine's turn) go out once the caller is answered: Respond returns
+//     them as a function the adapter calls after its answer.
 
-// Handle answers one request. It never panics on bad input; every
-// mistake comes back as a Reply with Error set.
-func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
+// Handle answers one request and then sends the messages the command
+// made for others. It never panics on bad input; every mistake comes
+// back as a Reply with Error set.
+func (b *Bot) Handle(ctx context.Context, r Request) Reply {
+	rep, then := b.Respond(ctx, r)
+	then(ctx)
+	return rep
+}
+
+// Respond is Handle for an adapter that answers the caller first: it
+// returns the reply and then, which sends what the command made for
+// others (a DM to the player to move, an engine's turn). The adapter
+// calls then once, after its answer went out, whether or not that
+// succeeded: the command's effect is committed, and a slow DM must not
+// delay the caller's answer (Discord wants one within 3 seconds).
+func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(context.Context)) {
+	then = func(context.Context) {}
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
@@ -39,14 +54,14 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 		r.Time = b.clock.Now()
 	}
 	if err := r.User.ID.Validate(); err != nil {
-		return b.errorReply(errorf("I can't take commands from this user name: %v", err))
+		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
 	}
 	var cmd *Command
 	var btn *Button
 	if r.Action != "" {
 		x, c, err := b.decodeAction(r.Action)
 		if err != nil {
-			return b.errorReply(err)
+			return b.errorReply(err), then
 		}
 		cmd, r.Command, r.Args, r.Named = c, c.Name, x.Words(), nil
 		if x.Game != 0 {
@@ -56,31 +71,31 @@ func (b *Bot) Handle(ctx context.Context, r Request) (reply Reply) {
 		name := strings.ToLower(strings.TrimSpace(r.Command))
 		c, ok := b.byName[name]
 		if !ok {
-			return b.errorReply(b.unknownCommand(name))
+			return b.errorReply(b.unknownCommand(name)), then
 		}
 		cmd = c
 	}
 	if cmd.Admin && !r.Admin {
-		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name)))
+		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name))), then
 	}
 	args, err := b.parseArgs(cmd, &r)
 	if err != nil {
-		return b.errorReply(err)
+		return b.errorReply(err), then
 	}
 	if cmd.prepare != nil {
 		if err := cmd.prepare(ctx, b, &r, args); err != nil {
-			return b.errorReply(err)
+			return b.errorReply(err), then
 		}
 	}
 	rep, later, err := b.route(ctx, cmd, &r, args, btn)
 	if err != nil {
-		return b.errorReply(err)
+		return b.errorReply(err), then
 	}
+	then = func(ctx context.Context) { b.send(ctx, later) }
 	if err := b.present(&rep); err != nil {
-		return b.errorReply(err)
+		return b.errorReply(err), then
 	}
-	b.send(ctx, later)
-	return rep
+	return rep, then
 }
 
 // route runs cmd in the transaction the router opens for it and returns

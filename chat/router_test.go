@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,5 +237,25 @@ func TestStaleButtonRefused(t *testing.T) {
 	stale := h.bot.Handle(context.Background(), Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:btn", Action: pass})
 	if !stale.Error || !strings.Contains(stale.Text, "moved on") || h.dump() != before || h.eventMarked("test:btn") {
 		t.Fatalf("a stale button: %q", stale.Text)
+	}
+}
+
+// "Which game?" and "Which challenge?" name a few choices and count the
+// rest, however many there are.
+func TestWhichOneBounded(t *testing.T) {
+	h := newHarness(t)
+	for i := 0; i < 12; i++ {
+		h.ok("alice", "challenge @bob 9 black")
+	}
+	rep := h.fails("bob", "accept", "Which challenge?")
+	if !strings.Contains(rep.Text, "and 7 more") || strings.Count(rep.Text, "#") > 6 {
+		t.Fatalf("which challenge: %s", rep.Text)
+	}
+	for i := 1; i <= 12; i++ {
+		h.ok("bob", "accept #"+strconv.Itoa(i))
+	}
+	rep = h.fails("alice", "play D4", "Which game?")
+	if !strings.Contains(rep.Text, "and 7 more") || strings.Count(rep.Text, "#") > 6 {
+		t.Fatalf("which game: %s", rep.Text)
 	}
 }

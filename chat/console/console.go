@@ -186,10 +186,11 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})
 		}
 	}
-	rep := c.Bot.Handle(ctx, req)
+	rep, then := c.Bot.Respond(ctx, req)
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.print(rep)
+	c.mu.Unlock()
+	then(ctx) // messages to others (they print through Notify) after the answer
 	return true
 }
 

@@ -70,7 +70,9 @@ var ErrLeaseHeld = errors.New("discord: another process holds the lease")
 
 // Handler is the part of *chat.Bot the adapter uses.
 type Handler interface {
-	Handle(ctx context.Context, r chat.Request) chat.Reply
+	// Respond answers a request; then sends what the command made for
+	// others and is called once the caller is answered (chat.Bot.Respond).
+	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
 	Commands() []chat.Command
 	Complete(ctx context.Context, r chat.Request, cmd, arg, typed string) []chat.Choice
 	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
@@ -324,7 +326,7 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
-	resp, follow := a.interaction(context.Background(), &in)
+	resp, follow, then := a.interaction(context.Background(), &in)
 	if resp == nil {
 		// Discord does not send an HTTP interaction twice; if one comes
 		// again anyway, it gets a valid answer that repeats nothing.
@@ -340,14 +342,19 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	if follow != nil {
+	if follow != nil || then != nil {
 		returned := make(chan struct{})
 		defer close(returned)
 		a.wg.Add(1) // before the answer: Wait must see the follow-up
 		go func() {
 			defer a.wg.Done()
 			<-returned
-			follow()
+			if follow != nil {
+				follow()
+			}
+			if then != nil {
+				then(context.Background()) // messages to others, after the answer
+			}
 		}()
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -361,7 +368,10 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // gatewayInteraction answers an interaction that came over the gateway:
 // through the REST callback, files included.
 func (a *Adapter) gatewayInteraction(ctx context.Context, in *discordgo.Interaction) {
-	resp, follow := a.interaction(ctx, in)
+	resp, follow, then := a.interaction(ctx, in)
+	if then != nil {
+		defer then(context.WithoutCancel(ctx)) // messages to others, after the answer
+	}
 	if resp == nil {
 		return // a duplicate: answered already
 	}

@@ -34,6 +34,9 @@ type fakeDiscord struct {
 	mu     sync.Mutex
 	calls  []call
 	shards int // what GET /gateway/bot recommends (default 1)
+	// dmGate, when set, holds every request that opens a DM channel
+	// until it is closed: a slow DM.
+	dmGate chan struct{}
 }
 
 type call struct {
@@ -43,6 +46,12 @@ type call struct {
 }
 
 func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	gate := f.dmGate
+	f.mu.Unlock()
+	if gate != nil && strings.HasSuffix(r.URL.Path, "/users/@me/channels") {
+		<-gate
+	}
 	c := call{Method: r.Method, Path: r.URL.Path, Files: map[string][]byte{}}
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if strings.HasPrefix(mt, "multipart/") {
@@ -413,4 +422,65 @@ func TestGameThreads(t *testing.T) {
 	}
 	post := findCall(t, e.fake.take(), "POST", "/api/v9/channels/thread1/messages")
 	checkPNG(t, post)
+}
+
+// The caller's answer does not wait for the DM to the player to move:
+// the DM goes out after it, and a slow one holds nothing up.
+func TestDMAfterTheAnswer(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9")+","+opt("color", 3, "black")), now, false)
+	e.send(e.command("222", "bob", "accept", ""), now, false)
+	if err := e.db.Update(context.Background(), func(tx chat.Tx) error {
+		return tx.PutPlayer(&chat.Player{ID: "discord:222", Name: "bob", Notify: "dm"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.take()
+	gate := make(chan struct{})
+	e.fake.mu.Lock()
+	e.fake.dmGate = gate
+	e.fake.mu.Unlock()
+
+	body := e.command("111", "alice", "play", opt("point", 3, "D4"))
+	stamp := strconv.FormatInt(now.Unix(), 10)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL, bytes.NewReader(body))
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(e.priv, append([]byte(stamp), body...))))
+	req.Header.Set("X-Signature-Timestamp", stamp)
+	answered := make(chan map[string]any, 1)
+	go func() {
+		resp, err := e.client.Do(req)
+		if err != nil {
+			answered <- nil
+			return
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		answered <- out
+	}()
+	select {
+	case out := <-answered:
+		if out == nil || out["type"] != float64(5) {
+			t.Fatalf("play: %v", out)
+		}
+	case <-time.After(20 * time.Second):
+		close(gate)
+		t.Fatal("the answer waited for the DM")
+	}
+	close(gate)
+	e.a.Wait()
+	calls := e.fake.take()
+	edit, dm := -1, -1
+	for i, c := range calls {
+		switch {
+		case c.Method == "PATCH" && strings.HasSuffix(c.Path, "/messages/@original"):
+			edit = i
+		case c.Method == "POST" && c.Path == "/api/v9/channels/dm1/messages":
+			dm = i
+		}
+	}
+	if edit < 0 || dm < 0 || dm < edit {
+		t.Fatalf("the edit (call %d) and then bob's DM (call %d), in that order: %v", edit, dm, calls)
+	}
 }

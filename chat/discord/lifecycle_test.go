@@ -29,10 +29,10 @@ type slowBot struct {
 	release chan struct{}
 }
 
-func (s *slowBot) Handle(ctx context.Context, r chat.Request) chat.Reply {
+func (s *slowBot) Respond(ctx context.Context, r chat.Request) (chat.Reply, func(context.Context)) {
 	s.entered <- struct{}{}
 	<-s.release
-	return s.Bot.Handle(ctx, r)
+	return s.Bot.Respond(ctx, r)
 }
 
 // A command in flight when the adapter is told to stop is answered, and

@@ -255,11 +255,13 @@ func (m Message) flags() discordgo.MessageFlags {
 // at once (in the HTTP body or the REST callback); follow, when not nil,
 // completes a deferred response: Discord takes no files in an HTTP
 // response body, so a reply with files is deferred (type 5) and then the
-// original response is edited with the files.
-func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*discordgo.InteractionResponse, func()) {
+// original response is edited with the files. then, when not nil, sends
+// what the command made for others (a DM to the player to move); it runs
+// after the answer and follow, whether or not they succeeded.
+func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (resp *discordgo.InteractionResponse, follow func(), then func(context.Context)) {
 	switch in.Type {
 	case discordgo.InteractionPing:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}, nil, nil
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		req := a.Request(in)
 		cmd, arg, typed := focused(in)
@@ -268,7 +270,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
 		}
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil
+			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil, nil
 	case discordgo.InteractionMessageComponent:
 		id := in.MessageComponentData().CustomID
 		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
@@ -279,20 +281,20 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 				Data: &discordgo.InteractionResponseData{Content: "Are you sure?", Flags: discordgo.MessageFlagsEphemeral,
 					Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-						discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: orig}}}}}}, nil
+						discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: orig}}}}}}, nil, nil
 		}
 	case discordgo.InteractionApplicationCommand:
 	default:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: "I can't handle that kind of interaction.", Flags: discordgo.MessageFlagsEphemeral}}, nil
+			Data: &discordgo.InteractionResponseData{Content: "I can't handle that kind of interaction.", Flags: discordgo.MessageFlagsEphemeral}}, nil, nil
 	}
 	req := a.Request(in)
-	rep := a.bot.Handle(ctx, req)
+	rep, then := a.bot.Respond(ctx, req)
 	if rep.Duplicate {
 		// Delivered twice: the first delivery is (being) answered, and a
 		// second callback would be refused (40060).
 		a.log.Debug("dropped a duplicate interaction", "id", in.ID)
-		return nil, nil
+		return nil, nil, nil
 	}
 	msg := Translate(rep)
 	if rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
@@ -305,11 +307,11 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 				Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}); err != nil {
 				a.log.Error("posting in a game's thread", "err", err)
 			}
-		}
+		}, then
 	}
 	data := &discordgo.InteractionResponseData{Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components,
 		AllowedMentions: msg.Mentions, Flags: msg.flags()}
-	after := func(m *discordgo.Message) {
+	thread := func(m *discordgo.Message) {
 		if rep.Thread && m != nil && rep.Game != 0 {
 			th, err := a.s.MessageThreadStart(m.ChannelID, m.ID, clip(rep.ThreadName, 100), 10080)
 			if err != nil {
@@ -326,10 +328,10 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 			if rep.Thread {
 				m, err := a.s.InteractionResponse(in)
 				if err == nil {
-					after(m)
+					thread(m)
 				}
 			}
-		}
+		}, then
 	}
 	deferred := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: msg.flags()}}
@@ -339,8 +341,8 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (*
 			a.log.Error("completing a deferred response", "err", err)
 			return
 		}
-		after(m)
-	}
+		thread(m)
+	}, then
 }
 
 // Notify sends a message the bot makes on its own: to a channel, or as a

@@ -24,7 +24,9 @@ import (
 
 // Handler is the part of *chat.Bot the adapter uses.
 type Handler interface {
-	Handle(ctx context.Context, r chat.Request) chat.Reply
+	// Respond answers a request; then sends what the command made for
+	// others and is called once the caller is answered (chat.Bot.Respond).
+	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
 	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
 	Commands() []chat.Command
 	// Delivered records that the reply to an event was sent (see

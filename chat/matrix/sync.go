@@ -289,7 +289,8 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	}
 	req.Community = chat.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
-	rep := a.bot.Handle(ctx, req)
+	rep, then := a.bot.Respond(ctx, req)
+	defer then(ctx) // messages to others once the caller is answered
 	if rep.Duplicate {
 		a.log.Debug("dropped a duplicate command", "room", evt.RoomID, "event", evt.ID)
 		return

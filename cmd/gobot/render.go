@@ -61,12 +61,17 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	recs, err := game.ReadSGF(data)
+	// A picture shows what the record holds: a bad HA (HA[7.5]) is read
+	// past as gobot sgf --tolerant does, with the warning on stderr.
+	recs, err := game.ReadSGFTolerant(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
 	rec := recs[0]
-	rules, _ := game.SGFRules(rec.Rules)
+	for _, w := range rec.Warnings {
+		fmt.Fprintf(stderr, "gobot render: %s: %s\n", files[0], w)
+	}
+	rules, _ := rec.RecordRules()
 	opt := render.Options{Theme: *theme, Width: *px, Numbers: *numbers}
 	var buf bytes.Buffer
 	if *asGIF {

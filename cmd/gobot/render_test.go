@@ -60,3 +60,29 @@ func TestRenderUsage(t *testing.T) {
 		t.Errorf("missing file: exit %d %q", code, stderr)
 	}
 }
+
+// A record with a bad HA (HA[7.5], as some servers write) is drawn from
+// its stones, with a warning, instead of being refused.
+func TestRenderToleratesBadHandicap(t *testing.T) {
+	dir := t.TempDir()
+	sgf := filepath.Join(dir, "ha.sgf")
+	if err := os.WriteFile(sgf, []byte("(;GM[1]FF[4]SZ[9]HA[7.5]KM[0.5]AB[cc][gg];W[ee];B[ce])"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "b.png")
+	code, _, stderr := runGobotArgs("render", sgf, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "HA") {
+		t.Fatalf("no warning about HA: %q", stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatal(err)
+	}
+}
