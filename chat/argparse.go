@@ -26,6 +26,9 @@ type Args struct {
 	HasLevel  bool              // Level was given
 
 	typed map[string]string // argument name → what was typed, to name both of two values
+	// engineGame is the game a challenge's prepare step asked the engine
+	// about.
+	engineGame *engineGame
 }
 
 // maxRef is the largest game or challenge number a reference may name.

@@ -16,7 +16,8 @@ import (
 // prepareChallenge checks a challenge to an engine before the
 // transaction: the engine and level exist, the room allows engines, and
 // the engine can play the game (which may start it). It settles the
-// engine's name and level in a.
+// engine's name and level in a, and the game it asked the engine about
+// (a.engineGame): that is the game engineChallenge starts.
 func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
 	if a.Engine == "" {
 		return nil
@@ -62,7 +63,7 @@ func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
 	if room != nil && room.NoEngines {
 		return errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
 	}
-	cfg, _, _, err := b.challengeConfig(room, o)
+	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
 		return err
 	}
@@ -70,27 +71,32 @@ func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
 		return errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
 	}
 	a.Engine, a.Level = name, level
+	a.engineGame = &engineGame{cfg: cfg, clock: clock, color: color}
 	return nil
+}
+
+// engineGame is the game prepareChallenge asked an engine about.
+type engineGame struct {
+	cfg   game.Config
+	clock TimeControl
+	color string
 }
 
 // engineChallenge starts a game against the engine prepareChallenge
 // settled, at once.
 func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 	name, level := a.Engine, a.Level
-	o := a.Options
-	o.Placement = a.Choice["placement"]
-	var room *Room
+	if a.engineGame == nil {
+		return Reply{}, errors.New("chat: an engine challenge without its prepare step")
+	}
+	cfg, clock, color := a.engineGame.cfg, a.engineGame.clock, a.engineGame.color
 	threads := false
 	if rm, err := tx.Room(r.Room); err == nil {
 		if rm.NoEngines {
 			return Reply{}, errorf("Games against the computer are turned off in this room.")
 		}
-		room, threads = rm, rm.Threads
+		threads = rm.Threads
 	} else if !errors.Is(err, ErrNotFound) {
-		return Reply{}, err
-	}
-	cfg, clock, color, err := b.challengeConfig(room, o)
-	if err != nil {
 		return Reply{}, err
 	}
 	bot := EngineUser(name)

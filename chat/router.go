@@ -22,8 +22,8 @@ import (
 //     reply; it opens none of its own.
 //  4. With Request.Outbox the reply is stored in the same transaction
 //     (outbox.go), so the effect and what is owed for it commit together.
-//  5. After the commit the board is drawn (never inside a transaction).
-//     The messages the handler queued (a DM to the player to move, an
+//  5. After the commit the board is drawn (never inside a transaction,
+//     but for a reply the outbox stores whole). The messages the handler queued (a DM to the player to move, an
 //     engine's turn) go out once the caller is answered: Respond returns
 //     them as a function the adapter calls after its answer.
 
@@ -82,16 +82,24 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	if err != nil {
 		return b.errorReply(err), then
 	}
+	// prepare's refusal is the answer only to a new event: one handed
+	// over again gets its stored reply or is a Duplicate, as any other.
+	var refused error
 	if cmd.prepare != nil {
-		if err := cmd.prepare(ctx, b, &r, args); err != nil {
-			return b.errorReply(err), then
-		}
+		refused = cmd.prepare(ctx, b, &r, args)
 	}
-	rep, later, err := b.route(ctx, cmd, &r, args, btn)
+	rep, later, err := b.route(ctx, cmd, &r, args, btn, refused)
 	if err != nil {
 		return b.errorReply(err), then
 	}
-	then = func(ctx context.Context) { b.send(ctx, later) }
+	then = func(ctx context.Context) {
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
+			}
+		}()
+		b.send(ctx, later)
+	}
 	if err := b.present(&rep); err != nil {
 		return b.errorReply(err), then
 	}
@@ -99,11 +107,15 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 }
 
 // route runs cmd in the transaction the router opens for it and returns
-// the reply with the messages to send once it is committed.
-func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, btn *Button) (rep Reply, later []Message, err error) {
+// the reply with the messages to send once it is committed. refused is
+// what the command's prepare step said against it.
+func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, btn *Button, refused error) (rep Reply, later []Message, err error) {
 	owed := r.Outbox && r.EventID != ""
 	again := false
 	run := func(tx Tx) error {
+		if refused != nil {
+			return refused
+		}
 		if err := checkButton(tx, btn); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -257,5 +258,161 @@ func TestWhichOneBounded(t *testing.T) {
 	rep = h.fails("alice", "play D4", "Which game?")
 	if !strings.Contains(rep.Text, "and 7 more") || strings.Count(rep.Text, "#") > 6 {
 		t.Fatalf("which game: %s", rep.Text)
+	}
+}
+
+// passEngine is an engine for chat's tests: it passes, finds no dead
+// stones, accepts any count, and can be made to refuse every game.
+type passEngine struct {
+	mu      sync.Mutex
+	refuse  error
+	checked []game.Config
+}
+
+func (e *passEngine) List() []EngineInfo { return []EngineInfo{{Name: "passer", Levels: []int{1, 2}}} }
+
+func (e *passEngine) Check(ctx context.Context, name string, cfg game.Config, level int) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.checked = append(e.checked, cfg)
+	return e.refuse
+}
+
+func (e *passEngine) Move(ctx context.Context, name string, rec game.Record, level int, cleanup bool) (EngineMove, error) {
+	g, err := game.Replay(rec)
+	if err != nil {
+		return EngineMove{}, err
+	}
+	return EngineMove{Moves: []game.Move{{Color: g.ToMove(), Point: game.Pass}}}, nil
+}
+
+func (e *passEngine) Dead(ctx context.Context, name string, rec game.Record) ([]game.Point, error) {
+	return nil, nil
+}
+
+func (e *passEngine) Review(ctx context.Context, name string, rec game.Record, c game.Color) (bool, error) {
+	return true, nil
+}
+
+// A challenge to an engine handed over again (the outbox) gets its stored
+// reply even when the engine would now refuse: the prepare step's answer
+// counts only for a new event. Once delivered, a repeat is a Duplicate.
+func TestEngineChallengeHandedOverAgain(t *testing.T) {
+	h := newHarness(t)
+	eng := &passEngine{}
+	h.bot.SetEngines(eng, "", "")
+	defer h.bot.StopEngines()
+	req := h.request("alice: challenge engine=passer level=1 9", "test:$engine")
+	req.Outbox = true
+	first := h.bot.Handle(context.Background(), req)
+	if first.Error || !strings.Contains(first.Text, "begins") {
+		t.Fatalf("first: %s", first.Text)
+	}
+	h.bot.WaitEngines()
+	eng.mu.Lock()
+	eng.refuse = errors.New("not installed")
+	eng.mu.Unlock()
+	if again := h.bot.Handle(context.Background(), req); again.Error || again.Text != first.Text {
+		t.Fatalf("handed over again: %q, want the stored reply %q", again.Text, first.Text)
+	}
+	if err := h.bot.Delivered(context.Background(), req.EventID); err != nil {
+		t.Fatal(err)
+	}
+	if rep := h.bot.Handle(context.Background(), req); !rep.Duplicate {
+		t.Fatalf("after delivery: %q, want a Duplicate", rep.Text)
+	}
+	// A new event is refused with the engine's reason, and changes nothing.
+	before := h.dump()
+	fresh := h.request("alice: challenge engine=passer level=1 9", "test:$engine2")
+	if rep := h.bot.Handle(context.Background(), fresh); !rep.Error || !strings.Contains(rep.Text, "not installed") || h.dump() != before || h.eventMarked(fresh.EventID) {
+		t.Fatalf("a refused engine challenge: %q", rep.Text)
+	}
+}
+
+// racingEngine changes the room's board size while it is asked, as an
+// admin could while an engine starts.
+type racingEngine struct {
+	passEngine
+	db Store
+}
+
+func (e *racingEngine) Check(ctx context.Context, name string, cfg game.Config, level int) error {
+	e.db.Update(ctx, func(tx Tx) error { return tx.PutRoom(&Room{ID: "test:main", Width: 19, Height: 19}) })
+	return e.passEngine.Check(ctx, name, cfg, level)
+}
+
+// The game started against an engine is the one the engine was asked
+// about, whatever changed in the room meanwhile.
+func TestEngineGameIsTheOneChecked(t *testing.T) {
+	h := newHarness(t)
+	eng := &racingEngine{db: h.db}
+	h.bot.SetEngines(eng, "", "")
+	defer h.bot.StopEngines()
+	h.ok("alice", "challenge engine=passer black")
+	h.bot.WaitEngines()
+	_, g := h.game(1)
+	if len(eng.checked) != 1 || g.Config().Width != eng.checked[0].Width {
+		t.Fatalf("checked %d games (first %dx%d), started %dx%d", len(eng.checked), eng.checked[0].Width, eng.checked[0].Height, g.Config().Width, g.Config().Height)
+	}
+}
+
+// twiceStore runs every write transaction twice, the first run rolled
+// back, as PostgreSQL does after a serialization conflict.
+type twiceStore struct{ Store }
+
+var errRollback = errors.New("rolled back to run again")
+
+func (s twiceStore) Update(ctx context.Context, fn func(Tx) error) error {
+	err := s.Store.Update(ctx, func(tx Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		return err
+	}
+	return s.Store.Update(ctx, fn)
+}
+
+// A transaction run again sends its messages once: DMs, reminders,
+// timeouts and engine moves queued by a thrown-away run are dropped.
+func TestRerunSendsOnce(t *testing.T) {
+	h := newHarness(t)
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9, Clock: "1d", Reminders: []time.Duration{time.Hour}}, twiceStore{h.db}, pngRenderer{}, h.clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+	h.start("9")
+	h.ok("bob", "settings notify=dm")
+	h.ok("alice", "play D4")
+	if n := len(h.notes.all()); n != 1 {
+		t.Fatalf("%d DMs, want 1", n)
+	}
+	h.clock.Advance(23*time.Hour + time.Minute)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(2 * time.Hour)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.notes.all()); n != 3 {
+		t.Fatalf("%d messages (DM, reminder, timeout), want 3", n)
+	}
+	eng := &passEngine{}
+	h.bot.SetEngines(eng, "", "")
+	defer h.bot.StopEngines()
+	h.ok("alice", "challenge engine=passer level=1 9 black")
+	h.ok("alice", "play E5")
+	h.bot.WaitEngines()
+	id := GameID(0)
+	h.db.View(context.Background(), func(tx Tx) error {
+		gs, _ := tx.ActiveGames("test:alice")
+		if len(gs) == 1 {
+			id = gs[0].ID
+		}
+		return nil
+	})
+	if _, g := h.game(id); g.MoveCount() != 2 {
+		t.Fatalf("engine game: %d moves, want E5 and one engine pass", g.MoveCount())
 	}
 }

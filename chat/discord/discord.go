@@ -340,6 +340,9 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		a.log.Error("encoding an interaction response", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
+		if then != nil {
+			then(context.Background()) // the command's effect stands: its messages go out
+		}
 		return
 	}
 	if follow != nil || then != nil {
