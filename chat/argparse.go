@@ -29,6 +29,8 @@ type Args struct {
 	// engineGame is the game a challenge's prepare step asked the engine
 	// about.
 	engineGame *engineGame
+	// rulesOptions: options of the ruleset were given (ko=simple).
+	rulesOptions bool
 }
 
 // maxRef is the largest game or challenge number a reference may name.
@@ -98,6 +100,8 @@ func (a Arg) match(word string) (string, bool) {
 			return v, true
 		case a.Kind == ArgText, a.Kind == ArgRules && a.Repeat:
 			return word, true
+		case a.Kind == ArgRules && isRulesOption(word):
+			return word, true // ko=simple: an option of the ruleset
 		}
 		return "", false
 	}
@@ -122,7 +126,8 @@ func (a Arg) match(word string) (string, bool) {
 		return word, word != "" && word[0] >= '0' && word[0] <= '9'
 	case ArgRules:
 		// A repeated ruleset (the rules command) takes every word:
-		// game.ParseRules says what is wrong with one.
+		// game.ParseRules says what is wrong with one. Otherwise a preset
+		// or options of a ruleset (ko=simple).
 		_, err := game.Preset(word)
 		return word, err == nil || a.Repeat
 	case ArgColor:
@@ -275,7 +280,22 @@ func (b *Bot) undeclared(c *Command, a *Args, w string) error {
 
 // setArg stores value v (typed as word) for arg.
 func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) error {
-	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat {
+	if arg.Kind == ArgRules && !arg.Repeat && isRulesOption(v) {
+		// Options of the ruleset join the preset, each at most once.
+		for _, f := range strings.Split(v, ",") {
+			k, _, _ := strings.Cut(strings.ToLower(f), "=")
+			if prev, dup := a.typed["rules "+k]; dup {
+				return b.usageError(c.Name, fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(word)))
+			}
+			a.typed["rules "+k] = word
+		}
+		if _, ok := a.typed[arg.Name]; !ok {
+			a.typed[arg.Name] = word // Required is met
+		}
+		a.rulesOptions = true
+		return addRules(&a.Options, v, true)
+	}
+	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat && !(arg.Kind == ArgRules && a.rulesOptions && a.Options.rulesPreset == "") {
 		return b.usageError(c.Name, fmt.Sprintf("Two values for %s: %s and %s — give one.", arg.Name, echo(prev), echo(word)))
 	}
 	a.typed[arg.Name] = word
@@ -304,7 +324,7 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 			a.Text = append(a.Text, v)
 			return nil
 		}
-		return setOption(&a.Options, "rules", v, true)
+		return addRules(&a.Options, v, false)
 	case ArgSize:
 		return setOption(&a.Options, "size", v, true)
 	case ArgColor:

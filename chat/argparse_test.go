@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gobotgo/gobot/game"
 )
 
 // dump is every record the tests' users, rooms and numbers can reach,
@@ -291,4 +293,57 @@ func FuzzCommandLine(f *testing.F) {
 			t.Fatalf("%s %q: refused (%q) but the store changed", c.Name, line, rep.Text)
 		}
 	})
+}
+
+// A challenge takes options of a ruleset, after a preset or on their own
+// (README: "on its own or after a preset"), in any order; the room's
+// settings too.
+func TestChallengeWithRulesOptions(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		ko    game.KoRule
+		score game.Counting
+		name  string
+	}{
+		{"challenge @bob 9 japanese ko=simple", game.KoSimple, game.Territory, "japanese"},
+		{"challenge @bob 9 japanese ko=positional", game.KoPositional, game.Territory, "custom"},
+		{"challenge @bob ko=situational 9 chinese", game.KoSituational, game.Area, "custom"},
+		{"challenge @bob 9 ko=simple,scoring=territory", game.KoSimple, game.Territory, "custom"},
+		{"challenge @bob 9 scoring=area suicide=allowed", game.KoPositional, game.Area, "custom"},
+	} {
+		h := newHarness(t)
+		h.ok("alice", tc.line)
+		h.ok("bob", "accept")
+		_, g := h.game(1)
+		r := g.Rules()
+		if r.Ko != tc.ko || r.Scoring != tc.score || r.Name != tc.name {
+			t.Errorf("%s: ko %v scoring %v name %q; want %v %v %q", tc.line, r.Ko, r.Scoring, r.Name, tc.ko, tc.score, tc.name)
+		}
+	}
+	h := newHarness(t)
+	h.refuses("alice", "challenge @bob 9 japanese chinese", "Two values for rules")
+	h.refuses("alice", "challenge @bob 9 ko=simple ko=none", "Two values for ko")
+	h.refuses("alice", "challenge @bob 9 ko=sometimes", "ko")
+	h.admins = map[string]bool{"alice": true}
+	h.ok("alice", "settings room rules=japanese ko=positional")
+	h.ok("alice", "challenge @bob 9")
+	h.ok("bob", "accept")
+	if _, g := h.game(1); g.Rules().Ko != game.KoPositional || g.Rules().Scoring != game.Territory {
+		t.Fatalf("room rules: %+v", g.Rules())
+	}
+}
+
+// handicap=1 is a handicap only where the ruleset's text says so (BGA:
+// Black plays first, komi 0); elsewhere it is refused with the way to get
+// that game, and nothing is written.
+func TestOneStoneHandicap(t *testing.T) {
+	h := newHarness(t)
+	h.refuses("alice", "challenge @bob 19 japanese handicap=1", "komi=0.5")
+	h.refuses("alice", "challenge @bob 19 handicap=10", "2 to 9")
+	h.ok("alice", "challenge @bob 19 bga handicap=1 black")
+	h.ok("bob", "accept")
+	_, g := h.game(1)
+	if cfg := g.Config(); cfg.Rules.Komi != 0 || g.ToMove() != game.Black || g.HandicapLeft() != 0 {
+		t.Fatalf("bga handicap=1: komi %v, %v to move, %d stones to place", cfg.Rules.Komi, g.ToMove(), g.HandicapLeft())
+	}
 }

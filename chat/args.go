@@ -29,6 +29,42 @@ type gameOptions struct {
 	ClockText     string
 	Threads       *bool
 	Placement     string // fixed, free, white-passes
+
+	// The ruleset as typed: a preset and options of the rules
+	// (ko=simple), in any order; Rules and RulesText are made from them.
+	rulesPreset string
+	rulesOpts   []string
+}
+
+// rulesKeys are the options of a ruleset that may stand on their own
+// among a game's options ("japanese ko=simple"). komi, handicap and
+// placement are the game's own options there.
+var rulesKeys = map[string]bool{"ko": true, "scoring": true, "suicide": true, "passstones": true, "pass-stones": true,
+	"pass_stones": true, "bonus": true, "cycle": true, "agreement": true}
+
+// isRulesOption reports whether word is one or more options of a ruleset
+// ("ko=simple", "ko=simple,scoring=area").
+func isRulesOption(word string) bool {
+	for _, f := range strings.Split(word, ",") {
+		k, _, ok := strings.Cut(f, "=")
+		if !ok || !rulesKeys[strings.ToLower(strings.TrimSpace(k))] {
+			return false
+		}
+	}
+	return true
+}
+
+// addRules adds a preset (opt false) or options of a ruleset to o and
+// makes o's ruleset from all of them: the preset first, then the options
+// in the order given.
+func addRules(o *gameOptions, word string, opt bool) error {
+	if opt {
+		o.rulesOpts = append(o.rulesOpts, word)
+	} else {
+		o.rulesPreset = word
+	}
+	spec := strings.TrimSpace(o.rulesPreset + " " + strings.Join(o.rulesOpts, " "))
+	return setOption(o, "rules", spec, true)
 }
 
 // parseOptions reads settings arguments, recognised by their form in
@@ -62,6 +98,21 @@ func parseOptions(args []string) (gameOptions, error) {
 			return o, errorf("Two values for %s: %s and %s — give one.", k, echo(prev), echo(a))
 		}
 		seen[k] = a
+		if kv && isRulesOption(a) {
+			if err := addRules(&o, a, true); err != nil {
+				return o, err
+			}
+			continue
+		}
+		if k == "rules" {
+			if err := addRules(&o, v, false); err != nil {
+				if !kv {
+					return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
+				}
+				return o, err
+			}
+			continue
+		}
 		if err := setOption(&o, k, v, kv); err != nil {
 			if k == "rules" && !kv {
 				return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
@@ -125,7 +176,7 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	case "handicap":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > game.MaxHandicap {
-			return errorf("handicap=%s won't work: give 0 to %d stones, like handicap=2", clipArg(v), game.MaxHandicap)
+			return errorf("handicap=%s won't work: give 2 to %d stones, like handicap=2 (or handicap=0 for an even game)", clipArg(v), game.MaxHandicap)
 		}
 		o.Handicap = &n
 	case "color":

@@ -255,7 +255,7 @@ func TestBadChallengeOptions(t *testing.T) {
 		"challenge @bob 1":            "2x2",
 		"challenge @bob komi=6.3":     "multiple of 0.5",
 		"challenge @bob komi=x":       "not a number",
-		"challenge @bob handicap=12":  "0 to 9",
+		"challenge @bob handicap=12":  "2 to 9",
 		"challenge @bob clock=3x":     "clock",
 		"challenge @bob fancyrules":   "don't understand",
 		"challenge @bob 5 handicap=3": "placement=free",

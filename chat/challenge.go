@@ -282,6 +282,9 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	}
 	if o.Handicap != nil {
 		cfg.Handicap = *o.Handicap
+		if cfg.Handicap == 1 && !cfg.Rules.OneStoneHandicap() {
+			return cfg, TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first without komi, write komi=0.5 instead.", cfg.Rules.Name)
+		}
 	}
 	if o.Placement != "" {
 		cfg.Rules.Placement = map[string]game.Placement{"fixed": game.PlacementFixed, "free": game.PlacementFree, "white-passes": game.PlacementWhitePasses}[o.Placement]
@@ -290,7 +293,7 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	if cfg.Rules.Name == "custom" && o.Rules != nil {
 		komi = cfg.Rules.Komi
 	}
-	if cfg.Handicap < 2 {
+	if cfg.Handicap == 0 { // an even game: the bot's and the room's komi
 		if b.cfg.Komi != nil {
 			komi = *b.cfg.Komi
 		}

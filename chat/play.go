@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
@@ -371,12 +372,43 @@ func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error
 		}
 		return nil, errorf("You have no active game here. Start one with %s.", b.cmd("challenge @player"))
 	}
+	// The games the command can act on now come first; a scoring command
+	// takes the one game being scored.
+	fit := map[GameID]bool{}
+	var fitting []*Game
+	for _, g := range here {
+		if fits(r.Command, g, r.User.ID) {
+			fit[g.ID] = true
+			fitting = append(fitting, g)
+		}
+	}
+	if len(fitting) == 1 && scoringCommands[r.Command] {
+		return fitting[0], nil
+	}
+	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	var c []string
 	for _, g := range here {
 		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
 	}
 	example := ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), maxEcho)
 	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", listSome(c), b.cmd(example+" #"+fmt.Sprint(here[0].ID)))
+}
+
+// scoringCommands act only on a game being scored.
+var scoringCommands = map[string]bool{"done": true, "dead": true, "resume": true}
+
+// fits reports whether command cmd can act on sg for user u now: a
+// scoring command on a game being scored, another on a game where it is
+// u's turn.
+func fits(cmd string, sg *Game, u UserID) bool {
+	l, err := load(sg)
+	if err != nil {
+		return false
+	}
+	if scoringCommands[cmd] {
+		return l.g.Phase() == game.Scoring
+	}
+	return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(sg, u)
 }
 
 // loaded is a stored game with its rules engine state.

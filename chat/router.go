@@ -73,7 +73,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 		if !ok {
 			return b.errorReply(b.unknownCommand(name)), then
 		}
-		cmd = c
+		cmd, r.Command = c, c.Name // an alias ("agree") is the command it names
 	}
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name))), then

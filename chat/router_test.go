@@ -416,3 +416,22 @@ func TestRerunSendsOnce(t *testing.T) {
 		t.Fatalf("engine game: %d moves, want E5 and one engine pass", g.MoveCount())
 	}
 }
+
+// With several games here, a scoring command takes the one game being
+// scored, and "Which game?" names first the games the command fits.
+func TestWhichGameFits(t *testing.T) {
+	h := newHarness(t)
+	h.start("9") // #1: alice (Black) to move
+	h.ok("alice", "challenge @carol 9 white")
+	h.ok("carol", "accept") // #2: carol (Black) to move
+	h.ok("alice", "pass #1")
+	h.ok("bob", "pass #1") // #1 is being scored
+	if rep := h.ok("alice", "done"); !strings.Contains(rep.Title, "#1") {
+		t.Fatalf("done went to %q", rep.Title)
+	}
+	h.ok("carol", "play D4 #2") // now alice's turn in #2
+	rep := h.fails("alice", "play E5", "Which game?")
+	if !strings.Contains(rep.Text, "play E5 #2") || strings.Index(rep.Text, "#2") > strings.Index(rep.Text, "#1") {
+		t.Fatalf("the hint should name #2 first: %s", rep.Text)
+	}
+}

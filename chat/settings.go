@@ -55,8 +55,8 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 		switch {
 		case playerKeys[k]:
 			mine = append(mine, k+"="+v)
-		case roomKeys[k]:
-			room = append(room, a)
+		case roomKeys[k], isRulesOption(a):
+			room = append(room, a) // ko=simple joins the room's rules
 		default:
 			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}

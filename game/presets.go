@@ -195,6 +195,16 @@ func sameOptions(a, b Rules) bool {
 	return a == b
 }
 
+// OneStoneHandicap reports whether this ruleset's text makes a handicap
+// of one stone (Black plays first, no stone placed, the handicap komi).
+// Elsewhere a handicap starts at two stones.
+func (r Rules) OneStoneHandicap() bool {
+	if p, ok := LookupPreset(r.Name); ok && p.Name == r.Name {
+		return p.Komi.OneStone
+	}
+	return false
+}
+
 // DefaultKomi returns the komi this ruleset's text gives for a w×h board
 // with the given handicap (0 or 1 = even game, except where the preset's
 // KomiPolicy says a single stone is a handicap too). A ruleset that is no

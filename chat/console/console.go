@@ -138,7 +138,12 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			fmt.Fprintln(c.Out, "! Write /as and a name, like /as bob.")
 			return true
 		}
-		c.User = strings.TrimPrefix(fields[1], "@")
+		name := strings.ToLower(strings.TrimPrefix(fields[1], "@")) // Bob is bob
+		if err := chat.UserID(Platform + ":" + name).Validate(); err != nil {
+			fmt.Fprintf(c.Out, "! %s\n", err)
+			return true
+		}
+		c.User = name
 		fmt.Fprintf(c.Out, "You are now %s.\n", c.User)
 		return true
 	case "/wait":
@@ -181,8 +186,10 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		Args:    fields[1:],
 	}
 	req.Community = "console" // the terminal is one community for ratings
-	for _, a := range req.Args {
+	for i, a := range req.Args {
 		if name, ok := strings.CutPrefix(a, "@"); ok && name != "" && !strings.Contains(name, ":") {
+			name = strings.ToLower(name) // @Bob is bob, as /as Bob is
+			req.Args[i] = "@" + name
 			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})
 		}
 	}

@@ -95,3 +95,24 @@ func TestSwitchPlayerAndPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// /as takes only names the bot can take commands from, and names are
+// case-blind: /as Bob and @Bob are bob.
+func TestAsChecksTheName(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	out := run(t, []byte("/as 🐐\n/as "+long+"\nchallenge @Bob 9 black\n/as Bob\naccept\n"))
+	if strings.Count(out, "is not a player name") != 2 || strings.Count(out, "You are now") != 1 {
+		t.Fatalf("bad names taken:\n%s", ClipForTest(out))
+	}
+	if !strings.Contains(out, "You are now bob.") || !strings.Contains(out, "Game #1 begins") {
+		t.Fatalf("Bob is not bob:\n%s", ClipForTest(out))
+	}
+}
+
+// ClipForTest keeps a failing transcript readable.
+func ClipForTest(s string) string {
+	if len(s) > 3000 {
+		return s[:3000] + "…"
+	}
+	return s
+}
