@@ -347,3 +347,23 @@ func TestOneStoneHandicap(t *testing.T) {
 		t.Fatalf("bga handicap=1: komi %v, %v to move, %d stones to place", cfg.Rules.Komi, g.ToMove(), g.HandicapLeft())
 	}
 }
+
+// Ing's rules are played as new-zealand, and the bot says so; rules
+// explains several presets named together.
+func TestIngSaysNewZealand(t *testing.T) {
+	h := newHarness(t)
+	if rep := h.ok("alice", "rules ing"); !strings.Contains(rep.Text, "ing is played as new-zealand") {
+		t.Fatalf("rules ing: %s", rep.Text)
+	}
+	if rep := h.ok("alice", "rules nz"); strings.Contains(rep.Text, "played as") {
+		t.Fatalf("nz is only a spelling: %s", rep.Text)
+	}
+	if rep := h.ok("alice", "challenge @bob 9 ing"); !strings.Contains(rep.Text, "ing is played as new-zealand") {
+		t.Fatalf("challenge ing: %s", rep.Text)
+	}
+	rep := h.ok("alice", "rules japanese chinese")
+	if !strings.Contains(rep.Text, "== japanese ==") || !strings.Contains(rep.Text, "== chinese ==") {
+		t.Fatalf("two rulesets: %s", rep.Text)
+	}
+	h.refuses("alice", "rules japanese chinese aga bga", "at most three")
+}

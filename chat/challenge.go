@@ -214,6 +214,9 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 		return Reply{}, err
 	}
 	rep := b.challengeReply(c)
+	if note := aliasNote(a.Options.rulesPreset); note != "" {
+		rep.Text += "\n" + strings.TrimSpace(note)
+	}
 	rep.Text += challengeRatingNote(c)
 	return rep, nil
 }

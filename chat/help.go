@@ -58,12 +58,51 @@ func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, e
 		sb.WriteString("\n" + handicapRule)
 		return Reply{Text: sb.String(), Private: true}, nil
 	}
+	if len(a.Text) > 1 && allPresets(a.Text) {
+		// rules japanese chinese: each in turn.
+		if len(a.Text) > 3 {
+			return Reply{}, errorf("I explain at most three rulesets at a time; you named %d.", len(a.Text))
+		}
+		var parts []string
+		for _, name := range a.Text {
+			rules, _ := game.Preset(name)
+			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules))
+		}
+		return Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}, nil
+	}
 	rules, err := game.ParseRules(strings.Join(a.Text, " "))
 	if err != nil {
 		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(a.Text, " ")))
 	}
-	return Reply{Title: "Rules: " + rules.Name, Text: explainRules(rules) + "\n" + handicapRule, Private: true}, nil
+	return Reply{Title: "Rules: " + rules.Name, Text: aliasNote(a.Text[0]) + explainRules(rules) + "\n" + handicapRule, Private: true}, nil
 }
+
+// allPresets reports whether every word names a preset.
+func allPresets(words []string) bool {
+	for _, w := range words {
+		if _, err := game.Preset(w); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// aliasNote says which preset another name stands for ("ing is played
+// as new-zealand here"), with a newline; "" for a preset's own name or
+// a mere spelling of it (jp, nz).
+func aliasNote(word string) string {
+	p, ok := game.LookupPreset(word)
+	w := strings.ToLower(strings.TrimSpace(word))
+	if !ok || w == p.Name || !farAlias[w] {
+		return ""
+	}
+	return fmt.Sprintf("%s is played as %s here, the closest of gobot's rulesets.\n", clipArg(word), p.Name)
+}
+
+// farAlias are the other names of a preset that stand for a different
+// ruleset played as that preset (Ing's rules as new-zealand), not just
+// another spelling of it.
+var farAlias = map[string]bool{"ing": true, "goe": true}
 
 // explainRules describes a ruleset in plain words.
 func explainRules(r game.Rules) string {

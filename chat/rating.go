@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -96,7 +97,8 @@ func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color
 		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	}
 	h := rating.Suggest(from.Rating, to.Rating)
-	cr.Suggested = h.String()
+	// The ranks shown are rounded; the handicap comes from the ratings.
+	cr.Suggested = fmt.Sprintf("%s (the ratings are %.1f grades apart)", h, math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)))
 	if h.Grades == 0 {
 		return nil
 	}
@@ -424,4 +426,4 @@ func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, err
 
 // handicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ranks, rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones and komi is 0.5. More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."
+const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded), rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones and komi is 0.5. More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."

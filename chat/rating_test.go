@@ -180,19 +180,19 @@ func TestHandicapAuto(t *testing.T) {
 	h.ok("bob", "settings rank=2k")
 	h.ok("dave", "settings rank=1k")
 	rep := h.ok("alice", "challenge @bob handicap=auto black")
-	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game.") || !strings.Contains(rep.Text, "taking Black") {
+	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game (the ratings are 0.0 grades apart).") || !strings.Contains(rep.Text, "taking Black") {
 		t.Fatalf("equal players: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	rep = h.ok("alice", "challenge @dave handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5: <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5 (the ratings are 1.0 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	h.ok("carol", "settings rank=5k")
 	h.fails("alice", "challenge @carol 19 handicap=auto black", "you would play White")
 	rep = h.ok("alice", "challenge @carol 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones: <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
+	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones (the ratings are 3.0 grades apart): <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
 		t.Fatalf("2k against 5k: %s", rep.Text)
 	}
 	rep = h.ok("carol", "accept")

@@ -471,7 +471,7 @@ func TestEngineChallengeRefusals(t *testing.T) {
 	r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
 	for _, tc := range []struct{ line, want string }{
 		{"challenge engine=gnugo 13x9", "gnugo can't play that game"},
-		{"challenge engine=gnugo 7", "gnugo can't play that game"},
+		{"challenge engine=gnugo 7", "gnugo can't play that game: gnugo plays 9x9, 13x13 and 19x19 boards, not 7x7"},
 		{"challenge engine=gnugo level=11", "levels go from 1"},
 		{"challenge engine=katago", "There is no engine \"katago\""},
 		{"challenge engine=gnugo rated", "never rated"},

@@ -4,6 +4,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -99,6 +100,10 @@ func (s *Set) Check(ctx context.Context, name string, cfg game.Config, level int
 	err = p.Check(ctx, cfg, level)
 	if err == nil {
 		s.learn(ctx, p)
+	}
+	if errors.Is(err, engine.ErrUnsupported) {
+		// The reason alone: the bot says "gnugo can't play that game: …".
+		return errors.New(strings.TrimPrefix(err.Error(), engine.ErrUnsupported.Error()+": "))
 	}
 	return err
 }
