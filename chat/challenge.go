@@ -405,7 +405,14 @@ func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Chall
 	}
 	var names []string
 	for _, c := range cands {
-		names = append(names, fmt.Sprintf("#%d from %s", c.ID, Mention(c.From)))
+		switch {
+		case !mine:
+			names = append(names, fmt.Sprintf("#%d from %s", c.ID, Mention(c.From)))
+		case c.To == "":
+			names = append(names, fmt.Sprintf("#%d (open to anyone)", c.ID))
+		default:
+			names = append(names, fmt.Sprintf("#%d to %s", c.ID, Mention(c.To)))
+		}
 	}
 	return nil, errorf("Which challenge? %s. Add it, like %s.", listSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }

@@ -18,7 +18,7 @@ func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 			return Reply{}, b.unknownCommand(name)
 		}
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "%s — %s", b.cmd(c.Usage()), c.Summary)
+		fmt.Fprintf(&sb, "%s — %s", usageToken(c.Usage()), c.Summary)
 		if len(c.Aliases) > 0 {
 			fmt.Fprintf(&sb, "\nAlso: %s", strings.Join(c.Aliases, ", "))
 		}
@@ -35,7 +35,7 @@ func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	var sb strings.Builder
 	sb.WriteString("Commands:")
 	for _, c := range b.commands {
-		fmt.Fprintf(&sb, "\n%s — %s", b.cmd(c.Usage()), c.Summary)
+		fmt.Fprintf(&sb, "\n%s — %s", usageToken(c.Usage()), c.Summary)
 	}
 	fmt.Fprintf(&sb, "\n%s explains one.", b.cmd("help <command>"))
 	return Reply{Title: "gobot help", Text: sb.String(), Private: true}, nil

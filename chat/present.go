@@ -229,9 +229,9 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 func formatSide(s game.SideScore, r game.Rules, white bool) string {
 	var parts []string
 	if r.Scoring == game.Area {
-		parts = append(parts, fmt.Sprintf("%d stones", s.Stones), fmt.Sprintf("%d territory", s.Territory))
+		parts = append(parts, fmt.Sprintf("%d stone%s", s.Stones, plural(s.Stones)), fmt.Sprintf("%d territory", s.Territory))
 	} else {
-		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoners", s.Prisoners))
+		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoner%s", s.Prisoners, plural(s.Prisoners)))
 	}
 	if white && s.Komi != 0 {
 		parts = append(parts, game.FormatKomi(s.Komi)+" komi")

@@ -435,3 +435,18 @@ func TestWhichGameFits(t *testing.T) {
 		t.Fatalf("the hint should name #2 first: %s", rep.Text)
 	}
 }
+
+// help shows every command's whole synopsis, and cancel names the
+// caller's challenges by whom they are for.
+func TestHelpWholeAndCancelWording(t *testing.T) {
+	h := newHarness(t)
+	if rep := h.ok("alice", "help"); !strings.Contains(rep.Text, "[placement] [engine] [level]") {
+		t.Fatalf("help clips the challenge synopsis: %s", rep.Text)
+	}
+	h.ok("alice", "challenge @bob 9")
+	h.ok("alice", "challenge 9")
+	rep := h.fails("alice", "cancel", "Which challenge?")
+	if !strings.Contains(rep.Text, "#1 to <@test:bob>") || !strings.Contains(rep.Text, "#2 (open to anyone)") {
+		t.Fatalf("cancel: %s", rep.Text)
+	}
+}

@@ -208,7 +208,7 @@ func (c *Console) print(r chat.Reply) {
 		return
 	}
 	r = chat.FormatReply(r, chat.CodeCommand("")) // commands are typed bare here
-	text := chat.FormatText(r.Text, mention)
+	text := withoutFences(chat.FormatText(r.Text, mention))
 	if r.Error {
 		fmt.Fprintf(c.Out, "! %s\n", strings.ReplaceAll(text, "\n", "\n  "))
 		return
@@ -264,4 +264,20 @@ func (c *Console) save(f *chat.File) (string, error) {
 	}
 	path := filepath.Join(c.Dir, filepath.Base(f.Name))
 	return path, os.WriteFile(path, f.Data, 0o644)
+}
+
+// withoutFences drops the lines that only open or close a code block
+// (the leaderboard's table): a terminal shows the table as it is.
+func withoutFences(text string) string {
+	if !strings.Contains(text, "```") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "```" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
