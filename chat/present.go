@@ -192,7 +192,7 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 			sc := g.Score()
 			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))
 		}
-		if rl := ratingLine(sg); rl != "" {
+		if rl := ratingLine(sg, g); rl != "" {
 			s += "\n" + rl
 		}
 		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))

@@ -214,7 +214,11 @@ func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
 		return nil
 	}
 	switch res.Reason {
-	case game.ByScore, game.ByResign, game.ByTime:
+	case game.ByScore, game.ByResign:
+	case game.ByTime:
+		if !bothMoved(g) {
+			return nil // lost on time before both played: not a game to rate
+		}
 	default:
 		return nil
 	}
@@ -280,13 +284,28 @@ func addResult(rec *PlayerRating, p rating.Player, sg *Game, opp UserID, score f
 }
 
 // ratingLine is the game-over line about rating changes, or "".
-func ratingLine(sg *Game) string {
+func ratingLine(sg *Game, g *game.Game) string {
 	gr := sg.Rating
+	if gr != nil && gr.Rated && !gr.Done {
+		if res, over := g.Result(); over && res.Reason == game.ByTime && !bothMoved(g) {
+			return "Not rated: the time ran out before both players had moved."
+		}
+	}
 	if gr == nil || !gr.Done {
 		return ""
 	}
 	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).",
 		Mention(sg.Black), signed(gr.BlackChange), gr.BlackAfter, Mention(sg.White), signed(gr.WhiteChange), gr.WhiteAfter)
+}
+
+// bothMoved reports whether each player made a move of their own (a
+// pass or a handicap stone counts).
+func bothMoved(g *game.Game) bool {
+	var moved [3]bool
+	for _, m := range g.Record().Moves {
+		moved[m.Color] = true
+	}
+	return moved[game.Black] && moved[game.White]
 }
 
 // signed writes a rating change with its sign: "+45.3", "−12.0".

@@ -43,6 +43,8 @@ func samePlayer(t *testing.T, who string, rec *PlayerRating, want rating.Player)
 func TestRatedTimeout(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=1d")
+	h.ok("alice", "play D4")
+	h.ok("bob", "play E5")
 	h.clock.Advance(25 * time.Hour)
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
@@ -62,6 +64,28 @@ func TestRatedTimeout(t *testing.T) {
 	}
 	if rep := h.ok("carol", "board #1"); !strings.Contains(rep.Text, "Ratings: <@test:alice> −") {
 		t.Fatalf("the finished game does not show the rating changes: %s", rep.Text)
+	}
+}
+
+// A game lost on time before both players moved is not rated, and the
+// game's message says why.
+func TestTimeoutBeforeBothMovedUnrated(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	h.ok("alice", "play D4")
+	h.clock.Advance(25 * time.Hour) // bob never moves
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sg, _ := h.game(1)
+	if sg.Result != "B+T" || sg.Rating == nil || sg.Rating.Done {
+		t.Fatalf("game after the deadline: %s %+v", sg.Result, sg.Rating)
+	}
+	if rec := h.ratingOf("test:main", "bob"); rec != nil && rec.Games != 0 {
+		t.Fatalf("bob's record: %+v", rec)
+	}
+	if rep := h.ok("carol", "board #1"); !strings.Contains(rep.Text, "Not rated: the time ran out before both players had moved.") {
+		t.Fatalf("no word why it is unrated: %s", rep.Text)
 	}
 }
 
