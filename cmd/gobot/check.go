@@ -22,7 +22,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			"gobot's index check. Exit status 0: healthy; 1: damaged or not checked.\n", defaultDBPath())
 	}
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 1 {
 		return fmt.Errorf("%w: write gobot check FILE (one file)", errUsage)

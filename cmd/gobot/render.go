@@ -28,7 +28,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return fmt.Errorf("%w: %w", errUsage, err)
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
