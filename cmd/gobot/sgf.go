@@ -246,8 +246,17 @@ func (s *sgfRun) fail(file string, gameNo int, err error) {
 	if gameNo > 0 {
 		fmt.Fprintf(s.stderr, "%s: game %d: %v\n", file, gameNo, err)
 	} else {
-		fmt.Fprintf(s.stderr, "%s: %v\n", file, err)
+		fmt.Fprintln(s.stderr, fileError(file, err))
 	}
+}
+
+// fileError puts the file's name before err: "board.png is not an SGF
+// file (…)" for a file that is no SGF record at all, "FILE: err" else.
+func fileError(file string, err error) error {
+	if errors.Is(err, game.ErrNotSGF) {
+		return fmt.Errorf("%s is %w", file, err)
+	}
+	return fmt.Errorf("%s: %w", file, err)
 }
 
 func (s *sgfRun) writeJSON(v any) {

@@ -329,6 +329,41 @@ func TestSGFErrors(t *testing.T) {
 	}
 }
 
+// TestSGFNotAnSGFFile: replay, score and render of a PNG or a text file
+// say plainly that it is not an SGF file, naming it. Before, the board
+// PNG gave "SGF line 5, column 65 (byte 500): a game tree starts with a
+// node…".
+func TestSGFNotAnSGFFile(t *testing.T) {
+	dir := t.TempDir()
+	board, err := os.ReadFile(filepath.Join("..", "..", "docs", "board.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{
+		writeSGF(t, dir, "board.png", string(board)), // holds a "(" at line 5, column 65
+		writeSGF(t, dir, "small.png", string(pngOf(t))),
+		writeSGF(t, dir, "notes.txt", "my game (the one against bob)\n"),
+	}
+	for _, f := range files {
+		want := f + ` is not an SGF file (no game tree: an SGF record starts with "(;")` + "\n"
+		for _, args := range [][]string{{"sgf", "replay", f}, {"sgf", "score", f}} {
+			code, out, errOut := runGobot(args...)
+			if code != 1 || out != "" || errOut != want {
+				t.Errorf("gobot %q: exit %d\nstdout: %q\nstderr: %q\nwant exit 1 and %q", args, code, out, errOut, want)
+			}
+		}
+		code, _, errOut := runGobot("render", f, "-o", filepath.Join(dir, "out.png"))
+		if code != 1 || errOut != "gobot: "+want {
+			t.Errorf("gobot render %s: exit %d, stderr %q; want %q", f, code, errOut, "gobot: "+want)
+		}
+	}
+	// A real SGF with a mistake keeps its line and column, after text too.
+	f := writeSGF(t, dir, "mail.sgf", "From: ann\n\n(;SZ[9]\n;B[aa]C[never closed")
+	if _, _, errOut := runGobot("sgf", "replay", f); !strings.Contains(errOut, f+": SGF line 4, column 8 (byte 26): ") {
+		t.Errorf("a real SGF's error: %q", errOut)
+	}
+}
+
 // Hundreds of records in one call, as batch checks use it.
 func TestSGFReplayMany(t *testing.T) {
 	dir := t.TempDir()
