@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
@@ -432,6 +433,9 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 	}
 	for _, d := range s.opt.dead {
 		p, err := game.ParseGTP(d, w, h)
+		if errors.Is(err, game.ErrOffBoard) {
+			return nil, offBoard(d, w, h)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--dead: %w", err)
 		}
@@ -442,6 +446,40 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 	}
 	return dead, nil
 }
+
+// offBoardError is a --dead point that is not on this record's board; it
+// wraps game.ErrOffBoard.
+type offBoardError struct{ msg string }
+
+func (e offBoardError) Error() string { return e.msg }
+func (e offBoardError) Unwrap() error { return game.ErrOffBoard }
+
+// offBoard says which part of d, a well-formed GTP coordinate that
+// game.ParseGTP found off the w×h board, is not on it: "--dead Z99: there
+// is no column Z on a 19x19 board (columns A to T, no I)".
+func offBoard(d string, w, h int) error {
+	t := strings.ToUpper(strings.TrimSpace(d))
+	col := strings.IndexByte(gtpColumns, t[0])
+	row, _ := strconv.Atoi(t[1:])
+	cols := "columns A to " + gtpColumns[w-1:w]
+	if w > 8 {
+		cols += ", no I"
+	}
+	rows := fmt.Sprintf("rows 1 to %d", h)
+	var what, which string
+	switch badCol, badRow := col >= w, row < 1 || row > h; {
+	case badCol && badRow:
+		what, which = fmt.Sprintf("no column %c and no row %d", t[0], row), cols+"; "+rows
+	case badCol:
+		what, which = fmt.Sprintf("no column %c", t[0]), cols
+	default:
+		what, which = fmt.Sprintf("no row %d", row), rows
+	}
+	return offBoardError{fmt.Sprintf("--dead %s: there is %s on a %s board (%s)", t, what, game.SizeString(w, h), which)}
+}
+
+// gtpColumns are the column letters of GTP coordinates (no I).
+const gtpColumns = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 // deadStrings returns one stone (the first in reading order) of each
 // dead string.

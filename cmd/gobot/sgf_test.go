@@ -329,6 +329,28 @@ func TestSGFErrors(t *testing.T) {
 	}
 }
 
+// TestSGFScoreDeadOffBoard: a --dead point off the record's board says
+// which column or row this board lacks and what it has. Before, Z99 on a
+// 19x19 record said "rows only go up to 25 on the largest board".
+func TestSGFScoreDeadOffBoard(t *testing.T) {
+	dir := t.TempDir()
+	f19 := writeSGF(t, dir, "g19.sgf", "(;SZ[19]KM[6.5]RU[Japanese];B[dd];W[pp];B[];W[])")
+	f5 := writeSGF(t, dir, "score.sgf", score5)
+	for _, tc := range []struct{ file, dead, want string }{
+		{f19, "Z99", "--dead Z99: there is no column Z and no row 99 on a 19x19 board (columns A to T, no I; rows 1 to 19)"},
+		{f19, "z5", "--dead Z5: there is no column Z on a 19x19 board (columns A to T, no I)"},
+		{f19, "U1", "--dead U1: there is no column U on a 19x19 board (columns A to T, no I)"},
+		{f19, "D20", "--dead D20: there is no row 20 on a 19x19 board (rows 1 to 19)"},
+		{f19, "D0", "--dead D0: there is no row 0 on a 19x19 board (rows 1 to 19)"},
+		{f5, "F1", "--dead F1: there is no column F on a 5x5 board (columns A to E)"},
+	} {
+		code, out, errOut := runGobot("sgf", "score", "--dead", tc.dead, tc.file)
+		if want := tc.file + ": game 1: " + tc.want + "\n"; code != 1 || out != "" || errOut != want {
+			t.Errorf("--dead %s: exit %d\nstdout: %q\nstderr: %q\nwant exit 1 and %q", tc.dead, code, out, errOut, want)
+		}
+	}
+}
+
 // TestSGFNotAnSGFFile: replay, score and render of a PNG or a text file
 // say plainly that it is not an SGF file, naming it. Before, the board
 // PNG gave "SGF line 5, column 65 (byte 500): a game tree starts with a
