@@ -397,15 +397,28 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 	}
 	if s.opt.cmd == "score" {
 		writeScore(w, b, dead, sc)
-		fmt.Fprintf(w, "Result: %s", result)
-		if result != sc.Result.String() {
-			fmt.Fprintf(w, " (the count says %s)", sc.Result)
+		fmt.Fprintf(w, "Result: %s", resultText(result))
+		if count := sc.Result.String(); result != count {
+			if count == "0" {
+				count = "a draw"
+			}
+			fmt.Fprintf(w, " (the count says %s)", count)
 		}
 		fmt.Fprintln(w)
 	} else if result != "" {
-		fmt.Fprintf(w, "Result: %s\n", result)
+		fmt.Fprintf(w, "Result: %s\n", resultText(result))
 	}
 	fmt.Fprintln(w)
+}
+
+// resultText is a result in SGF's RE form as the text output shows it:
+// a draw, "0" in SGF, in words with the SGF value after it. (--json keeps
+// the RE form.)
+func resultText(re string) string {
+	if re == "0" {
+		return "draw (0)"
+	}
+	return re
 }
 
 // deadMarks returns, per point, whether the stone there counts as dead:

@@ -329,6 +329,31 @@ func TestSGFErrors(t *testing.T) {
 	}
 }
 
+// TestSGFScoreDraw: a drawn count reads "Result: draw (0)" in the text
+// output; --json keeps the SGF form "0" (RE[0], FF[4]'s draw) as
+// docs/sgf.md documents. Before, the text said "Result: 0".
+func TestSGFScoreDraw(t *testing.T) {
+	dir := t.TempDir()
+	// Five points of territory each, the C column neutral, no komi.
+	draw := "(;SZ[5]KM[0]RU[Japanese]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de]PL[B];B[];W[])"
+	f := writeSGF(t, dir, "draw.sgf", draw)
+	for _, rules := range []string{"japanese", "chinese"} {
+		code, out, errOut := runGobot("sgf", "score", "--no-dead", "--rules", rules, f)
+		if code != 0 || errOut != "" || !strings.Contains(out, "\nResult: draw (0)\n") || strings.Contains(out, "Result: 0") {
+			t.Errorf("%s: exit %d, stderr %q:\n%s", rules, code, errOut, out)
+		}
+		_, out, _ = runGobot("sgf", "score", "--no-dead", "--rules", rules, "--json", f)
+		if m := jsonLines(t, out)[0]; m["result"] != "0" || m["count"] != "0" {
+			t.Errorf("%s: JSON result %v, count %v; want \"0\" for both", rules, m["result"], m["count"])
+		}
+	}
+	// A resignation the count would call a draw.
+	f = writeSGF(t, dir, "resigned.sgf", strings.Replace(draw, "PL[B]", "RE[B+R]", 1))
+	if _, out, _ := runGobot("sgf", "score", "--no-dead", f); !strings.Contains(out, "\nResult: B+R (the count says a draw)\n") {
+		t.Errorf("resigned, the count a draw:\n%s", out)
+	}
+}
+
 // TestSGFScoreDeadOffBoard: a --dead point off the record's board says
 // which column or row this board lacks and what it has. Before, Z99 on a
 // 19x19 record said "rows only go up to 25 on the largest board".
