@@ -85,14 +85,30 @@ type SGFError struct {
 	Line   int // from 1
 	Column int // from 1, in bytes
 	Msg    string
+	NotSGF bool // the input is no SGF record at all (ErrNotSGF); the position says little
 }
 
+// ErrNotSGF is wrapped (beside ErrSGF) by the error for input that is no
+// SGF record at all (an image, a text without a game tree): it does not
+// start with "(", and no game tree "(;" starts where ParseSGF looked for
+// one.
+var ErrNotSGF = errors.New("not an SGF file")
+
 func (e *SGFError) Error() string {
+	if e.NotSGF {
+		return fmt.Sprintf("%v (%s)", ErrNotSGF, e.Msg)
+	}
 	return fmt.Sprintf("SGF line %d, column %d (byte %d): %s", e.Line, e.Column, e.Offset, e.Msg)
 }
 
-// Unwrap makes errors.Is(err, ErrSGF) true.
-func (e *SGFError) Unwrap() error { return ErrSGF }
+// Unwrap makes errors.Is(err, ErrSGF) true, and errors.Is(err, ErrNotSGF)
+// when NotSGF.
+func (e *SGFError) Unwrap() []error {
+	if e.NotSGF {
+		return []error{ErrSGF, ErrNotSGF}
+	}
+	return []error{ErrSGF}
+}
 
 // ParseSGF reads an SGF collection: one root node per game tree. Text
 // before the first "(" and between game trees is skipped (mail headers,
@@ -109,7 +125,40 @@ func ParseSGF(data []byte) ([]*SGFNode, error) {
 	p.values.chunk = brackets
 	p.kids.chunk = chunk(strings.Count(src, ";"))
 	p.nodeChunk = p.kids.chunk
-	return p.parse()
+	roots, err := p.parse()
+	if err != nil && notSGF(src) {
+		var se *SGFError
+		errors.As(err, &se)
+		return nil, &SGFError{Offset: se.Offset, Line: se.Line, Column: se.Column, NotSGF: true, Msg: notSGFMsg}
+	}
+	return roots, err
+}
+
+const notSGFMsg = `no game tree: an SGF record starts with "(;"`
+
+// notSGF reports whether src, which failed to parse, is no SGF record at
+// all rather than one with a mistake: it does not start with "(" (after
+// white space and a byte-order mark), and either holds no "(" or the
+// text before its first "(" is binary (control bytes: an image, an
+// archive) or that "(" does not open a game tree "(;". Text before the
+// first "(" such as mail headers is allowed, so a real record after it
+// keeps its precise error.
+func notSGF(src string) bool {
+	t := strings.TrimLeft(strings.TrimPrefix(src, "\uFEFF"), " \t\r\n\v\f")
+	if strings.HasPrefix(t, "(") {
+		return false
+	}
+	i := strings.IndexByte(src, '(')
+	if i < 0 {
+		return true
+	}
+	for _, c := range []byte(src[:i]) {
+		if c < ' ' && !strings.ContainsRune("\t\r\n\v\f", rune(c)) || c == 0x7f {
+			return true
+		}
+	}
+	rest := strings.TrimLeft(src[i+1:], " \t\r\n\v\f")
+	return !strings.HasPrefix(rest, ";")
 }
 
 type sgfParser struct {
@@ -251,7 +300,7 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 		}
 	}
 	if len(roots) == 0 {
-		return nil, p.errAt(p.pos, "no game tree found: SGF starts with \"(;\"")
+		return nil, p.errAt(p.pos, notSGFMsg)
 	}
 	return roots, nil
 }

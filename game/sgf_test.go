@@ -169,6 +169,53 @@ func TestParseSGFErrors(t *testing.T) {
 	}
 }
 
+// TestParseSGFNotSGF: input that is no SGF record at all (a PNG, a text
+// with no game tree) is ErrNotSGF with a message that says so, not a
+// line and column deep in the file; a record that starts with "(", or
+// has text such as mail headers before its first "(;", keeps its precise
+// error. Before, a PNG gave "SGF line 5, column 65 (byte 500): a game
+// tree starts with a node…".
+func TestParseSGFNotSGF(t *testing.T) {
+	var png bytes.Buffer
+	png.WriteString("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01")
+	png.WriteString("\x00\x00\x00\x01\x00\x08\x02\x00(\x93\x1b]\x00\x00\x00\x01sRGB")
+	for _, in := range []string{
+		"",
+		"hello",
+		png.String(),
+		"hello (world)",
+		"\xef\xbb\xbf  see (below)",
+		"\x00\x01\x02(;B[aa]", // binary before a tree that is never closed
+	} {
+		_, err := ParseSGF([]byte(in))
+		var se *SGFError
+		if !errors.Is(err, ErrNotSGF) || !errors.Is(err, ErrSGF) || !errors.As(err, &se) {
+			t.Errorf("ParseSGF(%q) = %v, want ErrNotSGF", in, err)
+			continue
+		}
+		if want := `not an SGF file (no game tree: an SGF record starts with "(;")`; err.Error() != want {
+			t.Errorf("ParseSGF(%q) = %q, want %q", in, err, want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"(B[aa])", "SGF line 1, column 2 (byte 1): a game tree starts with a node"},
+		{" \n(hello", "SGF line 2, column 2 (byte 3): a game tree starts with a node"},
+		{"\xef\xbb\xbf(;B[aa]", "never closed"},
+		{"From: ann\nSubject: game\n\n(;B[aa]\n;W[bb", "SGF line 5, column 3 (byte 35): property value \"[\" opened here is never closed"},
+	} {
+		_, err := ParseSGF([]byte(tc.in))
+		if err == nil || errors.Is(err, ErrNotSGF) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseSGF(%q) = %v, want a real SGF's error %q", tc.in, err, tc.want)
+		}
+	}
+	// Reading past junk still works, binary junk included.
+	for _, in := range []string{"junk before (;B[aa])", "\x00\x01(;B[aa])"} {
+		if _, err := ParseSGF([]byte(in)); err != nil {
+			t.Errorf("ParseSGF(%q) = %v, want the record", in, err)
+		}
+	}
+}
+
 func TestWriteSGFTreeRoundTrip(t *testing.T) {
 	for _, name := range sgfTestdata(t) {
 		data, err := os.ReadFile(name)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ErrDamaged means the database file itself is damaged: its pages, not
@@ -28,6 +29,28 @@ func (e *DamagedError) Error() string {
 }
 
 func (e *DamagedError) Unwrap() error { return ErrDamaged }
+
+// ErrNotDatabase means the file is not a bbolt database at all (text, an
+// SGF record, an image): neither meta page carries bbolt's magic number
+// and no page looks like a bbolt page. It is not damage: nothing in it
+// was ever gobot's. Open refuses such a file.
+var ErrNotDatabase = errors.New("not a gobot database")
+
+// NotDatabaseError says which file is not a database and, when it can
+// tell, what the file looks like; it wraps ErrNotDatabase.
+type NotDatabaseError struct {
+	Path  string
+	Looks string // "text", "a PNG image", …; "" when it cannot tell
+}
+
+func (e *NotDatabaseError) Error() string {
+	if e.Looks == "" {
+		return fmt.Sprintf("%s is %v (it is not a bbolt database file)", e.Path, ErrNotDatabase)
+	}
+	return fmt.Sprintf("%s is %v (it looks like %s, not a bbolt database file)", e.Path, ErrNotDatabase, e.Looks)
+}
+
+func (e *NotDatabaseError) Unwrap() error { return ErrNotDatabase }
 
 // OpenCheckPages is how many pages of the B+tree Open's file check reads
 // beyond the fixed ones (both meta pages, the freelist, the root bucket
@@ -117,8 +140,10 @@ func (m meta) problem() string {
 // the file size against the high-water mark, the freelist, and the
 // B+tree breadth-first (each page's header, type and element bounds,
 // keys in order and within the parent's range; no page used twice, none
-// both used and free) up to budget tree pages (< 0: all). A file of zero bytes is new and passes. Problems are a
-// *DamagedError; an I/O error is returned as it is.
+// both used and free) up to budget tree pages (< 0: all). A file of zero
+// bytes is new and passes. A file that is no bbolt file at all is a
+// *NotDatabaseError; problems are a *DamagedError; an I/O error is
+// returned as it is.
 func checkFile(path string, budget int) (FileReport, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -137,7 +162,11 @@ func checkOpened(f *os.File, path string, budget int) (FileReport, error) {
 	if c.rep.Size == 0 {
 		return c.rep, nil
 	}
-	if problem := c.run(budget); problem != "" {
+	problem := c.run(budget)
+	if c.notDB {
+		return c.rep, &NotDatabaseError{Path: path, Looks: c.looks()}
+	}
+	if problem != "" {
 		return c.rep, &DamagedError{Path: path, Problem: problem}
 	}
 	if c.err != nil {
@@ -147,14 +176,15 @@ func checkOpened(f *os.File, path string, budget int) (FileReport, error) {
 }
 
 type checker struct {
-	f    *os.File
-	rep  FileReport
-	err  error // an I/O error (not damage)
-	ps   uint64
-	hwm  uint64
-	used []uint64 // bitmap: page reachable (or meta, or freelist)
-	free []uint64 // bitmap: page on the freelist
-	buf  []byte
+	f     *os.File
+	rep   FileReport
+	err   error // an I/O error (not damage)
+	notDB bool  // the file is no bbolt file at all
+	ps    uint64
+	hwm   uint64
+	used  []uint64 // bitmap: page reachable (or meta, or freelist)
+	free  []uint64 // bitmap: page on the freelist
+	buf   []byte
 }
 
 func bit(m []uint64, i uint64) bool { return m[i/64]&(1<<(i%64)) != 0 }
@@ -210,6 +240,7 @@ func (c *checker) metas() (meta, string) {
 	first := c.read(0, pageHeader+64)
 	if first == nil {
 		c.err = nil
+		c.notDB = !c.boltPrefix()
 		return meta{}, fmt.Sprintf("the file is %d bytes, too short for a database", c.rep.Size)
 	}
 	m0 := readMeta(first, 0)
@@ -217,13 +248,22 @@ func (c *checker) metas() (meta, string) {
 	if m0.problem() != "" {
 		// Find the page size from the second meta page, as bbolt does.
 		ps = 0
+		magic := m0.magic == boltMagic
 		for try := int64(1024); try <= maxPageSize && try+pageHeader+64 <= c.rep.Size; try *= 2 {
-			if b := c.read(try, pageHeader+64); b != nil && readMeta(b, 1).problem() == "" {
-				ps = try
-				break
+			if b := c.read(try, pageHeader+64); b != nil {
+				m1 := readMeta(b, 1)
+				magic = magic || m1.magic == boltMagic
+				if m1.problem() == "" {
+					ps = try
+					break
+				}
 			}
 		}
 		c.err = nil
+		if ps == 0 && !magic && !(m0.id == 0 && m0.flags == metaPage) && !c.paged() {
+			c.notDB = true
+			return meta{}, "no bbolt meta page"
+		}
 		if ps == 0 {
 			// Say what is wrong with meta page 1 where it should be.
 			guess := int64(m0.pageSize)
@@ -261,6 +301,76 @@ func (c *checker) metas() (meta, string) {
 		return m1, ""
 	}
 	return m0, ""
+}
+
+// boltPrefix reports whether a file too short for a meta page starts as
+// a bbolt file does: page 0's header (ID 0, the meta type) and the magic
+// number, as far as the file goes. A bbolt file cut that short is damaged;
+// anything else is not a database.
+func (c *checker) boltPrefix() bool {
+	b := make([]byte, c.rep.Size)
+	if _, err := c.f.ReadAt(b, 0); err != nil {
+		return true // cannot tell: call it damaged
+	}
+	want := make([]byte, pageHeader+4)
+	ne.PutUint16(want[8:], metaPage)
+	ne.PutUint32(want[pageHeader:], boltMagic)
+	for i := range min(len(b), len(want)) {
+		if (i < 10 || i >= pageHeader) && b[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// paged reports whether, at some page size bbolt could use, one of the
+// first pages after the meta pages has a bbolt page header (its own ID
+// and a tree or freelist type): the file is bbolt's with both meta pages
+// destroyed, not some other file.
+func (c *checker) paged() bool {
+	defer func() { c.err = nil }()
+	for ps := int64(1024); ps <= maxPageSize; ps *= 2 {
+		for id := int64(2); id < 10 && (id+1)*ps <= c.rep.Size; id++ {
+			h := c.read(id*ps, pageHeader)
+			if h == nil {
+				break
+			}
+			switch ne.Uint16(h[8:]) {
+			case branchPage, leafPage, freelistPage:
+				if ne.Uint64(h) == uint64(id) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// looks says what a file that is not a database looks like, from its
+// first bytes: "a PNG image", "an SGF game record", "text"; "" when it
+// cannot tell.
+func (c *checker) looks() string {
+	b := make([]byte, min(c.rep.Size, 512))
+	n, _ := c.f.ReadAt(b, 0)
+	b = b[:n]
+	t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	switch {
+	case len(b) == 0:
+		return ""
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "a PNG image"
+	case bytes.HasPrefix(b, []byte("GIF87a")) || bytes.HasPrefix(b, []byte("GIF89a")):
+		return "a GIF image"
+	case bytes.HasPrefix(b, []byte("SQLite format 3\x00")):
+		return "an SQLite database"
+	case bytes.HasPrefix(t, []byte("(")) && bytes.Contains(t, []byte(";")):
+		return "an SGF game record"
+	case len(bytes.Trim(b, "\x00")) == 0:
+		return "nothing but zero bytes"
+	case utf8.Valid(b[:len(b)-min(len(b), 3)]) && !bytes.ContainsRune(b, 0):
+		return "text"
+	}
+	return ""
 }
 
 // span checks that pages id … id+overflow lie below the high-water mark.

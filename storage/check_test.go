@@ -203,7 +203,8 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 		{"truncated to half", func(b []byte) []byte { return b[:len(b)/2] }, "it was cut short"},
 		{"one page short", func(b []byte) []byte { return b[:ps.hwm-ps.size] }, "it was cut short"},
 		{"too short for a meta page", func(b []byte) []byte { return b[:40] }, "too short for a database"},
-		{"not a database", func(b []byte) []byte { return []byte(strings.Repeat("hello\n", 5000)) }, "both meta pages are damaged"},
+		{"zeros over both meta pages", func(b []byte) []byte { clear(b[:2*ps.size]); return b }, "both meta pages are damaged"},
+		{"cut to its first 12 bytes", func(b []byte) []byte { return b[:12] }, "too short for a database"},
 		{"garbage over a leaf", overwrite(ps, leaves[len(leaves)/2]), fmt.Sprintf("page %d (bucket ", leaves[len(leaves)/2])},
 		{"garbage over the last leaf", overwrite(ps, leaves[len(leaves)-1]), fmt.Sprintf("page %d (bucket ", leaves[len(leaves)-1])},
 		{"garbage over a branch", overwrite(ps, ps.byType["branch"][0]), fmt.Sprintf("page %d (bucket ", ps.byType["branch"][0])},
@@ -244,6 +245,67 @@ func TestOpenRefusesDamagedFiles(t *testing.T) {
 			// The full check says the same.
 			if _, err := Verify(path); !errors.Is(err, ErrDamaged) {
 				t.Errorf("Verify: %v", err)
+			}
+		})
+	}
+}
+
+// TestOpenRefusesFilesThatAreNotDatabases: a file that was never a bbolt
+// file (text, an SGF record, a PNG, zeros) is refused with
+// ErrNotDatabase, naming the file and what it looks like, not reported
+// as a damaged database (whose advice, restore a backup, makes no sense
+// for it). Before, each said "both meta pages are damaged" or "too short
+// for a database".
+func TestOpenRefusesFilesThatAreNotDatabases(t *testing.T) {
+	sgf, err := os.ReadFile(filepath.Join("..", "game", "testdata", "ff4_ex.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), garbage(7, 9000)...)
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		looks   string
+	}{
+		{"an SGF record", sgf, "it looks like an SGF game record"},
+		{"an SGF record with a BOM", append([]byte("\xef\xbb\xbf\n"), sgf...), "it looks like an SGF game record"},
+		{"a PNG image", png, "it looks like a PNG image"},
+		{"a long text", []byte(strings.Repeat("hello\n", 5000)), "it looks like text"},
+		{"a short text", []byte("hello\n"), "it looks like text"},
+		{"a config file", []byte("storage:\n  path: /srv/gobot.db\n"), "it looks like text"},
+		{"zeros", make([]byte, 64<<10), "it looks like nothing but zero bytes"},
+		{"random bytes", garbage(3, 20000), "it is not a bbolt database file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "file.db")
+			if err := os.WriteFile(path, tc.content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range []struct {
+				name string
+				do   func() error
+			}{
+				{"Open", func() error {
+					db, err := Open(path, Options{})
+					if err == nil {
+						db.Close()
+					}
+					return err
+				}},
+				{"Verify", func() error { _, err := Verify(path); return err }},
+			} {
+				err := op.do()
+				var nd *NotDatabaseError
+				if !errors.Is(err, ErrNotDatabase) || errors.Is(err, ErrDamaged) || !errors.As(err, &nd) || nd.Path != path {
+					t.Fatalf("%s: got %v, want a NotDatabaseError for %s", op.name, err, path)
+				}
+				if msg := err.Error(); !strings.HasPrefix(msg, path+" is not a gobot database (") || !strings.Contains(msg, tc.looks) {
+					t.Errorf("%s: message %q\nwant the path and %q", op.name, msg, tc.looks)
+				}
+			}
+			after, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(after, tc.content) {
+				t.Errorf("the file changed (%v)", err)
 			}
 		})
 	}

@@ -31,7 +31,7 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
 	cfgPath := fs.String("config", "", "config file naming the database")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *out == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: write gobot backup -o FILE [-db PATH | -config FILE]", errUsage)

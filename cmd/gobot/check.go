@@ -22,7 +22,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			"gobot's index check. Exit status 0: healthy; 1: damaged or not checked.\n", defaultDBPath())
 	}
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 1 {
 		return fmt.Errorf("%w: write gobot check FILE (one file)", errUsage)
@@ -39,6 +39,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	case errors.Is(err, storage.ErrDamaged):
 		fmt.Fprintf(stdout, "DAMAGED: %v\n%s", err, damagedHelp(err))
 		return exitError{1}
+	case errors.Is(err, storage.ErrNotDatabase):
+		return err // plainly: there is nothing of gobot's in it to restore or repair
 	case errors.Is(err, storage.ErrInUse):
 		return fmt.Errorf("%w: stop it first, or check a copy: gobot backup -o copy.db, then gobot check copy.db", err)
 	case err != nil:
@@ -68,11 +70,9 @@ func damagedHelp(err error) string {
 	return fmt.Sprintf(`gobot will not start on a damaged database: it could lose or garble games.
 What to do:
   - Keep the damaged file as it is; do not start gobot on it again.
-  - Restore the latest backup made with gobot backup: move %[1]s aside,
-    copy the backup to %[1]s (mode 0600), start gobot (docs/storage.md,
-    "Backup and restore").
+  - Restore the latest copy made with gobot backup -o FILE: stop gobot, move
+    %[1]s aside (rename it), copy the backup to %[1]s (mode 0600),
+    start gobot (docs/storage.md, "Backup and restore").
   - gobot check %[1]s reads the whole file and lists what is wrong.
-  - gobot repair %[1]s moves the damaged file aside and saves what can
-    still be read into a new one.
 `, p)
 }

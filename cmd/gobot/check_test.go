@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,7 +45,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 	truncateToHalf(t, path)
 	code, stdout, stderr = runGobotArgs("check", path)
-	for _, want := range []string{"DAMAGED: " + path + ": database file is damaged: the file is ", "it was cut short", "gobot repair " + path, "Backup and restore"} {
+	for _, want := range []string{"DAMAGED: " + path + ": database file is damaged: the file is ", "it was cut short", "gobot check " + path, "Backup and restore"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("damaged file: stdout lacks %q:\n%s", want, stdout)
 		}
@@ -84,7 +86,7 @@ func TestDamagedDatabaseIsRefusedAtStart(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	for _, want := range []string{"gobot: " + path + ": database file is damaged: ", "cut short", "What to do", "gobot check " + path, "gobot repair " + path} {
+	for _, want := range []string{"gobot: " + path + ": database file is damaged: ", "cut short", "What to do", "gobot check " + path} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -92,6 +94,92 @@ func TestDamagedDatabaseIsRefusedAtStart(t *testing.T) {
 	if strings.Contains(stdout, "Challenge") {
 		t.Errorf("a command ran on the damaged file:\n%s", stdout)
 	}
+}
+
+// TestDamagedHelpNamesOnlyRealCommands: every gobot command the advice
+// for a damaged file names runs as written. Before, it promised
+// "gobot repair FILE moves the damaged file aside and saves what can
+// still be read", a form gobot repair refuses with a usage error.
+func TestDamagedHelpNamesOnlyRealCommands(t *testing.T) {
+	path := newDatabase(t)
+	healthy := newDatabase(t)
+	truncateToHalf(t, path)
+	_, err := storage.Verify(path)
+	help := damagedHelp(err)
+	if help == "" {
+		t.Fatalf("no advice for %v", err)
+	}
+	backup := filepath.Join(t.TempDir(), "FILE")
+	named := []struct {
+		text string   // as the advice writes it
+		args []string // run as this (FILE: a real file)
+		code int
+	}{
+		{"gobot backup -o FILE", []string{"backup", "-o", backup, "-db", healthy}, 0},
+		{"gobot check " + path, []string{"check", path}, 1}, // it is damaged
+	}
+	rest := help
+	for _, c := range named {
+		if !strings.Contains(help, c.text) {
+			t.Errorf("the advice no longer names %q:\n%s", c.text, help)
+		}
+		rest = strings.ReplaceAll(rest, c.text, "")
+		if code, _, stderr := runGobotArgs(c.args...); code != c.code {
+			t.Errorf("%q (run as %q): exit %d, want %d: %s", c.text, c.args, code, c.code, stderr)
+		}
+	}
+	// Any other "gobot WORD" must be prose ("gobot will not start"), not a command.
+	for _, cmd := range []string{"repair", "run", "store", "sgf", "render", "ratings", "backup", "check"} {
+		if strings.Contains(rest, "gobot "+cmd) {
+			t.Errorf("the advice names gobot %s in a form this test does not run:\n%s", cmd, help)
+		}
+	}
+}
+
+// TestCheckOfAFileThatIsNotADatabase: gobot check and the terminal game
+// on a text file, an SGF record or a PNG say plainly that it is not a
+// gobot database, with no advice to restore or repair it; the file is
+// left as it was.
+func TestCheckOfAFileThatIsNotADatabase(t *testing.T) {
+	dir := t.TempDir()
+	sgf, err := os.ReadFile(filepath.Join("..", "..", "game", "testdata", "ff4_ex.sgf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		name    string
+		content []byte
+		looks   string
+	}{
+		{"game.sgf", sgf, "an SGF game record"},
+		{"board.png", pngOf(t), "a PNG image"},
+		{"notes.txt", []byte("hello\n"), "text"},
+	} {
+		path := filepath.Join(dir, f.name)
+		if err := os.WriteFile(path, f.content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := "gobot: " + path + " is not a gobot database (it looks like " + f.looks + ", not a bbolt database file)\n"
+		for _, args := range [][]string{{"check", path}, {"-db", path}} {
+			code, stdout, stderr := runGobotIn(strings.NewReader("challenge @bob 9\n"), args...)
+			if code != 1 || stderr != want || stdout != "" {
+				t.Errorf("gobot %q: exit %d\nstdout: %s\nstderr: %s\nwant exit 1 and only %q", args, code, stdout, stderr, want)
+			}
+		}
+		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, f.content) {
+			t.Errorf("%s changed (%v)", f.name, err)
+		}
+	}
+}
+
+// pngOf returns a small real PNG.
+func pngOf(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 func runGobotIn(stdin io.Reader, args ...string) (int, string, string) {

@@ -20,16 +20,28 @@ import (
 	"github.com/gobotgo/gobot/storage"
 )
 
+// consoleFlags declares the terminal game's flags (gobot [flags]); they
+// print no error or usage of their own: cmdConsole says what was wrong,
+// and writeUsage lists them after the commands.
+func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath *string) {
+	fs = flag.NewFlagSet("gobot", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	db = fs.String("db", defaultDBPath(), "database file")
+	user = fs.String("user", "alice", "who you are at the start (/as NAME switches)")
+	images = fs.String("images", "", "folder for board images (default: next to the database)")
+	cfgPath = fs.String("config", "", "config file (only its defaults and log sections are used here)")
+	return fs, db, user, images, cfgPath
+}
+
 // cmdConsole plays in this terminal on a local database.
 func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("gobot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", defaultDBPath(), "database file")
-	user := fs.String("user", "alice", "who you are at the start (/as NAME switches)")
-	images := fs.String("images", "", "folder for board images (default: next to the database)")
-	cfgPath := fs.String("config", "", "config file (only its defaults and log sections are used here)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	fs, db, user, images, cfgPath := consoleFlags()
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		writeUsage(stdout)
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("%w: %v (gobot -h lists the commands and flags)", errUsage, err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
@@ -98,7 +110,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "config file (see config.example.yaml)")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *cfgPath == "" {
 		return fmt.Errorf("%w: gobot run needs -config FILE (see config.example.yaml)", errUsage)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,10 +38,19 @@ Usage:
   gobot store copy --from bbolt:FILE --to postgres:DSN   move an installation (or back)
   gobot check [FILE]            check a database file page by page; exit 1 if damaged
   gobot version                 print the version
-  gobot help                    this text
+  gobot help                    this text (also gobot -h, gobot --help)
 
 Run "gobot COMMAND -h" for a command's options.
 `
+
+// writeUsage prints the commands and the terminal game's flags.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, usage)
+	fmt.Fprint(w, "\nFlags of the terminal game (gobot [flags]):\n")
+	fs, _, _, _, _ := consoleFlags()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -76,9 +86,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintln(stdout, "gobot", version)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		writeUsage(stdout)
 	default:
-		fmt.Fprintf(stderr, "gobot: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "gobot: unknown command %q\n\n%s", clip(cmd, 40), usage)
 		return 2
 	}
 	var ee exitError
@@ -87,6 +97,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.Is(err, flag.ErrHelp): // gobot COMMAND -h: its usage is printed
+		return 0
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, "gobot:", err)
 		return 2

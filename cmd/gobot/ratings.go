@@ -35,7 +35,7 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 	community := fs.String("community", "", `only this community ("console", "discord:guild:1234", "matrix:!room:example.org")`)
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: write gobot ratings [-db PATH | -config FILE] [--community C] [--json]", errUsage)

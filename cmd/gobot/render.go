@@ -28,7 +28,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return fmt.Errorf("%w: %w", errUsage, err)
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
@@ -65,7 +65,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	// past as gobot sgf --tolerant does, with the warning on stderr.
 	recs, err := game.ReadSGFTolerant(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", files[0], err)
+		return fileError(files[0], err)
 	}
 	rec := recs[0]
 	for _, w := range rec.Warnings {

@@ -21,7 +21,7 @@ func cmdRepair(args []string, stdout, stderr io.Writer) error {
 	list := fs.Bool("list", false, "list damaged and quarantined records")
 	quarantine := fs.String("quarantine", "", "move the damaged record `REF` (game:7, #7, challenge:3, player:ID, room:ID) to quarantine")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if fs.NArg() > 0 || *list == (*quarantine != "") {
 		return fmt.Errorf("%w: write gobot repair --list or gobot repair --quarantine game:7 [-db PATH | -config FILE]", errUsage)

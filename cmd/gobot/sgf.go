@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/gobotgo/gobot/game"
@@ -246,8 +247,17 @@ func (s *sgfRun) fail(file string, gameNo int, err error) {
 	if gameNo > 0 {
 		fmt.Fprintf(s.stderr, "%s: game %d: %v\n", file, gameNo, err)
 	} else {
-		fmt.Fprintf(s.stderr, "%s: %v\n", file, err)
+		fmt.Fprintln(s.stderr, fileError(file, err))
 	}
+}
+
+// fileError puts the file's name before err: "board.png is not an SGF
+// file (…)" for a file that is no SGF record at all, "FILE: err" else.
+func fileError(file string, err error) error {
+	if errors.Is(err, game.ErrNotSGF) {
+		return fmt.Errorf("%s is %w", file, err)
+	}
+	return fmt.Errorf("%s: %w", file, err)
 }
 
 func (s *sgfRun) writeJSON(v any) {
@@ -387,15 +397,28 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 	}
 	if s.opt.cmd == "score" {
 		writeScore(w, b, dead, sc)
-		fmt.Fprintf(w, "Result: %s", result)
-		if result != sc.Result.String() {
-			fmt.Fprintf(w, " (the count says %s)", sc.Result)
+		fmt.Fprintf(w, "Result: %s", resultText(result))
+		if count := sc.Result.String(); result != count {
+			if count == "0" {
+				count = "a draw"
+			}
+			fmt.Fprintf(w, " (the count says %s)", count)
 		}
 		fmt.Fprintln(w)
 	} else if result != "" {
-		fmt.Fprintf(w, "Result: %s\n", result)
+		fmt.Fprintf(w, "Result: %s\n", resultText(result))
 	}
 	fmt.Fprintln(w)
+}
+
+// resultText is a result in SGF's RE form as the text output shows it:
+// a draw, "0" in SGF, in words with the SGF value after it. (--json keeps
+// the RE form.)
+func resultText(re string) string {
+	if re == "0" {
+		return "draw (0)"
+	}
+	return re
 }
 
 // deadMarks returns, per point, whether the stone there counts as dead:
@@ -423,6 +446,9 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 	}
 	for _, d := range s.opt.dead {
 		p, err := game.ParseGTP(d, w, h)
+		if errors.Is(err, game.ErrOffBoard) {
+			return nil, offBoard(d, w, h)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--dead: %w", err)
 		}
@@ -433,6 +459,40 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 	}
 	return dead, nil
 }
+
+// offBoardError is a --dead point that is not on this record's board; it
+// wraps game.ErrOffBoard.
+type offBoardError struct{ msg string }
+
+func (e offBoardError) Error() string { return e.msg }
+func (e offBoardError) Unwrap() error { return game.ErrOffBoard }
+
+// offBoard says which part of d, a well-formed GTP coordinate that
+// game.ParseGTP found off the w×h board, is not on it: "--dead Z99: there
+// is no column Z on a 19x19 board (columns A to T, no I)".
+func offBoard(d string, w, h int) error {
+	t := strings.ToUpper(strings.TrimSpace(d))
+	col := strings.IndexByte(gtpColumns, t[0])
+	row, _ := strconv.Atoi(t[1:])
+	cols := "columns A to " + gtpColumns[w-1:w]
+	if w > 8 {
+		cols += ", no I"
+	}
+	rows := fmt.Sprintf("rows 1 to %d", h)
+	var what, which string
+	switch badCol, badRow := col >= w, row < 1 || row > h; {
+	case badCol && badRow:
+		what, which = fmt.Sprintf("no column %c and no row %d", t[0], row), cols+"; "+rows
+	case badCol:
+		what, which = fmt.Sprintf("no column %c", t[0]), cols
+	default:
+		what, which = fmt.Sprintf("no row %d", row), rows
+	}
+	return offBoardError{fmt.Sprintf("--dead %s: there is %s on a %s board (%s)", t, what, game.SizeString(w, h), which)}
+}
+
+// gtpColumns are the column letters of GTP coordinates (no I).
+const gtpColumns = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 // deadStrings returns one stone (the first in reading order) of each
 // dead string.

@@ -329,6 +329,88 @@ func TestSGFErrors(t *testing.T) {
 	}
 }
 
+// TestSGFScoreDraw: a drawn count reads "Result: draw (0)" in the text
+// output; --json keeps the SGF form "0" (RE[0], FF[4]'s draw) as
+// docs/sgf.md documents. Before, the text said "Result: 0".
+func TestSGFScoreDraw(t *testing.T) {
+	dir := t.TempDir()
+	// Five points of territory each, the C column neutral, no komi.
+	draw := "(;SZ[5]KM[0]RU[Japanese]AB[ba][bb][bc][bd][be]AW[da][db][dc][dd][de]PL[B];B[];W[])"
+	f := writeSGF(t, dir, "draw.sgf", draw)
+	for _, rules := range []string{"japanese", "chinese"} {
+		code, out, errOut := runGobot("sgf", "score", "--no-dead", "--rules", rules, f)
+		if code != 0 || errOut != "" || !strings.Contains(out, "\nResult: draw (0)\n") || strings.Contains(out, "Result: 0") {
+			t.Errorf("%s: exit %d, stderr %q:\n%s", rules, code, errOut, out)
+		}
+		_, out, _ = runGobot("sgf", "score", "--no-dead", "--rules", rules, "--json", f)
+		if m := jsonLines(t, out)[0]; m["result"] != "0" || m["count"] != "0" {
+			t.Errorf("%s: JSON result %v, count %v; want \"0\" for both", rules, m["result"], m["count"])
+		}
+	}
+	// A resignation the count would call a draw.
+	f = writeSGF(t, dir, "resigned.sgf", strings.Replace(draw, "PL[B]", "RE[B+R]", 1))
+	if _, out, _ := runGobot("sgf", "score", "--no-dead", f); !strings.Contains(out, "\nResult: B+R (the count says a draw)\n") {
+		t.Errorf("resigned, the count a draw:\n%s", out)
+	}
+}
+
+// TestSGFScoreDeadOffBoard: a --dead point off the record's board says
+// which column or row this board lacks and what it has. Before, Z99 on a
+// 19x19 record said "rows only go up to 25 on the largest board".
+func TestSGFScoreDeadOffBoard(t *testing.T) {
+	dir := t.TempDir()
+	f19 := writeSGF(t, dir, "g19.sgf", "(;SZ[19]KM[6.5]RU[Japanese];B[dd];W[pp];B[];W[])")
+	f5 := writeSGF(t, dir, "score.sgf", score5)
+	for _, tc := range []struct{ file, dead, want string }{
+		{f19, "Z99", "--dead Z99: there is no column Z and no row 99 on a 19x19 board (columns A to T, no I; rows 1 to 19)"},
+		{f19, "z5", "--dead Z5: there is no column Z on a 19x19 board (columns A to T, no I)"},
+		{f19, "U1", "--dead U1: there is no column U on a 19x19 board (columns A to T, no I)"},
+		{f19, "D20", "--dead D20: there is no row 20 on a 19x19 board (rows 1 to 19)"},
+		{f19, "D0", "--dead D0: there is no row 0 on a 19x19 board (rows 1 to 19)"},
+		{f5, "F1", "--dead F1: there is no column F on a 5x5 board (columns A to E)"},
+	} {
+		code, out, errOut := runGobot("sgf", "score", "--dead", tc.dead, tc.file)
+		if want := tc.file + ": game 1: " + tc.want + "\n"; code != 1 || out != "" || errOut != want {
+			t.Errorf("--dead %s: exit %d\nstdout: %q\nstderr: %q\nwant exit 1 and %q", tc.dead, code, out, errOut, want)
+		}
+	}
+}
+
+// TestSGFNotAnSGFFile: replay, score and render of a PNG or a text file
+// say plainly that it is not an SGF file, naming it. Before, the board
+// PNG gave "SGF line 5, column 65 (byte 500): a game tree starts with a
+// node…".
+func TestSGFNotAnSGFFile(t *testing.T) {
+	dir := t.TempDir()
+	board, err := os.ReadFile(filepath.Join("..", "..", "docs", "board.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{
+		writeSGF(t, dir, "board.png", string(board)), // holds a "(" at line 5, column 65
+		writeSGF(t, dir, "small.png", string(pngOf(t))),
+		writeSGF(t, dir, "notes.txt", "my game (the one against bob)\n"),
+	}
+	for _, f := range files {
+		want := f + ` is not an SGF file (no game tree: an SGF record starts with "(;")` + "\n"
+		for _, args := range [][]string{{"sgf", "replay", f}, {"sgf", "score", f}} {
+			code, out, errOut := runGobot(args...)
+			if code != 1 || out != "" || errOut != want {
+				t.Errorf("gobot %q: exit %d\nstdout: %q\nstderr: %q\nwant exit 1 and %q", args, code, out, errOut, want)
+			}
+		}
+		code, _, errOut := runGobot("render", f, "-o", filepath.Join(dir, "out.png"))
+		if code != 1 || errOut != "gobot: "+want {
+			t.Errorf("gobot render %s: exit %d, stderr %q; want %q", f, code, errOut, "gobot: "+want)
+		}
+	}
+	// A real SGF with a mistake keeps its line and column, after text too.
+	f := writeSGF(t, dir, "mail.sgf", "From: ann\n\n(;SZ[9]\n;B[aa]C[never closed")
+	if _, _, errOut := runGobot("sgf", "replay", f); !strings.Contains(errOut, f+": SGF line 4, column 8 (byte 26): ") {
+		t.Errorf("a real SGF's error: %q", errOut)
+	}
+}
+
 // Hundreds of records in one call, as batch checks use it.
 func TestSGFReplayMany(t *testing.T) {
 	dir := t.TempDir()

@@ -33,7 +33,7 @@ func cmdStore(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "source: bbolt:FILE or postgres:DSN")
 	to := fs.String("to", "", "destination (empty): bbolt:FILE or postgres:DSN")
 	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *from == "" || *to == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: %s", errUsage, storeUsage)
