@@ -128,7 +128,8 @@ func TestRatingsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		fmt.Sprintf("handicap=auto chose %d stones: @alice takes Black.", h.Stones),
+		fmt.Sprintf("handicap=auto chose %d stones (the ratings are ", h.Stones),
+		" grades apart): @alice takes Black.",
 		fmt.Sprintf("Ranks: @carol 1d?, @alice %s.", aliceBefore),
 		fmt.Sprintf("handicap %d", h.Stones),
 		fmt.Sprintf("@alice: %.0f ± %.0f (%s)\n4 rated games: 1 win, 3 losses.", alice.Rating, 2*alice.RD, alice.RankLabel()),
