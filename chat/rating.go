@@ -185,10 +185,21 @@ func rankAt(sg *Game, c game.Color) string {
 
 // rankSuffix is " (5k?)" for sg's player c, or "".
 func rankSuffix(sg *Game, c game.Color) string {
-	if r := rankAt(sg, c); r != "" {
-		return " (" + r + ")"
+	r := rankAt(sg, c)
+	if r == "" {
+		return ""
 	}
-	return ""
+	if gr := sg.Rating; gr.Done {
+		// Rated and over: the rank it began with and the rank now.
+		after := gr.BlackAfter
+		if c == game.White {
+			after = gr.WhiteAfter
+		}
+		if after != "" && after != r {
+			return " (" + r + " → " + after + ")"
+		}
+	}
+	return " (" + r + ")"
 }
 
 // ratedNote is ", rated" for a rated game.

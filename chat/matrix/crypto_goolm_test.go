@@ -9,6 +9,7 @@ import (
 
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/crypto/cryptohelper"
+	"maunium.net/go/mautrix/id"
 )
 
 // humanCrypto gives a test user end-to-end encryption with its own store.
@@ -33,3 +34,16 @@ func humanCrypto(t *testing.T, ctx context.Context, cli *mautrix.Client) {
 func TestEncryptedRoom(t *testing.T) { testScenario(t, true) }
 
 func TestEncryptedThreadsAndDirectMessages(t *testing.T) { testThreadsAndDM(t, true) }
+
+// refreshDevices makes cli's crypto fetch user's devices now, as it does
+// when the homeserver says they changed.
+func refreshDevices(t *testing.T, ctx context.Context, cli *mautrix.Client, user id.UserID) {
+	t.Helper()
+	h, ok := cli.Crypto.(*cryptohelper.CryptoHelper)
+	if !ok {
+		return // an unencrypted human
+	}
+	if _, err := h.Machine().FetchKeys(ctx, []id.UserID{user}, true); err != nil {
+		t.Fatalf("fetching %s's devices: %v", user, err)
+	}
+}

@@ -492,6 +492,17 @@ func testScenario(t *testing.T, encrypted bool) {
 		if _, err := revoke.Logout(ctx); err != nil {
 			t.Fatal(err)
 		}
+		// Logging out deletes the device; the bot logs in again on the
+		// same device ID and uploads its keys again. A message sent in
+		// between is encrypted for no device of the bot's and can never
+		// be read, so bob waits until the bot is back and his client
+		// has its device again.
+		for logs.count("logged in again") == 0 {
+			if !sleep(ctx, 20*time.Millisecond) {
+				t.Fatal("the bot did not log in again after its token was revoked")
+			}
+		}
+		refreshDevices(t, ctx, bob.cli, botID)
 	}
 	c, i = ask(bob, "!go sgf #1")
 	evt, _ := ann.wait(t, ctx, i, "the SGF file", func(e *event.Event) bool { return e.Content.AsMessage().MsgType == event.MsgFile })

@@ -96,6 +96,7 @@ func (a *Adapter) syncLoop(ctx context.Context) error {
 						a.log.Error("uploading the device's encryption keys again", "err", err)
 					}
 				}
+				a.log.Info("logged in again", "device", a.cli.DeviceID)
 				continue
 			}
 			wait, ok := retryAfter(err)
