@@ -243,8 +243,8 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 			v = rest // "komi=6.5" typed into the komi option
 		}
 		parts := []string{v}
-		if arg.Repeat {
-			parts = strings.Fields(v)
+		if arg.Repeat || arg.Kind == ArgRules {
+			parts = strings.Fields(v) // "japanese ko=simple" typed into one option
 		}
 		for _, p := range parts {
 			if err := b.setArg(c, r, a, *arg, p, p); err != nil {
@@ -285,7 +285,7 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 		for _, f := range strings.Split(v, ",") {
 			k, _, _ := strings.Cut(strings.ToLower(f), "=")
 			if prev, dup := a.typed["rules "+k]; dup {
-				return b.usageError(c.Name, fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(word)))
+				return b.usageError(c.Name, twoValues(k, prev, word))
 			}
 			a.typed["rules "+k] = word
 		}

@@ -308,8 +308,9 @@ func TestChallengeWithRulesOptions(t *testing.T) {
 		{"challenge @bob 9 japanese ko=simple", game.KoSimple, game.Territory, "japanese"},
 		{"challenge @bob 9 japanese ko=positional", game.KoPositional, game.Territory, "custom"},
 		{"challenge @bob ko=situational 9 chinese", game.KoSituational, game.Area, "custom"},
-		{"challenge @bob 9 ko=simple,scoring=territory", game.KoSimple, game.Territory, "custom"},
-		{"challenge @bob 9 scoring=area suicide=allowed", game.KoPositional, game.Area, "custom"},
+		// Options alone change the room's ruleset (here the bot's japanese).
+		{"challenge @bob 9 ko=simple,scoring=territory", game.KoSimple, game.Territory, "japanese"},
+		{"challenge @bob 9 scoring=area suicide=allowed", game.KoSimple, game.Area, "custom"},
 	} {
 		h := newHarness(t)
 		h.ok("alice", tc.line)
@@ -320,16 +321,36 @@ func TestChallengeWithRulesOptions(t *testing.T) {
 			t.Errorf("%s: ko %v scoring %v name %q; want %v %v %q", tc.line, r.Ko, r.Scoring, r.Name, tc.ko, tc.score, tc.name)
 		}
 	}
+	// The komi follows the preset the options start from, for the size
+	// and the handicap, unless komi= is given.
+	for line, want := range map[string]float64{
+		"challenge @bob 9 japanese ko=positional handicap=3 black": 0.5,
+		"challenge @bob 9 ko=simple handicap=2 black":              0.5,
+		"challenge @bob 9 japanese ko=positional":                  6.5,
+		"challenge @bob 9 chinese ko=simple":                       7.5,
+		"challenge @bob 9 japanese komi=3 ko=positional":           3,
+		"challenge @bob 9 rules=japanese,komi=2 ko=positional":     2,
+	} {
+		h := newHarness(t)
+		h.ok("alice", line)
+		h.ok("bob", "accept")
+		if _, g := h.game(1); g.Config().Rules.Komi != want {
+			t.Errorf("%s: komi %v, want %v", line, g.Config().Rules.Komi, want)
+		}
+	}
 	h := newHarness(t)
+	h.refuses("alice", "challenge @bob 9 ko=simple,ko=positional", "given twice")
 	h.refuses("alice", "challenge @bob 9 japanese chinese", "Two values for rules")
 	h.refuses("alice", "challenge @bob 9 ko=simple ko=none", "Two values for ko")
 	h.refuses("alice", "challenge @bob 9 ko=sometimes", "ko")
 	h.admins = map[string]bool{"alice": true}
-	h.ok("alice", "settings room rules=japanese ko=positional")
+	h.ok("alice", "settings room rules=chinese ko=simple")
+	h.ok("alice", "settings room ko=situational") // changes the room's chinese
+	h.refuses("alice", "settings room ko=simple scoring=area,ko=none", "Two values for ko")
 	h.ok("alice", "challenge @bob 9")
 	h.ok("bob", "accept")
-	if _, g := h.game(1); g.Rules().Ko != game.KoPositional || g.Rules().Scoring != game.Territory {
-		t.Fatalf("room rules: %+v", g.Rules())
+	if _, g := h.game(1); g.Rules().Ko != game.KoSituational || g.Rules().Scoring != game.Area || g.Config().Rules.Komi != 7.5 {
+		t.Fatalf("room rules: %+v", g.Config().Rules)
 	}
 }
 
@@ -345,6 +366,12 @@ func TestOneStoneHandicap(t *testing.T) {
 	_, g := h.game(1)
 	if cfg := g.Config(); cfg.Rules.Komi != 0 || g.ToMove() != game.Black || g.HandicapLeft() != 0 {
 		t.Fatalf("bga handicap=1: komi %v, %v to move, %d stones to place", cfg.Rules.Komi, g.ToMove(), g.HandicapLeft())
+	}
+	h = newHarness(t)
+	h.ok("alice", "challenge @bob 19 bga ko=positional handicap=1 black") // still BGA's one stone
+	h.ok("bob", "accept")
+	if _, g := h.game(1); g.Config().Rules.Komi != 0 {
+		t.Fatalf("bga ko=positional handicap=1: komi %v", g.Config().Rules.Komi)
 	}
 }
 
@@ -366,4 +393,25 @@ func TestIngSaysNewZealand(t *testing.T) {
 		t.Fatalf("two rulesets: %s", rep.Text)
 	}
 	h.refuses("alice", "rules japanese chinese aga bga", "at most three")
+}
+
+// Discord sends a ruleset with its options in one named option, in any
+// order; autocomplete suggests presets, then offers what is typed.
+func TestRulesOptionNamed(t *testing.T) {
+	h := newHarness(t)
+	req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:named", Command: "challenge",
+		Named: map[string]string{"@player": "test:bob", "rules": "ko=positional japanese", "size": "9"}}
+	if rep := h.bot.Handle(context.Background(), req); rep.Error {
+		t.Fatalf("named rules: %s", rep.Text)
+	}
+	h.ok("bob", "accept")
+	if _, g := h.game(1); g.Rules().Ko != game.KoPositional || g.Rules().Scoring != game.Territory {
+		t.Fatalf("named rules: %+v", g.Rules())
+	}
+	if got := h.bot.Complete(context.Background(), req, "challenge", "rules", "ja"); len(got) != 1 || got[0].Value != "japanese" {
+		t.Fatalf("complete ja: %v", got)
+	}
+	if got := h.bot.Complete(context.Background(), req, "challenge", "rules", "japanese ko=simple"); len(got) != 1 || got[0].Value != "japanese ko=simple" {
+		t.Fatalf("complete with options: %v", got)
+	}
 }

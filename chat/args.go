@@ -54,6 +54,34 @@ func isRulesOption(word string) bool {
 	return true
 }
 
+// rulesBase returns the preset a rules text starts from ("japanese
+// ko=positional": japanese), if it names one, and whether the text sets
+// the komi itself.
+func rulesBase(spec string) (base game.PresetSpec, ok, komiGiven bool) {
+	fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+	for _, f := range fields {
+		if k, _, kv := strings.Cut(strings.ToLower(f), "="); kv && k == "komi" {
+			komiGiven = true
+		}
+	}
+	if len(fields) == 0 || strings.Contains(fields[0], "=") {
+		return game.PresetSpec{}, false, komiGiven
+	}
+	base, ok = game.LookupPreset(strings.TrimSuffix(fields[0], ":"))
+	return base, ok, komiGiven
+}
+
+// twoValues says that option k was given twice, in prev and in word.
+func twoValues(k, prev, word string) string {
+	if prev == word {
+		return fmt.Sprintf("%s is given twice in %s — give it once.", clipArg(k), echo(word))
+	}
+	return fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(word))
+}
+
+// maxRulesText bounds a ruleset as typed (a room stores it).
+const maxRulesText = 200
+
 // addRules adds a preset (opt false) or options of a ruleset to o and
 // makes o's ruleset from all of them: the preset first, then the options
 // in the order given.
@@ -64,6 +92,9 @@ func addRules(o *gameOptions, word string, opt bool) error {
 		o.rulesPreset = word
 	}
 	spec := strings.TrimSpace(o.rulesPreset + " " + strings.Join(o.rulesOpts, " "))
+	if len(spec) > maxRulesText {
+		return errorf("That ruleset is %d characters long; write it in at most %d (each option once).", len(spec), maxRulesText)
+	}
 	return setOption(o, "rules", spec, true)
 }
 
@@ -99,6 +130,13 @@ func parseOptions(args []string) (gameOptions, error) {
 		}
 		seen[k] = a
 		if kv && isRulesOption(a) {
+			for _, f := range strings.Split(a, ",")[1:] { // the first key is k, checked above
+				fk, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(f)), "=")
+				if prev, dup := seen[fk]; dup {
+					return o, errorf("%s", twoValues(fk, prev, a))
+				}
+				seen[fk] = a
+			}
 			if err := addRules(&o, a, true); err != nil {
 				return o, err
 			}

@@ -267,15 +267,23 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	if room != nil && room.Rules != "" {
 		rulesText = room.Rules
 	}
-	if o.Rules != nil {
-		cfg.Rules = *o.Rules
-	} else {
-		rules, err := game.ParseRules(rulesText)
-		if err != nil {
+	spec := rulesText
+	switch {
+	case o.Rules != nil && o.rulesPreset == "" && len(o.rulesOpts) > 0:
+		// Options alone (ko=simple) change the room's ruleset.
+		spec = rulesText + " " + o.RulesText
+	case o.Rules != nil:
+		spec = o.RulesText
+	}
+	rules, err := game.ParseRules(spec)
+	if err != nil {
+		if o.Rules == nil {
 			return cfg, TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
-		cfg.Rules = rules
+		return cfg, TimeControl{}, "", errorf("%s", clipEchoes(err.Error(), spec))
 	}
+	cfg.Rules = rules
+	base, hasBase, komiGiven := rulesBase(spec)
 	cfg.Width, cfg.Height = b.cfg.Width, b.cfg.Height
 	if room != nil && room.Width > 0 {
 		cfg.Width, cfg.Height = room.Width, room.Height
@@ -285,16 +293,24 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	}
 	if o.Handicap != nil {
 		cfg.Handicap = *o.Handicap
-		if cfg.Handicap == 1 && !cfg.Rules.OneStoneHandicap() {
+		if cfg.Handicap == 1 && !(hasBase && base.Komi.OneStone) {
 			return cfg, TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first without komi, write komi=0.5 instead.", cfg.Rules.Name)
 		}
 	}
 	if o.Placement != "" {
 		cfg.Rules.Placement = map[string]game.Placement{"fixed": game.PlacementFixed, "free": game.PlacementFree, "white-passes": game.PlacementWhitePasses}[o.Placement]
 	}
-	komi := cfg.Rules.DefaultKomi(cfg.Width, cfg.Height, cfg.Handicap)
-	if cfg.Rules.Name == "custom" && o.Rules != nil {
+	// The komi: as the rules text says it, else by the policy of the
+	// preset it starts from (for this size and handicap), else as a
+	// custom ruleset's.
+	var komi float64
+	switch {
+	case komiGiven:
 		komi = cfg.Rules.Komi
+	case hasBase:
+		komi = base.Komi.For(cfg.Width, cfg.Height, cfg.Handicap)
+	default:
+		komi = cfg.Rules.DefaultKomi(cfg.Width, cfg.Height, cfg.Handicap)
 	}
 	if cfg.Handicap == 0 { // an even game: the bot's and the room's komi
 		if b.cfg.Komi != nil {

@@ -51,6 +51,8 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 		}
 	case arg == "engine":
 		return b.completeEngine(typed)
+	case arg == "rules" || arg == "preset":
+		return completeRules(strings.ToLower(typed))
 	case arg == "point":
 		var sg *Game
 		if ref, ok := r.Named["#game"]; ok {
@@ -95,6 +97,21 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 	}
 	if len(out) > 25 {
 		out = out[:25]
+	}
+	return out
+}
+
+// completeRules suggests presets for a ruleset being typed; once options
+// follow (japanese ko=simple), what is typed is offered as it stands.
+func completeRules(typed string) []Choice {
+	if strings.ContainsAny(typed, " =,") {
+		return []Choice{{Name: ClipRunes(typed, 100), Value: ClipRunes(typed, 100)}}
+	}
+	var out []Choice
+	for _, n := range game.PresetNames() {
+		if strings.HasPrefix(n, typed) {
+			out = append(out, Choice{Name: n, Value: n})
+		}
 	}
 	return out
 }

@@ -98,7 +98,7 @@ func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color
 	}
 	h := rating.Suggest(from.Rating, to.Rating)
 	// The ranks shown are rounded; the handicap comes from the ratings.
-	cr.Suggested = fmt.Sprintf("%s (the ratings are %.1f grades apart)", h, math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)))
+	cr.Suggested = fmt.Sprintf("%s (the ratings are %.2f grades apart)", h, math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)))
 	if h.Grades == 0 {
 		return nil
 	}
@@ -312,8 +312,18 @@ func ratingLine(sg *Game, g *game.Game) string {
 // bothMoved reports whether each player made a move of their own (a
 // pass or a handicap stone counts).
 func bothMoved(g *game.Game) bool {
+	moves := g.Record().Moves
+	if cfg := g.Config(); cfg.Rules.Placement == game.PlacementWhitePasses && cfg.Handicap >= 2 {
+		// White's passes while Black places the stones are not White's
+		// moves: the first 2n-1 moves are the placement.
+		moves = moves[min(len(moves), 2*cfg.Handicap-1):]
+		if len(moves) > 0 {
+			return true // Black placed every stone and White has moved since
+		}
+		return false
+	}
 	var moved [3]bool
-	for _, m := range g.Record().Moves {
+	for _, m := range moves {
 		moved[m.Color] = true
 	}
 	return moved[game.Black] && moved[game.White]

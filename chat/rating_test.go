@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
 
@@ -204,19 +205,19 @@ func TestHandicapAuto(t *testing.T) {
 	h.ok("bob", "settings rank=2k")
 	h.ok("dave", "settings rank=1k")
 	rep := h.ok("alice", "challenge @bob handicap=auto black")
-	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game (the ratings are 0.0 grades apart).") || !strings.Contains(rep.Text, "taking Black") {
+	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game (the ratings are 0.00 grades apart).") || !strings.Contains(rep.Text, "taking Black") {
 		t.Fatalf("equal players: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	rep = h.ok("alice", "challenge @dave handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5 (the ratings are 1.0 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5 (the ratings are 1.00 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	h.ok("carol", "settings rank=5k")
 	h.fails("alice", "challenge @carol 19 handicap=auto black", "you would play White")
 	rep = h.ok("alice", "challenge @carol 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones (the ratings are 3.0 grades apart): <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
+	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones (the ratings are 3.00 grades apart): <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
 		t.Fatalf("2k against 5k: %s", rep.Text)
 	}
 	rep = h.ok("carol", "accept")
@@ -255,5 +256,26 @@ func TestSortLeaderboard(t *testing.T) {
 	}
 	if strings.Join(got, "") != "cbeda" {
 		t.Fatalf("order %v, want c b e d a", got)
+	}
+}
+
+// Under white-passes placement White's passes while Black places the
+// stones are not White's moves: White losing on time right after is
+// not rated.
+func TestTimeoutAfterPlacementUnrated(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "challenge @bob 9 nz handicap=2 black clock=1d rated")
+	h.ok("bob", "accept")
+	h.ok("alice", "play C3")
+	h.ok("alice", "play G7")
+	if _, g := h.game(1); g.HandicapLeft() != 0 || g.ToMove() != game.White {
+		t.Fatalf("placement not over: %d left, %v to move", g.HandicapLeft(), g.ToMove())
+	}
+	h.clock.Advance(25 * time.Hour)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if sg, _ := h.game(1); sg.Result != "B+T" || sg.Rating == nil || !sg.Rating.Rated || sg.Rating.Done {
+		t.Fatalf("after White's timeout: %s %+v", sg.Result, sg.Rating)
 	}
 }

@@ -56,7 +56,7 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 		case playerKeys[k]:
 			mine = append(mine, k+"="+v)
 		case roomKeys[k], isRulesOption(a):
-			room = append(room, a) // ko=simple joins the room's rules
+			room = append(room, a) // ko=simple changes the room's rules
 		default:
 			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
@@ -118,7 +118,22 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 				rm = &Room{ID: r.Room}
 			}
 			if o.Rules != nil {
-				rm.Rules = o.RulesText
+				rules := o.RulesText
+				if o.rulesPreset == "" {
+					// Options alone (ko=simple) change the room's ruleset.
+					current := rm.Rules
+					if current == "" {
+						current = b.cfg.Rules
+					}
+					rules = current + " " + o.RulesText
+					if _, err := game.ParseRules(rules); err != nil {
+						return errorf("%s", clipEchoes(err.Error(), rules))
+					}
+					if len(rules) > maxRulesText {
+						return errorf("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", len(rules))
+					}
+				}
+				rm.Rules = rules
 			}
 			if o.Width > 0 {
 				rm.Width, rm.Height = o.Width, o.Height

@@ -136,6 +136,23 @@ func ParseSGF(data []byte) ([]*SGFNode, error) {
 
 const notSGFMsg = `no game tree: an SGF record starts with "(;"`
 
+// opensTree reports whether the "(" at src[i] opens a game tree: ";"
+// follows, maybe after white space.
+func opensTree(src string, i int) bool {
+	return strings.HasPrefix(strings.TrimLeft(src[i+1:], " \t\r\n\v\f"), ";")
+}
+
+// nextTree returns the index of the first "(" at or after from that
+// opens a game tree, or -1.
+func nextTree(src string, from int) int {
+	for j := from; j < len(src); j++ {
+		if src[j] == '(' && opensTree(src, j) {
+			return j
+		}
+	}
+	return -1
+}
+
 // notSGF reports whether src, which failed to parse, is no SGF record at
 // all rather than one with a mistake: it does not start with "(" (after
 // white space and a byte-order mark), and either holds no "(" or the
@@ -148,7 +165,10 @@ func notSGF(src string) bool {
 	if strings.HasPrefix(t, "(") {
 		return false
 	}
-	i := strings.IndexByte(src, '(')
+	// The first "(" that opens a game tree ("(;", maybe with white space
+	// between): text before it (a mail header, "(Alice)") is no reason to
+	// call the file something else than SGF.
+	i := nextTree(src, 0)
 	if i < 0 {
 		return true
 	}
@@ -157,8 +177,7 @@ func notSGF(src string) bool {
 			return true
 		}
 	}
-	rest := strings.TrimLeft(src[i+1:], " \t\r\n\v\f")
-	return !strings.HasPrefix(rest, ";")
+	return false
 }
 
 type sgfParser struct {
@@ -247,6 +266,12 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 				break
 			}
 			p.pos += i
+			if !opensTree(src, p.pos) {
+				// "(Alice)" in a mail header: the record is the next "(;".
+				if j := nextTree(src, p.pos+1); j >= 0 {
+					p.pos = j
+				}
+			}
 		}
 		p.skipSpace()
 		if p.pos >= len(src) {

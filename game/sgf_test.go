@@ -202,6 +202,7 @@ func TestParseSGFNotSGF(t *testing.T) {
 		{" \n(hello", "SGF line 2, column 2 (byte 3): a game tree starts with a node"},
 		{"\xef\xbb\xbf(;B[aa]", "never closed"},
 		{"From: ann\nSubject: game\n\n(;B[aa]\n;W[bb", "SGF line 5, column 3 (byte 35): property value \"[\" opened here is never closed"},
+		{"From: a (Alice)\n\n(;GM[1]SZ[9];B[dd]C[oops", "never closed"},
 	} {
 		_, err := ParseSGF([]byte(tc.in))
 		if err == nil || errors.Is(err, ErrNotSGF) || !strings.Contains(err.Error(), tc.want) {

@@ -187,7 +187,11 @@ func (c *Console) line(ctx context.Context, line string) bool {
 	}
 	req.Community = "console" // the terminal is one community for ratings
 	for i, a := range req.Args {
-		if name, ok := strings.CutPrefix(a, "@"); ok && name != "" && !strings.Contains(name, ":") {
+		name, ok := strings.CutPrefix(a, "@")
+		if local, own := strings.CutPrefix(name, Platform+":"); own {
+			name = local // @console:bob is @bob
+		}
+		if ok && name != "" && !strings.Contains(name, ":") {
 			name = strings.ToLower(name) // @Bob is bob, as /as Bob is
 			req.Args[i] = "@" + name
 			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})

@@ -100,11 +100,11 @@ func TestSwitchPlayerAndPrefixes(t *testing.T) {
 // case-blind: /as Bob and @Bob are bob.
 func TestAsChecksTheName(t *testing.T) {
 	long := strings.Repeat("x", 5000)
-	out := run(t, []byte("/as 🐐\n/as "+long+"\nchallenge @Bob 9 black\n/as Bob\naccept\n"))
+	out := run(t, []byte("/as 🐐\n/as "+long+"\nchallenge @Bob 9 black\nchallenge @console:BOB 9\n/as Bob\naccept #1\ndecline #2\n"))
 	if strings.Count(out, "is not a player name") != 2 || strings.Count(out, "You are now") != 1 {
 		t.Fatalf("bad names taken:\n%s", ClipForTest(out))
 	}
-	if !strings.Contains(out, "You are now bob.") || !strings.Contains(out, "Game #1 begins") {
+	if !strings.Contains(out, "You are now bob.") || !strings.Contains(out, "Game #1 begins") || !strings.Contains(out, "@bob declined challenge #2") {
 		t.Fatalf("Bob is not bob:\n%s", ClipForTest(out))
 	}
 }

@@ -47,10 +47,14 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 				o.MaxLength = 0 // only string options have a length
 			case chat.ArgGame, chat.ArgPoint, chat.ArgEngine:
 				o.Autocomplete = !a.Repeat
+			case chat.ArgRules:
+				// Suggested, not a fixed list: options of a ruleset
+				// ("japanese ko=simple") are free text.
+				o.Autocomplete = true
 			case chat.ArgLevel:
 				lo, hi := 1.0, 10.0
 				o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
-			case chat.ArgRules, chat.ArgColor, chat.ArgChoice:
+			case chat.ArgColor, chat.ArgChoice:
 				for _, ch := range a.Choices {
 					o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
 				}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -45,6 +46,10 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
+	}
+	*user = strings.ToLower(strings.TrimPrefix(*user, "@")) // names are case-blind, as /as makes them
+	if err := chat.UserID(console.Platform + ":" + *user).Validate(); err != nil {
+		return fmt.Errorf("%w: -user: %v", errUsage, err)
 	}
 	cfg := &Config{}
 	if *cfgPath != "" {

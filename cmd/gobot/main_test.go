@@ -29,6 +29,11 @@ func TestHelp(t *testing.T) {
 	if code, _, stderr := runGobotArgs("check", "-h"); code != 0 || strings.Contains(stderr, "help requested") || !strings.Contains(stderr, "Usage: gobot check") {
 		t.Errorf("gobot check -h: exit %d: %s", code, stderr)
 	}
+	for _, args := range [][]string{{"store", "-h"}, {"store", "copy", "-h"}} {
+		if code, stdout, stderr := runGobotArgs(args...); code != 0 || !strings.Contains(stdout+stderr, "gobot store copy") {
+			t.Errorf("gobot %v: exit %d: %s%s", args, code, stdout, stderr)
+		}
+	}
 }
 
 // TestBadFlags: an unknown flag or a flag without its value exits with

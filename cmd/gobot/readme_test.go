@@ -38,3 +38,19 @@ func TestReadmeTerminalSession(t *testing.T) {
 		t.Fatalf("the README's session does not play as written:\n%s", out.String())
 	}
 }
+
+// -user is a name as /as takes it: checked, and case-blind.
+func TestConsoleUserFlag(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gobot.db")
+	var out, errb bytes.Buffer
+	if code := run([]string{"-db", db, "-user", "🐐"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "is not a player name") {
+		t.Fatalf("-user 🐐: exit %d, %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"-db", db, "-user", "Bob"}, strings.NewReader("challenge @alice 9\n/as Alice\naccept\n"), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "@bob challenges @alice") || !strings.Contains(out.String(), "Game #1 begins") {
+		t.Fatalf("-user Bob is not bob:\n%s", out.String())
+	}
+}

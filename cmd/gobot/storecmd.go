@@ -25,6 +25,10 @@ the last moves.`
 
 // cmdStore is `gobot store …`.
 func cmdStore(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(stdout, storeUsage)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "copy" {
 		return fmt.Errorf("%w: %s", errUsage, storeUsage)
 	}
