@@ -23,9 +23,10 @@ import (
 //  4. With Request.Outbox the reply is stored in the same transaction
 //     (outbox.go), so the effect and what is owed for it commit together.
 //  5. After the commit the board is drawn (never inside a transaction,
-//     but for a reply the outbox stores whole). The messages the handler queued (a DM to the player to move, an
-//     engine's turn) go out once the caller is answered: Respond returns
-//     them as a function the adapter calls after its answer.
+//     but for a reply the outbox stores whole). The messages the
+//     handler queued (a DM to the player to move, an engine's turn) go
+//     out once the caller is answered: Respond returns them as a
+//     function the adapter calls after its answer.
 
 // Handle answers one request and then sends the messages the command
 // made for others. It never panics on bad input; every mistake comes

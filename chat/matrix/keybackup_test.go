@@ -39,9 +39,16 @@ func TestKeyBackupRestored(t *testing.T) {
 	}
 	waitJoined(t, ctx, cr.RoomID, botID, ann.cli)
 	said := ann.say(t, ctx, cr.RoomID, "good game yesterday")
-	evt, err := ann.cli.GetEvent(ctx, cr.RoomID, said)
-	if err != nil {
-		t.Fatal(err)
+	// Dendrite stores a sent event a moment after answering the send: a
+	// read right away may be M_NOT_FOUND.
+	var evt *event.Event
+	for {
+		if evt, err = ann.cli.GetEvent(ctx, cr.RoomID, said); err == nil {
+			break
+		}
+		if !sleep(ctx, 50*time.Millisecond) {
+			t.Fatalf("reading ann's message back: %v", err)
+		}
 	}
 	if err := evt.Content.ParseRaw(evt.Type); err != nil {
 		t.Fatal(err)
