@@ -40,6 +40,10 @@ type Command struct {
 	// event marked just before. The others run in the write transaction
 	// the router opens, in which it marks the event (router.go).
 	view bool
+	// looks, if set, says that a request of a command that changes
+	// things only looks this time (settings with no key=value): it is
+	// routed as a view.
+	looks func(a *Args) bool
 	// run is the handler. It reads and writes through tx only and returns
 	// its reply; messages to others go through b.notify, which holds them
 	// until the transaction commits.
@@ -120,7 +124,7 @@ func commands() []Command {
 		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",
 			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer).",
-			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings},
+			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
 		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []Arg{gameArg}, run: cmdAbort},
 		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []Arg{{Name: "command", Kind: ArgText}}, run: cmdHelp},
 	}

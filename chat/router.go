@@ -124,7 +124,7 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 		rep, err = cmd.run(ctx, tx, b.inTx(&later), r, args)
 		return err
 	}
-	if cmd.view && !owed {
+	if (cmd.view || cmd.looks != nil && cmd.looks(args)) && !owed {
 		// Looking changes nothing: the event is marked first, on its own.
 		if r.EventID != "" {
 			if err := b.store.Update(ctx, func(tx Tx) error { return markEvent(tx, r) }); err != nil {

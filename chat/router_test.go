@@ -450,3 +450,36 @@ func TestHelpWholeAndCancelWording(t *testing.T) {
 		t.Fatalf("cancel: %s", rep.Text)
 	}
 }
+
+// settings with nothing to set only shows: no write, and its event is
+// handled once like a view's.
+func TestSettingsShowOnlyLooks(t *testing.T) {
+	h := newHarness(t)
+	views := &viewCounter{Store: h.db}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, views, pngRenderer{}, h.clock, nil)
+	for _, line := range []string{"settings", "settings room"} {
+		views.n.Store(0)
+		req := h.request("alice: "+line, EventID("test:"+line))
+		before := h.dump()
+		if rep := h.bot.Handle(context.Background(), req); rep.Error || !strings.Contains(rep.Text, "notify=") {
+			t.Fatalf("%s: %s", line, rep.Text)
+		}
+		if h.dump() != before || views.n.Load() != 1 {
+			t.Fatalf("%s changed the store, or ran in no read transaction (%d)", line, views.n.Load())
+		}
+		if rep := h.bot.Handle(context.Background(), req); !rep.Duplicate {
+			t.Fatalf("%s again: %q", line, rep.Text)
+		}
+	}
+}
+
+// viewCounter counts read transactions.
+type viewCounter struct {
+	Store
+	n atomic.Int32
+}
+
+func (v *viewCounter) View(ctx context.Context, fn func(Tx) error) error {
+	v.n.Add(1)
+	return v.Store.View(ctx, fn)
+}

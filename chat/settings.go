@@ -29,6 +29,11 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
 
+// settingsOnlyShown: `settings` or `settings room` only shows them.
+func settingsOnlyShown(a *Args) bool {
+	return len(a.Text) == 0 || len(a.Text) == 1 && strings.EqualFold(a.Text[0], "room")
+}
+
 func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
