@@ -357,7 +357,7 @@ func (g *Game) PlayMove(m Move) error {
 	g.moves = append(g.moves, m)
 	g.passes = 0
 	g.seen[b.hash] |= seenAny | seenBit(m.Color)
-	g.advance(m.Color)
+	g.advance(m.Color, true)
 	return nil
 }
 
@@ -392,12 +392,15 @@ func (g *Game) pass(c Color, real bool) {
 		g.enterScoring()
 		return
 	}
-	g.advance(c)
+	g.advance(c, false)
 }
 
-// advance hands the turn on after c moved, handling free handicap
-// placement and the cycle rule.
-func (g *Game) advance(c Color) {
+// advance hands the turn on after c moved (played a stone when played
+// is true, else passed), handling free handicap placement and the cycle
+// rule. Only positions reached by playing a stone count towards a cycle:
+// a pass leaves the board as it was, and passing again after play
+// resumed over a disputed count is how the game ends, not a cycle.
+func (g *Game) advance(c Color, played bool) {
 	next := c.Opponent()
 	if g.handicapIn > 0 && c == Black {
 		g.handicapIn--
@@ -409,7 +412,7 @@ func (g *Game) advance(c Color) {
 		}
 	}
 	g.toMove = next
-	if g.cycles != nil {
+	if g.cycles != nil && played {
 		k := g.board.hash ^ toMoveKey[next]
 		g.cycles[k]++
 		if g.cycles[k] >= 3 {

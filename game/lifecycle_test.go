@@ -281,6 +281,31 @@ func TestResumeAndUndo(t *testing.T) {
 	}
 }
 
+// Passing again after play resumed over a disputed count ends play, as
+// two passes do (text 003: "If you cannot agree whether a string is dead
+// or not, then continue playing"); the board repeating through passes is
+// no cycle, under any preset with a cycle rule.
+func TestPassesAfterResumeAreNoCycle(t *testing.T) {
+	for _, name := range []string{"japanese", "korean", "bga", "simple"} {
+		g, _ := New(Config{Width: 5, Height: 5, Rules: preset(t, name)})
+		play(t, g, "C3")
+		for round := 0; round < 3; round++ {
+			g.Play(White, Pass)
+			g.Play(Black, Pass)
+			if g.Phase() == Playing { // BGA: White passes last
+				g.Play(White, Pass)
+			}
+			if _, over := g.Result(); over {
+				res, _ := g.Result()
+				t.Fatalf("%s, round %d: the game ended by %v", name, round, res)
+			}
+			if err := g.Resume(); err != nil {
+				t.Fatalf("%s: resume: %v", name, err)
+			}
+		}
+	}
+}
+
 // Random games under every preset on small boards, square and
 // rectangular: no panic; after every legal move no string on the board
 // lacks a liberty; the Zobrist hash equals one computed from scratch; and
