@@ -294,7 +294,11 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	if o.Handicap != nil {
 		cfg.Handicap = *o.Handicap
 		if cfg.Handicap == 1 && !(hasBase && base.Komi.OneStone) {
-			return cfg, TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first without komi, write komi=0.5 instead.", cfg.Rules.Name)
+			oneStone := 0.5 // a handicap game's komi, at most 0.5
+			if hasBase {
+				oneStone = min(base.Komi.Handicap, 0.5)
+			}
+			return cfg, TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first with the handicap komi, write komi=%s instead.", cfg.Rules.Name, game.FormatKomi(oneStone))
 		}
 	}
 	if o.Placement != "" {

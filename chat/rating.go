@@ -466,4 +466,4 @@ func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, err
 
 // handicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded), rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones and komi is 0.5. More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."
+const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded), rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones, and komi is the ruleset's handicap komi, at most 0.5 (0 where the text gives none). More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."

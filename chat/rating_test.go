@@ -210,7 +210,7 @@ func TestHandicapAuto(t *testing.T) {
 	}
 	h.ok("alice", "cancel")
 	rep = h.ok("alice", "challenge @dave handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, komi 0.5 (the ratings are 1.00 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, Black plays first with the handicap komi (the ratings are 1.00 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")

@@ -62,27 +62,29 @@ func Suggest(a, b float64) Handicap {
 
 // Komi returns the komi for the suggested game on a w×ht board, given the
 // rules as they would be for an even game there (r.Komi already the even
-// komi the room would use): r.Komi for an even game, 0.5 for one grade,
-// and r.DefaultKomi for the stones otherwise (0 or 0.5 depending on the
-// ruleset's text).
+// komi the room would use): r.Komi for an even game; for one grade the
+// ruleset's handicap komi, at most 0.5 (0.5 in Japanese practice, none
+// where the text gives none: "In a 1 stone handicap … no komi is given to
+// White", text 003); and r.DefaultKomi for the stones otherwise (0 or 0.5
+// depending on the ruleset's text).
 func (h Handicap) Komi(r game.Rules, w, ht int) float64 {
 	switch {
 	case h.Grades == 0:
 		return r.Komi
 	case h.Stones == 0:
-		return 0.5
+		return min(r.DefaultKomi(w, ht, 2), 0.5)
 	}
 	return r.DefaultKomi(w, ht, h.Stones)
 }
 
-// String describes the suggestion: "even game", "no handicap stones, komi
-// 0.5", "4 stones".
+// String describes the suggestion: "even game", "no handicap stones, Black
+// plays first with the handicap komi", "4 stones".
 func (h Handicap) String() string {
 	switch {
 	case h.Grades == 0:
 		return "even game"
 	case h.Stones == 0:
-		return "no handicap stones, komi 0.5"
+		return "no handicap stones, Black plays first with the handicap komi"
 	}
 	return fmt.Sprintf("%d stones", h.Stones)
 }

@@ -28,8 +28,8 @@ func TestSuggest(t *testing.T) {
 	}{
 		{"same rank", mid("4k"), mid("4k"), 0, 0, Either, "even game"},
 		{"0.4 grades", RatingAtGrade(-3.2), RatingAtGrade(-3.6), 0, 0, Either, "even game"},
-		{"0.6 grades", RatingAtGrade(-3.0), RatingAtGrade(-3.6), 1, 0, PlayerB, "no handicap stones, komi 0.5"},
-		{"1k vs 1d", mid("1k"), mid("1d"), 1, 0, PlayerA, "no handicap stones, komi 0.5"},
+		{"0.6 grades", RatingAtGrade(-3.0), RatingAtGrade(-3.6), 1, 0, PlayerB, "no handicap stones, Black plays first with the handicap komi"},
+		{"1k vs 1d", mid("1k"), mid("1d"), 1, 0, PlayerA, "no handicap stones, Black plays first with the handicap komi"},
 		{"1.2 grades", RatingAtGrade(1.7), RatingAtGrade(0.5), 2, 2, PlayerB, "2 stones"},
 		{"5k vs 1k", mid("5k"), mid("1k"), 4, 4, PlayerA, "4 stones"},
 		{"2d vs 3k", mid("2d"), mid("3k"), 4, 4, PlayerB, "4 stones"},
@@ -72,6 +72,7 @@ func TestSuggestMatchesRanks(t *testing.T) {
 func TestHandicapKomi(t *testing.T) {
 	jp, _ := game.Preset("japanese")
 	nz, _ := game.Preset("new-zealand")
+	bga, _ := game.Preset("bga")
 	for _, tc := range []struct {
 		h     Handicap
 		rules game.Rules
@@ -80,7 +81,11 @@ func TestHandicapKomi(t *testing.T) {
 		{Handicap{}, jp, 6.5},
 		{Handicap{}, nz, 7},
 		{Handicap{Grades: 1, Black: PlayerA}, jp, 0.5},
-		{Handicap{Grades: 1, Black: PlayerA}, nz, 0.5},
+		// One grade: Black plays first with the ruleset's handicap komi.
+		// Text 004: "In a handicap game … There is no komi"; text 003:
+		// "In a 1 stone handicap … no komi is given to White".
+		{Handicap{Grades: 1, Black: PlayerA}, nz, 0},
+		{Handicap{Grades: 1, Black: PlayerA}, bga, 0},
 		{Handicap{Grades: 3, Stones: 3, Black: PlayerA}, jp, 0.5},
 		{Handicap{Grades: 3, Stones: 3, Black: PlayerA}, nz, 0},
 	} {
