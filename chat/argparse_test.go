@@ -415,3 +415,14 @@ func TestRulesOptionNamed(t *testing.T) {
 		t.Fatalf("complete with options: %v", got)
 	}
 }
+
+// simple is played on a square board with an odd number of lines (text
+// 001), complete on a square one (text 002).
+func TestBoardShapeOfTheText(t *testing.T) {
+	h := newHarness(t)
+	h.refuses("alice", "challenge @bob 6 simple", "odd number of lines")
+	h.refuses("alice", "challenge @bob 9x7 simple", "square board")
+	h.refuses("alice", "challenge @bob 9x7 complete", "square board")
+	h.ok("alice", "challenge @bob 6 complete")
+	h.ok("alice", "challenge @bob 9x7 japanese")
+}

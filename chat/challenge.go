@@ -291,6 +291,11 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	if o.Width > 0 {
 		cfg.Width, cfg.Height = o.Width, o.Height
 	}
+	if hasBase {
+		if err := base.CheckBoard(cfg.Width, cfg.Height); err != nil {
+			return cfg, TimeControl{}, "", errorf("%v: choose a size like 9, 13 or 19.", err)
+		}
+	}
 	if o.Handicap != nil {
 		cfg.Handicap = *o.Handicap
 		if cfg.Handicap == 1 && !(hasBase && base.Komi.OneStone) {

@@ -27,6 +27,30 @@ type PresetSpec struct {
 	// Aliases are other spellings Preset accepts (lower case), SGF RU
 	// values among them.
 	Aliases []string
+	// Board is the shape of board the text plays on: BoardSquare ("a
+	// square grid", text 002), BoardSquareOdd ("a square grid … with an
+	// odd number of lines", text 001), or any (BoardAny).
+	Board BoardShape
+}
+
+// BoardShape is the shape of board a ruleset's text plays on.
+type BoardShape uint8
+
+const (
+	BoardAny       BoardShape = iota // any size the game supports
+	BoardSquare                      // w = h
+	BoardSquareOdd                   // w = h, odd
+)
+
+// CheckBoard says why a w×h board does not suit p's text, or nil.
+func (p PresetSpec) CheckBoard(w, h int) error {
+	switch {
+	case p.Board >= BoardSquare && w != h:
+		return fmt.Errorf("%s rules are played on a square board, not %s", p.Name, SizeString(w, h))
+	case p.Board == BoardSquareOdd && w%2 == 0:
+		return fmt.Errorf("%s rules are played on a board with an odd number of lines, not %s", p.Name, SizeString(w, h))
+	}
+	return nil
 }
 
 // KomiPolicy is the komi a ruleset's text gives, as data. White's bonus
@@ -70,13 +94,13 @@ var presets = []PresetSpec{
 		Aliases: []string{"tt", "tromptaylor", "tromp_taylor"},
 	},
 	{
-		Name: "simple", Text: "001", Source: `"Simple Go Rules", the basic game`,
+		Name: "simple", Text: "001", Source: `"Simple Go Rules", the basic game`, Board: BoardSquareOdd,
 		Rules:   Rules{Ko: KoNone, Scoring: Area, Suicide: true, Placement: PlacementFree, Cycle: CycleDraw, NoAgreement: true},
 		Komi:    KomiPolicy{Even: 5.5, Handicap: 0},
 		Aliases: []string{"basic", "platonic"},
 	},
 	{
-		Name: "complete", Text: "002", Source: `"The Complete Rules of Go"`,
+		Name: "complete", Text: "002", Source: `"The Complete Rules of Go"`, Board: BoardSquare,
 		Rules: Rules{Ko: KoPositional, Scoring: Territory, Placement: PlacementFixed},
 		Komi:  KomiPolicy{Even: 5.5, SmallLines: 11, SmallEven: 6.5, Handicap: 0.5},
 	},
