@@ -1055,3 +1055,25 @@ func BenchmarkReplayGnuGo(b *testing.B) {
 	}
 	b.ReportMetric(float64(r.MoveCount())*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }
+
+// RU carries the names FF[4] gives (AGA, NZ, Japanese), and they read
+// back as the presets.
+func TestSGFRuleNames(t *testing.T) {
+	for name, ru := range map[string]string{"japanese": "Japanese", "aga": "AGA", "new-zealand": "NZ", "chinese": "Chinese", "bga": "bga"} {
+		g, err := New(Config{Width: 9, Height: 9, Rules: mustPreset(t, name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteSGF(&buf, g, GameInfo{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "RU["+ru+"]") {
+			t.Errorf("%s: %s", name, buf.String())
+		}
+		rec := mustReadSGF(t, buf.String())
+		if r, from := rec.RecordRules(); r.Name != name || from != RulesFromFile {
+			t.Errorf("%s: read back as %s (%s)", name, r.Name, from)
+		}
+	}
+}

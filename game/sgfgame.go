@@ -577,10 +577,18 @@ func (r *SGFRecord) RecordRules() (Rules, string) {
 	return rules, RulesFromDefault
 }
 
+// sgfRuleNames are the RU values FF[4] names for presets ("AGA", "NZ",
+// "Japanese"; "Chinese" as other programs write it). Preset reads them
+// back, in any case.
+var sgfRuleNames = map[string]string{"japanese": "Japanese", "aga": "AGA", "new-zealand": "NZ", "chinese": "Chinese"}
+
 // sgfRulesValue is what WriteSGF puts in RU: the preset name, or the full
 // list of options (komi aside: KM has it) for anything else.
 func sgfRulesValue(r Rules) string {
 	if r.IsPreset() {
+		if v, ok := sgfRuleNames[r.Name]; ok {
+			return v
+		}
 		return r.Name
 	}
 	sui, ps, agr := "forbidden", "off", "on"
