@@ -116,7 +116,11 @@ func explainRules(r game.Rules) string {
 	case game.Area:
 		lines = append(lines, "Counting: your stones on the board plus the empty points only you surround (area).")
 	default:
-		lines = append(lines, "Counting: the empty points you surround plus the stones you captured (territory); points in seki count for nobody.")
+		if r.PassStones {
+			lines = append(lines, "Counting: the empty points you surround plus the stones you captured (territory), eyes in seki included; with pass stones this comes to the same as area counting.")
+		} else {
+			lines = append(lines, "Counting: the empty points you surround plus the stones you captured (territory); points in seki count for nobody.")
+		}
 	}
 	switch r.Ko {
 	case game.KoNone:

@@ -162,6 +162,9 @@ func presetsTable() string {
 			KoSituational: "situational superko",
 		}[r.Ko]
 		scoring := map[Counting]string{Area: "area", Territory: "territory + prisoners (seki counts for nobody)"}[r.Scoring]
+		if r.Scoring == Territory && r.PassStones {
+			scoring = "territory + prisoners (seki eyes count: with pass stones it equals area)"
+		}
 		if r.NoAgreement {
 			scoring += "; stones count as they stand (no removal by agreement)"
 		}

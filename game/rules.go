@@ -32,7 +32,8 @@ const (
 	// that colour.
 	Area Counting = iota
 	// Territory counts surrounded empty points plus prisoners; points in
-	// seki count for nobody.
+	// seki count for nobody, unless pass stones make the count area
+	// counting's (text 003).
 	Territory
 )
 

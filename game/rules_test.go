@@ -378,8 +378,8 @@ func TestTripleKo(t *testing.T) {
 // Seki (002 rules 16 and 18; 003 diagram 14): the black and white
 // strings at the top share the liberty C5; whoever fills it puts their
 // own string in atari. Each has one eye (A5 black, E5 white). Under
-// territory counting those eyes and C5 count for nobody; under area
-// counting each eye counts for its owner.
+// territory counting those eyes and C5 count for nobody (but with pass
+// stones, bga); under area counting each eye counts for its owner.
 func TestSekiUnderTerritoryAndArea(t *testing.T) {
 	b, err := ParseBoard(`
 		. X . O .
@@ -410,6 +410,14 @@ func TestSekiUnderTerritoryAndArea(t *testing.T) {
 	// 6 black stones + A5 against 6 white stones + E5 (+7.5 komi).
 	if area.Black.Total != 7 || area.White.Total != 14.5 {
 		t.Errorf("area totals: B %v, W %v", area.Black.Total, area.White.Total)
+	}
+	// bga (text 003) counts "each vacant point inside their own
+	// territory", with no seki exception: with its pass stones the
+	// count is area counting's, and each eye is its owner's.
+	bga := Count(b, nil, Config{Width: 5, Height: 5, Rules: preset(t, "bga")}, [3]int{})
+	if owner(bga, "A5") != Black || owner(bga, "E5") != White || owner(bga, "C5") != Empty ||
+		bga.Black.Territory != 1 || bga.White.Territory != 1 {
+		t.Errorf("bga: A5 %v, E5 %v, C5 %v; territory B %d, W %d", owner(bga, "A5"), owner(bga, "E5"), owner(bga, "C5"), bga.Black.Territory, bga.White.Territory)
 	}
 	// Both sides really are stuck: filling C5 is self-atari for each.
 	for _, c := range []Color{Black, White} {

@@ -98,7 +98,8 @@ func (s Score) Side(c Color) SideScore {
 // play plus the pass stones it received; dead stones are added here.
 //
 // Area: stones + empty points reaching only that colour. Territory: empty
-// points reaching only that colour, except the eyes of strings in seki,
+// points reaching only that colour, except the eyes of strings in seki
+// (which do count with pass stones, text 003),
 // plus prisoners. A string is in seki when it touches a shared liberty —
 // an empty point next to living stones of both colours where a stone of
 // either colour would stand in atari — and its eyes then count for nobody
@@ -168,9 +169,14 @@ func Count(b *Board, dead []bool, cfg Config, prisoners [3]int) Score {
 	var s Score
 	sides := [3]*SideScore{nil, &s.Black, &s.White}
 	if cfg.Rules.Scoring == Territory {
+		// Eyes in seki count for nobody (text 002: "Empty points inside
+		// groups in seki are not counted"), except with pass stones:
+		// text 003 counts "each vacant point inside their own territory"
+		// and its pass stones make the count equal area counting, where
+		// such eyes count.
 		seki := sekiRegions(live, region, regionReach)
 		for id, pts := range regions {
-			if seki[id] {
+			if seki[id] && !cfg.Rules.PassStones {
 				for _, j := range pts {
 					owner[j] = Empty
 				}
