@@ -33,8 +33,9 @@ Options (before or after the files):
                 record's RU, see docs/sgf.md. The record's KM is the komi.
   --tolerant    report illegal moves, play on, and exit 0
   --dead LIST   score: stones of strings to count as dead, like D4,Q16;
-                --dead "" counts no stone as dead; default: gobot's
-                automatic proposal
+                --dead "" counts no stone as dead; default: the dead
+                stones the record's final territory marks (TB/TW) show,
+                else gobot's automatic proposal
   --no-dead     score: no stone is dead (the same as --dead "")
   --json        one JSON object per game per line
 `
@@ -317,7 +318,7 @@ func (s *sgfRun) game(file string, no, of int, rec *game.SGFRecord) {
 	var dead []bool
 	var sc game.Score
 	if s.opt.cmd == "score" {
-		if dead, err = s.deadMarks(g, b); err != nil {
+		if dead, err = s.deadMarks(g, b, rec); err != nil {
 			s.fail(file, no, err)
 			return
 		}
@@ -423,8 +424,10 @@ func resultText(re string) string {
 
 // deadMarks returns, per point, whether the stone there counts as dead:
 // the strings through the --dead points (none for --dead "" or
-// --no-dead), or gobot's proposal when neither is given.
-func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
+// --no-dead); when neither is given, the stones the record's final
+// territory marks show dead (a black stone on White's territory, TW, and
+// the other way round: what the players agreed), else gobot's proposal.
+func (s *sgfRun) deadMarks(g *game.Game, b *game.Board, rec *game.SGFRecord) ([]bool, error) {
 	w, h := b.Width(), b.Height()
 	dead := make([]bool, w*h)
 	mark := func(p game.Point) {
@@ -432,6 +435,17 @@ func (s *sgfRun) deadMarks(g *game.Game, b *game.Board) ([]bool, error) {
 		for _, q := range stones {
 			dead[int(q.Y)*w+int(q.X)] = true
 		}
+	}
+	if !s.opt.deadSet && !g.Rules().NoAgreement && len(rec.Nodes) > 0 && rec.Nodes[len(rec.Nodes)-1].HasTerritory {
+		last := rec.Nodes[len(rec.Nodes)-1]
+		for c, marks := range map[game.Color][]game.Point{game.White: last.TB, game.Black: last.TW} {
+			for _, p := range marks {
+				if p.In(w, h) && b.At(p) == c {
+					dead[int(p.Y)*w+int(p.X)] = true
+				}
+			}
+		}
+		return dead, nil
 	}
 	if !s.opt.deadSet || len(s.opt.dead) == 0 {
 		if !s.opt.deadSet && !g.Rules().NoAgreement {

@@ -566,3 +566,27 @@ func TestSGFScoreNoDead(t *testing.T) {
 		}
 	}
 }
+
+// score counts the dead stones the record's final territory marks show
+// (what the players agreed: here the black stone at E3 lives), and
+// falls back to gobot's proposal only for a record without them.
+func TestSGFScoreUsesTerritoryMarks(t *testing.T) {
+	dir := t.TempDir()
+	rec := "(;GM[1]FF[4]SZ[5]KM[0.5]RU[Japanese]\n;B[ba];W[da];B[bb];W[db];B[bc];W[dc];B[bd];W[dd];B[be];W[de];B[ec];W[];B[]%s)"
+	marked := filepath.Join(dir, "marked.sgf")
+	bare := filepath.Join(dir, "bare.sgf")
+	os.WriteFile(marked, []byte(fmt.Sprintf(rec, "TB[aa][ab][ac][ad][ae]TW[ea][eb][ed][ee]")), 0o644)
+	os.WriteFile(bare, []byte(fmt.Sprintf(rec, "")), 0o644)
+	code, out, stderr := runGobotArgs("sgf", "score", marked)
+	if code != 0 || !strings.Contains(out, "Dead stones: none") || !strings.Contains(out, "Result: B+4.5") {
+		t.Fatalf("with territory marks: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runGobotArgs("sgf", "score", bare)
+	if code != 0 || !strings.Contains(out, "Dead stones: the strings at E3") {
+		t.Fatalf("without marks: exit %d\n%s%s", code, out, stderr)
+	}
+	// --dead still decides when given.
+	if _, out, _ := runGobotArgs("sgf", "score", marked, "--dead", "E3"); !strings.Contains(out, "Dead stones: the strings at E3") {
+		t.Fatalf("--dead E3 with marks:\n%s", out)
+	}
+}
