@@ -29,8 +29,6 @@ type Args struct {
 	// engineGame is the game a challenge's prepare step asked the engine
 	// about.
 	engineGame *engineGame
-	// rulesOptions: options of the ruleset were given (ko=simple).
-	rulesOptions bool
 }
 
 // maxRef is the largest game or challenge number a reference may name.
@@ -292,10 +290,9 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 		if _, ok := a.typed[arg.Name]; !ok {
 			a.typed[arg.Name] = word // Required is met
 		}
-		a.rulesOptions = true
 		return addRules(&a.Options, v, true)
 	}
-	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat && !(arg.Kind == ArgRules && a.rulesOptions && a.Options.rulesPreset == "") {
+	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat && !(arg.Kind == ArgRules && len(a.Options.rulesOpts) > 0 && a.Options.rulesPreset == "") {
 		return b.usageError(c.Name, fmt.Sprintf("Two values for %s: %s and %s — give one.", arg.Name, echo(prev), echo(word)))
 	}
 	a.typed[arg.Name] = word

@@ -14,11 +14,10 @@ import (
 // built the reply has ended: a board (a PNG) or a replay (a GIF). A
 // reply and the DM copied from it share one drawing, drawn once.
 type drawing struct {
-	g       *game.Game
-	id      GameID
-	theme   string
-	numbers int
-	replay  bool
+	g      *game.Game
+	id     GameID
+	theme  string
+	replay bool
 
 	done bool
 	file *File
@@ -44,7 +43,7 @@ func (b *Bot) present(rep *Reply) error {
 		if d.replay {
 			d.file, d.err = b.replayImage(d.g, d.id, d.theme)
 		} else {
-			d.file = b.boardImage(d.g, d.id, d.theme, d.numbers)
+			d.file = b.boardImage(d.g, d.id, d.theme)
 		}
 	}
 	if d.err != nil {
@@ -56,12 +55,12 @@ func (b *Bot) present(rep *Reply) error {
 
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
-func (b *Bot) boardImage(g *game.Game, id GameID, theme string, numbers int) *File {
+func (b *Bot) boardImage(g *game.Game, id GameID, theme string) *File {
 	if b.render == nil {
 		return nil
 	}
 	var buf bytes.Buffer
-	w, h, err := b.render.Board(&buf, g, theme, numbers)
+	w, h, err := b.render.Board(&buf, g, theme, 0)
 	if err != nil {
 		b.log.Error("render failed", "game", id, "err", err)
 		return nil

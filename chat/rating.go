@@ -316,11 +316,8 @@ func bothMoved(g *game.Game) bool {
 	if cfg := g.Config(); cfg.Rules.Placement == game.PlacementWhitePasses && cfg.Handicap >= 2 {
 		// White's passes while Black places the stones are not White's
 		// moves: the first 2n-1 moves are the placement.
-		moves = moves[min(len(moves), 2*cfg.Handicap-1):]
-		if len(moves) > 0 {
-			return true // Black placed every stone and White has moved since
-		}
-		return false
+		// Black placed every stone and White has moved since.
+		return len(moves) > 2*cfg.Handicap-1
 	}
 	var moved [3]bool
 	for _, m := range moves {
