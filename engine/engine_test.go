@@ -647,22 +647,72 @@ func TestMissingBinary(t *testing.T) {
 	}
 }
 
+// TestCleanupMove: in play resumed after a dispute, Request.Cleanup sends
+// kgs-genmove_cleanup only where a stone in one's own territory costs
+// nothing (area counting, pass stones) and only while stones of the
+// opponent are dead: in the engine's final_status_list dead or, when the
+// engine lacks or refuses that, in gobot's own proposal. Otherwise it is
+// a plain genmove.
 func TestCleanupMove(t *testing.T) {
-	f := newFake(t, "ok", nil)
-	g := newGame(t, 9, "japanese", 0)
-	play(t, g, "E5", "pass", "pass")
-	if err := g.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := f.pool.Move(context.Background(), Request{Record: g.Record(), Level: 1, Cleanup: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Moves) != 1 || r.Moves[0].Color != g.ToMove() {
-		t.Fatalf("reply %+v", r)
-	}
-	if n := count(f.commands(t), "kgs-genmove_cleanup "); n != 1 {
-		t.Errorf("kgs-genmove_cleanup sent %d times, want once", n)
+	const (
+		deadStone = ".O.O.\nOOOOO\nO.X.O\nOOOOO\n.O.O." // gobot's proposal: C3 dead
+		liveStone = ".....\n.....\n..X..\n.....\n.O..." // gobot's proposal: nothing dead
+	)
+	for _, tc := range []struct {
+		name, mode, rules, board string
+		toMove                   game.Color
+		cleanup                  bool
+		want                     string // the move command sent
+		asks                     bool   // final_status_list dead sent
+	}{
+		{"area, the opponent's stone dead", "dead", "chinese", deadStone, game.White, true, "kgs-genmove_cleanup w", true},
+		{"pass stones, the opponent's stone dead", "dead", "bga", deadStone, game.White, true, "kgs-genmove_cleanup w", true},
+		{"territory", "dead", "japanese", deadStone, game.White, true, "genmove w", false},
+		{"only its own stone dead", "dead", "chinese", deadStone, game.Black, true, "genmove b", true},
+		{"nothing dead", "ok", "chinese", deadStone, game.White, true, "genmove w", true},
+		{"no cleanup asked", "dead", "chinese", deadStone, game.White, false, "genmove w", false},
+		{"no final_status_list, gobot's proposal", "nofinal", "chinese", deadStone, game.White, true, "kgs-genmove_cleanup w", false},
+		{"no final_status_list, nothing proposed", "nofinal", "chinese", liveStone, game.White, true, "genmove w", false},
+		{"final_status_list refused, gobot's proposal", "refusefinal", "chinese", deadStone, game.White, true, "kgs-genmove_cleanup w", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, tc.mode, nil)
+			r, err := game.Preset(tc.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := game.ParseBoard(tc.board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := game.NewFromPosition(game.Config{Width: 5, Height: 5, Rules: r}, b, tc.toMove)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g.Phase() == game.Playing {
+				play(t, g, "pass")
+			}
+			if err := g.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			if g.ToMove() != tc.toMove { // with pass stones White passes last
+				play(t, g, "pass")
+			}
+			rep, err := f.pool.Move(context.Background(), Request{Record: g.Record(), Level: 1, Cleanup: tc.cleanup})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Moves) != 1 || rep.Moves[0].Color != tc.toMove {
+				t.Fatalf("reply %+v", rep)
+			}
+			cmds := f.commands(t)
+			if got := cmds[len(cmds)-1]; got != tc.want {
+				t.Errorf("the move was asked with %q, want %q:\n%s", got, tc.want, strings.Join(cmds, "\n"))
+			}
+			if got := count(cmds, "final_status_list dead") > 0; got != tc.asks {
+				t.Errorf("final_status_list dead sent: %v, want %v:\n%s", got, tc.asks, strings.Join(cmds, "\n"))
+			}
+		})
 	}
 }
 

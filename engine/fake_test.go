@@ -31,6 +31,9 @@ import (
 //	nosuicide    refuses suicide (every mode does), and
 //	suicide      accepts it
 //	stderr       writes a line to stderr for each command
+//	dead         lists every Black stone in final_status_list dead
+//	nofinal      does not list final_status_list
+//	refusefinal  refuses final_status_list
 //
 // Every command it reads is appended to LOGFILE, after a "start" line and
 // a "pid N" line.
@@ -109,7 +112,11 @@ func fakeEngine(mode, logfile string) {
 		case "version":
 			reply(id, true, "0.1")
 		case "list_commands":
-			reply(id, true, "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\ngenmove\nkgs-genmove_cleanup\nundo\nset_free_handicap\nfinal_status_list\nlevel\nquit")
+			list := "protocol_version\nname\nversion\nlist_commands\nboardsize\nclear_board\nkomi\nplay\ngenmove\nkgs-genmove_cleanup\nundo\nset_free_handicap\nfinal_status_list\nlevel\nquit"
+			if mode == "nofinal" {
+				list = strings.Replace(list, "final_status_list\n", "", 1)
+			}
+			reply(id, true, list)
 		case "boardsize":
 			n, _ := strconv.Atoi(f[len(f)-1])
 			if n < 2 || n > 25 || (mode == "refusesize" && n != 19) {
@@ -193,7 +200,18 @@ func fakeEngine(mode, logfile string) {
 			play(c, move)
 			reply(id, true, move)
 		case "final_status_list":
-			reply(id, true, "")
+			switch mode {
+			case "dead":
+				var v []string
+				for _, p := range board.Stones(game.Black) {
+					v = append(v, p.GTP(size))
+				}
+				reply(id, true, strings.Join(v, " "))
+			case "refusefinal", "nofinal":
+				reply(id, false, "unknown command")
+			default:
+				reply(id, true, "")
+			}
 		case "quit":
 			reply(id, true, "")
 			return

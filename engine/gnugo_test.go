@@ -356,3 +356,143 @@ func BenchmarkGnuGoConcurrentGames(b *testing.B) {
 
 // gnugoLog receives the GNU Go pools' logs (os.Stderr to watch them).
 var gnugoLog io.Writer = io.Discard
+
+// markEngineDead replaces g's marking with GNU Go's final_status_list dead
+// and returns that list.
+func markEngineDead(t *testing.T, p *Pool, g *game.Game) []game.Point {
+	t.Helper()
+	dead, err := p.Dead(context.Background(), g.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range g.DeadStrings() {
+		g.ToggleDead(d, false)
+	}
+	for _, d := range dead {
+		if !g.IsDead(d) {
+			if err := g.ToggleDead(d, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dead
+}
+
+// stonesOf keeps the points of pts holding a stone of colour c on b.
+func stonesOf(b *game.Board, pts []game.Point, c game.Color) []game.Point {
+	var out []game.Point
+	for _, p := range pts {
+		if b.At(p) == c {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestGnuGoCleanupAfterDispute plays GNU Go (White, level 1) against a
+// random player on 9×9 to two passes, with the random player's stones
+// left dead in White's area; the player disputes the marking and play
+// resumes, the engine moving with Request.Cleanup. White's count (its
+// total minus Black's, GNU Go's dead stones marked) must not drop:
+// under japanese rules each stone White plays in its own territory would
+// cost a point, so it passes (or answers the player's move and passes);
+// under chinese rules it captures every stone it holds dead and passes
+// as soon as none remain.
+func TestGnuGoCleanupAfterDispute(t *testing.T) {
+	p := gnugoPool(t, func(c *Config) { c.MaxProcesses = 3 })
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, rules string
+		playOn      bool // Black plays one stone in White's area after the resume
+	}{
+		{"japanese", "japanese", false},
+		{"japanese-player-plays-on", "japanese", true},
+		{"chinese", "chinese", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := newGame(t, 9, tc.rules, 0)
+			playOut(t, p, g, 1, []game.Color{game.White}, 12)
+			disputed := stonesOf(g.Board(), markEngineDead(t, p, g), game.Black)
+			if len(disputed) == 0 {
+				t.Fatalf("no dead Black stones to dispute:\n%s", g.Board())
+			}
+			margin := func() float64 {
+				s := g.Score()
+				return s.Side(game.White).Total - s.Side(game.Black).Total
+			}
+			before := margin()
+			if err := g.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			var moves []string
+			playedOn := false
+			for g.Phase() == game.Playing && len(moves) < 80 {
+				if g.ToMove() == game.Black {
+					m := "pass"
+					if tc.playOn && !playedOn {
+						m = invade(t, g)
+						playedOn = true
+					}
+					play(t, g, m)
+					moves = append(moves, "B "+m)
+					continue
+				}
+				left, err := p.Dead(ctx, g.Record())
+				if err != nil {
+					t.Fatal(err)
+				}
+				left = stonesOf(g.Board(), left, game.Black)
+				r, err := p.Move(ctx, Request{Record: g.Record(), Level: 1, Cleanup: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Resign || len(r.Moves) != 1 {
+					t.Fatalf("reply %+v", r)
+				}
+				m := r.Moves[0]
+				if err := g.PlayMove(m); err != nil {
+					t.Fatal(err)
+				}
+				moves = append(moves, fmt.Sprintf("W %s (%d dead Black stones)", m.Point.GTP(9), len(left)))
+				if len(left) == 0 && !m.IsPass() {
+					t.Errorf("White played %s with no dead Black stone left on the board", m.Point.GTP(9))
+				}
+			}
+			if g.Phase() != game.Scoring {
+				t.Fatalf("no two passes after the resume: %v\n%s", moves, g.Board())
+			}
+			markEngineDead(t, p, g)
+			after := margin()
+			t.Logf("White's count %+.1f at the dispute, %+.1f after: %v", before, after, moves)
+			if after < before {
+				t.Errorf("White's count fell from %+.1f to %+.1f after the dispute: %v\n%s", before, after, moves, g.Board())
+			}
+			if tc.rules == "chinese" {
+				if still := stonesOf(g.Board(), disputed, game.Black); len(still) > 0 {
+					t.Errorf("under area counting White left dead stones %v on the board instead of capturing them:\n%s", still, g.Board())
+				}
+			}
+		})
+	}
+}
+
+// invade returns an empty point of White's area where Black may play, as
+// a player disputing the dead stones would.
+func invade(t *testing.T, g *game.Game) string {
+	t.Helper()
+	n := g.Config().Width
+	b := g.Board()
+	for i := range n * n {
+		pt := game.Pt(i%n, i/n)
+		if b.At(pt) != game.Empty || g.Score().Owner[i] != game.White {
+			continue
+		}
+		nb := b.Clone()
+		if _, sui, err := nb.Play(game.Black, pt); err == nil && sui == 0 {
+			return pt.GTP(n)
+		}
+	}
+	t.Fatalf("no point in White's area for Black:\n%s", b)
+	return ""
+}

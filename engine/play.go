@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,9 +18,17 @@ type Request struct {
 	// Level is a configured level (1 weakest to 10 strongest), or 0 for
 	// the engine's default strength.
 	Level int
-	// Cleanup asks for a move that captures dead stones instead of
-	// passing (kgs-genmove_cleanup, when the engine lists it), for play
-	// resumed over a disputed marking.
+	// Cleanup is for play resumed over a disputed marking: it asks for a
+	// move that captures the opponent's dead stones instead of passing.
+	// Under area counting (or pass stones), while the engine's
+	// final_status_list dead (or, without it, gobot's own proposal) names
+	// stones of the opponent, the move is kgs-genmove_cleanup (when the
+	// engine lists it); once none remain it is a plain genmove, which
+	// passes when the position is settled. Under territory counting
+	// without pass stones it is always a plain genmove: every stone the
+	// engine plays in its own territory there costs it a point, so (as
+	// KGS does under Japanese rules) it answers the opponent's moves,
+	// passes when settled and holds to its dead-stone list.
 	Cleanup bool
 }
 
@@ -78,8 +87,14 @@ func (p *Pool) Move(ctx context.Context, req Request) (Reply, error) {
 			return p.placeHandicap(ctx, pr, pos, &reply)
 		}
 		cmd := "genmove "
-		if req.Cleanup && pr.commands["kgs-genmove_cleanup"] {
-			cmd = "kgs-genmove_cleanup "
+		if req.Cleanup && !fillCosts(cfg.Rules) && pr.commands["kgs-genmove_cleanup"] {
+			left, err := p.deadLeft(ctx, pr, pos, color.Opponent())
+			if err != nil {
+				return err
+			}
+			if left {
+				cmd = "kgs-genmove_cleanup "
+			}
 		}
 		resp, err := pr.send(ctx, p.cfg.MoveTimeout, cmd+colorArg(color))
 		if err != nil {
@@ -160,35 +175,76 @@ func (p *Pool) placeHandicap(ctx context.Context, pr *proc, pos *position, reply
 	return nil
 }
 
+// fillCosts reports whether a stone played in one's own territory costs
+// a point under r: territory counting without pass stones. (Under area
+// counting the stone counts as the point did; with pass stones the
+// opponent's answering pass gives a prisoner back.)
+func fillCosts(r game.Rules) bool {
+	return r.Scoring == game.Territory && !r.PassStones
+}
+
+// deadLeft reports whether stones of colour c are still dead in pos, as
+// the engine (already at pos) judges them with final_status_list dead;
+// an engine without that command, or refusing it, gets gobot's own
+// proposal (game.ProposeDead) instead.
+func (p *Pool) deadLeft(ctx context.Context, pr *proc, pos *position, c game.Color) (bool, error) {
+	board := pos.g.Board()
+	if pr.commands["final_status_list"] {
+		resp, err := pr.send(ctx, p.cfg.MoveTimeout, "final_status_list dead")
+		if err == nil {
+			dead, err := p.parseDead(pos, resp)
+			if err != nil {
+				return false, pr.fail(err)
+			}
+			return slices.ContainsFunc(dead, func(pt game.Point) bool { return board.At(pt) == c }), nil
+		}
+		if !errors.Is(err, ErrRefused) {
+			return false, err
+		}
+		p.log.Warn("engine refused final_status_list; gobot's own dead-stone proposal decides the cleanup", "err", err.Error())
+	}
+	dead := game.ProposeDead(board, pos.g.Rules())
+	return slices.ContainsFunc(dead, func(pt game.Point) bool { return board.At(pt) == c }), nil
+}
+
 // Dead asks the engine which stones are dead in the position of rec
 // (final_status_list dead) and returns every dead stone, in reading order.
 // Points the engine names that hold no stone are dropped and logged.
 func (p *Pool) Dead(ctx context.Context, rec game.Record) ([]game.Point, error) {
 	var dead []game.Point
 	err := p.ask(ctx, rec, "final_status_list dead", func(pos *position, resp string) error {
-		board := pos.g.Board()
-		seen := map[game.Point]bool{}
-		for _, f := range strings.Fields(resp) {
-			pt, err := game.ParseGTP(f, pos.size, pos.size)
-			if err != nil || pt.IsPass() {
-				return fmt.Errorf("%w: engine %s listed %q as a dead stone", ErrProtocol, p.cfg.Name, clip(f))
-			}
-			if board.At(pt) == game.Empty {
-				p.log.Warn("engine lists an empty point as dead; ignored", "point", pt.GTP(pos.size))
-				continue
-			}
-			seen[pt] = true
-		}
-		for y := range pos.size {
-			for x := range pos.size {
-				if pt := game.Pt(x, y); seen[pt] {
-					dead = append(dead, pt)
-				}
-			}
-		}
-		return nil
+		var err error
+		dead, err = p.parseDead(pos, resp)
+		return err
 	})
 	return dead, err
+}
+
+// parseDead reads an answer to final_status_list dead in pos: every dead
+// stone, in reading order.
+func (p *Pool) parseDead(pos *position, resp string) ([]game.Point, error) {
+	board := pos.g.Board()
+	seen := map[game.Point]bool{}
+	for _, f := range strings.Fields(resp) {
+		pt, err := game.ParseGTP(f, pos.size, pos.size)
+		if err != nil || pt.IsPass() {
+			return nil, fmt.Errorf("%w: engine %s listed %q as a dead stone", ErrProtocol, p.cfg.Name, clip(f))
+		}
+		if board.At(pt) == game.Empty {
+			p.log.Warn("engine lists an empty point as dead; ignored", "point", pt.GTP(pos.size))
+			continue
+		}
+		seen[pt] = true
+	}
+	var dead []game.Point
+	for y := range pos.size {
+		for x := range pos.size {
+			if pt := game.Pt(x, y); seen[pt] {
+				dead = append(dead, pt)
+			}
+		}
+	}
+	return dead, nil
 }
 
 // Score asks the engine for its count of the position of rec
