@@ -21,8 +21,11 @@ type Engines interface {
 	// the error's text is a reason a player can read.
 	Check(ctx context.Context, name string, cfg game.Config, level int) error
 	// Move returns the engine's move for the colour to play in rec.
-	// cleanup asks for a move that captures dead stones rather than
-	// passing (play resumed over a disputed count).
+	// cleanup (play resumed over a disputed count) asks for a move that
+	// captures the opponent's dead stones rather than passing, where that
+	// costs the engine nothing (area counting, pass stones) and only while
+	// such stones remain; under territory counting the engine passes
+	// when the position is settled and holds to its dead-stone list.
 	Move(ctx context.Context, name string, rec game.Record, level int, cleanup bool) (EngineMove, error)
 	// Dead returns the engine's dead stones in rec's final position.
 	Dead(ctx context.Context, name string, rec game.Record) ([]game.Point, error)
@@ -316,7 +319,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 				if err := l.g.Resume(); err != nil {
 					return err
 				}
-				what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it.", me)
+				what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it: play where you think it is wrong, or pass.", me)
 			}
 		case jobAccept:
 			l.g.Accept(ec)

@@ -337,6 +337,97 @@ func TestEngineGamesGNUGo(t *testing.T) {
 	}
 }
 
+// TestEngineDisputeKeepsCount: alice (Black) plays GNU Go (White) at
+// random to two passes, leaving dead stones in White's area, then marks
+// one of them alive: the engine disagrees and play resumes. She passes
+// from then on. The engine's count (White's total minus Black's, with
+// its own proposal marked) must not drop: under japanese rules it passes
+// instead of capturing in its own territory; under chinese rules it
+// captures what it holds dead and then passes.
+func TestEngineDisputeKeepsCount(t *testing.T) {
+	needGNUGo(t)
+	for i, rules := range []string{"japanese", "chinese"} {
+		t.Run(rules, func(t *testing.T) {
+			t.Parallel()
+			r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
+			r.do("challenge engine=gnugo level=1 9 black " + rules)
+			id := r.latestGame()
+			rng := rand.New(rand.NewPCG(uint64(i), 11))
+			margin := func(g *game.Game) float64 {
+				s := g.Score()
+				return s.White.Total - s.Black.Total
+			}
+			for step := 0; ; step++ {
+				_, g := r.game(id)
+				if g.Phase() == game.Scoring {
+					break
+				}
+				if step > 200 || g.Phase() != game.Playing || g.ToMove() != game.Black {
+					t.Fatalf("no two passes (phase %s); transcript:\n%s", g.Phase(), r.out.String())
+				}
+				mv := "pass"
+				if step < 12 {
+					mv = randomMove(rng, g, game.Black)
+				}
+				r.do("play " + mv)
+			}
+			_, g := r.game(id)
+			var dispute string
+			for _, p := range g.DeadStones() {
+				if g.At(p) == game.Black {
+					dispute = p.GTP(9)
+					break
+				}
+			}
+			if dispute == "" {
+				t.Fatalf("no dead Black stone to dispute:\n%s", g.Board())
+			}
+			before, moves := margin(g), g.MoveCount()
+			r.do("dead " + dispute)
+			if _, g = r.game(id); g.Phase() != game.Playing {
+				t.Fatalf("marking %s alive did not resume play; transcript:\n%s", dispute, r.out.String())
+			}
+			for step := 0; g.Phase() == game.Playing; step++ {
+				if step > 60 || g.ToMove() != game.Black {
+					t.Fatalf("the engine did not settle the dispute; transcript:\n%s", r.out.String())
+				}
+				r.do("play pass")
+				_, g = r.game(id)
+			}
+			after := margin(g)
+			var played []string
+			for _, m := range g.Record().Moves[moves:] {
+				if m.Color == game.White {
+					played = append(played, m.Point.GTP(9))
+				}
+			}
+			t.Logf("%s: White's count %+.1f at the dispute, %+.1f after; White played %v", rules, before, after, played)
+			if after < before {
+				t.Errorf("White's count fell from %+.1f to %+.1f after the dispute (it played %v):\n%s", before, after, played, g.Board())
+			}
+			if rules == "japanese" && len(played) != 1 {
+				t.Errorf("under japanese rules White played %v after the dispute, want only its pass", played)
+			}
+			if rules == "chinese" && g.At(mustPoint(t, dispute)) == game.Black {
+				t.Errorf("under chinese rules the disputed stone %s is still on the board:\n%s", dispute, g.Board())
+			}
+			r.do("done")
+			if sg, _ := r.game(id); sg.Active() {
+				t.Fatalf("the game did not end after done; transcript:\n%s", r.out.String())
+			}
+		})
+	}
+}
+
+func mustPoint(t *testing.T, v string) game.Point {
+	t.Helper()
+	p, err := game.ParseGTP(v, 9, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // gatedEngines holds the engine's moves until released: the bot is
 // "thinking" while the test restarts it.
 type gatedEngines struct {
