@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	case "rules":
 		r, err := game.ParseRules(v)
 		if err != nil {
-			return errorf("%s", clipEchoes(err.Error(), v))
+			return errorf("%s", rulesError(err, v))
 		}
 		if err := game.CheckKomi(r.Komi); err != nil { // records may carry komi=2.75; new games may not
 			return errorf("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
@@ -250,8 +251,30 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	return nil
 }
 
+// sizeError says why v is no board size: out of range (err is
+// game.ErrSizeTooBig or ErrSizeTooTiny) or not a size at all.
 func sizeError(v string, err error) string {
-	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9.", clipArg(v))
+	if errors.Is(err, game.ErrSizeTooBig) || errors.Is(err, game.ErrSizeTooTiny) {
+		return fmt.Sprintf("size %s won't work: a board is %d to %d lines a side, like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+	}
+	return fmt.Sprintf("size %s won't work: write the lines a side (%d to %d), like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+}
+
+// rulesError words err, game.ParseRules's refusal of spec: an unknown
+// ruleset gets the nearest preset's name and the list of presets.
+func rulesError(err error, spec string) string {
+	if errors.Is(err, game.ErrUnknownRules) {
+		fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
+			var names []string
+			for _, p := range game.Presets() {
+				names = append(names, p.Name)
+				names = append(names, p.Aliases...)
+			}
+			return unknownRules(strings.TrimSuffix(fields[0], ":"), names, "or options like ko=simple scoring=area")
+		}
+	}
+	return clipEchoes(err.Error(), spec)
 }
 
 func parseBool(v string) (bool, bool) {

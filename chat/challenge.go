@@ -280,7 +280,7 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 		if o.Rules == nil {
 			return cfg, TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
-		return cfg, TimeControl{}, "", errorf("%s", clipEchoes(err.Error(), spec))
+		return cfg, TimeControl{}, "", errorf("%s", rulesError(err, spec))
 	}
 	cfg.Rules = rules
 	base, hasBase, komiGiven := rulesBase(spec)
