@@ -188,6 +188,9 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 	}
 	rep, err := b.showSettings(tx, r)
 	rep.Text = "Saved.\n" + rep.Text
+	if o.Clock != nil && clockNote(*o.Clock) != "" {
+		rep.Text += "\n" + strings.TrimSpace(clockNote(*o.Clock))
+	}
 	return rep, err
 }
 
