@@ -529,6 +529,29 @@ func TestRefusalsAreShort(t *testing.T) {
 			}
 		}
 	}
+	// Discord's options arrive by name: every argument's, and a name no
+	// command declares.
+	for _, c := range commands() {
+		names := []string{strings.Repeat("n", 5000), "komy"}
+		for _, a := range c.Args {
+			names = append(names, a.Name)
+		}
+		for _, name := range names {
+			for _, w := range hostileWords() {
+				h.seq++
+				r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true,
+					EventID: EventID(fmt.Sprintf("test:named%d", h.seq)), Command: c.Name, Named: map[string]string{name: w}}
+				rep := h.bot.Handle(context.Background(), r)
+				if !rep.Error {
+					continue
+				}
+				refused++
+				if len(rep.Text) > maxRefusal || !utf8.ValidString(rep.Text) {
+					t.Errorf("%s with %s=%q: a refusal of %d bytes: %s", c.Name, ClipRunes(name, 20), ClipRunes(w, 40), len(rep.Text), ClipRunes(rep.Text, 400))
+				}
+			}
+		}
+	}
 	t.Logf("%d lines refused", refused)
 	if refused < 1000 {
 		t.Fatalf("only %d lines refused: the words do not reach the parser", refused)

@@ -315,7 +315,7 @@ func ParseClock(s string) (TimeControl, error) {
 		rest = strings.ReplaceAll(rest, " ", "")
 		main, rest, ok := strings.Cut(rest, "+")
 		if !ok {
-			return bad()
+			return TimeControl{}, errorf("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", echo(s))
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
 		c := TimeControl{Kind: Fischer}

@@ -22,6 +22,7 @@ func TestClockRefusalsNameTheReason(t *testing.T) {
 		"challenge @bob clock=fischer:10m+1m/1h1s": `the maximum 1h1s is not a whole number of minutes`,
 		"settings room clock=45s":                  `clock "45s": a move may take between 1 minute and 365 days`,
 		"challenge @bob clock=3x":                  `write a time per move like clock=3d`,
+		"challenge @bob fischer:10m":               `a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m`,
 	} {
 		h.refuses("alice", line, want)
 	}
