@@ -331,10 +331,11 @@ func (b *Bot) undeclared(c *Command, a *Args, w string) error {
 func unknownRules(w string, words []string, also string) string {
 	msg := fmt.Sprintf("I don't know the ruleset %s", echo(w))
 	if n, ok := nearest(w, words); ok {
-		if _, isRules := game.LookupPreset(n); !isRules {
+		p, isRules := game.LookupPreset(n)
+		if !isRules {
 			return fmt.Sprintf("I don't know %s; did you mean %s?", echo(w), n)
 		}
-		msg += fmt.Sprintf("; did you mean %s?", n)
+		msg += fmt.Sprintf("; did you mean %s?", p.Name) // an alias stands for its preset
 	} else {
 		msg += "."
 	}

@@ -440,6 +440,7 @@ func TestRefusalNamesTheWord(t *testing.T) {
 		{"challenge @bob 9 nosuchrules", `I don't know the ruleset "nosuchrules". Presets: tromp-taylor, simple, complete, bga, new-zealand, japanese, korean, chinese, aga; challenge also takes black, white, random, rated, unrated.`, "did you mean"},
 		{"challenge @bob 9 japanes", `I don't know the ruleset "japanes"; did you mean japanese? Presets: `, ""},
 		{"challenge @bob 9 chinees", `did you mean chinese?`, ""},
+		{"challenge @bob 9 tromptaylr", `I don't know the ruleset "tromptaylr"; did you mean tromp-taylor?`, ""},
 		{"challenge @bob 9 blak", `I don't know "blak"; did you mean black?`, "Presets"},
 		{"challenge @bob 9 unratd", `did you mean unrated?`, ""},
 		{"challenge @bob @ 9", `A bare @ names nobody: write the player's name right after it, like @bob.`, "a ruleset like"},
