@@ -258,7 +258,9 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 	return a, nil
 }
 
-// undeclared is the usage error for a word that no argument of c takes.
+// undeclared is the usage error for a word that no argument of c takes:
+// what is wrong with that word, as far as its form tells (a size out of
+// range, a misspelt ruleset, a bare @), else what c takes.
 func (b *Bot) undeclared(c *Command, a *Args, w string) error {
 	for _, arg := range c.Args {
 		if _, given := a.typed[arg.Name]; arg.Required && !given {
@@ -269,11 +271,194 @@ func (b *Bot) undeclared(c *Command, a *Args, w string) error {
 	if len(c.Args) == 0 {
 		return b.usageError(c.Name, fmt.Sprintf("%s takes no arguments (I got %s).", c.Name, echo(w)))
 	}
+	lower := strings.ToLower(w)
+	kind := wordKind(w)
+	switch {
+	case w == "@" && c.takes(ArgUser):
+		return b.usageError(c.Name, "A bare @ names nobody: write the player's name right after it, like @bob.")
+	case kind == ArgSize && c.takes(ArgSize):
+		_, _, err := game.ParseSize(w)
+		if err == nil {
+			err = game.ErrBadSize // "+9": sizes are plain digits
+		}
+		return b.usageError(c.Name, sizeError(w, err))
+	case kind == ArgSize && (c.takes(ArgGame) || c.takes(ArgChallenge)):
+		what := map[bool]string{true: "game", false: "challenge"}[c.takes(ArgGame)]
+		_, err := parseRefArg(w, what)
+		return b.usageError(c.Name, err.Error())
+	case strings.Contains(w, "="):
+		k, _, _ := strings.Cut(lower, "=")
+		keys := c.optionKeys()
+		if len(keys) == 0 {
+			return b.usageError(c.Name, fmt.Sprintf("%s takes no options like key=value (I got %s); it takes %s.", c.Name, echo(w), c.takesList()))
+		}
+		n, ok := nearest(k, keys)
+		switch {
+		case ok && n == k:
+			return b.usageError(c.Name, fmt.Sprintf("I can't read %s: give each option as its own key=value, like ko=simple komi=6.5.", echo(w)))
+		case ok:
+			return b.usageError(c.Name, fmt.Sprintf("%s has no option %s; did you mean %s=?", c.Name, echo(k), n))
+		}
+		return b.usageError(c.Name, fmt.Sprintf("%s has no option %s. Options: %s.", c.Name, echo(k), c.optionList()))
+	case kind == ArgRules && c.takes(ArgRules):
+		also := ""
+		if other := c.otherWords(); other != "" {
+			also = c.Name + " also takes " + other
+		}
+		return b.usageError(c.Name, unknownRules(w, c.wordsTaken(), also))
+	case kind == ArgRules:
+		if n, ok := nearest(lower, c.wordsTaken()); ok {
+			return b.usageError(c.Name, fmt.Sprintf("I don't know %s; did you mean %s?", echo(w), n))
+		}
+	case kind == ArgGame && !c.takes(ArgGame) && !c.takes(ArgChallenge):
+		return b.usageError(c.Name, fmt.Sprintf("%s takes no game or challenge number (I got %s).", c.Name, echo(w)))
+	case kind == ArgUser || kind == ArgPoint || kind == ArgSize:
+		if !c.takes(kind) {
+			what := map[ArgKind]string{ArgUser: "player", ArgPoint: "point", ArgSize: "number"}[kind]
+			return b.usageError(c.Name, fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, echo(w), c.takesList()))
+		}
+	}
+	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", echo(w), c.Name, c.takesList())
+	if len(msg) > maxRefusal {
+		msg = fmt.Sprintf("I don't understand %s here; %s says what %s takes.", echo(w), b.cmd("help "+c.Name), c.Name)
+	}
+	return b.usageError(c.Name, msg)
+}
+
+// unknownRules says that w names no ruleset, with the nearest name of one
+// (or of another word the command takes) if w is a near miss, and the
+// presets; also, if not empty, is added: what else the words could be.
+func unknownRules(w string, words []string, also string) string {
+	msg := fmt.Sprintf("I don't know the ruleset %s", echo(w))
+	if n, ok := nearest(w, words); ok {
+		p, isRules := game.LookupPreset(n)
+		if !isRules {
+			return fmt.Sprintf("I don't know %s; did you mean %s?", echo(w), n)
+		}
+		msg += fmt.Sprintf("; did you mean %s?", p.Name) // an alias stands for its preset
+	} else {
+		msg += "."
+	}
+	msg += " Presets: " + strings.Join(game.PresetNames(), ", ")
+	if also != "" {
+		msg += "; " + also
+	}
+	return msg + "."
+}
+
+// wordKind tells by its form what a word is meant to be: a player (@bob),
+// a game or challenge (#7), a point (D4), a number or size (9, -9, 13x9),
+// or a name (a ruleset, a colour, a choice); 0 for anything else.
+func wordKind(w string) ArgKind {
+	switch {
+	case strings.HasPrefix(w, "@"):
+		return ArgUser
+	case strings.HasPrefix(w, "#"):
+		return ArgGame
+	case looksLikePoint(w):
+		return ArgPoint
+	case strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 &&
+		strings.Trim(strings.ToLower(w), "0123456789x+-.×:, ") == "":
+		return ArgSize
+	case strings.Trim(strings.ToLower(w), "abcdefghijklmnopqrstuvwxyz-_") == "" && strings.Trim(w, "-_") != "":
+		return ArgRules
+	}
+	return 0
+}
+
+// takes reports whether c has an argument of kind k.
+func (c *Command) takes(k ArgKind) bool {
+	for _, a := range c.Args {
+		if a.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// takesList names what each of c's arguments looks like.
+func (c *Command) takesList() string {
 	var takes []string
 	for _, arg := range c.Args {
 		takes = append(takes, arg.what())
 	}
-	return b.usageError(c.Name, fmt.Sprintf("I don't understand %s here: %s takes %s.", echo(w), c.Name, strings.Join(takes, "; ")))
+	return strings.Join(takes, "; ")
+}
+
+// optionKeys are the keys c takes as key=value, for spelling
+// suggestions.
+func (c *Command) optionKeys() []string {
+	var keys []string
+	for _, a := range c.Args {
+		keys = append(keys, kindKeys[a.Kind]...)
+		if a.Kind == ArgChoice {
+			keys = append(keys, a.Name)
+		}
+		if a.Kind == ArgRules {
+			keys = append(keys, sortedNames(rulesKeys)...)
+		}
+	}
+	return keys
+}
+
+// optionList names c's key=value options, one key each.
+func (c *Command) optionList() string {
+	var keys []string
+	for _, a := range c.Args {
+		switch {
+		case a.Kind == ArgChoice:
+			keys = append(keys, a.Name)
+		case len(kindKeys[a.Kind]) > 0:
+			keys = append(keys, kindKeys[a.Kind][0])
+		}
+		if a.Kind == ArgRules {
+			keys = append(keys, "ko", "scoring", "suicide", "passstones", "bonus", "cycle", "agreement")
+		}
+	}
+	if len(keys) == 0 {
+		return "none"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// wordsTaken are the plain words c takes: rulesets with their other
+// names, colours, choices and their synonyms, "pass".
+func (c *Command) wordsTaken() []string {
+	var words []string
+	for _, a := range c.Args {
+		switch a.Kind {
+		case ArgRules:
+			for _, p := range game.Presets() {
+				words = append(words, p.Name)
+				words = append(words, p.Aliases...)
+			}
+		case ArgColor:
+			words = append(words, "black", "white", "random", "nigiri")
+		case ArgChoice:
+			words = append(words, a.Choices...)
+			words = append(words, sortedKeys(a.Synonyms)...)
+		case ArgPoint:
+			words = append(words, "pass")
+		}
+	}
+	return words
+}
+
+// otherWords lists the plain words c takes besides rulesets: "black,
+// white, random, rated, unrated".
+func (c *Command) otherWords() string {
+	var ws []string
+	for _, a := range c.Args {
+		switch a.Kind {
+		case ArgColor:
+			ws = append(ws, "black", "white", "random")
+		case ArgChoice:
+			if slices.Contains(a.Choices, a.Name) {
+				ws = append(ws, a.Choices...)
+			}
+		}
+	}
+	return strings.Join(ws, ", ")
 }
 
 // setArg stores value v (typed as word) for arg.

@@ -99,7 +99,7 @@ func TestArgumentsFromDeclaration(t *testing.T) {
 		{"alice", "top 10", "top takes no arguments"},
 		{"alice", "help play banana", `Two values for command: "play" and "banana"`},
 		{"alice", "accept banana", "accept takes a challenge like #3"},
-		{"alice", "resign @bob", "resign takes a game like #7"},
+		{"alice", "resign @bob", "resign takes no player (I got \"@bob\"); it takes a game like #7"},
 		// 2. Game references.
 		{"alice", "sgf #0", "#0 is not a game: games are numbered from #1"},
 		{"alice", "resign #0", "#0 is not a game"},
@@ -425,4 +425,136 @@ func TestBoardShapeOfTheText(t *testing.T) {
 	h.refuses("alice", "challenge @bob 9x7 complete", "square board")
 	h.ok("alice", "challenge @bob 6 complete")
 	h.ok("alice", "challenge @bob 9x7 japanese")
+}
+
+// Issue 23, part 4: a word no argument takes is refused with what is
+// wrong with that word, not a list of every kind of argument.
+func TestRefusalNamesTheWord(t *testing.T) {
+	h := newHarness(t)
+	h.start("")
+	h.admins = map[string]bool{"alice": true}
+	for _, tc := range []struct{ line, want, not string }{
+		{"challenge @bob -9", `size -9 won't work: a board is 2 to 25 lines a side, like 9, 13, 19 or 13x9.`, "a ruleset like"},
+		{"challenge @bob 30", `a board is 2 to 25 lines a side`, ""},
+		{"challenge @bob 13x9x", `size 13x9x won't work: write the lines a side (2 to 25)`, ""},
+		{"challenge @bob 9 nosuchrules", `I don't know the ruleset "nosuchrules". Presets: tromp-taylor, simple, complete, bga, new-zealand, japanese, korean, chinese, aga; challenge also takes black, white, random, rated, unrated.`, "did you mean"},
+		{"challenge @bob 9 japanes", `I don't know the ruleset "japanes"; did you mean japanese? Presets: `, ""},
+		{"challenge @bob 9 chinees", `did you mean chinese?`, ""},
+		{"challenge @bob 9 tromptaylr", `I don't know the ruleset "tromptaylr"; did you mean tromp-taylor?`, ""},
+		{"challenge @bob 9 blak", `I don't know "blak"; did you mean black?`, "Presets"},
+		{"challenge @bob 9 unratd", `did you mean unrated?`, ""},
+		{"challenge @bob @ 9", `A bare @ names nobody: write the player's name right after it, like @bob.`, "a ruleset like"},
+		{"challenge @bob komy=6.5", `challenge has no option "komy"; did you mean komi=?`, ""},
+		{"challenge @bob frobnicate=1", `challenge has no option "frobnicate". Options: size, rules, ko, scoring`, ""},
+		{"challenge @bob ko=simple,komi=5", `give each option as its own key=value`, ""},
+		{"challenge @bob #3", `challenge takes no game or challenge number (I got "#3").`, ""},
+		{"challenge @bob D4", `challenge takes no point (I got "D4")`, ""},
+		{"resign @bob", `resign takes no player (I got "@bob"); it takes a game like #7.`, ""},
+		{"board -1", `"-1" is not a game: games are written like #7.`, ""},
+		{"board size=9", `board takes no options like key=value (I got "size=9"); it takes a game like #7.`, ""},
+		{"undo mayb", `I don't understand "mayb" here: undo takes yes or no; a game like #7.`, ""},
+		{"undo refuze", `I don't know "refuze"; did you mean refuse?`, ""},
+		{"rules japanes", `I don't know the ruleset "japanes"; did you mean japanese? Presets: `, ""},
+		{"rules nosuchrules", `I don't know the ruleset "nosuchrules". Presets: `, "did you mean"},
+		{"settings room rules=chines", `did you mean chinese?`, ""},
+		{"help foo", `I don't know the command "foo". `, "Did you mean"},
+		{"help chalenge", `Did you mean <cmd:challenge:cmd>?`, ""},
+		{"help borad", `Did you mean <cmd:board:cmd>?`, ""},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			h.t = t
+			rep := h.refuses("alice", tc.line, tc.want)
+			if tc.not != "" && strings.Contains(rep.Text, tc.not) {
+				t.Fatalf("%q: %q says %q", tc.line, rep.Text, tc.not)
+			}
+			if len(rep.Text) > maxRefusal {
+				t.Fatalf("%q: %d bytes: %s", tc.line, len(rep.Text), rep.Text)
+			}
+		})
+	}
+}
+
+// hostileWords are words a refusal must not repeat unbounded: long,
+// multi-byte, control characters quoted as escapes, near misses of
+// every kind.
+func hostileWords() []string {
+	long := strings.Repeat("x", 20<<10)
+	wide := strings.Repeat("𝄞", 2<<10)     // 4 bytes a rune
+	ctrl := strings.Repeat("\u202e", 1000) // quoted as \u202e: 6 bytes a rune
+	words := []string{"-9", "+9", "@", "nosuchrules", "japanes", "blak", "komy=6.5", "#3", "D4", "9", "0", "13x9x", "99999999999999999999",
+		"x=y", "=", "==", "ko=simple,komi=5", "fischer", "pass", "yes", "-", "--9", "9.5", "1e9",
+		long, wide, ctrl, "\x01\x02\x03", "@" + long, "@" + wide, "#" + strings.Repeat("9", 5000), "D" + strings.Repeat("9", 5000),
+		long + "=1", wide + "=" + wide, "-" + strings.Repeat("9", 5000), strings.Repeat("9x", 5000)}
+	for _, k := range []string{"size", "rules", "komi", "handicap", "clock", "color", "rated", "placement", "engine", "level", "ko", "scoring",
+		"notify", "theme", "rank", "threads", "engines", "bonus", "cycle"} {
+		words = append(words, k+"="+long, k+"="+wide, k+"="+ctrl, k+"=", k+"=fischer:"+wide+"+1d", k+"=japanese,"+wide)
+	}
+	return words
+}
+
+// Property (issue 23, part 4): no refusal of any command's arguments
+// exceeds maxRefusal bytes, whatever the words, once or twice over, and
+// whether the command's required arguments are there or not.
+func TestRefusalsAreShort(t *testing.T) {
+	h := newHarness(t)
+	h.start("")
+	h.admins = map[string]bool{"alice": true}
+	refused := 0
+	for _, c := range commands() {
+		bases := []string{c.Name, requiredLine(c)}
+		if c.Name == "settings" {
+			bases = append(bases, "settings room")
+		}
+		if c.Name == "challenge" {
+			bases = append(bases, "challenge @carol 9 japanese")
+		}
+		for _, base := range bases {
+			for _, w := range hostileWords() {
+				lines := []string{base + " " + w}
+				if len(w) < 100 {
+					lines = append(lines, base+" "+w+" "+w) // two values
+				} else {
+					lines = append(lines, base+" "+ClipRunes(w, 5)+" "+w) // two values, one long
+				}
+				for _, line := range lines {
+					h.t = t
+					rep := h.do("alice", line)
+					if !rep.Error {
+						continue
+					}
+					refused++
+					if len(rep.Text) > maxRefusal || !utf8.ValidString(rep.Text) {
+						t.Errorf("%q: a refusal of %d bytes: %s", ClipRunes(line, 60), len(rep.Text), ClipRunes(rep.Text, 400))
+					}
+				}
+			}
+		}
+	}
+	// Discord's options arrive by name: every argument's, and a name no
+	// command declares.
+	for _, c := range commands() {
+		names := []string{strings.Repeat("n", 5000), "komy"}
+		for _, a := range c.Args {
+			names = append(names, a.Name)
+		}
+		for _, name := range names {
+			for _, w := range hostileWords() {
+				h.seq++
+				r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true,
+					EventID: EventID(fmt.Sprintf("test:named%d", h.seq)), Command: c.Name, Named: map[string]string{name: w}}
+				rep := h.bot.Handle(context.Background(), r)
+				if !rep.Error {
+					continue
+				}
+				refused++
+				if len(rep.Text) > maxRefusal || !utf8.ValidString(rep.Text) {
+					t.Errorf("%s with %s=%q: a refusal of %d bytes: %s", c.Name, ClipRunes(name, 20), ClipRunes(w, 40), len(rep.Text), ClipRunes(rep.Text, 400))
+				}
+			}
+		}
+	}
+	t.Logf("%d lines refused", refused)
+	if refused < 1000 {
+		t.Fatalf("only %d lines refused: the words do not reach the parser", refused)
+	}
 }

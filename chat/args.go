@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	case "rules":
 		r, err := game.ParseRules(v)
 		if err != nil {
-			return errorf("%s", clipEchoes(err.Error(), v))
+			return errorf("%s", rulesError(err, v))
 		}
 		if err := game.CheckKomi(r.Komi); err != nil { // records may carry komi=2.75; new games may not
 			return errorf("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
@@ -250,8 +251,30 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	return nil
 }
 
+// sizeError says why v is no board size: out of range (err is
+// game.ErrSizeTooBig or ErrSizeTooTiny) or not a size at all.
 func sizeError(v string, err error) string {
-	return fmt.Sprintf("size %s won't work: boards go from 2x2 to 25x25, like 9, 13, 19 or 13x9.", clipArg(v))
+	if errors.Is(err, game.ErrSizeTooBig) || errors.Is(err, game.ErrSizeTooTiny) {
+		return fmt.Sprintf("size %s won't work: a board is %d to %d lines a side, like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+	}
+	return fmt.Sprintf("size %s won't work: write the lines a side (%d to %d), like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+}
+
+// rulesError words err, game.ParseRules's refusal of spec: an unknown
+// ruleset gets the nearest preset's name and the list of presets.
+func rulesError(err error, spec string) string {
+	if errors.Is(err, game.ErrUnknownRules) {
+		fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
+			var names []string
+			for _, p := range game.Presets() {
+				names = append(names, p.Name)
+				names = append(names, p.Aliases...)
+			}
+			return unknownRules(strings.TrimSuffix(fields[0], ":"), names, "or options like ko=simple scoring=area")
+		}
+	}
+	return clipEchoes(err.Error(), spec)
 }
 
 func parseBool(v string) (bool, bool) {
@@ -266,7 +289,9 @@ func parseBool(v string) (bool, bool) {
 
 // ParseClock reads a clock: "none", "3d" (each move within 3 days),
 // "fischer:3d+1d/7d" or "fischer 3d+1d max 7d" (a bank of 3 days, one day
-// added per move, at most 7 days). Units: m, h, d, w; combined like 1d12h.
+// added per move, at most 7 days; without a maximum, at most the starting
+// time). Units: m, h, d, w; combined like 1d12h. Clocks count whole
+// minutes: "30s" is read only to say so.
 func ParseClock(s string) (TimeControl, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
@@ -276,13 +301,21 @@ func ParseClock(s string) (TimeControl, error) {
 	bad := func() (TimeControl, error) {
 		return TimeControl{}, errorf("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", echo(s))
 	}
+	// wholeMinutes refuses a part of the clock that is not a whole
+	// number of minutes, naming it.
+	wholeMinutes := func(part string, d time.Duration, what string) error {
+		if d%time.Minute == 0 {
+			return nil
+		}
+		return errorf("clock %s: %s %s is not a whole number of minutes; clocks count minutes, like %s", echo(s), what, clipArg(part), FormatClockDuration(d.Round(time.Minute)))
+	}
 	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
 		rest = strings.TrimLeft(rest, ": ")
 		rest = strings.ReplaceAll(rest, " max ", "/")
 		rest = strings.ReplaceAll(rest, " ", "")
 		main, rest, ok := strings.Cut(rest, "+")
 		if !ok {
-			return bad()
+			return TimeControl{}, errorf("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", echo(s))
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
 		c := TimeControl{Kind: Fischer}
@@ -293,10 +326,25 @@ func ParseClock(s string) (TimeControl, error) {
 		if c.Increment, err = parseDuration(inc); err != nil {
 			return bad()
 		}
+		if c.Main < time.Minute {
+			return TimeControl{}, errorf("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", echo(s), clipArg(main))
+		}
+		if err := wholeMinutes(main, c.Main, "the starting time"); err != nil {
+			return TimeControl{}, err
+		}
+		if c.Increment > 0 && c.Increment < time.Minute {
+			return TimeControl{}, errorf("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", echo(s), clipArg(inc))
+		}
+		if err := wholeMinutes(inc, c.Increment, "the increment"); err != nil {
+			return TimeControl{}, err
+		}
 		c.Max = c.Main
 		if hasMax {
 			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
 				return TimeControl{}, errorf("clock %s: the maximum must be at least the starting time", echo(s))
+			}
+			if err := wholeMinutes(max, c.Max, "the maximum"); err != nil {
+				return TimeControl{}, err
 			}
 		}
 		if c.Max > 365*24*time.Hour {
@@ -311,10 +359,13 @@ func ParseClock(s string) (TimeControl, error) {
 	if d < time.Minute || d > 365*24*time.Hour {
 		return TimeControl{}, errorf("clock %s: a move may take between 1 minute and 365 days", echo(s))
 	}
+	if err := wholeMinutes(t, d, "the time per move"); err != nil {
+		return TimeControl{}, err
+	}
 	return TimeControl{Kind: PerMove, PerMove: d}, nil
 }
 
-// parseDuration reads "3d", "12h", "1d12h", "30m", "2w".
+// parseDuration reads "3d", "12h", "1d12h", "30m", "2w", "30s".
 func parseDuration(s string) (time.Duration, error) {
 	if s == "" {
 		return 0, fmt.Errorf("empty duration")
@@ -334,6 +385,8 @@ func parseDuration(s string) (time.Duration, error) {
 		}
 		var unit time.Duration
 		switch s[i] {
+		case 's':
+			unit = time.Second
 		case 'm':
 			unit = time.Minute
 		case 'h':
@@ -352,10 +405,21 @@ func parseDuration(s string) (time.Duration, error) {
 }
 
 // FormatDuration prints a duration the way players read clocks: "2d 4h",
-// "5h 30m", "12m", "less than a minute".
+// "5h 30m", "12m"; under ten minutes with seconds: "1m 58s", "45s".
 func FormatDuration(d time.Duration) string {
-	if d < time.Minute {
-		return "less than a minute"
+	if d < 10*time.Minute {
+		d = d.Truncate(time.Second)
+		if d <= 0 {
+			return "0s"
+		}
+		m, sec := d/time.Minute, (d%time.Minute)/time.Second
+		switch {
+		case m == 0:
+			return fmt.Sprintf("%ds", sec)
+		case sec == 0:
+			return fmt.Sprintf("%dm", m)
+		}
+		return fmt.Sprintf("%dm %ds", m, sec)
 	}
 	days := d / (24 * time.Hour)
 	d -= days * 24 * time.Hour
@@ -375,14 +439,17 @@ func FormatDuration(d time.Duration) string {
 	return strings.Join(parts, " ")
 }
 
+// FormatClockDuration prints a clock's duration as typed: "1d12h", "10m".
+func FormatClockDuration(d time.Duration) string {
+	if d == 0 {
+		return "0m"
+	}
+	return strings.ReplaceAll(FormatDuration(d), " ", "")
+}
+
 // FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
 func FormatClock(c TimeControl) string {
-	short := func(d time.Duration) string {
-		if d == 0 {
-			return "0m"
-		}
-		return strings.ReplaceAll(FormatDuration(d), " ", "")
-	}
+	short := FormatClockDuration
 	switch c.Kind {
 	case PerMove:
 		return short(c.PerMove)

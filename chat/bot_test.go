@@ -251,13 +251,13 @@ func TestRights(t *testing.T) {
 func TestBadChallengeOptions(t *testing.T) {
 	h := newHarness(t)
 	for line, want := range map[string]string{
-		"challenge @bob 30":           "25x25",
-		"challenge @bob 1":            "2x2",
+		"challenge @bob 30":           "2 to 25 lines",
+		"challenge @bob 1":            "2 to 25 lines",
 		"challenge @bob komi=6.3":     "multiple of 0.5",
 		"challenge @bob komi=x":       "not a number",
 		"challenge @bob handicap=12":  "2 to 9",
 		"challenge @bob clock=3x":     "clock",
-		"challenge @bob fancyrules":   "don't understand",
+		"challenge @bob fancyrules":   "I don't know the ruleset",
 		"challenge @bob 5 handicap=3": "placement=free",
 		"chalenge @bob":               "Did you mean",
 	} {
@@ -430,7 +430,7 @@ func TestHelpAndRules(t *testing.T) {
 	if !strings.Contains(rep.Text, "prisoner") {
 		t.Fatalf("rules bga: %s", rep.Text)
 	}
-	h.fails("alice", "rules nonsense", "unknown ruleset")
+	h.fails("alice", "rules nonsense", "I don't know the ruleset")
 }
 
 func TestSettings(t *testing.T) {

@@ -156,7 +156,7 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg)))
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg), clockNote(clock)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
@@ -280,7 +280,7 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 		if o.Rules == nil {
 			return cfg, TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
-		return cfg, TimeControl{}, "", errorf("%s", clipEchoes(err.Error(), spec))
+		return cfg, TimeControl{}, "", errorf("%s", rulesError(err, spec))
 	}
 	cfg.Rules = rules
 	base, hasBase, komiGiven := rulesBase(spec)
@@ -371,14 +371,25 @@ func describeConfig(cfg game.Config, clock TimeControl) string {
 	return s
 }
 
+// clockNote says, for a Fischer clock whose maximum is its starting time
+// (fischer:10m+1m, written without one), that the increment never makes
+// it grow: a player who expects it to is told when the clock is chosen.
+func clockNote(clock TimeControl) string {
+	if clock.Kind != Fischer || clock.Increment == 0 || clock.Max != clock.Main {
+		return ""
+	}
+	return fmt.Sprintf(" The clock's increment refills it up to %s, no more; a maximum like fischer:%s+%s/%s lets it grow.",
+		FormatDuration(clock.Main), FormatClockDuration(clock.Main), FormatClockDuration(clock.Increment), FormatClockDuration(2*clock.Main))
+}
+
 func (b *Bot) challengeReply(c *Challenge) Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
 	var mentions []UserID
 	if c.To == "" {
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s. Anyone here can take it with %s.", Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	} else {
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s. %s, answer with %s or %s.", Mention(c.From), Mention(c.To), colour, describeConfig(c.Config, c.Clock), Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", Mention(c.From), Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []UserID{c.To}
 	}
 	return Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,

@@ -6,8 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// maxEcho is how much of a user's input an error message repeats.
-const maxEcho = 40
+// maxEcho is how much of a user's input an error message repeats: at
+// most maxEcho runes, and at most maxEchoBytes bytes as shown (quoted,
+// with escapes), so that a refusal stays under maxRefusal bytes.
+const (
+	maxEcho      = 40
+	maxEchoBytes = 64
+)
+
+// maxRefusal bounds a refusal's text in bytes.
+const maxRefusal = 300
 
 // ClipRunes returns s cut to at most n runes, ending in "…" when cut.
 // Invalid UTF-8 is replaced, so a clipped string is always valid.
@@ -15,19 +23,21 @@ func ClipRunes(s string, n int) string {
 	if !utf8.ValidString(s) {
 		s = toValidUTF8(s)
 	}
-	if utf8.RuneCountInString(s) <= n {
+	// Walk at most n runes: a long s is not counted whole.
+	i, k := 0, 0
+	for i < len(s) && k < n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		k++
+	}
+	if i == len(s) {
 		return s
 	}
 	if n <= 1 {
 		return "…"
 	}
-	i, k := 0, 0
-	for k < n-1 {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		k++
-	}
-	return s[:i] + "…"
+	_, size := utf8.DecodeLastRuneInString(s[:i])
+	return s[:i-size] + "…"
 }
 
 // ClipBytes returns s cut to at most n bytes (on a rune boundary),
@@ -56,10 +66,20 @@ func toValidUTF8(s string) string {
 }
 
 // echo quotes user input for an error message, clipped: "D4", "xxxx…".
-func echo(s string) string { return fmt.Sprintf("%q", ClipRunes(s, maxEcho)) }
+// Escapes count: 40 control characters quoted would take 240 bytes, so
+// fewer of them are shown.
+func echo(s string) string {
+	s = ClipRunes(s, maxEcho+1) // keeps the cut visible below
+	for n := maxEcho; ; n-- {
+		q := fmt.Sprintf("%q", ClipRunes(s, n))
+		if len(q) <= maxEchoBytes || n <= 1 {
+			return q
+		}
+	}
+}
 
 // clipArg clips user input shown unquoted ("komi=abc…").
-func clipArg(s string) string { return ClipRunes(s, maxEcho) }
+func clipArg(s string) string { return ClipBytes(ClipRunes(s, maxEcho), maxEchoBytes) }
 
 // clipEchoes shortens, in msg (an error from another package that quotes
 // the input), every long piece of input, then bounds msg as a whole.
@@ -69,7 +89,7 @@ func clipEchoes(msg, input string) string {
 			msg = strings.ReplaceAll(msg, piece, clipArg(piece))
 		}
 	}
-	return ClipRunes(msg, 300)
+	return ClipBytes(ClipRunes(msg, maxRefusal), maxRefusal)
 }
 
 // maxListed is how many choices a "which one?" message names.

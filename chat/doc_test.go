@@ -30,7 +30,16 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("recognised by its form (`#7` a game, `@bob` a player, `9` a size, `komi=6.5`, …) in any order. A word the command\n")
 	sb.WriteString("does not take, two values for one argument (`challenge @bob 9 13`), a reference like `#0`, or a player name\n")
 	sb.WriteString("that is not a valid ID on its platform (a Matrix ID of at most 255 bytes, a Discord snowflake, a short word in\n")
-	sb.WriteString("the terminal) is refused with the command's usage, and nothing changes. On Discord the options arrive by name.\n")
+	sb.WriteString("the terminal) is refused, and nothing changes. The refusal says what is wrong with that word, in under 300 bytes:\n")
+	sb.WriteString("a number is a size out of range (`challenge @bob -9`: a board is 2 to 25 lines a side), a word near a\n")
+	sb.WriteString("name the command takes gets that name (`japanes`: did you mean japanese?, `komy=6.5`: did you mean komi=?), an\n")
+	sb.WriteString("unknown ruleset gets the list of presets, a bare `@` names nobody; the command's usage follows when it fits.\n")
+	sb.WriteString("Long input is never repeated whole. `help` and `settings` suggest only near names. On Discord the options\n")
+	sb.WriteString("arrive by name.\n")
+	sb.WriteString("\nClocks count whole minutes: a time per move is 1 minute to 365 days (`clock=3d`); a Fischer clock\n")
+	sb.WriteString("`fischer:10m+1m/30m` starts with 10 minutes, adds 1 per move and holds at most 30. Without a maximum\n")
+	sb.WriteString("(`fischer:10m+1m`) it holds at most its starting time, and the challenge says so. Time left shows seconds\n")
+	sb.WriteString("under ten minutes (`1m 58s left`).\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())
 		if c.Admin {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -41,10 +42,14 @@ func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return Reply{Title: "gobot help", Text: sb.String(), Private: true}, nil
 }
 
-// usageError says how to call c.
+// usageError says what is wrong and, where the refusal stays within
+// maxRefusal bytes, how to call c.
 func (b *Bot) usageError(c string, what string) error {
 	cmd := b.byName[c]
-	return errorf("%s Usage: %s", what, usageToken(cmd.Usage()))
+	if s := what + " Usage: " + usageToken(cmd.Usage()); len(s) <= maxRefusal {
+		return errorf("%s", s)
+	}
+	return errorf("%s", what)
 }
 
 func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
@@ -66,15 +71,30 @@ func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, e
 		var parts []string
 		for _, name := range a.Text {
 			rules, _ := game.Preset(name)
-			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules))
+			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules, name))
 		}
 		return Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}, nil
 	}
-	rules, err := game.ParseRules(strings.Join(a.Text, " "))
-	if err != nil {
-		return Reply{}, errorf("%s", clipEchoes(err.Error(), strings.Join(a.Text, " ")))
+	spec, note := strings.Join(a.Text, " "), aliasNote(a.Text[0])
+	if strings.Contains(a.Text[0], "=") {
+		// Options alone change the room's ruleset, as in a challenge
+		// (challengeConfig) and in the room's settings.
+		room, err := tx.Room(r.Room)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return Reply{}, err
+		}
+		base := b.cfg.Rules
+		if room != nil && room.Rules != "" {
+			base = room.Rules
+		}
+		note = fmt.Sprintf("Options alone change this room's ruleset, %s, as they do in a challenge: %s %s.\n", clipArg(base), clipArg(base), clipArg(spec))
+		spec = base + " " + spec
 	}
-	return Reply{Title: "Rules: " + rules.Name, Text: aliasNote(a.Text[0]) + explainRules(rules) + "\n" + handicapRule, Private: true}, nil
+	rules, err := game.ParseRules(spec)
+	if err != nil {
+		return Reply{}, errorf("%s", rulesError(err, spec))
+	}
+	return Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}, nil
 }
 
 // allPresets reports whether every word names a preset.
@@ -104,8 +124,9 @@ func aliasNote(word string) string {
 // another spelling of it.
 var farAlias = map[string]bool{"ing": true, "goe": true}
 
-// explainRules describes a ruleset in plain words.
-func explainRules(r game.Rules) string {
+// explainRules describes in plain words the ruleset r, made from spec
+// ("japanese ko=simple").
+func explainRules(r game.Rules, spec string) string {
 	var lines []string
 	p, preset := game.LookupPreset(r.Name)
 	preset = preset && p.Name == r.Name
@@ -140,7 +161,7 @@ func explainRules(r game.Rules) string {
 	if r.PassStones {
 		lines = append(lines, "Each pass hands your opponent a stone as a prisoner, and White must pass last.")
 	}
-	lines = append(lines, explainKomi(r, p, preset))
+	lines = append(lines, explainKomi(r, p, preset, spec))
 	switch r.Placement {
 	case game.PlacementFixed:
 		lines = append(lines, "Handicap stones go on the marked points, then White moves.")
@@ -165,13 +186,19 @@ func explainRules(r game.Rules) string {
 
 // explainKomi says what komi White gets: the preset's policy from game's
 // presets table, or the ruleset's own komi.
-func explainKomi(r game.Rules, p game.PresetSpec, preset bool) string {
+func explainKomi(r game.Rules, p game.PresetSpec, preset bool, spec string) string {
 	k := game.KomiPolicy{Even: r.Komi, Handicap: r.DefaultKomi(19, 19, 2)}
-	if preset {
+	base, hasBase, komiGiven := rulesBase(spec)
+	switch {
+	case preset:
 		k.OneStone = p.Komi.OneStone
 		if r.Komi == r.DefaultKomi(19, 19, 0) {
 			k = p.Komi
 		}
+	case hasBase && !komiGiven:
+		// Options changed a preset: a game gets the preset's komi
+		// (challengeConfig), so that is what is explained.
+		k = base.Komi
 	}
 	s := "Komi: " + game.FormatKomi(k.Even) + " points to White in an even game"
 	if k.SmallLines > 0 {

@@ -350,7 +350,7 @@ func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
 	}
 	rank, err := game.ParseRank(v)
 	if err != nil {
-		return errorf("rank=%s: write a grade like 5k or 2d (ranks go from 30k to 9d).", ClipRunes(v, 20))
+		return errorf("rank=%s: write a grade like 5k, 10 kyu, 2d or 3 dan (ranks go from 30k to 9d).", ClipRunes(v, 20))
 	}
 	p, err := rating.Start(rank)
 	if err != nil {

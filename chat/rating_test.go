@@ -180,7 +180,9 @@ func TestRatingMistakes(t *testing.T) {
 	h.fails("alice", "challenge @bob 13x9 rated", "Only 9x9, 13x13 and 19x19 games are rated; this one is 13x9")
 	h.fails("alice", "challenge @bob rated=maybe", "rated=maybe: write rated or unrated")
 	h.fails("alice", "settings rank=35k", "rank=35k: ratings go from 30k to 9d")
-	h.fails("alice", "settings rank=strong", "rank=strong: write a grade like 5k or 2d")
+	h.fails("alice", "settings rank=strong", "rank=strong: write a grade like 5k, 10 kyu, 2d or 3 dan")
+	h.fails("alice", "settings rank=10 kyu kyu", `Write settings as key=value, like notify=dm or theme=dark (I got "kyu")`)
+	h.fails("alice", "settings rnak=5k", `There is no setting "rnak"; did you mean rank=?`)
 	rep := h.fails("alice", "settings rank="+strings.Repeat("x", 500), "write a grade")
 	if len(rep.Text) > 200 {
 		t.Fatalf("the input is not clipped: %d bytes", len(rep.Text))
@@ -277,5 +279,23 @@ func TestTimeoutAfterPlacementUnrated(t *testing.T) {
 	}
 	if sg, _ := h.game(1); sg.Result != "B+T" || sg.Rating == nil || !sg.Rating.Rated || sg.Rating.Done {
 		t.Fatalf("after White's timeout: %s %+v", sg.Result, sg.Rating)
+	}
+}
+
+// Issue 24, item 8: ranks are written as players say them: "10 kyu",
+// "3 dan", "10k", "3d", "10kyu".
+func TestRankInWords(t *testing.T) {
+	for line, want := range map[string]string{
+		"settings rank=10 kyu": "10k", "settings rank=3 dan": "3d", "settings rank=10k": "10k", "settings rank=3d": "3d",
+		"settings rank=10kyu": "10k", "settings rank=2 K": "2k", "settings rank=1 D": "1d", "settings theme=dark rank=4 kyu notify=dm": "4k",
+	} {
+		h := newHarness(t)
+		rep := h.ok("alice", line)
+		if !strings.Contains(rep.Text, "rank="+want+"?") {
+			t.Errorf("%s: want rank %s in\n%s", line, want, rep.Text)
+		}
+		if rec := h.ratingOf("test:main", "alice"); rec == nil || !rec.Stated {
+			t.Errorf("%s: no stated rating: %+v", line, rec)
+		}
 	}
 }

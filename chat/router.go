@@ -240,38 +240,16 @@ func (b *Bot) unknownCommand(name string) error {
 	if name == "" {
 		return errorf("Which command? Try %s.", b.cmd("help"))
 	}
-	best, bestD := "", 3
+	var names []string
 	for _, c := range b.commands {
-		for _, n := range append([]string{c.Name}, c.Aliases...) {
-			if d := editDistance(name, n); d < bestD {
-				best, bestD = c.Name, d
-			}
-		}
+		names = append(names, c.Name)
+		names = append(names, c.Aliases...)
 	}
-	if best != "" {
+	if n, ok := nearest(name, names); ok {
+		best := b.byName[n].Name // an alias stands for its command
 		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
 	}
 	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // owedReply is the stored reply of an event handed over again; a

@@ -39,7 +39,7 @@ func TestRulesFromPresetTable(t *testing.T) {
 			t.Errorf("%s: want %q in\n%s", line, want, rep.Text)
 		}
 	}
-	if rep := h.ok("alice", "rules ko=simple"); strings.Contains(rep.Text, "From ") {
+	if rep := h.ok("alice", "rules custom ko=simple"); strings.Contains(rep.Text, "From ") {
 		t.Errorf("a custom ruleset has no source:\n%s", rep.Text)
 	}
 }
@@ -54,4 +54,37 @@ func TestRulesKomiInChallenge(t *testing.T) {
 		t.Errorf("room rules with komi 6.3: %s", rep.Text)
 	}
 	h.ok("alice", "challenge @bob rules=ko=simple,komi=2.5")
+}
+
+// Issue 24, item 5: options alone mean the same in the rules command as
+// in a challenge: they change the room's ruleset. The rules command
+// explains the ruleset, with its komi for a 19x19 even game, that a
+// challenge with those options makes.
+func TestRulesOptionsAloneAsInChallenge(t *testing.T) {
+	h := newHarness(t) // the bot's rules: japanese
+	h.admins = map[string]bool{"alice": true}
+	rep := h.ok("alice", "rules scoring=territory")
+	if rep.Title != "Rules: japanese" || !strings.Contains(rep.Text, "this room's ruleset, japanese") || strings.Contains(rep.Text, "superko") {
+		t.Fatalf("rules scoring=territory in a japanese room:\n%s\n%s", rep.Title, rep.Text)
+	}
+	for _, room := range []string{"", "chinese", "aga", "japanese ko=positional", "new-zealand"} {
+		if room != "" {
+			h.ok("alice", "settings room rules="+room)
+		}
+		for _, opts := range []string{"scoring=territory", "scoring=area", "ko=simple", "ko=situational suicide=allowed", "passstones=on"} {
+			rep := h.ok("alice", "rules "+opts)
+			ch := h.ok("alice", "challenge @carol 19 "+opts)
+			// "19x19, japanese rules, komi 6.5, …"
+			desc := ch.Text[strings.Index(ch.Text, "19x19, ")+len("19x19, "):]
+			name, rest, _ := strings.Cut(desc, " rules, komi ")
+			komi := strings.TrimRight(strings.Fields(rest)[0], ".,")
+			if rep.Title != "Rules: "+name {
+				t.Errorf("room %q, %s: rules explains %q, the challenge makes %q", room, opts, rep.Title, name)
+			}
+			if !strings.Contains(rep.Text, " "+komi+" points to White in an even game") && !strings.Contains(rep.Text, ", "+komi+" on larger ones") {
+				t.Errorf("room %q, %s: the challenge's komi is %s; rules says:\n%s", room, opts, komi, rep.Text)
+			}
+			h.ok("alice", "cancel "+strings.TrimPrefix(ch.Title, "Challenge "))
+		}
+	}
 }

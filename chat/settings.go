@@ -29,6 +29,26 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
 
+// rankWords joins a rank written in two words, as ranks are spoken:
+// "rank=10 kyu", "rank=3 dan", "rank=5 k" are rank=10kyu, rank=3dan,
+// rank=5k.
+func rankWords(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		k, v, _ := strings.Cut(a, "=")
+		if strings.EqualFold(k, "rank") && allDigits(v) && i+1 < len(args) {
+			switch strings.ToLower(args[i+1]) {
+			case "k", "kyu", "d", "dan":
+				a += args[i+1]
+				i++
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // settingsOnlyShown: `settings` or `settings room` only shows them.
 func settingsOnlyShown(a *Args) bool {
 	return len(a.Text) == 0 || len(a.Text) == 1 && strings.EqualFold(a.Text[0], "room")
@@ -47,7 +67,7 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 	}
 	var mine, room []string
 	seen := map[string]string{}
-	for _, a := range args {
+	for _, a := range rankWords(args) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
@@ -63,6 +83,9 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 		case roomKeys[k], isRulesOption(a):
 			room = append(room, a) // ko=simple changes the room's rules
 		default:
+			if n, ok := nearest(k, append(sortedNames(playerKeys), sortedNames(roomKeys)...)); ok {
+				return Reply{}, errorf("There is no setting %s; did you mean %s=?", echo(k), n)
+			}
 			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
@@ -132,7 +155,7 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 					}
 					rules = current + " " + o.RulesText
 					if _, err := game.ParseRules(rules); err != nil {
-						return errorf("%s", clipEchoes(err.Error(), rules))
+						return errorf("%s", rulesError(err, rules))
 					}
 					if len(rules) > maxRulesText {
 						return errorf("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", len(rules))
@@ -165,6 +188,9 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 	}
 	rep, err := b.showSettings(tx, r)
 	rep.Text = "Saved.\n" + rep.Text
+	if o.Clock != nil && clockNote(*o.Clock) != "" {
+		rep.Text += "\n" + strings.TrimSpace(clockNote(*o.Clock))
+	}
 	return rep, err
 }
 
