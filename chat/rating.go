@@ -405,14 +405,16 @@ func cmdRating(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 // topRows is how many players `top` lists.
 const topRows = 20
 
-// SortLeaderboard orders ratings for a leaderboard: settled players (RD
-// at most rating.ProvisionalRD) first, each group by rating, highest
-// first, then by user.
+// SortLeaderboard orders ratings for a leaderboard by a conservative
+// rating, r − 2·RD (rating.Player.Low: what the player has reached with
+// 95% confidence), highest first, then by rating, then by user: a
+// newcomer with one lucky win (1662 ± 581) stays below a regular whose
+// rating is known (1533 ± 261) until more games confirm it.
 func SortLeaderboard(rs []*PlayerRating) {
 	sort.SliceStable(rs, func(i, j int) bool {
-		pi, pj := rs[i].Player().Provisional(), rs[j].Player().Provisional()
-		if pi != pj {
-			return !pi
+		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
+		if li != lj {
+			return li > lj
 		}
 		if rs[i].Rating != rs[j].Rating {
 			return rs[i].Rating > rs[j].Rating
@@ -455,8 +457,12 @@ func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, err
 	if n := len(rs) - topRows; n > 0 {
 		fmt.Fprintf(&sb, "\nand %d more.", n)
 	}
-	if rs[len(rs)-1].Player().Provisional() {
-		fmt.Fprintf(&sb, "\nRanks with ? are still uncertain (RD above %.0f); they are listed after the settled ones.", rating.ProvisionalRD)
+	sb.WriteString("\nListed by rating − ± (the rating reached with 95% confidence): a player with few games ranks lower until the rating settles.")
+	for _, x := range rs {
+		if x.Player().Provisional() {
+			fmt.Fprintf(&sb, " Ranks with ? are still uncertain (RD above %.0f).", rating.ProvisionalRD)
+			break
+		}
 	}
 	return Reply{Title: "Leaderboard", Text: sb.String()}, nil
 }
