@@ -84,7 +84,7 @@ var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (defaul
 func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
-			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
+			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings, scaled to the board: a stone is worth 6 grades on 9x9, 3 on 13x13), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
 			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "who to play (empty: anyone in the room)"},
 				{Name: "size", Kind: ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "rules", Kind: ArgRules, Help: "ruleset", Choices: game.PresetNames()},
