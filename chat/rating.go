@@ -98,8 +98,9 @@ func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color
 	}
 	h := rating.SuggestFor(from.Rating, to.Rating, cfg.Rules, cfg.Width, cfg.Height)
 	// The ranks shown are rounded; the handicap comes from the ratings.
-	apart := fmt.Sprintf("the ratings are %.2f grades apart", math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)))
-	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 && h.Black != rating.Either {
+	d := math.Abs(rating.Grade(from.Rating) - rating.Grade(to.Rating))
+	apart := fmt.Sprintf("the ratings are %.2f grades apart", d)
+	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 && d >= 0.5 {
 		apart += fmt.Sprintf("; a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
 	}
 	cr.Suggested = fmt.Sprintf("%s (%s)", h, apart)
