@@ -168,8 +168,8 @@ func TestLastResultsBounded(t *testing.T) {
 		t.Fatalf("alice after 7 games: %+v", rec)
 	}
 	sg, _ := h.game(7)
-	if sg.Result != "0" || sg.Rating.Grades != 1 {
-		t.Fatalf("game 7: %s, rated with %g grades (komi 0 is a one-grade handicap)", sg.Result, sg.Rating.Grades)
+	if sg.Result != "0" || sg.Rating.Grades != 3 {
+		t.Fatalf("game 7: %s, rated with %g grades (komi 0 on 9x9 is half a move, 3 grades)", sg.Result, sg.Rating.Grades)
 	}
 }
 
