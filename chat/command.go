@@ -84,7 +84,7 @@ var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (defaul
 func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
-			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
+			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings, scaled to the board: a stone is worth 6 grades on 9x9, 3 on 13x13), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
 			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "who to play (empty: anyone in the room)"},
 				{Name: "size", Kind: ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "rules", Kind: ArgRules, Help: "ruleset", Choices: game.PresetNames()},
@@ -119,7 +119,7 @@ func commands() []Command {
 			Help: "Shows the rating ± 2·RD (the 95% range), the rank (with ? while RD is above 110), rated games, wins and losses, and the last five results. Ratings are per community: a Discord server, a Matrix room, the terminal. A game is rated when both players are human, the board is 9x9, 13x13 or 19x19, it was rated when challenged, and it ends by score, resignation or time (on time only once both players have moved; not aborted). Before your first rated game, `settings rank=5k` states a starting rank.",
 			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "whose rating (default: yours)"}}, run: cmdRating},
 		{Name: "top", view: true, Aliases: []string{"leaderboard", "ladder"}, Summary: "this community's leaderboard",
-			Help: "A table of the players with rated games here: settled ratings (RD at most 110) first, then the provisional ones (rank with ?), each by rating; at most 20 rows.", run: cmdTop},
+			Help: "A table of the players with rated games here, with rating, ± (2·RD), rank and games, listed by rating − 2·RD (the rating each has reached with 95% confidence, so a player with few games ranks lower until the rating settles); at most 20 rows.", run: cmdTop},
 		{Name: "engines", view: true, Aliases: []string{"bots", "computer"}, Summary: "the computer opponents on offer, with levels and board sizes", run: cmdEngines},
 		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area (alone, they change the room's ruleset)"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",

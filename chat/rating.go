@@ -96,10 +96,15 @@ func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color
 	if o.Handicap != nil || o.Komi != nil {
 		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	}
-	h := rating.Suggest(from.Rating, to.Rating)
+	h := rating.SuggestFor(from.Rating, to.Rating, cfg.Rules, cfg.Width, cfg.Height)
 	// The ranks shown are rounded; the handicap comes from the ratings.
-	cr.Suggested = fmt.Sprintf("%s (the ratings are %.2f grades apart)", h, math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)))
-	if h.Grades == 0 {
+	d := math.Abs(rating.Grade(from.Rating) - rating.Grade(to.Rating))
+	apart := fmt.Sprintf("the ratings are %.2f grades apart", d)
+	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 && d >= 0.5 {
+		apart += fmt.Sprintf("; a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
+	}
+	cr.Suggested = fmt.Sprintf("%s (%s)", h, apart)
+	if h.Black == rating.Either {
 		return nil
 	}
 	want := "white"
@@ -138,7 +143,8 @@ func challengeRatingNote(c *Challenge) string {
 	s += " Ranks: " + strings.Join(ranks, ", ") + "."
 	if cr.Auto {
 		s += " handicap=auto chose " + cr.Suggested
-		switch handicap := rating.HandicapGrades(c.Config.Handicap, c.Config.Rules.Komi) > 0; {
+		cfg := c.Config
+		switch handicap := rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi) > 0; {
 		case !handicap:
 		case c.Color == "black":
 			s += ": " + Mention(c.From) + " takes Black"
@@ -244,7 +250,7 @@ func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
 	if err == nil {
 		var wr *PlayerRating
 		if wr, err = record(tx, gr.Community, sg.White); err == nil {
-			return b.applyRated(tx, sg, br, wr, rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi), score)
+			return b.applyRated(tx, sg, br, wr, rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi), score)
 		}
 	}
 	if errors.Is(err, ErrCorrupt) {
@@ -255,7 +261,7 @@ func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
 	return err
 }
 
-func (b *Bot) applyRated(tx Tx, sg *Game, br, wr *PlayerRating, grades int, blackScore float64) error {
+func (b *Bot) applyRated(tx Tx, sg *Game, br, wr *PlayerRating, grades float64, blackScore float64) error {
 	var b1, w1 rating.Player
 	var err error
 	if grades == 0 {
@@ -405,14 +411,16 @@ func cmdRating(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 // topRows is how many players `top` lists.
 const topRows = 20
 
-// SortLeaderboard orders ratings for a leaderboard: settled players (RD
-// at most rating.ProvisionalRD) first, each group by rating, highest
-// first, then by user.
+// SortLeaderboard orders ratings for a leaderboard by a conservative
+// rating, r − 2·RD (rating.Player.Low: what the player has reached with
+// 95% confidence), highest first, then by rating, then by user: a
+// newcomer with one lucky win (1662 ± 581) stays below a regular whose
+// rating is known (1533 ± 261) until more games confirm it.
 func SortLeaderboard(rs []*PlayerRating) {
 	sort.SliceStable(rs, func(i, j int) bool {
-		pi, pj := rs[i].Player().Provisional(), rs[j].Player().Provisional()
-		if pi != pj {
-			return !pi
+		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
+		if li != lj {
+			return li > lj
 		}
 		if rs[i].Rating != rs[j].Rating {
 			return rs[i].Rating > rs[j].Rating
@@ -455,12 +463,16 @@ func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, err
 	if n := len(rs) - topRows; n > 0 {
 		fmt.Fprintf(&sb, "\nand %d more.", n)
 	}
-	if rs[len(rs)-1].Player().Provisional() {
-		fmt.Fprintf(&sb, "\nRanks with ? are still uncertain (RD above %.0f); they are listed after the settled ones.", rating.ProvisionalRD)
+	sb.WriteString("\nListed by rating − ± (the rating reached with 95% confidence): a player with few games ranks lower until the rating settles.")
+	for _, x := range rs {
+		if x.Player().Provisional() {
+			fmt.Fprintf(&sb, " Ranks with ? are still uncertain (RD above %.0f).", rating.ProvisionalRD)
+			break
+		}
 	}
 	return Reply{Title: "Leaderboard", Text: sb.String()}, nil
 }
 
 // handicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded), rounded up. Under half a grade: an even game with the usual komi. Up to one grade: the weaker player takes Black without stones, and komi is the ruleset's handicap komi, at most 0.5 (0 where the text gives none). More: that many stones (at most 9) with the ruleset's handicap komi. Handicap games are rated with Black's rating raised by the handicap's grades."
+const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded). On 19x19, rounded up: under half a grade an even game with the usual komi; up to one grade the weaker player takes Black without stones, and komi is the ruleset's handicap komi, at most 0.5 (0 where the text gives none); more, that many stones (at most 9) with the ruleset's handicap komi. On smaller boards a stone is worth more (6 grades on 9x9, 3 on 13x13): the difference becomes points of head start, whole moves as stones and the rest as komi (where the ruleset gives handicap games none: the nearest whole handicap). Handicap games are rated with Black's rating raised by what the handicap is worth on that board."

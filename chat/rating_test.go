@@ -168,8 +168,50 @@ func TestLastResultsBounded(t *testing.T) {
 		t.Fatalf("alice after 7 games: %+v", rec)
 	}
 	sg, _ := h.game(7)
-	if sg.Result != "0" || sg.Rating.Grades != 1 {
-		t.Fatalf("game 7: %s, rated with %d grades (komi 0 is a one-grade handicap)", sg.Result, sg.Rating.Grades)
+	if sg.Result != "0" || sg.Rating.Grades != 3 {
+		t.Fatalf("game 7: %s, rated with %g grades (komi 0 on 9x9 is half a move, 3 grades)", sg.Result, sg.Rating.Grades)
+	}
+}
+
+// Issue 24: handicap=auto on 9x9 between players 3.6 grades apart gave 4
+// stones, a crushing handicap there. A stone is worth 6 grades on 9x9:
+// 3.6 grades are 0.6 of a free move, so 2 stones with komi 11.5 (13
+// points a move, 7.8 of them wanted); the game is rated with what that
+// is worth on 9x9.
+func TestHandicapAutoSmallBoard(t *testing.T) {
+	h := newHarness(t)
+	ann, bob := rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}, rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}
+	bob.Rating = rating.RatingAtGrade(rating.Grade(ann.Rating) - 3.6)
+	for u, p := range map[UserID]rating.Player{"test:alice": ann, "test:bob": bob} {
+		rec := NewPlayerRating("test:main", u)
+		rec.Rating, rec.RD, rec.Volatility, rec.Games = p.Rating, p.RD, p.Volatility, 10
+		if err := h.db.Update(context.Background(), func(tx Tx) error { return tx.PutRating(rec) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := h.ok("alice", "challenge @bob 9 handicap=auto")
+	if !strings.Contains(rep.Text, "handicap=auto chose 2 stones, komi 11.5 (the ratings are 3.60 grades apart; a stone is worth 6 grades on 9x9): <@test:bob> takes Black.") {
+		t.Fatalf("3.6 grades apart on 9x9: %s", rep.Text)
+	}
+	h.ok("bob", "accept")
+	if _, g := h.game(1); g.Config().Handicap != 2 || g.Config().Rules.Komi != 11.5 {
+		t.Fatalf("the game: %d stones, komi %v", g.Config().Handicap, g.Config().Rules.Komi)
+	}
+	h.ok("alice", "resign")
+	worth := (6.5 - 11.5 + 13) * 6 / 13 // 3.69 grades
+	b1, w1, err := rating.HandicapGame(bob, ann, worth, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePlayer(t, "bob", h.ratingOf("test:main", "bob"), b1)
+	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), w1)
+	if sg, _ := h.game(1); math.Abs(sg.Rating.Grades-worth) > 1e-9 {
+		t.Fatalf("rated with %g grades, want %g", sg.Rating.Grades, worth)
+	}
+	// 13x13: a stone is 3 grades (after that game they are 3.1 apart).
+	rep = h.ok("alice", "challenge @bob 13 handicap=auto")
+	if !strings.Contains(rep.Text, "handicap=auto chose 2 stones, komi 6.5 (the ratings are 3.10 grades apart; a stone is worth 3 grades on 13x13)") {
+		t.Fatalf("on 13x13: %s", rep.Text)
 	}
 }
 
@@ -211,9 +253,15 @@ func TestHandicapAuto(t *testing.T) {
 		t.Fatalf("equal players: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
-	rep = h.ok("alice", "challenge @dave handicap=auto")
+	rep = h.ok("alice", "challenge @dave 19 handicap=auto")
 	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, Black plays first with the handicap komi (the ratings are 1.00 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
+	}
+	h.ok("alice", "cancel")
+	// On 9x9 a stone is worth 6 grades: one grade is 2 points of komi.
+	rep = h.ok("alice", "challenge @dave 9 handicap=auto")
+	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, Black plays first, komi 4.5 (the ratings are 1.00 grades apart; a stone is worth 6 grades on 9x9): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 4.5") {
+		t.Fatalf("one grade apart on 9x9: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	h.ok("carol", "settings rank=5k")
@@ -226,7 +274,7 @@ func TestHandicapAuto(t *testing.T) {
 	if !strings.Contains(rep.Text, "<@test:carol> (Black, 5k?) against <@test:alice> (White, 2k?)") || !strings.Contains(rep.Text, "rated") {
 		t.Fatalf("the game's header: %s", rep.Text)
 	}
-	h.ok("alice", "resign #3")
+	h.ok("alice", "resign #4")
 	c0, _ := rating.Start(-4)
 	a0, _ := rating.Start(-1)
 	c1, a1, err := rating.HandicapGame(c0, a0, 3, 1)
@@ -235,29 +283,35 @@ func TestHandicapAuto(t *testing.T) {
 	}
 	samePlayer(t, "carol", h.ratingOf("test:main", "carol"), c1)
 	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), a1)
-	rep = h.ok("carol", "sgf #3")
+	if sg, _ := h.game(4); sg.Rating.Grades != 3 {
+		t.Fatalf("3 stones on 19x19 rated as %g grades", sg.Rating.Grades)
+	}
+	rep = h.ok("carol", "sgf #4")
 	if !strings.Contains(string(rep.File.Data), "BR[5k?]") || !strings.Contains(string(rep.File.Data), "WR[2k?]") {
 		t.Fatalf("SGF without ranks: %s", rep.File.Data)
 	}
 }
 
-// The leaderboard lists settled players (RD at most 110) first, each
-// group by rating.
+// The leaderboard ranks by rating − 2·RD: a one-game newcomer (issue
+// 24: carol, 1662 ± 581) comes after a regular (alice, 1533 ± 261);
+// ties by rating, then by user.
 func TestSortLeaderboard(t *testing.T) {
 	rs := []*PlayerRating{
-		{User: "a", Rating: 2000, RD: 200, Volatility: 0.06},
-		{User: "b", Rating: 1500, RD: 60, Volatility: 0.06},
-		{User: "c", Rating: 1700, RD: 110, Volatility: 0.06},
-		{User: "d", Rating: 2100, RD: 111, Volatility: 0.06},
-		{User: "e", Rating: 1500, RD: 80, Volatility: 0.06},
+		{User: "carol", Rating: 1662, RD: 290.5, Volatility: 0.06},
+		{User: "alice", Rating: 1533, RD: 130.5, Volatility: 0.06},
+		{User: "b", Rating: 1500, RD: 60, Volatility: 0.06},  // 1380
+		{User: "c", Rating: 1700, RD: 110, Volatility: 0.06}, // 1480
+		{User: "d", Rating: 2100, RD: 111, Volatility: 0.06}, // 1878
+		{User: "e", Rating: 1440, RD: 30, Volatility: 0.06},  // 1380, lower rating than b
+		{User: "f", Rating: 1440, RD: 30, Volatility: 0.06},  // as e
 	}
 	SortLeaderboard(rs)
 	var got []string
 	for _, r := range rs {
 		got = append(got, string(r.User))
 	}
-	if strings.Join(got, "") != "cbeda" {
-		t.Fatalf("order %v, want c b e d a", got)
+	if want := "d c b e f alice carol"; strings.Join(got, " ") != want {
+		t.Fatalf("order %v, want %s", got, want)
 	}
 }
 

@@ -66,7 +66,7 @@ type GameRating struct {
 	// WhiteChange the rating changes, BlackAfter and WhiteAfter the rank
 	// labels after the game.
 	Done        bool    `json:",omitempty"`
-	Grades      int     `json:",omitempty"`
+	Grades      float64 `json:",omitempty"`
 	BlackChange float64 `json:",omitempty"`
 	WhiteChange float64 `json:",omitempty"`
 	BlackAfter  string  `json:",omitempty"`

@@ -2,6 +2,7 @@ package rating
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/gobotgo/gobot/game"
@@ -112,7 +113,7 @@ func TestHandicapGrades(t *testing.T) {
 func TestHandicapRating(t *testing.T) {
 	for _, r := range []float64{600, 1500, 1918.5, 2400} {
 		for g := range 10 {
-			got := HandicapRating(r, g)
+			got := HandicapRating(r, float64(g))
 			if !near(Grade(got), Grade(r)+float64(g), 1e-9) {
 				t.Errorf("HandicapRating(%g, %d) = %g: grade %g, want %g", r, g, got, Grade(got), Grade(r)+float64(g))
 			}
@@ -167,12 +168,129 @@ func TestHandicapGame(t *testing.T) {
 		}
 	}
 
-	for _, g := range []int{-1, 10} {
+	for _, g := range []float64{-1, MaxHandicapGrades + 1, math.NaN()} {
 		if _, _, err := HandicapGame(black, white, g, 1); !errors.Is(err, game.ErrHandicap) {
-			t.Errorf("HandicapGame with %d grades: %v, want game.ErrHandicap", g, err)
+			t.Errorf("HandicapGame with %g grades: %v, want game.ErrHandicap", g, err)
 		}
 	}
 	if _, _, err := HandicapGame(black, white, 2, 3); !errors.Is(err, ErrBadScore) {
 		t.Errorf("HandicapGame with score 3: %v", err)
+	}
+}
+
+// A handicap stone is worth 6 grades on 9x9 and 3 on 13x13 (OGS's
+// rating code), 1 on 19x19.
+func TestGradesPerStone(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		want float64
+	}{{9, 9, 6}, {7, 7, 6}, {11, 9, 6}, {13, 13, 3}, {15, 15, 3}, {19, 19, 1}, {21, 21, 1}, {19, 9, 1}} {
+		if got := GradesPerStone(tc.w, tc.h); got != tc.want {
+			t.Errorf("GradesPerStone(%d, %d) = %g, want %g", tc.w, tc.h, got, tc.want)
+		}
+	}
+}
+
+// What a game's handicap is worth on its board: HandicapGrades on 19x19,
+// points of head start on smaller boards.
+func TestHandicapWorth(t *testing.T) {
+	jp, _ := game.Preset("japanese") // even komi 6.5: a free move is 13 points
+	cn, _ := game.Preset("chinese")  // 7.5, White gets a point per stone
+	nz, _ := game.Preset("new-zealand")
+	custom := jp
+	custom.Name = "custom"
+	for _, tc := range []struct {
+		name   string
+		r      game.Rules
+		size   int
+		stones int
+		komi   float64
+		want   float64
+	}{
+		{"19x19 even", jp, 19, 0, 6.5, 0},
+		{"19x19 4 stones", jp, 19, 4, 0.5, 4},
+		{"19x19 no komi", jp, 19, 0, 0.5, 1},
+		{"9x9 even", jp, 9, 0, 6.5, 0},
+		{"9x9 more komi than even", jp, 9, 0, 8.5, 0},
+		{"9x9 komi 0.5", jp, 9, 0, 0.5, 6 * 6.0 / 13},
+		{"9x9 2 stones komi 6.5", jp, 9, 2, 6.5, 6},
+		{"9x9 2 stones komi 0.5", jp, 9, 2, 0.5, 6 * 19.0 / 13},
+		{"13x13 2 stones komi 6.5", jp, 13, 2, 6.5, 3},
+		{"13x13 4 stones komi 0.5", jp, 13, 4, 0.5, 3 * 45.0 / 13},
+		{"9x9 chinese 2 stones komi 5.5", cn, 9, 2, 5.5, 6}, // 7.5 − 5.5 − 2 + 15 = 15 points
+		{"9x9 new-zealand no komi", nz, 9, 0, 0, 3},
+		{"9x9 new-zealand 3 stones", nz, 9, 3, 0, 15},
+		{"9x9 custom territory", custom, 9, 0, 0.5, 6 * 6.0 / 13},
+		{"9x9 9 stones, komi −1000", jp, 9, 9, -1000, MaxHandicapGrades},
+	} {
+		if got := HandicapWorth(tc.r, tc.size, tc.size, tc.stones, tc.komi); !near(got, tc.want, 1e-9) {
+			t.Errorf("%s: HandicapWorth = %g grades, want %g", tc.name, got, tc.want)
+		}
+	}
+}
+
+// handicap=auto on a small board: a stone is worth more grades there,
+// and komi makes up the fraction where the ruleset gives handicap games
+// komi. Issue 24: 3.6 grades apart on 9x9 gave 4 stones.
+func TestSuggestFor(t *testing.T) {
+	jp, _ := game.Preset("japanese")
+	cn, _ := game.Preset("chinese")
+	nz, _ := game.Preset("new-zealand")
+	for _, tc := range []struct {
+		name   string
+		r      game.Rules
+		size   int
+		d      float64
+		stones int
+		komi   float64
+		text   string
+	}{
+		// 3.6 grades on 9x9: 3.6·13/6 = 7.8 points, 0.6 of a move:
+		// 2 stones and 13 − 7.8 ≈ 5 points of komi back to White.
+		{"issue 24", jp, 9, 3.6, 2, 11.5, "2 stones, komi 11.5"},
+		{"9x9 1 grade", jp, 9, 1, 0, 4.5, "no handicap stones, Black plays first, komi 4.5"},
+		{"9x9 2.9 grades", jp, 9, 2.9, 0, 0.5, "no handicap stones, Black plays first, komi 0.5"},
+		{"9x9 6 grades", jp, 9, 6, 2, 6.5, "2 stones, komi 6.5"},
+		{"9x9 12 grades", jp, 9, 12, 3, 6.5, "3 stones, komi 6.5"},
+		{"9x9 38 grades", jp, 9, 38, 7, 2.5, "7 stones, komi 2.5"},
+		{"13x13 3.6 grades", jp, 13, 3.6, 2, 3.5, "2 stones, komi 3.5"},
+		{"13x13 9 grades", jp, 13, 9, 4, 6.5, "4 stones, komi 6.5"},
+		// docs/rating.md's table.
+		{"13x13 1 grade", jp, 13, 1, 0, 2.5, "no handicap stones, Black plays first, komi 2.5"},
+		{"13x13 6 grades", jp, 13, 6, 3, 6.5, "3 stones, komi 6.5"},
+		{"13x13 12 grades", jp, 13, 12, 5, 6.5, "5 stones, komi 6.5"},
+		{"19x19 12 grades", jp, 19, 12, 9, 0.5, "9 stones"},
+		{"9x9 chinese 6 grades", cn, 9, 6, 2, 5.5, "2 stones, komi 5.5"}, // plus White's 2 points per the rules
+		{"19x19 3.6 grades", jp, 19, 3.6, 4, 0.5, "4 stones"},
+		{"9x9 0.4 grades", jp, 9, 0.4, 0, 6.5, "even game"},
+		// No komi in handicap games: the nearest whole handicap.
+		{"9x9 nz 1 grade", nz, 9, 1, 0, 7, "even game"},
+		{"9x9 nz 3.6 grades", nz, 9, 3.6, 0, 0, "no handicap stones, Black plays first, komi 0"},
+		{"9x9 nz 8 grades", nz, 9, 8, 2, 0, "2 stones, komi 0"},
+		{"13x13 nz 7 grades", nz, 13, 7, 3, 0, "3 stones, komi 0"},
+	} {
+		strong := RatingOf(mustRank(t, "1k"))
+		weak := RatingAtGrade(Grade(strong) - tc.d)
+		r := tc.r
+		r.Komi = r.DefaultKomi(tc.size, tc.size, 0)
+		h := SuggestFor(weak, strong, r, tc.size, tc.size)
+		komi := h.Komi(r, tc.size, tc.size)
+		if h.Stones != tc.stones || komi != tc.komi || h.String() != tc.text {
+			t.Errorf("%s: SuggestFor = %+v, komi %v, %q; want %d stones, komi %v, %q", tc.name, h, komi, h, tc.stones, tc.komi, tc.text)
+			continue
+		}
+		if tc.text != "even game" && h.Black != PlayerA {
+			t.Errorf("%s: Black is %v, want the weaker player (A)", tc.name, h.Black)
+		}
+		// Rated with what it is worth on that board.
+		if w := HandicapWorth(r, tc.size, tc.size, h.Stones, komi); !near(w, h.Worth, 1e-9) {
+			t.Errorf("%s: Worth %g, HandicapWorth %g", tc.name, h.Worth, w)
+		}
+		if komiInHandicap(r, tc.size, tc.size) && tc.size < 19 && tc.d >= 0.5 && tc.d < 30 {
+			// Komi makes up the fraction: within half a point's worth.
+			if half := 0.5 * GradesPerStone(tc.size, tc.size) / (2 * r.DefaultKomi(tc.size, tc.size, 0)); math.Abs(h.Worth-tc.d) > half+1e-9 {
+				t.Errorf("%s: worth %g grades, %g apart", tc.name, h.Worth, tc.d)
+			}
+		}
 	}
 }

@@ -18,7 +18,7 @@ type gameRatingRec struct {
 	BlackRank   string  `json:"black_rank,omitempty"`
 	WhiteRank   string  `json:"white_rank,omitempty"`
 	Done        bool    `json:"done,omitempty"`
-	Grades      int     `json:"grades,omitempty"`
+	Grades      float64 `json:"grades,omitempty"`
 	BlackChange float64 `json:"black_change,omitempty"`
 	WhiteChange float64 `json:"white_change,omitempty"`
 	BlackAfter  string  `json:"black_after,omitempty"`

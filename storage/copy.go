@@ -74,7 +74,30 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				return err
 			}
 		}
-		err := tx.b(bState).ForEach(func(k, v []byte) error {
+		rs, err := tx.Ratings("")
+		if err != nil {
+			// Not a *chat.DamagedError to the caller: a copy without
+			// some ratings would lose them, so it stops.
+			return fmt.Errorf("reading the ratings: %v", err)
+		}
+		for _, r := range rs {
+			if err := fn(storecopy.Item{Rating: r}); err != nil {
+				return err
+			}
+		}
+		if ob := tx.tx.Bucket(bOutbox); ob != nil {
+			err := ob.ForEach(func(k, v []byte) error {
+				if len(v) < 8 {
+					return fmt.Errorf("outbox entry %q: %w: %d bytes", k, ErrCorrupt, len(v))
+				}
+				at := time.Unix(0, int64(binary.BigEndian.Uint64(v[:8]))).UTC()
+				return fn(storecopy.Item{Outbox: &storecopy.OutboxEntry{ID: EventID(k), Stored: at, Value: append([]byte(nil), v[8:]...)}})
+			})
+			if err != nil {
+				return err
+			}
+		}
+		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
 				return nil
@@ -101,12 +124,19 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 	return nil
 }
 
-// Records counts the records in the file (storecopy.Sink).
-func (db *DB) Records(ctx context.Context) (int, error) {
-	n := 0
+// Count counts the records of each kind in the file (storecopy.Source
+// and Sink).
+func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
+	var n storecopy.Tally
 	err := db.view(ctx, func(tx *Tx) error {
-		for _, b := range [][]byte{bGames, bChallenges, bPlayers, bRooms, bState, bEvents} {
-			n += tx.b(b).Stats().KeyN
+		for k, b := range map[storecopy.Kind][]byte{
+			storecopy.Games: bGames, storecopy.Challenges: bChallenges, storecopy.Players: bPlayers,
+			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
+			storecopy.States: bState, storecopy.Events: bEvents,
+		} {
+			if b := tx.tx.Bucket(b); b != nil {
+				n[k] = b.Stats().KeyN
+			}
 		}
 		return nil
 	})
@@ -130,6 +160,10 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = tx.PutPlayer(it.Player)
 			case it.Room != nil:
 				err = tx.PutRoom(it.Room)
+			case it.Rating != nil:
+				err = tx.PutRating(it.Rating)
+			case it.Outbox != nil:
+				err = tx.PutOutbox(it.Outbox.ID, it.Outbox.Stored, it.Outbox.Value)
 			case it.State != nil:
 				err = tx.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:

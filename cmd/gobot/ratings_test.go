@@ -117,7 +117,7 @@ func TestRatingsEndToEnd(t *testing.T) {
 	}
 	aliceBefore := alice.RankLabel()
 	rules, _ := game.Preset("japanese")
-	grades := rating.HandicapGrades(h.Stones, h.Komi(rules, 19, 19))
+	grades := float64(rating.HandicapGrades(h.Stones, h.Komi(rules, 19, 19)))
 	out = playConsole(t, db,
 		"/as carol", "settings rank=2d", "settings rank=1d", "challenge @alice 19 japanese handicap=auto",
 		"/as alice", "accept", "resign", "rating", "rating @carol", "top",

@@ -16,12 +16,13 @@ import (
 
 const storeUsage = `gobot store copy --from SPEC --to SPEC
 
-Copies a whole installation (games, challenges, players, rooms, adapter
-state, remembered event IDs) from one store into another, empty one,
-keeping game and challenge numbers. SPEC is bbolt:FILE or postgres:DSN
+Copies a whole installation (games, challenges, players, rooms, ratings,
+owed replies, adapter state, remembered event IDs) from one store into
+another, empty one, keeping game and challenge numbers, then counts each
+kind on both sides to check the copy. SPEC is bbolt:FILE or postgres:DSN
 (a postgres:// URL may be given as is). Stop the bot first: a bbolt file
-in use cannot be read, and a copy taken while the bot writes may miss
-the last moves.`
+in use cannot be read, and a copy taken while the bot writes fails its
+check.`
 
 // cmdStore is `gobot store …`.
 func cmdStore(args []string, stdout, stderr io.Writer) error {
@@ -57,10 +58,13 @@ func cmdStore(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, storecopy.ErrNotEmpty) {
 		return fmt.Errorf("%s: %w", specName(*to), err)
 	}
+	if errors.Is(err, storecopy.ErrMismatch) {
+		return fmt.Errorf("copy from %s to %s: %w. The destination is not a good copy: empty it and copy again with the bot stopped", specName(*from), specName(*to), err)
+	}
 	if err != nil {
 		return fmt.Errorf("copy from %s to %s: %w", specName(*from), specName(*to), err)
 	}
-	fmt.Fprintf(stdout, "copied %s\nfrom %s\nto   %s\n", n, specName(*from), specName(*to))
+	fmt.Fprintf(stdout, "copied %s\nfrom %s\nto   %s\nchecked: the destination holds every record copied, counted kind by kind\n", n.Tally, specName(*from), specName(*to))
 	if n.Damaged != nil {
 		fmt.Fprintf(stdout, "not copied (damaged; see gobot repair): %s\n", n.Damaged)
 	}

@@ -26,7 +26,7 @@ func TestStoreCopyBoltToPostgresAndBack(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("copy to postgres: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "copied 1 games, 2 challenges") {
+	if !strings.Contains(out.String(), "copied 1 game, 2 challenges") {
 		t.Fatalf("copy output: %s", out.String())
 	}
 	// Again: refused, nothing merged.
@@ -51,7 +51,7 @@ func TestStoreCopyBoltToPostgresAndBack(t *testing.T) {
 	if code := run([]string{"store", "copy", "--from", "postgres:" + dsn, "--to", "bbolt:" + back}, nil, &out, &errb); code != 0 {
 		t.Fatalf("copy back: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "copied 1 games, 3 challenges") {
+	if !strings.Contains(out.String(), "copied 1 game, 3 challenges") {
 		t.Fatalf("copy back output: %s", out.String())
 	}
 	out.Reset()
@@ -61,6 +61,46 @@ func TestStoreCopyBoltToPostgresAndBack(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Game #1") || !strings.Contains(out.String(), "dm") {
 		t.Fatalf("the copied-back game or settings are missing:\n%s", out.String())
+	}
+}
+
+// A community's ladder survives a copy to PostgreSQL and back: gobot
+// ratings on the copied file lists the same ratings as on the original
+// (issue 24: the copy left out every rating).
+func TestStoreCopyKeepsRatings(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.db")
+	var out, errb bytes.Buffer
+	in := strings.NewReader("challenge @bob 9 black\n/as bob\naccept\n/as alice\nresign\n" +
+		"challenge @carol 9 black\n/as carol\naccept\n/as alice\nplay E5\n/as carol\nresign\n")
+	if code := run([]string{"-db", a, "-images", dir}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	ladder := func(db string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := run([]string{"ratings", "-db", db}, nil, &out, &errb); code != 0 {
+			t.Fatalf("gobot ratings -db %s: exit %d: %s", db, code, errb.String())
+		}
+		return out.String()
+	}
+	want := ladder(a)
+	if strings.Count(want, "console:") != 3 {
+		t.Fatalf("the rated games left no ladder of three:\n%s", want)
+	}
+	dsn := pgtest.Fresh(t)
+	b := filepath.Join(dir, "b.db")
+	for _, c := range [][2]string{{"bbolt:" + a, "postgres:" + dsn}, {"postgres:" + dsn, "bbolt:" + b}} {
+		out.Reset()
+		if code := run([]string{"store", "copy", "--from", c[0], "--to", c[1]}, nil, &out, &errb); code != 0 {
+			t.Fatalf("copy %s to %s: exit %d: %s", c[0], c[1], code, errb.String())
+		}
+		if !strings.Contains(out.String(), "3 ratings") || !strings.Contains(out.String(), "checked") {
+			t.Fatalf("copy %s to %s says:\n%s", c[0], c[1], out.String())
+		}
+	}
+	if got := ladder(b); got != want {
+		t.Fatalf("gobot ratings after the copy:\n%s\nbefore:\n%s", got, want)
 	}
 }
 

@@ -91,6 +91,33 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		err = rows(`SELECT community, player, record FROM ratings ORDER BY community COLLATE "C", player COLLATE "C"`, func(r pgx.Rows) error {
+			var c, u string
+			var raw []byte
+			if err := r.Scan(&c, &u, &raw); err != nil {
+				return err
+			}
+			rt, err := decodeRating(chat.CommunityID(c), UserID(u), raw)
+			if err != nil {
+				return err
+			}
+			return fn(storecopy.Item{Rating: rt})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows("SELECT id, stored, value FROM outbox ORDER BY stored, id", func(r pgx.Rows) error {
+			var o storecopy.OutboxEntry
+			var id string
+			if err := r.Scan(&id, &o.Stored, &o.Value); err != nil {
+				return err
+			}
+			o.ID, o.Stored = EventID(id), o.Stored.UTC()
+			return fn(storecopy.Item{Outbox: &o})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -117,15 +144,21 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 	return bad.err()
 }
 
-// Records counts the stored records (storecopy.Sink).
-func (s *Store) Records(ctx context.Context) (int, error) {
-	var n int
-	err := s.run(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
-		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM challenges) +
-		(SELECT count(*) FROM players) + (SELECT count(*) FROM rooms) + (SELECT count(*) FROM state) +
-		(SELECT count(*) FROM events)`).Scan(&n)
+// Count counts the records of each kind (storecopy.Source and Sink).
+func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
+	var n [8]int64
+	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
+		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
+		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
+		(SELECT count(*) FROM outbox), (SELECT count(*) FROM state), (SELECT count(*) FROM events)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7])
 	})
-	return n, err
+	var t storecopy.Tally
+	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
+		storecopy.Ratings, storecopy.Outbox, storecopy.States, storecopy.Events} {
+		t[k] = int(n[i])
+	}
+	return t, err
 }
 
 // Import stores items in one transaction (storecopy.Sink): games and
@@ -146,6 +179,10 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.PutPlayer(it.Player)
 			case it.Room != nil:
 				err = t.PutRoom(it.Room)
+			case it.Rating != nil:
+				err = t.PutRating(it.Rating)
+			case it.Outbox != nil:
+				err = t.PutOutbox(it.Outbox.ID, it.Outbox.Stored, it.Outbox.Value)
 			case it.State != nil:
 				err = t.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:
