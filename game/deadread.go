@@ -252,12 +252,12 @@ func (r *reading) search(c Color, passed bool, ko, ply int) (win, exact bool) {
 	r.nodes++
 	defender := r.attacker.Opponent()
 	if c == defender {
-		// The defender lives if any answer (a pass first) holds.
+		// The defender lives if one answer (a pass first) holds; a loss
+		// found only under a cut-off is not kept.
 		if passed {
 			r.memo[key] = false
 			return false, true
 		}
-		exact = true
 		w, ex := r.search(r.attacker, true, -1, ply+1)
 		if !w && ex {
 			r.memo[key] = false
