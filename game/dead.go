@@ -13,6 +13,7 @@ import (
 func ProposeDead(b *Board, r Rules) []Point {
 	e := newDeadEstimate(b)
 	e.decide()
+	e.readShared()
 	e.settle()
 	var out []Point
 	for s, st := range e.strs {

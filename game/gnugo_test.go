@@ -241,3 +241,52 @@ func BenchmarkRandomPlayout19(b *testing.B) {
 	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
 	b.ReportMetric(float64(moves)/(cpuSeconds()-cpu), "moves/cpu-s")
 }
+
+// TestSharedLibertyBoardsGnuGo checks the positions of
+// sharedLibertyBoards against GNU Go's final_status_list dead (Japanese
+// rules), so that the expected answers are not only ours.
+func TestSharedLibertyBoardsGnuGo(t *testing.T) {
+	gg := startGnuGo(t, "--japanese-rules")
+	for _, tt := range sharedLibertyBoards {
+		b, err := ParseBoard(tt.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gg.do("boardsize %d", b.w)
+		gg.do("clear_board")
+		for _, c := range []Color{Black, White} {
+			for _, p := range b.Stones(c) {
+				gg.do("play %s %s", strings.ToLower(c.Name()), p.GTP(b.h))
+			}
+		}
+		dead := make([]bool, len(b.cells))
+		for _, f := range strings.Fields(gg.do("final_status_list dead")) {
+			p, err := ParseGTP(f, b.w, b.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dead[b.index(p)] = true
+		}
+		if got := firstStones(b, dead); got != tt.dead {
+			t.Errorf("%s: GNU Go's dead stones %q, the table says %q\n%s", tt.name, got, tt.dead, b)
+		}
+	}
+}
+
+// firstStones lists the first stone in reading order of each string
+// marked in dead, in reading order, as ProposeDead does.
+func firstStones(b *Board, dead []bool) string {
+	var out []string
+	seen := make([]bool, len(dead))
+	for i, d := range dead {
+		if !d || seen[i] || b.cells[i] == Empty {
+			continue
+		}
+		stones, _ := b.StringAt(b.point(i))
+		for _, s := range stones {
+			seen[b.index(s)] = true
+		}
+		out = append(out, b.point(i).GTP(b.h))
+	}
+	return strings.Join(out, " ")
+}

@@ -51,12 +51,13 @@ func main() {
 	even := flag.Int("even", 4, "even games per board size")
 	jobs := flag.Int("jobs", 2, "games played at once")
 	only := flag.String("only", "", "play only the games whose name has this prefix")
+	seed := flag.Int("seed", 0, "added to every game's seed: another set of games, e.g. one held out from the corpus (use 50000 or more)")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	specs := corpus(*perSize, *even)
+	specs := corpus(*perSize, *even, *seed)
 	work := make(chan spec)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -97,19 +98,20 @@ func main() {
 }
 
 // corpus lists the games: per size, handicap 2 to 9 in turn at GNU Go
-// levels 0 to 2, then even games alternating Japanese and Chinese rules.
-func corpus(perSize, even int) []spec {
+// levels 0 to 2, then even games alternating Japanese and Chinese rules;
+// base is added to every seed.
+func corpus(perSize, even, base int) []spec {
 	var out []spec
 	for _, size := range []int{9, 13, 19} {
 		for i := range perSize {
-			out = append(out, spec{size: size, handicap: 2 + i%8, level: i % 3, seed: 100*size + i, rules: "japanese"})
+			out = append(out, spec{size: size, handicap: 2 + i%8, level: i % 3, seed: base + 100*size + i, rules: "japanese"})
 		}
 		for i := range even {
 			r := "japanese"
 			if i%2 == 1 {
 				r = "chinese"
 			}
-			out = append(out, spec{size: size, level: i % 3, seed: 1000*size + i, rules: r})
+			out = append(out, spec{size: size, level: i % 3, seed: base + 1000*size + i, rules: r})
 		}
 	}
 	return out
