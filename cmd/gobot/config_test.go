@@ -114,6 +114,12 @@ func TestConfigMistakesInPlainWords(t *testing.T) {
 			t.Errorf("%q:\n got %v\nwant %s", tc.yaml, err, tc.want)
 		}
 	}
+	// A file with nothing in it yet is no mistake.
+	for _, empty := range []string{"", "# nothing yet\n", "---\n"} {
+		if _, err := parseConfig([]byte(empty), "gobot.yaml", func(string) string { return "" }); err != nil {
+			t.Errorf("%q: %v", empty, err)
+		}
+	}
 	// Every mistake in a file is reported at once, in file order.
 	_, err := parseConfig([]byte("discord:\n  tokn: x\nclock:\n  tick: [1]\n"), "gobot.yaml", func(string) string { return "" })
 	if err == nil || err.Error() != "gobot.yaml:2: discord.tokn: unknown key (did you mean token?)\ngobot.yaml:4: clock.tick: write a duration like 30s, not a list" {

@@ -158,8 +158,8 @@ func checkShape(n *yaml.Node, t reflect.Type) []*configError {
 
 func walkShape(n *yaml.Node, t reflect.Type, key, want string, errs *[]*configError) {
 	n = deref(n)
-	if n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return // an empty value leaves the default
+	if n == nil || n.Kind == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // an empty file or value leaves the defaults
 	}
 	if want == "" {
 		want = wantOf(t)
