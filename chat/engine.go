@@ -385,7 +385,7 @@ func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.
 		return fmt.Sprintf("%s resigned.", me), nil
 	}
 	var pts []string
-	passed := false
+	passed, count := false, l.g.MoveCount()
 	for _, m := range mv.Moves {
 		if m.Color != ec || l.g.Phase() != game.Playing {
 			break
@@ -411,6 +411,9 @@ func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.
 		if l.g.Phase() == game.Scoring {
 			what += " Both players passed: the game is being scored."
 		}
+	}
+	if len(pts) > 0 {
+		what += autoPassText(l, count)
 	}
 	if mv.Illegal != "" {
 		what += fmt.Sprintf(" (It proposed %s, which the rules refuse, so it passed.)", ClipRunes(mv.Illegal, 80))

@@ -34,7 +34,7 @@ func cmdPlay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 		if l.g.At(p) != game.Empty {
 			return errorf("%s is occupied — choose an empty point.", p.GTP(cfg.Height))
 		}
-		before := l.g.Captures(me)
+		before, count := l.g.Captures(me), l.g.MoveCount()
 		if err := l.g.Play(me, p); err != nil {
 			if errors.Is(err, game.ErrKo) {
 				return errorf("%s would retake the ko — play elsewhere first (a ko threat), then you may take it back.", p.GTP(cfg.Height))
@@ -45,7 +45,7 @@ func cmdPlay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 		if n := l.g.Captures(me) - before; n > 0 {
 			what += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
 		}
-		what += "."
+		what += "." + autoPassText(l, count)
 		moved(l.sg, l.g, me, r.Time)
 		b.afterMove(l, r)
 		return nil
@@ -59,11 +59,32 @@ func cmdPlay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return b.gameReply(tx, l, r, what), nil
 }
 
+// resultWords is a stored result (SGF's RE: "B+R", "0") in words.
+func resultWords(re string) string {
+	res, err := game.ParseResult(re)
+	switch {
+	case err != nil:
+		return re
+	case res.Winner == game.Empty && res.Reason == game.ByScore:
+		return "a draw" // by count or by a cycle: RE says only "0"
+	}
+	return res.Describe()
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
+}
+
+// autoPassText announces the pass the game made for White after Black's
+// move (white-passes placement), given the move count before that move.
+func autoPassText(l *loaded, before int) string {
+	if n := l.g.MoveCount(); n > before+1 && l.g.Automatic(n-1) {
+		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", Mention(playerOf(l.sg, game.White)))
+	}
+	return ""
 }
 
 // checkTurn reports whether the player me may move now.
@@ -172,7 +193,7 @@ func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 			if !ok {
 				return game.ErrNothingUndo
 			}
-			n := l.g.MoveCount()
+			n, number := l.g.MoveCount(), l.g.MoveNumber()
 			if err := l.g.Undo(); err != nil {
 				return err
 			}
@@ -182,7 +203,7 @@ func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 			}
 			l.sg.UndoBy = ""
 			startClock(l.sg, l.g, r.Time)
-			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", Mention(r.User.ID), n, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
+			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
 			last, ok := l.g.LastMove()
 			if !ok {
@@ -439,7 +460,7 @@ func (b *Bot) change(tx Tx, r *Request, id GameID, asPlayer bool, fn func(l *loa
 		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
 	}
 	if !sg.Active() {
-		return nil, errorf("Game #%d is over (%s).", sg.ID, sg.Result)
+		return nil, errorf("Game #%d is over: %s.", sg.ID, resultWords(sg.Result))
 	}
 	l, err := load(sg)
 	if err != nil {

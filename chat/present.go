@@ -3,6 +3,8 @@ package chat
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,6 +55,15 @@ func (b *Bot) present(rep *Reply) error {
 	return nil
 }
 
+// contentTag names an image by what it shows (a hash of its bytes), so a
+// position replayed after an undo, or drawn in another player's theme,
+// never takes the name, and in the terminal's images_dir the file, of
+// another picture.
+func contentTag(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
+}
+
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
 func (b *Bot) boardImage(g *game.Game, id GameID, theme string) *File {
@@ -65,7 +76,7 @@ func (b *Bot) boardImage(g *game.Game, id GameID, theme string) *File {
 		b.log.Error("render failed", "game", id, "err", err)
 		return nil
 	}
-	return &File{Name: fmt.Sprintf("game-%d-move-%d.png", id, g.MoveCount()), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
+	return &File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }
 
 // replayImage renders g's moves as an animated GIF.
@@ -78,7 +89,7 @@ func (b *Bot) replayImage(g *game.Game, id GameID, theme string) (*File, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: fmt.Sprintf("gobot-%d.gif", id), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
+	return &File{Name: fmt.Sprintf("gobot-%d-%s.gif", id, contentTag(buf.Bytes())), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
 }
 
 // errorReply turns any error into friendly private text: the one place
@@ -133,7 +144,7 @@ func (b *Bot) errorReply(err error) Reply {
 func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 	sg, g := l.sg, l.g
 	cfg := g.Config()
-	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveCount())}
+	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveNumber())}
 	if sg.Thread || sg.Room != r.Room {
 		rep.Room = sg.Room
 	}
@@ -159,7 +170,9 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 		rep.Actions = []Action{
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
 			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", sg.ID)},
-			{ID: b.actionID("undo", l, ""), Label: "Undo"},
+		}
+		if sg.Engine == "" { // an engine takes nothing back (cmdUndo)
+			rep.Actions = append(rep.Actions, Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:
 		sc := g.Score()
@@ -187,6 +200,9 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 	case game.Over:
 		res, _ := g.Result()
 		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
+		if res.Winner == game.Empty { // "0" and "Void" say nothing the words did not
+			s = fmt.Sprintf("Game over: %s.", res.Describe())
+		}
 		if res.Reason == game.ByScore {
 			sc := g.Score()
 			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))

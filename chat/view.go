@@ -40,10 +40,10 @@ func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, e
 		}
 		me := colorOf(sg, r.User.ID)
 		opp := playerOf(sg, me.Opponent())
-		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", sg.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveCount())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", sg.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
 		switch {
 		case l.g.Phase() == game.Scoring:
-			s += "scoring"
+			s += scoringStep(b, l.g, me, opp)
 		case l.g.ToMove() == me:
 			s += "your move"
 		default:
@@ -75,6 +75,24 @@ func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, e
 		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
 	}
 	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
+}
+
+// scoringStep says who must act in a game being scored, for player me.
+func scoringStep(b *Bot, g *game.Game, me game.Color, opp UserID) string {
+	check := "mark dead stones, then " + b.cmd("done") + " to accept"
+	if g.Config().Rules.NoAgreement {
+		check = b.cmd("done") + " to accept the count"
+	}
+	switch {
+	case g.Accepted(me):
+		return fmt.Sprintf("scoring: you accepted; waiting for %s to accept", Mention(opp))
+	case g.Accepted(me.Opponent()):
+		if g.Config().Rules.NoAgreement {
+			return fmt.Sprintf("scoring: %s accepted; %s", Mention(opp), check)
+		}
+		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", Mention(opp), b.cmd("done"))
+	}
+	return "scoring: " + check + " (neither has accepted yet)"
 }
 
 // viewGame loads a game for looking at (anyone may).

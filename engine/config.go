@@ -69,11 +69,11 @@ type Level struct {
 type Config struct {
 	Name    string   `yaml:"name"`
 	Command string   `yaml:"command"`
-	Args    []string `yaml:"args"`
+	Args    []string `yaml:"args" want:"a list like [\"--mode\", \"gtp\"]"`
 	// Levels maps a level from 1 (weakest) to 10 (strongest) to how the
 	// engine is set to it. Only configured levels can be asked for; with
 	// no levels at all, level 0 ("the engine's default") is the only one.
-	Levels map[int]Level `yaml:"levels"`
+	Levels map[int]Level `yaml:"levels" want:"levels from 1 to 10, like {1: {gtp: [\"level 1\"]}}"`
 	// MaxProcesses is how many engine processes may run at once
 	// (default 1); further requests wait their turn, first come first
 	// served.
@@ -86,7 +86,7 @@ type Config struct {
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	// Sizes are the board sizes offered (square boards only); empty means
 	// any size the engine accepts.
-	Sizes []int `yaml:"sizes"`
+	Sizes []int `yaml:"sizes" want:"a list of board sizes like [9, 13, 19]"`
 }
 
 // MinLevel and MaxLevel bound the levels a player can ask for.

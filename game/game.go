@@ -250,15 +250,45 @@ func (g *Game) At(p Point) Color { return g.board.At(p) }
 // included).
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
-// MoveCount returns how many moves (passes included) have been made.
+// MoveCount returns how many moves (passes included) have been made:
+// the record's length.
 func (g *Game) MoveCount() int { return len(g.moves) }
 
-// LastMove returns the last move and whether there is one.
-func (g *Game) LastMove() (Move, bool) {
-	if len(g.moves) == 0 {
-		return Move{}, false
+// Automatic reports whether move i (from 0) is a pass the game made for
+// White while Black places handicap stones (white-passes placement,
+// text 004): no player made it.
+func (g *Game) Automatic(i int) bool {
+	return g.cfg.Rules.Placement == PlacementWhitePasses && g.cfg.Handicap >= 2 && i >= 0 && i < min(len(g.moves), 2*g.cfg.Handicap-1) &&
+		g.moves[i].Color == White && g.moves[i].IsPass()
+}
+
+// MoveNumber returns how many moves the players have made (passes
+// included, White's automatic passes not): the number a player gives the
+// last move, as with free placement, where Black's n handicap stones are
+// moves 1 to n.
+func (g *Game) MoveNumber() int { return g.Number(len(g.moves) - 1) }
+
+// Number returns the number players give move i (from 0): i+1 less the
+// automatic passes before it.
+func (g *Game) Number(i int) int {
+	n := i + 1
+	for j := 0; j <= i && j < 2*g.cfg.Handicap-1; j++ {
+		if g.Automatic(j) {
+			n--
+		}
 	}
-	return g.moves[len(g.moves)-1], true
+	return n
+}
+
+// LastMove returns the last move a player made (not an automatic pass)
+// and whether there is one.
+func (g *Game) LastMove() (Move, bool) {
+	for i := len(g.moves) - 1; i >= 0; i-- {
+		if !g.Automatic(i) {
+			return g.moves[i], true
+		}
+	}
+	return Move{}, false
 }
 
 // ToMove returns the colour whose turn it is.
@@ -475,14 +505,17 @@ func (g *Game) Abort() error {
 	return nil
 }
 
-// Undo takes back the last move (a pass included; free handicap passes
-// go with the Black stone before them). It works while playing or in the
-// scoring phase, which it leaves.
+// Undo takes back the last move a player made (a pass included; White's
+// automatic passes go with the Black stone before them). It works while
+// playing or in the scoring phase, which it leaves.
 func (g *Game) Undo() error {
 	if g.phase == Over {
 		return ErrGameOver
 	}
 	n := len(g.moves)
+	for n > 0 && g.Automatic(n-1) {
+		n--
+	}
 	if n == 0 {
 		return ErrNothingUndo
 	}

@@ -359,3 +359,50 @@ func checkInvariants(t *testing.T, g *Game, where string) {
 		t.Fatalf("%s: incremental hash %x, from scratch %x", where, b.hash, h)
 	}
 }
+
+// Under white-passes placement the passes the game makes for White are
+// nobody's move: the last move is Black's stone, numbers run as players
+// count (Black's n stones are moves 1 to n), and undo takes back Black's
+// stone with its pass, mid-placement too.
+func TestWhitePassesAreAutomatic(t *testing.T) {
+	rules, err := Preset("new-zealand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{Width: 9, Height: 9, Rules: rules, Handicap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := func(s string) Point { p, _ := ParsePoint(s, 9, 9); return p }
+	if err := g.Play(Black, pt("D4")); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := g.LastMove(); g.MoveCount() != 2 || !g.Automatic(1) || !ok || m.Point != pt("D4") || g.MoveNumber() != 1 {
+		t.Fatalf("after the first stone: %d moves, automatic %v, last %v, number %d", g.MoveCount(), g.Automatic(1), m, g.MoveNumber())
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if g.MoveCount() != 0 || g.At(pt("D4")) != Empty || g.HandicapLeft() != 3 {
+		t.Fatalf("undo of the first stone: %d moves, D4 %v, %d to place", g.MoveCount(), g.At(pt("D4")), g.HandicapLeft())
+	}
+	for _, p := range []string{"D4", "F6", "C7"} {
+		if err := g.Play(Black, pt(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Play(White, pt("E5")); err != nil {
+		t.Fatal(err)
+	}
+	if g.MoveNumber() != 4 || g.Number(4) != 3 || g.Number(2) != 2 || g.Automatic(5) {
+		t.Fatalf("numbers: last %d, C7 %d, F6 %d", g.MoveNumber(), g.Number(4), g.Number(2))
+	}
+	for range 2 {
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.At(pt("C7")) != Empty || g.At(pt("F6")) != Black || g.ToMove() != Black || g.HandicapLeft() != 1 || g.MoveNumber() != 2 {
+		t.Fatalf("two undos: C7 %v F6 %v, to move %v, %d to place, number %d", g.At(pt("C7")), g.At(pt("F6")), g.ToMove(), g.HandicapLeft(), g.MoveNumber())
+	}
+}

@@ -47,7 +47,7 @@ func ViewOf(g *game.Game, n int) View {
 		for i := max(0, len(moves)-n); i < len(moves); i++ {
 			p := moves[i].Point
 			if !p.IsPass() && v.Board.At(p) == moves[i].Color {
-				v.Numbers[p] = i + 1
+				v.Numbers[p] = g.Number(i)
 			}
 		}
 	}

@@ -286,3 +286,34 @@ func TestStoneBlit(t *testing.T) {
 		}
 	}
 }
+
+// Under white-passes placement the stones are numbered as players count
+// them (White's automatic passes are nobody's move), and the last-move
+// marker is on Black's stone, not on a pass.
+func TestViewNumbersSkipAutomaticPasses(t *testing.T) {
+	rules, err := game.Preset("new-zealand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: rules, Handicap: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := func(s string) game.Point { p, _ := game.ParsePoint(s, 9, 9); return p }
+	for _, m := range []game.Move{{Color: game.Black, Point: pt("D4")}, {Color: game.Black, Point: pt("F6")}, {Color: game.White, Point: pt("E5")}} {
+		if err := g.PlayMove(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := ViewOf(g, 10)
+	if v.Numbers[pt("D4")] != 1 || v.Numbers[pt("F6")] != 2 || v.Numbers[pt("E5")] != 3 || v.Last != pt("E5") {
+		t.Fatalf("numbers %v, last %v", v.Numbers, v.Last)
+	}
+	g2, _ := game.New(game.Config{Width: 9, Height: 9, Rules: rules, Handicap: 2})
+	if err := g2.Play(game.Black, pt("D4")); err != nil {
+		t.Fatal(err)
+	}
+	if v := ViewOf(g2, 10); v.Last != pt("D4") || v.Numbers[pt("D4")] != 1 {
+		t.Fatalf("after the first stone: last %v, numbers %v", v.Last, v.Numbers)
+	}
+}

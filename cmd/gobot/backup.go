@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -30,15 +31,24 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "file to write the backup to (required)")
 	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
 	cfgPath := fs.String("config", "", "config file naming the database")
+	force := fs.Bool("force", false, "replace FILE if it exists")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *out == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: write gobot backup -o FILE [-db PATH | -config FILE]", errUsage)
+		return fmt.Errorf("%w: write gobot backup -o FILE [-force] [-db PATH | -config FILE]", errUsage)
 	}
 	path, err := boltFile(*dbPath, *cfgPath, "backup")
 	if err != nil {
 		return err
+	}
+	if fo, err := os.Stat(*out); err == nil {
+		if fd, err := os.Stat(path); err == nil && os.SameFile(fo, fd) {
+			return fmt.Errorf("%s is the database itself; write the backup to another file", *out)
+		}
+		if !*force {
+			return fmt.Errorf("%s already exists; nothing was written. Name another file, or add -force to replace it", *out)
+		}
 	}
 	tmp := *out + ".partial"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
@@ -56,7 +66,8 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 		os.Remove(tmp)
 		return fmt.Errorf("backup of %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, *out); err != nil {
+	if err := place(tmp, *out, *force); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	// Check the copy opens and is consistent before saying it is good.
@@ -70,6 +81,22 @@ func cmdBackup(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %d bytes to %s (a consistent copy of %s)\n", n, *out, path)
 	return nil
+}
+
+// place moves the finished copy tmp to out: over an existing file only
+// with force, else by a hard link, which fails if out appeared meanwhile.
+func place(tmp, out string, force bool) error {
+	if !force {
+		err := os.Link(tmp, out)
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; nothing was written. Name another file, or add -force to replace it", out)
+		}
+		if err == nil {
+			return os.Remove(tmp)
+		}
+		// A file system without hard links: rename, having checked above.
+	}
+	return os.Rename(tmp, out)
 }
 
 // writeBackup copies the database at path to w: directly when no gobot

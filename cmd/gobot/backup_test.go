@@ -205,3 +205,46 @@ func backupWriter(path string) {
 		w.Flush()
 	}
 }
+
+// backup -o refuses to overwrite an existing file (or the database
+// itself) unless -force says so, and changes nothing when it refuses.
+func TestBackupKeepsAnExistingFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gobot.db")
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	putPlayer(t, db, "ann")
+	db.Close()
+	out := filepath.Join(dir, "precious.txt")
+	if err := os.WriteFile(out, []byte("not a backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runGobotArgs("backup", "-db", path, "-o", out)
+	if code == 0 || !strings.Contains(stderr, "already exists; nothing was written") || !strings.Contains(stderr, "-force") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "not a backup" {
+		t.Fatal("the existing file was overwritten")
+	}
+	if _, err := os.Stat(out + ".partial"); !os.IsNotExist(err) {
+		t.Fatalf("a partial copy was left: %v", err)
+	}
+	if code, _, stderr := runGobotArgs("backup", "-db", path, "-o", path, "-force"); code == 0 || !strings.Contains(stderr, "is the database itself") {
+		t.Fatalf("backup onto the database: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runGobotArgs("backup", "-db", path, "-o", out, "-force"); code != 0 {
+		t.Fatalf("-force: exit %d: %s", code, stderr)
+	}
+	checkBackupHas(t, out, "ann")
+	// A new name is written as before, with no leftovers.
+	fresh := filepath.Join(dir, "fresh.db")
+	if code, _, stderr := runGobotArgs("backup", "-db", path, "-o", fresh); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkBackupHas(t, fresh, "ann")
+	if _, err := os.Stat(fresh + ".partial"); !os.IsNotExist(err) {
+		t.Fatalf("a partial copy was left: %v", err)
+	}
+}

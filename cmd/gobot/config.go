@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -36,23 +37,23 @@ type Config struct {
 
 // LogConfig chooses the log format and level.
 type LogConfig struct {
-	Format string `yaml:"format"` // text or json
-	Level  string `yaml:"level"`  // debug, info, warn, error
+	Format string `yaml:"format" want:"text or json"`              // text or json
+	Level  string `yaml:"level" want:"debug, info, warn or error"` // debug, info, warn, error
 }
 
 // Defaults are the game options used where a room has no setting.
 type Defaults struct {
-	Rules string   `yaml:"rules"`
-	Size  string   `yaml:"size"`
-	Komi  *float64 `yaml:"komi"`
-	Clock string   `yaml:"clock"`
+	Rules string   `yaml:"rules" want:"a ruleset like japanese, or options like \"ko=simple scoring=area\""`
+	Size  string   `yaml:"size" want:"a size like 19 or 13x9"`
+	Komi  *float64 `yaml:"komi" want:"a number like 6.5"`
+	Clock string   `yaml:"clock" want:"none, a time per move like 3d, or fischer:3d+1d/7d"`
 }
 
 // ClockConfig tunes reminders and the clock loop.
 type ClockConfig struct {
-	Reminders []string `yaml:"reminders"`
-	Tick      string   `yaml:"tick"`
-	EventTTL  string   `yaml:"event_ttl"`
+	Reminders []string `yaml:"reminders" want:"a list of durations like [24h, 1h]"`
+	Tick      string   `yaml:"tick" want:"a duration like 30s"`
+	EventTTL  string   `yaml:"event_ttl" want:"a duration like 168h"`
 }
 
 // ConsoleConfig is the terminal adapter.
@@ -65,12 +66,12 @@ type ConsoleConfig struct {
 // DiscordConfig is the Discord adapter's section.
 type DiscordConfig struct {
 	Enabled       bool         `yaml:"enabled"`
-	Mode          string       `yaml:"mode"` // gateway or http
+	Mode          string       `yaml:"mode" want:"gateway or http"` // gateway or http
 	Token         string       `yaml:"token"`
 	ApplicationID string       `yaml:"application_id"`
 	PublicKey     string       `yaml:"public_key"`
-	Listen        string       `yaml:"listen"`
-	GuildIDs      []string     `yaml:"guild_ids"`
+	Listen        string       `yaml:"listen" want:"an address like 127.0.0.1:8080"`
+	GuildIDs      []string     `yaml:"guild_ids" want:"a list of server IDs like [\"123456789012345678\"]"`
 	Shards        ShardsConfig `yaml:"shards"`      // auto or {id: N, count: M}
 	ShardID       int          `yaml:"shard_id"`    // older spelling of shards.id
 	ShardCount    int          `yaml:"shard_count"` // older spelling of shards.count
@@ -81,12 +82,12 @@ type DiscordConfig struct {
 // MatrixConfig is the Matrix adapter's section.
 type MatrixConfig struct {
 	Enabled       bool     `yaml:"enabled"`
-	Homeserver    string   `yaml:"homeserver"`
-	UserID        string   `yaml:"user_id"`
+	Homeserver    string   `yaml:"homeserver" want:"a URL like https://matrix.example.org"`
+	UserID        string   `yaml:"user_id" want:"a Matrix user ID like \"@gobot:example.org\""`
 	AccessToken   string   `yaml:"access_token"`
 	Password      string   `yaml:"password"`
 	Prefix        string   `yaml:"prefix"`
-	AllowServers  []string `yaml:"allow_servers"`
+	AllowServers  []string `yaml:"allow_servers" want:"a list of homeservers like [example.org]"`
 	Encryption    bool     `yaml:"encryption"`
 	CryptoStore   string   `yaml:"crypto_store"`
 	DisplayName   string   `yaml:"display_name"`
@@ -124,10 +125,17 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 
 func parseConfig(data []byte, path string, getenv func(string) string) (*Config, error) {
 	var c Config
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, syntaxError(path, err)
+	}
+	if errs := checkShape(&root, reflect.TypeFor[Config]()); len(errs) > 0 {
+		return nil, &configErrors{path: path, errs: errs}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: ")) // checkShape missed it
 	}
 	for _, s := range secretEnv {
 		if v := getenv(s.name); v != "" {
@@ -135,7 +143,7 @@ func parseConfig(data []byte, path string, getenv func(string) string) (*Config,
 		}
 	}
 	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, &configErrors{path: path, errs: []*configError{locate(&root, err)}}
 	}
 	return &c, nil
 }

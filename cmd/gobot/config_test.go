@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -34,7 +38,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"discord:\n  enabled: true\n  mode: ws\n": "discord.mode",
 		"matrix:\n  enabled: true\n":              "matrix.homeserver",
 		"matrix:\n  enabled: true\n  homeserver: https://m.org\n  user_id: bob\n": "matrix.user_id",
-		"defaults: [1, 2]\n":                                                   "cannot unmarshal",
+		"defaults: [1, 2]\n":                                                   "test.yaml:1: defaults: write a section of key: value lines, not a list",
 		"storage:\n  driver: mysql\n":                                          "storage.driver",
 		"storage:\n  driver: postgres\n":                                       "storage.dsn",
 		"storage:\n  dsn: postgres://h/db\n":                                   "storage.dsn",
@@ -77,4 +81,154 @@ func TestStorageDSNFromEnvironment(t *testing.T) {
 	if sc := cfg.storage(); sc.Driver != "bbolt" || sc.Path != "/tmp/x.db" {
 		t.Fatalf("storage %+v from database:, want bbolt /tmp/x.db", sc)
 	}
+}
+
+// Config mistakes are reported in the admin's words: the file, the line,
+// the key path and what the key takes — never the YAML decoder's Go types
+// or tags.
+func TestConfigMistakesInPlainWords(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"log:\n  level: info\ndiscord:\n  enabled: false\n  tokn: abc\n", "gobot.yaml:5: discord.tokn: unknown key (did you mean token?)"},
+		{"log:\n  format: text\n\n\nclock:\n  tick: 30s\n  reminders: 24h\n", `gobot.yaml:7: clock.reminders: write a list of durations like [24h, 1h], not "24h"`},
+		{"clock:\n  reminders: [1h, soon]\n", `gobot.yaml:2: clock.reminders[1]: "soon" is not a duration like 24h or 1h`},
+		{"clock:\n  tick: 30\n", `gobot.yaml:2: clock.tick: "30" is not a duration like 30s or 168h`},
+		{"engines:\n  - name: gnugo\n    command: gnugo\n    move_timeout: 30\n", `gobot.yaml:4: engines[0].move_timeout: write a duration like 30s or 5m, not "30"`},
+		{"engines:\n  - name: gnugo\n    command: gnugo\n    levels: {1: {gpt: [level 1]}}\n", "gobot.yaml:4: engines[0].levels.1.gpt: unknown key (did you mean gtp?)"},
+		{"engines:\n  - name: gnugo\n    command: gnugo\n    levels: {one: {gtp: [level 1]}}\n", `gobot.yaml:4: engines[0].levels: write levels from 1 to 10, like {1: {gtp: ["level 1"]}}, not "one"`},
+		{"engines:\n  - name: gnugo\n    command: gnugo\n    levels: {11: {gtp: [level 1]}}\n", "gobot.yaml:2: engines[0]: engine \"gnugo\": level 11: levels go from 1 to 10"},
+		{"matrix:\n  encryption: maybe\n", `gobot.yaml:2: matrix.encryption: write true or false, not "maybe"`},
+		{"discord:\n  guild_ids: 1234\n", `gobot.yaml:2: discord.guild_ids: write a list of server IDs like ["123456789012345678"], not "1234"`},
+		{"discord:\n  shards: {id: x, count: 2}\n", `gobot.yaml:2: discord.shards.id: "x" is not a whole number`},
+		{"discord:\n  enabled: true\n", "gobot.yaml:1: discord.token: the gateway needs a bot token"},
+		{"defaults:\n  komi: lots\n", `gobot.yaml:2: defaults.komi: write a number like 6.5, not "lots"`},
+		{"defaults:\n  size: [19]\n", "gobot.yaml:2: defaults.size: write a size like 19 or 13x9, not a list"},
+		{"log:\n  level: info\n  level: debug\n", "gobot.yaml:3: log.level: given twice (first on line 2); keep one"},
+		{"token: abc\n", "gobot.yaml:1: token: unknown key; the keys here are clock, console, database, defaults, discord, engines, log, matrix, ratings, scoring, storage"},
+		{"hello\n", `gobot.yaml:1: write a section of key: value lines, not "hello"`},
+		{"discord:\n enabled: true\n  token: x\n", "gobot.yaml:3: not valid YAML: mapping values are not allowed in this context"},
+		{"base: &b\n  format: json\nlog:\n  <<: *b\n", "gobot.yaml:1: base: unknown key"},
+		{"defaults: &d\n  komi: x\nlog:\n  <<: *d\n", `gobot.yaml:2: defaults.komi: write a number like 6.5, not "x"`},
+	} {
+		_, err := parseConfig([]byte(tc.yaml), "gobot.yaml", func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s", tc.yaml, err, tc.want)
+		}
+	}
+	// A file with nothing in it yet is no mistake.
+	for _, empty := range []string{"", "# nothing yet\n", "---\n"} {
+		if _, err := parseConfig([]byte(empty), "gobot.yaml", func(string) string { return "" }); err != nil {
+			t.Errorf("%q: %v", empty, err)
+		}
+	}
+	// Every mistake in a file is reported at once, in file order.
+	_, err := parseConfig([]byte("discord:\n  tokn: x\nclock:\n  tick: [1]\n"), "gobot.yaml", func(string) string { return "" })
+	if err == nil || err.Error() != "gobot.yaml:2: discord.tokn: unknown key (did you mean token?)\ngobot.yaml:4: clock.tick: write a duration like 30s, not a list" {
+		t.Errorf("two mistakes: %v", err)
+	}
+}
+
+// Every key of the config, given a value of the wrong kind, is named
+// with its line and what it takes. The keys come from Config itself, so
+// a key added later is covered too.
+func TestEveryConfigKeyRefusesTheWrongKind(t *testing.T) {
+	jargon := []string{"!!", "unmarshal", "main.", "[]", "time.Duration", "engine.", "field ", "type ", "map["}
+	n := 0
+	for _, k := range configKeys(reflect.TypeFor[Config](), nil) {
+		for _, bad := range k.bad {
+			doc, line := k.document(bad)
+			_, err := parseConfig([]byte(doc), "gobot.yaml", func(string) string { return "" })
+			key := k.path()
+			if bad == "[[x]]" {
+				key += "[0]" // the item is at fault
+			}
+			want := fmt.Sprintf("gobot.yaml:%d: %s: ", line, key)
+			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "write ") {
+				t.Errorf("%s = %s:\n%s\n got %v\nwant %q… saying what to write", k.path(), bad, doc, err, want)
+				continue
+			}
+			for _, j := range jargon {
+				if strings.Contains(err.Error(), j) {
+					t.Errorf("%s = %s: %q speaks Go/YAML (%q)", k.path(), bad, err, j)
+				}
+			}
+			n++
+		}
+	}
+	if n < 80 {
+		t.Fatalf("only %d broken configs tried; the key walk lost keys", n)
+	}
+}
+
+// configKey is one key path of the config (with "-" for a list item)
+// and the wrong values to give it.
+type configKey struct {
+	parts []string
+	bad   []string
+}
+
+func (k configKey) path() string {
+	var sb strings.Builder
+	for _, p := range k.parts {
+		switch {
+		case p == "-":
+			sb.WriteString("[0]")
+		case sb.Len() > 0:
+			sb.WriteString("." + p)
+		default:
+			sb.WriteString(p)
+		}
+	}
+	return sb.String()
+}
+
+// document writes a config with bad at the key, each level on its own
+// line, and returns it with the key's line.
+func (k configKey) document(bad string) (string, int) {
+	var lines []string
+	indent := ""
+	for _, p := range k.parts[:len(k.parts)-1] {
+		if p == "-" {
+			lines = append(lines, indent+"-")
+		} else {
+			lines = append(lines, indent+p+":")
+		}
+		indent += "  "
+	}
+	lines = append(lines, indent+k.parts[len(k.parts)-1]+": "+bad)
+	return strings.Join(lines, "\n") + "\n", len(lines)
+}
+
+func configKeys(t reflect.Type, parts []string) []configKey {
+	var out []configKey
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if !f.IsExported() || name == "" {
+			continue
+		}
+		p := append(append([]string(nil), parts...), name)
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case reflect.PointerTo(ft).Implements(reflect.TypeFor[yaml.Unmarshaler]()):
+			out = append(out, configKey{p, []string{"[x]", "nonsense"}})
+		case ft.Kind() == reflect.Struct:
+			out = append(out, configKey{p, []string{"x", "[x]"}})
+			out = append(out, configKeys(ft, p)...)
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			out = append(out, configKey{p, []string{"x", "{a: 1}"}})
+			out = append(out, configKeys(ft.Elem(), append(p, "-"))...)
+		case ft.Kind() == reflect.Slice:
+			out = append(out, configKey{p, []string{"x", "{a: 1}", "[[x]]"}})
+		case ft.Kind() == reflect.Map:
+			out = append(out, configKey{p, []string{"x", "[x]", "{x: {}}"}})
+			out = append(out, configKeys(ft.Elem(), append(p, "1"))...)
+		case ft.Kind() == reflect.String:
+			out = append(out, configKey{p, []string{"[x]", "{a: 1}"}})
+		default: // bool, numbers, durations
+			out = append(out, configKey{p, []string{"[x]", "{a: 1}", "x"}})
+		}
+	}
+	return out
 }

@@ -27,7 +27,7 @@ func (c *Config) checkEngines() error {
 	seen := map[string]bool{}
 	for i, e := range c.Engines {
 		if err := e.Validate(); err != nil {
-			return fmt.Errorf("engines[%d]: %w", i, err)
+			return fmt.Errorf("engines[%d]: %s", i, strings.TrimPrefix(err.Error(), engine.ErrConfig.Error()+": "))
 		}
 		name := strings.ToLower(e.Name)
 		if seen[name] {

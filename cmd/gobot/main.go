@@ -31,7 +31,7 @@ Usage:
   gobot sgf replay FILE...      replay records: final position, captures, illegal moves
   gobot sgf score FILE          score the final position of a record
   gobot render FILE.sgf -o board.png   draw a position (or --gif a replay)
-  gobot backup -o FILE          write a consistent copy of the database
+  gobot backup -o FILE          write a consistent copy of the database (-force: replace FILE)
   gobot repair --list           list records gobot cannot read (the bot stopped)
   gobot repair --quarantine game:7   take a damaged record out of play
   gobot ratings [--json]        every player's rating (-db/-config, --community C)

@@ -17,9 +17,9 @@ import (
 // StorageConfig chooses the store: the embedded bbolt file (the default)
 // or a PostgreSQL database that several gobot processes share.
 type StorageConfig struct {
-	Driver string `yaml:"driver"` // bbolt (default) or postgres
-	Path   string `yaml:"path"`   // bbolt: the database file
-	DSN    string `yaml:"dsn"`    // postgres: postgres://user:pass@host:5432/db
+	Driver string `yaml:"driver" want:"bbolt or postgres"` // bbolt (default) or postgres
+	Path   string `yaml:"path"`                            // bbolt: the database file
+	DSN    string `yaml:"dsn"`                             // postgres: postgres://user:pass@host:5432/db
 }
 
 const (
