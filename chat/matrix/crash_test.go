@@ -136,9 +136,13 @@ func newCrashRig(t *testing.T, encrypted ...bool) (*crashRig, []id.RoomID) {
 		}
 		waitJoined(t, ctx, room, botID, r.ann.cli, r.bob.cli)
 		r.ann.replyTo(t, ctx, r.ann.say(t, ctx, room, "!go challenge {bob} 9 black", r.bob.cli))
-		if c, _ := r.ann.replyTo(t, ctx, r.bob.say(t, ctx, room, "!go accept")); !strings.Contains(c.Body, "begins") {
+		c, i := r.ann.replyTo(t, ctx, r.bob.say(t, ctx, room, "!go accept"))
+		if !strings.Contains(c.Body, "begins") {
 			t.Fatalf("accept: %s", c.Body)
 		}
+		r.ann.wait(t, ctx, i, "the board image", func(e *event.Event) bool {
+			return e.RoomID == room && e.Content.AsMessage().MsgType == event.MsgImage
+		})
 	}
 	bot.stop()
 	return r, rooms
@@ -218,8 +222,10 @@ func (r *crashRig) checkOnce(room id.RoomID, move id.EventID, from int, want str
 		r.t.Fatalf("the announcement after the restart: %s", c.Body)
 	}
 	look := r.bob.say(r.t, r.ctx, room, "!go board")
-	r.ann.replyTo(r.t, r.ctx, look)
-	r.ann.wait(r.t, r.ctx, from, "the board images", func(*event.Event) bool { return r.images(room, from) >= 2 })
+	_, i := r.ann.replyTo(r.t, r.ctx, look)
+	r.ann.wait(r.t, r.ctx, i, "the board image", func(e *event.Event) bool {
+		return e.RoomID == room && e.Content.AsMessage().MsgType == event.MsgImage
+	})
 	if n := r.ann.answers(move); n != 1 {
 		r.t.Fatalf("the move was announced %d times, want once", n)
 	}
