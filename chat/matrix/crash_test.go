@@ -373,7 +373,7 @@ func TestKillAtRandom(t *testing.T) {
 	for _, o := range all {
 		if n := r.ann.answers(o.move); n != 1 {
 			doubled += n - 1
-			t.Errorf("%s (in %s) was announced %d times", o.text, o.room, n)
+			t.Errorf("%s (%s in %s) was announced %d times", o.text, o.move, o.room, n)
 		}
 	}
 	for i, room := range rooms {
@@ -383,7 +383,8 @@ func TestKillAtRandom(t *testing.T) {
 		}
 	}
 	kill(c)
-	t.Logf("%d kills in %d rooms (encrypted too: %v); %d announced before the kill, %d stored replies sent again; %d doubled announcements",
-		crashKills, len(rooms), cryptoBuilt, answeredBefore, r.logs.count("answering an event handed over again with its stored reply"), doubled)
+	t.Logf("%d kills in %d rooms (encrypted too: %v); %d announced before the kill, %d stored replies sent again, %d parts found sent already; %d doubled announcements",
+		crashKills, len(rooms), cryptoBuilt, answeredBefore, r.logs.count("answering an event handed over again with its stored reply"),
+		r.logs.count("already sent before a restart"), doubled)
 	r.storedMoves(played...)
 }

@@ -69,6 +69,8 @@ type Adapter struct {
 	// overlap what a sync already delivered. Across restarts, chat's
 	// event marks and outbox tell a command handed over again.
 	recent recentIDs
+	// sent remembers the bot's own events by transaction ID (send.go).
+	sent sentTxns
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps
@@ -110,6 +112,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	syncer := mautrix.NewDefaultSyncer()
 	a.cli.Syncer = syncer
+	syncer.OnSync(a.noteSent) // first: prepareSync may drop events
 	syncer.OnSync(a.prepareSync)
 	if a.cfg.Encryption {
 		pk, err := a.pickleKey()

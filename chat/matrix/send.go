@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"maunium.net/go/mautrix"
@@ -43,6 +45,9 @@ func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
 	return a.deliver(ctx, m.Reply, nil, m.Key)
 }
 
+// txnPrefix starts every transaction ID derived from a key.
+const txnPrefix = "gobot."
+
 // The parts of one delivered reply, each sent with its own transaction
 // ID (txnID).
 const (
@@ -63,7 +68,7 @@ func (a *Adapter) txnID(key string, part int) string {
 		return a.cli.TxnID()
 	}
 	sum := sha256.Sum256([]byte(key))
-	return fmt.Sprintf("gobot.%s.%d", base64.RawURLEncoding.EncodeToString(sum[:18]), part)
+	return fmt.Sprintf("%s%s.%d", txnPrefix, base64.RawURLEncoding.EncodeToString(sum[:18]), part)
 }
 
 // deliver presents a reply. from is the command's route (nil for
@@ -193,6 +198,10 @@ func (a *Adapter) upload(ctx context.Context, room id.RoomID, f *chat.File) (*ev
 // network failures with the same transaction ID txn so that the room
 // never gets it twice.
 func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.MessageEventContent, txn string) (id.EventID, error) {
+	if evt, ok := a.sent.get(txn); ok {
+		a.log.Info("already sent before a restart; not sent again", "room", room, "event", evt)
+		return evt, nil
+	}
 	var resp *mautrix.RespSendEvent
 	err := a.retry(ctx, "send", func() error {
 		var err error
@@ -204,6 +213,59 @@ func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.Mess
 		return "", err
 	}
 	return resp.EventID, nil
+}
+
+// sentTxns remembers the bot's own events that syncs showed with a
+// transaction ID of ours (txnID): the homeserver names the sender's
+// transaction in unsigned.transaction_id. It covers what the
+// homeserver's idempotence cannot: a process killed while the
+// homeserver was still storing its event gets no answer, and a
+// homeserver may then store the event without remembering the
+// transaction (Dendrite remembers it only once the request has been
+// answered). After the restart, the sync from the last position shows
+// the event, before the command it answers is handed over again.
+type sentTxns struct {
+	mu   sync.Mutex
+	evt  map[string]id.EventID
+	ring []string
+	next int
+}
+
+const sentSize = 1024
+
+func (s *sentTxns) get(txn string) (id.EventID, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.evt[txn]
+	return e, ok
+}
+
+func (s *sentTxns) add(txn string, e id.EventID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.evt[txn]; ok {
+		return
+	}
+	if s.evt == nil {
+		s.evt, s.ring = map[string]id.EventID{}, make([]string, sentSize)
+	}
+	delete(s.evt, s.ring[s.next])
+	s.ring[s.next] = txn
+	s.next = (s.next + 1) % sentSize
+	s.evt[txn] = e
+}
+
+// noteSent runs first on every sync response: it remembers the bot's
+// own events that carry a transaction ID of ours (sentTxns).
+func (a *Adapter) noteSent(ctx context.Context, resp *mautrix.RespSync, since string) bool {
+	for _, room := range resp.Rooms.Join {
+		for _, evt := range room.Timeline.Events {
+			if evt.Sender == a.cli.UserID && strings.HasPrefix(evt.Unsigned.TransactionID, txnPrefix) {
+				a.sent.add(evt.Unsigned.TransactionID, evt.ID)
+			}
+		}
+	}
+	return true
 }
 
 // maxAttempts bounds retries of one request (about four minutes with
