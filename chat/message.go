@@ -113,6 +113,10 @@ type Reply struct {
 	// answer delivered: adapters drop it silently (the platform handed
 	// the same event over twice).
 	Duplicate bool
+	// Again says this is the stored reply of an event handed over again
+	// (Request.Outbox): an earlier process may have sent it, in part,
+	// before it died.
+	Again bool `json:"-"`
 	// Game is the game this reply is about (0 if none); Room is where the
 	// adapter should post it if not in reply to the request (a game's
 	// thread).

@@ -161,6 +161,7 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 		return nil
 	})
 	if err == nil && again {
+		rep.Again = true
 		b.log.Info("answering an event handed over again with its stored reply", "event", r.EventID)
 	}
 	return rep, later, err

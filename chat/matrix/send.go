@@ -95,6 +95,9 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key 
 	if to.Room == "" {
 		return errors.New("matrix: a reply with nowhere to go")
 	}
+	if rep.Again && key != "" {
+		a.settle(ctx)
+	}
 	newThread := rep.Thread && rep.Game != 0 && to.Thread == ""
 	if newThread {
 		to.ReplyTo = "" // a thread's root must not relate to anything
@@ -266,6 +269,26 @@ func (a *Adapter) noteSent(ctx context.Context, resp *mautrix.RespSync, since st
 		}
 	}
 	return true
+}
+
+// settle runs before a reply handed over again is sent: the process
+// that died may have left a send in flight, which the homeserver still
+// stores, too late for this process's first sync to show it and without
+// remembering the transaction (Dendrite). It waits resendSettle, then
+// syncs once more from the position of the batch being handled (its
+// own request: the sync loop's position does not move) and notes the
+// bot's events it shows (noteSent).
+func (a *Adapter) settle(ctx context.Context) {
+	since, _ := ctx.Value(mautrix.SyncTokenContextKey).(string)
+	if since == "" || !sleep(ctx, a.resendSettle) {
+		return
+	}
+	resp, err := a.cli.FullSyncRequest(ctx, mautrix.ReqSync{Since: since, Timeout: 0})
+	if err != nil {
+		a.log.Warn("looking for a reply sent before a restart", "err", err)
+		return
+	}
+	a.noteSent(ctx, resp, since)
 }
 
 // maxAttempts bounds retries of one request (about four minutes with
