@@ -316,11 +316,11 @@ func TestKillAtRandom(t *testing.T) {
 		kinds = append(kinds, true)
 	}
 	r, rooms := newCrashRig(t, kinds...)
-	// Black fills rows 3 and 4, White rows 7 and 6: nothing is captured.
+	// Black fills rows 1 to 4, White rows 6 to 9: nothing is captured.
 	var moves []string
 	cols := "ABCDEFGHJ"
-	for i := 0; i < 18; i++ {
-		moves = append(moves, fmt.Sprintf("%c%d", cols[i%9], 3+i/9), fmt.Sprintf("%c%d", cols[i%9], 7-i/9))
+	for i := 0; i < 36; i++ {
+		moves = append(moves, fmt.Sprintf("%c%d", cols[i%9], []int{3, 4, 2, 1}[i/9]), fmt.Sprintf("%c%d", cols[i%9], []int{7, 6, 8, 9}[i/9]))
 	}
 	type owed struct {
 		room id.RoomID
@@ -383,7 +383,7 @@ func TestKillAtRandom(t *testing.T) {
 		}
 	}
 	kill(c)
-	t.Logf("%d kills in %d rooms (encrypted too: %v); %d announced before the kill, %d stored replies sent again, %d parts found sent already; %d doubled announcements",
+	t.Logf("%d kills in %d room(s) (an encrypted one: %v); %d announced before the kill, %d stored replies sent again, %d parts found sent already; %d doubled announcements",
 		crashKills, len(rooms), cryptoBuilt, answeredBefore, r.logs.count("answering an event handed over again with its stored reply"),
 		r.logs.count("already sent before a restart"), doubled)
 	r.storedMoves(played...)
