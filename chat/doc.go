@@ -14,7 +14,7 @@
 //   - command.go: the command declarations; argparse.go and args.go parse
 //     arguments from them; action.go is the button codec.
 //   - router.go: Handle, the route of one command, and its transactions;
-//     outbox.go: replies stored with their effect.
+//     outbox.go: replies stored with their effect; message keys.
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete.
 //   - present.go: replies built from games, errors turned into words,

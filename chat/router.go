@@ -99,7 +99,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
 			}
 		}()
-		b.send(ctx, later)
+		b.send(ctx, keyed(string(r.EventID), later))
 	}
 	if err := b.present(&rep); err != nil {
 		return b.errorReply(err), then
@@ -161,6 +161,7 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 		return nil
 	})
 	if err == nil && again {
+		rep.Again = true
 		b.log.Info("answering an event handed over again with its stored reply", "event", r.EventID)
 	}
 	return rep, later, err

@@ -422,6 +422,9 @@ func TestGameThreads(t *testing.T) {
 	}
 	post := findCall(t, e.fake.take(), "POST", "/api/v9/channels/thread1/messages")
 	checkPNG(t, post)
+	if n, _ := post.JSON["nonce"].(string); n == "" || post.JSON["enforce_nonce"] != true {
+		t.Fatalf("a post in the game's thread carries no nonce: %v", post.JSON)
+	}
 }
 
 // The caller's answer does not wait for the DM to the player to move:

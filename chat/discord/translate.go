@@ -307,8 +307,8 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		note := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: "Posted in <#" + rep.Room.Local() + ">.", Flags: discordgo.MessageFlagsEphemeral}}
 		return note, func() {
-			if _, err := a.s.ChannelMessageSendComplex(rep.Room.Local(), &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
-				Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}); err != nil {
+			if _, err := a.post(rep.Room.Local(), &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+				Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}, string(req.EventID)); err != nil {
 				a.log.Error("posting in a game's thread", "err", err)
 			}
 		}, then
@@ -361,7 +361,7 @@ func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
 		channel = ch.ID
 	}
 	msg := Translate(m.Reply)
-	_, err := a.s.ChannelMessageSendComplex(channel, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
-		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+	_, err := a.post(channel, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}, m.Key)
 	return err
 }

@@ -69,6 +69,11 @@ type Adapter struct {
 	// overlap what a sync already delivered. Across restarts, chat's
 	// event marks and outbox tell a command handed over again.
 	recent recentIDs
+	// sent remembers the bot's own events by transaction ID, and a
+	// reply handed over again waits resendSettle for a send the last
+	// process left in flight (send.go).
+	sent         sentTxns
+	resendSettle time.Duration
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps
@@ -86,7 +91,7 @@ func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter,
 		return nil, err
 	}
 	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform),
-		timelineLimit: 50, retryBase: time.Second,
+		timelineLimit: 50, retryBase: time.Second, resendSettle: time.Second,
 		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{}}
 	for _, c := range bot.Commands() {
 		a.known[c.Name] = true
@@ -110,6 +115,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	syncer := mautrix.NewDefaultSyncer()
 	a.cli.Syncer = syncer
+	syncer.OnSync(a.noteSent) // first: prepareSync may drop events
 	syncer.OnSync(a.prepareSync)
 	if a.cfg.Encryption {
 		pk, err := a.pickleKey()

@@ -73,7 +73,7 @@ func testAdapter(t *testing.T, h http.Handler) *Adapter {
 func TestSendRetries(t *testing.T) {
 	f := &fakeSend{answers: []string{"limit", "drop", "gateway", "limit", "ok"}}
 	a := testAdapter(t, f)
-	evt, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"})
+	evt, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"}, a.cli.TxnID())
 	if err != nil || evt != "$sent" {
 		t.Fatalf("sendContent = %q, %v", evt, err)
 	}
@@ -91,7 +91,7 @@ func TestSendRetries(t *testing.T) {
 func TestSendGivesUp(t *testing.T) {
 	f := &fakeSend{answers: []string{"forbidden"}}
 	a := testAdapter(t, f)
-	if _, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"}); err == nil {
+	if _, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"}, a.cli.TxnID()); err == nil {
 		t.Fatal("a forbidden send succeeded")
 	}
 	if txns := f.seen(); len(txns) != 1 {
@@ -99,7 +99,7 @@ func TestSendGivesUp(t *testing.T) {
 	}
 	f = &fakeSend{answers: []string{"drop", "drop", "drop", "drop", "drop", "drop", "drop", "drop", "drop", "drop"}}
 	a = testAdapter(t, f)
-	if _, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"}); err == nil {
+	if _, err := a.sendContent(context.Background(), "!r:example.org", &event.MessageEventContent{MsgType: event.MsgNotice, Body: "hi"}, a.cli.TxnID()); err == nil {
 		t.Fatal("a send to a dead server succeeded")
 	}
 	if txns := f.seen(); len(txns) != maxAttempts {

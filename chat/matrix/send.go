@@ -2,8 +2,12 @@ package matrix
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"maunium.net/go/mautrix"
@@ -32,21 +36,49 @@ func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
 			return err
 		}
 		m.Reply.Room = RoomID(room, "")
-		return a.deliver(ctx, m.Reply, nil)
+		return a.deliver(ctx, m.Reply, nil, m.Key)
 	}
 	if _, _, ok := matrixRoom(m.Room); !ok {
 		return fmt.Errorf("matrix: %s is not a Matrix room", m.Room)
 	}
 	m.Reply.Room = m.Room
-	return a.deliver(ctx, m.Reply, nil)
+	return a.deliver(ctx, m.Reply, nil, m.Key)
+}
+
+// txnPrefix starts every transaction ID derived from a key.
+const txnPrefix = "gobot."
+
+// The parts of one delivered reply, each sent with its own transaction
+// ID (txnID).
+const (
+	partText = iota
+	partImage
+	partFile
+	partAck
+)
+
+// txnID is the transaction ID of one part of the reply key names (a
+// chat.Message's Key, the answered event's ID): the same on every
+// attempt, in this process or the next after a crash, so the
+// homeserver, for which PUT /rooms/{room}/send/{type}/{txnId} is
+// idempotent per device, returns the event it stored the first time
+// instead of storing a second. With no key, a fresh one.
+func (a *Adapter) txnID(key string, part int) string {
+	if key == "" {
+		return a.cli.TxnID()
+	}
+	sum := sha256.Sum256([]byte(key))
+	return fmt.Sprintf("%s%s.%d", txnPrefix, base64.RawURLEncoding.EncodeToString(sum[:18]), part)
 }
 
 // deliver presents a reply. from is the command's route (nil for
 // notifications). The reply goes to Reply.Room when set (a game's home
 // room or thread), else back where the command was typed, as a reply to
 // it. When the reply asks for a thread, its first message becomes the
-// thread's root and the rest goes into the thread.
-func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) error {
+// thread's root and the rest goes into the thread. key names the reply
+// for its transaction IDs (txnID); a reply delivered again after a
+// crash is stored once.
+func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key string) error {
 	var to route
 	if from != nil {
 		to = *from
@@ -63,6 +95,9 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 	if to.Room == "" {
 		return errors.New("matrix: a reply with nowhere to go")
 	}
+	if rep.Again && key != "" {
+		a.settle(ctx)
+	}
 	newThread := rep.Thread && rep.Game != 0 && to.Thread == ""
 	if newThread {
 		to.ReplyTo = "" // a thread's root must not relate to anything
@@ -71,7 +106,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()
-	first, err := a.sendContent(ctx, to.Room, text)
+	first, err := a.sendContent(ctx, to.Room, text, a.txnID(key, partText))
 	if err != nil {
 		return err
 	}
@@ -85,7 +120,11 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 	} else {
 		to.ReplyTo = "" // the text answered the command; files follow it
 	}
-	for _, f := range []*chat.File{rep.Image, rep.File} {
+	for _, p := range []struct {
+		part int
+		f    *chat.File
+	}{{partImage, rep.Image}, {partFile, rep.File}} {
+		f := p.f
 		if f == nil {
 			continue
 		}
@@ -95,7 +134,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 			continue
 		}
 		c.RelatesTo = to.relation()
-		if _, err := a.sendContent(ctx, to.Room, c); err != nil {
+		if _, err := a.sendContent(ctx, to.Room, c, a.txnID(key, p.part)); err != nil {
 			return err
 		}
 	}
@@ -105,12 +144,19 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route) erro
 			Body:      "Answered in the game's room: " + to.Room.EventURI(first).MatrixToURL(),
 			RelatesTo: from.relation()}
 		ack.Format, ack.FormattedBody = event.FormatHTML, fmt.Sprintf(`Answered in <a href="%s">the game's room</a>.`, to.Room.EventURI(first).MatrixToURL())
-		if _, err := a.sendContent(ctx, from.Room, ack); err != nil {
+		if _, err := a.sendContent(ctx, from.Room, ack, a.txnID(key, partAck)); err != nil {
 			return err
 		}
 	}
+	if afterDeliver != nil {
+		afterDeliver(rep)
+	}
 	return nil
 }
+
+// afterDeliver, set only by tests, runs when a reply was sent in full,
+// before the caller records it as delivered (Bot.Delivered).
+var afterDeliver func(chat.Reply)
 
 // encrypted reports whether room is end-to-end encrypted (and the bot
 // can encrypt).
@@ -150,11 +196,15 @@ func (a *Adapter) upload(ctx context.Context, room id.RoomID, f *chat.File) (*ev
 	return mediaContent(f, resp.ContentURI.CUString(), nil), nil
 }
 
-// sendContent sends one m.room.message (encrypted in encrypted rooms),
-// retrying rate limits and network failures with the same transaction
-// ID so that the room never gets it twice.
-func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.MessageEventContent) (id.EventID, error) {
-	txn := a.cli.TxnID()
+// sendContent sends one m.room.message (encrypted in encrypted rooms:
+// the m.room.encrypted event carries txn), retrying rate limits and
+// network failures with the same transaction ID txn so that the room
+// never gets it twice.
+func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.MessageEventContent, txn string) (id.EventID, error) {
+	if evt, ok := a.sent.get(txn); ok {
+		a.log.Info("already sent before a restart; not sent again", "room", room, "event", evt)
+		return evt, nil
+	}
 	var resp *mautrix.RespSendEvent
 	err := a.retry(ctx, "send", func() error {
 		var err error
@@ -166,6 +216,79 @@ func (a *Adapter) sendContent(ctx context.Context, room id.RoomID, c *event.Mess
 		return "", err
 	}
 	return resp.EventID, nil
+}
+
+// sentTxns remembers the bot's own events that syncs showed with a
+// transaction ID of ours (txnID): the homeserver names the sender's
+// transaction in unsigned.transaction_id. It covers what the
+// homeserver's idempotence cannot: a process killed while the
+// homeserver was still storing its event gets no answer, and a
+// homeserver may then store the event without remembering the
+// transaction (Dendrite remembers it only once the request has been
+// answered). After the restart, the sync from the last position shows
+// the event, before the command it answers is handed over again.
+type sentTxns struct {
+	mu   sync.Mutex
+	evt  map[string]id.EventID
+	ring []string
+	next int
+}
+
+const sentSize = 1024
+
+func (s *sentTxns) get(txn string) (id.EventID, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.evt[txn]
+	return e, ok
+}
+
+func (s *sentTxns) add(txn string, e id.EventID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.evt[txn]; ok {
+		return
+	}
+	if s.evt == nil {
+		s.evt, s.ring = map[string]id.EventID{}, make([]string, sentSize)
+	}
+	delete(s.evt, s.ring[s.next])
+	s.ring[s.next] = txn
+	s.next = (s.next + 1) % sentSize
+	s.evt[txn] = e
+}
+
+// noteSent runs first on every sync response: it remembers the bot's
+// own events that carry a transaction ID of ours (sentTxns).
+func (a *Adapter) noteSent(ctx context.Context, resp *mautrix.RespSync, since string) bool {
+	for _, room := range resp.Rooms.Join {
+		for _, evt := range room.Timeline.Events {
+			if evt.Sender == a.cli.UserID && strings.HasPrefix(evt.Unsigned.TransactionID, txnPrefix) {
+				a.sent.add(evt.Unsigned.TransactionID, evt.ID)
+			}
+		}
+	}
+	return true
+}
+
+// settle runs before a reply handed over again is sent: the process
+// that died may have left a send in flight, which the homeserver still
+// stores, too late for this process's first sync to show it and without
+// remembering the transaction (Dendrite). It waits resendSettle, then
+// syncs once more from the position of the batch being handled (its
+// own request: the sync loop's position does not move) and notes the
+// bot's events it shows (noteSent).
+func (a *Adapter) settle(ctx context.Context) {
+	since, _ := ctx.Value(mautrix.SyncTokenContextKey).(string)
+	if since == "" || !sleep(ctx, a.resendSettle) {
+		return
+	}
+	resp, err := a.cli.FullSyncRequest(ctx, mautrix.ReqSync{Since: since, Timeout: 0})
+	if err != nil {
+		a.log.Warn("looking for a reply sent before a restart", "err", err)
+		return
+	}
+	a.noteSent(ctx, resp, since)
 }
 
 // maxAttempts bounds retries of one request (about four minutes with

@@ -251,7 +251,7 @@ func (a *Adapter) onEncryptedWithoutCrypto(ctx context.Context, evt *event.Event
 		return
 	}
 	a.sendContent(ctx, evt.RoomID, &event.MessageEventContent{MsgType: event.MsgNotice,
-		Body: "This room is encrypted, but this gobot runs without encryption, so I cannot read commands here."})
+		Body: "This room is encrypted, but this gobot runs without encryption, so I cannot read commands here."}, a.cli.TxnID())
 }
 
 // onMessage handles a (decrypted) room message: commands go to the bot
@@ -267,7 +267,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
 	if msg := resolveUsers(&c, members); msg != "" {
-		a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID})
+		a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(evt.ID))
 		return
 	}
 	name := members[evt.Sender]
@@ -299,7 +299,9 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	if afterHandle != nil {
 		afterHandle(rep)
 	}
-	if err := a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}); err != nil {
+	// Named after the event it answers: sent again after a crash, the
+	// reply is stored once (txnID).
+	if err := a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(req.EventID)); err != nil {
 		a.log.Warn("answering a command", "room", evt.RoomID, "event", evt.ID, "err", err)
 		return // owed still: answered when the event comes again
 	}
