@@ -277,7 +277,9 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	now := b.clock.Now()
 	var out *loaded
 	var later []Message
-	err = b.store.Update(ctx, func(tx Tx) error {
+	// In a platform served under a lease (Matrix) the move is applied
+	// under its term: a process that lost the lease applies nothing.
+	err = b.store.Update(b.fenced(ctx, snap.sg.Room.Platform()), func(tx Tx) error {
 		out, later = nil, nil // a rerun after a conflict decides afresh
 		sg, err := tx.Game(id)
 		if err != nil {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -95,7 +96,13 @@ func (b *Bot) Tick(ctx context.Context) error {
 		if b.engineTick(sg) {
 			continue
 		}
-		if err := b.tickGame(ctx, sg.ID, now); err != nil {
+		// A platform served under a lease (Matrix) is claimed under its
+		// term: a process that lost the lease claims nothing there.
+		err := b.tickGame(b.fenced(ctx, sg.Room.Platform()), sg.ID, now)
+		switch {
+		case errors.Is(err, ErrLeaseLost):
+			b.log.Info("clock: the platform's lease is held elsewhere now", "game", sg.ID, "err", err)
+		case err != nil:
 			b.log.Error("clock", "game", sg.ID, "err", err)
 		}
 	}

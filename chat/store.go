@@ -160,8 +160,9 @@ type State interface {
 	PutState(ctx context.Context, ns string, values map[string][]byte) error
 }
 
-// StoreState returns the State kept in s.
-func StoreState(s Store) State { return storeState{s} }
+// StoreState returns the State kept in s. A PutState whose ctx carries a
+// lease's term (WithFence) writes only while the term lasts.
+func StoreState(s Store) State { return storeState{fencedStore{s}} }
 
 type storeState struct{ s Store }
 
