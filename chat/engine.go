@@ -362,7 +362,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
-	b.send(ctx, later)
+	b.send(ctx, keyed(fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes)), later))
 	return b.engineJob(out.sg, out.g) != jobNone
 }
 
@@ -499,7 +499,7 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		if uerr != nil {
 			b.log.Error("engine fallback", "game", l.sg.ID, "err", uerr)
 		}
-		b.send(ctx, later)
+		b.send(ctx, keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.sg.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), later))
 		return
 	}
 	b.eng.mu.Lock()
@@ -510,7 +510,8 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		return
 	}
 	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.sg.ID, ClipRunes(err.Error(), 200))
-	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text}})
+	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text},
+		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.sg.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
 }
 
 func intList(v []int) string {

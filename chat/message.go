@@ -135,7 +135,15 @@ type Message struct {
 	Room  RoomID
 	To    UserID
 	Reply Reply
-	wake  GameID // not a message: start the engine's turn (engine.go)
+	// Key names this message the same way on every attempt to send it,
+	// in this process or another after a crash: the step that made it
+	// (the event answered, the clock's deadline, the engine's move) and
+	// its place among that step's messages. Adapters derive the
+	// platform's duplicate check from it (a Matrix transaction ID, a
+	// Discord nonce), so a re-send is dropped by the platform; empty
+	// means no such check.
+	Key  string
+	wake GameID // not a message: start the engine's turn (engine.go)
 }
 
 // FormatText replaces every mention token <@UserID> in text with what

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // A request with Outbox set is handled in one write transaction that
@@ -30,4 +31,21 @@ func (b *Bot) owe(tx Tx, r *Request, rep *Reply) error {
 // Duplicate.
 func (b *Bot) Delivered(ctx context.Context, id EventID) error {
 	return b.store.Update(ctx, func(tx Tx) error { return tx.DeleteOutbox(id) })
+}
+
+// keyed names each message step queued (see Message.Key) by step and
+// its place among them, for the platforms' duplicate checks. The same
+// step decided again (a re-delivered event, a deadline claimed again)
+// queues the same messages in the same order, so they get the same
+// keys. An empty step leaves the messages unnamed.
+func keyed(step string, msgs []Message) []Message {
+	if step == "" {
+		return msgs
+	}
+	for i := range msgs {
+		if msgs[i].Key == "" {
+			msgs[i].Key = fmt.Sprintf("%s/%d", step, i)
+		}
+	}
+	return msgs
 }

@@ -107,7 +107,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
 			}
 		}()
-		b.send(ctx, later)
+		b.send(ctx, keyed(string(r.EventID), later))
 	}
 	if err := b.present(&rep); err != nil {
 		return b.errorReply(err), then

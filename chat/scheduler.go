@@ -120,6 +120,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	// The transaction decides, records and builds the messages; they are
 	// sent after it commits.
 	var later []Message
+	var step string // names the messages (Message.Key)
 	err := b.store.Update(ctx, func(tx Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
@@ -154,6 +155,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 				return err
 			}
 			r := &Request{Time: now, Room: sg.Room}
+			step = fmt.Sprintf("game %d timeout", id)
 			in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
 			return nil
 		}
@@ -167,6 +169,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			return nil
 		}
 		left := sg.Deadline.Sub(now)
+		step = fmt.Sprintf("game %d deadline %d reminder %d", id, sg.Deadline.UnixNano(), k)
 		sg.Reminded = k
 		if err := tx.PutGame(sg); err != nil {
 			return err
@@ -183,6 +186,6 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	b.send(ctx, later)
+	b.send(ctx, keyed(step, later))
 	return nil
 }
