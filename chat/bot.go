@@ -3,7 +3,9 @@ package chat
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -40,6 +42,14 @@ type Config struct {
 	EventTTL time.Duration
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
+	// ClaimTTL is how long the messages of a due clock or an engine's
+	// move stay claimed by the process that decided them (default 2m):
+	// if it has not sent them by then (it died), another process sends
+	// them. Longer than a send may take.
+	ClaimTTL time.Duration
+	// Holder names this process in claims, for the logs (default
+	// host:pid).
+	Holder string
 	// RateEngineGames makes games against an engine rated like games
 	// between people (even games on 9, 13 and 19; the engine gets a
 	// rating of its own in the community). Off by default: engine games
@@ -97,6 +107,13 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	}
 	if cfg.Tick == 0 {
 		cfg.Tick = 30 * time.Second
+	}
+	if cfg.ClaimTTL == 0 {
+		cfg.ClaimTTL = 2 * time.Minute
+	}
+	if cfg.Holder == "" {
+		host, _ := os.Hostname()
+		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
 	b := &Bot{cfg: cfg, store: fencedStore{store}, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
 	b.commands = commands()

@@ -87,6 +87,10 @@ func (b *Bot) Tick(ctx context.Context) error {
 	}); err != nil && len(due) == 0 {
 		return err
 	}
+	// Claims whose claimer died before sending: send them now.
+	if err := b.reclaim(ctx, now); err != nil {
+		b.log.Error("clock: expired claims", "err", err)
+	}
 	for _, sg := range due {
 		if _, ok := b.notifier(sg.Room.Platform()); !ok {
 			// Not deliverable from this process now (a standby Matrix
@@ -117,8 +121,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 }
 
 func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
-	// The transaction decides, records and builds the messages; they are
-	// sent after it commits.
+	// The transaction decides, records and builds the messages and claims
+	// them (claim.go); they are sent after it commits, and the claim is
+	// then done. If this process dies in between, another sends them.
 	var later []Message
 	var step string // names the messages (Message.Key)
 	err := b.store.Update(ctx, func(tx Tx) error {
@@ -157,7 +162,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			r := &Request{Time: now, Room: sg.Room}
 			step = fmt.Sprintf("game %d timeout", id)
 			in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
-			return nil
+			return b.claim(tx, step, later, now)
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
@@ -181,11 +186,11 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			msg.To = late
 		}
 		in.notify(ctx, msg)
-		return nil
+		return b.claim(tx, step, later, now)
 	})
 	if err != nil {
 		return err
 	}
-	b.send(ctx, keyed(step, later))
+	b.sendClaimed(ctx, step, later)
 	return nil
 }

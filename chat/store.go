@@ -96,6 +96,16 @@ type Tx interface {
 	// ExpireOutbox drops entries stored before t and returns how many.
 	ExpireOutbox(before time.Time) (int, error)
 
+	// PutClaim stores claim c, replacing the one under its Key.
+	PutClaim(c *Claim) error
+	// Claim returns the claim under key (ErrNotFound if none).
+	Claim(key string) (*Claim, error)
+	// DeleteClaim drops the claim under key (done); none is no error.
+	DeleteClaim(key string) error
+	// ExpiredClaims returns the claims whose Expires is before t,
+	// earliest first (ties by Key), at most limit (0 = all).
+	ExpiredClaims(before time.Time, limit int) ([]*Claim, error)
+
 	// State returns an adapter's value stored under namespace ns and key
 	// (ErrNotFound when absent).
 	State(ns, key string) ([]byte, error)

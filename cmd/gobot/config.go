@@ -53,6 +53,7 @@ type ClockConfig struct {
 	Reminders []string `yaml:"reminders"`
 	Tick      string   `yaml:"tick"`
 	EventTTL  string   `yaml:"event_ttl"`
+	ClaimTTL  string   `yaml:"claim_ttl"`
 }
 
 // ConsoleConfig is the terminal adapter.
@@ -187,7 +188,7 @@ func (c *Config) check() error {
 			return fmt.Errorf("clock.reminders[%d]: %q is not a duration like 24h or 1h", i, r)
 		}
 	}
-	for key, v := range map[string]string{"clock.tick": c.Clock.Tick, "clock.event_ttl": c.Clock.EventTTL} {
+	for key, v := range map[string]string{"clock.tick": c.Clock.Tick, "clock.event_ttl": c.Clock.EventTTL, "clock.claim_ttl": c.Clock.ClaimTTL} {
 		if v == "" {
 			continue
 		}
@@ -244,6 +245,9 @@ func (c *Config) chatConfig() chat.Config {
 	}
 	if c.Clock.EventTTL != "" {
 		cc.EventTTL, _ = time.ParseDuration(c.Clock.EventTTL)
+	}
+	if c.Clock.ClaimTTL != "" {
+		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
 	return cc
 }
