@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -153,5 +154,44 @@ func TestStaleTermWritesNothing(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("a leased notifier outlived its term's context")
 		}
+	}
+}
+
+// HoldLease gives its work the term (for the fenced writes) and stops
+// the work as soon as it finds it was paused past its lease, though
+// nobody took the lease meanwhile: another process may have.
+func TestHoldLeaseStopsWorkPausedPastLease(t *testing.T) {
+	h := newHarness(t)
+	var skew atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	ttl := 300 * time.Millisecond
+	got := make(chan Fence, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- HoldLease(context.Background(), h.db, "work", "A", ttl, now, nil, func(ctx context.Context) error {
+			f, _ := FenceOf(ctx)
+			got <- f
+			<-ctx.Done()
+			return nil
+		})
+	}()
+	f := <-got
+	if f.Name != "work" || f.Holder != "A" || f.Gen == 0 {
+		t.Fatalf("the work's term: %+v", f)
+	}
+	time.Sleep(ttl) // renewals go on
+	select {
+	case err := <-done:
+		t.Fatalf("the work stopped while the lease was renewed: %v", err)
+	default:
+	}
+	skew.Store(int64(2 * ttl)) // as if the process had been stopped that long
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrLeaseLost) {
+			t.Fatalf("HoldLease: %v, want ErrLeaseLost", err)
+		}
+	case <-time.After(10 * ttl):
+		t.Fatal("the work went on after a pause past its lease")
 	}
 }
