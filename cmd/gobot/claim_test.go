@@ -97,4 +97,3 @@ func TestClaimerKilledBeforeSend(t *testing.T) {
 	}
 	t.Logf("process %d was killed while sending the reminder; the other sent it %v later (claim_ttl 5s, tick 1s)", victim, resent.Round(10*time.Millisecond))
 }
-
