@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
@@ -97,8 +98,8 @@ func decodeClaim(c *Claim) ([]Message, error) {
 // was made under is still held: the messages are out.
 func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []Message) {
 	b.send(ctx, keyed(step, msgs))
-	if step == "" {
-		return
+	if step == "" || !slices.ContainsFunc(msgs, func(m Message) bool { return m.wake == 0 }) {
+		return // nothing was claimed (claim stores only messages)
 	}
 	if err := b.store.Update(WithFence(ctx, Fence{}), func(tx Tx) error { return tx.DeleteClaim(step) }); err != nil {
 		b.log.Warn("recording a claim done", "claim", step, "err", err)
@@ -115,7 +116,10 @@ func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
 		expired, err = tx.ExpiredClaims(now, 0)
 		return err
 	}); err != nil {
-		return err
+		if len(expired) == 0 {
+			return err
+		}
+		b.log.Error("clock: unreadable claims", "err", err) // and the readable ones are sent
 	}
 	for _, c := range expired {
 		msgs, err := decodeClaim(c)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -96,5 +97,40 @@ func TestClaimedTimeoutDrawsItsBoard(t *testing.T) {
 	if len(sent) != 1 || sent[0].Key != attempt.Key || sent[0].Reply.Image == nil ||
 		string(sent[0].Reply.Image.Data) != string(attempt.Reply.Image.Data) {
 		t.Fatalf("sent again: %d messages; want one with the same board", len(sent))
+	}
+}
+
+// A claim run again after a conflict finds the reminder claimed by
+// another process, still sending it: the other's claim stays, so that if
+// that process dies it is sent all the same.
+func TestRetriedClaimLeavesAnothersClaim(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	other := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
+	hang := &hangingNotifier{entered: make(chan Message, 1), release: make(chan struct{})}
+	other.SetNotifier("test", hang)
+	defer close(hang.release)
+	var key string
+	var once sync.Once
+	conflicted := New(Config{Rules: "japanese", Width: 9, Height: 9},
+		retryingStore{Store: h.db, between: func() {
+			once.Do(func() {
+				go other.Tick(context.Background())
+				key = (<-hang.entered).Key
+			})
+		}}, pngRenderer{}, h.clock, nil)
+	conflicted.SetNotifier("test", h.notes)
+	h.clock.Advance(23 * time.Hour)
+	if err := conflicted.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.notes.all()); n != 0 {
+		t.Fatalf("the conflicted process sent %d messages for a reminder another claimed", n)
+	}
+	if err := h.db.View(context.Background(), func(tx Tx) error {
+		_, err := tx.Claim(strings.TrimSuffix(key, "/0"))
+		return err
+	}); err != nil {
+		t.Fatalf("the other process's claim %q: %v", key, err)
 	}
 }

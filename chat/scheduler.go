@@ -129,7 +129,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 	err := b.store.Update(ctx, func(tx Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
-		later = nil
+		later, step = nil, ""
 		in := b.inTx(&later)
 		sg, err := tx.Game(id)
 		if err != nil {

@@ -56,6 +56,7 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.
 		// takes the lease, this one writes and claims nothing, even
 		// before its sync (cancelled with ctx) returns.
 		bot.SetLeasedNotifier(ctx, matrix.Platform, a)
+		defer bot.SetNotifier(matrix.Platform, nil) // at once, not when ctx's AfterFunc runs
 		return a.Run(ctx)
 	}
 	standby := func(h string) { log.Info("matrix: standing by; another process syncs", "lease", name, "holder", h) }
