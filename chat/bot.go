@@ -3,7 +3,9 @@ package chat
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -40,6 +42,14 @@ type Config struct {
 	EventTTL time.Duration
 	// Tick is how often Run looks for due clocks (default 30s).
 	Tick time.Duration
+	// ClaimTTL is how long the messages of a due clock or an engine's
+	// move stay claimed by the process that decided them (default 2m):
+	// if it has not sent them by then (it died), another process sends
+	// them. Longer than a send may take.
+	ClaimTTL time.Duration
+	// Holder names this process in claims, for the logs (default
+	// host:pid).
+	Holder string
 	// RateEngineGames makes games against an engine rated like games
 	// between people (even games on 9, 13 and 19; the engine gets a
 	// rating of its own in the community). Off by default: engine games
@@ -98,7 +108,14 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 	if cfg.Tick == 0 {
 		cfg.Tick = 30 * time.Second
 	}
-	b := &Bot{cfg: cfg, store: store, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]Notifier{}}, eng: &engineState{}}
+	if cfg.ClaimTTL == 0 {
+		cfg.ClaimTTL = 2 * time.Minute
+	}
+	if cfg.Holder == "" {
+		host, _ := os.Hostname()
+		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	b := &Bot{cfg: cfg, store: fencedStore{store}, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -117,19 +134,48 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 // (a standby Matrix process), and its clock loop leaves that platform's
 // due games to a process that can. Safe to call while the bot runs.
 func (b *Bot) SetNotifier(platform string, n Notifier) {
+	b.setNotifier(platform, leasedNotifier{n: n})
+}
+
+// SetLeasedNotifier registers n for platform while this process holds
+// the lease whose term ctx carries (ctx is HoldLease's work context): the
+// clock's claims and engine turns in that platform's games check the
+// term in their transactions, so a process that lost the lease without
+// noticing yet claims nothing there. n is removed when ctx ends.
+func (b *Bot) SetLeasedNotifier(ctx context.Context, platform string, n Notifier) {
+	f, _ := FenceOf(ctx) // the zero Fence (no lease) fences nothing
+	ln := leasedNotifier{n: n, fence: &f}
+	b.setNotifier(platform, ln)
+	context.AfterFunc(ctx, func() {
+		b.notifiers.mu.Lock()
+		defer b.notifiers.mu.Unlock()
+		if cur, ok := b.notifiers.m[platform]; ok && cur.fence == ln.fence {
+			delete(b.notifiers.m, platform)
+		}
+	})
+}
+
+func (b *Bot) setNotifier(platform string, ln leasedNotifier) {
 	b.notifiers.mu.Lock()
 	defer b.notifiers.mu.Unlock()
-	if n == nil {
+	if ln.n == nil {
 		delete(b.notifiers.m, platform)
 		return
 	}
-	b.notifiers.m[platform] = n
+	b.notifiers.m[platform] = ln
 }
 
 // notifiers is the set of platforms this process can deliver to now.
 type notifiers struct {
 	mu sync.RWMutex
-	m  map[string]Notifier
+	m  map[string]leasedNotifier
+}
+
+// leasedNotifier is a platform's notifier and, when it is held under a
+// lease, the lease's term.
+type leasedNotifier struct {
+	n     Notifier
+	fence *Fence
 }
 
 // CanDeliver reports whether the bot has a notifier for platform now.
@@ -141,8 +187,20 @@ func (b *Bot) CanDeliver(platform string) bool {
 func (b *Bot) notifier(platform string) (Notifier, bool) {
 	b.notifiers.mu.RLock()
 	defer b.notifiers.mu.RUnlock()
-	n, ok := b.notifiers.m[platform]
-	return n, ok
+	ln, ok := b.notifiers.m[platform]
+	return ln.n, ok
+}
+
+// fenced returns ctx carrying the lease term of platform's notifier, if
+// it is held under one: the transactions that claim work for that
+// platform (a due clock, an engine turn) run under it.
+func (b *Bot) fenced(ctx context.Context, platform string) context.Context {
+	b.notifiers.mu.RLock()
+	defer b.notifiers.mu.RUnlock()
+	if ln, ok := b.notifiers.m[platform]; ok && ln.fence != nil && ln.fence.Name != "" {
+		return WithFence(ctx, *ln.fence)
+	}
+	return ctx
 }
 
 // Commands returns the command declarations, for help and for platforms

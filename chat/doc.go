@@ -8,7 +8,8 @@
 //   - ids.go, model.go, ratings_model.go: the model (IDs, games,
 //     challenges, players, rooms, ratings).
 //   - store.go, ports.go: the ports chat needs (Store and Tx, State;
-//     Notifier, Clock, Renderer); lease.go builds leases on State.
+//     Notifier, Clock, Renderer); lease.go builds leases on State, with
+//     terms that fence the writes made under them.
 //   - message.go: Request, Reply and Message, what adapters exchange with
 //     the bot; hint.go and clip.go: command tokens and clipping.
 //   - command.go: the command declarations; argparse.go and args.go parse
@@ -19,6 +20,8 @@
 //     engine.go: the handlers, by topic; complete.go: autocomplete.
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit; renderpool.go bounds the drawing.
-//   - scheduler.go: clocks, reminders and timeouts (Run, Tick).
+//   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
+//     their messages (and an engine's) claimed with an expiry, sent by
+//     another process if their claimer dies.
 //   - bot.go: the Bot, its configuration and notifiers.
 package chat

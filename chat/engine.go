@@ -280,7 +280,12 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	now := b.clock.Now()
 	var out *loaded
 	var later []Message
-	err = b.store.Update(ctx, func(tx Tx) error {
+	// The announcement is claimed with the move (claim.go): if this
+	// process dies before sending it, another does.
+	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes))
+	// In a platform served under a lease (Matrix) the move is applied
+	// under its term: a process that lost the lease applies nothing.
+	err = b.store.Update(b.fenced(ctx, snap.sg.Room.Platform()), func(tx Tx) error {
 		out, later = nil, nil // a rerun after a conflict decides afresh
 		sg, err := tx.Game(id)
 		if err != nil {
@@ -349,7 +354,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 			in := b.inTx(&later)
 			in.notify(ctx, Message{Room: l.sg.Room, Reply: in.gameReply(tx, l, r, what)})
 		}
-		return nil
+		return b.claim(tx, step, later, now)
 	})
 	if err != nil {
 		if ctx.Err() == nil {
@@ -363,7 +368,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
-	b.send(ctx, keyed(fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes)), later))
+	b.sendClaimed(ctx, step, later)
 	return b.engineJob(out.sg, out.g) != jobNone
 }
 

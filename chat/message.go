@@ -111,7 +111,8 @@ type Reply struct {
 	Error   bool
 	// Duplicate says the request's event was handled before and its
 	// answer delivered: adapters drop it silently (the platform handed
-	// the same event over twice).
+	// the same event over twice), or that it came in under a lease this
+	// process no longer holds, so the lease's new holder answers it.
 	Duplicate bool
 	// Again says this is the stored reply of an event handed over again
 	// (Request.Outbox): an earlier process may have sent it, in part,

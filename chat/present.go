@@ -122,6 +122,11 @@ func (b *Bot) errorReply(err error) Reply {
 		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
 	case errors.Is(err, game.ErrHandicapPass):
 		msg = "Place all your handicap stones before passing."
+	case errors.Is(err, ErrLeaseLost):
+		// Received under a lease another process holds now: that process
+		// answers it, this one stays silent (Duplicate).
+		b.log.Info("dropped a request received under a lease now held elsewhere", "err", err)
+		return Reply{Duplicate: true, Error: true, Private: true}
 	case errors.Is(err, ErrUnavailable):
 		b.log.Warn("store unavailable", "err", err)
 		msg = "The database is unavailable, try again in a moment; nothing was changed."

@@ -54,6 +54,14 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	if r.Time.IsZero() {
 		r.Time = b.clock.Now()
 	}
+	if f, ok := FenceOf(ctx); ok {
+		// Received under a lease: even an answer that touches no record
+		// (a usage error) is given only while the lease is ours. The
+		// command's own transaction checks again.
+		if err := b.store.View(ctx, func(tx Tx) error { return CheckFence(tx, f) }); err != nil {
+			return b.errorReply(err), then
+		}
+	}
 	if err := r.User.ID.Validate(); err != nil {
 		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
 	}

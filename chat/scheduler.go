@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -86,6 +87,10 @@ func (b *Bot) Tick(ctx context.Context) error {
 	}); err != nil && len(due) == 0 {
 		return err
 	}
+	// Claims whose claimer died before sending: send them now.
+	if err := b.reclaim(ctx, now); err != nil {
+		b.log.Error("clock: expired claims", "err", err)
+	}
 	for _, sg := range due {
 		if _, ok := b.notifier(sg.Room.Platform()); !ok {
 			// Not deliverable from this process now (a standby Matrix
@@ -95,7 +100,13 @@ func (b *Bot) Tick(ctx context.Context) error {
 		if b.engineTick(sg) {
 			continue
 		}
-		if err := b.tickGame(ctx, sg.ID, now); err != nil {
+		// A platform served under a lease (Matrix) is claimed under its
+		// term: a process that lost the lease claims nothing there.
+		err := b.tickGame(b.fenced(ctx, sg.Room.Platform()), sg.ID, now)
+		switch {
+		case errors.Is(err, ErrLeaseLost):
+			b.log.Info("clock: the platform's lease is held elsewhere now", "game", sg.ID, "err", err)
+		case err != nil:
 			b.log.Error("clock", "game", sg.ID, "err", err)
 		}
 	}
@@ -110,14 +121,15 @@ func (b *Bot) Tick(ctx context.Context) error {
 }
 
 func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
-	// The transaction decides, records and builds the messages; they are
-	// sent after it commits.
+	// The transaction decides, records and builds the messages and claims
+	// them (claim.go); they are sent after it commits, and the claim is
+	// then done. If this process dies in between, another sends them.
 	var later []Message
 	var step string // names the messages (Message.Key)
 	err := b.store.Update(ctx, func(tx Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
-		later = nil
+		later, step = nil, ""
 		in := b.inTx(&later)
 		sg, err := tx.Game(id)
 		if err != nil {
@@ -150,7 +162,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			r := &Request{Time: now, Room: sg.Room}
 			step = fmt.Sprintf("game %d timeout", id)
 			in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
-			return nil
+			return b.claim(tx, step, later, now)
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
@@ -174,11 +186,11 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 			msg.To = late
 		}
 		in.notify(ctx, msg)
-		return nil
+		return b.claim(tx, step, later, now)
 	})
 	if err != nil {
 		return err
 	}
-	b.send(ctx, keyed(step, later))
+	b.sendClaimed(ctx, step, later)
 	return nil
 }

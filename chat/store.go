@@ -96,6 +96,16 @@ type Tx interface {
 	// ExpireOutbox drops entries stored before t and returns how many.
 	ExpireOutbox(before time.Time) (int, error)
 
+	// PutClaim stores claim c, replacing the one under its Key.
+	PutClaim(c *Claim) error
+	// Claim returns the claim under key (ErrNotFound if none).
+	Claim(key string) (*Claim, error)
+	// DeleteClaim drops the claim under key (done); none is no error.
+	DeleteClaim(key string) error
+	// ExpiredClaims returns the claims whose Expires is before t,
+	// earliest first (ties by Key), at most limit (0 = all).
+	ExpiredClaims(before time.Time, limit int) ([]*Claim, error)
+
 	// State returns an adapter's value stored under namespace ns and key
 	// (ErrNotFound when absent).
 	State(ns, key string) ([]byte, error)
@@ -160,8 +170,9 @@ type State interface {
 	PutState(ctx context.Context, ns string, values map[string][]byte) error
 }
 
-// StoreState returns the State kept in s.
-func StoreState(s Store) State { return storeState{s} }
+// StoreState returns the State kept in s. A PutState whose ctx carries a
+// lease's term (WithFence) writes only while the term lasts.
+func StoreState(s Store) State { return storeState{fencedStore{s}} }
 
 type storeState struct{ s Store }
 

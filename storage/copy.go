@@ -97,6 +97,18 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				return err
 			}
 		}
+		if cb := tx.tx.Bucket(bClaims); cb != nil {
+			err := cb.ForEach(func(k, v []byte) error {
+				c, err := decodeClaim(k, v)
+				if err != nil {
+					return err
+				}
+				return fn(storecopy.Item{Claim: c})
+			})
+			if err != nil {
+				return err
+			}
+		}
 		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
@@ -132,7 +144,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 		for k, b := range map[storecopy.Kind][]byte{
 			storecopy.Games: bGames, storecopy.Challenges: bChallenges, storecopy.Players: bPlayers,
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
-			storecopy.States: bState, storecopy.Events: bEvents,
+			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -164,6 +176,8 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = tx.PutRating(it.Rating)
 			case it.Outbox != nil:
 				err = tx.PutOutbox(it.Outbox.ID, it.Outbox.Stored, it.Outbox.Value)
+			case it.Claim != nil:
+				err = tx.PutClaim(it.Claim)
 			case it.State != nil:
 				err = tx.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) chat.Store) {
 		{"ConcurrentWriters", testConcurrentWriters},
 		{"ConcurrentInserts", testConcurrentInserts},
 		{"Outbox", testOutbox},
+		{"Claims", testClaims},
 		{"SharedNumbers", testSharedNumbers},
 		{"Ratings", testRatings},
 		{"DamagedGames", testDamagedGames},
@@ -913,6 +915,90 @@ func testOutbox(t *testing.T, s chat.Store) {
 		}
 		if _, err := tx.Outbox("t:e2"); !errors.Is(err, chat.ErrNotFound) {
 			t.Errorf("expired e2: %v, want ErrNotFound", err)
+		}
+		return nil
+	})
+}
+
+// testClaims: claims are stored whole, replaced by key, listed once
+// expired (earliest first, ties by key, up to a limit), deleted when
+// done, and a rolled-back claim was never made.
+func testClaims(t *testing.T, s chat.Store) {
+	view(t, s, func(tx chat.Tx) error {
+		if _, err := tx.Claim("game 1 timeout"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("no claim: %v, want ErrNotFound", err)
+		}
+		if cs, err := tx.ExpiredClaims(T0.Add(time.Hour), 0); len(cs) != 0 || err != nil {
+			t.Errorf("no claims: %d expired, %v", len(cs), err)
+		}
+		return nil
+	})
+	update(t, s, func(tx chat.Tx) error {
+		for _, c := range []chat.Claim{
+			{Key: "game 1 timeout", Holder: "a:1", Expires: T0.Add(2 * time.Minute), Value: []byte(`[{"key":"x"}]`)},
+			{Key: "game 2 reminder", Holder: "a:1", Expires: T0.Add(time.Minute), Value: []byte("two")},
+			{Key: "game 3 reminder", Holder: "b:2", Expires: T0.Add(time.Minute), Value: []byte("three")},
+			{Key: "game 4 engine", Holder: "b:2", Expires: T0.Add(time.Hour), Value: []byte("four")},
+		} {
+			if err := tx.PutClaim(&c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.Update(context.Background(), func(tx chat.Tx) error {
+		tx.PutClaim(&chat.Claim{Key: "game 5 never", Holder: "a:1", Expires: T0, Value: []byte("no")})
+		return errors.New("rolled back")
+	})
+	view(t, s, func(tx chat.Tx) error {
+		c, err := tx.Claim("game 1 timeout")
+		if err != nil || c.Holder != "a:1" || !c.Expires.Equal(T0.Add(2*time.Minute)) || c.Expires.Location() != time.UTC || string(c.Value) != `[{"key":"x"}]` {
+			t.Errorf("claim read back: %+v, %v", c, err)
+		}
+		if _, err := tx.Claim("game 5 never"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("rolled-back claim: %v, want ErrNotFound", err)
+		}
+		var keys []string
+		cs, err := tx.ExpiredClaims(T0.Add(5*time.Minute), 0)
+		for _, c := range cs {
+			keys = append(keys, c.Key)
+		}
+		if want := "game 2 reminder,game 3 reminder,game 1 timeout"; strings.Join(keys, ",") != want || err != nil {
+			t.Errorf("expired before T0+5m: %q, %v; want %q", keys, err, want)
+		}
+		if cs, _ := tx.ExpiredClaims(T0.Add(5*time.Minute), 1); len(cs) != 1 || cs[0].Key != "game 2 reminder" {
+			t.Errorf("the first expired claim: %+v", cs)
+		}
+		if cs, _ := tx.ExpiredClaims(T0.Add(time.Minute), 0); len(cs) != 0 {
+			t.Errorf("a claim expiring at t is listed as expired before t: %+v", cs[0])
+		}
+		return nil
+	})
+	// Claimed again by another process; then done.
+	update(t, s, func(tx chat.Tx) error {
+		c, err := tx.Claim("game 2 reminder")
+		if err != nil {
+			return err
+		}
+		c.Holder, c.Expires = "b:2", T0.Add(10*time.Minute)
+		if err := tx.PutClaim(c); err != nil {
+			return err
+		}
+		if err := tx.DeleteClaim("game 9 none"); err != nil {
+			t.Errorf("deleting no claim: %v", err)
+		}
+		return tx.DeleteClaim("game 3 reminder")
+	})
+	view(t, s, func(tx chat.Tx) error {
+		if c, err := tx.Claim("game 2 reminder"); err != nil || c.Holder != "b:2" || string(c.Value) != "two" {
+			t.Errorf("claimed again: %+v, %v", c, err)
+		}
+		if _, err := tx.Claim("game 3 reminder"); !errors.Is(err, chat.ErrNotFound) {
+			t.Errorf("a done claim: %v, want ErrNotFound", err)
+		}
+		cs, _ := tx.ExpiredClaims(T0.Add(5*time.Minute), 0)
+		if len(cs) != 1 || cs[0].Key != "game 1 timeout" {
+			t.Errorf("expired after the changes: %+v", cs)
 		}
 		return nil
 	})

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
@@ -25,7 +24,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
-		a, err := discord.New(discordConfig(d, store, leaseHolder()), bot, state, log)
+		a, err := discord.New(discordConfig(d, store, leaseHolder(), cfg.storage()), bot, state, log)
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +40,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
 			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
 			RecoveryKey: m.RecoveryKey, ResetCrossSigning: m.ResetCrossSigning,
-		}, bot, store, log)
+		}, bot, store, cfg.storage().leaseTTL(), log)
 		if err != nil {
 			return nil, err
 		}
@@ -52,20 +51,16 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 
 // discordConfig is the Discord adapter's config: shards and command
 // registration are split between the processes sharing store through
-// leases in it, held under holder's name.
-func discordConfig(d DiscordConfig, store chat.Store, holder string) discord.Config {
+// leases in it, held under holder's name for the TTL storage.takeover
+// sets.
+func discordConfig(d DiscordConfig, store chat.Store, holder string, sc StorageConfig) discord.Config {
 	id, count, auto := d.shard()
 	return discord.Config{
 		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
 		GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
-		Hold: discord.StoreLeases(store, holder, discordLeaseTTL),
+		Hold: discord.StoreLeases(store, holder, sc.leaseTTL()), LeaseRound: sc.shardRound(),
 	}
 }
-
-// discordLeaseTTL is how long a Discord shard's lease outlives its
-// holder: a dead process's shards are free again at most this long after
-// its last renewal (docs/scale.md).
-const discordLeaseTTL = 20 * time.Second
 
 // newRenderer returns the board renderer: at most one board drawn per
 // core at once, the rest waiting in order (chat.RenderPool).

@@ -54,6 +54,7 @@ type ClockConfig struct {
 	Reminders []string `yaml:"reminders" want:"a list of durations like [24h, 1h]"`
 	Tick      string   `yaml:"tick" want:"a duration like 30s"`
 	EventTTL  string   `yaml:"event_ttl" want:"a duration like 168h"`
+	ClaimTTL  string   `yaml:"claim_ttl" want:"a duration like 2m"`
 }
 
 // ConsoleConfig is the terminal adapter.
@@ -195,7 +196,7 @@ func (c *Config) check() error {
 			return fmt.Errorf("clock.reminders[%d]: %q is not a duration like 24h or 1h", i, r)
 		}
 	}
-	for key, v := range map[string]string{"clock.tick": c.Clock.Tick, "clock.event_ttl": c.Clock.EventTTL} {
+	for key, v := range map[string]string{"clock.tick": c.Clock.Tick, "clock.event_ttl": c.Clock.EventTTL, "clock.claim_ttl": c.Clock.ClaimTTL} {
 		if v == "" {
 			continue
 		}
@@ -252,6 +253,9 @@ func (c *Config) chatConfig() chat.Config {
 	}
 	if c.Clock.EventTTL != "" {
 		cc.EventTTL, _ = time.ParseDuration(c.Clock.EventTTL)
+	}
+	if c.Clock.ClaimTTL != "" {
+		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
 	return cc
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -45,6 +47,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		"storage:\n  driver: postgres\n  dsn: nonsense\n":                      "storage.dsn",
 		"database: a.db\nstorage:\n  path: b.db\n":                             "storage.path",
 		"storage:\n  driver: postgres\n  dsn: postgres://h/db\n  path: x.db\n": "storage.path",
+		"storage:\n  takeover: soon\n":                                         "storage.takeover",
+		"storage:\n  takeover: 1s\n":                                           "storage.takeover",
 	} {
 		_, err := parseConfig([]byte(yaml), "test.yaml", func(string) string { return "" })
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -231,4 +235,21 @@ func configKeys(t reflect.Type, parts []string) []configKey {
 		}
 	}
 	return out
+}
+
+// storage.takeover sets the leases: a dead holder's Matrix sync is taken
+// within TTL + TTL/3 and a Discord shard within TTL + the shard round,
+// both at most the takeover; 15 s by default.
+func TestTakeoverSetsLeases(t *testing.T) {
+	for yaml, want := range map[string]time.Duration{"": 15 * time.Second, "storage:\n  takeover: 6s\n": 6 * time.Second, "storage:\n  takeover: 1m\n": time.Minute} {
+		cfg, err := parseConfig([]byte(yaml), "test.yaml", func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := cfg.storage()
+		ttl, round := sc.leaseTTL(), sc.shardRound()
+		if ttl <= 0 || round <= 0 || round > 5*time.Second || ttl+ttl/3 > want || ttl+round > want {
+			t.Errorf("%q: lease TTL %v, shard round %v: takeover beyond %v", yaml, ttl, round, want)
+		}
+	}
 }

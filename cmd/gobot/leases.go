@@ -14,10 +14,6 @@ import (
 	"github.com/gobotgo/gobot/chat/matrix"
 )
 
-// leaseTTL is how long a lease lasts without renewal: a standby process
-// takes the work over at most TTL + TTL/3 after its holder died.
-const leaseTTL = 20 * time.Second
-
 // leaseHolder names this process in lease rows: host, pid and a random
 // part (a restarted process with a reused pid is another holder).
 func leaseHolder() string {
@@ -33,8 +29,9 @@ func leaseHolder() string {
 // process holds it, and runs a new adapter for each term it holds it (an
 // adapter runs once). The bot's Matrix notifier is that adapter only while
 // the lease is held, so a standby's clock loop leaves Matrix games alone.
-// On the embedded store there is one process: no lease.
-func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, log *slog.Logger) (func(context.Context) error, error) {
+// On the embedded store there is one process: no lease. ttl is the
+// lease's (storage.takeover).
+func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	first, err := matrix.New(mc, bot, chat.StoreState(store), log)
 	if err != nil {
 		return nil, fmt.Errorf("matrix: %w", err)
@@ -54,14 +51,18 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, log *slog
 		}
 		first = nil
 		log.Info("matrix: holding the sync lease", "lease", name, "holder", holder)
-		bot.SetNotifier(matrix.Platform, a)
-		defer bot.SetNotifier(matrix.Platform, nil)
+		// The notifier and every command this term handles are fenced
+		// by the lease's term (ctx carries it): once another process
+		// takes the lease, this one writes and claims nothing, even
+		// before its sync (cancelled with ctx) returns.
+		bot.SetLeasedNotifier(ctx, matrix.Platform, a)
+		defer bot.SetNotifier(matrix.Platform, nil) // at once, not when ctx's AfterFunc runs
 		return a.Run(ctx)
 	}
 	standby := func(h string) { log.Info("matrix: standing by; another process syncs", "lease", name, "holder", h) }
 	return func(ctx context.Context) error {
 		for {
-			err := chat.HoldLease(ctx, store, name, holder, leaseTTL, time.Now, standby, term)
+			err := chat.HoldLease(ctx, store, name, holder, ttl, time.Now, standby, term)
 			if ctx.Err() != nil {
 				return nil // stopping (the adapter may report the cancelled login)
 			}

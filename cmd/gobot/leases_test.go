@@ -46,13 +46,14 @@ func TestMatrixSyncLease(t *testing.T) {
 	mc := matrix.Config{Homeserver: hs.URL, UserID: "@gobot:example.org", AccessToken: "tok"}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	name := "matrix:sync:" + mc.UserID
+	leaseTTL := StorageConfig{}.leaseTTL()
 
 	// A holder that died a moment ago: its lease runs out in 2 s.
 	if ok, err := chat.AcquireLease(context.Background(), store, name, "dead:1:x", 2*time.Second, time.Now()); !ok || err != nil {
 		t.Fatalf("a lease for the dead holder: %v %v", ok, err)
 	}
 	bot1 := chat.New(chat.Config{}, store, nil, nil, log)
-	run1, err := matrixRunner(mc, bot1, store, log)
+	run1, err := matrixRunner(mc, bot1, store, leaseTTL, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestMatrixSyncLease(t *testing.T) {
 	}
 
 	bot2 := chat.New(chat.Config{}, store, nil, nil, log)
-	run2, err := matrixRunner(mc, bot2, store, log)
+	run2, err := matrixRunner(mc, bot2, store, leaseTTL, log)
 	if err != nil {
 		t.Fatal(err)
 	}

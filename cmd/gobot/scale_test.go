@@ -445,6 +445,11 @@ func TestScaleProcesses(t *testing.T) {
 // startProcs starts n gobot processes on the database dsn, in Discord
 // HTTP mode with the fake API at apiURL; extra is more config.
 func startProcs(t testing.TB, n int, dsn, apiURL, extra string) *interactionSender {
+	return startProcsAt(t, n, dsn, func(int) string { return apiURL }, extra)
+}
+
+// startProcsAt is startProcs with process i's Discord API at apiURL(i).
+func startProcsAt(t testing.TB, n int, dsn string, apiURL func(i int) string, extra string) *interactionSender {
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	dir := t.TempDir()
 	s := &interactionSender{priv: priv, client: &http.Client{Timeout: 60 * time.Second}}
@@ -468,7 +473,7 @@ log:
   public_key: %s
   listen: %s
   api_url: %s/api/v9/
-`, dsn, extra, hex.EncodeToString(pub), p.addr, apiURL)
+`, dsn, extra, hex.EncodeToString(pub), p.addr, apiURL(i))
 		if err := os.WriteFile(p.config, []byte(cfg), 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func TestDiscordConfigWiresLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	first, second := discordConfig(cfg.Discord, db, "host:1:aa"), discordConfig(cfg.Discord, db, "host:2:bb")
+	first, second := discordConfig(cfg.Discord, db, "host:1:aa", cfg.storage()), discordConfig(cfg.Discord, db, "host:2:bb", cfg.storage())
 	if !first.AutoShards || first.Hold == nil {
 		t.Fatalf("config %+v", first)
 	}

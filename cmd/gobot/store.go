@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/storage"
@@ -20,6 +21,36 @@ type StorageConfig struct {
 	Driver string `yaml:"driver" want:"bbolt or postgres"` // bbolt (default) or postgres
 	Path   string `yaml:"path"`                            // bbolt: the database file
 	DSN    string `yaml:"dsn"`                             // postgres: postgres://user:pass@host:5432/db
+	// Takeover (postgres): how soon a dead process's Discord shards and
+	// Matrix sync are taken over by another process; default 15s.
+	Takeover string `yaml:"takeover" want:"a duration like 15s"`
+}
+
+// defaultTakeover is storage.takeover's default.
+const defaultTakeover = 15 * time.Second
+
+// takeover is storage.takeover.
+func (s StorageConfig) takeover() time.Duration {
+	d := defaultTakeover
+	if s.Takeover != "" {
+		d, _ = time.ParseDuration(s.Takeover)
+	}
+	return d
+}
+
+// leaseTTL is how long a lease lasts without renewal: 2/3 of
+// storage.takeover. A holder renews it every TTL/3 and a Matrix standby
+// tries every TTL/3, so a dead holder's sync is taken over at most
+// TTL + TTL/3 after it died; Discord shards are looked for every
+// shardRound, so at most TTL + shardRound.
+func (s StorageConfig) leaseTTL() time.Duration { return s.takeover() * 2 / 3 }
+
+// shardRound is how often a process with discord.shards: auto looks for
+// a free shard (it opens at most one per round, keeping within Discord's
+// identify limit of one per 5 s): the rest of storage.takeover after the
+// lease's TTL, at most 5 s.
+func (s StorageConfig) shardRound() time.Duration {
+	return min(5*time.Second, s.takeover()-s.leaseTTL())
 }
 
 const (
@@ -44,6 +75,11 @@ func (c *Config) checkStorage() error {
 	s := c.Storage
 	if s.Path != "" && c.Database != "" && s.Path != c.Database {
 		return fmt.Errorf("storage.path: %q and database: %q name different files; keep one", s.Path, c.Database)
+	}
+	if s.Takeover != "" {
+		if d, err := time.ParseDuration(s.Takeover); err != nil || d < 2*time.Second || d > time.Hour {
+			return fmt.Errorf("storage.takeover: %q is not a duration from 2s to 1h, like 15s", clip(s.Takeover, 40))
+		}
 	}
 	switch s.Driver {
 	case "", driverBolt:

@@ -118,6 +118,17 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		err = rows("SELECT key, holder, expires, value FROM claims ORDER BY key", func(r pgx.Rows) error {
+			c := &chat.Claim{}
+			if err := r.Scan(&c.Key, &c.Holder, &c.Expires, &c.Value); err != nil {
+				return err
+			}
+			c.Expires = c.Expires.UTC()
+			return fn(storecopy.Item{Claim: c})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -146,16 +157,17 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [8]int64
+	var n [9]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
-		(SELECT count(*) FROM outbox), (SELECT count(*) FROM state), (SELECT count(*) FROM events)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7])
+		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
+		(SELECT count(*) FROM events)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
-		storecopy.Ratings, storecopy.Outbox, storecopy.States, storecopy.Events} {
+		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -183,6 +195,8 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.PutRating(it.Rating)
 			case it.Outbox != nil:
 				err = t.PutOutbox(it.Outbox.ID, it.Outbox.Stored, it.Outbox.Value)
+			case it.Claim != nil:
+				err = t.PutClaim(it.Claim)
 			case it.State != nil:
 				err = t.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:

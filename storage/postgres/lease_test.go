@@ -143,3 +143,66 @@ func TestHoldLeaseFailover(t *testing.T) {
 		t.Fatalf("%d workers ran at once", maxRunning.Load())
 	}
 }
+
+// A process keeps writing under its term of a lease while another
+// process takes the lease over: once the takeover has committed, not one
+// more write under the old term commits (the term is checked in each
+// write's own SERIALIZABLE transaction), though the writer never
+// learned that it lost the lease.
+func TestFencedWritesStopAtTakeover(t *testing.T) {
+	a, b := twoStores(t)
+	now := time.Now()
+	old, ok, err := chat.TakeLease(ctx, a, "matrix:sync:@bot:x", "old", time.Second, now)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	// The bot's state writes check the term its ctx carries.
+	state := chat.StoreState(a)
+	fenced := chat.WithFence(ctx, old)
+	var committed, lateCommits atomic.Int64
+	var lostSeen, takenOver atomic.Bool
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				late := takenOver.Load() // begun after the takeover committed
+				err := state.PutState(fenced, "matrix", map[string][]byte{"pos": []byte{byte(w), byte(i)}})
+				switch {
+				case err == nil:
+					committed.Add(1)
+					if late {
+						lateCommits.Add(1)
+					}
+				case errors.Is(err, chat.ErrLeaseLost):
+					lostSeen.Store(true)
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for committed.Load() < 20 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, ok, err := chat.TakeLease(ctx, b, "matrix:sync:@bot:x", "new", time.Second, now.Add(2*time.Second)); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	takenOver.Store(true)
+	atTakeover := committed.Load()
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	if n := lateCommits.Load(); n != 0 || !lostSeen.Load() {
+		t.Fatalf("%d writes under the old term begun after the takeover committed (refusals seen: %v)", n, lostSeen.Load())
+	}
+	t.Logf("about %d writes under the old term before the takeover, none after", atTakeover)
+}

@@ -1,7 +1,7 @@
 // Package storecopy moves a whole gobot installation from one store to
 // another (bbolt to PostgreSQL and back): every kind of record the store
 // holds (Kinds: games, challenges, players, rooms, ratings, owed replies,
-// adapter state values, remembered event IDs), keeping game and challenge
+// claimed messages, adapter state values, remembered event IDs), keeping game and challenge
 // numbers so that references like "#7" still work, and checks the copy by
 // counting each kind on both sides.
 package storecopy
@@ -27,6 +27,7 @@ const (
 	Rooms
 	Ratings
 	Outbox
+	Claims
 	States
 	Events
 	numKinds
@@ -35,7 +36,7 @@ const (
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Outbox, States, Events}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Outbox, Claims, States, Events}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
@@ -45,6 +46,7 @@ var kindNames = [numKinds][2]string{
 	Rooms:      {"room", "rooms"},
 	Ratings:    {"rating", "ratings"},
 	Outbox:     {"owed reply", "owed replies"},
+	Claims:     {"claimed message batch", "claimed message batches"},
 	States:     {"adapter value", "adapter values"},
 	Events:     {"event ID", "event IDs"},
 }
@@ -64,6 +66,7 @@ type Item struct {
 	Room      *chat.Room
 	Rating    *chat.PlayerRating
 	Outbox    *OutboxEntry
+	Claim     *chat.Claim
 	State     *State
 	Event     *Event
 }
@@ -78,6 +81,7 @@ func (it Item) Kind() (Kind, error) {
 		Rooms:      it.Room != nil,
 		Ratings:    it.Rating != nil,
 		Outbox:     it.Outbox != nil,
+		Claims:     it.Claim != nil,
 		States:     it.State != nil,
 		Events:     it.Event != nil,
 	}

@@ -36,6 +36,7 @@ var Writers = map[string]storecopy.Kind{
 	"PutRoom":      storecopy.Rooms,
 	"PutRating":    storecopy.Ratings,
 	"PutOutbox":    storecopy.Outbox,
+	"PutClaim":     storecopy.Claims,
 	"PutState":     storecopy.States,
 	"MarkEvent":    storecopy.Events,
 }
@@ -112,6 +113,12 @@ var fill = map[storecopy.Kind]func(tx chat.Tx) error{
 			return err
 		}
 		return tx.PutOutbox("t:ev2", t0.Add(time.Minute), []byte{0, 1, 2})
+	},
+	storecopy.Claims: func(tx chat.Tx) error {
+		if err := tx.PutClaim(&chat.Claim{Key: "game 1 timeout", Holder: "p1", Expires: t0.Add(time.Minute), Value: []byte(`[{"room":"t:r1"}]`)}); err != nil {
+			return err
+		}
+		return tx.PutClaim(&chat.Claim{Key: "game 2 deadline 5 reminder 1", Holder: "p2", Expires: t0, Value: []byte{0, 1}})
 	},
 	storecopy.States: func(tx chat.Tx) error {
 		if err := tx.PutState("matrix", "sync", []byte("s42")); err != nil {
@@ -220,6 +227,13 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 					return err
 				}
 				*out = append(*out, string(v))
+			}
+			for _, key := range []string{"game 1 timeout", "game 2 deadline 5 reminder 1"} {
+				c, err := tx.Claim(key)
+				if err != nil {
+					return err
+				}
+				*out = append(*out, c)
 			}
 			for _, nk := range [][2]string{{"matrix", "sync"}, {"discord", "commands"}} {
 				v, err := tx.State(nk[0], nk[1])
