@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"strconv"
 	"strings"
 )
@@ -13,10 +14,10 @@ import (
 // Matrix shows Line for the user to type.
 type Button struct {
 	Command   string
-	Game      GameID      // either a game …
-	Challenge ChallengeID // … or a challenge
-	Version   uint64      // the game's version when the button was shown
-	Arg       string      // one word, may be empty
+	Game      gobot.GameID      // either a game …
+	Challenge gobot.ChallengeID // … or a challenge
+	Version   uint64            // the game's version when the button was shown
+	Arg       string            // one word, may be empty
 }
 
 // ErrButton is the error of an ID that is not a button's.
@@ -50,12 +51,12 @@ func ParseButton(id string) (Button, error) {
 	x := Button{Command: parts[0], Version: version}
 	switch parts[1][0] {
 	case 'g':
-		x.Game = GameID(n)
+		x.Game = gobot.GameID(n)
 	case 'c':
 		if version != 0 {
 			return Button{}, ErrButton // a challenge has no versions
 		}
-		x.Challenge = ChallengeID(n)
+		x.Challenge = gobot.ChallengeID(n)
 	default:
 		return Button{}, ErrButton
 	}

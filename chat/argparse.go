@@ -7,15 +7,16 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
 // Args are a command's arguments, parsed once from its declaration by
 // the router before the handler runs. Unset fields are zero.
 type Args struct {
-	Game      GameID            // an ArgGame: #7
-	Challenge ChallengeID       // an ArgChallenge: #3
-	User      UserID            // an ArgUser, validated for its platform
+	Game      gobot.GameID      // an ArgGame: #7
+	Challenge gobot.ChallengeID // an ArgChallenge: #3
+	User      gobot.UserID      // an ArgUser, validated for its platform
 	Points    []string          // ArgPoint words as typed ("D4"; a list split at commas); the handler checks them against the board
 	Options   gameOptions       // size, rules, colour, komi, handicap, clock
 	Rating    ratingOpts        // handicap=auto, and rated/unrated (from the "rated" choice)
@@ -231,7 +232,7 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 		}
 		if arg.Kind == ArgUser {
 			// Adapters name users by their qualified ID.
-			if err := b.setUser(r, a, UserID(v)); err != nil {
+			if err := b.setUser(r, a, gobot.UserID(v)); err != nil {
 				return nil, err
 			}
 			a.typed[arg.Name] = v
@@ -489,9 +490,9 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 			return err
 		}
 		if arg.Kind == ArgGame {
-			a.Game = GameID(id)
+			a.Game = gobot.GameID(id)
 		} else {
-			a.Challenge = ChallengeID(id)
+			a.Challenge = gobot.ChallengeID(id)
 		}
 	case ArgUser:
 		return b.setUser(r, a, b.userArg(r, "@"+v))
@@ -546,8 +547,8 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 
 // setUser validates u for its platform, which must be the caller's,
 // before it is stored or looked up.
-func (b *Bot) setUser(r *Request, a *Args, u UserID) error {
-	if err := u.Validate(); err != nil {
+func (b *Bot) setUser(r *Request, a *Args, u gobot.UserID) error {
+	if err := ValidateUser(u); err != nil {
 		return err
 	}
 	if p := r.User.ID.Platform(); u.Platform() != p {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -19,18 +20,18 @@ func (h *harness) dump() string {
 	h.t.Helper()
 	var sb strings.Builder
 	put := func(what string, v any, err error) {
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, gobot.ErrNotFound) {
 			return
 		}
 		j, _ := json.Marshal(v)
 		fmt.Fprintf(&sb, "%s %s %v\n", what, j, err)
 	}
-	users := []UserID{"test:alice", "test:bob", "test:carol", "test:banana"}
-	if err := h.db.View(context.Background(), func(tx Tx) error {
+	users := []gobot.UserID{"test:alice", "test:bob", "test:carol", "test:banana"}
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		for id := 1; id <= 20; id++ {
-			g, err := tx.Game(GameID(id))
+			g, err := tx.Game(gobot.GameID(id))
 			put(fmt.Sprintf("game %d", id), g, err)
-			c, err := tx.Challenge(ChallengeID(id))
+			c, err := tx.Challenge(gobot.ChallengeID(id))
 			put(fmt.Sprintf("challenge %d", id), c, err)
 		}
 		for _, u := range users {
@@ -56,11 +57,11 @@ func (h *harness) dump() string {
 
 // eventMarked reports whether id was recorded as handled (probed in a
 // transaction that is rolled back).
-func (h *harness) eventMarked(id EventID) bool {
+func (h *harness) eventMarked(id gobot.EventID) bool {
 	errProbe := errors.New("probe")
 	var dup bool
-	h.db.Update(context.Background(), func(tx Tx) error {
-		dup = errors.Is(tx.MarkEvent(id, h.clock.Now()), ErrDuplicate)
+	h.db.Update(context.Background(), func(tx gobot.Tx) error {
+		dup = errors.Is(tx.MarkEvent(id, h.clock.Now()), gobot.ErrDuplicate)
 		return errProbe
 	})
 	return dup
@@ -151,16 +152,16 @@ func TestArgumentsFromDeclaration(t *testing.T) {
 
 // Valid user IDs of every platform are taken.
 func TestUserIDValidate(t *testing.T) {
-	for _, u := range []UserID{"discord:80351110224678912", "discord:1", "matrix:@ann:example.org", "matrix:@ann.b_c=d/e+f:example.org:8448",
+	for _, u := range []gobot.UserID{"discord:80351110224678912", "discord:1", "matrix:@ann:example.org", "matrix:@ann.b_c=d/e+f:example.org:8448",
 		"matrix:@ann:[::1]:8448", "matrix:@ann:127.0.0.1", "console:alice", "console:Élodie", "test:bob-2"} {
-		if err := u.Validate(); err != nil {
+		if err := ValidateUser(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
-	for _, u := range []UserID{"", "discord:", "discord:12a", "discord:99999999999999999999", "matrix:ann:example.org", "matrix:@ann:",
-		"matrix:@:example.org", "matrix:@ann:exa mple.org", "matrix:@ann:example.org:port", "console:", "console:a b", "console:" + UserID(strings.Repeat("a", 33)),
+	for _, u := range []gobot.UserID{"", "discord:", "discord:12a", "discord:99999999999999999999", "matrix:ann:example.org", "matrix:@ann:",
+		"matrix:@:example.org", "matrix:@ann:exa mple.org", "matrix:@ann:example.org:port", "console:", "console:a b", "console:" + gobot.UserID(strings.Repeat("a", 33)),
 		"console:\xff", "no-platform", "con sole:bob"} {
-		if err := u.Validate(); err == nil {
+		if err := ValidateUser(u); err == nil {
 			t.Errorf("%q is accepted", u)
 		}
 	}
@@ -246,14 +247,14 @@ func FuzzCommandLine(f *testing.F) {
 		h.t = t
 		cmds := commands()
 		c := cmds[int(n)%len(cmds)]
-		var active []*Game
-		h.db.View(context.Background(), func(tx Tx) error { active, _ = tx.ActiveGames("test:alice"); return nil })
+		var active []*gobot.Game
+		h.db.View(context.Background(), func(tx gobot.Tx) error { active, _ = tx.ActiveGames("test:alice"); return nil })
 		if len(active) == 0 {
 			rep := h.ok("alice", "challenge @bob black 9")
 			h.ok("bob", "accept "+strings.TrimPrefix(rep.Title, "Challenge "))
 		}
 		h.seq++
-		req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
+		req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: gobot.EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
 			Command: c.Name, Args: strings.Fields(line), Admin: true}
 		parsed, perr := h.bot.parseArgs(h.bot.byName[c.Name], &req)
 		before := h.dump()
@@ -275,7 +276,7 @@ func FuzzCommandLine(f *testing.F) {
 			t.Fatalf("%s %q: reference out of range: %+v", c.Name, line, parsed)
 		}
 		if parsed.User != "" {
-			if err := parsed.User.Validate(); err != nil {
+			if err := ValidateUser(parsed.User); err != nil {
 				t.Fatalf("%s %q: invalid user taken: %v", c.Name, line, err)
 			}
 		}
@@ -541,7 +542,7 @@ func TestRefusalsAreShort(t *testing.T) {
 			for _, w := range hostileWords() {
 				h.seq++
 				r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true,
-					EventID: EventID(fmt.Sprintf("test:named%d", h.seq)), Command: c.Name, Named: map[string]string{name: w}}
+					EventID: gobot.EventID(fmt.Sprintf("test:named%d", h.seq)), Command: c.Name, Named: map[string]string{name: w}}
 				rep := h.bot.Handle(context.Background(), r)
 				if !rep.Error {
 					continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -26,7 +27,7 @@ type gameOptions struct {
 	Komi          *float64
 	Handicap      *int
 	Color         string // black, white, random
-	Clock         *TimeControl
+	Clock         *gobot.TimeControl
 	ClockText     string
 	Threads       *bool
 	Placement     string // fixed, free, white-passes
@@ -292,14 +293,14 @@ func parseBool(v string) (bool, bool) {
 // added per move, at most 7 days; without a maximum, at most the starting
 // time). Units: m, h, d, w; combined like 1d12h. Clocks count whole
 // minutes: "30s" is read only to say so.
-func ParseClock(s string) (TimeControl, error) {
+func ParseClock(s string) (gobot.TimeControl, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	switch t {
 	case "", "none", "off", "no":
-		return TimeControl{}, nil
+		return gobot.TimeControl{}, nil
 	}
-	bad := func() (TimeControl, error) {
-		return TimeControl{}, errorf("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", echo(s))
+	bad := func() (gobot.TimeControl, error) {
+		return gobot.TimeControl{}, errorf("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", echo(s))
 	}
 	// wholeMinutes refuses a part of the clock that is not a whole
 	// number of minutes, naming it.
@@ -315,10 +316,10 @@ func ParseClock(s string) (TimeControl, error) {
 		rest = strings.ReplaceAll(rest, " ", "")
 		main, rest, ok := strings.Cut(rest, "+")
 		if !ok {
-			return TimeControl{}, errorf("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", echo(s))
+			return gobot.TimeControl{}, errorf("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", echo(s))
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
-		c := TimeControl{Kind: Fischer}
+		c := gobot.TimeControl{Kind: gobot.Fischer}
 		var err error
 		if c.Main, err = parseDuration(main); err != nil || c.Main <= 0 {
 			return bad()
@@ -327,28 +328,28 @@ func ParseClock(s string) (TimeControl, error) {
 			return bad()
 		}
 		if c.Main < time.Minute {
-			return TimeControl{}, errorf("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", echo(s), clipArg(main))
+			return gobot.TimeControl{}, errorf("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", echo(s), clipArg(main))
 		}
 		if err := wholeMinutes(main, c.Main, "the starting time"); err != nil {
-			return TimeControl{}, err
+			return gobot.TimeControl{}, err
 		}
 		if c.Increment > 0 && c.Increment < time.Minute {
-			return TimeControl{}, errorf("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", echo(s), clipArg(inc))
+			return gobot.TimeControl{}, errorf("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", echo(s), clipArg(inc))
 		}
 		if err := wholeMinutes(inc, c.Increment, "the increment"); err != nil {
-			return TimeControl{}, err
+			return gobot.TimeControl{}, err
 		}
 		c.Max = c.Main
 		if hasMax {
 			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
-				return TimeControl{}, errorf("clock %s: the maximum must be at least the starting time", echo(s))
+				return gobot.TimeControl{}, errorf("clock %s: the maximum must be at least the starting time", echo(s))
 			}
 			if err := wholeMinutes(max, c.Max, "the maximum"); err != nil {
-				return TimeControl{}, err
+				return gobot.TimeControl{}, err
 			}
 		}
 		if c.Max > 365*24*time.Hour {
-			return TimeControl{}, errorf("clock %s: the most a clock can hold is 365 days", echo(s))
+			return gobot.TimeControl{}, errorf("clock %s: the most a clock can hold is 365 days", echo(s))
 		}
 		return c, nil
 	}
@@ -357,12 +358,12 @@ func ParseClock(s string) (TimeControl, error) {
 		return bad()
 	}
 	if d < time.Minute || d > 365*24*time.Hour {
-		return TimeControl{}, errorf("clock %s: a move may take between 1 minute and 365 days", echo(s))
+		return gobot.TimeControl{}, errorf("clock %s: a move may take between 1 minute and 365 days", echo(s))
 	}
 	if err := wholeMinutes(t, d, "the time per move"); err != nil {
-		return TimeControl{}, err
+		return gobot.TimeControl{}, err
 	}
-	return TimeControl{Kind: PerMove, PerMove: d}, nil
+	return gobot.TimeControl{Kind: gobot.PerMove, PerMove: d}, nil
 }
 
 // parseDuration reads "3d", "12h", "1d12h", "30m", "2w", "30s".
@@ -448,12 +449,12 @@ func FormatClockDuration(d time.Duration) string {
 }
 
 // FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
-func FormatClock(c TimeControl) string {
+func FormatClock(c gobot.TimeControl) string {
 	short := FormatClockDuration
 	switch c.Kind {
-	case PerMove:
+	case gobot.PerMove:
 		return short(c.PerMove)
-	case Fischer:
+	case gobot.Fischer:
 		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
 	}
 	return "none"

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"log/slog"
 	"os"
 	"slices"
@@ -60,7 +61,7 @@ type Config struct {
 // Bot is the platform-neutral bot. It is safe for concurrent use.
 type Bot struct {
 	cfg       Config
-	store     Store
+	store     gobot.Store
 	render    Renderer
 	clock     Clock
 	log       *slog.Logger
@@ -80,7 +81,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 
 // New returns a bot over store, drawing with r, telling time with clock
 // (nil: the system clock).
-func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bot {
+func New(cfg Config, store gobot.Store, r Renderer, clock Clock, log *slog.Logger) *Bot {
 	if clock == nil {
 		clock = systemClock{}
 	}
@@ -115,7 +116,7 @@ func New(cfg Config, store Store, r Renderer, clock Clock, log *slog.Logger) *Bo
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{cfg: cfg, store: fencedStore{store}, render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
+	b := &Bot{cfg: cfg, store: gobot.Fenced(store), render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -143,7 +144,7 @@ func (b *Bot) SetNotifier(platform string, n Notifier) {
 // term in their transactions, so a process that lost the lease without
 // noticing yet claims nothing there. n is removed when ctx ends.
 func (b *Bot) SetLeasedNotifier(ctx context.Context, platform string, n Notifier) {
-	f, _ := FenceOf(ctx) // the zero Fence (no lease) fences nothing
+	f, _ := gobot.FenceOf(ctx) // the zero Fence (no lease) fences nothing
 	ln := leasedNotifier{n: n, fence: &f}
 	b.setNotifier(platform, ln)
 	context.AfterFunc(ctx, func() {
@@ -175,7 +176,7 @@ type notifiers struct {
 // lease, the lease's term.
 type leasedNotifier struct {
 	n     Notifier
-	fence *Fence
+	fence *gobot.Fence
 }
 
 // CanDeliver reports whether the bot has a notifier for platform now.
@@ -198,7 +199,7 @@ func (b *Bot) fenced(ctx context.Context, platform string) context.Context {
 	b.notifiers.mu.RLock()
 	defer b.notifiers.mu.RUnlock()
 	if ln, ok := b.notifiers.m[platform]; ok && ln.fence != nil && ln.fence.Name != "" {
-		return WithFence(ctx, *ln.fence)
+		return gobot.WithFence(ctx, *ln.fence)
 	}
 	return ctx
 }
@@ -213,8 +214,8 @@ func (b *Bot) cmd(s string) string { return Cmd(s) }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
-func (b *Bot) ThreadCreated(ctx context.Context, id GameID, room RoomID) error {
-	return b.store.Update(ctx, func(tx Tx) error {
+func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error {
+	return b.store.Update(ctx, func(tx gobot.Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -86,8 +87,8 @@ func (h *harness) do(user, line string) Reply {
 	h.t.Helper()
 	h.seq++
 	f := strings.Fields(line)
-	r := Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user]}
+	r := Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
+		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user]}
 	return h.bot.Handle(context.Background(), r)
 }
 
@@ -113,10 +114,10 @@ func (h *harness) fails(user, line, want string) Reply {
 }
 
 // game returns the stored game id.
-func (h *harness) game(id GameID) (*Game, *game.Game) {
+func (h *harness) game(id gobot.GameID) (*gobot.Game, *game.Game) {
 	h.t.Helper()
-	var sg *Game
-	if err := h.db.View(context.Background(), func(tx Tx) error {
+	var sg *gobot.Game
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
 		sg, err = tx.Game(id)
 		return err
@@ -264,7 +265,7 @@ func TestBadChallengeOptions(t *testing.T) {
 		h.fails("alice", line, want)
 	}
 	var n int
-	h.db.View(context.Background(), func(tx Tx) error {
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
 		cs, _ := tx.PendingChallenges("test:alice")
 		n = len(cs)
 		return nil
@@ -552,11 +553,11 @@ func TestThreadPerGame(t *testing.T) {
 	if sg.Room != "test:thread-1" || !sg.Thread || sg.Parent != "test:main" {
 		t.Fatalf("after ThreadCreated: Room=%q Thread=%v Parent=%q", sg.Room, sg.Thread, sg.Parent)
 	}
-	in := func(room RoomID, user, line string) Reply {
+	in := func(room gobot.RoomID, user, line string) Reply {
 		h.seq++
 		f := strings.Fields(line)
-		return h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: room,
-			EventID: EventID("test:thread-" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]})
+		return h.bot.Handle(ctx, Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: room,
+			EventID: gobot.EventID("test:thread-" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]})
 	}
 	if rep := in("test:thread-1", "alice", "play D4"); rep.Error {
 		t.Fatalf("play in the thread: %s", rep.Text)
@@ -623,8 +624,8 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	if err := bot.Run(ctx); err != nil { // returns once the timeout is announced
 		t.Fatal(err)
 	}
-	var sg *Game
-	if err := db.View(context.Background(), func(tx Tx) error {
+	var sg *gobot.Game
+	if err := db.View(context.Background(), func(tx gobot.Tx) error {
 		sg, err = tx.Game(1)
 		return err
 	}); err != nil {

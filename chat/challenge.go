@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -48,12 +49,12 @@ func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
 	}
 	o := a.Options
 	o.Placement = a.Choice["placement"]
-	var room *Room
-	if err := b.store.View(ctx, func(tx Tx) error {
+	var room *gobot.Room
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		rm, err := tx.Room(r.Room)
 		if err == nil {
 			room = rm
-		} else if !errors.Is(err, ErrNotFound) {
+		} else if !errors.Is(err, gobot.ErrNotFound) {
 			return err
 		}
 		return nil
@@ -78,13 +79,13 @@ func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
 // engineGame is the game prepareChallenge asked an engine about.
 type engineGame struct {
 	cfg   game.Config
-	clock TimeControl
+	clock gobot.TimeControl
 	color string
 }
 
 // engineChallenge starts a game against the engine prepareChallenge
 // settled, at once.
-func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
+func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 	name, level := a.Engine, a.Level
 	if a.engineGame == nil {
 		return Reply{}, errors.New("chat: an engine challenge without its prepare step")
@@ -96,7 +97,7 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 			return Reply{}, errorf("Games against the computer are turned off in this room.")
 		}
 		threads = rm.Threads
-	} else if !errors.Is(err, ErrNotFound) {
+	} else if !errors.Is(err, gobot.ErrNotFound) {
 		return Reply{}, err
 	}
 	bot := EngineUser(name)
@@ -107,7 +108,7 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	c := &Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: Accepted, Answered: r.Time}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Reply{}, err
 	}
@@ -125,7 +126,7 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 			black, white = white, black
 		}
 	}
-	sg := &Game{ID: GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
+	sg := &gobot.Game{ID: gobot.GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
 		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
 	if b.cfg.RateEngineGames {
 		// Rated as a game between people would be: an even game on
@@ -136,10 +137,10 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 		if a.Choice["rated"] == "rated" && !rated {
 			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
 		}
-		sg.Rating = &GameRating{Community: comm, Rated: rated,
+		sg.Rating = &gobot.GameRating{Community: comm, Rated: rated,
 			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
 	}
-	if clock.Kind == Fischer {
+	if clock.Kind == gobot.Fischer {
 		sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
 	}
 	startClock(sg, g, r.Time)
@@ -165,7 +166,7 @@ func (b *Bot) engineChallenge(tx Tx, r *Request, a *Args) (Reply, error) {
 	return rep, nil
 }
 
-func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdChallenge(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	opponent, o, ro := a.User, a.Options, a.Rating
 	o.Placement = a.Choice["placement"]
 	if v, ok := a.Choice["rated"]; ok {
@@ -185,7 +186,7 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
 	}
 	room, err := tx.Room(r.Room)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
 		return Reply{}, err
 	}
 	cfg, clock, color, err := b.challengeConfig(room, o)
@@ -206,7 +207,7 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 			}
 		}
 	}
-	c := &Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Reply{}, err
 	}
@@ -225,7 +226,7 @@ func cmdChallenge(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Repl
 // changed. A damaged player record is left for the operator (it holds
 // the player's settings); a store error fails the transaction, which a
 // shared store then runs again.
-func (b *Bot) rememberUser(tx Tx, u User, t time.Time) error {
+func (b *Bot) rememberUser(tx gobot.Tx, u User, t time.Time) error {
 	if u.ID == "" || u.Name == "" {
 		return nil
 	}
@@ -233,9 +234,9 @@ func (b *Bot) rememberUser(tx Tx, u User, t time.Time) error {
 	switch {
 	case err == nil && p.Name == u.Name:
 		return nil
-	case errors.Is(err, ErrNotFound):
-		p = &Player{ID: u.ID}
-	case errors.Is(err, ErrCorrupt):
+	case errors.Is(err, gobot.ErrNotFound):
+		p = &gobot.Player{ID: u.ID}
+	case errors.Is(err, gobot.ErrCorrupt):
 		b.log.Error("corrupt record", "err", err)
 		return nil
 	case err != nil:
@@ -246,7 +247,7 @@ func (b *Bot) rememberUser(tx Tx, u User, t time.Time) error {
 }
 
 // userArg turns "@bob" or "@discord:123" into a platform-qualified ID.
-func (b *Bot) userArg(r *Request, a string) UserID {
+func (b *Bot) userArg(r *Request, a string) gobot.UserID {
 	id := strings.TrimPrefix(a, "@")
 	for _, m := range r.Mentions {
 		if string(m.ID) == id {
@@ -254,14 +255,14 @@ func (b *Bot) userArg(r *Request, a string) UserID {
 		}
 	}
 	if !strings.Contains(id, ":") {
-		return UserID(r.User.ID.Platform() + ":" + id)
+		return gobot.UserID(r.User.ID.Platform() + ":" + id)
 	}
-	return UserID(id)
+	return gobot.UserID(id)
 }
 
 // challengeConfig merges the typed options with the room's and the
 // bot's defaults and checks the result.
-func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeControl, string, error) {
+func (b *Bot) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, gobot.TimeControl, string, error) {
 	var cfg game.Config
 	rulesText := b.cfg.Rules
 	if room != nil && room.Rules != "" {
@@ -278,9 +279,9 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	rules, err := game.ParseRules(spec)
 	if err != nil {
 		if o.Rules == nil {
-			return cfg, TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
+			return cfg, gobot.TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
-		return cfg, TimeControl{}, "", errorf("%s", rulesError(err, spec))
+		return cfg, gobot.TimeControl{}, "", errorf("%s", rulesError(err, spec))
 	}
 	cfg.Rules = rules
 	base, hasBase, komiGiven := rulesBase(spec)
@@ -293,7 +294,7 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	}
 	if hasBase {
 		if err := base.CheckBoard(cfg.Width, cfg.Height); err != nil {
-			return cfg, TimeControl{}, "", errorf("%v: choose a size like 9, 13 or 19.", err)
+			return cfg, gobot.TimeControl{}, "", errorf("%v: choose a size like 9, 13 or 19.", err)
 		}
 	}
 	if o.Handicap != nil {
@@ -303,7 +304,7 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 			if hasBase {
 				oneStone = min(base.Komi.Handicap, 0.5)
 			}
-			return cfg, TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first with the handicap komi, write komi=%s instead.", cfg.Rules.Name, game.FormatKomi(oneStone))
+			return cfg, gobot.TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first with the handicap komi, write komi=%s instead.", cfg.Rules.Name, game.FormatKomi(oneStone))
 		}
 	}
 	if o.Placement != "" {
@@ -335,21 +336,21 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	cfg.Rules.Komi = komi
 	if _, err := game.New(cfg); err != nil {
 		if errors.Is(err, game.ErrHandicap) {
-			return cfg, TimeControl{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
+			return cfg, gobot.TimeControl{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
 		}
-		return cfg, TimeControl{}, "", errorf("those options don't make a game: %v", err)
+		return cfg, gobot.TimeControl{}, "", errorf("those options don't make a game: %v", err)
 	}
 	clockText := b.cfg.Clock
 	if room != nil && room.Clock != "" {
 		clockText = room.Clock
 	}
-	var clock TimeControl
+	var clock gobot.TimeControl
 	if o.Clock != nil {
 		clock = *o.Clock
 	} else {
 		c, err := ParseClock(clockText)
 		if err != nil {
-			return cfg, TimeControl{}, "", err
+			return cfg, gobot.TimeControl{}, "", err
 		}
 		clock = c
 	}
@@ -360,12 +361,12 @@ func (b *Bot) challengeConfig(room *Room, o gameOptions) (game.Config, TimeContr
 	return cfg, clock, color, nil
 }
 
-func describeConfig(cfg game.Config, clock TimeControl) string {
+func describeConfig(cfg game.Config, clock gobot.TimeControl) string {
 	s := fmt.Sprintf("%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), cfg.Rules.Name, game.FormatKomi(cfg.Rules.Komi))
 	if cfg.Handicap >= 2 {
 		s += fmt.Sprintf(", handicap %d", cfg.Handicap)
 	}
-	if clock.Kind != NoClock {
+	if clock.Kind != gobot.NoClock {
 		s += ", clock " + FormatClock(clock)
 	}
 	return s
@@ -374,23 +375,23 @@ func describeConfig(cfg game.Config, clock TimeControl) string {
 // clockNote says, for a Fischer clock whose maximum is its starting time
 // (fischer:10m+1m, written without one), that the increment never makes
 // it grow: a player who expects it to is told when the clock is chosen.
-func clockNote(clock TimeControl) string {
-	if clock.Kind != Fischer || clock.Increment == 0 || clock.Max != clock.Main {
+func clockNote(clock gobot.TimeControl) string {
+	if clock.Kind != gobot.Fischer || clock.Increment == 0 || clock.Max != clock.Main {
 		return ""
 	}
 	return fmt.Sprintf(" The clock's increment refills it up to %s, no more; a maximum like fischer:%s+%s/%s lets it grow.",
 		FormatDuration(clock.Main), FormatClockDuration(clock.Main), FormatClockDuration(clock.Increment), FormatClockDuration(2*clock.Main))
 }
 
-func (b *Bot) challengeReply(c *Challenge) Reply {
+func (b *Bot) challengeReply(c *gobot.Challenge) Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
-	var mentions []UserID
+	var mentions []gobot.UserID
 	if c.To == "" {
 		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	} else {
 		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", Mention(c.From), Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
-		mentions = []UserID{c.To}
+		mentions = []gobot.UserID{c.To}
 	}
 	return Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
 		Actions: []Action{
@@ -401,15 +402,15 @@ func (b *Bot) challengeReply(c *Challenge) Reply {
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Challenge, error) {
+func findChallenge(tx gobot.Tx, b *Bot, r *Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
 	if id != 0 {
 		c, err := tx.Challenge(id)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, gobot.ErrNotFound) {
 			return nil, errorf("There is no challenge #%d.", id)
 		}
 		return c, err
 	}
-	var cands []*Challenge
+	var cands []*gobot.Challenge
 	pending, err := tx.PendingChallenges(r.User.ID)
 	if err != nil {
 		return nil, err
@@ -453,7 +454,7 @@ func findChallenge(tx Tx, b *Bot, r *Request, id ChallengeID, mine bool) (*Chall
 	return nil, errorf("Which challenge? %s. Add it, like %s.", listSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
-func cmdAccept(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdAccept(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, threads, err := accept(tx, b, r, a.Challenge)
 	if err != nil {
 		return Reply{}, err
@@ -467,12 +468,12 @@ func cmdAccept(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 }
 
 // accept starts the game of the challenge r accepts.
-func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool, err error) {
+func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
 	c, err := findChallenge(tx, b, r, ref, false)
 	if err != nil {
 		return nil, false, err
 	}
-	if c.Status != Pending {
+	if c.Status != gobot.Pending {
 		return nil, false, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if c.From == r.User.ID {
@@ -489,7 +490,7 @@ func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool
 		return nil, false, err
 	}
 	// The game keeps the challenge's number where it is free.
-	sg := &Game{ID: GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+	sg := &gobot.Game{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 	black, white := c.From, r.User.ID
 	switch c.Color {
 	case "white":
@@ -503,14 +504,14 @@ func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool
 	}
 	sg.Black, sg.White = black, white
 	sg.Rating = b.gameRatingFor(tx, c, r, black, white)
-	if c.Clock.Kind == Fischer {
+	if c.Clock.Kind == gobot.Fischer {
 		sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
 	startClock(sg, g, r.Time)
 	if err := tx.InsertGame(sg); err != nil {
 		return nil, false, err
 	}
-	c.Status, c.Game, c.Answered = Accepted, sg.ID, r.Time
+	c.Status, c.Game, c.Answered = gobot.Accepted, sg.ID, r.Time
 	if c.To == "" {
 		c.To = r.User.ID
 	}
@@ -523,12 +524,12 @@ func accept(tx Tx, b *Bot, r *Request, ref ChallengeID) (l *loaded, threads bool
 	return &loaded{sg, g}, threads, nil
 }
 
-func (b *Bot) answerChallenge(tx Tx, r *Request, ref ChallengeID, mine bool, status ChallengeStatus) (Reply, error) {
+func (b *Bot) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Reply, error) {
 	c, err := findChallenge(tx, b, r, ref, mine)
 	if err != nil {
 		return Reply{}, err
 	}
-	if c.Status != Pending {
+	if c.Status != gobot.Pending {
 		return Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if mine && c.From != r.User.ID {
@@ -547,13 +548,13 @@ func (b *Bot) answerChallenge(tx Tx, r *Request, ref ChallengeID, mine bool, sta
 	if mine {
 		return Reply{Text: fmt.Sprintf("%s withdrew challenge #%d.", Mention(c.From), c.ID)}, nil
 	}
-	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []UserID{c.From}}, nil
+	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
 }
 
-func cmdDecline(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(tx, r, a.Challenge, false, Declined)
+func cmdDecline(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined)
 }
 
-func cmdCancel(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(tx, r, a.Challenge, true, Cancelled)
+func cmdCancel(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+	return b.answerChallenge(tx, r, a.Challenge, true, gobot.Cancelled)
 }

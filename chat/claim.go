@@ -7,50 +7,31 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
-
-// A Claim is work on a deadline that one process took on and has not
-// finished: the messages announcing a reminder, a timeout or an engine's
-// move, stored in the transaction that decided them. The claimer sends
-// them and deletes the claim. If it dies first, the claim expires and the
-// clock loop of any process (this one after a restart, or another) claims
-// it again and sends the same messages with the same keys (Message.Key),
-// which the platforms use to drop a second copy: sent exactly once,
-// where before they were sent at most once.
-type Claim struct {
-	// Key names the step claimed ("game 7 timeout"): the messages' keys
-	// derive from it.
-	Key string
-	// Holder is the process that claimed it last (for the logs).
-	Holder string
-	// Expires is when another process may claim it again.
-	Expires time.Time
-	// Value is the claimed messages, encoded by chat.
-	Value []byte
-}
 
 // claimedMessage is a Message as a claim stores it: the board image is
 // kept as the position to draw, since it is drawn after the commit.
 type claimedMessage struct {
-	Room  RoomID        `json:"room,omitempty"`
-	To    UserID        `json:"to,omitempty"`
+	Room  gobot.RoomID  `json:"room,omitempty"`
+	To    gobot.UserID  `json:"to,omitempty"`
 	Key   string        `json:"key"`
 	Reply Reply         `json:"reply"`
 	Board *claimedBoard `json:"board,omitempty"`
 }
 
 type claimedBoard struct {
-	Game   GameID      `json:"game"`
-	Theme  string      `json:"theme,omitempty"`
-	Replay bool        `json:"replay,omitempty"`
-	Record game.Record `json:"record"`
+	Game   gobot.GameID `json:"game"`
+	Theme  string       `json:"theme,omitempty"`
+	Replay bool         `json:"replay,omitempty"`
+	Record game.Record  `json:"record"`
 }
 
 // claim stores msgs, keyed by step, as claimed by this process until
 // now + ClaimTTL. Messages that are not messages (an engine's wake-up)
 // are not stored: the deadline index wakes the engine again.
-func (b *Bot) claim(tx Tx, step string, msgs []Message, now time.Time) error {
+func (b *Bot) claim(tx gobot.Tx, step string, msgs []Message, now time.Time) error {
 	var stored []claimedMessage
 	for _, m := range keyed(step, msgs) {
 		if m.wake != 0 {
@@ -69,11 +50,11 @@ func (b *Bot) claim(tx Tx, step string, msgs []Message, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return tx.PutClaim(&Claim{Key: step, Holder: b.cfg.Holder, Expires: now.Add(b.cfg.ClaimTTL), Value: v})
+	return tx.PutClaim(&gobot.Claim{Key: step, Holder: b.cfg.Holder, Expires: now.Add(b.cfg.ClaimTTL), Value: v})
 }
 
 // decodeClaim returns the messages of claim c, ready to send.
-func decodeClaim(c *Claim) ([]Message, error) {
+func decodeClaim(c *gobot.Claim) ([]Message, error) {
 	var stored []claimedMessage
 	if err := json.Unmarshal(c.Value, &stored); err != nil {
 		return nil, err
@@ -101,7 +82,7 @@ func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []Message) {
 	if step == "" || !slices.ContainsFunc(msgs, func(m Message) bool { return m.wake == 0 }) {
 		return // nothing was claimed (claim stores only messages)
 	}
-	if err := b.store.Update(WithFence(ctx, Fence{}), func(tx Tx) error { return tx.DeleteClaim(step) }); err != nil {
+	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error { return tx.DeleteClaim(step) }); err != nil {
 		b.log.Warn("recording a claim done", "claim", step, "err", err)
 	}
 }
@@ -110,8 +91,8 @@ func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []Message) {
 // unfinished (their claimer died between the claim and the send), for
 // the platforms this process can deliver to now.
 func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
-	var expired []*Claim
-	if err := b.store.View(ctx, func(tx Tx) error {
+	var expired []*gobot.Claim
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		var err error
 		expired, err = tx.ExpiredClaims(now, 0)
 		return err
@@ -125,7 +106,7 @@ func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
 		msgs, err := decodeClaim(c)
 		if err != nil {
 			b.log.Error("an unreadable claim is dropped", "claim", c.Key, "err", err)
-			b.store.Update(ctx, func(tx Tx) error { return tx.DeleteClaim(c.Key) })
+			b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteClaim(c.Key) })
 			continue
 		}
 		platform := ""
@@ -144,10 +125,10 @@ func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
 			continue // left to a process that can send them
 		}
 		won := false
-		err = b.store.Update(b.fenced(ctx, platform), func(tx Tx) error {
+		err = b.store.Update(b.fenced(ctx, platform), func(tx gobot.Tx) error {
 			won = false
 			cur, err := tx.Claim(c.Key)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, gobot.ErrNotFound) {
 				return nil // done meanwhile
 			}
 			if err != nil {

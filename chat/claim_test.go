@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"github.com/gobotgo/gobot"
 	"strings"
 	"sync"
 	"testing"
@@ -127,7 +128,7 @@ func TestRetriedClaimLeavesAnothersClaim(t *testing.T) {
 	if n := len(h.notes.all()); n != 0 {
 		t.Fatalf("the conflicted process sent %d messages for a reminder another claimed", n)
 	}
-	if err := h.db.View(context.Background(), func(tx Tx) error {
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		_, err := tx.Claim(strings.TrimSuffix(key, "/0"))
 		return err
 	}); err != nil {

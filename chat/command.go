@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -47,7 +48,7 @@ type Command struct {
 	// run is the handler. It reads and writes through tx only and returns
 	// its reply; messages to others go through b.notify, which holds them
 	// until the transaction commits.
-	run func(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error)
+	run func(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error)
 	// prepare, if set, runs before the transaction, for checks that take
 	// slow work (asking an engine whether it plays a game). It writes
 	// nothing.

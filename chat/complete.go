@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -25,9 +26,9 @@ func (b *Bot) completeEngine(typed string) []Choice {
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*Game
-	names := map[UserID]string{}
-	b.store.View(ctx, func(tx Tx) error {
+	var games []*gobot.Game
+	names := map[gobot.UserID]string{}
+	b.store.View(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		if strings.Contains(arg, "game") {
 			for _, sg := range games {
@@ -54,7 +55,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 	case arg == "rules" || arg == "preset":
 		return completeRules(strings.ToLower(typed))
 	case arg == "point":
-		var sg *Game
+		var sg *gobot.Game
 		if ref, ok := r.Named["#game"]; ok {
 			id, _ := parseRefArg(ref, "game")
 			for _, g := range games {
@@ -63,7 +64,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 				}
 			}
 		} else {
-			var here []*Game
+			var here []*gobot.Game
 			for _, g := range games {
 				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -47,7 +48,7 @@ type EngineInfo struct {
 const EnginePlatform = "engine"
 
 // EngineUser is the user ID of engine name's seat in a game.
-func EngineUser(name string) UserID { return NewUserID(EnginePlatform, name) }
+func EngineUser(name string) gobot.UserID { return gobot.NewUserID(EnginePlatform, name) }
 
 // engineState is the bot's engine wiring and the engine turns running in
 // this process.
@@ -57,8 +58,8 @@ type engineState struct {
 	missing string // why no engine is offered (engines: how to install)
 
 	mu      sync.Mutex
-	running map[GameID]bool
-	failed  map[GameID]int // position (len moves) whose failure was posted
+	running map[gobot.GameID]bool
+	failed  map[gobot.GameID]int // position (len moves) whose failure was posted
 	wg      sync.WaitGroup
 	ctx     context.Context // ends with StopEngines
 	cancel  context.CancelFunc
@@ -115,7 +116,7 @@ func (b *Bot) engineInfo(name string) (EngineInfo, bool) {
 }
 
 // engineColor is the engine's colour in sg (Empty in people's games).
-func engineColor(sg *Game) game.Color {
+func engineColor(sg *gobot.Game) game.Color {
 	if sg.Engine == "" {
 		return game.Empty
 	}
@@ -133,7 +134,7 @@ const (
 	jobAccept            // accept a count with no dead stones to agree on
 )
 
-func (b *Bot) engineJob(sg *Game, g *game.Game) engineJob {
+func (b *Bot) engineJob(sg *gobot.Game, g *game.Game) engineJob {
 	if !sg.Active() {
 		return jobNone
 	}
@@ -186,12 +187,12 @@ func (b *Bot) wakeEngine(l *loaded) {
 	b.notify(context.Background(), Message{wake: l.sg.ID})
 }
 
-func (b *Bot) startEngineTurn(id GameID) {
+func (b *Bot) startEngineTurn(id gobot.GameID) {
 	e := b.eng
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.running == nil {
-		e.running, e.failed = map[GameID]bool{}, map[GameID]int{}
+		e.running, e.failed = map[gobot.GameID]bool{}, map[gobot.GameID]int{}
 	}
 	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil || e.engines == nil {
 		return
@@ -214,7 +215,7 @@ func (b *Bot) startEngineTurn(id GameID) {
 // engineTick handles a due game whose due item is engine work: it starts
 // the turn (unless one runs) and reports true, so the clock does not
 // treat the engine's "deadline" as a timeout.
-func (b *Bot) engineTick(sg *Game) bool {
+func (b *Bot) engineTick(sg *gobot.Game) bool {
 	if sg.Engine == "" && (b.eng.scorer == "" || sg.Deadline.IsZero()) {
 		return false
 	}
@@ -236,9 +237,9 @@ func (b *Bot) engineTick(sg *Game) bool {
 // game is still in the position it was asked about, so a move is made
 // once even when two turns (two processes, a restart) ask together. It
 // reports whether more engine work followed.
-func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
+func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	var snap *loaded
-	if err := b.store.View(ctx, func(tx Tx) error {
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		sg, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -285,7 +286,7 @@ func (b *Bot) engineTurn(ctx context.Context, id GameID) bool {
 	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes))
 	// In a platform served under a lease (Matrix) the move is applied
 	// under its term: a process that lost the lease applies nothing.
-	err = b.store.Update(b.fenced(ctx, snap.sg.Room.Platform()), func(tx Tx) error {
+	err = b.store.Update(b.fenced(ctx, snap.sg.Room.Platform()), func(tx gobot.Tx) error {
 		out, later = nil, nil // a rerun after a conflict decides afresh
 		sg, err := tx.Game(id)
 		if err != nil {
@@ -469,7 +470,7 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		now := b.clock.Now()
 		reason := ClipRunes(err.Error(), 200)
 		var later []Message
-		uerr := b.store.Update(ctx, func(tx Tx) error {
+		uerr := b.store.Update(ctx, func(tx gobot.Tx) error {
 			later = nil
 			sg, err := tx.Game(l.sg.ID)
 			if err != nil {
@@ -542,7 +543,7 @@ func makeRange(a, b int) []int {
 	return out
 }
 
-func cmdEngines(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdEngines(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	var lines []string
 	if b.eng.engines != nil {
 		for _, e := range b.eng.engines.List() {
@@ -599,7 +600,7 @@ type EngineMove struct {
 }
 
 // ratedWord is "rated" or "unrated" for a game's start message.
-func ratedWord(sg *Game) string {
+func ratedWord(sg *gobot.Game) string {
 	if sg.Rating != nil && sg.Rating.Rated {
 		return "rated"
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	bolt "go.etcd.io/bbolt"
 )
@@ -50,7 +51,7 @@ func TestOpenChallengeInDMRefused(t *testing.T) {
 	if !rep.Error || !strings.Contains(rep.Text, "direct conversation") || strings.Contains(rep.Text, "Anyone here") {
 		t.Fatalf("open challenge in a DM: %+v", rep)
 	}
-	h.db.View(context.Background(), func(tx Tx) error {
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
 		if cs, _ := tx.PendingChallenges("test:alice"); len(cs) != 0 {
 			t.Fatalf("a challenge was stored: %+v", cs[0])
 		}
@@ -66,7 +67,7 @@ func TestOpenChallengeInDMRefused(t *testing.T) {
 // damageGame overwrites game id's record with bytes that are not JSON,
 // as a flipped byte or a half-written page would leave it, and returns a
 // bot over the reopened database.
-func (h *harness) damageGame(id GameID, raw string) {
+func (h *harness) damageGame(id gobot.GameID, raw string) {
 	h.t.Helper()
 	h.damage("games", binary.BigEndian.AppendUint64(nil, uint64(id)), raw)
 }
@@ -104,8 +105,8 @@ func TestGamesWithADamagedRecord(t *testing.T) {
 	h.ok("carol", "accept")
 	h.ok("alice", "challenge @dave 9 black")
 	h.ok("dave", "accept")
-	var ids []GameID
-	h.db.View(context.Background(), func(tx Tx) error {
+	var ids []gobot.GameID
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
 		gs, _ := tx.ActiveGames("test:alice")
 		for _, g := range gs {
 			ids = append(ids, g.ID)
@@ -159,14 +160,14 @@ func TestLongInputIsNotEchoed(t *testing.T) {
 func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	h := newHarness(t)
 	// A database from before: games numbered by their own counter.
-	h.db.Update(context.Background(), func(tx Tx) error {
+	h.db.Update(context.Background(), func(tx gobot.Tx) error {
 		for range 3 {
-			g := &Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
+			g := &gobot.Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
 			if err := tx.PutGame(g); err != nil {
 				return err
 			}
 		}
-		return tx.PutChallenge(&Challenge{Room: "test:main", From: "test:old1", To: "test:old2"})
+		return tx.PutChallenge(&gobot.Challenge{Room: "test:main", From: "test:old1", To: "test:old2"})
 	})
 	if rep := h.ok("alice", "challenge @bob 9 black"); !strings.Contains(rep.Title, "Challenge #4") {
 		t.Fatalf("the new challenge should skip the old games' numbers: %s", rep.Title)
@@ -192,8 +193,8 @@ func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	}
 	// A game added without a challenge takes a fresh number, and the next
 	// challenge skips it.
-	h.db.Update(context.Background(), func(tx Tx) error {
-		g := &Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
+	h.db.Update(context.Background(), func(tx gobot.Tx) error {
+		g := &gobot.Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
 		if err := tx.PutGame(g); err != nil || g.ID != 7 {
 			t.Errorf("game without challenge: #%d, %v", g.ID, err)
 		}
@@ -280,10 +281,10 @@ func TestDamagedPlayerKept(t *testing.T) {
 	h.damage("players", []byte("test:alice"), "{not json")
 	h.bot.SetNotifier("test", h.notes)
 	h.ok("alice", "challenge @bob 9")
-	if err := h.db.View(context.Background(), func(tx Tx) error {
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		_, err := tx.Player("test:alice")
 		return err
-	}); !errors.Is(err, ErrCorrupt) {
+	}); !errors.Is(err, gobot.ErrCorrupt) {
 		t.Fatalf("alice's damaged record after a challenge: %v, want it left as it was", err)
 	}
 }

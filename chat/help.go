@@ -7,10 +7,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdHelp(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdHelp(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
 	if len(args) > 0 {
 		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
@@ -52,7 +53,7 @@ func (b *Bot) usageError(c string, what string) error {
 	return errorf("%s", what)
 }
 
-func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRules(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	if len(a.Text) == 0 {
 		var sb strings.Builder
 		sb.WriteString("Rulesets:")
@@ -80,7 +81,7 @@ func cmdRules(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, e
 		// Options alone change the room's ruleset, as in a challenge
 		// (challengeConfig) and in the room's settings.
 		room, err := tx.Room(r.Room)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, gobot.ErrNotFound) {
 			return Reply{}, err
 		}
 		base := b.cfg.Rules

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"github.com/gobotgo/gobot"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,9 +15,9 @@ func TestLeaseTerms(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	now := h.clock.Now()
-	take := func(holder string, at time.Time) Fence {
+	take := func(holder string, at time.Time) gobot.Fence {
 		t.Helper()
-		f, ok, err := TakeLease(ctx, h.db, "work", holder, 10*time.Second, at)
+		f, ok, err := gobot.TakeLease(ctx, h.db, "work", holder, 10*time.Second, at)
 		if err != nil || !ok {
 			t.Fatalf("%s could not take the lease at %v: %v %v", holder, at.Sub(now), ok, err)
 		}
@@ -29,20 +30,20 @@ func TestLeaseTerms(t *testing.T) {
 	if a := take("A", now.Add(5*time.Second)); a != a1 {
 		t.Fatalf("a renewal changed the term: %+v, then %+v", a1, a)
 	}
-	if _, ok, _ := TakeLease(ctx, h.db, "work", "B", 10*time.Second, now.Add(14*time.Second)); ok {
+	if _, ok, _ := gobot.TakeLease(ctx, h.db, "work", "B", 10*time.Second, now.Add(14*time.Second)); ok {
 		t.Fatal("B took a lease that had not expired")
 	}
 	b := take("B", now.Add(16*time.Second))
 	if b.Gen <= a1.Gen {
 		t.Fatalf("a takeover kept the generation: %+v after %+v", b, a1)
 	}
-	if ok, err := renewLease(ctx, h.db, a1, 10*time.Second, now.Add(17*time.Second)); ok || err != nil {
+	if ok, err := gobot.RenewLease(ctx, h.db, a1, 10*time.Second, now.Add(17*time.Second)); ok || err != nil {
 		t.Fatalf("A renewed a term that had ended: %v %v", ok, err)
 	}
-	if err := ReleaseLease(ctx, h.db, "work", "B"); err != nil {
+	if err := gobot.ReleaseLease(ctx, h.db, "work", "B"); err != nil {
 		t.Fatal(err)
 	}
-	if h, _, _ := LeaseHolder(ctx, h.db, "work", now.Add(17*time.Second)); h != "" {
+	if h, _, _ := gobot.LeaseHolder(ctx, h.db, "work", now.Add(17*time.Second)); h != "" {
 		t.Fatalf("a released lease is held by %q", h)
 	}
 	b2 := take("B", now.Add(18*time.Second))
@@ -53,7 +54,7 @@ func TestLeaseTerms(t *testing.T) {
 	if b3.Gen <= b2.Gen {
 		t.Fatalf("taking a lapsed lease again kept the term: %+v after %+v", b3, b2)
 	}
-	if ok, err := renewLease(ctx, h.db, b3, 10*time.Second, now.Add(60*time.Second)); !ok || err != nil {
+	if ok, err := gobot.RenewLease(ctx, h.db, b3, 10*time.Second, now.Add(60*time.Second)); !ok || err != nil {
 		t.Fatalf("the holder could not renew its term after a pause nobody used: %v %v", ok, err)
 	}
 }
@@ -67,11 +68,11 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	h.start("clock=1d")
 	ctx := context.Background()
 	now := time.Now()
-	oldTerm, ok, err := TakeLease(ctx, h.db, "matrix:sync:@bot:x", "old", 10*time.Second, now)
+	oldTerm, ok, err := gobot.TakeLease(ctx, h.db, "matrix:sync:@bot:x", "old", 10*time.Second, now)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	oldCtx, stop := context.WithCancel(WithFence(ctx, oldTerm))
+	oldCtx, stop := context.WithCancel(gobot.WithFence(ctx, oldTerm))
 	defer stop()
 	old := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
 	oldNotes := &recordingNotifier{}
@@ -79,7 +80,7 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	h.bot.SetNotifier("test", nil) // the harness's bot is the standby
 
 	// Under its term the old holder works as usual.
-	play := func(b *Bot, ctx context.Context, id EventID, point string) Reply {
+	play := func(b *Bot, ctx context.Context, id gobot.EventID, point string) Reply {
 		return b.Handle(ctx, Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: id,
 			Command: "play", Args: []string{point}, Outbox: true})
 	}
@@ -88,11 +89,11 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	}
 
 	// Paused; the lease expires and the standby takes it.
-	newTerm, ok, err := TakeLease(ctx, h.db, "matrix:sync:@bot:x", "new", 10*time.Second, now.Add(11*time.Second))
+	newTerm, ok, err := gobot.TakeLease(ctx, h.db, "matrix:sync:@bot:x", "new", 10*time.Second, now.Add(11*time.Second))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	newCtx := WithFence(ctx, newTerm)
+	newCtx := gobot.WithFence(ctx, newTerm)
 	h.bot.SetLeasedNotifier(newCtx, "test", h.notes)
 
 	// Resumed before it notices: bob's move, the reminder, the sync
@@ -110,8 +111,8 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	if err := old.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err = StoreState(h.db).PutState(oldCtx, "matrix", map[string][]byte{"sync": []byte("old position")})
-	if !errors.Is(err, ErrLeaseLost) {
+	err = gobot.StoreState(h.db).PutState(oldCtx, "matrix", map[string][]byte{"sync": []byte("old position")})
+	if !errors.Is(err, gobot.ErrLeaseLost) {
 		t.Fatalf("the old holder stored its sync position: %v", err)
 	}
 	if h.eventMarked("test:e2") {
@@ -135,7 +136,7 @@ func TestStaleTermWritesNothing(t *testing.T) {
 		Command: "play", Args: []string{"E5"}, Outbox: true}); rep.Error {
 		t.Fatalf("the new holder's move: %s", rep.Text)
 	}
-	if err := StoreState(h.db).PutState(newCtx, "matrix", map[string][]byte{"sync": []byte("new position")}); err != nil {
+	if err := gobot.StoreState(h.db).PutState(newCtx, "matrix", map[string][]byte{"sync": []byte("new position")}); err != nil {
 		t.Fatal(err)
 	}
 	if sg, _ := h.game(1); len(sg.Record.Moves) != 2 {
@@ -165,11 +166,11 @@ func TestHoldLeaseStopsWorkPausedPastLease(t *testing.T) {
 	var skew atomic.Int64
 	now := func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
 	ttl := 300 * time.Millisecond
-	got := make(chan Fence, 1)
+	got := make(chan gobot.Fence, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- HoldLease(context.Background(), h.db, "work", "A", ttl, now, nil, func(ctx context.Context) error {
-			f, _ := FenceOf(ctx)
+		done <- gobot.HoldLease(context.Background(), h.db, "work", "A", ttl, now, nil, func(ctx context.Context) error {
+			f, _ := gobot.FenceOf(ctx)
 			got <- f
 			<-ctx.Done()
 			return nil
@@ -188,7 +189,7 @@ func TestHoldLeaseStopsWorkPausedPastLease(t *testing.T) {
 	skew.Store(int64(2 * ttl)) // as if the process had been stopped that long
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrLeaseLost) {
+		if !errors.Is(err, gobot.ErrLeaseLost) {
 			t.Fatalf("HoldLease: %v, want ErrLeaseLost", err)
 		}
 	case <-time.After(10 * ttl):

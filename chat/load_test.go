@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -88,7 +89,7 @@ func runLoad(t *testing.T, games int, r Renderer) {
 	var seq atomic.Int64
 	send := func(rng *rand.Rand, user, room string, line ...string) Reply {
 		id := fmt.Sprintf("load:%d", seq.Add(1))
-		r := Request{User: User{ID: UserID("load:" + user), Name: user}, Room: RoomID("load:" + room), EventID: EventID(id), Command: line[0], Args: line[1:]}
+		r := Request{User: User{ID: gobot.UserID("load:" + user), Name: user}, Room: gobot.RoomID("load:" + room), EventID: gobot.EventID(id), Command: line[0], Args: line[1:]}
 		rep := bot.Handle(context.Background(), r)
 		if rng.IntN(4) == 0 { // a duplicate delivery
 			dup := bot.Handle(context.Background(), r)
@@ -99,7 +100,7 @@ func runLoad(t *testing.T, games int, r Renderer) {
 		return rep
 	}
 	type result struct {
-		id    GameID
+		id    gobot.GameID
 		moves int
 	}
 	results := make(chan result, games)
@@ -145,7 +146,7 @@ func runLoad(t *testing.T, games int, r Renderer) {
 	close(results)
 	elapsed := time.Since(start)
 	n := 0
-	db.View(context.Background(), func(tx Tx) error {
+	db.View(context.Background(), func(tx gobot.Tx) error {
 		for r := range results {
 			n++
 			sg, err := tx.Game(r.id)
@@ -189,7 +190,7 @@ func BenchmarkMoveCommand(b *testing.B) {
 	}
 	newGame()
 	rng := rand.New(rand.NewPCG(1, 1))
-	users := [2]UserID{"b:a", "b:b"}
+	users := [2]gobot.UserID{"b:a", "b:b"}
 	turn := 0
 	moves := 0
 	var took []time.Duration // per successful move, for the median

@@ -1,26 +1,27 @@
 package chat
 
 import (
+	"github.com/gobotgo/gobot"
 	"strings"
 	"time"
 )
 
 // User is a platform user as a request names them.
 type User struct {
-	ID   UserID // platform-qualified: "discord:1234"
-	Name string // display name
+	ID   gobot.UserID // platform-qualified: "discord:1234"
+	Name string       // display name
 }
 
 // Request is one command from a user.
 type Request struct {
 	User  User
-	Room  RoomID // where the command was typed (a DM room for DMs)
-	DM    bool   // a direct conversation with the bot
-	Admin bool   // the caller may change room settings and abort games
+	Room  gobot.RoomID // where the command was typed (a DM room for DMs)
+	DM    bool         // a direct conversation with the bot
+	Admin bool         // the caller may change room settings and abort games
 	// EventID is the platform's ID for this event ("discord:interaction:…",
 	// "matrix:$event"). The same ID delivered twice is handled once;
 	// empty disables the check.
-	EventID EventID
+	EventID gobot.EventID
 	// Command and Args as typed: "play", ["D4", "#7"]. A user argument is
 	// written "@" + platform-qualified ID ("@discord:1234"); on the console
 	// a bare "@bob" means the caller's platform ("@console:bob").
@@ -46,7 +47,7 @@ type Request struct {
 	Outbox bool
 	// Community is where ratings are kept (a Discord guild, a Matrix
 	// room); empty means the Room.
-	Community CommunityID
+	Community gobot.CommunityID
 }
 
 // Style is how a button looks.
@@ -98,7 +99,7 @@ type Reply struct {
 	Fields []Field
 	// Mentions are the users this reply should notify (ping); adapters
 	// limit pings to these.
-	Mentions []UserID
+	Mentions []gobot.UserID
 	Image    *File // board PNG or replay GIF
 	// Board is the position as text with coordinates, for adapters that
 	// show text (the console) or as a fallback.
@@ -121,8 +122,8 @@ type Reply struct {
 	// Game is the game this reply is about (0 if none); Room is where the
 	// adapter should post it if not in reply to the request (a game's
 	// thread).
-	Game GameID
-	Room RoomID
+	Game gobot.GameID
+	Room gobot.RoomID
 	// Thread asks the adapter to open a thread named ThreadName for Game
 	// off this message and to report it with Bot.ThreadCreated.
 	Thread     bool
@@ -136,8 +137,8 @@ type Reply struct {
 // Message is a reply the bot sends on its own (turn notices, reminders,
 // timeouts, DMs): to a room, or to a user directly when To is set.
 type Message struct {
-	Room  RoomID
-	To    UserID
+	Room  gobot.RoomID
+	To    gobot.UserID
 	Reply Reply
 	// Key names this message the same way on every attempt to send it,
 	// in this process or another after a crash: the step that made it
@@ -147,12 +148,12 @@ type Message struct {
 	// Discord nonce), so a re-send is dropped by the platform; empty
 	// means no such check.
 	Key  string
-	wake GameID // not a message: start the engine's turn (engine.go)
+	wake gobot.GameID // not a message: start the engine's turn (engine.go)
 }
 
 // FormatText replaces every mention token <@UserID> in text with what
 // mention returns for that user.
-func FormatText(text string, mention func(UserID) string) string {
+func FormatText(text string, mention func(gobot.UserID) string) string {
 	var sb strings.Builder
 	for {
 		i := strings.Index(text, "<@")
@@ -166,10 +167,10 @@ func FormatText(text string, mention func(UserID) string) string {
 			return sb.String()
 		}
 		sb.WriteString(text[:i])
-		sb.WriteString(mention(UserID(text[i+2 : i+j])))
+		sb.WriteString(mention(gobot.UserID(text[i+2 : i+j])))
 		text = text[i+j+1:]
 	}
 }
 
 // Mention writes the mention token for u, for use in Reply.Text.
-func Mention(u UserID) string { return "<@" + string(u) + ">" }
+func Mention(u gobot.UserID) string { return "<@" + string(u) + ">" }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gobotgo/gobot"
 )
 
 // A request with Outbox set is handled in one write transaction that
@@ -15,7 +16,7 @@ import (
 // Duplicate.
 
 // owe stores rep, drawn in full, as what is owed for r's event.
-func (b *Bot) owe(tx Tx, r *Request, rep *Reply) error {
+func (b *Bot) owe(tx gobot.Tx, r *Request, rep *Reply) error {
 	if err := b.present(rep); err != nil {
 		return err
 	}
@@ -29,8 +30,8 @@ func (b *Bot) owe(tx Tx, r *Request, rep *Reply) error {
 // Delivered records that the reply to event id (a request with Outbox
 // set) was delivered: a later delivery of the same event is then a
 // Duplicate.
-func (b *Bot) Delivered(ctx context.Context, id EventID) error {
-	return b.store.Update(ctx, func(tx Tx) error { return tx.DeleteOutbox(id) })
+func (b *Bot) Delivered(ctx context.Context, id gobot.EventID) error {
+	return b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteOutbox(id) })
 }
 
 // keyed names each message step queued (see Message.Key) by step and

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"github.com/gobotgo/gobot"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestMessageKeys(t *testing.T) {
 	h.notes.mu.Unlock()
 
 	// The DM to the player to move is named after the move's event.
-	ev := EventID("test:$move-d4")
+	ev := gobot.EventID("test:$move-d4")
 	rep := h.bot.Handle(context.Background(), Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main",
 		EventID: ev, Command: "play", Args: []string{"D4"}})
 	if rep.Error {
@@ -38,7 +39,7 @@ func TestMessageKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	unclaim := func() {
-		if err := h.db.Update(ctx, func(tx Tx) error {
+		if err := h.db.Update(ctx, func(tx gobot.Tx) error {
 			sg, err := tx.Game(1)
 			if err != nil {
 				return err

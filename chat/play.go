@@ -7,10 +7,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdPlay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	rest := a.Points
 	var what string
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
@@ -117,7 +118,7 @@ func (b *Bot) pass(l *loaded, me game.Color, r *Request) error {
 	return nil
 }
 
-func (b *Bot) passText(l *loaded, u UserID) string {
+func (b *Bot) passText(l *loaded, u gobot.UserID) string {
 	s := fmt.Sprintf("%s passed.", Mention(u))
 	if l.g.Phase() == game.Scoring {
 		s += " Both players passed: the game is being scored."
@@ -125,7 +126,7 @@ func (b *Bot) passText(l *loaded, u UserID) string {
 	return s
 }
 
-func cmdPass(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdPass(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
 			return err
@@ -138,11 +139,11 @@ func cmdPass(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return b.gameReply(tx, l, r, b.passText(l, r.User.ID)), nil
 }
 
-func cmdResign(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdResign(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
-func cmdAbort(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdAbort(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
 		if l.sg.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
@@ -153,7 +154,7 @@ func cmdAbort(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, e
 
 // end ends the game r refers to with stop (a resignation, an abort) and
 // says who did what.
-func (b *Bot) end(tx Tx, r *Request, id GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
+func (b *Bot) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
 	l, err := b.change(tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
 		if err := stop(l, me); err != nil {
 			return err
@@ -167,10 +168,10 @@ func (b *Bot) end(tx Tx, r *Request, id GameID, asPlayer bool, did string, stop 
 	return b.gameReply(tx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
 }
 
-func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	refuse := a.Choice["no"] == "no"
 	var text string
-	var notifyUser UserID
+	var notifyUser gobot.UserID
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
@@ -197,7 +198,7 @@ func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 			if err := l.g.Undo(); err != nil {
 				return err
 			}
-			l.sg.Undos = append(l.sg.Undos, Undo{By: opp, Move: n, Was: last, At: r.Time})
+			l.sg.Undos = append(l.sg.Undos, gobot.Undo{By: opp, Move: n, Was: last, At: r.Time})
 			if k := l.g.MoveCount(); k < len(l.sg.MoveTimes) {
 				l.sg.MoveTimes = l.sg.MoveTimes[:k]
 			}
@@ -223,7 +224,7 @@ func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	}
 	rep := b.gameReply(tx, l, r, text)
 	if notifyUser != "" {
-		rep.Mentions = []UserID{notifyUser}
+		rep.Mentions = []gobot.UserID{notifyUser}
 	}
 	if l.sg.UndoBy != "" {
 		rep.Actions = []Action{
@@ -234,7 +235,7 @@ func cmdUndo(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return rep, nil
 }
 
-func cmdDead(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDead(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	var toggled []string
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
@@ -266,7 +267,7 @@ func cmdDead(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return b.gameReply(tx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), nil
 }
 
-func cmdDone(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDone(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	var text string
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
@@ -293,7 +294,7 @@ func cmdDone(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, er
 	return b.gameReply(tx, l, r, text), nil
 }
 
-func cmdResume(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdResume(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := l.g.Resume(); err != nil {
 			return err
@@ -313,7 +314,7 @@ func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
 }
 
 // colorOf returns u's colour in sg, or Empty.
-func colorOf(sg *Game, u UserID) game.Color {
+func colorOf(sg *gobot.Game, u gobot.UserID) game.Color {
 	switch u {
 	case sg.Black:
 		return game.Black
@@ -323,7 +324,7 @@ func colorOf(sg *Game, u UserID) game.Color {
 	return game.Empty
 }
 
-func playerOf(sg *Game, c game.Color) UserID {
+func playerOf(sg *gobot.Game, c game.Color) gobot.UserID {
 	if c == game.White {
 		return sg.White
 	}
@@ -333,11 +334,11 @@ func playerOf(sg *Game, c game.Color) UserID {
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error) {
+func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Game, error) {
 	if id != 0 {
 		sg, err := tx.Game(id)
-		if errors.Is(err, ErrNotFound) {
-			if c, cerr := tx.Challenge(ChallengeID(id)); cerr == nil && c.Status == Pending {
+		if errors.Is(err, gobot.ErrNotFound) {
+			if c, cerr := tx.Challenge(gobot.ChallengeID(id)); cerr == nil && c.Status == gobot.Pending {
 				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
 			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
@@ -348,7 +349,7 @@ func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error
 	if err != nil {
 		return nil, err
 	}
-	var here []*Game
+	var here []*gobot.Game
 	for _, g := range mine {
 		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 			here = append(here, g)
@@ -366,8 +367,8 @@ func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error
 			if err != nil {
 				return nil, err
 			}
-			var pick *Game
-			better := func(a, b *Game) bool { // a before b: the caller's games first, then the latest
+			var pick *gobot.Game
+			better := func(a, b *gobot.Game) bool { // a before b: the caller's games first, then the latest
 				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
 				if mineA != mineB {
 					return mineA
@@ -395,8 +396,8 @@ func findGame(tx Tx, b *Bot, r *Request, id GameID, asPlayer bool) (*Game, error
 	}
 	// The games the command can act on now come first; a scoring command
 	// takes the one game being scored.
-	fit := map[GameID]bool{}
-	var fitting []*Game
+	fit := map[gobot.GameID]bool{}
+	var fitting []*gobot.Game
 	for _, g := range here {
 		if fits(r.Command, g, r.User.ID) {
 			fit[g.ID] = true
@@ -421,7 +422,7 @@ var scoringCommands = map[string]bool{"done": true, "dead": true, "resume": true
 // fits reports whether command cmd can act on sg for user u now: a
 // scoring command on a game being scored, another on a game where it is
 // u's turn.
-func fits(cmd string, sg *Game, u UserID) bool {
+func fits(cmd string, sg *gobot.Game, u gobot.UserID) bool {
 	l, err := load(sg)
 	if err != nil {
 		return false
@@ -434,14 +435,14 @@ func fits(cmd string, sg *Game, u UserID) bool {
 
 // loaded is a stored game with its rules engine state.
 type loaded struct {
-	sg *Game
+	sg *gobot.Game
 	g  *game.Game
 }
 
-func load(sg *Game) (*loaded, error) {
+func load(sg *gobot.Game) (*loaded, error) {
 	g, err := game.Replay(sg.Record)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, ErrCorrupt, err)
+		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, gobot.ErrCorrupt, err)
 	}
 	return &loaded{sg, g}, nil
 }
@@ -450,7 +451,7 @@ func load(sg *Game) (*loaded, error) {
 // transaction: the game is replayed, fn applied, the game rated if it
 // ended, the record saved. Nothing is written if fn fails (the router
 // rolls the whole transaction back).
-func (b *Bot) change(tx Tx, r *Request, id GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
+func (b *Bot) change(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
 	sg, err := findGame(tx, b, r, id, asPlayer)
 	if err != nil {
 		return nil, err

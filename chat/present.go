@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -17,7 +18,7 @@ import (
 // reply and the DM copied from it share one drawing, drawn once.
 type drawing struct {
 	g      *game.Game
-	id     GameID
+	id     gobot.GameID
 	theme  string
 	replay bool
 
@@ -27,7 +28,7 @@ type drawing struct {
 }
 
 // boardDrawing is game g's board for a viewer's theme.
-func boardDrawing(g *game.Game, id GameID, theme string) *drawing {
+func boardDrawing(g *game.Game, id gobot.GameID, theme string) *drawing {
 	return &drawing{g: g, id: id, theme: theme}
 }
 
@@ -66,7 +67,7 @@ func contentTag(data []byte) string {
 
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
-func (b *Bot) boardImage(g *game.Game, id GameID, theme string) *File {
+func (b *Bot) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
 	if b.render == nil {
 		return nil
 	}
@@ -80,7 +81,7 @@ func (b *Bot) boardImage(g *game.Game, id GameID, theme string) *File {
 }
 
 // replayImage renders g's moves as an animated GIF.
-func (b *Bot) replayImage(g *game.Game, id GameID, theme string) (*File, error) {
+func (b *Bot) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, error) {
 	if b.render == nil {
 		return nil, errorf("This bot has no renderer configured.")
 	}
@@ -100,7 +101,7 @@ func (b *Bot) errorReply(err error) Reply {
 	switch {
 	case errors.As(err, &ue):
 		msg = ue.msg
-	case errors.Is(err, errDuplicate), errors.Is(err, ErrDuplicate):
+	case errors.Is(err, errDuplicate), errors.Is(err, gobot.ErrDuplicate):
 		msg = "I already handled that (it arrived twice); nothing more to do."
 	case errors.Is(err, game.ErrKo):
 		msg = "That would retake the ko — play elsewhere first (a ko threat), then you may take back."
@@ -122,31 +123,31 @@ func (b *Bot) errorReply(err error) Reply {
 		msg = "Under these rules every stone on the board counts as it stands: to remove dead stones, capture them — " + b.cmd("resume") + " to play on."
 	case errors.Is(err, game.ErrHandicapPass):
 		msg = "Place all your handicap stones before passing."
-	case errors.Is(err, ErrLeaseLost):
+	case errors.Is(err, gobot.ErrLeaseLost):
 		// Received under a lease another process holds now: that process
 		// answers it, this one stays silent (Duplicate).
 		b.log.Info("dropped a request received under a lease now held elsewhere", "err", err)
 		return Reply{Duplicate: true, Error: true, Private: true}
-	case errors.Is(err, ErrUnavailable):
+	case errors.Is(err, gobot.ErrUnavailable):
 		b.log.Warn("store unavailable", "err", err)
 		msg = "The database is unavailable, try again in a moment; nothing was changed."
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, gobot.ErrConflict):
 		msg = "Someone else changed that game at the same moment; nothing was changed — please try again."
-	case errors.Is(err, ErrCorrupt):
+	case errors.Is(err, gobot.ErrCorrupt):
 		b.log.Error("corrupt record", "err", err)
 		msg = "I can't read that record (it is damaged); an admin has been told in the logs. Nothing was changed."
 	default:
 		b.log.Error("command failed", "err", err)
 		msg = "Sorry, something went wrong on my side; nothing was changed."
 	}
-	dup := errors.Is(err, errDuplicate) || errors.Is(err, ErrDuplicate)
+	dup := errors.Is(err, errDuplicate) || errors.Is(err, gobot.ErrDuplicate)
 	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
 }
 
 // gameReply builds the message shown after any change to a game (and for
 // `board`): what happened, whose turn, captures, time, the board image,
 // buttons, and the mention of the player to move.
-func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
+func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 	sg, g := l.sg, l.g
 	cfg := g.Config()
 	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveNumber())}
@@ -157,7 +158,7 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 	if what != "" {
 		lines = append(lines, what)
 	}
-	var next UserID
+	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:
 		next = playerOf(sg, g.ToMove())
@@ -201,7 +202,7 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: Success},
 			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: Secondary},
 		}
-		rep.Mentions = []UserID{sg.Black, sg.White}
+		rep.Mentions = []gobot.UserID{sg.Black, sg.White}
 	case game.Over:
 		res, _ := g.Result()
 		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
@@ -216,7 +217,7 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 			s += "\n" + rl
 		}
 		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))
-		rep.Mentions = []UserID{sg.Black, sg.White}
+		rep.Mentions = []gobot.UserID{sg.Black, sg.White}
 	}
 	rep.Text = strings.Join(lines, "\n")
 	rep.Fields = []Field{
@@ -229,7 +230,7 @@ func (b *Bot) gameReply(tx Tx, l *loaded, r *Request, what string) Reply {
 	if next != "" && what != "" {
 		np := playerIn(tx, next)
 		if np.Notify != "off" && next != r.User.ID {
-			rep.Mentions = []UserID{next}
+			rep.Mentions = []gobot.UserID{next}
 		}
 		if np.Notify == "dm" && next != r.User.ID {
 			dm := rep

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -18,11 +19,11 @@ import (
 
 // communityOf returns where r's ratings are kept: the adapter's
 // Community, else the room.
-func communityOf(r *Request) CommunityID {
+func communityOf(r *Request) gobot.CommunityID {
 	if r.Community != "" {
 		return r.Community
 	}
-	return CommunityID(r.Room)
+	return gobot.CommunityID(r.Room)
 }
 
 // ratedSize reports whether a board size is rated: 9x9, 13x13, 19x19.
@@ -36,16 +37,16 @@ type ratingOpts struct {
 }
 
 // record returns u's rating in c, a newcomer's when there is none.
-func record(tx Tx, c CommunityID, u UserID) (*PlayerRating, error) {
+func record(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
 	rec, err := tx.Rating(c, u)
-	if errors.Is(err, ErrNotFound) {
-		return NewPlayerRating(c, u), nil
+	if errors.Is(err, gobot.ErrNotFound) {
+		return gobot.NewPlayerRating(c, u), nil
 	}
 	return rec, err
 }
 
 // rankLabel is u's rank in c for display ("5k?"); "" if unreadable.
-func (b *Bot) rankLabel(tx Tx, c CommunityID, u UserID) string {
+func (b *Bot) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
 	rec, err := record(tx, c, u)
 	if err != nil {
 		b.log.Warn("reading a rating", "community", c, "user", u, "err", err)
@@ -56,9 +57,9 @@ func (b *Bot) rankLabel(tx Tx, c CommunityID, u UserID) string {
 
 // rateChallenge decides whether a challenge is rated and applies
 // handicap=auto to cfg and color (opponent is "" for an open challenge).
-func (b *Bot) rateChallenge(tx Tx, r *Request, opponent UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*ChallengeRating, error) {
+func (b *Bot) rateChallenge(tx gobot.Tx, r *Request, opponent gobot.UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*gobot.ChallengeRating, error) {
 	c := communityOf(r)
-	cr := &ChallengeRating{Community: c, Auto: ro.Auto}
+	cr := &gobot.ChallengeRating{Community: c, Auto: ro.Auto}
 	from, err := record(tx, c, r.User.ID)
 	if err != nil {
 		return nil, err
@@ -92,7 +93,7 @@ func (b *Bot) rateChallenge(tx Tx, r *Request, opponent UserID, ro ratingOpts, o
 
 // autoHandicap sets the handicap, komi and colours rating.Suggest gives
 // for the challenger (from) and the opponent (to).
-func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color *string, cr *ChallengeRating) error {
+func autoHandicap(from, to *gobot.PlayerRating, o gameOptions, cfg *game.Config, color *string, cr *gobot.ChallengeRating) error {
 	if o.Handicap != nil || o.Komi != nil {
 		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	}
@@ -127,7 +128,7 @@ func autoHandicap(from, to *PlayerRating, o gameOptions, cfg *game.Config, color
 }
 
 // challengeRatingNote is the line a challenge message gets about ratings.
-func challengeRatingNote(c *Challenge) string {
+func challengeRatingNote(c *gobot.Challenge) string {
 	cr := c.Rating
 	if cr == nil {
 		return ""
@@ -158,8 +159,8 @@ func challengeRatingNote(c *Challenge) string {
 
 // gameRatingFor is a new game's rating data: the challenge's community
 // and decision, the players' ranks now.
-func (b *Bot) gameRatingFor(tx Tx, c *Challenge, r *Request, black, white UserID) *GameRating {
-	gr := &GameRating{Community: communityOf(r)}
+func (b *Bot) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black, white gobot.UserID) *gobot.GameRating {
+	gr := &gobot.GameRating{Community: communityOf(r)}
 	if c.Rating != nil {
 		gr.Community, gr.Rated = c.Rating.Community, c.Rating.Rated
 	}
@@ -170,7 +171,7 @@ func (b *Bot) gameRatingFor(tx Tx, c *Challenge, r *Request, black, white UserID
 }
 
 // seat writes a player of sg with colour and rank: "<@alice> (Black, 5k?)".
-func seat(sg *Game, c game.Color) string {
+func seat(sg *gobot.Game, c game.Color) string {
 	s := Mention(playerOf(sg, c)) + " (" + c.Name()
 	if r := rankAt(sg, c); r != "" {
 		s += ", " + r
@@ -179,7 +180,7 @@ func seat(sg *Game, c game.Color) string {
 }
 
 // rankAt is the rank of sg's player c when the game began, or "".
-func rankAt(sg *Game, c game.Color) string {
+func rankAt(sg *gobot.Game, c game.Color) string {
 	if sg.Rating == nil {
 		return ""
 	}
@@ -190,7 +191,7 @@ func rankAt(sg *Game, c game.Color) string {
 }
 
 // rankSuffix is " (5k?)" for sg's player c, or "".
-func rankSuffix(sg *Game, c game.Color) string {
+func rankSuffix(sg *gobot.Game, c game.Color) string {
 	r := rankAt(sg, c)
 	if r == "" {
 		return ""
@@ -209,7 +210,7 @@ func rankSuffix(sg *Game, c game.Color) string {
 }
 
 // ratedNote is ", rated" for a rated game.
-func ratedNote(sg *Game) string {
+func ratedNote(sg *gobot.Game) string {
 	if sg.Rating != nil && sg.Rating.Rated {
 		return ", rated"
 	}
@@ -220,7 +221,7 @@ func ratedNote(sg *Game) string {
 // score, resignation or time; called in the transaction that ends it.
 // A game that is not rated, was aborted or ended in a cycle changes
 // nothing.
-func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
+func (b *Bot) rateGame(tx gobot.Tx, sg *gobot.Game, g *game.Game) error {
 	gr := sg.Rating
 	if gr == nil || !gr.Rated || gr.Done || sg.Black == sg.White {
 		return nil
@@ -248,12 +249,12 @@ func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
 	}
 	br, err := record(tx, gr.Community, sg.Black)
 	if err == nil {
-		var wr *PlayerRating
+		var wr *gobot.PlayerRating
 		if wr, err = record(tx, gr.Community, sg.White); err == nil {
 			return b.applyRated(tx, sg, br, wr, rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi), score)
 		}
 	}
-	if errors.Is(err, ErrCorrupt) {
+	if errors.Is(err, gobot.ErrCorrupt) {
 		// A damaged rating must not keep the game from ending.
 		b.log.Error("game ends unrated: a rating is damaged", "game", sg.ID, "err", err)
 		return nil
@@ -261,7 +262,7 @@ func (b *Bot) rateGame(tx Tx, sg *Game, g *game.Game) error {
 	return err
 }
 
-func (b *Bot) applyRated(tx Tx, sg *Game, br, wr *PlayerRating, grades float64, blackScore float64) error {
+func (b *Bot) applyRated(tx gobot.Tx, sg *gobot.Game, br, wr *gobot.PlayerRating, grades float64, blackScore float64) error {
 	var b1, w1 rating.Player
 	var err error
 	if grades == 0 {
@@ -284,7 +285,7 @@ func (b *Bot) applyRated(tx Tx, sg *Game, br, wr *PlayerRating, grades float64, 
 }
 
 // addResult stores a rated result in rec and returns the rating change.
-func addResult(rec *PlayerRating, p rating.Player, sg *Game, opp UserID, score float64) float64 {
+func addResult(rec *gobot.PlayerRating, p rating.Player, sg *gobot.Game, opp gobot.UserID, score float64) float64 {
 	change := p.Rating - rec.Rating
 	rec.Rating, rec.RD, rec.Volatility = p.Rating, p.RD, p.Volatility
 	rec.Games++
@@ -294,14 +295,14 @@ func addResult(rec *PlayerRating, p rating.Player, sg *Game, opp UserID, score f
 	case 0:
 		rec.Losses++
 	}
-	rec.Last = append([]RatedResult{{Game: sg.ID, Opponent: opp, Score: score, Change: change, At: sg.Finished}}, rec.Last...)
-	rec.Last = rec.Last[:min(len(rec.Last), MaxLastResults)]
+	rec.Last = append([]gobot.RatedResult{{Game: sg.ID, Opponent: opp, Score: score, Change: change, At: sg.Finished}}, rec.Last...)
+	rec.Last = rec.Last[:min(len(rec.Last), gobot.MaxLastResults)]
 	rec.Updated = sg.Finished
 	return change
 }
 
 // ratingLine is the game-over line about rating changes, or "".
-func ratingLine(sg *Game, g *game.Game) string {
+func ratingLine(sg *gobot.Game, g *game.Game) string {
 	gr := sg.Rating
 	if gr != nil && gr.Rated && !gr.Done {
 		if res, over := g.Result(); over && res.Reason == game.ByTime && !bothMoved(g) {
@@ -341,11 +342,11 @@ func signed(x float64) string {
 }
 
 // sgfRanks are the SGF BR and WR of sg: the ranks when it began.
-func sgfRanks(sg *Game) (br, wr string) { return rankAt(sg, game.Black), rankAt(sg, game.White) }
+func sgfRanks(sg *gobot.Game) (br, wr string) { return rankAt(sg, game.Black), rankAt(sg, game.White) }
 
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.
-func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
+func (b *Bot) stateRank(tx gobot.Tx, r *Request, v string) error {
 	c := communityOf(r)
 	rec, err := record(tx, c, r.User.ID)
 	if err != nil {
@@ -367,7 +368,7 @@ func (b *Bot) stateRank(tx Tx, r *Request, v string) error {
 }
 
 // cmdRating shows a player's rating in this community.
-func cmdRating(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRating(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	who := r.User.ID
 	if a.User != "" {
 		who = a.User
@@ -375,8 +376,8 @@ func cmdRating(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 	c := communityOf(r)
 	rec, err := tx.Rating(c, who)
 	found := err == nil
-	if errors.Is(err, ErrNotFound) {
-		rec, err = NewPlayerRating(c, who), nil
+	if errors.Is(err, gobot.ErrNotFound) {
+		rec, err = gobot.NewPlayerRating(c, who), nil
 	}
 	if err != nil {
 		return Reply{}, err
@@ -416,7 +417,7 @@ const topRows = 20
 // 95% confidence), highest first, then by rating, then by user: a
 // newcomer with one lucky win (1662 ± 581) stays below a regular whose
 // rating is known (1533 ± 261) until more games confirm it.
-func SortLeaderboard(rs []*PlayerRating) {
+func SortLeaderboard(rs []*gobot.PlayerRating) {
 	sort.SliceStable(rs, func(i, j int) bool {
 		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
 		if li != lj {
@@ -430,10 +431,10 @@ func SortLeaderboard(rs []*PlayerRating) {
 }
 
 // cmdTop shows the community's leaderboard.
-func cmdTop(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdTop(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	c := communityOf(r)
-	var rs []*PlayerRating
-	names := map[UserID]string{}
+	var rs []*gobot.PlayerRating
+	names := map[gobot.UserID]string{}
 	all, err := tx.Ratings(c)
 	if err != nil && len(all) == 0 {
 		return Reply{}, err

@@ -8,18 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
 
 // ratingOf reads user's record in community c (nil if none).
-func (h *harness) ratingOf(c CommunityID, user string) *PlayerRating {
+func (h *harness) ratingOf(c gobot.CommunityID, user string) *gobot.PlayerRating {
 	h.t.Helper()
-	var rec *PlayerRating
-	err := h.db.View(context.Background(), func(tx Tx) error {
+	var rec *gobot.PlayerRating
+	err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
-		rec, err = tx.Rating(c, UserID("test:"+user))
-		if errors.Is(err, ErrNotFound) {
+		rec, err = tx.Rating(c, gobot.UserID("test:"+user))
+		if errors.Is(err, gobot.ErrNotFound) {
 			return nil
 		}
 		return err
@@ -30,7 +31,7 @@ func (h *harness) ratingOf(c CommunityID, user string) *PlayerRating {
 	return rec
 }
 
-func samePlayer(t *testing.T, who string, rec *PlayerRating, want rating.Player) {
+func samePlayer(t *testing.T, who string, rec *gobot.PlayerRating, want rating.Player) {
 	t.Helper()
 	if rec == nil {
 		t.Fatalf("%s has no rating", who)
@@ -120,7 +121,7 @@ func TestRatingsPerCommunity(t *testing.T) {
 	do := func(user, community, line string) Reply {
 		t.Helper()
 		f := strings.Fields(line)
-		rep := h.bot.Handle(ctx, Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:" + RoomID(community), Community: CommunityID(community), Command: f[0], Args: f[1:]})
+		rep := h.bot.Handle(ctx, Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:" + gobot.RoomID(community), Community: gobot.CommunityID(community), Command: f[0], Args: f[1:]})
 		if rep.Error {
 			t.Fatalf("%s: %s", line, rep.Text)
 		}
@@ -164,7 +165,7 @@ func TestLastResultsBounded(t *testing.T) {
 		h.ok("bob", "resign")
 	}
 	rec := h.ratingOf("test:main", "alice")
-	if rec.Games != 7 || rec.Wins != 6 || rec.Losses != 0 || len(rec.Last) != MaxLastResults || rec.Last[0].Game != 7 || rec.Last[0].Score != 0.5 || rec.Last[4].Game != 3 {
+	if rec.Games != 7 || rec.Wins != 6 || rec.Losses != 0 || len(rec.Last) != gobot.MaxLastResults || rec.Last[0].Game != 7 || rec.Last[0].Score != 0.5 || rec.Last[4].Game != 3 {
 		t.Fatalf("alice after 7 games: %+v", rec)
 	}
 	sg, _ := h.game(7)
@@ -182,10 +183,10 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 	h := newHarness(t)
 	ann, bob := rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}, rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}
 	bob.Rating = rating.RatingAtGrade(rating.Grade(ann.Rating) - 3.6)
-	for u, p := range map[UserID]rating.Player{"test:alice": ann, "test:bob": bob} {
-		rec := NewPlayerRating("test:main", u)
+	for u, p := range map[gobot.UserID]rating.Player{"test:alice": ann, "test:bob": bob} {
+		rec := gobot.NewPlayerRating("test:main", u)
 		rec.Rating, rec.RD, rec.Volatility, rec.Games = p.Rating, p.RD, p.Volatility, 10
-		if err := h.db.Update(context.Background(), func(tx Tx) error { return tx.PutRating(rec) }); err != nil {
+		if err := h.db.Update(context.Background(), func(tx gobot.Tx) error { return tx.PutRating(rec) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -296,7 +297,7 @@ func TestHandicapAuto(t *testing.T) {
 // 24: carol, 1662 ± 581) comes after a regular (alice, 1533 ± 261);
 // ties by rating, then by user.
 func TestSortLeaderboard(t *testing.T) {
-	rs := []*PlayerRating{
+	rs := []*gobot.PlayerRating{
 		{User: "carol", Rating: 1662, RD: 290.5, Volatility: 0.06},
 		{User: "alice", Rating: 1533, RD: 130.5, Volatility: 0.06},
 		{User: "b", Rating: 1500, RD: 60, Volatility: 0.06},  // 1380

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"strings"
 )
 
@@ -54,15 +55,15 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	if r.Time.IsZero() {
 		r.Time = b.clock.Now()
 	}
-	if f, ok := FenceOf(ctx); ok {
+	if f, ok := gobot.FenceOf(ctx); ok {
 		// Received under a lease: even an answer that touches no record
 		// (a usage error) is given only while the lease is ours. The
 		// command's own transaction checks again.
-		if err := b.store.View(ctx, func(tx Tx) error { return CheckFence(tx, f) }); err != nil {
+		if err := b.store.View(ctx, func(tx gobot.Tx) error { return gobot.CheckFence(tx, f) }); err != nil {
 			return b.errorReply(err), then
 		}
 	}
-	if err := r.User.ID.Validate(); err != nil {
+	if err := ValidateUser(r.User.ID); err != nil {
 		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
 	}
 	var cmd *Command
@@ -121,7 +122,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, btn *Button, refused error) (rep Reply, later []Message, err error) {
 	owed := r.Outbox && r.EventID != ""
 	again := false
-	run := func(tx Tx) error {
+	run := func(tx gobot.Tx) error {
 		if refused != nil {
 			return refused
 		}
@@ -135,17 +136,17 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 	if (cmd.view || cmd.looks != nil && cmd.looks(args)) && !owed {
 		// Looking changes nothing: the event is marked first, on its own.
 		if r.EventID != "" {
-			if err := b.store.Update(ctx, func(tx Tx) error { return markEvent(tx, r) }); err != nil {
+			if err := b.store.Update(ctx, func(tx gobot.Tx) error { return markEvent(tx, r) }); err != nil {
 				return Reply{}, nil, err
 			}
 		}
-		err = b.store.View(ctx, func(tx Tx) error {
+		err = b.store.View(ctx, func(tx gobot.Tx) error {
 			rep, later = Reply{}, nil
 			return run(tx)
 		})
 		return rep, later, err
 	}
-	err = b.store.Update(ctx, func(tx Tx) error {
+	err = b.store.Update(ctx, func(tx gobot.Tx) error {
 		// A shared store may run this again after a conflict: what a
 		// thrown-away run queued is not sent.
 		rep, later, again = Reply{}, nil, false
@@ -176,12 +177,12 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 }
 
 // markEvent records that r's event is handled; errDuplicate if it was.
-func markEvent(tx Tx, r *Request) error {
+func markEvent(tx gobot.Tx, r *Request) error {
 	if r.EventID == "" {
 		return nil
 	}
 	if err := tx.MarkEvent(r.EventID, r.Time); err != nil {
-		if errors.Is(err, ErrDuplicate) {
+		if errors.Is(err, gobot.ErrDuplicate) {
 			return errDuplicate
 		}
 		return err
@@ -213,8 +214,8 @@ type noStore struct{}
 
 var errNestedTx = errors.New("chat: a transaction opened inside another (use the tx the router hands in)")
 
-func (noStore) Update(context.Context, func(Tx) error) error { return errNestedTx }
-func (noStore) View(context.Context, func(Tx) error) error   { return errNestedTx }
+func (noStore) Update(context.Context, func(gobot.Tx) error) error { return errNestedTx }
+func (noStore) View(context.Context, func(gobot.Tx) error) error   { return errNestedTx }
 
 // decodeAction turns a pressed button into its command; the game
 // version is checked by checkButton in the command's transaction.
@@ -228,12 +229,12 @@ func (b *Bot) decodeAction(id string) (Button, *Command, error) {
 }
 
 // checkButton refuses a game button shown for an older position.
-func checkButton(tx Tx, x *Button) error {
+func checkButton(tx gobot.Tx, x *Button) error {
 	if x == nil || x.Game == 0 {
 		return nil
 	}
 	sg, err := tx.Game(x.Game)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, gobot.ErrNotFound) {
 		return errorf("Game #%d no longer exists.", x.Game)
 	}
 	if err != nil {
@@ -263,9 +264,9 @@ func (b *Bot) unknownCommand(name string) error {
 
 // owedReply is the stored reply of an event handed over again; a
 // Duplicate once it was delivered.
-func owedReply(tx Tx, id EventID) (Reply, error) {
+func owedReply(tx gobot.Tx, id gobot.EventID) (Reply, error) {
 	raw, err := tx.Outbox(id)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, gobot.ErrNotFound) {
 		return Reply{}, errDuplicate // handled and delivered
 	}
 	if err != nil {

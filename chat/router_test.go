@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -59,10 +60,10 @@ func (h *harness) run(lines string) {
 }
 
 // request is the Request h.do would send for "user: line".
-func (h *harness) request(l string, id EventID) Request {
+func (h *harness) request(l string, id gobot.EventID) Request {
 	user, line, _ := strings.Cut(l, ":")
 	f := strings.Fields(line)
-	return Request{User: User{ID: UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
+	return Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
 		Command: f[0], Args: f[1:], Admin: h.admins[user]}
 }
 
@@ -106,20 +107,21 @@ func TestEveryCommandOncePerEvent(t *testing.T) {
 
 // txWatch is a store that counts the transactions open at each moment.
 type txWatch struct {
-	Store
+	gobot.Store
+
 	open atomic.Int32
 }
 
-func (w *txWatch) Update(ctx context.Context, fn func(Tx) error) error {
-	return w.Store.Update(ctx, func(tx Tx) error {
+func (w *txWatch) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	return w.Store.Update(ctx, func(tx gobot.Tx) error {
 		w.open.Add(1)
 		defer w.open.Add(-1)
 		return fn(tx)
 	})
 }
 
-func (w *txWatch) View(ctx context.Context, fn func(Tx) error) error {
-	return w.Store.View(ctx, func(tx Tx) error {
+func (w *txWatch) View(ctx context.Context, fn func(gobot.Tx) error) error {
+	return w.Store.View(ctx, func(tx gobot.Tx) error {
 		w.open.Add(1)
 		defer w.open.Add(-1)
 		return fn(tx)
@@ -213,7 +215,7 @@ func TestHandlerCannotOpenTransaction(t *testing.T) {
 	h := newHarness(t)
 	var later []Message
 	in := h.bot.inTx(&later)
-	if err := in.store.View(context.Background(), func(Tx) error { return nil }); err != errNestedTx {
+	if err := in.store.View(context.Background(), func(gobot.Tx) error { return nil }); err != errNestedTx {
 		t.Fatalf("View inside a handler: %v", err)
 	}
 	in.notify(context.Background(), Message{Room: "test:main", Reply: Reply{Text: "hi"}})
@@ -333,11 +335,11 @@ func TestEngineChallengeHandedOverAgain(t *testing.T) {
 // admin could while an engine starts.
 type racingEngine struct {
 	passEngine
-	db Store
+	db gobot.Store
 }
 
 func (e *racingEngine) Check(ctx context.Context, name string, cfg game.Config, level int) error {
-	e.db.Update(ctx, func(tx Tx) error { return tx.PutRoom(&Room{ID: "test:main", Width: 19, Height: 19}) })
+	e.db.Update(ctx, func(tx gobot.Tx) error { return tx.PutRoom(&gobot.Room{ID: "test:main", Width: 19, Height: 19}) })
 	return e.passEngine.Check(ctx, name, cfg, level)
 }
 
@@ -358,12 +360,12 @@ func TestEngineGameIsTheOneChecked(t *testing.T) {
 
 // twiceStore runs every write transaction twice, the first run rolled
 // back, as PostgreSQL does after a serialization conflict.
-type twiceStore struct{ Store }
+type twiceStore struct{ gobot.Store }
 
 var errRollback = errors.New("rolled back to run again")
 
-func (s twiceStore) Update(ctx context.Context, fn func(Tx) error) error {
-	err := s.Store.Update(ctx, func(tx Tx) error {
+func (s twiceStore) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	err := s.Store.Update(ctx, func(tx gobot.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}
@@ -404,8 +406,8 @@ func TestRerunSendsOnce(t *testing.T) {
 	h.ok("alice", "challenge engine=passer level=1 9 black")
 	h.ok("alice", "play E5")
 	h.bot.WaitEngines()
-	id := GameID(0)
-	h.db.View(context.Background(), func(tx Tx) error {
+	id := gobot.GameID(0)
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
 		gs, _ := tx.ActiveGames("test:alice")
 		if len(gs) == 1 {
 			id = gs[0].ID
@@ -459,7 +461,7 @@ func TestSettingsShowOnlyLooks(t *testing.T) {
 	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, views, pngRenderer{}, h.clock, nil)
 	for _, line := range []string{"settings", "settings room"} {
 		views.n.Store(0)
-		req := h.request("alice: "+line, EventID("test:"+line))
+		req := h.request("alice: "+line, gobot.EventID("test:"+line))
 		before := h.dump()
 		if rep := h.bot.Handle(context.Background(), req); rep.Error || !strings.Contains(rep.Text, "notify=") {
 			t.Fatalf("%s: %s", line, rep.Text)
@@ -475,11 +477,12 @@ func TestSettingsShowOnlyLooks(t *testing.T) {
 
 // viewCounter counts read transactions.
 type viewCounter struct {
-	Store
+	gobot.Store
+
 	n atomic.Int32
 }
 
-func (v *viewCounter) View(ctx context.Context, fn func(Tx) error) error {
+func (v *viewCounter) View(ctx context.Context, fn func(gobot.Tx) error) error {
 	v.n.Add(1)
 	return v.Store.View(ctx, fn)
 }

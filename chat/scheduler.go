@@ -6,28 +6,29 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
 // startClock sets the deadline for the player to move at t.
-func startClock(sg *Game, g *game.Game, t time.Time) {
+func startClock(sg *gobot.Game, g *game.Game, t time.Time) {
 	sg.Reminded = 0
 	sg.Deadline = time.Time{}
 	if g.Phase() != game.Playing {
 		return
 	}
 	switch sg.Clock.Kind {
-	case PerMove:
+	case gobot.PerMove:
 		sg.Deadline = t.Add(sg.Clock.PerMove)
-	case Fischer:
+	case gobot.Fischer:
 		sg.Deadline = t.Add(sg.Left[g.ToMove()])
 	}
 }
 
 // moved updates the clock after mover moved at t.
-func moved(sg *Game, g *game.Game, mover game.Color, t time.Time) {
+func moved(sg *gobot.Game, g *game.Game, mover game.Color, t time.Time) {
 	sg.MoveTimes = append(sg.MoveTimes, t)
-	if sg.Clock.Kind == Fischer && !sg.Deadline.IsZero() {
+	if sg.Clock.Kind == gobot.Fischer && !sg.Deadline.IsZero() {
 		left := sg.Deadline.Sub(t) + sg.Clock.Increment
 		sg.Left[mover] = min(max(left, 0), sg.Clock.Max)
 	}
@@ -36,7 +37,7 @@ func moved(sg *Game, g *game.Game, mover game.Color, t time.Time) {
 }
 
 // timeLeft describes the clock of the player to move.
-func timeLeft(sg *Game, now time.Time) string {
+func timeLeft(sg *gobot.Game, now time.Time) string {
 	if sg.Deadline.IsZero() {
 		return ""
 	}
@@ -44,7 +45,7 @@ func timeLeft(sg *Game, now time.Time) string {
 }
 
 // finish records the end of a game.
-func finish(sg *Game, g *game.Game, t time.Time) {
+func finish(sg *gobot.Game, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	sg.Finished, sg.Result = t, res.String()
 	sg.Deadline, sg.Reminded, sg.UndoBy = time.Time{}, 0, ""
@@ -79,8 +80,8 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if len(b.cfg.Reminders) > 0 {
 		horizon = now.Add(b.cfg.Reminders[0])
 	}
-	var due []*Game
-	if err := b.store.View(ctx, func(tx Tx) error {
+	var due []*gobot.Game
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		var err error
 		due, err = tx.DueGames(horizon, 0)
 		return err
@@ -104,14 +105,14 @@ func (b *Bot) Tick(ctx context.Context) error {
 		// term: a process that lost the lease claims nothing there.
 		err := b.tickGame(b.fenced(ctx, sg.Room.Platform()), sg.ID, now)
 		switch {
-		case errors.Is(err, ErrLeaseLost):
+		case errors.Is(err, gobot.ErrLeaseLost):
 			b.log.Info("clock: the platform's lease is held elsewhere now", "game", sg.ID, "err", err)
 		case err != nil:
 			b.log.Error("clock", "game", sg.ID, "err", err)
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
-	return b.store.Update(ctx, func(tx Tx) error {
+	return b.store.Update(ctx, func(tx gobot.Tx) error {
 		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
 			return err
 		}
@@ -120,13 +121,13 @@ func (b *Bot) Tick(ctx context.Context) error {
 	})
 }
 
-func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
+func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) error {
 	// The transaction decides, records and builds the messages and claims
 	// them (claim.go); they are sent after it commits, and the claim is
 	// then done. If this process dies in between, another sends them.
 	var later []Message
 	var step string // names the messages (Message.Key)
-	err := b.store.Update(ctx, func(tx Tx) error {
+	err := b.store.Update(ctx, func(tx gobot.Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
 		later, step = nil, ""
@@ -181,7 +182,7 @@ func (b *Bot) tickGame(ctx context.Context, id GameID, now time.Time) error {
 		}
 		msg := Message{Room: sg.Room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
-			Mentions: []UserID{late}}}
+			Mentions: []gobot.UserID{late}}}
 		if playerIn(tx, late).Notify == "dm" {
 			msg.To = late
 		}

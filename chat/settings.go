@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -54,7 +55,7 @@ func settingsOnlyShown(a *Args) bool {
 	return len(a.Text) == 0 || len(a.Text) == 1 && strings.EqualFold(a.Text[0], "room")
 }
 
-func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdSettings(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	args := a.Text
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
@@ -107,10 +108,10 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 		if len(mine) > 0 {
 			p, err := tx.Player(r.User.ID)
 			if err != nil {
-				if !errors.Is(err, ErrNotFound) {
+				if !errors.Is(err, gobot.ErrNotFound) {
 					return err
 				}
-				p = &Player{ID: r.User.ID, Name: r.User.Name}
+				p = &gobot.Player{ID: r.User.ID, Name: r.User.Name}
 			}
 			for _, kv := range mine {
 				k, v, _ := strings.Cut(kv, "=")
@@ -140,10 +141,10 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 		if len(room) > 0 || engines != nil {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
-				if !errors.Is(err, ErrNotFound) {
+				if !errors.Is(err, gobot.ErrNotFound) {
 					return err
 				}
-				rm = &Room{ID: r.Room}
+				rm = &gobot.Room{ID: r.Room}
 			}
 			if o.Rules != nil {
 				rules := o.RulesText
@@ -194,16 +195,16 @@ func cmdSettings(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply
 	return rep, err
 }
 
-func (b *Bot) showSettings(tx Tx, r *Request) (Reply, error) {
+func (b *Bot) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
 	p := playerIn(tx, r.User.ID)
-	var rm Room
+	var rm gobot.Room
 	var rank string
 	if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
 		rank = " rank=" + rec.Player().RankLabel()
 	}
 	if x, err := tx.Room(r.Room); err == nil {
 		rm = *x
-	} else if !errors.Is(err, ErrNotFound) {
+	} else if !errors.Is(err, gobot.ErrNotFound) {
 		return Reply{}, err
 	}
 	or := func(s, def string) string {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"github.com/gobotgo/gobot"
 	"sync"
 	"testing"
 	"time"
@@ -89,14 +90,15 @@ func TestSetNotifierWhileRunning(t *testing.T) {
 // serialization conflict; between the two, another process (between) has
 // its turn.
 type retryingStore struct {
-	Store
+	gobot.Store
+
 	between func()
 }
 
 var errConflict = errors.New("serialization conflict")
 
-func (s retryingStore) Update(ctx context.Context, fn func(Tx) error) error {
-	err := s.Store.Update(ctx, func(tx Tx) error {
+func (s retryingStore) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	err := s.Store.Update(ctx, func(tx gobot.Tx) error {
 		if err := fn(tx); err != nil {
 			return err
 		}

@@ -3,20 +3,21 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"testing"
 )
 
 func TestDamagedError(t *testing.T) {
-	d := &DamagedError{Games: []GameID{2, 5}, Challenges: []ChallengeID{3},
+	d := &gobot.DamagedError{Games: []gobot.GameID{2, 5}, Challenges: []gobot.ChallengeID{3},
 		Err: errors.Join(errors.New("game #2: bad"), errors.New("game #5: bad"))}
 	err := fmt.Errorf("listing ann's games: %w", d)
-	if !errors.Is(err, ErrCorrupt) {
+	if !errors.Is(err, gobot.ErrCorrupt) {
 		t.Error("a DamagedError is not ErrCorrupt")
 	}
-	if got := Damaged(err); got != d {
+	if got := gobot.Damaged(err); got != d {
 		t.Errorf("Damaged found %v", got)
 	}
-	if Damaged(ErrCorrupt) != nil || Damaged(nil) != nil {
+	if gobot.Damaged(gobot.ErrCorrupt) != nil || gobot.Damaged(nil) != nil {
 		t.Error("Damaged found a DamagedError in an error without one")
 	}
 	want := "listing ann's games: damaged records: game #2, game #5, challenge #3 (game #2: bad; game #5: bad)"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -13,12 +14,12 @@ import (
 // transaction fails as storage/postgres fails after its retries.
 type downStore struct{}
 
-func (downStore) Update(ctx context.Context, fn func(chat.Tx) error) error {
-	return fmt.Errorf("%w: dial tcp 10.0.0.5:5432: connect: connection refused", chat.ErrUnavailable)
+func (downStore) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	return fmt.Errorf("%w: dial tcp 10.0.0.5:5432: connect: connection refused", gobot.ErrUnavailable)
 }
 
-func (downStore) View(ctx context.Context, fn func(chat.Tx) error) error {
-	return fmt.Errorf("%w: dial tcp 10.0.0.5:5432: connect: connection refused", chat.ErrUnavailable)
+func (downStore) View(ctx context.Context, fn func(gobot.Tx) error) error {
+	return fmt.Errorf("%w: dial tcp 10.0.0.5:5432: connect: connection refused", gobot.ErrUnavailable)
 }
 
 func TestUnavailableStoreGetsAFriendlyReply(t *testing.T) {

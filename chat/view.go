@@ -7,15 +7,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
-	var damaged []GameID
+	var damaged []gobot.GameID
 	games, err := tx.ActiveGames(r.User.ID)
-	if d := Damaged(err); d != nil {
+	if d := gobot.Damaged(err); d != nil {
 		b.log.Error("corrupt record", "err", err)
 		damaged, err = d.Games, nil
 	}
@@ -78,7 +79,7 @@ func cmdGames(ctx context.Context, tx Tx, b *Bot, r *Request, _ *Args) (Reply, e
 }
 
 // scoringStep says who must act in a game being scored, for player me.
-func scoringStep(b *Bot, g *game.Game, me game.Color, opp UserID) string {
+func scoringStep(b *Bot, g *game.Game, me game.Color, opp gobot.UserID) string {
 	check := "mark dead stones, then " + b.cmd("done") + " to accept"
 	if g.Config().Rules.NoAgreement {
 		check = b.cmd("done") + " to accept the count"
@@ -96,7 +97,7 @@ func scoringStep(b *Bot, g *game.Game, me game.Color, opp UserID) string {
 }
 
 // viewGame loads a game for looking at (anyone may).
-func viewGame(tx Tx, b *Bot, r *Request, id GameID) (*loaded, error) {
+func viewGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID) (*loaded, error) {
 	sg, err := findGame(tx, b, r, id, false)
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func viewGame(tx Tx, b *Bot, r *Request, id GameID) (*loaded, error) {
 	return load(sg)
 }
 
-func cmdBoard(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdBoard(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
@@ -112,7 +113,7 @@ func cmdBoard(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, e
 	return b.gameReply(tx, l, r, ""), nil
 }
 
-func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdSGF(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
@@ -120,7 +121,7 @@ func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, err
 	info := game.GameInfo{Black: displayName(tx, l.sg.Black), White: displayName(tx, l.sg.White),
 		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
 	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
-	if l.sg.Clock.Kind != NoClock {
+	if l.sg.Clock.Kind != gobot.NoClock {
 		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
 	}
 	var buf bytes.Buffer
@@ -131,7 +132,7 @@ func cmdSGF(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, err
 		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
 }
 
-func cmdReplay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdReplay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
 		return Reply{}, err
@@ -144,7 +145,7 @@ func cmdReplay(ctx context.Context, tx Tx, b *Bot, r *Request, a *Args) (Reply, 
 }
 
 // displayName returns a user's stored name, or the local part of the ID.
-func displayName(tx Tx, u UserID) string {
+func displayName(tx gobot.Tx, u gobot.UserID) string {
 	if p, err := tx.Player(u); err == nil && p.Name != "" {
 		return p.Name
 	}
@@ -152,9 +153,9 @@ func displayName(tx Tx, u UserID) string {
 }
 
 // playerIn returns u's settings (defaults if unknown).
-func playerIn(tx Tx, u UserID) Player {
+func playerIn(tx gobot.Tx, u gobot.UserID) gobot.Player {
 	if p, err := tx.Player(u); err == nil {
 		return *p
 	}
-	return Player{ID: u}
+	return gobot.Player{ID: u}
 }

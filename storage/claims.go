@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // bClaims holds the claims on deadline work (chat.Claim) by key: the
@@ -25,7 +25,7 @@ type claimRecord struct {
 }
 
 // PutClaim stores claim c, replacing the one under its key.
-func (tx *Tx) PutClaim(c *chat.Claim) error {
+func (tx *Tx) PutClaim(c *gobot.Claim) error {
 	if c.Key == "" {
 		return fmt.Errorf("claim: empty key")
 	}
@@ -41,7 +41,7 @@ func (tx *Tx) PutClaim(c *chat.Claim) error {
 }
 
 // Claim returns the claim under key.
-func (tx *Tx) Claim(key string) (*chat.Claim, error) {
+func (tx *Tx) Claim(key string) (*gobot.Claim, error) {
 	if b := tx.tx.Bucket(bClaims); b != nil {
 		if v := b.Get([]byte(key)); v != nil {
 			return decodeClaim([]byte(key), v)
@@ -59,12 +59,12 @@ func (tx *Tx) DeleteClaim(key string) error {
 }
 
 // ExpiredClaims returns the claims that expired before t, earliest first.
-func (tx *Tx) ExpiredClaims(before time.Time, limit int) ([]*chat.Claim, error) {
+func (tx *Tx) ExpiredClaims(before time.Time, limit int) ([]*gobot.Claim, error) {
 	b := tx.tx.Bucket(bClaims)
 	if b == nil {
 		return nil, nil
 	}
-	var out []*chat.Claim
+	var out []*gobot.Claim
 	var errs []error
 	b.ForEach(func(k, v []byte) error {
 		c, err := decodeClaim(k, v)
@@ -77,7 +77,7 @@ func (tx *Tx) ExpiredClaims(before time.Time, limit int) ([]*chat.Claim, error) 
 		}
 		return nil
 	})
-	slices.SortFunc(out, func(a, b *chat.Claim) int {
+	slices.SortFunc(out, func(a, b *gobot.Claim) int {
 		if c := a.Expires.Compare(b.Expires); c != 0 {
 			return c
 		}
@@ -92,11 +92,11 @@ func (tx *Tx) ExpiredClaims(before time.Time, limit int) ([]*chat.Claim, error) 
 	return out, nil
 }
 
-func decodeClaim(k, v []byte) (*chat.Claim, error) {
+func decodeClaim(k, v []byte) (*gobot.Claim, error) {
 	var r claimRecord
 	dec := json.NewDecoder(bytes.NewReader(v))
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("claim %q: %w: %v", k, ErrCorrupt, err)
 	}
-	return &chat.Claim{Key: string(k), Holder: r.Holder, Expires: r.Expires, Value: r.Value}, nil
+	return &gobot.Claim{Key: string(k), Holder: r.Holder, Expires: r.Expires, Value: r.Value}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -63,8 +63,8 @@ var (
 	cycleWords     = enum[game.CycleResult]{{game.CycleVoid, "void"}, {game.CycleDraw, "draw"}}
 	colorWords     = enum[game.Color]{{game.Empty, ""}, {game.Black, "black"}, {game.White, "white"}}
 	reasonWords    = enum[game.Reason]{{game.ByScore, "score"}, {game.ByResign, "resign"}, {game.ByTime, "time"}, {game.ByCycle, "cycle"}, {game.NoResult, "void"}}
-	clockWords     = enum[chat.ClockKind]{{chat.NoClock, "none"}, {chat.PerMove, "per-move"}, {chat.Fischer, "fischer"}}
-	statusWords    = enum[chat.ChallengeStatus]{{chat.Pending, "pending"}, {chat.Accepted, "accepted"}, {chat.Declined, "declined"}, {chat.Cancelled, "cancelled"}}
+	clockWords     = enum[gobot.ClockKind]{{gobot.NoClock, "none"}, {gobot.PerMove, "per-move"}, {gobot.Fischer, "fischer"}}
+	statusWords    = enum[gobot.ChallengeStatus]{{gobot.Pending, "pending"}, {gobot.Accepted, "accepted"}, {gobot.Declined, "declined"}, {gobot.Cancelled, "cancelled"}}
 )
 
 type rulesRec struct {
@@ -292,12 +292,12 @@ func decodeRules(e *errs, r rulesRec) game.Rules {
 		Placement: valueOf(e, placementWords, r.Placement, "placement"), Cycle: valueOf(e, cycleWords, r.Cycle, "cycle"), NoAgreement: r.NoAgreement}
 }
 
-func encodeClock(e *errs, c chat.TimeControl) clockRec {
+func encodeClock(e *errs, c gobot.TimeControl) clockRec {
 	return clockRec{Kind: wordOf(e, clockWords, c.Kind), PerMove: dur(c.PerMove), Main: dur(c.Main), Increment: dur(c.Increment), Max: dur(c.Max)}
 }
 
-func decodeClock(e *errs, c clockRec) chat.TimeControl {
-	return chat.TimeControl{Kind: valueOf(e, clockWords, c.Kind, "clock kind"), PerMove: time.Duration(c.PerMove), Main: time.Duration(c.Main),
+func decodeClock(e *errs, c clockRec) gobot.TimeControl {
+	return gobot.TimeControl{Kind: valueOf(e, clockWords, c.Kind, "clock kind"), PerMove: time.Duration(c.PerMove), Main: time.Duration(c.Main),
 		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // The rating parts of the record format (schema 3, added with ratings:
@@ -57,7 +57,7 @@ type ratingRec struct {
 	Updated    time.Time        `json:"updated"`
 }
 
-func encodeGameRating(r *chat.GameRating) *gameRatingRec {
+func encodeGameRating(r *gobot.GameRating) *gameRatingRec {
 	if r == nil {
 		return nil
 	}
@@ -65,30 +65,30 @@ func encodeGameRating(r *chat.GameRating) *gameRatingRec {
 		Done: r.Done, Grades: r.Grades, BlackChange: r.BlackChange, WhiteChange: r.WhiteChange, BlackAfter: r.BlackAfter, WhiteAfter: r.WhiteAfter}
 }
 
-func decodeGameRating(r *gameRatingRec) *chat.GameRating {
+func decodeGameRating(r *gameRatingRec) *gobot.GameRating {
 	if r == nil {
 		return nil
 	}
-	return &chat.GameRating{Community: chat.CommunityID(r.Community), Rated: r.Rated, BlackRank: r.BlackRank, WhiteRank: r.WhiteRank,
+	return &gobot.GameRating{Community: gobot.CommunityID(r.Community), Rated: r.Rated, BlackRank: r.BlackRank, WhiteRank: r.WhiteRank,
 		Done: r.Done, Grades: r.Grades, BlackChange: r.BlackChange, WhiteChange: r.WhiteChange, BlackAfter: r.BlackAfter, WhiteAfter: r.WhiteAfter}
 }
 
-func encodeChallengeRating(r *chat.ChallengeRating) *challengeRatingRec {
+func encodeChallengeRating(r *gobot.ChallengeRating) *challengeRatingRec {
 	if r == nil {
 		return nil
 	}
 	return &challengeRatingRec{Community: string(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
 }
 
-func decodeChallengeRating(r *challengeRatingRec) *chat.ChallengeRating {
+func decodeChallengeRating(r *challengeRatingRec) *gobot.ChallengeRating {
 	if r == nil {
 		return nil
 	}
-	return &chat.ChallengeRating{Community: chat.CommunityID(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
+	return &gobot.ChallengeRating{Community: gobot.CommunityID(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
 }
 
 // encodeRating writes a rating record in the versioned format.
-func encodeRating(r *chat.PlayerRating) ([]byte, error) {
+func encodeRating(r *gobot.PlayerRating) ([]byte, error) {
 	rec := ratingRec{V: recordFormat, Community: string(r.Community), User: string(r.User), Rating: r.Rating, RD: r.RD,
 		Volatility: r.Volatility, Games: r.Games, Wins: r.Wins, Losses: r.Losses, Stated: r.Stated, Updated: r.Updated}
 	for _, l := range r.Last {
@@ -97,7 +97,7 @@ func encodeRating(r *chat.PlayerRating) ([]byte, error) {
 	return json.Marshal(rec)
 }
 
-func decodeRatingRecord(raw []byte) (*chat.PlayerRating, error) {
+func decodeRatingRecord(raw []byte) (*gobot.PlayerRating, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -105,10 +105,10 @@ func decodeRatingRecord(raw []byte) (*chat.PlayerRating, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	r := &chat.PlayerRating{Community: chat.CommunityID(rec.Community), User: UserID(rec.User), Rating: rec.Rating, RD: rec.RD,
+	r := &gobot.PlayerRating{Community: gobot.CommunityID(rec.Community), User: UserID(rec.User), Rating: rec.Rating, RD: rec.RD,
 		Volatility: rec.Volatility, Games: rec.Games, Wins: rec.Wins, Losses: rec.Losses, Stated: rec.Stated, Updated: rec.Updated}
 	for _, l := range rec.Last {
-		r.Last = append(r.Last, chat.RatedResult{Game: GameID(l.Game), Opponent: UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
+		r.Last = append(r.Last, gobot.RatedResult{Game: GameID(l.Game), Opponent: UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
 	}
 	if r.Player().Check() != nil {
 		return nil, fmt.Errorf("rating values out of range: %v", r.Player().Check())

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage/storecopy"
 )
 
@@ -16,7 +16,7 @@ import (
 // ID order (storecopy.Source). Damaged games and challenges are skipped
 // and named in a *chat.DamagedError.
 func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
-	var bad chat.DamagedError
+	var bad gobot.DamagedError
 	err := db.view(ctx, func(tx *Tx) error {
 		var ids []uint64
 		tx.b(bGames).ForEach(func(k, _ []byte) error {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
@@ -93,17 +93,17 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
-var _ chat.Store = (*DB)(nil)
+var _ gobot.Store = (*DB)(nil)
 
 // Update runs fn in one read-write transaction, committed (fsynced) before
 // it returns nil; if fn fails nothing is written. A cancelled ctx starts
 // no transaction.
-func (db *DB) Update(ctx context.Context, fn func(chat.Tx) error) error {
+func (db *DB) Update(ctx context.Context, fn func(gobot.Tx) error) error {
 	return db.update(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
 // View runs fn in a read-only transaction.
-func (db *DB) View(ctx context.Context, fn func(chat.Tx) error) error {
+func (db *DB) View(ctx context.Context, fn func(gobot.Tx) error) error {
 	return db.view(ctx, func(tx *Tx) error { return fn(tx) })
 }
 
@@ -458,7 +458,7 @@ func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
 // good ones.
 func (tx *Tx) games(ids []uint64) ([]*Game, error) {
 	out := make([]*Game, 0, len(ids))
-	var damaged chat.DamagedError
+	var damaged gobot.DamagedError
 	var errs []error
 	for _, id := range ids {
 		g, err := tx.Game(GameID(id))
@@ -553,7 +553,7 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 	if err := b.Put(idKey(uint64(c.ID)), raw); err != nil {
 		return err
 	}
-	if c.Status == chat.Pending {
+	if c.Status == gobot.Pending {
 		for _, k := range challengeKeys(c) {
 			if err := tx.b(k.bucket).Put(k.key, nil); err != nil {
 				return err
@@ -598,7 +598,7 @@ func challengeKeys(c *Challenge) []indexKey {
 
 func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
 	out := make([]*Challenge, 0, len(ids))
-	var damaged chat.DamagedError
+	var damaged gobot.DamagedError
 	var errs []error
 	for _, id := range ids {
 		c, err := tx.Challenge(ChallengeID(id))
@@ -762,7 +762,7 @@ func (tx *Tx) checkIndexes() error {
 			}
 			return nil
 		}
-		if c.Status != chat.Pending {
+		if c.Status != gobot.Pending {
 			return nil
 		}
 		for _, ik := range challengeKeys(c) {

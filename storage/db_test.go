@@ -19,7 +19,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -55,7 +55,7 @@ func TestRoundTrip(t *testing.T) {
 	db := mustOpen(t)
 	komi := 6.5
 	g := newGame(t, "test:ann", "test:bob", "test:room")
-	g.Clock = TimeControl{Kind: chat.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Deadline = t0.Add(72 * time.Hour)
 	g.Undos = []Undo{{By: "test:ann", Move: 3, Was: game.Move{Color: game.Black, Point: game.Pt(3, 3)}, At: t0}}
 	c := &Challenge{Room: "test:room", From: "test:ann", To: "test:bob", Config: g.Record.Config, Color: "black", Created: t0}
@@ -145,14 +145,14 @@ func TestRoundTripEveryField(t *testing.T) {
 	g := &Game{
 		Room: "matrix:!abc:example.org", Thread: true, Black: "matrix:@ann:example.org", White: "discord:1234",
 		Record: rec, MoveTimes: times,
-		Clock:    TimeControl{Kind: chat.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
+		Clock:    TimeControl{Kind: gobot.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
 		Left:     [3]time.Duration{0, 50 * time.Hour, 60 * time.Hour},
 		Deadline: t0.Add(99 * time.Hour), Reminded: 2, UndoBy: "discord:1234",
 		Undos:     []Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
 		Challenge: 1, Created: t0, Updated: t0.Add(time.Minute), Finished: t0.Add(time.Hour), Result: "W+3.5",
 	}
 	c := &Challenge{Room: g.Room, From: g.Black, To: g.White, Config: rec.Config, Color: "random", Clock: g.Clock,
-		Created: t0, Status: chat.Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
+		Created: t0, Status: gobot.Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
 	p := &Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
 	r := &Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
 	if err := db.update(context.Background(), func(tx *Tx) error {
@@ -292,7 +292,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	})
 	db.update(context.Background(), func(tx *Tx) error {
 		c, _ := tx.Challenge(1)
-		c.Status = chat.Declined
+		c.Status = gobot.Declined
 		return tx.PutChallenge(c)
 	})
 	db.view(context.Background(), func(tx *Tx) error {

@@ -1,6 +1,8 @@
 package storage
 
-import "github.com/gobotgo/gobot/chat"
+import (
+	"github.com/gobotgo/gobot"
+)
 
 // The record format is shared by every store gobot has: storage/postgres
 // keeps these same bytes, so a record reads the same from either and
@@ -9,31 +11,31 @@ import "github.com/gobotgo/gobot/chat"
 // are not a current record.
 
 // EncodeGame writes g in the current record format.
-func EncodeGame(g *chat.Game) ([]byte, error) { return encodeGame(g) }
+func EncodeGame(g *gobot.Game) ([]byte, error) { return encodeGame(g) }
 
 // DecodeGame reads a game record.
-func DecodeGame(raw []byte) (*chat.Game, error) { return decodeGame(raw) }
+func DecodeGame(raw []byte) (*gobot.Game, error) { return decodeGame(raw) }
 
 // EncodeChallenge writes c in the current record format.
-func EncodeChallenge(c *chat.Challenge) ([]byte, error) { return encodeChallenge(c) }
+func EncodeChallenge(c *gobot.Challenge) ([]byte, error) { return encodeChallenge(c) }
 
 // DecodeChallenge reads a challenge record.
-func DecodeChallenge(raw []byte) (*chat.Challenge, error) { return decodeChallenge(raw) }
+func DecodeChallenge(raw []byte) (*gobot.Challenge, error) { return decodeChallenge(raw) }
 
 // EncodePlayer writes p in the current record format.
-func EncodePlayer(p *chat.Player) ([]byte, error) { return encodePlayer(p) }
+func EncodePlayer(p *gobot.Player) ([]byte, error) { return encodePlayer(p) }
 
 // DecodePlayer reads a player record.
-func DecodePlayer(raw []byte) (*chat.Player, error) { return decodePlayer(raw) }
+func DecodePlayer(raw []byte) (*gobot.Player, error) { return decodePlayer(raw) }
 
 // EncodeRoom writes r in the current record format.
-func EncodeRoom(r *chat.Room) ([]byte, error) { return encodeRoom(r) }
+func EncodeRoom(r *gobot.Room) ([]byte, error) { return encodeRoom(r) }
 
 // DecodeRoom reads a room record.
-func DecodeRoom(raw []byte) (*chat.Room, error) { return decodeRoom(raw) }
+func DecodeRoom(raw []byte) (*gobot.Room, error) { return decodeRoom(raw) }
 
 // EncodeRating writes a rating record in the current record format.
-func EncodeRating(r *chat.PlayerRating) ([]byte, error) { return encodeRating(r) }
+func EncodeRating(r *gobot.PlayerRating) ([]byte, error) { return encodeRating(r) }
 
 // DecodeRating reads a rating record.
-func DecodeRating(raw []byte) (*chat.PlayerRating, error) { return decodeRatingRecord(raw) }
+func DecodeRating(raw []byte) (*gobot.PlayerRating, error) { return decodeRatingRecord(raw) }

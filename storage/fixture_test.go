@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	bolt "go.etcd.io/bbolt"
 )
@@ -111,13 +111,13 @@ func buildFixture(t testing.TB) fixture {
 
 	// 1: japanese 19×19, per-move clock, a reminder sent, an undo asked.
 	g, _ := fixtureGame(t, "japanese", 19, 19, 0, "Q16 D4 R4 undo D3 C17")
-	g.Clock = TimeControl{Kind: chat.PerMove, PerMove: 72 * time.Hour}
+	g.Clock = TimeControl{Kind: gobot.PerMove, PerMove: 72 * time.Hour}
 	g.Deadline, g.Reminded, g.UndoBy = g.Updated.Add(72*time.Hour), 1, "discord:1"
 	g.Challenge = 1
 	add(g)
 	// 2: chinese 13×13, three free handicap stones, Fischer clock.
 	g, _ = fixtureGame(t, "chinese", 13, 13, 3, "D4 K10 D10 K4 G7")
-	g.Clock = TimeControl{Kind: chat.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Left = [3]time.Duration{0, 90 * time.Hour, 100 * time.Hour}
 	g.Deadline = g.Updated.Add(100 * time.Hour)
 	g.Room, g.Black, g.White = "matrix:!abc:example.org", "matrix:@ann:example.org", "matrix:@bob:example.org"
@@ -145,7 +145,7 @@ func buildFixture(t testing.TB) fixture {
 	add(g)
 	// 13: lost on time; 14: aborted.
 	g, _ = fixtureGame(t, "japanese", 9, 9, 0, "C3 G7 timeout")
-	g.Clock = TimeControl{Kind: chat.PerMove, PerMove: time.Hour}
+	g.Clock = TimeControl{Kind: gobot.PerMove, PerMove: time.Hour}
 	add(g)
 	g, _ = fixtureGame(t, "korean", 9, 9, 0, "abort")
 	add(g)
@@ -177,11 +177,11 @@ func buildFixture(t testing.TB) fixture {
 	komi := 0.5
 	cfg := f.games[0].Record.Config
 	f.challenges = []*Challenge{
-		{Room: "discord:100", From: "discord:1", To: "discord:2", Config: cfg, Color: "black", Clock: f.games[0].Clock, Created: f0, Status: chat.Accepted, Game: 1, Message: "9001", Answered: f0.Add(time.Minute)},
+		{Room: "discord:100", From: "discord:1", To: "discord:2", Config: cfg, Color: "black", Clock: f.games[0].Clock, Created: f0, Status: gobot.Accepted, Game: 1, Message: "9001", Answered: f0.Add(time.Minute)},
 		{Room: "discord:100", From: "discord:1", To: "discord:3", Config: cfg, Color: "random", Created: f0, Message: "9002"},
 		{Room: "discord:100", From: "discord:3", Config: f.games[1].Record.Config, Color: "white", Clock: f.games[1].Clock, Created: f0},
-		{Room: "matrix:!abc:example.org", From: "matrix:@ann:example.org", To: "matrix:@bob:example.org", Config: cfg, Color: "white", Created: f0, Status: chat.Declined, Answered: f0.Add(time.Hour)},
-		{Room: "console:main", From: "console:alice", Config: cfg, Color: "random", Created: f0, Status: chat.Cancelled, Answered: f0.Add(2 * time.Hour)},
+		{Room: "matrix:!abc:example.org", From: "matrix:@ann:example.org", To: "matrix:@bob:example.org", Config: cfg, Color: "white", Created: f0, Status: gobot.Declined, Answered: f0.Add(time.Hour)},
+		{Room: "console:main", From: "console:alice", Config: cfg, Color: "random", Created: f0, Status: gobot.Cancelled, Answered: f0.Add(2 * time.Hour)},
 	}
 	f.players = []*Player{
 		{ID: "discord:1", Name: "Ann", Notify: "dm", Theme: "dark", Updated: f0},
@@ -365,7 +365,7 @@ func TestSchema2FixtureOpens(t *testing.T) {
 	db := openFixture(t, "schema2.db")
 	f := buildFixture(t)
 	ctx := context.Background()
-	err := db.View(ctx, func(tx chat.Tx) error {
+	err := db.View(ctx, func(tx gobot.Tx) error {
 		for i, want := range f.games {
 			want.ID, want.Version = GameID(i+1), 1
 			got, err := tx.Game(want.ID)
@@ -430,7 +430,7 @@ func TestSchema2FixtureOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range f.events {
-		err := db.Update(ctx, func(tx chat.Tx) error { return tx.MarkEvent(EventID(e), f0.Add(time.Hour)) })
+		err := db.Update(ctx, func(tx gobot.Tx) error { return tx.MarkEvent(EventID(e), f0.Add(time.Hour)) })
 		if !errors.Is(err, ErrDuplicate) {
 			t.Errorf("event %s after the upgrade: %v, want ErrDuplicate", e, err)
 		}
@@ -448,7 +448,7 @@ func playOn(t *testing.T, db *DB, n int) {
 		id := GameID(i + 1)
 		var want int
 		var version uint64
-		err := db.Update(ctx, func(tx chat.Tx) error {
+		err := db.Update(ctx, func(tx gobot.Tx) error {
 			sg, err := tx.Game(id)
 			if err != nil {
 				return err
@@ -485,7 +485,7 @@ func playOn(t *testing.T, db *DB, n int) {
 		if want < 0 {
 			continue
 		}
-		db.View(ctx, func(tx chat.Tx) error {
+		db.View(ctx, func(tx gobot.Tx) error {
 			sg, err := tx.Game(id)
 			if err != nil {
 				t.Fatal(err)
@@ -505,7 +505,7 @@ func playOn(t *testing.T, db *DB, n int) {
 func TestOldBinaryDatabaseOpens(t *testing.T) {
 	db := openFixture(t, "old-binary.db")
 	var games, finished, chals int
-	db.View(context.Background(), func(tx chat.Tx) error {
+	db.View(context.Background(), func(tx gobot.Tx) error {
 		for id := GameID(1); ; id++ {
 			g, err := tx.Game(id)
 			if errors.Is(err, ErrNotFound) {

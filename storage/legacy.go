@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -23,8 +23,8 @@ var (
 	v2Cycle     = []game.CycleResult{game.CycleVoid, game.CycleDraw}
 	v2Color     = []game.Color{game.Empty, game.Black, game.White}
 	v2Reason    = []game.Reason{game.ByScore, game.ByResign, game.ByTime, game.ByCycle, game.NoResult}
-	v2ClockKind = []chat.ClockKind{chat.NoClock, chat.PerMove, chat.Fischer}
-	v2Status    = []chat.ChallengeStatus{chat.Pending, chat.Accepted, chat.Declined, chat.Cancelled}
+	v2ClockKind = []gobot.ClockKind{gobot.NoClock, gobot.PerMove, gobot.Fischer}
+	v2Status    = []gobot.ChallengeStatus{gobot.Pending, gobot.Accepted, gobot.Declined, gobot.Cancelled}
 )
 
 func v2[T any](e *errs, table []T, n int, what string) T {
@@ -114,8 +114,8 @@ func (r v2Rules) rules(e *errs) game.Rules {
 		Placement: v2(e, v2Placement, r.Placement, "placement"), Cycle: v2(e, v2Cycle, r.Cycle, "cycle"), NoAgreement: r.NoAgreement}
 }
 
-func (c v2Clock) clock(e *errs) chat.TimeControl {
-	return chat.TimeControl{Kind: v2(e, v2ClockKind, c.Kind, "clock kind"), PerMove: c.PerMove, Main: c.Main, Increment: c.Increment, Max: c.Max}
+func (c v2Clock) clock(e *errs) gobot.TimeControl {
+	return gobot.TimeControl{Kind: v2(e, v2ClockKind, c.Kind, "clock kind"), PerMove: c.PerMove, Main: c.Main, Increment: c.Increment, Max: c.Max}
 }
 
 // decodeGameV2 reads a game as schema 1 and 2 stored it.

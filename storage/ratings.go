@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // bRatings holds one record per community and player:
@@ -14,12 +14,12 @@ import (
 // (read-only too) unchanged and simply have no ratings.
 var bRatings = []byte("ratings")
 
-func ratingKey(c chat.CommunityID, u UserID) []byte {
+func ratingKey(c gobot.CommunityID, u UserID) []byte {
 	return append(append([]byte(c), 0), u...)
 }
 
 // Rating returns u's rating record in community c (ErrNotFound if none).
-func (tx *Tx) Rating(c chat.CommunityID, u UserID) (*chat.PlayerRating, error) {
+func (tx *Tx) Rating(c gobot.CommunityID, u UserID) (*gobot.PlayerRating, error) {
 	b := tx.b(bRatings)
 	var raw []byte
 	if b != nil {
@@ -31,7 +31,7 @@ func (tx *Tx) Rating(c chat.CommunityID, u UserID) (*chat.PlayerRating, error) {
 	return decodeRating(c, u, raw)
 }
 
-func decodeRating(c chat.CommunityID, u UserID, raw []byte) (*chat.PlayerRating, error) {
+func decodeRating(c gobot.CommunityID, u UserID, raw []byte) (*gobot.PlayerRating, error) {
 	r, err := decodeRatingRecord(raw)
 	if err != nil {
 		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, ErrCorrupt, err)
@@ -43,7 +43,7 @@ func decodeRating(c chat.CommunityID, u UserID, raw []byte) (*chat.PlayerRating,
 }
 
 // PutRating stores a rating record under its Community and User.
-func (tx *Tx) PutRating(r *chat.PlayerRating) error {
+func (tx *Tx) PutRating(r *gobot.PlayerRating) error {
 	switch {
 	case r.Community == "" || r.User == "":
 		return errors.New("a rating needs a community and a user")
@@ -67,7 +67,7 @@ func (tx *Tx) PutRating(r *chat.PlayerRating) error {
 // Ratings returns the records of community c ("" = all), by community
 // then user. Damaged records are skipped and reported in a
 // *chat.DamagedError.
-func (tx *Tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
+func (tx *Tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 	b := tx.b(bRatings)
 	if b == nil {
 		return nil, nil
@@ -76,7 +76,7 @@ func (tx *Tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 	if c != "" {
 		prefix = append([]byte(c), 0)
 	}
-	var out []*chat.PlayerRating
+	var out []*gobot.PlayerRating
 	var errs []error
 	cur := b.Cursor()
 	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
@@ -85,7 +85,7 @@ func (tx *Tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 			errs = append(errs, fmt.Errorf("rating key %q: %w", k, ErrCorrupt))
 			continue
 		}
-		r, err := decodeRating(chat.CommunityID(cs), UserID(us), v)
+		r, err := decodeRating(gobot.CommunityID(cs), UserID(us), v)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -93,7 +93,7 @@ func (tx *Tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 		out = append(out, r)
 	}
 	if len(errs) > 0 {
-		return out, &chat.DamagedError{Err: errors.Join(errs...)}
+		return out, &gobot.DamagedError{Err: errors.Join(errs...)}
 	}
 	return out, nil
 }

@@ -6,23 +6,23 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	bolt "go.etcd.io/bbolt"
 )
 
 func TestRatings(t *testing.T) {
 	db := mustOpen(t)
 	ctx := context.Background()
-	put := func(c chat.CommunityID, u UserID, r float64) {
+	put := func(c gobot.CommunityID, u UserID, r float64) {
 		t.Helper()
-		rec := chat.NewPlayerRating(c, u)
+		rec := gobot.NewPlayerRating(c, u)
 		rec.Rating, rec.Games = r, 1
-		if err := db.Update(ctx, func(tx chat.Tx) error { return tx.PutRating(rec) }); err != nil {
+		if err := db.Update(ctx, func(tx gobot.Tx) error { return tx.PutRating(rec) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Nothing stored yet: the bucket does not exist.
-	db.View(ctx, func(tx chat.Tx) error {
+	db.View(ctx, func(tx gobot.Tx) error {
 		if _, err := tx.Rating("console", "console:alice"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("no ratings yet: %v", err)
 		}
@@ -36,7 +36,7 @@ func TestRatings(t *testing.T) {
 	put("console", "console:alice", 1700)
 	put("discord:guild:1", "discord:9", 1500)
 	put("console", "console:alice", 1710) // replaces
-	db.View(ctx, func(tx chat.Tx) error {
+	db.View(ctx, func(tx gobot.Tx) error {
 		r, err := tx.Rating("console", "console:alice")
 		if err != nil || r.Rating != 1710 || r.User != "console:alice" || r.Community != "console" {
 			t.Errorf("Rating: %+v %v", r, err)
@@ -51,13 +51,13 @@ func TestRatings(t *testing.T) {
 		}
 		return nil
 	})
-	bad := []*chat.PlayerRating{
+	bad := []*gobot.PlayerRating{
 		{Community: "console", User: "", Rating: 1500, RD: 350, Volatility: 0.06},
 		{Community: "con\x00sole", User: "console:x", Rating: 1500, RD: 350, Volatility: 0.06},
 		{Community: "console", User: "console:x", Rating: 1500, RD: 0, Volatility: 0.06},
 	}
 	for _, r := range bad {
-		if err := db.Update(ctx, func(tx chat.Tx) error { return tx.PutRating(r) }); err == nil {
+		if err := db.Update(ctx, func(tx gobot.Tx) error { return tx.PutRating(r) }); err == nil {
 			t.Errorf("PutRating(%+v) accepted", r)
 		}
 	}
@@ -65,12 +65,12 @@ func TestRatings(t *testing.T) {
 	db.bolt.Update(func(btx *bolt.Tx) error {
 		return btx.Bucket(bRatings).Put(ratingKey("console", "console:carol"), []byte("{not json"))
 	})
-	db.View(ctx, func(tx chat.Tx) error {
+	db.View(ctx, func(tx gobot.Tx) error {
 		if _, err := tx.Rating("console", "console:carol"); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("damaged record: %v", err)
 		}
 		rs, err := tx.Ratings("console")
-		if len(rs) != 2 || !errors.Is(err, ErrCorrupt) || chat.Damaged(err) == nil {
+		if len(rs) != 2 || !errors.Is(err, ErrCorrupt) || gobot.Damaged(err) == nil {
 			t.Errorf("Ratings with a damaged record: %d, %v", len(rs), err)
 		}
 		return nil
@@ -90,7 +90,7 @@ func TestRatingsReadOnlyWithoutBucket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	err = ro.View(context.Background(), func(tx chat.Tx) error {
+	err = ro.View(context.Background(), func(tx gobot.Tx) error {
 		rs, err := tx.Ratings("")
 		if len(rs) != 0 {
 			t.Errorf("ratings in a new file: %v", rs)

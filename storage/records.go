@@ -4,29 +4,31 @@
 // chat.Store and is the only importer of bbolt.
 package storage
 
-import "github.com/gobotgo/gobot/chat"
+import (
+	"github.com/gobotgo/gobot"
+)
 
 // The records are chat's model; storage only keeps them.
 type (
-	UserID          = chat.UserID
-	RoomID          = chat.RoomID
-	EventID         = chat.EventID
-	GameID          = chat.GameID
-	ChallengeID     = chat.ChallengeID
-	Game            = chat.Game
-	Undo            = chat.Undo
-	Challenge       = chat.Challenge
-	ChallengeStatus = chat.ChallengeStatus
-	Player          = chat.Player
-	Room            = chat.Room
-	TimeControl     = chat.TimeControl
+	UserID          = gobot.UserID
+	RoomID          = gobot.RoomID
+	EventID         = gobot.EventID
+	GameID          = gobot.GameID
+	ChallengeID     = gobot.ChallengeID
+	Game            = gobot.Game
+	Undo            = gobot.Undo
+	Challenge       = gobot.Challenge
+	ChallengeStatus = gobot.ChallengeStatus
+	Player          = gobot.Player
+	Room            = gobot.Room
+	TimeControl     = gobot.TimeControl
 )
 
 // Errors callers test with errors.Is: chat's sentinels.
 var (
-	ErrNotFound  = chat.ErrNotFound
-	ErrCorrupt   = chat.ErrCorrupt
-	ErrInUse     = chat.ErrInUse
-	ErrConflict  = chat.ErrConflict
-	ErrDuplicate = chat.ErrDuplicate
+	ErrNotFound  = gobot.ErrNotFound
+	ErrCorrupt   = gobot.ErrCorrupt
+	ErrInUse     = gobot.ErrInUse
+	ErrConflict  = gobot.ErrConflict
+	ErrDuplicate = gobot.ErrDuplicate
 )

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	bolt "go.etcd.io/bbolt"
 )
 
 func TestQuarantineDamagedRecords(t *testing.T) {
 	db := mustOpen(t)
 	ctx := context.Background()
-	putTwo := func(tx chat.Tx) error {
+	putTwo := func(tx gobot.Tx) error {
 		for range 2 {
 			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:room")); err != nil {
 				return err
@@ -81,7 +81,7 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 	if q, err := db.Quarantined(ctx); err != nil || strings.Join(q, " ") != "challenge:1 game:2 player:t:ann" {
 		t.Errorf("quarantined: %v, %v", q, err)
 	}
-	err = db.View(ctx, func(tx chat.Tx) error {
+	err = db.View(ctx, func(tx gobot.Tx) error {
 		games, err := tx.ActiveGames("t:ann")
 		if err != nil || len(games) != 1 || games[0].ID != 1 {
 			t.Errorf("ann's games after quarantine: %v, %v", games, err)

@@ -3,7 +3,7 @@ package storage
 import (
 	"testing"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/storetest"
 	bolt "go.etcd.io/bbolt"
 )
@@ -18,12 +18,12 @@ func (d damageable) damage(bucket []byte, id uint64) error {
 	})
 }
 
-func (d damageable) DamageGame(id chat.GameID) error { return d.damage(bGames, uint64(id)) }
+func (d damageable) DamageGame(id gobot.GameID) error { return d.damage(bGames, uint64(id)) }
 
-func (d damageable) DamageChallenge(id chat.ChallengeID) error {
+func (d damageable) DamageChallenge(id gobot.ChallengeID) error {
 	return d.damage(bChallenges, uint64(id))
 }
 
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) chat.Store { return damageable{mustOpen(t)} })
+	storetest.Run(t, func(t *testing.T) gobot.Store { return damageable{mustOpen(t)} })
 }

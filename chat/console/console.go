@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -34,7 +35,7 @@ type Console struct {
 	// User is who types first (default "alice"); `/as bob` switches.
 	User string
 	// Room is the console's one room (default "console:main").
-	Room chat.RoomID
+	Room gobot.RoomID
 	// Dir is where board images and SGF files are written ("" = not
 	// written).
 	Dir string
@@ -63,7 +64,7 @@ func (c *Console) Notify(ctx context.Context, m chat.Message) error {
 	return nil
 }
 
-func mention(u chat.UserID) string { return "@" + u.Local() }
+func mention(u gobot.UserID) string { return "@" + u.Local() }
 
 // Run reads lines until EOF, `/quit` or ctx ends.
 func (c *Console) Run(ctx context.Context) error {
@@ -139,7 +140,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			return true
 		}
 		name := strings.ToLower(strings.TrimPrefix(fields[1], "@")) // Bob is bob
-		if err := chat.UserID(Platform + ":" + name).Validate(); err != nil {
+		if err := chat.ValidateUser(gobot.UserID(Platform + ":" + name)); err != nil {
 			fmt.Fprintf(c.Out, "! %s\n", err)
 			return true
 		}
@@ -178,10 +179,10 @@ func (c *Console) line(ctx context.Context, line string) bool {
 	}
 	c.seq++
 	req := chat.Request{
-		User:    chat.User{ID: chat.UserID(Platform + ":" + c.User), Name: c.User},
+		User:    chat.User{ID: gobot.UserID(Platform + ":" + c.User), Name: c.User},
 		Room:    c.Room,
 		Admin:   true, // the person at the terminal owns this room
-		EventID: chat.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
+		EventID: gobot.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
 		Command: fields[0],
 		Args:    fields[1:],
 	}
@@ -194,7 +195,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		if ok && name != "" && !strings.Contains(name, ":") {
 			name = strings.ToLower(name) // @Bob is bob, as /as Bob is
 			req.Args[i] = "@" + name
-			req.Mentions = append(req.Mentions, chat.User{ID: chat.UserID(Platform + ":" + name), Name: name})
+			req.Mentions = append(req.Mentions, chat.User{ID: gobot.UserID(Platform + ":" + name), Name: name})
 		}
 	}
 	rep, then := c.Bot.Respond(ctx, req)

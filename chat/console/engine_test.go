@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/rating"
 	"math"
 
@@ -68,7 +69,7 @@ type engineRig struct {
 	c    *Console
 	out  *lockedBuffer
 	set  *engines.Set
-	user chat.UserID
+	user gobot.UserID
 }
 
 func newEngineRig(t testing.TB, cfgs []engine.Config, scorer string) *engineRig {
@@ -110,10 +111,10 @@ func (r *engineRig) do(line string) {
 	r.bot.WaitEngines()
 }
 
-func (r *engineRig) game(id chat.GameID) (*chat.Game, *game.Game) {
+func (r *engineRig) game(id gobot.GameID) (*gobot.Game, *game.Game) {
 	r.t.Helper()
-	var sg *chat.Game
-	err := r.db.View(context.Background(), func(tx chat.Tx) error {
+	var sg *gobot.Game
+	err := r.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
 		sg, err = tx.Game(id)
 		return err
@@ -128,10 +129,10 @@ func (r *engineRig) game(id chat.GameID) (*chat.Game, *game.Game) {
 	return sg, g
 }
 
-func (r *engineRig) latestGame() chat.GameID {
+func (r *engineRig) latestGame() gobot.GameID {
 	r.t.Helper()
-	var id chat.GameID
-	r.db.View(context.Background(), func(tx chat.Tx) error {
+	var id gobot.GameID
+	r.db.View(context.Background(), func(tx gobot.Tx) error {
 		gs, _ := tx.RoomGames(r.c.Room, false)
 		for _, g := range gs {
 			id = max(id, g.ID)
@@ -184,7 +185,7 @@ func ownEye(g *game.Game, p game.Point, c game.Color) bool {
 
 // playOut plays game id as alice with random moves (passing after
 // passAfter of her moves) and accepts the engine's count.
-func (r *engineRig) playOut(id chat.GameID, rng *rand.Rand, passAfter int, checkScore func(*chat.Game, *game.Game)) *chat.Game {
+func (r *engineRig) playOut(id gobot.GameID, rng *rand.Rand, passAfter int, checkScore func(*gobot.Game, *game.Game)) *gobot.Game {
 	r.t.Helper()
 	mine := 0
 	for step := 0; step < 400; step++ {
@@ -223,7 +224,7 @@ func (r *engineRig) playOut(id chat.GameID, rng *rand.Rand, passAfter int, check
 // (the engine's own marking again: it accepts), then a change against the
 // engine (one of the player's dead strings alive, or one of the engine's
 // strings dead: play resumes).
-func (r *engineRig) reviewFlow(id chat.GameID, ec game.Color) {
+func (r *engineRig) reviewFlow(id gobot.GameID, ec game.Color) {
 	t := r.t
 	t.Helper()
 	find := func(g *game.Game, c game.Color, dead bool) string {
@@ -287,7 +288,7 @@ func TestEngineGamesGNUGo(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
 			var proposed []game.Point
-			sg = r.playOut(id, rng, 15, func(sg *chat.Game, g *game.Game) {
+			sg = r.playOut(id, rng, 15, func(sg *gobot.Game, g *game.Game) {
 				// The engine's proposal is GNU Go's own dead list.
 				pool, err := engine.New(gnugoConfig(), nil)
 				if err != nil {
@@ -590,7 +591,7 @@ func TestEngineChallengeRefusals(t *testing.T) {
 		t.Errorf("engines: %q", got)
 	}
 	var games int
-	r.db.View(context.Background(), func(tx chat.Tx) error {
+	r.db.View(context.Background(), func(tx gobot.Tx) error {
 		gs, err := tx.RoomGames(r.c.Room, false)
 		games = len(gs)
 		return err
@@ -722,7 +723,7 @@ func BenchmarkEngineReply(b *testing.B) {
 	}
 	r := newEngineRig(b, []engine.Config{gnugoConfig()}, "")
 	rng := rand.New(rand.NewPCG(1, 1))
-	var id chat.GameID
+	var id gobot.GameID
 	moves := 0
 	for b.Loop() {
 		if id == 0 {
@@ -788,8 +789,8 @@ func TestRatedEngineGame(t *testing.T) {
 	}
 	id := r.latestGame()
 	r.do(fmt.Sprintf("resign #%d", id))
-	var me, bot *chat.PlayerRating
-	err := r.db.View(context.Background(), func(tx chat.Tx) error {
+	var me, bot *gobot.PlayerRating
+	err := r.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
 		if me, err = tx.Rating("console", r.user); err != nil {
 			return err

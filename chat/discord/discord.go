@@ -25,6 +25,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -75,7 +76,7 @@ type Handler interface {
 	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
 	Commands() []chat.Command
 	Complete(ctx context.Context, r chat.Request, cmd, arg, typed string) []chat.Choice
-	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
+	ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error
 }
 
 // MaxBody is the largest interaction request body accepted.
@@ -88,7 +89,7 @@ const MaxSkew = 5 * time.Minute
 type Adapter struct {
 	cfg   Config
 	bot   Handler
-	state chat.State // nil: register every start
+	state gobot.State // nil: register every start
 	log   *slog.Logger
 	s     *discordgo.Session // REST calls (never opened)
 	tr    *transport
@@ -103,7 +104,7 @@ type Adapter struct {
 }
 
 // New checks the config and prepares the adapter (no network yet).
-func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter, error) {
+func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter, error) {
 	if cfg.Mode == "" {
 		cfg.Mode = "gateway"
 	}

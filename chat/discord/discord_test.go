@@ -23,6 +23,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -120,7 +121,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { db.Close() })
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), APIURL: api.URL + "/api/v9/"}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
+	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), APIURL: api.URL + "/api/v9/"}, bot, gobot.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,8 +295,8 @@ func checkPNG(t *testing.T, c call) {
 
 func gamesStored(t *testing.T, db *storage.DB) int {
 	n := 0
-	db.View(context.Background(), func(tx chat.Tx) error {
-		for id := chat.ChallengeID(1); ; id++ {
+	db.View(context.Background(), func(tx gobot.Tx) error {
+		for id := gobot.ChallengeID(1); ; id++ {
 			if _, err := tx.Challenge(id); err != nil {
 				break
 			}
@@ -383,7 +384,7 @@ func TestApplicationCommandShape(t *testing.T) {
 	api := httptest.NewServer(fake)
 	defer api.Close()
 	pub, _, _ := ed25519.GenerateKey(nil)
-	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}, APIURL: api.URL + "/api/v9"}, bot, chat.StoreState(db), nil)
+	a, err := New(Config{Mode: "http", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), GuildIDs: []string{"g1"}, APIURL: api.URL + "/api/v9"}, bot, gobot.StoreState(db), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,8 +435,8 @@ func TestDMAfterTheAnswer(t *testing.T) {
 	now := time.Now()
 	e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9")+","+opt("color", 3, "black")), now, false)
 	e.send(e.command("222", "bob", "accept", ""), now, false)
-	if err := e.db.Update(context.Background(), func(tx chat.Tx) error {
-		return tx.PutPlayer(&chat.Player{ID: "discord:222", Name: "bob", Notify: "dm"})
+	if err := e.db.Update(context.Background(), func(tx gobot.Tx) error {
+		return tx.PutPlayer(&gobot.Player{ID: "discord:222", Name: "bob", Notify: "dm"})
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -167,7 +168,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 	defer db.Close()
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 300}, nil, slog.New(slog.DiscardHandler))
 	a, err := New(Config{Mode: "gateway", Token: "tok", ApplicationID: "app", ShardID: 1, ShardCount: 2,
-		APIURL: api.URL + "/api/v9/", GatewayURL: "ws" + strings.TrimPrefix(gws.URL, "http")}, bot, chat.StoreState(db), slog.New(slog.DiscardHandler))
+		APIURL: api.URL + "/api/v9/", GatewayURL: "ws" + strings.TrimPrefix(gws.URL, "http")}, bot, gobot.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -53,7 +54,7 @@ func TestShutdownWaitsForCommandsInFlight(t *testing.T) {
 	bot := &slowBot{Bot: chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 200}, nil, log),
 		entered: make(chan struct{}, 1), release: make(chan struct{})}
 	a, err := New(Config{Mode: "gateway", Token: "tok", ApplicationID: "app", APIURL: api.URL + "/api/v9/",
-		GatewayURL: "ws" + strings.TrimPrefix(gws.URL, "http")}, bot, chat.StoreState(db), log)
+		GatewayURL: "ws" + strings.TrimPrefix(gws.URL, "http")}, bot, gobot.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}

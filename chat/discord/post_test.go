@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -16,8 +17,8 @@ func TestNonceStableAcrossResend(t *testing.T) {
 	now := time.Now()
 	e.send(e.command("111", "alice", "challenge", opt("player", 6, "222")+","+opt("size", 3, "9")+","+opt("color", 3, "black")), now, false)
 	e.send(e.command("222", "bob", "accept", ""), now, false)
-	if err := e.db.Update(context.Background(), func(tx chat.Tx) error {
-		return tx.PutPlayer(&chat.Player{ID: "discord:222", Name: "bob", Notify: "dm"})
+	if err := e.db.Update(context.Background(), func(tx gobot.Tx) error {
+		return tx.PutPlayer(&gobot.Player{ID: "discord:222", Name: "bob", Notify: "dm"})
 	}); err != nil {
 		t.Fatal(err)
 	}

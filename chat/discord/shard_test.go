@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -25,20 +26,20 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // transaction fails, as for a process that was killed (its leases are
 // neither renewed nor released).
 type mortal struct {
-	chat.Store
+	gobot.Store
 	dead atomic.Bool
 }
 
 var errDead = errors.New("this process is dead")
 
-func (m *mortal) Update(ctx context.Context, fn func(chat.Tx) error) error {
+func (m *mortal) Update(ctx context.Context, fn func(gobot.Tx) error) error {
 	if m.dead.Load() {
 		return errDead
 	}
 	return m.Store.Update(ctx, fn)
 }
 
-func (m *mortal) View(ctx context.Context, fn func(chat.Tx) error) error {
+func (m *mortal) View(ctx context.Context, fn func(gobot.Tx) error) error {
 	if m.dead.Load() {
 		return errDead
 	}
@@ -63,7 +64,7 @@ const (
 	testTTL    = 1500 * time.Millisecond
 )
 
-func startProcess(t *testing.T, name string, store chat.Store, gatewayURL string) *process {
+func startProcess(t *testing.T, name string, store gobot.Store, gatewayURL string) *process {
 	t.Helper()
 	p := &process{name: name, store: &mortal{Store: store}, api: &fakeDiscord{shards: testShards}, done: make(chan error, 1)}
 	api := httptest.NewServer(p.api)
@@ -72,7 +73,7 @@ func startProcess(t *testing.T, name string, store chat.Store, gatewayURL string
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, p.store, &render.Renderer{Width: 200}, nil, log)
 	a, err := New(Config{Mode: "gateway", Token: "tok" + name, ApplicationID: "app", AutoShards: true,
 		Hold: StoreLeases(p.store, name, testTTL), LeaseRound: 300 * time.Millisecond,
-		APIURL: api.URL + "/api/v9", GatewayURL: gatewayURL}, bot, chat.StoreState(p.store), log)
+		APIURL: api.URL + "/api/v9", GatewayURL: gatewayURL}, bot, gobot.StoreState(p.store), log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestAutoShardsAcrossProcesses(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		dsn := pgtest.Fresh(t)
-		var stores [2]chat.Store
+		var stores [2]gobot.Store
 		for i := range stores {
 			pg, err := postgres.Open(context.Background(), dsn, postgres.Options{})
 			if err != nil {
@@ -132,7 +133,7 @@ func TestAutoShardsAcrossProcesses(t *testing.T) {
 	})
 }
 
-func testAutoShards(t *testing.T, storeA, storeB chat.Store) {
+func testAutoShards(t *testing.T, storeA, storeB gobot.Store) {
 	gw := newFakeGateway(t)
 	gws := httptest.NewServer(gw)
 	t.Cleanup(gws.Close)

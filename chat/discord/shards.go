@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // Lease names: one per shard (the count is part of the name, so processes
@@ -84,7 +84,7 @@ func (a *Adapter) takeShard(ctx context.Context, count int, running *sync.WaitGr
 			a.mu.Unlock()
 			switch {
 			case errors.Is(err, ErrLeaseHeld):
-			case errors.Is(err, chat.ErrLeaseLost):
+			case errors.Is(err, gobot.ErrLeaseLost):
 				a.log.Warn("lost a shard's lease; another process runs it now", "shard", id, "shards", count)
 			case err != nil:
 				a.log.Error("shard stopped", "shard", id, "shards", count, "err", err)
@@ -133,15 +133,15 @@ func (a *Adapter) registerOnce(ctx context.Context) {
 // (chat's lease records): holder names this process (unique per process,
 // such as host:pid:random), ttl is how long a lease outlives its holder's
 // last renewal (renewed every ttl/3).
-func StoreLeases(store chat.Store, holder string, ttl time.Duration) func(ctx context.Context, name string, work func(context.Context) error) error {
+func StoreLeases(store gobot.Store, holder string, ttl time.Duration) func(ctx context.Context, name string, work func(context.Context) error) error {
 	return func(ctx context.Context, name string, work func(context.Context) error) error {
-		won, err := chat.AcquireLease(ctx, store, name, holder, ttl, time.Now())
+		won, err := gobot.AcquireLease(ctx, store, name, holder, ttl, time.Now())
 		if err != nil {
 			return err
 		}
 		if !won {
 			return ErrLeaseHeld
 		}
-		return chat.HoldLease(ctx, store, name, holder, ttl, time.Now, nil, work)
+		return gobot.HoldLease(ctx, store, name, holder, ttl, time.Now, nil, work)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -84,7 +85,7 @@ func orDefault(s, d string) string {
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
 func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
-	r := chat.Request{EventID: chat.NewEventID(Platform, in.ID), Room: chat.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
+	r := chat.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User
@@ -93,12 +94,12 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 		u = in.User
 	}
 	if u != nil {
-		r.User = chat.User{ID: chat.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
+		r.User = chat.User{ID: gobot.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
 	}
 	if r.DM {
 		r.Admin = true // a DM is the user's own room
 	} else {
-		r.Community = chat.CommunityID(Platform + ":guild:" + in.GuildID) // ratings are per server
+		r.Community = gobot.CommunityID(Platform + ":guild:" + in.GuildID) // ratings are per server
 	}
 	switch in.Type {
 	case discordgo.InteractionMessageComponent:
@@ -128,7 +129,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 			v := fmt.Sprint(o.Value)
 			if kind == chat.ArgUser {
 				id := v
-				u := chat.NewUserID(Platform, id)
+				u := gobot.NewUserID(Platform, id)
 				v = string(u)
 				if data.Resolved != nil {
 					if ru, ok := data.Resolved.Users[id]; ok {
@@ -159,7 +160,7 @@ func focused(in *discordgo.Interaction) (cmd, arg, typed string) {
 
 // mention renders a chat user as a Discord mention (other platforms'
 // users by their local name).
-func mention(u chat.UserID) string {
+func mention(u gobot.UserID) string {
 	if u.Platform() == Platform {
 		return "<@" + u.Local() + ">"
 	}
@@ -322,7 +323,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 				a.log.Warn("starting a game thread", "err", err)
 				return
 			}
-			if err := a.bot.ThreadCreated(ctx, rep.Game, chat.RoomID(Platform+":"+th.ID)); err != nil {
+			if err := a.bot.ThreadCreated(ctx, rep.Game, gobot.RoomID(Platform+":"+th.ID)); err != nil {
 				a.log.Error("recording a game thread", "err", err)
 			}
 		}

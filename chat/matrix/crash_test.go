@@ -19,6 +19,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -59,7 +60,7 @@ func runCrashChild() {
 	bot := chat.New(chat.Config{}, db, &render.Renderer{}, nil, log)
 	a, err := New(Config{Homeserver: os.Getenv(crashChild + "_HS"), UserID: os.Getenv(crashChild + "_USER"), Password: "password-gobot",
 		AllowServers: []string{"localhost"}, Encryption: os.Getenv(crashChild+"_ENC") == "1",
-		CryptoStore: filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")}, bot, chat.StoreState(db), log)
+		CryptoStore: filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")}, bot, gobot.StoreState(db), log)
 	if err != nil {
 		os.Exit(4)
 	}
@@ -242,9 +243,9 @@ func (r *crashRig) storedMoves(want ...int) {
 		r.t.Fatal(err)
 	}
 	defer db.Close()
-	db.View(context.Background(), func(tx chat.Tx) error {
+	db.View(context.Background(), func(tx gobot.Tx) error {
 		for i, n := range want {
-			sg, err := tx.Game(chat.GameID(i + 1))
+			sg, err := tx.Game(gobot.GameID(i + 1))
 			if err != nil || len(sg.Record.Moves) != n {
 				r.t.Errorf("stored game #%d: %v, %+v; want %d moves", i+1, err, sg, n)
 			}

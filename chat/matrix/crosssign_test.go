@@ -19,6 +19,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -62,7 +63,7 @@ func tryBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, logs *
 	if cfg.CryptoStore == "" {
 		cfg.CryptoStore = filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")
 	}
-	a, err := New(cfg, bot, chat.StoreState(db), log)
+	a, err := New(cfg, bot, gobot.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -95,7 +96,7 @@ func TestFakeRestartResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := "sync @gobot:example.org DEV"
-	if err := chat.StoreState(s).PutState(context.Background(), stateNS, map[string][]byte{key: []byte("s" + strconv.Itoa(before))}); err != nil {
+	if err := gobot.StoreState(s).PutState(context.Background(), stateNS, map[string][]byte{key: []byte("s" + strconv.Itoa(before))}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -140,7 +141,7 @@ func TestFakeSendRetried(t *testing.T) {
 func TestFakeInvites(t *testing.T) {
 	f, db := fakeClub(t)
 	log := &keyLog{}
-	run := startFake(t, f, Config{AllowServers: []string{"example.org"}}, db, func(s chat.State) chat.State { log.State = s; return log })
+	run := startFake(t, f, Config{AllowServers: []string{"example.org"}}, db, func(s gobot.State) gobot.State { log.State = s; return log })
 	f.join("!dm:example.org", map[string]string{"@gobot:example.org": "gobot", "@ann:example.org": "Ann"})
 	f.invite("!evil:evil.org", "@eve:evil.org", false)
 	f.invite("!dm:example.org", "@ann:example.org", true)
@@ -200,7 +201,7 @@ func TestFakeAccessToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	a, err := New(Config{Homeserver: f.srv.URL, UserID: f.bot, AccessToken: "stolen"}, chat.New(chat.Config{}, s, nil, nil, nil), chat.StoreState(s), nil)
+	a, err := New(Config{Homeserver: f.srv.URL, UserID: f.bot, AccessToken: "stolen"}, chat.New(chat.Config{}, s, nil, nil, nil), gobot.StoreState(s), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestFakeAccessToken(t *testing.T) {
 
 // keyLog is a chat.State that records the keys written.
 type keyLog struct {
-	chat.State
+	gobot.State
 	mu   sync.Mutex
 	keys []string
 	pos  string // the last sync position written
@@ -239,7 +240,7 @@ func (k *keyLog) PutState(ctx context.Context, ns string, kv map[string][]byte) 
 func TestFakeNoAdapterWritePerCommand(t *testing.T) {
 	f, db := fakeClub(t)
 	log := &keyLog{}
-	startFake(t, f, Config{}, db, func(s chat.State) chat.State { log.State = s; return log })
+	startFake(t, f, Config{}, db, func(s gobot.State) gobot.State { log.State = s; return log })
 	for _, c := range []string{"!go help", "!go challenge @nobody 9", "!go rules"} {
 		f.say(fakeRoom, "@ann:example.org", c)
 	}

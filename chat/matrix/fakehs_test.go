@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -335,7 +336,7 @@ type fakeRun struct {
 // startFake runs an adapter for f's bot with a real bot on the bbolt
 // database at dbPath; cfg's homeserver, user and password are filled in.
 // It waits until the first sync was answered.
-func startFake(t *testing.T, f *fakeHS, cfg Config, dbPath string, state func(chat.State) chat.State) *fakeRun {
+func startFake(t *testing.T, f *fakeHS, cfg Config, dbPath string, state func(gobot.State) gobot.State) *fakeRun {
 	t.Helper()
 	db, err := storage.Open(dbPath, storage.Options{})
 	if err != nil {
@@ -347,7 +348,7 @@ func startFake(t *testing.T, f *fakeHS, cfg Config, dbPath string, state func(ch
 	if cfg.AccessToken == "" {
 		cfg.Password = "secret"
 	}
-	var st chat.State = chat.StoreState(db)
+	var st gobot.State = gobot.StoreState(db)
 	if state != nil {
 		st = state(st)
 	}

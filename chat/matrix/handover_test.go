@@ -14,6 +14,7 @@ import (
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage/postgres"
@@ -46,7 +47,7 @@ func runLeaseChild() {
 		AllowServers: []string{"localhost"}}
 	go bot.Run(ctx)
 	term := func(ctx context.Context) error {
-		a, err := New(cfg, bot, chat.StoreState(pg), log)
+		a, err := New(cfg, bot, gobot.StoreState(pg), log)
 		if err != nil {
 			return err
 		}
@@ -56,7 +57,7 @@ func runLeaseChild() {
 		return a.Run(ctx)
 	}
 	for ctx.Err() == nil {
-		err := chat.HoldLease(ctx, pg, "matrix:sync:"+cfg.UserID, os.Getenv(leaseChild), handoverTTL, time.Now,
+		err := gobot.HoldLease(ctx, pg, "matrix:sync:"+cfg.UserID, os.Getenv(leaseChild), handoverTTL, time.Now,
 			func(h string) { log.Info("standing by", "holder", h) }, term)
 		if err != nil {
 			log.Warn("the lease term ended", "err", err)
@@ -127,7 +128,7 @@ func TestLeaseHandoverAfterPause(t *testing.T) {
 	}
 	defer pg.Close()
 	holder := func() string {
-		h, _, err := chat.LeaseHolder(ctx, pg, "matrix:sync:"+string(botID), time.Now())
+		h, _, err := gobot.LeaseHolder(ctx, pg, "matrix:sync:"+string(botID), time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestLeaseHandoverAfterPause(t *testing.T) {
 	if strings.Contains(ann.transcript(), "already handled") {
 		t.Errorf("a command was answered \"already handled\":\n%s", ann.transcript())
 	}
-	pg.View(ctx, func(tx chat.Tx) error {
+	pg.View(ctx, func(tx gobot.Tx) error {
 		sg, err := tx.Game(1)
 		if err != nil || len(sg.Record.Moves) != 1+len(points) {
 			t.Errorf("stored game: %v, %+v", err, sg)

@@ -17,6 +17,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
@@ -190,7 +191,7 @@ func startBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, time
 	if cfg.CryptoStore == "" {
 		cfg.CryptoStore = filepath.Join(filepath.Dir(dbPath), "gobot-crypto.db")
 	}
-	a, err := New(cfg, bot, chat.StoreState(db), log)
+	a, err := New(cfg, bot, gobot.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
 	}

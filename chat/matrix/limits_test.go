@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -12,7 +13,7 @@ import (
 // once encrypted (a third larger), whatever the reply holds.
 func TestTextEventsStayUnderTheLimit(t *testing.T) {
 	long := strings.Repeat("<é>&", 40000)
-	name := func(u chat.UserID) string { return u.Local() }
+	name := func(u gobot.UserID) string { return u.Local() }
 	for _, rep := range []chat.Reply{
 		{Text: long, Error: true},
 		{Title: long, Text: long, Fields: []chat.Field{{Name: "x", Value: long}}, Board: long},

@@ -19,6 +19,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -27,11 +28,11 @@ type Handler interface {
 	// Respond answers a request; then sends what the command made for
 	// others and is called once the caller is answered (chat.Bot.Respond).
 	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
-	ThreadCreated(ctx context.Context, id chat.GameID, room chat.RoomID) error
+	ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error
 	Commands() []chat.Command
 	// Delivered records that the reply to an event was sent (see
 	// chat.Request.Outbox).
-	Delivered(ctx context.Context, eventID chat.EventID) error
+	Delivered(ctx context.Context, eventID gobot.EventID) error
 }
 
 // stateNS is the adapter's namespace in storage's State.
@@ -42,7 +43,7 @@ const stateNS = "matrix"
 type Adapter struct {
 	cfg   Config
 	bot   Handler
-	state chat.State
+	state gobot.State
 	log   *slog.Logger
 
 	// timelineLimit is the sync filter's timeline size (tests lower it
@@ -79,7 +80,7 @@ type Adapter struct {
 // New returns an adapter for cfg that hands requests to bot and keeps
 // its session, sync position and DM rooms in state. cfg.CryptoStore must
 // be set for encryption. It does no I/O; Run logs in.
-func New(cfg Config, bot Handler, state chat.State, log *slog.Logger) (*Adapter, error) {
+func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter, error) {
 	if log == nil {
 		log = slog.Default()
 	}

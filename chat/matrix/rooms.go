@@ -8,7 +8,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // roomCache holds what the adapter looked up about a room; it is
@@ -130,7 +130,7 @@ func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool
 }
 
 // name is how a user is shown in room: display name, else localpart.
-func (a *Adapter) name(ctx context.Context, room id.RoomID, u chat.UserID) string {
+func (a *Adapter) name(ctx context.Context, room id.RoomID, u gobot.UserID) string {
 	mu, ok := matrixUser(u)
 	if !ok {
 		return u.Local()

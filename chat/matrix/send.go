@@ -15,6 +15,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -102,7 +103,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key 
 	if newThread {
 		to.ReplyTo = "" // a thread's root must not relate to anything
 	}
-	name := func(u chat.UserID) string { return a.name(ctx, to.Room, u) }
+	name := func(u gobot.UserID) string { return a.name(ctx, to.Room, u) }
 	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()

@@ -12,7 +12,7 @@ import (
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/id"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // session is what a password login leaves in the database.
@@ -23,7 +23,7 @@ type session struct {
 
 func (a *Adapter) getState(key string) ([]byte, error) {
 	v, err := a.state.GetState(context.Background(), stateNS, key)
-	if errors.Is(err, chat.ErrNotFound) {
+	if errors.Is(err, gobot.ErrNotFound) {
 		return nil, nil
 	}
 	return v, err

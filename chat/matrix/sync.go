@@ -11,6 +11,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -279,7 +280,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Room:     RoomID(evt.RoomID, thread),
 		DM:       len(members) == 2,
 		Admin:    a.isAdmin(ctx, evt.RoomID, evt.Sender),
-		EventID:  chat.NewEventID(Platform, string(evt.ID)),
+		EventID:  gobot.NewEventID(Platform, string(evt.ID)),
 		Command:  c.Name,
 		Args:     c.Args,
 		Mentions: c.Mentions,
@@ -288,7 +289,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		// handed over again after a crash gets the reply it was owed.
 		Outbox: true,
 	}
-	req.Community = chat.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
+	req.Community = gobot.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)
 	rep, then := a.bot.Respond(ctx, req)
 	defer then(ctx) // messages to others once the caller is answered

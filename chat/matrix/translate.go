@@ -11,6 +11,7 @@ import (
 	"maunium.net/go/mautrix/format"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -19,21 +20,21 @@ const Platform = "matrix"
 
 // UserID qualifies a Matrix user ID for the chat layer:
 // "@ann:example.org" → "matrix:@ann:example.org".
-func UserID(u id.UserID) chat.UserID { return chat.UserID(Platform + ":" + string(u)) }
+func UserID(u id.UserID) gobot.UserID { return gobot.UserID(Platform + ":" + string(u)) }
 
 // RoomID qualifies a Matrix room for the chat layer. A thread (a root
 // event in the room) is a room of its own for the chat layer:
 // "matrix:!abc:example.org/$root".
-func RoomID(r id.RoomID, thread id.EventID) chat.RoomID {
+func RoomID(r id.RoomID, thread id.EventID) gobot.RoomID {
 	if thread != "" {
-		return chat.RoomID(Platform + ":" + string(r) + "/" + string(thread))
+		return gobot.RoomID(Platform + ":" + string(r) + "/" + string(thread))
 	}
-	return chat.RoomID(Platform + ":" + string(r))
+	return gobot.RoomID(Platform + ":" + string(r))
 }
 
 // matrixUser returns the Matrix user ID of a chat user, false for other
 // platforms.
-func matrixUser(u chat.UserID) (id.UserID, bool) {
+func matrixUser(u gobot.UserID) (id.UserID, bool) {
 	if u.Platform() != Platform || !strings.HasPrefix(u.Local(), "@") {
 		return "", false
 	}
@@ -42,7 +43,7 @@ func matrixUser(u chat.UserID) (id.UserID, bool) {
 
 // matrixRoom splits a chat room into the Matrix room and the thread root
 // ("" when not a thread); false for other platforms.
-func matrixRoom(r chat.RoomID) (id.RoomID, id.EventID, bool) {
+func matrixRoom(r gobot.RoomID) (id.RoomID, id.EventID, bool) {
 	if r.Platform() != Platform {
 		return "", "", false
 	}
@@ -109,7 +110,7 @@ func parseCommand(prefix string, c *event.MessageEventContent) (command, bool) {
 		return command{Name: "help"}, true
 	}
 	cmd := command{Name: fields[0]}
-	seen := map[chat.UserID]bool{}
+	seen := map[gobot.UserID]bool{}
 	for _, f := range fields[1:] {
 		u, ok := userArg(f)
 		if !ok {
@@ -168,7 +169,7 @@ func pillURL(u id.UserID) string { return "https://matrix.to/#/" + string(u) }
 // becomes <code>, the users in Reply.Mentions go into m.mentions (and no
 // one else is pinged), and Actions become a line of commands to type.
 // The text board is added only when there is no image to show.
-func textContent(rep chat.Reply, name func(chat.UserID) string, actions []string) *event.MessageEventContent {
+func textContent(rep chat.Reply, name func(gobot.UserID) string, actions []string) *event.MessageEventContent {
 	var plain, rich []string
 	if rep.Title != "" {
 		plain = append(plain, rep.Title)
@@ -214,10 +215,10 @@ func textContent(rep chat.Reply, name func(chat.UserID) string, actions []string
 // formatText turns chat text into plain text and HTML: <@user> tokens
 // become names (plain) and pills (HTML), `code` becomes <code>, line
 // breaks become <br>.
-func formatText(text string, name func(chat.UserID) string) (plain, rich string) {
+func formatText(text string, name func(gobot.UserID) string) (plain, rich string) {
 	plain = chat.FormatText(text, name)
 	const mOpen, mClose = "\x00@", "\x00"
-	marked := chat.FormatText(text, func(u chat.UserID) string { return mOpen + string(u) + mClose })
+	marked := chat.FormatText(text, func(u gobot.UserID) string { return mOpen + string(u) + mClose })
 	parts := strings.Split(marked, "`")
 	var sb strings.Builder
 	for i, part := range parts {
@@ -235,7 +236,7 @@ func formatText(text string, name func(chat.UserID) string) (plain, rich string)
 				continue
 			}
 			u, after, _ := strings.Cut(piece, mClose)
-			uid := chat.UserID(u)
+			uid := gobot.UserID(u)
 			if mu, ok := matrixUser(uid); ok && !code {
 				fmt.Fprintf(&sb, `<a href="%s">%s</a>`, html.EscapeString(pillURL(mu)), html.EscapeString(name(uid)))
 			} else {

@@ -9,6 +9,7 @@ import (
 	"maunium.net/go/mautrix/event"
 	"maunium.net/go/mautrix/id"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -73,7 +74,7 @@ func TestRoomIDs(t *testing.T) {
 	if !ok || r != "!abc:example.org" || th != "" {
 		t.Errorf("room round trip = %q %q %v", r, th, ok)
 	}
-	for _, bad := range []chat.RoomID{"discord:123", "matrix:@ann:example.org", "console:main"} {
+	for _, bad := range []gobot.RoomID{"discord:123", "matrix:@ann:example.org", "console:main"} {
 		if _, _, ok := matrixRoom(bad); ok {
 			t.Errorf("matrixRoom(%q) accepted", bad)
 		}
@@ -86,7 +87,7 @@ func TestRoomIDs(t *testing.T) {
 	}
 }
 
-func names(u chat.UserID) string {
+func names(u gobot.UserID) string {
 	switch u {
 	case "matrix:@ann:example.org":
 		return "Ann <A>"
@@ -101,7 +102,7 @@ func TestTextContent(t *testing.T) {
 		Title:    "Game #7 · move 3",
 		Text:     "<@matrix:@ann:example.org> played C3.\n<@matrix:@bob:example.org> (White) to play; try `!go pass <x>` & see.",
 		Fields:   []chat.Field{{Name: "Black", Value: "<@matrix:@ann:example.org> · 1 captured"}},
-		Mentions: []chat.UserID{"matrix:@bob:example.org", "discord:99", "matrix:@bob:example.org"},
+		Mentions: []gobot.UserID{"matrix:@bob:example.org", "discord:99", "matrix:@bob:example.org"},
 		Board:    "  A B\n2 . .\n",
 		Image:    &chat.File{Name: "b.png", MIME: "image/png", Data: []byte{1}},
 	}

@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -31,15 +31,15 @@ import (
 // a bad disk or a buggy old version would. Without it the damaged-record
 // tests are skipped.
 type Damager interface {
-	DamageGame(id chat.GameID) error
-	DamageChallenge(id chat.ChallengeID) error
+	DamageGame(id gobot.GameID) error
+	DamageChallenge(id gobot.ChallengeID) error
 }
 
 // Run runs the whole suite, each test on a store of its own.
-func Run(t *testing.T, open func(t *testing.T) chat.Store) {
+func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s chat.Store)
+		fn   func(t *testing.T, s gobot.Store)
 	}{
 		{"GameRoundTrip", testGameRoundTrip},
 		{"NotFound", testNotFound},
@@ -74,7 +74,7 @@ func Run(t *testing.T, open func(t *testing.T) chat.Store) {
 var T0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // NewGame returns an unsaved 9×9 game between black and white in room.
-func NewGame(black, white chat.UserID, room chat.RoomID) *chat.Game {
+func NewGame(black, white gobot.UserID, room gobot.RoomID) *gobot.Game {
 	r, err := game.Preset("japanese")
 	if err != nil {
 		panic(err)
@@ -83,26 +83,26 @@ func NewGame(black, white chat.UserID, room chat.RoomID) *chat.Game {
 	if err != nil {
 		panic(err)
 	}
-	return &chat.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: T0, Updated: T0}
+	return &gobot.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: T0, Updated: T0}
 }
 
-func update(t *testing.T, s chat.Store, fn func(tx chat.Tx) error) {
+func update(t *testing.T, s gobot.Store, fn func(tx gobot.Tx) error) {
 	t.Helper()
 	if err := s.Update(context.Background(), fn); err != nil {
 		t.Fatalf("update: %v", err)
 	}
 }
 
-func view(t *testing.T, s chat.Store, fn func(tx chat.Tx) error) {
+func view(t *testing.T, s gobot.Store, fn func(tx gobot.Tx) error) {
 	t.Helper()
 	if err := s.View(context.Background(), fn); err != nil {
 		t.Fatalf("view: %v", err)
 	}
 }
 
-func putGames(t *testing.T, s chat.Store, gs ...*chat.Game) {
+func putGames(t *testing.T, s gobot.Store, gs ...*gobot.Game) {
 	t.Helper()
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		for _, g := range gs {
 			if err := tx.PutGame(g); err != nil {
 				return err
@@ -112,18 +112,18 @@ func putGames(t *testing.T, s chat.Store, gs ...*chat.Game) {
 	})
 }
 
-func getGame(t *testing.T, s chat.Store, id chat.GameID) *chat.Game {
+func getGame(t *testing.T, s gobot.Store, id gobot.GameID) *gobot.Game {
 	t.Helper()
-	var g *chat.Game
-	view(t, s, func(tx chat.Tx) (err error) { g, err = tx.Game(id); return err })
+	var g *gobot.Game
+	view(t, s, func(tx gobot.Tx) (err error) { g, err = tx.Game(id); return err })
 	return g
 }
 
 // gameIDs lists a list call's games' IDs; the call must succeed.
-func gameIDs(t *testing.T, s chat.Store, what string, list func(tx chat.Tx) ([]*chat.Game, error)) []chat.GameID {
+func gameIDs(t *testing.T, s gobot.Store, what string, list func(tx gobot.Tx) ([]*gobot.Game, error)) []gobot.GameID {
 	t.Helper()
-	var ids []chat.GameID
-	view(t, s, func(tx chat.Tx) error {
+	var ids []gobot.GameID
+	view(t, s, func(tx gobot.Tx) error {
 		gs, err := list(tx)
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
@@ -136,10 +136,10 @@ func gameIDs(t *testing.T, s chat.Store, what string, list func(tx chat.Tx) ([]*
 	return ids
 }
 
-func chalIDs(t *testing.T, s chat.Store, what string, list func(tx chat.Tx) ([]*chat.Challenge, error)) []chat.ChallengeID {
+func chalIDs(t *testing.T, s gobot.Store, what string, list func(tx gobot.Tx) ([]*gobot.Challenge, error)) []gobot.ChallengeID {
 	t.Helper()
-	var ids []chat.ChallengeID
-	view(t, s, func(tx chat.Tx) error {
+	var ids []gobot.ChallengeID
+	view(t, s, func(tx gobot.Tx) error {
 		cs, err := list(tx)
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
@@ -159,7 +159,7 @@ func wantIDs[ID comparable](t *testing.T, what string, got []ID, want ...ID) {
 	}
 }
 
-func testGameRoundTrip(t *testing.T, s chat.Store) {
+func testGameRoundTrip(t *testing.T, s gobot.Store) {
 	g := NewGame("t:ann", "t:bob", "t:room")
 	gg, _ := game.Replay(g.Record)
 	for _, p := range []game.Point{game.Pt(2, 2), game.Pt(6, 6), game.Pt(2, 6)} {
@@ -169,12 +169,12 @@ func testGameRoundTrip(t *testing.T, s chat.Store) {
 	}
 	g.Record = gg.Record()
 	g.MoveTimes = []time.Time{T0, T0.Add(time.Hour), T0.Add(2 * time.Hour)}
-	g.Clock = chat.TimeControl{Kind: chat.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = gobot.TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Left = [3]time.Duration{0, 70 * time.Hour, 71 * time.Hour}
 	g.Deadline = T0.Add(72 * time.Hour)
 	g.Reminded = 1
 	g.UndoBy = "t:bob"
-	g.Undos = []chat.Undo{{By: "t:bob", Move: 2, Was: game.Move{Color: game.White, Point: game.Pt(4, 4)}, At: T0}}
+	g.Undos = []gobot.Undo{{By: "t:bob", Move: 2, Was: game.Move{Color: game.White, Point: game.Pt(4, 4)}, At: T0}}
 	g.Thread, g.Parent = true, "t:parent"
 	g.Challenge = 3
 	putGames(t, s, g)
@@ -199,21 +199,21 @@ func testGameRoundTrip(t *testing.T, s chat.Store) {
 	}
 }
 
-func testNotFound(t *testing.T, s chat.Store) {
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Game(42); !errors.Is(err, chat.ErrNotFound) {
+func testNotFound(t *testing.T, s gobot.Store) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Game(42); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("Game(42) on an empty store: %v, want ErrNotFound", err)
 		}
-		if _, err := tx.Challenge(42); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Challenge(42); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("Challenge(42): %v, want ErrNotFound", err)
 		}
-		if _, err := tx.Player("t:nobody"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Player("t:nobody"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("Player: %v, want ErrNotFound", err)
 		}
-		if _, err := tx.Room("t:nowhere"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Room("t:nowhere"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("Room: %v, want ErrNotFound", err)
 		}
-		if _, err := tx.State("t", "none"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.State("t", "none"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("State: %v, want ErrNotFound", err)
 		}
 		for what, list := range map[string]func() (int, error){
@@ -229,23 +229,23 @@ func testNotFound(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	err := s.Update(context.Background(), func(tx chat.Tx) error {
+	err := s.Update(context.Background(), func(tx gobot.Tx) error {
 		g := NewGame("t:ann", "t:bob", "t:room")
 		g.ID = 7
 		return tx.PutGame(g)
 	})
-	if !errors.Is(err, chat.ErrNotFound) {
+	if !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("updating game #7 that was never stored: %v, want ErrNotFound", err)
 	}
-	err = s.Update(context.Background(), func(tx chat.Tx) error {
-		return tx.PutChallenge(&chat.Challenge{ID: 7, Room: "t:room", From: "t:ann", Created: T0})
+	err = s.Update(context.Background(), func(tx gobot.Tx) error {
+		return tx.PutChallenge(&gobot.Challenge{ID: 7, Room: "t:room", From: "t:ann", Created: T0})
 	})
-	if !errors.Is(err, chat.ErrNotFound) {
+	if !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("updating challenge #7 that was never stored: %v, want ErrNotFound", err)
 	}
 }
 
-func testVersions(t *testing.T, s chat.Store) {
+func testVersions(t *testing.T, s gobot.Store) {
 	g := NewGame("t:ann", "t:bob", "t:room")
 	putGames(t, s, g)
 	stale := *getGame(t, s, g.ID)
@@ -255,15 +255,15 @@ func testVersions(t *testing.T, s chat.Store) {
 		t.Fatalf("version after two writes: %d, want 2", g.Version)
 	}
 	stale.Reminded = 2
-	err := s.Update(context.Background(), func(tx chat.Tx) error { return tx.PutGame(&stale) })
-	if !errors.Is(err, chat.ErrConflict) {
+	err := s.Update(context.Background(), func(tx gobot.Tx) error { return tx.PutGame(&stale) })
+	if !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("a write from version 1 over version 2: %v, want ErrConflict", err)
 	}
 	if got := getGame(t, s, g.ID); got.Version != 2 || got.Reminded != 1 {
 		t.Errorf("after the refused stale write: version %d reminded %d, want 2 and 1", got.Version, got.Reminded)
 	}
 	// Two writes in one transaction: each sees the other's version.
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(1)
 		if err != nil {
 			return err
@@ -285,9 +285,9 @@ func testVersions(t *testing.T, s chat.Store) {
 	}
 }
 
-func testCopies(t *testing.T, s chat.Store) {
+func testCopies(t *testing.T, s gobot.Store) {
 	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		a, err := tx.Game(1)
 		if err != nil {
 			return err
@@ -304,20 +304,20 @@ func testCopies(t *testing.T, s chat.Store) {
 	})
 }
 
-func testPlayerGames(t *testing.T, s chat.Store) {
+func testPlayerGames(t *testing.T, s gobot.Store) {
 	putGames(t, s,
 		NewGame("t:ann", "t:bob", "t:r1"), // 1
 		NewGame("t:cat", "t:ann", "t:r2"), // 2
 		NewGame("t:bob", "t:cat", "t:r1"), // 3
 		NewGame("t:ann", "t:dan", "t:r3"), // 4
 	)
-	ann := func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") }
+	ann := func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") }
 	wantIDs(t, "ann's active games", gameIDs(t, s, "ActiveGames", ann), 1, 2, 4)
-	wantIDs(t, "bob's active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:bob") }), 1, 3)
+	wantIDs(t, "bob's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:bob") }), 1, 3)
 	// A prefix of another user's ID is another user.
-	wantIDs(t, "an's active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:an") }))
+	wantIDs(t, "an's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:an") }))
 
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(2)
 		if err != nil {
 			return err
@@ -326,20 +326,20 @@ func testPlayerGames(t *testing.T, s chat.Store) {
 		return tx.PutGame(g)
 	})
 	wantIDs(t, "ann's active games after #2 ended", gameIDs(t, s, "ActiveGames", ann), 1, 4)
-	wantIDs(t, "cat's active games after #2 ended", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }), 3)
+	wantIDs(t, "cat's active games after #2 ended", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }), 3)
 
 	// A game against oneself is listed once.
 	putGames(t, s, NewGame("t:eve", "t:eve", "t:r1"))
-	wantIDs(t, "eve's game against herself", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:eve") }), 5)
+	wantIDs(t, "eve's game against herself", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:eve") }), 5)
 }
 
-func testRoomGames(t *testing.T, s chat.Store) {
+func testRoomGames(t *testing.T, s gobot.Store) {
 	putGames(t, s,
 		NewGame("t:ann", "t:bob", "t:r1"), // 1
 		NewGame("t:cat", "t:dan", "t:r2"), // 2
 		NewGame("t:bob", "t:cat", "t:r1"), // 3
 	)
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(1)
 		if err != nil {
 			return err
@@ -347,19 +347,19 @@ func testRoomGames(t *testing.T, s chat.Store) {
 		g.Finished, g.Result = T0, "W+T"
 		return tx.PutGame(g)
 	})
-	wantIDs(t, "r1, all", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r1", false) }), 1, 3)
-	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r1", true) }), 3)
-	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r2", true) }), 2)
-	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:r", false) }))
+	wantIDs(t, "r1, all", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r1", false) }), 1, 3)
+	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r1", true) }), 3)
+	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r2", true) }), 2)
+	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r", false) }))
 }
 
 // testMoved: a game moved to a thread and a game handed to another
 // player leave their old index entries.
-func testMoved(t *testing.T, s chat.Store) {
+func testMoved(t *testing.T, s gobot.Store) {
 	g := NewGame("t:ann", "t:bob", "t:room")
 	g.Deadline = T0.Add(time.Hour)
 	putGames(t, s, g)
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(1)
 		if err != nil {
 			return err
@@ -369,18 +369,18 @@ func testMoved(t *testing.T, s chat.Store) {
 		g.Deadline = T0.Add(2 * time.Hour)
 		return tx.PutGame(g)
 	})
-	wantIDs(t, "old room", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }))
-	wantIDs(t, "thread", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:thread", true) }), 1)
-	wantIDs(t, "bob, who handed it over", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:bob") }))
-	wantIDs(t, "cat, who took it", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }), 1)
-	wantIDs(t, "ann", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") }), 1)
-	wantIDs(t, "due before the old deadline moved", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(90*time.Minute), 0) }))
-	wantIDs(t, "due before the new deadline", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(3*time.Hour), 0) }), 1)
+	wantIDs(t, "old room", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }))
+	wantIDs(t, "thread", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:thread", true) }), 1)
+	wantIDs(t, "bob, who handed it over", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:bob") }))
+	wantIDs(t, "cat, who took it", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }), 1)
+	wantIDs(t, "ann", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") }), 1)
+	wantIDs(t, "due before the old deadline moved", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(90*time.Minute), 0) }))
+	wantIDs(t, "due before the new deadline", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(3*time.Hour), 0) }), 1)
 }
 
-func testDueGames(t *testing.T, s chat.Store) {
+func testDueGames(t *testing.T, s gobot.Store) {
 	at := func(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
-	var gs []*chat.Game
+	var gs []*gobot.Game
 	for _, h := range []int{5, 1, 3, 0, 3, 9} { // #1..#6; #4 has no deadline
 		g := NewGame("t:ann", "t:bob", "t:room")
 		if h != 0 {
@@ -391,8 +391,8 @@ func testDueGames(t *testing.T, s chat.Store) {
 	finished := NewGame("t:ann", "t:bob", "t:room") // #7: over, its deadline no longer counts
 	finished.Deadline, finished.Finished, finished.Result = at(1), at(1), "B+T"
 	putGames(t, s, append(gs, finished)...)
-	due := func(before time.Time, limit int) []chat.GameID {
-		return gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(before, limit) })
+	due := func(before time.Time, limit int) []gobot.GameID {
+		return gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(before, limit) })
 	}
 	wantIDs(t, "due before +6h, earliest first, ties by ID", due(at(6), 0), 2, 3, 5, 1)
 	wantIDs(t, "due before +3h (strictly before)", due(at(3), 0), 2)
@@ -400,7 +400,7 @@ func testDueGames(t *testing.T, s chat.Store) {
 	wantIDs(t, "due before +1h", due(at(1), 0))
 
 	// Clearing and moving deadlines moves the entries.
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(2)
 		if err != nil {
 			return err
@@ -417,7 +417,7 @@ func testDueGames(t *testing.T, s chat.Store) {
 		return tx.PutGame(g)
 	})
 	wantIDs(t, "due after #2 cleared and #6 moved to +2h", due(at(100), 0), 6, 3, 5, 1)
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		g, err := tx.Game(3)
 		if err != nil {
 			return err
@@ -428,15 +428,15 @@ func testDueGames(t *testing.T, s chat.Store) {
 	wantIDs(t, "due after #3 ended", due(at(100), 0), 6, 5, 1)
 }
 
-func testChallenges(t *testing.T, s chat.Store) {
+func testChallenges(t *testing.T, s gobot.Store) {
 	cfg := NewGame("", "", "").Record.Config
 	cfg.Rules.Komi = 0.5
-	cs := []*chat.Challenge{
-		{Room: "t:r1", From: "t:ann", To: "t:bob", Config: cfg, Color: "black", Clock: chat.TimeControl{Kind: chat.PerMove, PerMove: 72 * time.Hour}, Created: T0, Message: "m1"}, // 1
-		{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: T0},                                                                                                  // 2, open
-		{Room: "t:r2", From: "t:bob", To: "t:ann", Config: cfg, Color: "white", Created: T0},                                                                                      // 3
+	cs := []*gobot.Challenge{
+		{Room: "t:r1", From: "t:ann", To: "t:bob", Config: cfg, Color: "black", Clock: gobot.TimeControl{Kind: gobot.PerMove, PerMove: 72 * time.Hour}, Created: T0, Message: "m1"}, // 1
+		{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: T0},                                                                                                    // 2, open
+		{Room: "t:r2", From: "t:bob", To: "t:ann", Config: cfg, Color: "white", Created: T0},                                                                                        // 3
 	}
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		for _, c := range cs {
 			if err := tx.PutChallenge(c); err != nil {
 				return err
@@ -445,11 +445,11 @@ func testChallenges(t *testing.T, s chat.Store) {
 		return nil
 	})
 	for i, c := range cs {
-		if c.ID != chat.ChallengeID(i+1) {
+		if c.ID != gobot.ChallengeID(i+1) {
 			t.Fatalf("challenge %d stored as #%d", i+1, c.ID)
 		}
 	}
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		got, err := tx.Challenge(1)
 		if err != nil {
 			return err
@@ -459,11 +459,11 @@ func testChallenges(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	pending := func(u chat.UserID) []chat.ChallengeID {
-		return chalIDs(t, s, "PendingChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.PendingChallenges(u) })
+	pending := func(u gobot.UserID) []gobot.ChallengeID {
+		return chalIDs(t, s, "PendingChallenges", func(tx gobot.Tx) ([]*gobot.Challenge, error) { return tx.PendingChallenges(u) })
 	}
-	inRoom := func(r chat.RoomID) []chat.ChallengeID {
-		return chalIDs(t, s, "RoomChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.RoomChallenges(r) })
+	inRoom := func(r gobot.RoomID) []gobot.ChallengeID {
+		return chalIDs(t, s, "RoomChallenges", func(tx gobot.Tx) ([]*gobot.Challenge, error) { return tx.RoomChallenges(r) })
 	}
 	wantIDs(t, "ann's pending challenges", pending("t:ann"), 1, 3)
 	wantIDs(t, "bob's", pending("t:bob"), 1, 3)
@@ -472,8 +472,8 @@ func testChallenges(t *testing.T, s chat.Store) {
 	wantIDs(t, "room r2's", inRoom("t:r2"), 3)
 
 	// Answered challenges leave the indexes; a changed opponent moves.
-	answer := func(id chat.ChallengeID, st chat.ChallengeStatus, g chat.GameID) {
-		update(t, s, func(tx chat.Tx) error {
+	answer := func(id gobot.ChallengeID, st gobot.ChallengeStatus, g gobot.GameID) {
+		update(t, s, func(tx gobot.Tx) error {
 			c, err := tx.Challenge(id)
 			if err != nil {
 				return err
@@ -482,9 +482,9 @@ func testChallenges(t *testing.T, s chat.Store) {
 			return tx.PutChallenge(c)
 		})
 	}
-	answer(1, chat.Declined, 0)
-	answer(3, chat.Accepted, 9)
-	update(t, s, func(tx chat.Tx) error {
+	answer(1, gobot.Declined, 0)
+	answer(3, gobot.Accepted, 9)
+	update(t, s, func(tx gobot.Tx) error {
 		c, err := tx.Challenge(2)
 		if err != nil {
 			return err
@@ -496,17 +496,17 @@ func testChallenges(t *testing.T, s chat.Store) {
 	wantIDs(t, "dan's, now challenged by cat", pending("t:dan"), 2)
 	wantIDs(t, "room r1's", inRoom("t:r1"), 2)
 	wantIDs(t, "room r2's", inRoom("t:r2"))
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		c, err := tx.Challenge(2)
 		if err != nil {
 			return err
 		}
-		c.Status = chat.Cancelled
+		c.Status = gobot.Cancelled
 		return tx.PutChallenge(c)
 	})
 	wantIDs(t, "cat's after cancelling", pending("t:cat"))
-	view(t, s, func(tx chat.Tx) error {
-		for id, want := range map[chat.ChallengeID]chat.ChallengeStatus{1: chat.Declined, 2: chat.Cancelled, 3: chat.Accepted} {
+	view(t, s, func(tx gobot.Tx) error {
+		for id, want := range map[gobot.ChallengeID]gobot.ChallengeStatus{1: gobot.Declined, 2: gobot.Cancelled, 3: gobot.Accepted} {
 			c, err := tx.Challenge(id)
 			if err != nil {
 				return err
@@ -519,17 +519,17 @@ func testChallenges(t *testing.T, s chat.Store) {
 	})
 }
 
-func testPlayersAndRooms(t *testing.T, s chat.Store) {
+func testPlayersAndRooms(t *testing.T, s gobot.Store) {
 	komi := 7.5
-	p := &chat.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: T0}
-	r := &chat.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0}
-	update(t, s, func(tx chat.Tx) error {
+	p := &gobot.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: T0}
+	r := &gobot.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0}
+	update(t, s, func(tx gobot.Tx) error {
 		if err := tx.PutPlayer(p); err != nil {
 			return err
 		}
 		return tx.PutRoom(r)
 	})
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		gp, err := tx.Player("t:ann")
 		if err != nil {
 			return err
@@ -543,9 +543,9 @@ func testPlayersAndRooms(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	p2 := &chat.Player{ID: "t:ann", Name: "Annie", Updated: T0.Add(time.Hour)}
-	update(t, s, func(tx chat.Tx) error { return tx.PutPlayer(p2) })
-	view(t, s, func(tx chat.Tx) error {
+	p2 := &gobot.Player{ID: "t:ann", Name: "Annie", Updated: T0.Add(time.Hour)}
+	update(t, s, func(tx gobot.Tx) error { return tx.PutPlayer(p2) })
+	view(t, s, func(tx gobot.Tx) error {
 		gp, err := tx.Player("t:ann")
 		if err != nil {
 			return err
@@ -557,46 +557,46 @@ func testPlayersAndRooms(t *testing.T, s chat.Store) {
 	})
 }
 
-func testEvents(t *testing.T, s chat.Store) {
-	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0) })
-	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e2", T0.Add(time.Hour)) })
-	err := s.Update(context.Background(), func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0.Add(2*time.Hour)) })
-	if !errors.Is(err, chat.ErrDuplicate) {
+func testEvents(t *testing.T, s gobot.Store) {
+	update(t, s, func(tx gobot.Tx) error { return tx.MarkEvent("t:e1", T0) })
+	update(t, s, func(tx gobot.Tx) error { return tx.MarkEvent("t:e2", T0.Add(time.Hour)) })
+	err := s.Update(context.Background(), func(tx gobot.Tx) error { return tx.MarkEvent("t:e1", T0.Add(2*time.Hour)) })
+	if !errors.Is(err, gobot.ErrDuplicate) {
 		t.Fatalf("marking e1 again: %v, want ErrDuplicate", err)
 	}
-	err = s.Update(context.Background(), func(tx chat.Tx) error {
+	err = s.Update(context.Background(), func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:e3", T0); err != nil {
 			return err
 		}
 		return tx.MarkEvent("t:e3", T0)
 	})
-	if !errors.Is(err, chat.ErrDuplicate) {
+	if !errors.Is(err, gobot.ErrDuplicate) {
 		t.Fatalf("marking e3 twice in one transaction: %v, want ErrDuplicate", err)
 	}
 	var n int
-	update(t, s, func(tx chat.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(time.Hour)); return err })
+	update(t, s, func(tx gobot.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(time.Hour)); return err })
 	if n != 1 {
 		t.Errorf("expiring events before +1h removed %d, want 1 (e1; e2 is at +1h, e3 was rolled back)", n)
 	}
-	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e1", T0.Add(3*time.Hour)) })
-	err = s.Update(context.Background(), func(tx chat.Tx) error { return tx.MarkEvent("t:e2", T0.Add(3*time.Hour)) })
-	if !errors.Is(err, chat.ErrDuplicate) {
+	update(t, s, func(tx gobot.Tx) error { return tx.MarkEvent("t:e1", T0.Add(3*time.Hour)) })
+	err = s.Update(context.Background(), func(tx gobot.Tx) error { return tx.MarkEvent("t:e2", T0.Add(3*time.Hour)) })
+	if !errors.Is(err, gobot.ErrDuplicate) {
 		t.Errorf("e2 after expiring older events: %v, want ErrDuplicate", err)
 	}
-	update(t, s, func(tx chat.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(100 * time.Hour)); return err })
+	update(t, s, func(tx gobot.Tx) (err error) { n, err = tx.ExpireEvents(T0.Add(100 * time.Hour)); return err })
 	if n != 2 {
 		t.Errorf("expiring everything removed %d, want 2", n)
 	}
 }
 
-func testState(t *testing.T, s chat.Store) {
-	update(t, s, func(tx chat.Tx) error {
+func testState(t *testing.T, s gobot.Store) {
+	update(t, s, func(tx gobot.Tx) error {
 		if err := tx.PutState("matrix", "since", []byte("s1")); err != nil {
 			return err
 		}
 		return tx.PutState("discord", "since", []byte("other"))
 	})
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		v, err := tx.State("matrix", "since")
 		if err != nil || string(v) != "s1" {
 			t.Errorf("matrix/since: %q, %v", v, err)
@@ -607,7 +607,7 @@ func testState(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	st := chat.StoreState(s)
+	st := gobot.StoreState(s)
 	ctx := context.Background()
 	if err := st.PutState(ctx, "matrix", map[string][]byte{"since": []byte("s2"), "dm t:ann": []byte("!dm"), "session": []byte{0, 1, 0xff}}); err != nil {
 		t.Fatal(err)
@@ -620,7 +620,7 @@ func testState(t *testing.T, s chat.Store) {
 	if err := st.PutState(ctx, "matrix", map[string][]byte{"since": nil}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GetState(ctx, "matrix", "since"); !errors.Is(err, chat.ErrNotFound) {
+	if _, err := st.GetState(ctx, "matrix", "since"); !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("after deleting matrix/since: %v, want ErrNotFound", err)
 	}
 	if v, err := st.GetState(ctx, "discord", "since"); err != nil || string(v) != "other" {
@@ -628,10 +628,10 @@ func testState(t *testing.T, s chat.Store) {
 	}
 }
 
-func testRollback(t *testing.T, s chat.Store) {
+func testRollback(t *testing.T, s gobot.Store) {
 	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
 	boom := errors.New("boom")
-	err := s.Update(context.Background(), func(tx chat.Tx) error {
+	err := s.Update(context.Background(), func(tx gobot.Tx) error {
 		g, err := tx.Game(1)
 		if err != nil {
 			return err
@@ -640,9 +640,9 @@ func testRollback(t *testing.T, s chat.Store) {
 		for _, f := range []func() error{
 			func() error { return tx.PutGame(g) },
 			func() error { return tx.PutGame(NewGame("t:cat", "t:dan", "t:room")) },
-			func() error { return tx.PutChallenge(&chat.Challenge{Room: "t:room", From: "t:ann", Created: T0}) },
-			func() error { return tx.PutPlayer(&chat.Player{ID: "t:ann", Name: "Ann", Updated: T0}) },
-			func() error { return tx.PutRoom(&chat.Room{ID: "t:room", Threads: true, Updated: T0}) },
+			func() error { return tx.PutChallenge(&gobot.Challenge{Room: "t:room", From: "t:ann", Created: T0}) },
+			func() error { return tx.PutPlayer(&gobot.Player{ID: "t:ann", Name: "Ann", Updated: T0}) },
+			func() error { return tx.PutRoom(&gobot.Room{ID: "t:room", Threads: true, Updated: T0}) },
 			func() error { return tx.MarkEvent("t:e", T0) },
 			func() error { return tx.PutState("t", "k", []byte("v")) },
 		} {
@@ -658,51 +658,51 @@ func testRollback(t *testing.T, s chat.Store) {
 	if g := getGame(t, s, 1); g.Version != 1 || g.Room != "t:room" || !g.Deadline.IsZero() {
 		t.Errorf("game #1 after a rolled-back write: %+v", g)
 	}
-	wantIDs(t, "room games", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }), 1)
-	wantIDs(t, "elsewhere", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:elsewhere", false) }))
-	wantIDs(t, "cat's games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:cat") }))
-	wantIDs(t, "due", gameIDs(t, s, "DueGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.DueGames(T0.Add(100*time.Hour), 0) }))
-	wantIDs(t, "room challenges", chalIDs(t, s, "RoomChallenges", func(tx chat.Tx) ([]*chat.Challenge, error) { return tx.RoomChallenges("t:room") }))
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Player("t:ann"); !errors.Is(err, chat.ErrNotFound) {
+	wantIDs(t, "room games", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }), 1)
+	wantIDs(t, "elsewhere", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:elsewhere", false) }))
+	wantIDs(t, "cat's games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }))
+	wantIDs(t, "due", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(100*time.Hour), 0) }))
+	wantIDs(t, "room challenges", chalIDs(t, s, "RoomChallenges", func(tx gobot.Tx) ([]*gobot.Challenge, error) { return tx.RoomChallenges("t:room") }))
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Player("t:ann"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("player after rollback: %v", err)
 		}
-		if _, err := tx.Room("t:room"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Room("t:room"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("room after rollback: %v", err)
 		}
-		if _, err := tx.State("t", "k"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.State("t", "k"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("state after rollback: %v", err)
 		}
 		return nil
 	})
-	update(t, s, func(tx chat.Tx) error { return tx.MarkEvent("t:e", T0) }) // not marked by the rolled-back transaction
+	update(t, s, func(tx gobot.Tx) error { return tx.MarkEvent("t:e", T0) }) // not marked by the rolled-back transaction
 }
 
-func testViewReadOnly(t *testing.T, s chat.Store) {
-	err := s.View(context.Background(), func(tx chat.Tx) error {
+func testViewReadOnly(t *testing.T, s gobot.Store) {
+	err := s.View(context.Background(), func(tx gobot.Tx) error {
 		return tx.PutGame(NewGame("t:ann", "t:bob", "t:room"))
 	})
 	if err == nil {
 		t.Error("PutGame in a View succeeded")
 	}
-	wantIDs(t, "games after a write in a View", gameIDs(t, s, "RoomGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.RoomGames("t:room", false) }))
+	wantIDs(t, "games after a write in a View", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }))
 }
 
-func testCancelled(t *testing.T, s chat.Store) {
+func testCancelled(t *testing.T, s gobot.Store) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ran := false
-	if err := s.Update(ctx, func(tx chat.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+	if err := s.Update(ctx, func(tx gobot.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
 		t.Errorf("Update with a cancelled context: %v (fn ran: %v), want context.Canceled and no run", err, ran)
 	}
-	if err := s.View(ctx, func(tx chat.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
+	if err := s.View(ctx, func(tx gobot.Tx) error { ran = true; return nil }); !errors.Is(err, context.Canceled) || ran {
 		t.Errorf("View with a cancelled context: %v (fn ran: %v), want context.Canceled and no run", err, ran)
 	}
 }
 
 // testConcurrentWriters: writers racing on one game each add an undo
 // entry, retrying on ErrConflict; none is lost.
-func testConcurrentWriters(t *testing.T, s chat.Store) {
+func testConcurrentWriters(t *testing.T, s gobot.Store) {
 	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
 	const writers, each = 8, 10
 	var wg sync.WaitGroup
@@ -711,15 +711,15 @@ func testConcurrentWriters(t *testing.T, s chat.Store) {
 		wg.Go(func() {
 			for i := range each {
 				for {
-					err := s.Update(context.Background(), func(tx chat.Tx) error {
+					err := s.Update(context.Background(), func(tx gobot.Tx) error {
 						g, err := tx.Game(1)
 						if err != nil {
 							return err
 						}
-						g.Undos = append(g.Undos, chat.Undo{By: chat.UserID(fmt.Sprintf("t:w%d", w)), Move: i, Was: game.Move{Color: game.Black, Point: game.Pt(i%9, w%9)}, At: T0})
+						g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(fmt.Sprintf("t:w%d", w)), Move: i, Was: game.Move{Color: game.Black, Point: game.Pt(i%9, w%9)}, At: T0})
 						return tx.PutGame(g)
 					})
-					if errors.Is(err, chat.ErrConflict) {
+					if errors.Is(err, gobot.ErrConflict) {
 						continue
 					}
 					if err != nil {
@@ -752,17 +752,17 @@ func testConcurrentWriters(t *testing.T, s chat.Store) {
 
 // testConcurrentInserts: new games and challenges inserted at once get
 // distinct IDs.
-func testConcurrentInserts(t *testing.T, s chat.Store) {
+func testConcurrentInserts(t *testing.T, s gobot.Store) {
 	const writers, each = 6, 5
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	games, chals := map[chat.GameID]bool{}, map[chat.ChallengeID]bool{}
+	games, chals := map[gobot.GameID]bool{}, map[gobot.ChallengeID]bool{}
 	for range writers {
 		wg.Go(func() {
 			for range each {
 				g := NewGame("t:ann", "t:bob", "t:room")
-				c := &chat.Challenge{Room: "t:room", From: "t:ann", Created: T0}
-				err := s.Update(context.Background(), func(tx chat.Tx) error {
+				c := &gobot.Challenge{Room: "t:room", From: "t:ann", Created: T0}
+				err := s.Update(context.Background(), func(tx gobot.Tx) error {
 					g.ID, g.Version, c.ID = 0, 0, 0
 					if err := tx.PutGame(g); err != nil {
 						return err
@@ -783,12 +783,12 @@ func testConcurrentInserts(t *testing.T, s chat.Store) {
 	if len(games) != writers*each || len(chals) != writers*each {
 		t.Fatalf("%d inserts gave %d distinct game IDs and %d challenge IDs", writers*each, len(games), len(chals))
 	}
-	if n := len(gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:ann") })); n != writers*each {
+	if n := len(gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") })); n != writers*each {
 		t.Errorf("ann has %d active games, want %d", n, writers*each)
 	}
 }
 
-func damager(t *testing.T, s chat.Store) Damager {
+func damager(t *testing.T, s gobot.Store) Damager {
 	d, ok := s.(Damager)
 	if !ok {
 		t.Skip("the store cannot damage records (implement storetest.Damager in its test)")
@@ -796,7 +796,7 @@ func damager(t *testing.T, s chat.Store) Damager {
 	return d
 }
 
-func testDamagedGames(t *testing.T, s chat.Store) {
+func testDamagedGames(t *testing.T, s gobot.Store) {
 	d := damager(t, s)
 	for range 3 {
 		g := NewGame("t:ann", "t:bob", "t:room")
@@ -806,47 +806,47 @@ func testDamagedGames(t *testing.T, s chat.Store) {
 	if err := d.DamageGame(2); err != nil {
 		t.Fatal(err)
 	}
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Game(2); !errors.Is(err, chat.ErrCorrupt) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Game(2); !errors.Is(err, gobot.ErrCorrupt) {
 			t.Errorf("Game(2), damaged: %v, want ErrCorrupt", err)
 		}
 		if g, err := tx.Game(3); err != nil || g.ID != 3 {
 			t.Errorf("Game(3) next to a damaged one: %v", err)
 		}
-		for what, list := range map[string]func() ([]*chat.Game, error){
-			"ActiveGames": func() ([]*chat.Game, error) { return tx.ActiveGames("t:ann") },
-			"RoomGames":   func() ([]*chat.Game, error) { return tx.RoomGames("t:room", false) },
-			"DueGames":    func() ([]*chat.Game, error) { return tx.DueGames(T0.Add(2*time.Hour), 0) },
+		for what, list := range map[string]func() ([]*gobot.Game, error){
+			"ActiveGames": func() ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") },
+			"RoomGames":   func() ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) },
+			"DueGames":    func() ([]*gobot.Game, error) { return tx.DueGames(T0.Add(2*time.Hour), 0) },
 		} {
 			gs, err := list()
-			var ids []chat.GameID
+			var ids []gobot.GameID
 			for _, g := range gs {
 				ids = append(ids, g.ID)
 			}
 			wantIDs(t, what+" with #2 damaged", ids, 1, 3)
-			d := chat.Damaged(err)
-			if !errors.Is(err, chat.ErrCorrupt) || d == nil || !slices.Equal(d.Games, []chat.GameID{2}) || len(d.Challenges) != 0 {
+			d := gobot.Damaged(err)
+			if !errors.Is(err, gobot.ErrCorrupt) || d == nil || !slices.Equal(d.Games, []gobot.GameID{2}) || len(d.Challenges) != 0 {
 				t.Errorf("%s with #2 damaged: error %v, want a DamagedError naming game #2", what, err)
 			}
 		}
 		return nil
 	})
 	// A damaged record is not overwritten blindly.
-	err := s.Update(context.Background(), func(tx chat.Tx) error {
+	err := s.Update(context.Background(), func(tx gobot.Tx) error {
 		g := NewGame("t:ann", "t:bob", "t:room")
 		g.ID, g.Version = 2, 1
 		return tx.PutGame(g)
 	})
-	if !errors.Is(err, chat.ErrCorrupt) {
+	if !errors.Is(err, gobot.ErrCorrupt) {
 		t.Errorf("overwriting damaged game #2: %v, want ErrCorrupt", err)
 	}
 }
 
-func testDamagedChallenges(t *testing.T, s chat.Store) {
+func testDamagedChallenges(t *testing.T, s gobot.Store) {
 	d := damager(t, s)
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		for range 3 {
-			if err := tx.PutChallenge(&chat.Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: T0}); err != nil {
+			if err := tx.PutChallenge(&gobot.Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: T0}); err != nil {
 				return err
 			}
 		}
@@ -855,22 +855,22 @@ func testDamagedChallenges(t *testing.T, s chat.Store) {
 	if err := d.DamageChallenge(1); err != nil {
 		t.Fatal(err)
 	}
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Challenge(1); !errors.Is(err, chat.ErrCorrupt) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Challenge(1); !errors.Is(err, gobot.ErrCorrupt) {
 			t.Errorf("Challenge(1), damaged: %v, want ErrCorrupt", err)
 		}
-		for what, list := range map[string]func() ([]*chat.Challenge, error){
-			"PendingChallenges": func() ([]*chat.Challenge, error) { return tx.PendingChallenges("t:bob") },
-			"RoomChallenges":    func() ([]*chat.Challenge, error) { return tx.RoomChallenges("t:room") },
+		for what, list := range map[string]func() ([]*gobot.Challenge, error){
+			"PendingChallenges": func() ([]*gobot.Challenge, error) { return tx.PendingChallenges("t:bob") },
+			"RoomChallenges":    func() ([]*gobot.Challenge, error) { return tx.RoomChallenges("t:room") },
 		} {
 			cs, err := list()
-			var ids []chat.ChallengeID
+			var ids []gobot.ChallengeID
 			for _, c := range cs {
 				ids = append(ids, c.ID)
 			}
 			wantIDs(t, what+" with #1 damaged", ids, 2, 3)
-			d := chat.Damaged(err)
-			if !errors.Is(err, chat.ErrCorrupt) || d == nil || !slices.Equal(d.Challenges, []chat.ChallengeID{1}) || len(d.Games) != 0 {
+			d := gobot.Damaged(err)
+			if !errors.Is(err, gobot.ErrCorrupt) || d == nil || !slices.Equal(d.Challenges, []gobot.ChallengeID{1}) || len(d.Games) != 0 {
 				t.Errorf("%s with #1 damaged: error %v, want a DamagedError naming challenge #1", what, err)
 			}
 		}
@@ -878,42 +878,42 @@ func testDamagedChallenges(t *testing.T, s chat.Store) {
 	})
 }
 
-func testOutbox(t *testing.T, s chat.Store) {
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Outbox("t:e1"); !errors.Is(err, chat.ErrNotFound) {
+func testOutbox(t *testing.T, s gobot.Store) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Outbox("t:e1"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("empty outbox: %v, want ErrNotFound", err)
 		}
 		return nil
 	})
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		if err := tx.PutOutbox("t:e1", T0, []byte("reply 1")); err != nil {
 			return err
 		}
 		return tx.PutOutbox("t:e2", T0.Add(time.Hour), []byte("reply 2"))
 	})
 	// A rolled-back entry is not owed.
-	s.Update(context.Background(), func(tx chat.Tx) error {
+	s.Update(context.Background(), func(tx gobot.Tx) error {
 		tx.PutOutbox("t:e3", T0, []byte("never"))
 		return errors.New("rolled back")
 	})
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		if v, err := tx.Outbox("t:e1"); err != nil || string(v) != "reply 1" {
 			t.Errorf("e1: %q %v", v, err)
 		}
-		if _, err := tx.Outbox("t:e3"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Outbox("t:e3"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("rolled-back e3: %v, want ErrNotFound", err)
 		}
 		if err := tx.DeleteOutbox("t:e1"); err != nil {
 			return err
 		}
-		if _, err := tx.Outbox("t:e1"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Outbox("t:e1"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("delivered e1: %v, want ErrNotFound", err)
 		}
 		n, err := tx.ExpireOutbox(T0.Add(2 * time.Hour))
 		if n != 1 || err != nil {
 			t.Errorf("expired %d, %v; want 1", n, err)
 		}
-		if _, err := tx.Outbox("t:e2"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Outbox("t:e2"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("expired e2: %v, want ErrNotFound", err)
 		}
 		return nil
@@ -923,9 +923,9 @@ func testOutbox(t *testing.T, s chat.Store) {
 // testClaims: claims are stored whole, replaced by key, listed once
 // expired (earliest first, ties by key, up to a limit), deleted when
 // done, and a rolled-back claim was never made.
-func testClaims(t *testing.T, s chat.Store) {
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Claim("game 1 timeout"); !errors.Is(err, chat.ErrNotFound) {
+func testClaims(t *testing.T, s gobot.Store) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Claim("game 1 timeout"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("no claim: %v, want ErrNotFound", err)
 		}
 		if cs, err := tx.ExpiredClaims(T0.Add(time.Hour), 0); len(cs) != 0 || err != nil {
@@ -933,8 +933,8 @@ func testClaims(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	update(t, s, func(tx chat.Tx) error {
-		for _, c := range []chat.Claim{
+	update(t, s, func(tx gobot.Tx) error {
+		for _, c := range []gobot.Claim{
 			{Key: "game 1 timeout", Holder: "a:1", Expires: T0.Add(2 * time.Minute), Value: []byte(`[{"key":"x"}]`)},
 			{Key: "game 2 reminder", Holder: "a:1", Expires: T0.Add(time.Minute), Value: []byte("two")},
 			{Key: "game 3 reminder", Holder: "b:2", Expires: T0.Add(time.Minute), Value: []byte("three")},
@@ -946,16 +946,16 @@ func testClaims(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	s.Update(context.Background(), func(tx chat.Tx) error {
-		tx.PutClaim(&chat.Claim{Key: "game 5 never", Holder: "a:1", Expires: T0, Value: []byte("no")})
+	s.Update(context.Background(), func(tx gobot.Tx) error {
+		tx.PutClaim(&gobot.Claim{Key: "game 5 never", Holder: "a:1", Expires: T0, Value: []byte("no")})
 		return errors.New("rolled back")
 	})
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		c, err := tx.Claim("game 1 timeout")
 		if err != nil || c.Holder != "a:1" || !c.Expires.Equal(T0.Add(2*time.Minute)) || c.Expires.Location() != time.UTC || string(c.Value) != `[{"key":"x"}]` {
 			t.Errorf("claim read back: %+v, %v", c, err)
 		}
-		if _, err := tx.Claim("game 5 never"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Claim("game 5 never"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("rolled-back claim: %v, want ErrNotFound", err)
 		}
 		var keys []string
@@ -975,7 +975,7 @@ func testClaims(t *testing.T, s chat.Store) {
 		return nil
 	})
 	// Claimed again by another process; then done.
-	update(t, s, func(tx chat.Tx) error {
+	update(t, s, func(tx gobot.Tx) error {
 		c, err := tx.Claim("game 2 reminder")
 		if err != nil {
 			return err
@@ -989,11 +989,11 @@ func testClaims(t *testing.T, s chat.Store) {
 		}
 		return tx.DeleteClaim("game 3 reminder")
 	})
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		if c, err := tx.Claim("game 2 reminder"); err != nil || c.Holder != "b:2" || string(c.Value) != "two" {
 			t.Errorf("claimed again: %+v, %v", c, err)
 		}
-		if _, err := tx.Claim("game 3 reminder"); !errors.Is(err, chat.ErrNotFound) {
+		if _, err := tx.Claim("game 3 reminder"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("a done claim: %v, want ErrNotFound", err)
 		}
 		cs, _ := tx.ExpiredClaims(T0.Add(5*time.Minute), 0)
@@ -1006,14 +1006,14 @@ func testClaims(t *testing.T, s chat.Store) {
 
 // testSharedNumbers: a game keeps its challenge's number; a taken number
 // makes the game take one above both counters, which challenges skip.
-func testSharedNumbers(t *testing.T, s chat.Store) {
-	update(t, s, func(tx chat.Tx) error {
+func testSharedNumbers(t *testing.T, s gobot.Store) {
+	update(t, s, func(tx gobot.Tx) error {
 		for range 3 { // games #1..#3 numbered on their own
 			if err := tx.PutGame(NewGame("t:a", "t:b", "t:r")); err != nil {
 				return err
 			}
 		}
-		c := &chat.Challenge{Room: "t:r", From: "t:a", Created: T0}
+		c := &gobot.Challenge{Room: "t:r", From: "t:a", Created: T0}
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}
@@ -1021,7 +1021,7 @@ func testSharedNumbers(t *testing.T, s chat.Store) {
 			t.Errorf("challenge #%d, %v; want #4", c.ID, err)
 		}
 		g := NewGame("t:a", "t:b", "t:r")
-		g.ID = chat.GameID(c.ID)
+		g.ID = gobot.GameID(c.ID)
 		if err := tx.InsertGame(g); err != nil || g.ID != 4 || g.Version != 1 {
 			t.Errorf("game #%d v%d, %v; want #4 v1", g.ID, g.Version, err)
 		}
@@ -1030,7 +1030,7 @@ func testSharedNumbers(t *testing.T, s chat.Store) {
 		if err := tx.InsertGame(taken); err != nil || taken.ID != 5 {
 			t.Errorf("game for a taken number: #%d, %v; want #5", taken.ID, err)
 		}
-		c2 := &chat.Challenge{Room: "t:r", From: "t:a", Created: T0}
+		c2 := &gobot.Challenge{Room: "t:r", From: "t:a", Created: T0}
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}
@@ -1043,36 +1043,36 @@ func testSharedNumbers(t *testing.T, s chat.Store) {
 		}
 		return nil
 	})
-	wantIDs(t, "active games", gameIDs(t, s, "ActiveGames", func(tx chat.Tx) ([]*chat.Game, error) { return tx.ActiveGames("t:a") }),
+	wantIDs(t, "active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:a") }),
 		1, 2, 3, 4, 5, 6)
 }
 
-func testRatings(t *testing.T, s chat.Store) {
-	view(t, s, func(tx chat.Tx) error {
-		if _, err := tx.Rating("t:guild", "t:ann"); !errors.Is(err, chat.ErrNotFound) {
+func testRatings(t *testing.T, s gobot.Store) {
+	view(t, s, func(tx gobot.Tx) error {
+		if _, err := tx.Rating("t:guild", "t:ann"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("no rating yet: %v, want ErrNotFound", err)
 		}
 		return nil
 	})
-	ann := chat.NewPlayerRating("t:guild", "t:ann")
+	ann := gobot.NewPlayerRating("t:guild", "t:ann")
 	ann.Rating, ann.Games, ann.Wins, ann.Updated = 1612.5, 1, 1, T0
-	ann.Last = []chat.RatedResult{{Game: 7, Opponent: "t:bob", Score: 1, Change: 112.5, At: T0}}
-	bob := chat.NewPlayerRating("t:guild", "t:bob")
+	ann.Last = []gobot.RatedResult{{Game: 7, Opponent: "t:bob", Score: 1, Change: 112.5, At: T0}}
+	bob := gobot.NewPlayerRating("t:guild", "t:bob")
 	bob.Updated = T0
-	other := chat.NewPlayerRating("t:room", "t:ann")
+	other := gobot.NewPlayerRating("t:room", "t:ann")
 	other.Stated, other.RD, other.Updated = true, 250, T0
-	update(t, s, func(tx chat.Tx) error {
-		for _, r := range []*chat.PlayerRating{bob, other, ann} {
+	update(t, s, func(tx gobot.Tx) error {
+		for _, r := range []*gobot.PlayerRating{bob, other, ann} {
 			if err := tx.PutRating(r); err != nil {
 				return err
 			}
 		}
-		if err := tx.PutRating(&chat.PlayerRating{Community: "", User: "t:x", Rating: 1500, RD: 350, Volatility: 0.06}); err == nil {
+		if err := tx.PutRating(&gobot.PlayerRating{Community: "", User: "t:x", Rating: 1500, RD: 350, Volatility: 0.06}); err == nil {
 			t.Error("a rating without a community was stored")
 		}
 		return nil
 	})
-	view(t, s, func(tx chat.Tx) error {
+	view(t, s, func(tx gobot.Tx) error {
 		got, err := tx.Rating("t:guild", "t:ann")
 		if err != nil || !reflect.DeepEqual(got, ann) {
 			t.Errorf("ann's rating: %+v, %v; want %+v", got, err, ann)

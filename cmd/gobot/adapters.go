@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/chat/discord"
@@ -17,7 +18,7 @@ import (
 // registers their notifiers with the bot.
 func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStore, log *slog.Logger, stdin io.Reader, stdout io.Writer) ([]func(context.Context) error, error) {
 	var runners []func(context.Context) error
-	state := chat.StoreState(store)
+	state := gobot.StoreState(store)
 	if cfg.Console.Enabled {
 		con := &console.Console{Bot: bot, In: stdin, Out: stdout, User: cfg.Console.User, Dir: cfg.Console.ImagesDir}
 		bot.SetNotifier(console.Platform, con)
@@ -53,7 +54,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 // registration are split between the processes sharing store through
 // leases in it, held under holder's name for the TTL storage.takeover
 // sets.
-func discordConfig(d DiscordConfig, store chat.Store, holder string, sc StorageConfig) discord.Config {
+func discordConfig(d DiscordConfig, store gobot.Store, holder string, sc StorageConfig) discord.Config {
 	id, count, auto := d.shard()
 	return discord.Config{
 		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -26,8 +26,8 @@ func runGobotArgs(args ...string) (int, string, string) {
 
 func putPlayer(t *testing.T, db *storage.DB, name string) {
 	t.Helper()
-	if err := db.Update(context.Background(), func(tx chat.Tx) error {
-		return tx.PutPlayer(&chat.Player{ID: chat.UserID("console:" + name), Name: name, Updated: time.Now()})
+	if err := db.Update(context.Background(), func(tx gobot.Tx) error {
+		return tx.PutPlayer(&gobot.Player{ID: gobot.UserID("console:" + name), Name: name, Updated: time.Now()})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,8 @@ func checkBackupHas(t *testing.T, path string, names ...string) {
 	}
 	defer db.Close()
 	for _, n := range names {
-		if err := db.View(context.Background(), func(tx chat.Tx) error {
-			_, err := tx.Player(chat.UserID("console:" + n))
+		if err := db.View(context.Background(), func(tx gobot.Tx) error {
+			_, err := tx.Player(gobot.UserID("console:" + n))
 			return err
 		}); err != nil {
 			t.Fatalf("backup lacks player %s: %v", n, err)
@@ -194,8 +194,8 @@ func backupWriter(path string) {
 	serveBackups(context.Background(), db, slog.New(slog.DiscardHandler))
 	w := bufio.NewWriter(os.Stdout)
 	for i := 1; ; i++ {
-		err := db.Update(context.Background(), func(tx chat.Tx) error {
-			return tx.PutPlayer(&chat.Player{ID: chat.UserID("console:w" + strconv.Itoa(i)), Name: "w" + strconv.Itoa(i), Updated: time.Now()})
+		err := db.Update(context.Background(), func(tx gobot.Tx) error {
+			return tx.PutPlayer(&gobot.Player{ID: gobot.UserID("console:w" + strconv.Itoa(i)), Name: "w" + strconv.Itoa(i), Updated: time.Now()})
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "writer:", err)

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/storage"
@@ -48,7 +49,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
 	}
 	*user = strings.ToLower(strings.TrimPrefix(*user, "@")) // names are case-blind, as /as makes them
-	if err := chat.UserID(console.Platform + ":" + *user).Validate(); err != nil {
+	if err := chat.ValidateUser(gobot.UserID(console.Platform + ":" + *user)); err != nil {
 		return fmt.Errorf("%w: -user: %v", errUsage, err)
 	}
 	cfg := &Config{}

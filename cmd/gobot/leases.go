@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/matrix"
 )
@@ -32,7 +33,7 @@ func leaseHolder() string {
 // On the embedded store there is one process: no lease. ttl is the
 // lease's (storage.takeover).
 func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
-	first, err := matrix.New(mc, bot, chat.StoreState(store), log)
+	first, err := matrix.New(mc, bot, gobot.StoreState(store), log)
 	if err != nil {
 		return nil, fmt.Errorf("matrix: %w", err)
 	}
@@ -45,7 +46,7 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.
 	term := func(ctx context.Context) error {
 		a := first
 		if a == nil {
-			if a, err = matrix.New(mc, bot, chat.StoreState(store), log); err != nil {
+			if a, err = matrix.New(mc, bot, gobot.StoreState(store), log); err != nil {
 				return err
 			}
 		}
@@ -62,11 +63,11 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.
 	standby := func(h string) { log.Info("matrix: standing by; another process syncs", "lease", name, "holder", h) }
 	return func(ctx context.Context) error {
 		for {
-			err := chat.HoldLease(ctx, store, name, holder, ttl, time.Now, standby, term)
+			err := gobot.HoldLease(ctx, store, name, holder, ttl, time.Now, standby, term)
 			if ctx.Err() != nil {
 				return nil // stopping (the adapter may report the cancelled login)
 			}
-			if errors.Is(err, chat.ErrLeaseLost) {
+			if errors.Is(err, gobot.ErrLeaseLost) {
 				log.Warn("matrix: lost the sync lease; standing by", "lease", name)
 				continue
 			}

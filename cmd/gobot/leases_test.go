@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/storage/postgres"
@@ -49,7 +50,7 @@ func TestMatrixSyncLease(t *testing.T) {
 	leaseTTL := StorageConfig{}.leaseTTL()
 
 	// A holder that died a moment ago: its lease runs out in 2 s.
-	if ok, err := chat.AcquireLease(context.Background(), store, name, "dead:1:x", 2*time.Second, time.Now()); !ok || err != nil {
+	if ok, err := gobot.AcquireLease(context.Background(), store, name, "dead:1:x", 2*time.Second, time.Now()); !ok || err != nil {
 		t.Fatalf("a lease for the dead holder: %v %v", ok, err)
 	}
 	bot1 := chat.New(chat.Config{}, store, nil, nil, log)
@@ -65,7 +66,7 @@ func TestMatrixSyncLease(t *testing.T) {
 	go func() { done1 <- run1(ctx1) }()
 	t.Cleanup(stop1)
 	waitFor(t, "process 1 takes over the dead holder's lease", leaseTTL, func() bool { return bot1.CanDeliver(matrix.Platform) })
-	holder1, _, err := chat.LeaseHolder(context.Background(), store, name, time.Now())
+	holder1, _, err := gobot.LeaseHolder(context.Background(), store, name, time.Now())
 	if err != nil || holder1 == "" || holder1 == "dead:1:x" {
 		t.Fatalf("lease holder %q, %v", holder1, err)
 	}
@@ -83,7 +84,7 @@ func TestMatrixSyncLease(t *testing.T) {
 	if bot2.CanDeliver(matrix.Platform) {
 		t.Fatal("the standby process has the Matrix notifier while another holds the lease")
 	}
-	if h, _, _ := chat.LeaseHolder(context.Background(), store, name, time.Now()); h != holder1 {
+	if h, _, _ := gobot.LeaseHolder(context.Background(), store, name, time.Now()); h != holder1 {
 		t.Fatalf("lease holder %q, want %q still", h, holder1)
 	}
 

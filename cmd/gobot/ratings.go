@@ -8,21 +8,21 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
 // ratingLine is one player's rating as `gobot ratings --json` prints it.
 type ratingLine struct {
-	Community  chat.CommunityID `json:"community"`
-	User       chat.UserID      `json:"user"`
-	Rating     float64          `json:"rating"`
-	RD         float64          `json:"rd"`
-	Volatility float64          `json:"volatility"`
-	Rank       string           `json:"rank"`
-	Games      int              `json:"games"`
-	Wins       int              `json:"wins"`
-	Losses     int              `json:"losses"`
+	Community  gobot.CommunityID `json:"community"`
+	User       gobot.UserID      `json:"user"`
+	Rating     float64           `json:"rating"`
+	RD         float64           `json:"rd"`
+	Volatility float64           `json:"volatility"`
+	Rank       string            `json:"rank"`
+	Games      int               `json:"games"`
+	Wins       int               `json:"wins"`
+	Losses     int               `json:"losses"`
 }
 
 // cmdRatings prints every player's rating from the database, opened
@@ -49,12 +49,12 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	var rs []*chat.PlayerRating
+	var rs []*gobot.PlayerRating
 	var damaged error
-	err = db.View(context.Background(), func(tx chat.Tx) error {
+	err = db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
-		rs, err = tx.Ratings(chat.CommunityID(*community))
-		if chat.Damaged(err) != nil {
+		rs, err = tx.Ratings(gobot.CommunityID(*community))
+		if gobot.Damaged(err) != nil {
 			damaged, err = err, nil
 		}
 		return err

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -27,12 +27,12 @@ func TestRepairQuarantinesADamagedGame(t *testing.T) {
 	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: r})
 	rec := g.Record()
 	rec.Config.Rules.Name = "japanesX" // marks the record to garble below
-	err = db.Update(context.Background(), func(tx chat.Tx) error {
+	err = db.Update(context.Background(), func(tx gobot.Tx) error {
 		now := time.Now()
-		if err := tx.PutGame(&chat.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: g.Record(), Created: now}); err != nil {
+		if err := tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: g.Record(), Created: now}); err != nil {
 			return err
 		}
-		return tx.PutGame(&chat.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: rec, Created: now})
+		return tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: rec, Created: now})
 	})
 	db.Close()
 	if err != nil {
@@ -75,7 +75,7 @@ func TestRepairQuarantinesADamagedGame(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
-	db.View(context.Background(), func(tx chat.Tx) error {
+	db.View(context.Background(), func(tx gobot.Tx) error {
 		games, err := tx.ActiveGames("console:ann")
 		if err != nil || len(games) != 1 || games[0].ID != 1 {
 			t.Errorf("ann's games after the repair: %v, %v", games, err)

@@ -25,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/storage/postgres"
 	"github.com/gobotgo/gobot/storage/postgres/pgtest"
@@ -386,10 +386,10 @@ func TestScaleProcesses(t *testing.T) {
 	api.mu.Lock()
 	defer api.mu.Unlock()
 	for _, g := range all {
-		var sgs []*chat.Game
-		if err := store.View(context.Background(), func(tx chat.Tx) error {
+		var sgs []*gobot.Game
+		if err := store.View(context.Background(), func(tx gobot.Tx) error {
 			var err error
-			sgs, err = tx.RoomGames(chat.RoomID("discord:"+g.channel), false)
+			sgs, err = tx.RoomGames(gobot.RoomID("discord:"+g.channel), false)
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/discord"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -86,7 +86,7 @@ func TestDiscordConfigWiresLeases(t *testing.T) {
 		done <- first.Hold(ctx, "discord:shard:0/2", func(ctx context.Context) error { close(holding); <-ctx.Done(); return nil })
 	}()
 	<-holding
-	if holder, _, _ := chat.LeaseHolder(ctx, db, "discord:shard:0/2", time.Now()); holder != "host:1:aa" {
+	if holder, _, _ := gobot.LeaseHolder(ctx, db, "discord:shard:0/2", time.Now()); holder != "host:1:aa" {
 		t.Fatalf("lease held by %q", holder)
 	}
 	ran := false

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 	"github.com/gobotgo/gobot/storage/postgres"
 )
@@ -104,7 +104,7 @@ func (c *Config) checkStorage() error {
 
 // openedStore is the store a command runs on.
 type openedStore struct {
-	chat.Store
+	gobot.Store
 	bolt  *storage.DB     // set for the bbolt driver (backups serve from it)
 	pg    *postgres.Store // set for the postgres driver
 	where string          // for messages: the file, or postgres host:port/db

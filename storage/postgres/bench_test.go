@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/game"
 )
@@ -18,18 +19,18 @@ import (
 // image: this measures the store), returning each move's latency.
 func playMoves(b *testing.B, bot *chat.Bot, tag string, n int, seed uint64) []time.Duration {
 	ctx := context.Background()
-	ua, ub := chat.UserID("b:"+tag+"a"), chat.UserID("b:"+tag+"b")
-	room := chat.RoomID("b:" + tag)
+	ua, ub := gobot.UserID("b:"+tag+"a"), gobot.UserID("b:"+tag+"b")
+	room := gobot.RoomID("b:" + tag)
 	bot.Handle(ctx, chat.Request{User: chat.User{ID: ua, Name: "a"}, Room: room, Command: "challenge", Args: []string{"@" + string(ub), "black", "9"}})
 	bot.Handle(ctx, chat.Request{User: chat.User{ID: ub, Name: "b"}, Room: room, Command: "accept"})
 	rng := rand.New(rand.NewPCG(seed, 1))
-	users := [2]chat.UserID{ua, ub}
+	users := [2]gobot.UserID{ua, ub}
 	var took []time.Duration
 	for turn, tries := 0, 0; len(took) < n && tries < 50*n; tries++ {
 		p := game.Pt(rng.IntN(9), rng.IntN(9)).GTP(9)
 		began := time.Now()
 		rep := bot.Handle(ctx, chat.Request{User: chat.User{ID: users[turn%2]}, Room: room, Command: "play", Args: []string{p},
-			EventID: chat.EventID(fmt.Sprintf("b:%s:%d", tag, tries))})
+			EventID: gobot.EventID(fmt.Sprintf("b:%s:%d", tag, tries))})
 		if !rep.Error {
 			took = append(took, time.Since(began))
 			turn++

@@ -7,11 +7,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // PutClaim stores claim c, replacing the one under its key.
-func (t *tx) PutClaim(c *chat.Claim) error {
+func (t *tx) PutClaim(c *gobot.Claim) error {
 	if c.Key == "" {
 		return errors.New("claim: empty key")
 	}
@@ -25,8 +25,8 @@ func (t *tx) PutClaim(c *chat.Claim) error {
 }
 
 // Claim returns the claim under key.
-func (t *tx) Claim(key string) (*chat.Claim, error) {
-	c := &chat.Claim{Key: key}
+func (t *tx) Claim(key string) (*gobot.Claim, error) {
+	c := &gobot.Claim{Key: key}
 	err := t.tx.QueryRow(t.ctx, "SELECT holder, expires, value FROM claims WHERE key = $1", key).Scan(&c.Holder, &c.Expires, &c.Value)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("claim %q %w", key, ErrNotFound)
@@ -45,7 +45,7 @@ func (t *tx) DeleteClaim(key string) error {
 }
 
 // ExpiredClaims returns the claims that expired before t, earliest first.
-func (t *tx) ExpiredClaims(before time.Time, limit int) ([]*chat.Claim, error) {
+func (t *tx) ExpiredClaims(before time.Time, limit int) ([]*gobot.Claim, error) {
 	q := "SELECT key, holder, expires, value FROM claims WHERE expires < $1 ORDER BY expires, key"
 	args := []any{before}
 	if limit > 0 {
@@ -57,9 +57,9 @@ func (t *tx) ExpiredClaims(before time.Time, limit int) ([]*chat.Claim, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*chat.Claim
+	var out []*gobot.Claim
 	for rows.Next() {
-		c := &chat.Claim{}
+		c := &gobot.Claim{}
 		if err := rows.Scan(&c.Key, &c.Holder, &c.Expires, &c.Value); err != nil {
 			return nil, err
 		}

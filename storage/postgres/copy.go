@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage/storecopy"
 	"github.com/jackc/pgx/v5"
 )
@@ -97,7 +97,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&c, &u, &raw); err != nil {
 				return err
 			}
-			rt, err := decodeRating(chat.CommunityID(c), UserID(u), raw)
+			rt, err := decodeRating(gobot.CommunityID(c), UserID(u), raw)
 			if err != nil {
 				return err
 			}
@@ -119,7 +119,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			return err
 		}
 		err = rows("SELECT key, holder, expires, value FROM claims ORDER BY key", func(r pgx.Rows) error {
-			c := &chat.Claim{}
+			c := &gobot.Claim{}
 			if err := r.Scan(&c.Key, &c.Holder, &c.Expires, &c.Value); err != nil {
 				return err
 			}
@@ -176,7 +176,7 @@ func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
 // Import stores items in one transaction (storecopy.Sink): games and
 // challenges keep their IDs, and the counters move past them.
 func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
-	return s.Update(ctx, func(ct chat.Tx) error {
+	return s.Update(ctx, func(ct gobot.Tx) error {
 		t := ct.(*tx)
 		for _, it := range items {
 			var err error

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 func twoStores(t *testing.T) (*Store, *Store) {
@@ -36,7 +36,7 @@ func TestLeaseHasOneHolderAcrossProcesses(t *testing.T) {
 				s, holder = b, "b"
 			}
 			holder += string(rune('0' + i))
-			ok, err := chat.AcquireLease(ctx, s, "matrix:sync:@bot:x", holder, 20*time.Second, now)
+			ok, err := gobot.AcquireLease(ctx, s, "matrix:sync:@bot:x", holder, 20*time.Second, now)
 			if err != nil {
 				t.Error(err)
 			}
@@ -52,21 +52,21 @@ func TestLeaseHasOneHolderAcrossProcesses(t *testing.T) {
 	}
 	h := winner.Load().(string)
 	// The holder renews; others cannot take it before it expires...
-	if ok, _ := chat.AcquireLease(ctx, b, "matrix:sync:@bot:x", h, 20*time.Second, now.Add(10*time.Second)); !ok {
+	if ok, _ := gobot.AcquireLease(ctx, b, "matrix:sync:@bot:x", h, 20*time.Second, now.Add(10*time.Second)); !ok {
 		t.Fatal("the holder could not renew")
 	}
-	if ok, _ := chat.AcquireLease(ctx, a, "matrix:sync:@bot:x", "other", 20*time.Second, now.Add(29*time.Second)); ok {
+	if ok, _ := gobot.AcquireLease(ctx, a, "matrix:sync:@bot:x", "other", 20*time.Second, now.Add(29*time.Second)); ok {
 		t.Fatal("another process took a renewed lease before it expired")
 	}
 	// ...and take it once it has (the holder died).
-	if ok, _ := chat.AcquireLease(ctx, a, "matrix:sync:@bot:x", "other", 20*time.Second, now.Add(31*time.Second)); !ok {
+	if ok, _ := gobot.AcquireLease(ctx, a, "matrix:sync:@bot:x", "other", 20*time.Second, now.Add(31*time.Second)); !ok {
 		t.Fatal("an expired lease was not taken over")
 	}
 	// A release hands it over at once.
-	if err := chat.ReleaseLease(ctx, a, "matrix:sync:@bot:x", "other"); err != nil {
+	if err := gobot.ReleaseLease(ctx, a, "matrix:sync:@bot:x", "other"); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := chat.AcquireLease(ctx, b, "matrix:sync:@bot:x", "third", 20*time.Second, now.Add(32*time.Second)); !ok {
+	if ok, _ := gobot.AcquireLease(ctx, b, "matrix:sync:@bot:x", "third", 20*time.Second, now.Add(32*time.Second)); !ok {
 		t.Fatal("a released lease was not free")
 	}
 }
@@ -93,7 +93,7 @@ func TestHoldLeaseFailover(t *testing.T) {
 	actx, stopA := context.WithCancel(ctx)
 	aDone := make(chan error, 1)
 	go func() {
-		aDone <- chat.HoldLease(actx, a, "shard:0/1", "A", ttl, time.Now, nil, work("A", started))
+		aDone <- gobot.HoldLease(actx, a, "shard:0/1", "A", ttl, time.Now, nil, work("A", started))
 	}()
 	if got := <-started; got != "A" {
 		t.Fatalf("first to start: %s", got)
@@ -103,7 +103,7 @@ func TestHoldLeaseFailover(t *testing.T) {
 	defer stopB()
 	bDone := make(chan error, 1)
 	go func() {
-		bDone <- chat.HoldLease(bctx, b, "shard:0/1", "B", ttl, time.Now, func(h string) { standby.Store(h) }, work("B", started))
+		bDone <- gobot.HoldLease(bctx, b, "shard:0/1", "B", ttl, time.Now, func(h string) { standby.Store(h) }, work("B", started))
 	}()
 	time.Sleep(2 * ttl)
 	if len(started) != 0 {
@@ -124,16 +124,16 @@ func TestHoldLeaseFailover(t *testing.T) {
 	}
 	// Someone else takes the lease by force (as after B's clock stalled):
 	// B's work is cancelled and HoldLease says so.
-	if ok, err := chat.AcquireLease(ctx, a, "shard:0/1", "C", 10*ttl, time.Now()); err != nil || ok {
+	if ok, err := gobot.AcquireLease(ctx, a, "shard:0/1", "C", 10*ttl, time.Now()); err != nil || ok {
 		t.Fatalf("take of a held lease: %v %v, want refused", ok, err)
 	}
 	a.pool.Exec(ctx, "DELETE FROM state WHERE ns = 'lease'")
-	if ok, _ := chat.AcquireLease(ctx, a, "shard:0/1", "C", 10*ttl, time.Now()); !ok {
+	if ok, _ := gobot.AcquireLease(ctx, a, "shard:0/1", "C", 10*ttl, time.Now()); !ok {
 		t.Fatal("could not take the freed lease")
 	}
 	select {
 	case err := <-bDone:
-		if !errors.Is(err, chat.ErrLeaseLost) {
+		if !errors.Is(err, gobot.ErrLeaseLost) {
 			t.Fatalf("B's HoldLease: %v, want ErrLeaseLost", err)
 		}
 	case <-time.After(5 * ttl):
@@ -152,13 +152,13 @@ func TestHoldLeaseFailover(t *testing.T) {
 func TestFencedWritesStopAtTakeover(t *testing.T) {
 	a, b := twoStores(t)
 	now := time.Now()
-	old, ok, err := chat.TakeLease(ctx, a, "matrix:sync:@bot:x", "old", time.Second, now)
+	old, ok, err := gobot.TakeLease(ctx, a, "matrix:sync:@bot:x", "old", time.Second, now)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	// The bot's state writes check the term its ctx carries.
-	state := chat.StoreState(a)
-	fenced := chat.WithFence(ctx, old)
+	state := gobot.StoreState(a)
+	fenced := gobot.WithFence(ctx, old)
 	var committed, lateCommits atomic.Int64
 	var lostSeen, takenOver atomic.Bool
 	stop := make(chan struct{})
@@ -181,7 +181,7 @@ func TestFencedWritesStopAtTakeover(t *testing.T) {
 					if late {
 						lateCommits.Add(1)
 					}
-				case errors.Is(err, chat.ErrLeaseLost):
+				case errors.Is(err, gobot.ErrLeaseLost):
 					lostSeen.Store(true)
 				default:
 					t.Error(err)
@@ -193,7 +193,7 @@ func TestFencedWritesStopAtTakeover(t *testing.T) {
 	for committed.Load() < 20 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, ok, err := chat.TakeLease(ctx, b, "matrix:sync:@bot:x", "new", time.Second, now.Add(2*time.Second)); err != nil || !ok {
+	if _, ok, err := gobot.TakeLease(ctx, b, "matrix:sync:@bot:x", "new", time.Second, now.Add(2*time.Second)); err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	takenOver.Store(true)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 	"github.com/jackc/pgx/v5"
 )
@@ -99,7 +99,7 @@ func (t *tx) ExpireOutbox(before time.Time) (int, error) {
 
 // --- ratings ---
 
-func (t *tx) Rating(c chat.CommunityID, u UserID) (*chat.PlayerRating, error) {
+func (t *tx) Rating(c gobot.CommunityID, u UserID) (*gobot.PlayerRating, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM ratings WHERE community = $1 AND player = $2", string(c), string(u)).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -111,7 +111,7 @@ func (t *tx) Rating(c chat.CommunityID, u UserID) (*chat.PlayerRating, error) {
 	return decodeRating(c, u, raw)
 }
 
-func decodeRating(c chat.CommunityID, u UserID, raw []byte) (*chat.PlayerRating, error) {
+func decodeRating(c gobot.CommunityID, u UserID, raw []byte) (*gobot.PlayerRating, error) {
 	r, err := storage.DecodeRating(raw)
 	if err != nil {
 		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, ErrCorrupt, err)
@@ -122,7 +122,7 @@ func decodeRating(c chat.CommunityID, u UserID, raw []byte) (*chat.PlayerRating,
 	return r, nil
 }
 
-func (t *tx) PutRating(r *chat.PlayerRating) error {
+func (t *tx) PutRating(r *gobot.PlayerRating) error {
 	if r.Community == "" || r.User == "" {
 		return errors.New("a rating needs a community and a user")
 	}
@@ -138,7 +138,7 @@ func (t *tx) PutRating(r *chat.PlayerRating) error {
 	return err
 }
 
-func (t *tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
+func (t *tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 	sql := `SELECT community, player, record FROM ratings ORDER BY community COLLATE "C", player COLLATE "C"`
 	args := []any{}
 	if c != "" {
@@ -150,7 +150,7 @@ func (t *tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*chat.PlayerRating
+	var out []*gobot.PlayerRating
 	var errs []error
 	for rows.Next() {
 		var cs, us string
@@ -158,7 +158,7 @@ func (t *tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 		if err := rows.Scan(&cs, &us, &raw); err != nil {
 			return nil, err
 		}
-		r, err := decodeRating(chat.CommunityID(cs), UserID(us), raw)
+		r, err := decodeRating(gobot.CommunityID(cs), UserID(us), raw)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -169,7 +169,7 @@ func (t *tx) Ratings(c chat.CommunityID) ([]*chat.PlayerRating, error) {
 		return nil, err
 	}
 	if len(errs) > 0 {
-		return out, &chat.DamagedError{Err: errors.Join(errs...)}
+		return out, &gobot.DamagedError{Err: errors.Join(errs...)}
 	}
 	return out, nil
 }

@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -177,7 +177,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // ErrUnavailable is returned when the database cannot be reached within
 // Options.Unavailable; nothing was written. It is chat's sentinel, which
 // the bot turns into "the database is unavailable, try again in a moment".
-var ErrUnavailable = chat.ErrUnavailable
+var ErrUnavailable = gobot.ErrUnavailable
 
 // run runs fn in a transaction with the given options, again when
 // PostgreSQL aborts it for a serialization failure or deadlock, and with

@@ -3,7 +3,7 @@ package postgres
 import (
 	"testing"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/storetest"
 )
 
@@ -17,15 +17,15 @@ func (d damageable) damage(table string, id int64) error {
 	return err
 }
 
-func (d damageable) DamageGame(id chat.GameID) error { return d.damage("games", int64(id)) }
+func (d damageable) DamageGame(id gobot.GameID) error { return d.damage("games", int64(id)) }
 
-func (d damageable) DamageChallenge(id chat.ChallengeID) error {
+func (d damageable) DamageChallenge(id gobot.ChallengeID) error {
 	return d.damage("challenges", int64(id))
 }
 
 // The same conformance suite as the bbolt store, unchanged.
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) chat.Store {
+	storetest.Run(t, func(t *testing.T) gobot.Store {
 		s, _ := mustOpen(t)
 		return damageable{s}
 	})

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -215,7 +215,7 @@ func (t *tx) PutChallenge(c *Challenge) error {
 	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, room, sender, receiver, pending, record)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id) DO UPDATE SET room = $2, sender = $3, receiver = $4, pending = $5, record = $6`,
-		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == chat.Pending, raw)
+		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == gobot.Pending, raw)
 	return err
 }
 

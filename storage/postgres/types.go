@@ -4,32 +4,32 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
 // The model and its errors are chat's.
 type (
-	GameID      = chat.GameID
-	ChallengeID = chat.ChallengeID
-	UserID      = chat.UserID
-	RoomID      = chat.RoomID
-	EventID     = chat.EventID
-	Game        = chat.Game
-	Challenge   = chat.Challenge
-	Player      = chat.Player
-	Room        = chat.Room
-	Tx          = chat.Tx
+	GameID      = gobot.GameID
+	ChallengeID = gobot.ChallengeID
+	UserID      = gobot.UserID
+	RoomID      = gobot.RoomID
+	EventID     = gobot.EventID
+	Game        = gobot.Game
+	Challenge   = gobot.Challenge
+	Player      = gobot.Player
+	Room        = gobot.Room
+	Tx          = gobot.Tx
 )
 
 var (
-	ErrNotFound  = chat.ErrNotFound
-	ErrCorrupt   = chat.ErrCorrupt
-	ErrConflict  = chat.ErrConflict
-	ErrDuplicate = chat.ErrDuplicate
+	ErrNotFound  = gobot.ErrNotFound
+	ErrCorrupt   = gobot.ErrCorrupt
+	ErrConflict  = gobot.ErrConflict
+	ErrDuplicate = gobot.ErrDuplicate
 )
 
-var _ chat.Store = (*Store)(nil)
+var _ gobot.Store = (*Store)(nil)
 
 func encodeGame(g *Game) ([]byte, error)           { return storage.EncodeGame(g) }
 func encodeChallenge(c *Challenge) ([]byte, error) { return storage.EncodeChallenge(c) }
@@ -76,7 +76,7 @@ func decodeRoom(id RoomID, raw []byte) (*Room, error) {
 
 // damaged collects the records a list could not read into chat's
 // *DamagedError (nil when there are none).
-type damaged struct{ d chat.DamagedError }
+type damaged struct{ d gobot.DamagedError }
 
 func (d *damaged) game(id GameID, err error) {
 	d.d.Games = append(d.d.Games, id)

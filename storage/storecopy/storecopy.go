@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 )
 
 // Kind is one kind of record a store holds.
@@ -60,13 +60,13 @@ func (k Kind) String() string {
 
 // Item is one record of a copy; exactly one of its parts is set.
 type Item struct {
-	Game      *chat.Game
-	Challenge *chat.Challenge
-	Player    *chat.Player
-	Room      *chat.Room
-	Rating    *chat.PlayerRating
+	Game      *gobot.Game
+	Challenge *gobot.Challenge
+	Player    *gobot.Player
+	Room      *gobot.Room
+	Rating    *gobot.PlayerRating
 	Outbox    *OutboxEntry
-	Claim     *chat.Claim
+	Claim     *gobot.Claim
 	State     *State
 	Event     *Event
 }
@@ -100,7 +100,7 @@ func (it Item) Kind() (Kind, error) {
 // OutboxEntry is what the bot owes as the answer to an event, and when it
 // was stored (chat.Tx.PutOutbox).
 type OutboxEntry struct {
-	ID     chat.EventID
+	ID     gobot.EventID
 	Stored time.Time
 	Value  []byte
 }
@@ -113,7 +113,7 @@ type State struct {
 
 // Event is a handled chat event ID and when it was handled.
 type Event struct {
-	ID      chat.EventID
+	ID      gobot.EventID
 	Handled time.Time
 }
 
@@ -167,7 +167,7 @@ type Sink interface {
 type Counts struct {
 	Tally
 	// Damaged names the records the source could not read (not copied).
-	Damaged *chat.DamagedError
+	Damaged *gobot.DamagedError
 }
 
 func (c Counts) String() string {
@@ -225,7 +225,7 @@ func Copy(ctx context.Context, src Source, dst Sink) (Counts, error) {
 		}
 		return nil
 	})
-	if d := chat.Damaged(err); d != nil {
+	if d := gobot.Damaged(err); d != nil {
 		c.Damaged, err = d, nil
 	}
 	if err == nil {

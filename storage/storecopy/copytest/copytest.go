@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/storetest"
 	"github.com/gobotgo/gobot/storage/storecopy"
 )
 
 // Store is a store a copy reads from and writes to.
 type Store interface {
-	chat.Store
+	gobot.Store
 	storecopy.Source
 	storecopy.Sink
 }
@@ -44,7 +44,7 @@ var Writers = map[string]storecopy.Kind{
 // CheckWriters fails t for a method of chat.Tx that stores a record of
 // a kind Writers does not name.
 func CheckWriters(t *testing.T) {
-	tx := reflect.TypeFor[chat.Tx]()
+	tx := reflect.TypeFor[gobot.Tx]()
 	for i := range tx.NumMethod() {
 		m := tx.Method(i).Name
 		if !strings.HasPrefix(m, "Put") && m != "MarkEvent" {
@@ -59,8 +59,8 @@ func CheckWriters(t *testing.T) {
 var t0 = storetest.T0
 
 // fill stores two records of each kind (indexed by storecopy.Kind).
-var fill = map[storecopy.Kind]func(tx chat.Tx) error{
-	storecopy.Games: func(tx chat.Tx) error {
+var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
+	storecopy.Games: func(tx gobot.Tx) error {
 		a := storetest.NewGame("t:ann", "t:bob", "t:r1")
 		a.Deadline = t0.Add(time.Hour)
 		b := storetest.NewGame("t:cat", "t:ann", "t:r2")
@@ -72,9 +72,9 @@ var fill = map[storecopy.Kind]func(tx chat.Tx) error{
 		b.ID = 4
 		return tx.InsertGame(b)
 	},
-	storecopy.Challenges: func(tx chat.Tx) error {
+	storecopy.Challenges: func(tx gobot.Tx) error {
 		cfg := storetest.NewGame("", "", "").Record.Config
-		for _, c := range []*chat.Challenge{
+		for _, c := range []*gobot.Challenge{
 			{Room: "t:r1", From: "t:ann", To: "t:bob", Config: cfg, Color: "black", Created: t0, Message: "m1"},
 			{Room: "t:r1", From: "t:cat", Config: cfg, Color: "random", Created: t0},
 		} {
@@ -84,49 +84,49 @@ var fill = map[storecopy.Kind]func(tx chat.Tx) error{
 		}
 		return nil
 	},
-	storecopy.Players: func(tx chat.Tx) error {
-		if err := tx.PutPlayer(&chat.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Updated: t0}); err != nil {
+	storecopy.Players: func(tx gobot.Tx) error {
+		if err := tx.PutPlayer(&gobot.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Updated: t0}); err != nil {
 			return err
 		}
-		return tx.PutPlayer(&chat.Player{ID: "t:bob", Theme: "dark", Updated: t0})
+		return tx.PutPlayer(&gobot.Player{ID: "t:bob", Theme: "dark", Updated: t0})
 	},
-	storecopy.Rooms: func(tx chat.Tx) error {
+	storecopy.Rooms: func(tx gobot.Tx) error {
 		komi := 0.5
-		if err := tx.PutRoom(&chat.Room{ID: "t:r1", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Updated: t0}); err != nil {
+		if err := tx.PutRoom(&gobot.Room{ID: "t:r1", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Updated: t0}); err != nil {
 			return err
 		}
-		return tx.PutRoom(&chat.Room{ID: "t:r2", Clock: "3d", Threads: true, NoEngines: true, Updated: t0})
+		return tx.PutRoom(&gobot.Room{ID: "t:r2", Clock: "3d", Threads: true, NoEngines: true, Updated: t0})
 	},
-	storecopy.Ratings: func(tx chat.Tx) error {
-		ann := chat.NewPlayerRating("t:guild", "t:ann")
+	storecopy.Ratings: func(tx gobot.Tx) error {
+		ann := gobot.NewPlayerRating("t:guild", "t:ann")
 		ann.Rating, ann.RD, ann.Games, ann.Wins, ann.Updated = 1612.5, 290, 1, 1, t0
-		ann.Last = []chat.RatedResult{{Game: 4, Opponent: "t:cat", Score: 1, Change: 112.5, At: t0}}
-		other := chat.NewPlayerRating("t:room", "t:bob")
+		ann.Last = []gobot.RatedResult{{Game: 4, Opponent: "t:cat", Score: 1, Change: 112.5, At: t0}}
+		other := gobot.NewPlayerRating("t:room", "t:bob")
 		other.Stated, other.RD, other.Updated = true, 250, t0
 		if err := tx.PutRating(ann); err != nil {
 			return err
 		}
 		return tx.PutRating(other)
 	},
-	storecopy.Outbox: func(tx chat.Tx) error {
+	storecopy.Outbox: func(tx gobot.Tx) error {
 		if err := tx.PutOutbox("t:ev1", t0, []byte("reply one")); err != nil {
 			return err
 		}
 		return tx.PutOutbox("t:ev2", t0.Add(time.Minute), []byte{0, 1, 2})
 	},
-	storecopy.Claims: func(tx chat.Tx) error {
-		if err := tx.PutClaim(&chat.Claim{Key: "game 1 timeout", Holder: "p1", Expires: t0.Add(time.Minute), Value: []byte(`[{"room":"t:r1"}]`)}); err != nil {
+	storecopy.Claims: func(tx gobot.Tx) error {
+		if err := tx.PutClaim(&gobot.Claim{Key: "game 1 timeout", Holder: "p1", Expires: t0.Add(time.Minute), Value: []byte(`[{"room":"t:r1"}]`)}); err != nil {
 			return err
 		}
-		return tx.PutClaim(&chat.Claim{Key: "game 2 deadline 5 reminder 1", Holder: "p2", Expires: t0, Value: []byte{0, 1}})
+		return tx.PutClaim(&gobot.Claim{Key: "game 2 deadline 5 reminder 1", Holder: "p2", Expires: t0, Value: []byte{0, 1}})
 	},
-	storecopy.States: func(tx chat.Tx) error {
+	storecopy.States: func(tx gobot.Tx) error {
 		if err := tx.PutState("matrix", "sync", []byte("s42")); err != nil {
 			return err
 		}
 		return tx.PutState("discord", "commands", []byte{0xff, 0})
 	},
-	storecopy.Events: func(tx chat.Tx) error {
+	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 	t.Run("Writers", CheckWriters)
 	ctx := context.Background()
 	src, dst := newSrc(t), newDst(t)
-	err := src.Update(ctx, func(tx chat.Tx) error {
+	err := src.Update(ctx, func(tx gobot.Tx) error {
 		for _, k := range storecopy.Kinds {
 			f, ok := fill[k]
 			if !ok {
@@ -186,8 +186,8 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 	var want, have []any
 	read := func(s Store, out *[]any) {
 		t.Helper()
-		err := s.View(ctx, func(tx chat.Tx) error {
-			for _, id := range []chat.GameID{1, 4} {
+		err := s.View(ctx, func(tx gobot.Tx) error {
+			for _, id := range []gobot.GameID{1, 4} {
 				g, err := tx.Game(id)
 				if err != nil {
 					return err
@@ -195,21 +195,21 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 				g.Version = 0 // a copy starts every record's version again
 				*out = append(*out, g)
 			}
-			for _, id := range []chat.ChallengeID{1, 2} {
+			for _, id := range []gobot.ChallengeID{1, 2} {
 				c, err := tx.Challenge(id)
 				if err != nil {
 					return err
 				}
 				*out = append(*out, c)
 			}
-			for _, id := range []chat.UserID{"t:ann", "t:bob"} {
+			for _, id := range []gobot.UserID{"t:ann", "t:bob"} {
 				p, err := tx.Player(id)
 				if err != nil {
 					return err
 				}
 				*out = append(*out, p)
 			}
-			for _, id := range []chat.RoomID{"t:r1", "t:r2"} {
+			for _, id := range []gobot.RoomID{"t:r1", "t:r2"} {
 				r, err := tx.Room(id)
 				if err != nil {
 					return err
@@ -221,7 +221,7 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 				return err
 			}
 			*out = append(*out, rs)
-			for _, id := range []chat.EventID{"t:ev1", "t:ev2"} {
+			for _, id := range []gobot.EventID{"t:ev1", "t:ev2"} {
 				v, err := tx.Outbox(id)
 				if err != nil {
 					return err
@@ -257,8 +257,8 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 	}
 
 	// The times kept: events and owed replies expire as they would have.
-	err = dst.Update(ctx, func(tx chat.Tx) error {
-		if err := tx.MarkEvent("t:ev3", t0.Add(time.Hour)); !errors.Is(err, chat.ErrDuplicate) {
+	err = dst.Update(ctx, func(tx gobot.Tx) error {
+		if err := tx.MarkEvent("t:ev3", t0.Add(time.Hour)); !errors.Is(err, gobot.ErrDuplicate) {
 			t.Errorf("a copied event marked again: %v, want ErrDuplicate", err)
 		}
 		if n, err := tx.ExpireEvents(t0.Add(time.Millisecond)); n != 1 || err != nil {
@@ -275,7 +275,7 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}
-		c := &chat.Challenge{Room: "t:r1", From: "t:ann", Config: g.Record.Config, Color: "random", Created: t0}
+		c := &gobot.Challenge{Room: "t:r1", From: "t:ann", Config: g.Record.Config, Color: "random", Created: t0}
 		if err := tx.PutChallenge(c); err != nil || c.ID != 6 {
 			t.Errorf("a new challenge after the copy: #%d (%v), want #6", c.ID, err)
 		}

@@ -1,57 +1,18 @@
 package chat
 
 import (
+	"github.com/gobotgo/gobot"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// UserID is a platform-qualified user: "discord:1234",
-// "matrix:@ann:example.org", "console:alice".
-type UserID string
-
-// RoomID is a platform-qualified room or channel: "discord:5678",
-// "matrix:!abc:example.org", "console:main".
-type RoomID string
-
-// EventID is a platform-qualified chat event ("discord:interaction:…",
-// "matrix:$event"): the same event delivered twice is handled once.
-type EventID string
-
-// GameID numbers games from 1.
-type GameID uint64
-
-// ChallengeID numbers challenges from 1.
-type ChallengeID uint64
-
-// NewUserID qualifies a platform's user ID: NewUserID("discord", "1234")
-// is "discord:1234".
-func NewUserID(platform, local string) UserID { return UserID(platform + ":" + local) }
-
-// NewRoomID qualifies a platform's room ID.
-func NewRoomID(platform, local string) RoomID { return RoomID(platform + ":" + local) }
-
-// NewEventID qualifies a platform's event ID.
-func NewEventID(platform, local string) EventID { return EventID(platform + ":" + local) }
-
-// Platform returns the part before the first colon ("discord").
-func (u UserID) Platform() string { p, _, _ := strings.Cut(string(u), ":"); return p }
-
-// Local returns the part after the platform ("1234").
-func (u UserID) Local() string { _, l, _ := strings.Cut(string(u), ":"); return l }
-
-// Platform returns the part before the first colon.
-func (r RoomID) Platform() string { p, _, _ := strings.Cut(string(r), ":"); return p }
-
-// Local returns the part after the platform.
-func (r RoomID) Local() string { _, l, _ := strings.Cut(string(r), ":"); return l }
-
-// Validate checks u against its platform's grammar before it is stored
+// ValidateUser checks u against its platform's grammar before it is stored
 // or looked up: a Matrix user ID (@local:server, at most 255 bytes), a
 // Discord snowflake (digits, at most 20), on other platforms (the
 // terminal) a short word. The error quotes u only clipped.
-func (u UserID) Validate() error {
+func ValidateUser(u gobot.UserID) error {
 	p, local, ok := strings.Cut(string(u), ":")
 	if !ok || !isWord(p, 16) || !utf8.ValidString(string(u)) {
 		return errorf("%s is not a user I know: write a player like @bob.", echo(string(u)))

@@ -1,4 +1,4 @@
-package chat
+package gobot
 
 import (
 	"context"
@@ -103,10 +103,10 @@ func TakeLease(ctx context.Context, s Store, name, holder string, ttl time.Durat
 	return f, f.Gen != 0, nil
 }
 
-// renewLease extends term f of its lease until now+ttl. It reports false
+// RenewLease extends term f of its lease until now+ttl. It reports false
 // when the lease is in another term (taken over, or released and taken
 // again): then f's work must stop.
-func renewLease(ctx context.Context, s Store, f Fence, ttl time.Duration, now time.Time) (bool, error) {
+func RenewLease(ctx context.Context, s Store, f Fence, ttl time.Duration, now time.Time) (bool, error) {
 	var ok bool
 	err := s.Update(ctx, func(tx Tx) error {
 		ok = false
@@ -246,7 +246,7 @@ func HoldLease(ctx context.Context, s Store, name, holder string, ttl time.Durat
 			if at.Sub(lastRenewed) >= ttl {
 				return lost() // paused past the lease: another may hold it now
 			}
-			ok, err := renewLease(ctx, s, f, ttl, at)
+			ok, err := RenewLease(ctx, s, f, ttl, at)
 			switch {
 			case err == nil && ok:
 				lastRenewed = at
@@ -283,3 +283,7 @@ func (s fencedStore) Update(ctx context.Context, fn func(Tx) error) error {
 // ErrLeaseLost is returned by HoldLease when another process took the
 // lease (or it could not be renewed in time) and the work was stopped.
 var ErrLeaseLost = errors.New("lease lost to another process")
+
+// Fenced wraps s so that a write transaction whose ctx carries a lease's
+// Fence (WithFence) runs only while that lease term is current.
+func Fenced(s Store) Store { return fencedStore{s} }
