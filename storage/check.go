@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -659,7 +660,7 @@ func checkAtOpen(path string, timeout time.Duration) error {
 	defer f.Close()
 	if err := lockShared(f, timeout); err != nil {
 		if errors.Is(err, errLocked) {
-			return fmt.Errorf("%w (%s)", ErrInUse, path)
+			return fmt.Errorf("%w (%s)", gobot.ErrInUse, path)
 		}
 		return fmt.Errorf("opening database %s: %w", path, err)
 	}
@@ -682,7 +683,7 @@ func Verify(path string) (FileReport, error) {
 	defer f.Close()
 	if err := lockShared(f, time.Second); err != nil {
 		if errors.Is(err, errLocked) {
-			return FileReport{}, fmt.Errorf("%w (%s)", ErrInUse, path)
+			return FileReport{}, fmt.Errorf("%w (%s)", gobot.ErrInUse, path)
 		}
 		return FileReport{}, err
 	}

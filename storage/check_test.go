@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -348,7 +349,7 @@ func TestOpenCheckAgreesWithBbolt(t *testing.T) {
 			t.Fatal(err)
 		}
 		db, err := Open(path, Options{ReadOnly: true})
-		if errors.Is(err, ErrDamaged) || errors.Is(err, ErrCorrupt) { // ErrCorrupt: the schema key's value
+		if errors.Is(err, ErrDamaged) || errors.Is(err, gobot.ErrCorrupt) { // ErrCorrupt: the schema key's value
 			refused++
 			continue
 		}

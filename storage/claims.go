@@ -47,7 +47,7 @@ func (tx *Tx) Claim(key string) (*gobot.Claim, error) {
 			return decodeClaim([]byte(key), v)
 		}
 	}
-	return nil, fmt.Errorf("claim %q %w", key, ErrNotFound)
+	return nil, fmt.Errorf("claim %q %w", key, gobot.ErrNotFound)
 }
 
 // DeleteClaim drops the claim under key.
@@ -87,7 +87,7 @@ func (tx *Tx) ExpiredClaims(before time.Time, limit int) ([]*gobot.Claim, error)
 		out = out[:limit]
 	}
 	if len(errs) > 0 {
-		return out, fmt.Errorf("%w: %d unreadable claims (%v)", ErrCorrupt, len(errs), errs[0])
+		return out, fmt.Errorf("%w: %d unreadable claims (%v)", gobot.ErrCorrupt, len(errs), errs[0])
 	}
 	return out, nil
 }
@@ -96,7 +96,7 @@ func decodeClaim(k, v []byte) (*gobot.Claim, error) {
 	var r claimRecord
 	dec := json.NewDecoder(bytes.NewReader(v))
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("claim %q: %w: %v", k, ErrCorrupt, err)
+		return nil, fmt.Errorf("claim %q: %w: %v", k, gobot.ErrCorrupt, err)
 	}
 	return &gobot.Claim{Key: string(k), Holder: r.Holder, Expires: r.Expires, Value: r.Value}, nil
 }

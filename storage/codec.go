@@ -301,7 +301,7 @@ func decodeClock(e *errs, c clockRec) gobot.TimeControl {
 		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
 }
 
-func encodeGame(g *Game) ([]byte, error) {
+func encodeGame(g *gobot.Game) ([]byte, error) {
 	var e errs
 	r := g.Record
 	if g.Left[game.Empty] != 0 {
@@ -360,7 +360,7 @@ func checkFormat(raw []byte) error {
 	return nil
 }
 
-func decodeGame(raw []byte) (*Game, error) {
+func decodeGame(raw []byte) (*gobot.Game, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -369,9 +369,9 @@ func decodeGame(raw []byte) (*Game, error) {
 		return nil, err
 	}
 	var e errs
-	g := &Game{ID: GameID(rec.ID), Version: rec.Version, Room: RoomID(rec.Room), Thread: rec.Thread, Parent: RoomID(rec.Parent),
-		Black: UserID(rec.Black), White: UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
-		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: UserID(rec.UndoBy), Challenge: ChallengeID(rec.Challenge),
+	g := &gobot.Game{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
+		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
+		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
@@ -403,12 +403,12 @@ func decodeGame(raw []byte) (*Game, error) {
 	for _, u := range rec.Undos {
 		was, err := parseMove(u.Was)
 		e.add(err)
-		g.Undos = append(g.Undos, Undo{By: UserID(u.By), Move: u.Move, Was: was, At: u.At})
+		g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(u.By), Move: u.Move, Was: was, At: u.At})
 	}
 	return g, e.err
 }
 
-func encodeChallenge(c *Challenge) ([]byte, error) {
+func encodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	var e errs
 	rec := challengeRec{V: recordFormat, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
@@ -420,7 +420,7 @@ func encodeChallenge(c *Challenge) ([]byte, error) {
 	return json.Marshal(rec)
 }
 
-func decodeChallenge(raw []byte) (*Challenge, error) {
+func decodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -429,18 +429,18 @@ func decodeChallenge(raw []byte) (*Challenge, error) {
 		return nil, err
 	}
 	var e errs
-	c := &Challenge{ID: ChallengeID(rec.ID), Room: RoomID(rec.Room), From: UserID(rec.From), To: UserID(rec.To),
+	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
 	return c, e.err
 }
 
-func encodePlayer(p *Player) ([]byte, error) {
+func encodePlayer(p *gobot.Player) ([]byte, error) {
 	return json.Marshal(playerRec{V: recordFormat, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
 }
 
-func decodePlayer(raw []byte) (*Player, error) {
+func decodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -448,15 +448,15 @@ func decodePlayer(raw []byte) (*Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &Player{ID: UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
+	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
 }
 
-func encodeRoom(r *Room) ([]byte, error) {
+func encodeRoom(r *gobot.Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: recordFormat, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
 		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated})
 }
 
-func decodeRoom(raw []byte) (*Room, error) {
+func decodeRoom(raw []byte) (*gobot.Room, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -464,6 +464,6 @@ func decodeRoom(raw []byte) (*Room, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &Room{ID: RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
+	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
 		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated}, nil
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"github.com/gobotgo/gobot"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestCodecEngineFields(t *testing.T) {
 	if back.Engine != "gnugo" || back.EngineLevel != 3 || back.EngineDead != 17 {
 		t.Errorf("decoded engine %q level %d dead %d", back.Engine, back.EngineLevel, back.EngineDead)
 	}
-	rm := &Room{ID: "t:r", NoEngines: true}
+	rm := &gobot.Room{ID: "t:r", NoEngines: true}
 	raw, err = encodeRoom(rm)
 	if err != nil {
 		t.Fatal(err)

@@ -105,10 +105,10 @@ func decodeRatingRecord(raw []byte) (*gobot.PlayerRating, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	r := &gobot.PlayerRating{Community: gobot.CommunityID(rec.Community), User: UserID(rec.User), Rating: rec.Rating, RD: rec.RD,
+	r := &gobot.PlayerRating{Community: gobot.CommunityID(rec.Community), User: gobot.UserID(rec.User), Rating: rec.Rating, RD: rec.RD,
 		Volatility: rec.Volatility, Games: rec.Games, Wins: rec.Wins, Losses: rec.Losses, Stated: rec.Stated, Updated: rec.Updated}
 	for _, l := range rec.Last {
-		r.Last = append(r.Last, gobot.RatedResult{Game: GameID(l.Game), Opponent: UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
+		r.Last = append(r.Last, gobot.RatedResult{Game: gobot.GameID(l.Game), Opponent: gobot.UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
 	}
 	if r.Player().Check() != nil {
 		return nil, fmt.Errorf("rating values out of range: %v", r.Player().Check())

@@ -18,11 +18,11 @@ import (
 func TestRatingRecordFormat(t *testing.T) {
 	at := time.Date(2026, 11, 24, 1, 2, 3, 0, time.UTC)
 	rules, _ := game.Preset("japanese")
-	g := &Game{ID: 9, Version: 3, Room: "discord:5", Black: "discord:1", White: "discord:2", Created: at, Updated: at,
+	g := &gobot.Game{ID: 9, Version: 3, Room: "discord:5", Black: "discord:1", White: "discord:2", Created: at, Updated: at,
 		Record: game.Record{Config: game.Config{Width: 19, Height: 19, Handicap: 3, Rules: rules}},
 		Rating: &gobot.GameRating{Community: "discord:guild:5", Rated: true, BlackRank: "5k?", WhiteRank: "2k", Done: true, Grades: 3,
 			BlackChange: 12.25, WhiteChange: -12.25, BlackAfter: "4k?", WhiteAfter: "2k"}}
-	c := &Challenge{ID: 9, Room: "discord:5", From: "discord:2", To: "discord:1", Color: "white", Created: at, Status: gobot.Accepted, Game: 9,
+	c := &gobot.Challenge{ID: 9, Room: "discord:5", From: "discord:2", To: "discord:1", Color: "white", Created: at, Status: gobot.Accepted, Game: 9,
 		Config: game.Config{Width: 19, Height: 19, Handicap: 3, Rules: rules},
 		Rating: &gobot.ChallengeRating{Community: "discord:guild:5", Rated: true, Auto: true, Suggested: "3 stones", FromRank: "2k", ToRank: "5k?"}}
 	r := &gobot.PlayerRating{Community: "discord:guild:5", User: "discord:1", Rating: 1612.5, RD: 180.25, Volatility: 0.0600012,

@@ -26,9 +26,9 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 			return nil
 		})
 		for _, id := range ids {
-			g, err := tx.Game(GameID(id))
+			g, err := tx.Game(gobot.GameID(id))
 			if err != nil {
-				bad.Games, bad.Err = append(bad.Games, GameID(id)), errors.Join(bad.Err, err)
+				bad.Games, bad.Err = append(bad.Games, gobot.GameID(id)), errors.Join(bad.Err, err)
 				continue
 			}
 			if err := fn(storecopy.Item{Game: g}); err != nil {
@@ -43,9 +43,9 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 			return nil
 		})
 		for _, id := range ids {
-			c, err := tx.Challenge(ChallengeID(id))
+			c, err := tx.Challenge(gobot.ChallengeID(id))
 			if err != nil {
-				bad.Challenges, bad.Err = append(bad.Challenges, ChallengeID(id)), errors.Join(bad.Err, err)
+				bad.Challenges, bad.Err = append(bad.Challenges, gobot.ChallengeID(id)), errors.Join(bad.Err, err)
 				continue
 			}
 			if err := fn(storecopy.Item{Challenge: c}); err != nil {
@@ -55,7 +55,7 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 		var keys []string
 		tx.b(bPlayers).ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil })
 		for _, k := range keys {
-			p, err := tx.Player(UserID(k))
+			p, err := tx.Player(gobot.UserID(k))
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 		keys = keys[:0]
 		tx.b(bRooms).ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil })
 		for _, k := range keys {
-			r, err := tx.Room(RoomID(k))
+			r, err := tx.Room(gobot.RoomID(k))
 			if err != nil {
 				return err
 			}
@@ -88,10 +88,10 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 		if ob := tx.tx.Bucket(bOutbox); ob != nil {
 			err := ob.ForEach(func(k, v []byte) error {
 				if len(v) < 8 {
-					return fmt.Errorf("outbox entry %q: %w: %d bytes", k, ErrCorrupt, len(v))
+					return fmt.Errorf("outbox entry %q: %w: %d bytes", k, gobot.ErrCorrupt, len(v))
 				}
 				at := time.Unix(0, int64(binary.BigEndian.Uint64(v[:8]))).UTC()
-				return fn(storecopy.Item{Outbox: &storecopy.OutboxEntry{ID: EventID(k), Stored: at, Value: append([]byte(nil), v[8:]...)}})
+				return fn(storecopy.Item{Outbox: &storecopy.OutboxEntry{ID: gobot.EventID(k), Stored: at, Value: append([]byte(nil), v[8:]...)}})
 			})
 			if err != nil {
 				return err
@@ -124,7 +124,7 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				return nil
 			}
 			at := time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC()
-			return fn(storecopy.Item{Event: &storecopy.Event{ID: EventID(k), Handled: at}})
+			return fn(storecopy.Item{Event: &storecopy.Event{ID: gobot.EventID(k), Handled: at}})
 		})
 	})
 	if err != nil {

@@ -69,7 +69,7 @@ func Open(path string, opt Options) (*DB, error) {
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoSync: opt.NoSync, ReadOnly: opt.ReadOnly})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
-			return nil, fmt.Errorf("%w (%s)", ErrInUse, path)
+			return nil, fmt.Errorf("%w (%s)", gobot.ErrInUse, path)
 		}
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
 	}
@@ -161,7 +161,7 @@ func schemaOf(btx *bolt.Tx) (int, error) {
 	if meta := btx.Bucket(bMeta); meta != nil {
 		if raw := meta.Get(keySchema); raw != nil {
 			if len(raw) != 4 {
-				return 0, fmt.Errorf("schema version: %w: %d bytes", ErrCorrupt, len(raw))
+				return 0, fmt.Errorf("schema version: %w: %d bytes", gobot.ErrCorrupt, len(raw))
 			}
 			return int(binary.BigEndian.Uint32(raw)), nil
 		}
@@ -185,7 +185,7 @@ func (db *DB) checkSchema() error {
 		}
 		for _, name := range allBuckets {
 			if btx.Bucket(name) == nil {
-				return fmt.Errorf("%w: bucket %s is missing", ErrCorrupt, name)
+				return fmt.Errorf("%w: bucket %s is missing", gobot.ErrCorrupt, name)
 			}
 		}
 		return nil
@@ -311,7 +311,7 @@ func pairKey(s string, id uint64) []byte {
 
 func timeKey(t time.Time) []byte { return binary.BigEndian.AppendUint64(nil, uint64(t.UnixNano())) }
 
-func deadlineKey(t time.Time, id GameID) []byte {
+func deadlineKey(t time.Time, id gobot.GameID) []byte {
 	return binary.BigEndian.AppendUint64(timeKey(t), uint64(id))
 }
 
@@ -331,17 +331,17 @@ func (tx *Tx) idsWithPrefix(bucket []byte, s string, want func(v []byte) bool) [
 // --- games ---
 
 // Game returns game id.
-func (tx *Tx) Game(id GameID) (*Game, error) {
+func (tx *Tx) Game(id gobot.GameID) (*gobot.Game, error) {
 	raw := tx.b(bGames).Get(idKey(uint64(id)))
 	if raw == nil {
-		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
+		return nil, fmt.Errorf("game #%d %w", id, gobot.ErrNotFound)
 	}
 	g, err := decodeGame(raw)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", id, ErrCorrupt, err)
+		return nil, fmt.Errorf("game #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
 	if g.ID != id {
-		return nil, fmt.Errorf("game #%d: %w: it says it is game #%d", id, ErrCorrupt, g.ID)
+		return nil, fmt.Errorf("game #%d: %w: it says it is game #%d", id, gobot.ErrCorrupt, g.ID)
 	}
 	return g, nil
 }
@@ -349,14 +349,14 @@ func (tx *Tx) Game(id GameID) (*Game, error) {
 // PutGame inserts (ID 0: assigns the next ID) or updates a game. An update
 // must carry the Version it read, else ErrConflict; Version is then
 // bumped (also on g) and the indexes follow.
-func (tx *Tx) PutGame(g *Game) error {
+func (tx *Tx) PutGame(g *gobot.Game) error {
 	games := tx.b(bGames)
 	if g.ID == 0 {
 		seq, err := games.NextSequence()
 		if err != nil {
 			return err
 		}
-		g.ID, g.Version = GameID(seq), 0
+		g.ID, g.Version = gobot.GameID(seq), 0
 	} else {
 		// A game deleted since it was read stays deleted, and a damaged
 		// record is not overwritten blindly (DeleteGame removes it).
@@ -365,7 +365,7 @@ func (tx *Tx) PutGame(g *Game) error {
 			return err
 		}
 		if old.Version != g.Version {
-			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, ErrConflict)
+			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, gobot.ErrConflict)
 		}
 		if err := tx.unindexGame(old); err != nil {
 			return err
@@ -382,11 +382,11 @@ func (tx *Tx) PutGame(g *Game) error {
 	return tx.indexGame(g)
 }
 
-func (tx *Tx) indexGame(g *Game) error {
+func (tx *Tx) indexGame(g *gobot.Game) error {
 	active := []byte{0}
 	if g.Active() {
 		active[0] = 1
-		for _, u := range []UserID{g.Black, g.White} {
+		for _, u := range []gobot.UserID{g.Black, g.White} {
 			if err := tx.b(bPlayerGames).Put(pairKey(string(u), uint64(g.ID)), nil); err != nil {
 				return err
 			}
@@ -400,8 +400,8 @@ func (tx *Tx) indexGame(g *Game) error {
 	return tx.b(bRoomGames).Put(pairKey(string(g.Room), uint64(g.ID)), active)
 }
 
-func (tx *Tx) unindexGame(g *Game) error {
-	for _, u := range []UserID{g.Black, g.White} {
+func (tx *Tx) unindexGame(g *gobot.Game) error {
+	for _, u := range []gobot.UserID{g.Black, g.White} {
 		if err := tx.b(bPlayerGames).Delete(pairKey(string(u), uint64(g.ID))); err != nil {
 			return err
 		}
@@ -416,12 +416,12 @@ func (tx *Tx) unindexGame(g *Game) error {
 
 // DeleteGame removes a game and its index entries. A damaged record can
 // be deleted too: its index entries are then found by scanning.
-func (tx *Tx) DeleteGame(id GameID) error {
+func (tx *Tx) DeleteGame(id gobot.GameID) error {
 	g, err := tx.Game(id)
 	switch {
 	case err == nil:
 		err = tx.unindexGame(g)
-	case errors.Is(err, ErrCorrupt):
+	case errors.Is(err, gobot.ErrCorrupt):
 		err = tx.purgeIndexes(uint64(id), bPlayerGames, bRoomGames, bDeadlines)
 	}
 	if err != nil {
@@ -456,17 +456,17 @@ func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
 // games loads the listed games. Records that cannot be read are left out
 // and reported in the error (wrapping ErrCorrupt), so callers can use the
 // good ones.
-func (tx *Tx) games(ids []uint64) ([]*Game, error) {
-	out := make([]*Game, 0, len(ids))
+func (tx *Tx) games(ids []uint64) ([]*gobot.Game, error) {
+	out := make([]*gobot.Game, 0, len(ids))
 	var damaged gobot.DamagedError
 	var errs []error
 	for _, id := range ids {
-		g, err := tx.Game(GameID(id))
+		g, err := tx.Game(gobot.GameID(id))
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, gobot.ErrCorrupt) {
 				return nil, err
 			}
-			damaged.Games = append(damaged.Games, GameID(id))
+			damaged.Games = append(damaged.Games, gobot.GameID(id))
 			errs = append(errs, err)
 			continue
 		}
@@ -480,13 +480,13 @@ func (tx *Tx) games(ids []uint64) ([]*Game, error) {
 }
 
 // ActiveGames returns u's games still being played or scored, by ID.
-func (tx *Tx) ActiveGames(u UserID) ([]*Game, error) {
+func (tx *Tx) ActiveGames(u gobot.UserID) ([]*gobot.Game, error) {
 	return tx.games(tx.idsWithPrefix(bPlayerGames, string(u), nil))
 }
 
 // RoomGames returns the games whose home is room r (only active ones if
 // activeOnly), by ID.
-func (tx *Tx) RoomGames(r RoomID, activeOnly bool) ([]*Game, error) {
+func (tx *Tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Game, error) {
 	return tx.games(tx.idsWithPrefix(bRoomGames, string(r), func(v []byte) bool {
 		return !activeOnly || (len(v) == 1 && v[0] == 1)
 	}))
@@ -494,7 +494,7 @@ func (tx *Tx) RoomGames(r RoomID, activeOnly bool) ([]*Game, error) {
 
 // DueGames returns active games whose Deadline is before t, earliest
 // first, at most limit (0 = all).
-func (tx *Tx) DueGames(before time.Time, limit int) ([]*Game, error) {
+func (tx *Tx) DueGames(before time.Time, limit int) ([]*gobot.Game, error) {
 	end := timeKey(before)
 	var ids []uint64
 	c := tx.b(bDeadlines).Cursor()
@@ -510,31 +510,31 @@ func (tx *Tx) DueGames(before time.Time, limit int) ([]*Game, error) {
 // --- challenges ---
 
 // Challenge returns challenge id.
-func (tx *Tx) Challenge(id ChallengeID) (*Challenge, error) {
+func (tx *Tx) Challenge(id gobot.ChallengeID) (*gobot.Challenge, error) {
 	raw := tx.b(bChallenges).Get(idKey(uint64(id)))
 	if raw == nil {
-		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+		return nil, fmt.Errorf("challenge #%d %w", id, gobot.ErrNotFound)
 	}
 	c, err := decodeChallenge(raw)
 	if err != nil {
-		return nil, fmt.Errorf("challenge #%d: %w: %v", id, ErrCorrupt, err)
+		return nil, fmt.Errorf("challenge #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
 	if c.ID != id {
-		return nil, fmt.Errorf("challenge #%d: %w: it says it is challenge #%d", id, ErrCorrupt, c.ID)
+		return nil, fmt.Errorf("challenge #%d: %w: it says it is challenge #%d", id, gobot.ErrCorrupt, c.ID)
 	}
 	return c, nil
 }
 
 // PutChallenge inserts (ID 0: assigns the next ID) or updates a
 // challenge; only pending challenges are indexed.
-func (tx *Tx) PutChallenge(c *Challenge) error {
+func (tx *Tx) PutChallenge(c *gobot.Challenge) error {
 	b := tx.b(bChallenges)
 	if c.ID == 0 {
 		seq, err := b.NextSequence()
 		if err != nil {
 			return err
 		}
-		c.ID = ChallengeID(seq)
+		c.ID = gobot.ChallengeID(seq)
 	} else {
 		old, err := tx.Challenge(c.ID)
 		if err != nil {
@@ -565,7 +565,7 @@ func (tx *Tx) PutChallenge(c *Challenge) error {
 
 // DeleteChallenge removes a challenge and its index entries (also a
 // damaged one).
-func (tx *Tx) DeleteChallenge(id ChallengeID) error {
+func (tx *Tx) DeleteChallenge(id gobot.ChallengeID) error {
 	c, err := tx.Challenge(id)
 	switch {
 	case err == nil:
@@ -574,7 +574,7 @@ func (tx *Tx) DeleteChallenge(id ChallengeID) error {
 				return err
 			}
 		}
-	case errors.Is(err, ErrCorrupt):
+	case errors.Is(err, gobot.ErrCorrupt):
 		err = tx.purgeIndexes(uint64(id), bPlayerChals, bRoomChals)
 	}
 	if err != nil {
@@ -588,7 +588,7 @@ type indexKey struct {
 	key    []byte
 }
 
-func challengeKeys(c *Challenge) []indexKey {
+func challengeKeys(c *gobot.Challenge) []indexKey {
 	keys := []indexKey{{bPlayerChals, pairKey(string(c.From), uint64(c.ID))}, {bRoomChals, pairKey(string(c.Room), uint64(c.ID))}}
 	if c.To != "" {
 		keys = append(keys, indexKey{bPlayerChals, pairKey(string(c.To), uint64(c.ID))})
@@ -596,17 +596,17 @@ func challengeKeys(c *Challenge) []indexKey {
 	return keys
 }
 
-func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
-	out := make([]*Challenge, 0, len(ids))
+func (tx *Tx) challenges(ids []uint64) ([]*gobot.Challenge, error) {
+	out := make([]*gobot.Challenge, 0, len(ids))
 	var damaged gobot.DamagedError
 	var errs []error
 	for _, id := range ids {
-		c, err := tx.Challenge(ChallengeID(id))
+		c, err := tx.Challenge(gobot.ChallengeID(id))
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, gobot.ErrCorrupt) {
 				return nil, err
 			}
-			damaged.Challenges = append(damaged.Challenges, ChallengeID(id))
+			damaged.Challenges = append(damaged.Challenges, gobot.ChallengeID(id))
 			errs = append(errs, err)
 			continue
 		}
@@ -620,12 +620,12 @@ func (tx *Tx) challenges(ids []uint64) ([]*Challenge, error) {
 }
 
 // PendingChallenges returns pending challenges from or to u.
-func (tx *Tx) PendingChallenges(u UserID) ([]*Challenge, error) {
+func (tx *Tx) PendingChallenges(u gobot.UserID) ([]*gobot.Challenge, error) {
 	return tx.challenges(tx.idsWithPrefix(bPlayerChals, string(u), nil))
 }
 
 // RoomChallenges returns the pending challenges in room r.
-func (tx *Tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
+func (tx *Tx) RoomChallenges(r gobot.RoomID) ([]*gobot.Challenge, error) {
 	return tx.challenges(tx.idsWithPrefix(bRoomChals, string(r), nil))
 }
 
@@ -635,11 +635,11 @@ func (tx *Tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
 func get[T any](tx *Tx, bucket []byte, key, what string, decode func([]byte) (*T, error)) (*T, error) {
 	raw := tx.b(bucket).Get([]byte(key))
 	if raw == nil {
-		return nil, fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+		return nil, fmt.Errorf("%s %s %w", what, key, gobot.ErrNotFound)
 	}
 	v, err := decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w: %v", what, key, ErrCorrupt, err)
+		return nil, fmt.Errorf("%s %s: %w: %v", what, key, gobot.ErrCorrupt, err)
 	}
 	return v, nil
 }
@@ -657,26 +657,28 @@ func put[T any](tx *Tx, bucket []byte, key string, v *T, encode func(*T) ([]byte
 }
 
 // Player returns what gobot knows of user id (ErrNotFound if nothing).
-func (tx *Tx) Player(id UserID) (*Player, error) {
+func (tx *Tx) Player(id gobot.UserID) (*gobot.Player, error) {
 	return get(tx, bPlayers, string(id), "player", decodePlayer)
 }
 
 // PutPlayer stores a player.
-func (tx *Tx) PutPlayer(p *Player) error { return put(tx, bPlayers, string(p.ID), p, encodePlayer) }
+func (tx *Tx) PutPlayer(p *gobot.Player) error {
+	return put(tx, bPlayers, string(p.ID), p, encodePlayer)
+}
 
 // Room returns a room's settings (ErrNotFound if never set).
-func (tx *Tx) Room(id RoomID) (*Room, error) {
+func (tx *Tx) Room(id gobot.RoomID) (*gobot.Room, error) {
 	return get(tx, bRooms, string(id), "room", decodeRoom)
 }
 
 // PutRoom stores a room's settings.
-func (tx *Tx) PutRoom(r *Room) error { return put(tx, bRooms, string(r.ID), r, encodeRoom) }
+func (tx *Tx) PutRoom(r *gobot.Room) error { return put(tx, bRooms, string(r.ID), r, encodeRoom) }
 
 // State returns an adapter's stored value (ErrNotFound when absent).
 func (tx *Tx) State(ns, key string) ([]byte, error) {
 	v := tx.b(bState).Get([]byte(ns + "\x00" + key))
 	if v == nil {
-		return nil, fmt.Errorf("state %s/%s %w", ns, key, ErrNotFound)
+		return nil, fmt.Errorf("state %s/%s %w", ns, key, gobot.ErrNotFound)
 	}
 	return append([]byte(nil), v...), nil
 }
@@ -693,13 +695,13 @@ func (tx *Tx) PutState(ns, key string, v []byte) error {
 
 // MarkEvent records that chat event id was handled at t; ErrDuplicate if
 // it already was.
-func (tx *Tx) MarkEvent(id EventID, t time.Time) error {
+func (tx *Tx) MarkEvent(id gobot.EventID, t time.Time) error {
 	if id == "" {
 		return errors.New("empty event ID")
 	}
 	ev := tx.b(bEvents)
 	if ev.Get([]byte(id)) != nil {
-		return fmt.Errorf("event %s: %w", id, ErrDuplicate)
+		return fmt.Errorf("event %s: %w", id, gobot.ErrDuplicate)
 	}
 	tk := timeKey(t)
 	if err := ev.Put([]byte(id), tk); err != nil {
@@ -736,7 +738,7 @@ func (tx *Tx) checkIndexes() error {
 	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
 		g, err := decodeGame(v)
-		if err != nil || len(k) != 8 || g.ID != GameID(binary.BigEndian.Uint64(k)) {
+		if err != nil || len(k) != 8 || g.ID != gobot.GameID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerGames, bRoomGames, bDeadlines} {
 				damaged[string(b)+"\xff"+string(k)] = true
 			}
@@ -756,7 +758,7 @@ func (tx *Tx) checkIndexes() error {
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
 		c, err := decodeChallenge(v)
-		if err != nil || len(k) != 8 || c.ID != ChallengeID(binary.BigEndian.Uint64(k)) {
+		if err != nil || len(k) != 8 || c.ID != gobot.ChallengeID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerChals, bRoomChals} {
 				damaged[string(b)+"\xff"+string(k)] = true
 			}

@@ -42,25 +42,25 @@ func mustOpen(t testing.TB) *DB {
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func newGame(t testing.TB, black, white UserID, room RoomID) *Game {
+func newGame(t testing.TB, black, white gobot.UserID, room gobot.RoomID) *gobot.Game {
 	r, _ := game.Preset("japanese")
 	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: r})
 	if err != nil {
 		panic(err)
 	}
-	return &Game{Room: room, Black: black, White: white, Record: g.Record(), Created: t0, Updated: t0}
+	return &gobot.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: t0, Updated: t0}
 }
 
 func TestRoundTrip(t *testing.T) {
 	db := mustOpen(t)
 	komi := 6.5
 	g := newGame(t, "test:ann", "test:bob", "test:room")
-	g.Clock = TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = gobot.TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Deadline = t0.Add(72 * time.Hour)
-	g.Undos = []Undo{{By: "test:ann", Move: 3, Was: game.Move{Color: game.Black, Point: game.Pt(3, 3)}, At: t0}}
-	c := &Challenge{Room: "test:room", From: "test:ann", To: "test:bob", Config: g.Record.Config, Color: "black", Created: t0}
-	p := &Player{ID: "test:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: t0}
-	r := &Room{ID: "test:room", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "3d", Threads: true, Updated: t0}
+	g.Undos = []gobot.Undo{{By: "test:ann", Move: 3, Was: game.Move{Color: game.Black, Point: game.Pt(3, 3)}, At: t0}}
+	c := &gobot.Challenge{Room: "test:room", From: "test:ann", To: "test:bob", Config: g.Record.Config, Color: "black", Created: t0}
+	p := &gobot.Player{ID: "test:ann", Name: "Ann", Notify: "dm", Theme: "dark", Updated: t0}
+	r := &gobot.Room{ID: "test:room", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "3d", Threads: true, Updated: t0}
 	err := db.update(context.Background(), func(tx *Tx) error {
 		for _, f := range []func() error{
 			func() error { return tx.PutGame(g) },
@@ -112,7 +112,7 @@ func TestRoundTrip(t *testing.T) {
 			func() error { _, err := tx.Room("test:nowhere"); return err }(),
 			func() error { _, err := tx.State("x", "y"); return err }(),
 		} {
-			if !errors.Is(err, ErrNotFound) {
+			if !errors.Is(err, gobot.ErrNotFound) {
 				t.Errorf("want ErrNotFound, got %v", err)
 			}
 		}
@@ -142,19 +142,19 @@ func TestRoundTripEveryField(t *testing.T) {
 	rec.Dead = []game.Point{game.Pt(1, 2)}
 	rec.Accepted = []game.Color{game.White}
 	rec.Ended = &game.Result{Winner: game.White, Margin: 3.5}
-	g := &Game{
+	g := &gobot.Game{
 		Room: "matrix:!abc:example.org", Thread: true, Black: "matrix:@ann:example.org", White: "discord:1234",
 		Record: rec, MoveTimes: times,
-		Clock:    TimeControl{Kind: gobot.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
+		Clock:    gobot.TimeControl{Kind: gobot.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
 		Left:     [3]time.Duration{0, 50 * time.Hour, 60 * time.Hour},
 		Deadline: t0.Add(99 * time.Hour), Reminded: 2, UndoBy: "discord:1234",
-		Undos:     []Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
+		Undos:     []gobot.Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
 		Challenge: 1, Created: t0, Updated: t0.Add(time.Minute), Finished: t0.Add(time.Hour), Result: "W+3.5",
 	}
-	c := &Challenge{Room: g.Room, From: g.Black, To: g.White, Config: rec.Config, Color: "random", Clock: g.Clock,
+	c := &gobot.Challenge{Room: g.Room, From: g.Black, To: g.White, Config: rec.Config, Color: "random", Clock: g.Clock,
 		Created: t0, Status: gobot.Accepted, Game: 1, Message: "$event", Answered: t0.Add(time.Second)}
-	p := &Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
-	r := &Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
+	p := &gobot.Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
+	r := &gobot.Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
 	if err := db.update(context.Background(), func(tx *Tx) error {
 		return errors.Join(tx.PutGame(g), tx.PutChallenge(c), tx.PutPlayer(p), tx.PutRoom(r))
 	}); err != nil {
@@ -181,8 +181,8 @@ func TestRoundTripEveryField(t *testing.T) {
 	})
 }
 
-func ids(games []*Game) []GameID {
-	var out []GameID
+func ids(games []*gobot.Game) []gobot.GameID {
+	var out []gobot.GameID
 	for _, g := range games {
 		out = append(out, g.ID)
 	}
@@ -191,7 +191,7 @@ func ids(games []*Game) []GameID {
 
 func TestIndexesFollowChanges(t *testing.T) {
 	db := mustOpen(t)
-	var a, b *Game
+	var a, b *gobot.Game
 	db.update(context.Background(), func(tx *Tx) error {
 		a = newGame(t, "t:ann", "t:bob", "t:r1")
 		a.Deadline = t0.Add(time.Hour)
@@ -202,7 +202,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 		}
 		return tx.PutGame(b)
 	})
-	check := func(what string, got []GameID, want ...GameID) {
+	check := func(what string, got []gobot.GameID, want ...gobot.GameID) {
 		t.Helper()
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%s = %v, want %v", what, got, want)
@@ -264,7 +264,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	// Stale writes fail.
 	stale := *a
 	stale.Version--
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("stale write: %v", err)
 	}
 	db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(1) })
@@ -275,7 +275,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	})
 	// Challenges: pending ones are indexed for both players and the room.
 	db.update(context.Background(), func(tx *Tx) error {
-		for _, c := range []*Challenge{{Room: "t:r1", From: "t:ann", To: "t:bob"}, {Room: "t:r1", From: "t:cat"}} {
+		for _, c := range []*gobot.Challenge{{Room: "t:r1", From: "t:ann", To: "t:bob"}, {Room: "t:r1", From: "t:cat"}} {
 			if err := tx.PutChallenge(c); err != nil {
 				return err
 			}
@@ -308,7 +308,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 func TestEvents(t *testing.T) {
 	db := mustOpen(t)
 	db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) })
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); !errors.Is(err, ErrDuplicate) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); !errors.Is(err, gobot.ErrDuplicate) {
 		t.Fatalf("second mark: %v", err)
 	}
 	db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e2", t0.Add(time.Hour)) })
@@ -324,7 +324,7 @@ func TestEvents(t *testing.T) {
 	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e1", t0) }); err != nil {
 		t.Fatalf("an expired event may be marked again: %v", err)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e2", t0) }); !errors.Is(err, ErrDuplicate) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.MarkEvent("e2", t0) }); !errors.Is(err, gobot.ErrDuplicate) {
 		t.Fatalf("e2 should still be known: %v", err)
 	}
 }
@@ -333,7 +333,7 @@ func TestSecondOpenFailsFast(t *testing.T) {
 	db := mustOpen(t)
 	start := time.Now()
 	_, err := Open(db.Path(), Options{Timeout: 100 * time.Millisecond})
-	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "in use by another gobot") {
+	if !errors.Is(err, gobot.ErrInUse) || !strings.Contains(err.Error(), "in use by another gobot") {
 		t.Fatalf("second open: %v", err)
 	}
 	_ = start
@@ -351,14 +351,14 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		return tx.tx.Bucket(bGames).Put(idKey(1), []byte("{not json"))
 	})
 	db.view(context.Background(), func(tx *Tx) error {
-		if _, err := tx.Game(1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
+		if _, err := tx.Game(1); !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
 			t.Errorf("game 1: %v", err)
 		}
 		if _, err := tx.Game(2); err != nil {
 			t.Errorf("game 2 must still read: %v", err)
 		}
 		games, err := tx.ActiveGames("t:ann")
-		if len(games) != 1 || games[0].ID != 2 || !errors.Is(err, ErrCorrupt) {
+		if len(games) != 1 || games[0].ID != 2 || !errors.Is(err, gobot.ErrCorrupt) {
 			t.Errorf("list: %v, %v", ids(games), err)
 		}
 		return nil
@@ -369,7 +369,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		g.ID, g.Version = 1, 1
 		return tx.PutGame(g)
 	})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
+	if !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
 		t.Errorf("overwriting the damaged game: %v", err)
 	}
 	// Deleting it removes its index entries too (the cleanup check
@@ -390,7 +390,7 @@ func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 	db := mustOpen(t)
 	db.update(context.Background(), func(tx *Tx) error {
 		for range 2 {
-			if err := tx.PutChallenge(&Challenge{Room: "t:r", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
+			if err := tx.PutChallenge(&gobot.Challenge{Room: "t:r", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
 				return err
 			}
 		}
@@ -398,7 +398,7 @@ func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 	})
 	db.view(context.Background(), func(tx *Tx) error {
 		cs, err := tx.PendingChallenges("t:bob")
-		if len(cs) != 1 || cs[0].ID != 1 || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "challenge #2") {
+		if len(cs) != 1 || cs[0].ID != 1 || !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "challenge #2") {
 			t.Errorf("pending: %d, %v", len(cs), err)
 		}
 		return nil
@@ -426,16 +426,16 @@ func TestPutGameRefusesStaleWrites(t *testing.T) {
 	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); err != nil || g.Version != 2 {
 		t.Fatalf("update: %v, version %d", err, g.Version)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, gobot.ErrConflict) {
 		t.Errorf("stale write: %v", err)
 	}
 	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, gobot.ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
 		t.Errorf("write to a deleted game: %v", err)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, ErrNotFound) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("deleting twice: %v", err)
 	}
 }
@@ -523,7 +523,7 @@ func TestReadOnlyOpenNeedsCurrentSchema(t *testing.T) {
 	}
 	bdb.Update(func(btx *bolt.Tx) error { return btx.DeleteBucket(bState) })
 	bdb.Close()
-	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "state") {
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "state") {
 		t.Fatalf("read-only open without the state bucket: %v", err)
 	}
 }
@@ -590,13 +590,13 @@ func TestMigrationFromSchema1(t *testing.T) {
 
 // playMove applies one move to game id inside a transaction, checking
 // the turn: it fails when the move was already made or is out of turn.
-func playMove(tx *Tx, id GameID, n int, m game.Move) error {
+func playMove(tx *Tx, id gobot.GameID, n int, m game.Move) error {
 	g, err := tx.Game(id)
 	if err != nil {
 		return err
 	}
 	if len(g.Record.Moves) != n {
-		return fmt.Errorf("game #%d: move %d already made or out of order: %w", id, n+1, ErrConflict)
+		return fmt.Errorf("game #%d: move %d already made or out of order: %w", id, n+1, gobot.ErrConflict)
 	}
 	gg, err := game.Replay(g.Record)
 	if err != nil {
@@ -636,7 +636,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 	const games, workers, perGame = 20, 50, 30
 	db.update(context.Background(), func(tx *Tx) error {
 		for i := range games {
-			if err := tx.PutGame(newGame(t, UserID(fmt.Sprintf("t:b%d", i)), UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
+			if err := tx.PutGame(newGame(t, gobot.UserID(fmt.Sprintf("t:b%d", i)), gobot.UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
 				return err
 			}
 		}
@@ -647,7 +647,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 		seqs[i] = movesFor(i, perGame)
 	}
 	var mu sync.Mutex
-	acked := map[GameID][]int{}
+	acked := map[gobot.GameID][]int{}
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -655,7 +655,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 1))
 			for range 400 {
-				id := GameID(rng.IntN(games) + 1)
+				id := gobot.GameID(rng.IntN(games) + 1)
 				// Every worker tries the game's next move; each delivery
 				// happens twice.
 				var n int
@@ -682,7 +682,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 	}
 	wg.Wait()
 	db.view(context.Background(), func(tx *Tx) error {
-		for id := GameID(1); id <= games; id++ {
+		for id := gobot.GameID(1); id <= games; id++ {
 			g, err := tx.Game(id)
 			if err != nil {
 				t.Fatal(err)
@@ -813,7 +813,7 @@ func crashChild(path string) {
 	fmt.Fprintln(w, "ready")
 	w.Flush()
 	for {
-		var id GameID
+		var id gobot.GameID
 		db.view(context.Background(), func(tx *Tx) error {
 			games, _ := tx.RoomGames("t:crash", true)
 			for _, g := range games {
@@ -897,7 +897,7 @@ func benchParallel(b *testing.B, how func(*DB) func(func(*Tx) error) error) {
 	b.SetParallelism(8)
 	b.RunParallel(func(pb *testing.PB) {
 		next.Lock()
-		id := GameID(gameNo%games + 1)
+		id := gobot.GameID(gameNo%games + 1)
 		gameNo++
 		next.Unlock()
 		moves := movesFor(int(id), 60)
@@ -942,8 +942,8 @@ func fixture100k(b *testing.B) *DB {
 			for i := range 1000 {
 				g := *base
 				g.ID, g.Version = 0, 0
-				g.Black = UserID("t:p" + strconv.Itoa((chunk*1000+i)%2000))
-				g.Room = RoomID("t:room" + strconv.Itoa(i%50))
+				g.Black = gobot.UserID("t:p" + strconv.Itoa((chunk*1000+i)%2000))
+				g.Room = gobot.RoomID("t:room" + strconv.Itoa(i%50))
 				g.Finished, g.Result = t0, "B+R"
 				if err := tx.PutGame(&g); err != nil {
 					return err

@@ -23,10 +23,10 @@ var writeSchema2 = flag.Bool("write-schema2", false, "write testdata/schema2.db 
 // fixture is every kind of record gobot stores, built the same way on
 // every run: the content of testdata/schema2.db.
 type fixture struct {
-	games      []*Game
-	challenges []*Challenge
-	players    []*Player
-	rooms      []*Room
+	games      []*gobot.Game
+	challenges []*gobot.Challenge
+	players    []*gobot.Player
+	rooms      []*gobot.Room
 	state      [][3]string // ns, key, value
 	events     []string    // marked at f0 + i minutes
 }
@@ -36,7 +36,7 @@ var f0 = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 // fixtureGame plays moves ("D4", "pass"; "dead C3", "accept", "resume",
 // "undo", "resign", "timeout", "abort") on a new game and returns it
 // stored-ready.
-func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (*Game, *game.Game) {
+func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (*gobot.Game, *game.Game) {
 	t.Helper()
 	r, err := game.ParseRules(rules)
 	if err != nil {
@@ -49,7 +49,7 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg := &Game{Room: "discord:100", Black: "discord:1", White: "discord:2", Created: f0, Updated: f0}
+	sg := &gobot.Game{Room: "discord:100", Black: "discord:1", White: "discord:2", Created: f0, Updated: f0}
 	at := f0
 	for _, m := range strings.Fields(moves) {
 		at = at.Add(time.Hour)
@@ -74,7 +74,7 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 			last, _ := g.LastMove()
 			n := g.MoveCount()
 			err = g.Undo()
-			sg.Undos = append(sg.Undos, Undo{By: "discord:2", Move: n, Was: last, At: at})
+			sg.Undos = append(sg.Undos, gobot.Undo{By: "discord:2", Move: n, Was: last, At: at})
 			sg.MoveTimes = sg.MoveTimes[:len(sg.MoveTimes)-1]
 			continue
 		case "resign":
@@ -107,17 +107,17 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 
 func buildFixture(t testing.TB) fixture {
 	var f fixture
-	add := func(sg *Game) *Game { f.games = append(f.games, sg); return sg }
+	add := func(sg *gobot.Game) *gobot.Game { f.games = append(f.games, sg); return sg }
 
 	// 1: japanese 19×19, per-move clock, a reminder sent, an undo asked.
 	g, _ := fixtureGame(t, "japanese", 19, 19, 0, "Q16 D4 R4 undo D3 C17")
-	g.Clock = TimeControl{Kind: gobot.PerMove, PerMove: 72 * time.Hour}
+	g.Clock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 72 * time.Hour}
 	g.Deadline, g.Reminded, g.UndoBy = g.Updated.Add(72*time.Hour), 1, "discord:1"
 	g.Challenge = 1
 	add(g)
 	// 2: chinese 13×13, three free handicap stones, Fischer clock.
 	g, _ = fixtureGame(t, "chinese", 13, 13, 3, "D4 K10 D10 K4 G7")
-	g.Clock = TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
+	g.Clock = gobot.TimeControl{Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}
 	g.Left = [3]time.Duration{0, 90 * time.Hour, 100 * time.Hour}
 	g.Deadline = g.Updated.Add(100 * time.Hour)
 	g.Room, g.Black, g.White = "matrix:!abc:example.org", "matrix:@ann:example.org", "matrix:@bob:example.org"
@@ -145,7 +145,7 @@ func buildFixture(t testing.TB) fixture {
 	add(g)
 	// 13: lost on time; 14: aborted.
 	g, _ = fixtureGame(t, "japanese", 9, 9, 0, "C3 G7 timeout")
-	g.Clock = TimeControl{Kind: gobot.PerMove, PerMove: time.Hour}
+	g.Clock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: time.Hour}
 	add(g)
 	g, _ = fixtureGame(t, "korean", 9, 9, 0, "abort")
 	add(g)
@@ -172,23 +172,23 @@ func buildFixture(t testing.TB) fixture {
 	if err := pg.Play(game.White, game.Pt(3, 1)); err != nil {
 		t.Fatal(err)
 	}
-	add(&Game{Room: "console:main", Black: "console:alice", White: "console:bob", Record: pg.Record(), MoveTimes: []time.Time{f0}, Created: f0, Updated: f0})
+	add(&gobot.Game{Room: "console:main", Black: "console:alice", White: "console:bob", Record: pg.Record(), MoveTimes: []time.Time{f0}, Created: f0, Updated: f0})
 
 	komi := 0.5
 	cfg := f.games[0].Record.Config
-	f.challenges = []*Challenge{
+	f.challenges = []*gobot.Challenge{
 		{Room: "discord:100", From: "discord:1", To: "discord:2", Config: cfg, Color: "black", Clock: f.games[0].Clock, Created: f0, Status: gobot.Accepted, Game: 1, Message: "9001", Answered: f0.Add(time.Minute)},
 		{Room: "discord:100", From: "discord:1", To: "discord:3", Config: cfg, Color: "random", Created: f0, Message: "9002"},
 		{Room: "discord:100", From: "discord:3", Config: f.games[1].Record.Config, Color: "white", Clock: f.games[1].Clock, Created: f0},
 		{Room: "matrix:!abc:example.org", From: "matrix:@ann:example.org", To: "matrix:@bob:example.org", Config: cfg, Color: "white", Created: f0, Status: gobot.Declined, Answered: f0.Add(time.Hour)},
 		{Room: "console:main", From: "console:alice", Config: cfg, Color: "random", Created: f0, Status: gobot.Cancelled, Answered: f0.Add(2 * time.Hour)},
 	}
-	f.players = []*Player{
+	f.players = []*gobot.Player{
 		{ID: "discord:1", Name: "Ann", Notify: "dm", Theme: "dark", Updated: f0},
 		{ID: "discord:2", Name: "Bob", Updated: f0},
 		{ID: "matrix:@ann:example.org", Name: "ann", Notify: "off", Updated: f0},
 	}
-	f.rooms = []*Room{
+	f.rooms = []*gobot.Room{
 		{ID: "discord:100", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: f0},
 		{ID: "matrix:!abc:example.org", Rules: "japanese komi=0", Updated: f0},
 	}
@@ -237,7 +237,7 @@ func writeFixture(t testing.TB, path string, f fixture) {
 			}
 		}
 		for i, e := range f.events {
-			if err := tx.MarkEvent(EventID(e), f0.Add(time.Duration(i)*time.Minute)); err != nil {
+			if err := tx.MarkEvent(gobot.EventID(e), f0.Add(time.Duration(i)*time.Minute)); err != nil {
 				return err
 			}
 		}
@@ -367,7 +367,7 @@ func TestSchema2FixtureOpens(t *testing.T) {
 	ctx := context.Background()
 	err := db.View(ctx, func(tx gobot.Tx) error {
 		for i, want := range f.games {
-			want.ID, want.Version = GameID(i+1), 1
+			want.ID, want.Version = gobot.GameID(i+1), 1
 			got, err := tx.Game(want.ID)
 			if err != nil {
 				return err
@@ -377,7 +377,7 @@ func TestSchema2FixtureOpens(t *testing.T) {
 			}
 		}
 		for i, want := range f.challenges {
-			want.ID = ChallengeID(i + 1)
+			want.ID = gobot.ChallengeID(i + 1)
 			got, err := tx.Challenge(want.ID)
 			if err != nil {
 				return err
@@ -430,8 +430,8 @@ func TestSchema2FixtureOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range f.events {
-		err := db.Update(ctx, func(tx gobot.Tx) error { return tx.MarkEvent(EventID(e), f0.Add(time.Hour)) })
-		if !errors.Is(err, ErrDuplicate) {
+		err := db.Update(ctx, func(tx gobot.Tx) error { return tx.MarkEvent(gobot.EventID(e), f0.Add(time.Hour)) })
+		if !errors.Is(err, gobot.ErrDuplicate) {
 			t.Errorf("event %s after the upgrade: %v, want ErrDuplicate", e, err)
 		}
 	}
@@ -445,7 +445,7 @@ func playOn(t *testing.T, db *DB, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
-		id := GameID(i + 1)
+		id := gobot.GameID(i + 1)
 		var want int
 		var version uint64
 		err := db.Update(ctx, func(tx gobot.Tx) error {
@@ -506,9 +506,9 @@ func TestOldBinaryDatabaseOpens(t *testing.T) {
 	db := openFixture(t, "old-binary.db")
 	var games, finished, chals int
 	db.View(context.Background(), func(tx gobot.Tx) error {
-		for id := GameID(1); ; id++ {
+		for id := gobot.GameID(1); ; id++ {
 			g, err := tx.Game(id)
-			if errors.Is(err, ErrNotFound) {
+			if errors.Is(err, gobot.ErrNotFound) {
 				break
 			}
 			if err != nil {
@@ -519,8 +519,8 @@ func TestOldBinaryDatabaseOpens(t *testing.T) {
 				finished++
 			}
 		}
-		for id := ChallengeID(1); ; id++ {
-			if _, err := tx.Challenge(id); errors.Is(err, ErrNotFound) {
+		for id := gobot.ChallengeID(1); ; id++ {
+			if _, err := tx.Challenge(id); errors.Is(err, gobot.ErrNotFound) {
 				break
 			} else if err != nil {
 				t.Fatal(err)

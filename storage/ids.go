@@ -1,5 +1,7 @@
 package storage
 
+import "github.com/gobotgo/gobot"
+
 // A game takes its challenge's number, and a new challenge's number is
 // above every game's, so "#7" names one thing: challenge #7 and the game
 // it became. Numbers given before (two separate counters) stay as they
@@ -20,7 +22,7 @@ func (tx *Tx) SkipGameNumbers() error {
 // game keeps its challenge's number), else under a new number above both
 // counters (which the challenge counter then skips). g.ID 0 takes the
 // next game number.
-func (tx *Tx) InsertGame(g *Game) error {
+func (tx *Tx) InsertGame(g *gobot.Game,) error {
 	games, chals := tx.b(bGames), tx.b(bChallenges)
 	if g.ID == 0 {
 		return tx.PutGame(g)

@@ -119,15 +119,15 @@ func (c v2Clock) clock(e *errs) gobot.TimeControl {
 }
 
 // decodeGameV2 reads a game as schema 1 and 2 stored it.
-func decodeGameV2(raw []byte) (*Game, error) {
+func decodeGameV2(raw []byte) (*gobot.Game, error) {
 	var rec v2Game
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
 	var e errs
-	g := &Game{ID: GameID(rec.ID), Version: rec.Version, Room: RoomID(rec.Room), Thread: rec.Thread, Parent: RoomID(rec.Parent),
-		Black: UserID(rec.Black), White: UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: rec.Clock.clock(&e), Left: rec.Left,
-		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: UserID(rec.UndoBy), Challenge: ChallengeID(rec.Challenge),
+	g := &gobot.Game{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
+		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: rec.Clock.clock(&e), Left: rec.Left,
+		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result}
 	in, r := rec.Record, &g.Record
 	r.Config = game.Config{Width: in.Config.Width, Height: in.Config.Height, Handicap: in.Config.Handicap, Rules: in.Config.Rules.rules(&e)}
@@ -146,7 +146,7 @@ func decodeGameV2(raw []byte) (*Game, error) {
 		r.Ended = &game.Result{Winner: v2(&e, v2Color, in.Ended.Winner, "winner"), Margin: in.Ended.Margin, Reason: v2(&e, v2Reason, in.Ended.Reason, "result reason")}
 	}
 	for _, u := range rec.Undos {
-		g.Undos = append(g.Undos, Undo{By: UserID(u.By), Move: u.Move, Was: u.Was.move(&e), At: u.At})
+		g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(u.By), Move: u.Move, Was: u.Was.move(&e), At: u.At})
 	}
 	return g, e.err
 }
@@ -165,20 +165,20 @@ type v2Challenge struct {
 	Answered time.Time
 }
 
-func decodeChallengeV2(raw []byte) (*Challenge, error) {
+func decodeChallengeV2(raw []byte) (*gobot.Challenge, error) {
 	var rec v2Challenge
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
 	var e errs
-	c := &Challenge{ID: ChallengeID(rec.ID), Room: RoomID(rec.Room), From: UserID(rec.From), To: UserID(rec.To),
+	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Config.Width, Height: rec.Config.Height, Handicap: rec.Config.Handicap, Rules: rec.Config.Rules.rules(&e)},
 		Color:  rec.Color, Clock: rec.Clock.clock(&e), Created: rec.Created, Status: v2(&e, v2Status, rec.Status, "status"),
-		Game: GameID(rec.Game), Message: rec.Message, Answered: rec.Answered}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered}
 	return c, e.err
 }
 
-func decodePlayerV2(raw []byte) (*Player, error) {
+func decodePlayerV2(raw []byte) (*gobot.Player, error) {
 	var rec struct {
 		ID, Name, Notify, Theme string
 		Updated                 time.Time
@@ -186,10 +186,10 @@ func decodePlayerV2(raw []byte) (*Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &Player{ID: UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
+	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
 }
 
-func decodeRoomV2(raw []byte) (*Room, error) {
+func decodeRoomV2(raw []byte) (*gobot.Room, error) {
 	var rec struct {
 		ID, Rules     string
 		Width, Height int
@@ -201,6 +201,6 @@ func decodeRoomV2(raw []byte) (*Room, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &Room{ID: RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
+	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
 		Threads: rec.Threads, Updated: rec.Updated}, nil
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"time"
 )
 
@@ -14,7 +15,7 @@ import (
 var bOutbox = []byte("outbox")
 
 // PutOutbox stores what is owed for event id, stored at t.
-func (tx *Tx) PutOutbox(id EventID, t time.Time, v []byte) error {
+func (tx *Tx) PutOutbox(id gobot.EventID, t time.Time, v []byte) error {
 	if id == "" {
 		return fmt.Errorf("outbox: empty event ID")
 	}
@@ -27,17 +28,17 @@ func (tx *Tx) PutOutbox(id EventID, t time.Time, v []byte) error {
 
 // Outbox returns what is owed for event id; ErrNotFound when nothing is
 // (never owed, or delivered).
-func (tx *Tx) Outbox(id EventID) ([]byte, error) {
+func (tx *Tx) Outbox(id gobot.EventID) ([]byte, error) {
 	if b := tx.tx.Bucket(bOutbox); b != nil {
 		if v := b.Get([]byte(id)); len(v) >= 8 {
 			return append([]byte(nil), v[8:]...), nil
 		}
 	}
-	return nil, fmt.Errorf("outbox entry %s %w", id, ErrNotFound)
+	return nil, fmt.Errorf("outbox entry %s %w", id, gobot.ErrNotFound)
 }
 
 // DeleteOutbox records that what was owed for event id was delivered.
-func (tx *Tx) DeleteOutbox(id EventID) error {
+func (tx *Tx) DeleteOutbox(id gobot.EventID) error {
 	if b := tx.tx.Bucket(bOutbox); b != nil {
 		return b.Delete([]byte(id))
 	}

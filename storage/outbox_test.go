@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"github.com/gobotgo/gobot"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ func TestOutbox(t *testing.T) {
 	db := mustOpen(t)
 	t0 := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
 	db.view(context.Background(), func(tx *Tx) error { // before the bucket exists
-		if _, err := tx.Outbox("e1"); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.Outbox("e1"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("empty outbox: %v", err)
 		}
 		return nil
@@ -31,13 +32,13 @@ func TestOutbox(t *testing.T) {
 		if err := tx.DeleteOutbox("e1"); err != nil {
 			t.Error(err)
 		}
-		if _, err := tx.Outbox("e1"); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.Outbox("e1"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("delivered e1: %v", err)
 		}
 		if n, err := tx.ExpireOutbox(t0.Add(2 * time.Hour)); n != 1 || err != nil {
 			t.Errorf("expired %d, %v", n, err)
 		}
-		if _, err := tx.Outbox("e2"); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.Outbox("e2"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("expired e2: %v", err)
 		}
 		return nil
@@ -50,26 +51,26 @@ func TestSharedNumbers(t *testing.T) {
 	db := mustOpen(t)
 	err := db.update(context.Background(), func(tx *Tx) error {
 		for range 3 { // old-style games #1..#3
-			if err := tx.PutGame(&Game{Room: "t:r", Black: "t:a", White: "t:b"}); err != nil {
+			if err := tx.PutGame(&gobot.Game{Room: "t:r", Black: "t:a", White: "t:b"}); err != nil {
 				return err
 			}
 		}
-		c := &Challenge{Room: "t:r", From: "t:a"}
+		c := &gobot.Challenge{Room: "t:r", From: "t:a"}
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}
 		if err := tx.PutChallenge(c); err != nil || c.ID != 4 {
 			t.Errorf("challenge #%d, %v; want #4", c.ID, err)
 		}
-		g := &Game{ID: GameID(c.ID), Room: "t:r", Black: "t:a", White: "t:b"}
+		g := &gobot.Game{ID: gobot.GameID(c.ID), Room: "t:r", Black: "t:a", White: "t:b"}
 		if err := tx.InsertGame(g); err != nil || g.ID != 4 || g.Version != 1 {
 			t.Errorf("game #%d v%d, %v; want #4 v1", g.ID, g.Version, err)
 		}
-		taken := &Game{ID: 2, Room: "t:r", Black: "t:a", White: "t:b"}
+		taken := &gobot.Game{ID: 2, Room: "t:r", Black: "t:a", White: "t:b"}
 		if err := tx.InsertGame(taken); err != nil || taken.ID != 5 {
 			t.Errorf("game for a taken number: #%d, %v; want #5", taken.ID, err)
 		}
-		c2 := &Challenge{Room: "t:r", From: "t:a"}
+		c2 := &gobot.Challenge{Room: "t:r", From: "t:a"}
 		if err := tx.SkipGameNumbers(); err != nil {
 			return err
 		}

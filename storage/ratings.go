@@ -14,30 +14,30 @@ import (
 // (read-only too) unchanged and simply have no ratings.
 var bRatings = []byte("ratings")
 
-func ratingKey(c gobot.CommunityID, u UserID) []byte {
+func ratingKey(c gobot.CommunityID, u gobot.UserID) []byte {
 	return append(append([]byte(c), 0), u...)
 }
 
 // Rating returns u's rating record in community c (ErrNotFound if none).
-func (tx *Tx) Rating(c gobot.CommunityID, u UserID) (*gobot.PlayerRating, error) {
+func (tx *Tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
 	b := tx.b(bRatings)
 	var raw []byte
 	if b != nil {
 		raw = b.Get(ratingKey(c, u))
 	}
 	if raw == nil {
-		return nil, fmt.Errorf("rating of %s in %s %w", u, c, ErrNotFound)
+		return nil, fmt.Errorf("rating of %s in %s %w", u, c, gobot.ErrNotFound)
 	}
 	return decodeRating(c, u, raw)
 }
 
-func decodeRating(c gobot.CommunityID, u UserID, raw []byte) (*gobot.PlayerRating, error) {
+func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
 	r, err := decodeRatingRecord(raw)
 	if err != nil {
-		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, ErrCorrupt, err)
+		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
 	}
 	if r.Community != c || r.User != u {
-		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, ErrCorrupt, r.User, r.Community)
+		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
 	}
 	return r, nil
 }
@@ -82,10 +82,10 @@ func (tx *Tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
 		cs, us, ok := bytes.Cut(k, []byte{0})
 		if !ok {
-			errs = append(errs, fmt.Errorf("rating key %q: %w", k, ErrCorrupt))
+			errs = append(errs, fmt.Errorf("rating key %q: %w", k, gobot.ErrCorrupt))
 			continue
 		}
-		r, err := decodeRating(gobot.CommunityID(cs), UserID(us), v)
+		r, err := decodeRating(gobot.CommunityID(cs), gobot.UserID(us), v)
 		if err != nil {
 			errs = append(errs, err)
 			continue

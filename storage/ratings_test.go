@@ -13,7 +13,7 @@ import (
 func TestRatings(t *testing.T) {
 	db := mustOpen(t)
 	ctx := context.Background()
-	put := func(c gobot.CommunityID, u UserID, r float64) {
+	put := func(c gobot.CommunityID, u gobot.UserID, r float64) {
 		t.Helper()
 		rec := gobot.NewPlayerRating(c, u)
 		rec.Rating, rec.Games = r, 1
@@ -23,7 +23,7 @@ func TestRatings(t *testing.T) {
 	}
 	// Nothing stored yet: the bucket does not exist.
 	db.View(ctx, func(tx gobot.Tx) error {
-		if _, err := tx.Rating("console", "console:alice"); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.Rating("console", "console:alice"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("no ratings yet: %v", err)
 		}
 		if rs, err := tx.Ratings(""); len(rs) != 0 || err != nil {
@@ -66,11 +66,11 @@ func TestRatings(t *testing.T) {
 		return btx.Bucket(bRatings).Put(ratingKey("console", "console:carol"), []byte("{not json"))
 	})
 	db.View(ctx, func(tx gobot.Tx) error {
-		if _, err := tx.Rating("console", "console:carol"); !errors.Is(err, ErrCorrupt) {
+		if _, err := tx.Rating("console", "console:carol"); !errors.Is(err, gobot.ErrCorrupt) {
 			t.Errorf("damaged record: %v", err)
 		}
 		rs, err := tx.Ratings("console")
-		if len(rs) != 2 || !errors.Is(err, ErrCorrupt) || gobot.Damaged(err) == nil {
+		if len(rs) != 2 || !errors.Is(err, gobot.ErrCorrupt) || gobot.Damaged(err) == nil {
 			t.Errorf("Ratings with a damaged record: %d, %v", len(rs), err)
 		}
 		return nil

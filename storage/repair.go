@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ func (db *DB) Damaged(ctx context.Context) ([]Damage, error) {
 			bucket, _ := kindBucket(kind)
 			err := tx.b(bucket).ForEach(func(k, _ []byte) error {
 				key := recordKey(kind, k)
-				if err := tx.read(kind, key); errors.Is(err, ErrCorrupt) {
+				if err := tx.read(kind, key); errors.Is(err, gobot.ErrCorrupt) {
 					out = append(out, Damage{Kind: kind, Key: key, Err: err})
 				}
 				return nil
@@ -79,9 +80,9 @@ func (db *DB) Quarantine(ctx context.Context, ref string) (Damage, error) {
 		switch {
 		case rerr == nil:
 			return fmt.Errorf("%s: %w", clip(d.Ref()), ErrNotDamaged)
-		case errors.Is(rerr, ErrNotFound):
-			return fmt.Errorf("%s: %w", clip(d.Ref()), ErrNotFound)
-		case !errors.Is(rerr, ErrCorrupt):
+		case errors.Is(rerr, gobot.ErrNotFound):
+			return fmt.Errorf("%s: %w", clip(d.Ref()), gobot.ErrNotFound)
+		case !errors.Is(rerr, gobot.ErrCorrupt):
 			return rerr
 		}
 		d.Err = rerr
@@ -93,10 +94,10 @@ func (db *DB) Quarantine(ctx context.Context, ref string) (Damage, error) {
 		switch kind {
 		case "game":
 			id, _ := strconv.ParseUint(key, 10, 64)
-			return tx.DeleteGame(GameID(id))
+			return tx.DeleteGame(gobot.GameID(id))
 		case "challenge":
 			id, _ := strconv.ParseUint(key, 10, 64)
-			return tx.DeleteChallenge(ChallengeID(id))
+			return tx.DeleteChallenge(gobot.ChallengeID(id))
 		}
 		return tx.b(bucket).Delete([]byte(key))
 	})
@@ -142,14 +143,14 @@ func (tx *Tx) read(kind, key string) error {
 	switch kind {
 	case "game":
 		id, _ := strconv.ParseUint(key, 10, 64)
-		_, err = tx.Game(GameID(id))
+		_, err = tx.Game(gobot.GameID(id))
 	case "challenge":
 		id, _ := strconv.ParseUint(key, 10, 64)
-		_, err = tx.Challenge(ChallengeID(id))
+		_, err = tx.Challenge(gobot.ChallengeID(id))
 	case "player":
-		_, err = tx.Player(UserID(key))
+		_, err = tx.Player(gobot.UserID(key))
 	case "room":
-		_, err = tx.Room(RoomID(key))
+		_, err = tx.Room(gobot.RoomID(key))
 	}
 	return err
 }

@@ -18,14 +18,14 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:room")); err != nil {
 				return err
 			}
-			if err := tx.PutChallenge(&Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
+			if err := tx.PutChallenge(&gobot.Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: t0}); err != nil {
 				return err
 			}
 		}
-		if err := tx.PutPlayer(&Player{ID: "t:ann", Name: "Ann", Updated: t0}); err != nil {
+		if err := tx.PutPlayer(&gobot.Player{ID: "t:ann", Name: "Ann", Updated: t0}); err != nil {
 			return err
 		}
-		return tx.PutRoom(&Room{ID: "t:room", Updated: t0})
+		return tx.PutRoom(&gobot.Room{ID: "t:room", Updated: t0})
 	}
 	if err := db.Update(ctx, putTwo); err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 	var refs []string
 	for _, x := range d {
 		refs = append(refs, x.Ref())
-		if !errors.Is(x.Err, ErrCorrupt) {
+		if !errors.Is(x.Err, gobot.ErrCorrupt) {
 			t.Errorf("%s: %v", x.Ref(), x.Err)
 		}
 	}
@@ -59,7 +59,7 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 		text string
 	}{
 		{"game:1", ErrNotDamaged, "not damaged"},
-		{"game:9", ErrNotFound, "not found"},
+		{"game:9", gobot.ErrNotFound, "not found"},
 		{"table:1", nil, "name a record like game:7"},
 		{"game:x", nil, "numbered from 1"},
 		{"game:0", nil, "numbered from 1"},
@@ -90,7 +90,7 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 		if err != nil || len(chals) != 1 || chals[0].ID != 2 {
 			t.Errorf("room challenges after quarantine: %v, %v", chals, err)
 		}
-		if _, err := tx.Player("t:ann"); !errors.Is(err, ErrNotFound) {
+		if _, err := tx.Player("t:ann"); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("player after quarantine: %v", err)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -107,7 +108,7 @@ func writeBackup(path string, w io.Writer) (int64, error) {
 		defer db.Close()
 		return db.Backup(w)
 	}
-	if !errors.Is(err, storage.ErrInUse) {
+	if !errors.Is(err, gobot.ErrInUse) {
 		return 0, err
 	}
 	conn, derr := net.Dial("unix", backupSocket(path))

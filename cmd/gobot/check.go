@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -41,7 +42,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		return exitError{1}
 	case errors.Is(err, storage.ErrNotDatabase):
 		return err // plainly: there is nothing of gobot's in it to restore or repair
-	case errors.Is(err, storage.ErrInUse):
+	case errors.Is(err, gobot.ErrInUse):
 		return fmt.Errorf("%w: stop it first, or check a copy: gobot backup -o copy.db, then gobot check copy.db", err)
 	case err != nil:
 		return fmt.Errorf("could not check %s: %w", path, err)

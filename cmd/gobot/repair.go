@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -31,7 +32,7 @@ func cmdRepair(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	db, err := storage.Open(path, storage.Options{Timeout: 300 * time.Millisecond})
-	if errors.Is(err, storage.ErrInUse) {
+	if errors.Is(err, gobot.ErrInUse) {
 		return fmt.Errorf("%w: stop gobot first (repair needs the database to itself)", err)
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage"
 	"github.com/gobotgo/gobot/storage/postgres"
 	"github.com/gobotgo/gobot/storage/storecopy"
@@ -88,7 +89,7 @@ func openSpec(ctx context.Context, spec string, source bool) (any, func() error,
 			}
 		}
 		db, err := storage.Open(arg, storage.Options{ReadOnly: source})
-		if errors.Is(err, storage.ErrInUse) {
+		if errors.Is(err, gobot.ErrInUse) {
 			return nil, nil, fmt.Errorf("%s is in use by a running gobot: stop it first (or copy from a gobot backup file)", arg)
 		}
 		if err != nil {

@@ -29,7 +29,7 @@ func (t *tx) Claim(key string) (*gobot.Claim, error) {
 	c := &gobot.Claim{Key: key}
 	err := t.tx.QueryRow(t.ctx, "SELECT holder, expires, value FROM claims WHERE key = $1", key).Scan(&c.Holder, &c.Expires, &c.Value)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("claim %q %w", key, ErrNotFound)
+		return nil, fmt.Errorf("claim %q %w", key, gobot.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err

@@ -35,9 +35,9 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &raw); err != nil {
 				return err
 			}
-			g, err := decodeGame(GameID(id), raw)
+			g, err := decodeGame(gobot.GameID(id), raw)
 			if err != nil {
-				bad.game(GameID(id), err)
+				bad.game(gobot.GameID(id), err)
 				return nil
 			}
 			return fn(storecopy.Item{Game: g})
@@ -51,9 +51,9 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &raw); err != nil {
 				return err
 			}
-			c, err := decodeChallenge(ChallengeID(id), raw)
+			c, err := decodeChallenge(gobot.ChallengeID(id), raw)
 			if err != nil {
-				bad.challenge(ChallengeID(id), err)
+				bad.challenge(gobot.ChallengeID(id), err)
 				return nil
 			}
 			return fn(storecopy.Item{Challenge: c})
@@ -67,7 +67,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &raw); err != nil {
 				return err
 			}
-			p, err := decodePlayer(UserID(id), raw)
+			p, err := decodePlayer(gobot.UserID(id), raw)
 			if err != nil {
 				return err
 			}
@@ -82,7 +82,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &raw); err != nil {
 				return err
 			}
-			rm, err := decodeRoom(RoomID(id), raw)
+			rm, err := decodeRoom(gobot.RoomID(id), raw)
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&c, &u, &raw); err != nil {
 				return err
 			}
-			rt, err := decodeRating(gobot.CommunityID(c), UserID(u), raw)
+			rt, err := decodeRating(gobot.CommunityID(c), gobot.UserID(u), raw)
 			if err != nil {
 				return err
 			}
@@ -112,7 +112,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &o.Stored, &o.Value); err != nil {
 				return err
 			}
-			o.ID, o.Stored = EventID(id), o.Stored.UTC()
+			o.ID, o.Stored = gobot.EventID(id), o.Stored.UTC()
 			return fn(storecopy.Item{Outbox: &o})
 		})
 		if err != nil {
@@ -145,7 +145,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&id, &ev.Handled); err != nil {
 				return err
 			}
-			ev.ID = EventID(id)
+			ev.ID = gobot.EventID(id)
 			return fn(storecopy.Item{Event: &ev})
 		})
 	})

@@ -18,7 +18,7 @@ func (t *tx) SkipGameNumbers() error {
 	return err
 }
 
-func (t *tx) InsertGame(g *Game) error {
+func (t *tx) InsertGame(g *gobot.Game) error {
 	if g.ID == 0 {
 		return t.PutGame(g)
 	}
@@ -56,7 +56,7 @@ func (t *tx) InsertGame(g *Game) error {
 }
 
 // deadlineOf is the indexed deadline: an active game's, else none.
-func deadlineOf(g *Game) *time.Time {
+func deadlineOf(g *gobot.Game) *time.Time {
 	if g.Active() && !g.Deadline.IsZero() {
 		d := g.Deadline
 		return &d
@@ -66,7 +66,7 @@ func deadlineOf(g *Game) *time.Time {
 
 // --- outbox ---
 
-func (t *tx) PutOutbox(id EventID, at time.Time, v []byte) error {
+func (t *tx) PutOutbox(id gobot.EventID, at time.Time, v []byte) error {
 	if id == "" {
 		return errors.New("outbox: empty event ID")
 	}
@@ -75,16 +75,16 @@ func (t *tx) PutOutbox(id EventID, at time.Time, v []byte) error {
 	return err
 }
 
-func (t *tx) Outbox(id EventID) ([]byte, error) {
+func (t *tx) Outbox(id gobot.EventID) ([]byte, error) {
 	var v []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT value FROM outbox WHERE id = $1", string(id)).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("outbox entry %s %w", id, ErrNotFound)
+		return nil, fmt.Errorf("outbox entry %s %w", id, gobot.ErrNotFound)
 	}
 	return v, err
 }
 
-func (t *tx) DeleteOutbox(id EventID) error {
+func (t *tx) DeleteOutbox(id gobot.EventID) error {
 	_, err := t.tx.Exec(t.ctx, "DELETE FROM outbox WHERE id = $1", string(id))
 	return err
 }
@@ -99,11 +99,11 @@ func (t *tx) ExpireOutbox(before time.Time) (int, error) {
 
 // --- ratings ---
 
-func (t *tx) Rating(c gobot.CommunityID, u UserID) (*gobot.PlayerRating, error) {
+func (t *tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM ratings WHERE community = $1 AND player = $2", string(c), string(u)).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("rating of %s in %s %w", u, c, ErrNotFound)
+		return nil, fmt.Errorf("rating of %s in %s %w", u, c, gobot.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
@@ -111,13 +111,13 @@ func (t *tx) Rating(c gobot.CommunityID, u UserID) (*gobot.PlayerRating, error) 
 	return decodeRating(c, u, raw)
 }
 
-func decodeRating(c gobot.CommunityID, u UserID, raw []byte) (*gobot.PlayerRating, error) {
+func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
 	r, err := storage.DecodeRating(raw)
 	if err != nil {
-		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, ErrCorrupt, err)
+		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
 	}
 	if r.Community != c || r.User != u {
-		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, ErrCorrupt, r.User, r.Community)
+		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
 	}
 	return r, nil
 }
@@ -158,7 +158,7 @@ func (t *tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 		if err := rows.Scan(&cs, &us, &raw); err != nil {
 			return nil, err
 		}
-		r, err := decodeRating(gobot.CommunityID(cs), UserID(us), raw)
+		r, err := decodeRating(gobot.CommunityID(cs), gobot.UserID(us), raw)
 		if err != nil {
 			errs = append(errs, err)
 			continue

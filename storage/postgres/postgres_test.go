@@ -10,17 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/storage/postgres/pgtest"
 	"github.com/jackc/pgx/v5"
 )
 
 var ctx = context.Background()
 
-func newGame(t testing.TB, s *Store, deadline time.Time) GameID {
+func newGame(t testing.TB, s *Store, deadline time.Time) gobot.GameID {
 	t.Helper()
-	g := &Game{Room: "console:main", Black: "console:alice", White: "console:bob", Deadline: deadline,
+	g := &gobot.Game{Room: "console:main", Black: "console:alice", White: "console:bob", Deadline: deadline,
 		Created: time.Unix(1700000000, 0).UTC()}
-	if err := s.Update(ctx, func(tx Tx) error { return tx.PutGame(g) }); err != nil {
+	if err := s.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(g) }); err != nil {
 		t.Fatalf("PutGame: %v", err)
 	}
 	return g.ID
@@ -105,19 +106,19 @@ func TestStaleWriteFromAnotherProcessConflicts(t *testing.T) {
 	}
 	defer b.Close()
 	id := newGame(t, a, time.Time{})
-	var ga, gb *Game
-	a.View(ctx, func(tx Tx) error { ga, err = tx.Game(id); return err })
-	b.View(ctx, func(tx Tx) error { gb, err = tx.Game(id); return err })
+	var ga, gb *gobot.Game
+	a.View(ctx, func(tx gobot.Tx) error { ga, err = tx.Game(id); return err })
+	b.View(ctx, func(tx gobot.Tx) error { gb, err = tx.Game(id); return err })
 	ga.Result, gb.Result = "B+R", "W+R"
-	if err := a.Update(ctx, func(tx Tx) error { return tx.PutGame(ga) }); err != nil {
+	if err := a.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(ga) }); err != nil {
 		t.Fatalf("first write: %v", err)
 	}
-	err = b.Update(ctx, func(tx Tx) error { return tx.PutGame(gb) })
-	if !errors.Is(err, ErrConflict) {
+	err = b.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(gb) })
+	if !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("stale write from the other process: %v, want ErrConflict", err)
 	}
-	var got *Game
-	b.View(ctx, func(tx Tx) error { got, err = tx.Game(id); return err })
+	var got *gobot.Game
+	b.View(ctx, func(tx gobot.Tx) error { got, err = tx.Game(id); return err })
 	if got.Result != "B+R" || got.Version != 2 {
 		t.Fatalf("stored game: result %q version %d, want B+R version 2", got.Result, got.Version)
 	}
@@ -142,7 +143,7 @@ func TestConcurrentReadModifyWriteAcrossProcessesLosesNothing(t *testing.T) {
 			if i%2 == 1 {
 				s = b
 			}
-			err := s.Update(ctx, func(tx Tx) error {
+			err := s.Update(ctx, func(tx gobot.Tx) error {
 				g, err := tx.Game(id)
 				if err != nil {
 					return err
@@ -157,8 +158,8 @@ func TestConcurrentReadModifyWriteAcrossProcessesLosesNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var g *Game
-	a.View(ctx, func(tx Tx) error { g, err = tx.Game(id); return err })
+	var g *gobot.Game
+	a.View(ctx, func(tx gobot.Tx) error { g, err = tx.Game(id); return err })
 	if len(g.MoveTimes) != n-int(failed.Load()) || g.Version != uint64(1+n) {
 		t.Fatalf("after %d concurrent updates: %d entries, version %d", n, len(g.MoveTimes), g.Version)
 	}
@@ -181,11 +182,11 @@ func TestEventAppliedOnceAcrossProcesses(t *testing.T) {
 			if i%2 == 1 {
 				s = b
 			}
-			err := s.Update(ctx, func(tx Tx) error { return tx.MarkEvent("discord:interaction:42", time.Now()) })
+			err := s.Update(ctx, func(tx gobot.Tx) error { return tx.MarkEvent("discord:interaction:42", time.Now()) })
 			switch {
 			case err == nil:
 				ok.Add(1)
-			case errors.Is(err, ErrDuplicate):
+			case errors.Is(err, gobot.ErrDuplicate):
 				dup.Add(1)
 			default:
 				t.Error(err)
@@ -223,8 +224,8 @@ func TestDueDeadlineClaimedByOneProcess(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var due []*Game
-				if err := s.View(ctx, func(tx Tx) error {
+				var due []*gobot.Game
+				if err := s.View(ctx, func(tx gobot.Tx) error {
 					var err error
 					due, err = tx.DueGames(now, 0)
 					return err
@@ -234,7 +235,7 @@ func TestDueDeadlineClaimedByOneProcess(t *testing.T) {
 				}
 				for _, d := range due {
 					var claimed bool
-					err := s.Update(ctx, func(tx Tx) error {
+					err := s.Update(ctx, func(tx gobot.Tx) error {
 						claimed = false
 						g, err := tx.Game(d.ID)
 						if err != nil || g.Reminded > 0 {
@@ -262,8 +263,8 @@ func TestDueDeadlineClaimedByOneProcess(t *testing.T) {
 func TestIDsHaveNoGapsAfterRollback(t *testing.T) {
 	s, _ := mustOpen(t)
 	boom := errors.New("boom")
-	err := s.Update(ctx, func(tx Tx) error {
-		if err := tx.PutGame(&Game{Room: "console:main", Black: "console:a", White: "console:b"}); err != nil {
+	err := s.Update(ctx, func(tx gobot.Tx) error {
+		if err := tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:a", White: "console:b"}); err != nil {
 			return err
 		}
 		return boom
@@ -301,7 +302,7 @@ func TestServerDownThenBack(t *testing.T) {
 	if out, err := stop.CombinedOutput(); err != nil {
 		t.Fatalf("stopping: %v %s", err, out)
 	}
-	err = s.Update(ctx, func(tx Tx) error {
+	err = s.Update(ctx, func(tx gobot.Tx) error {
 		g, err := tx.Game(id)
 		if err != nil {
 			return err
@@ -320,8 +321,8 @@ func TestServerDownThenBack(t *testing.T) {
 	if out, err := restart.CombinedOutput(); err != nil {
 		t.Fatalf("restarting: %v %s", err, out)
 	}
-	var g *Game
-	err = s.View(ctx, func(tx Tx) error { g, err = tx.Game(id); return err })
+	var g *gobot.Game
+	err = s.View(ctx, func(tx gobot.Tx) error { g, err = tx.Game(id); return err })
 	if err != nil {
 		t.Fatalf("after the server came back: %v", err)
 	}

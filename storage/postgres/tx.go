@@ -14,14 +14,14 @@ import (
 // before it returns nil; if fn fails nothing is written. PostgreSQL may
 // abort a transaction that conflicts with a concurrent one; fn then runs
 // again, so it must set, not accumulate, what it captures.
-func (s *Store) Update(ctx context.Context, fn func(Tx) error) error {
+func (s *Store) Update(ctx context.Context, fn func(gobot.Tx) error) error {
 	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(ptx pgx.Tx) error {
 		return runNoted(ctx, ptx, fn)
 	})
 }
 
 // View runs fn in a read-only transaction on one snapshot.
-func (s *Store) View(ctx context.Context, fn func(Tx) error) error {
+func (s *Store) View(ctx context.Context, fn func(gobot.Tx) error) error {
 	return s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return runNoted(ctx, ptx, fn)
 	})
@@ -30,7 +30,7 @@ func (s *Store) View(ctx context.Context, fn func(Tx) error) error {
 // runNoted runs fn on ptx; when a statement inside failed in a way a new
 // attempt can fix, that error is returned (whatever fn made of it) so the
 // transaction runs again.
-func runNoted(ctx context.Context, ptx pgx.Tx, fn func(Tx) error) error {
+func runNoted(ctx context.Context, ptx pgx.Tx, fn func(gobot.Tx) error) error {
 	n := &noted{Tx: ptx, ctx: ctx}
 	err := fn(&tx{ctx: ctx, tx: n})
 	if n.failed != nil {
@@ -47,11 +47,11 @@ type tx struct {
 
 // --- games ---
 
-func (t *tx) Game(id GameID) (*Game, error) {
+func (t *tx) Game(id gobot.GameID) (*gobot.Game, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("game #%d %w", id, ErrNotFound)
+		return nil, fmt.Errorf("game #%d %w", id, gobot.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
@@ -65,14 +65,14 @@ func (t *tx) next(counter string) (uint64, error) {
 	return uint64(v), err
 }
 
-func (t *tx) PutGame(g *Game) error {
+func (t *tx) PutGame(g *gobot.Game) error {
 	insert := g.ID == 0
 	if insert {
 		id, err := t.next("games")
 		if err != nil {
 			return err
 		}
-		g.ID, g.Version = GameID(id), 0
+		g.ID, g.Version = gobot.GameID(id), 0
 	} else {
 		// A game deleted since it was read stays deleted, and a damaged
 		// record is not overwritten blindly (DeleteGame removes it).
@@ -81,7 +81,7 @@ func (t *tx) PutGame(g *Game) error {
 			return err
 		}
 		if old.Version != g.Version {
-			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, ErrConflict)
+			return fmt.Errorf("game #%d (version %d, stored %d): %w", g.ID, g.Version, old.Version, gobot.ErrConflict)
 		}
 	}
 	g.Version++
@@ -109,18 +109,18 @@ func (t *tx) PutGame(g *Game) error {
 	}
 	if tag.RowsAffected() != 1 {
 		g.Version--
-		return fmt.Errorf("game #%d (version %d): %w", g.ID, g.Version, ErrConflict)
+		return fmt.Errorf("game #%d (version %d): %w", g.ID, g.Version, gobot.ErrConflict)
 	}
 	return nil
 }
 
-func (t *tx) DeleteGame(id GameID) error {
+func (t *tx) DeleteGame(id gobot.GameID) error {
 	tag, err := t.tx.Exec(t.ctx, "DELETE FROM games WHERE id = $1", int64(id))
 	if err != nil {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("game #%d %w", id, ErrNotFound)
+		return fmt.Errorf("game #%d %w", id, gobot.ErrNotFound)
 	}
 	return nil
 }
@@ -153,28 +153,28 @@ func listRecords[T any](t *tx, decode func(id int64, raw []byte) (T, error), bad
 
 // games lists the games a query of (id, record) rows names; damaged ones
 // are reported in a *chat.DamagedError beside the readable ones.
-func (t *tx) games(sql string, args ...any) ([]*Game, error) {
+func (t *tx) games(sql string, args ...any) ([]*gobot.Game, error) {
 	var bad damaged
-	out, err := listRecords(t, func(id int64, raw []byte) (*Game, error) { return decodeGame(GameID(id), raw) },
-		func(id int64, err error) { bad.game(GameID(id), err) }, sql, args...)
+	out, err := listRecords(t, func(id int64, raw []byte) (*gobot.Game, error) { return decodeGame(gobot.GameID(id), raw) },
+		func(id int64, err error) { bad.game(gobot.GameID(id), err) }, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	return out, bad.err()
 }
 
-func (t *tx) ActiveGames(u UserID) ([]*Game, error) {
+func (t *tx) ActiveGames(u gobot.UserID) ([]*gobot.Game, error) {
 	return t.games(`SELECT id, record FROM games WHERE active AND (black = $1 OR white = $1) ORDER BY id`, string(u))
 }
 
-func (t *tx) RoomGames(r RoomID, activeOnly bool) ([]*Game, error) {
+func (t *tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Game, error) {
 	if activeOnly {
 		return t.games(`SELECT id, record FROM games WHERE room = $1 AND active ORDER BY id`, string(r))
 	}
 	return t.games(`SELECT id, record FROM games WHERE room = $1 ORDER BY id`, string(r))
 }
 
-func (t *tx) DueGames(before time.Time, limit int) ([]*Game, error) {
+func (t *tx) DueGames(before time.Time, limit int) ([]*gobot.Game, error) {
 	if limit <= 0 {
 		return t.games(`SELECT id, record FROM games WHERE active AND deadline IS NOT NULL AND deadline < $1
 			ORDER BY deadline, id`, before)
@@ -185,11 +185,11 @@ func (t *tx) DueGames(before time.Time, limit int) ([]*Game, error) {
 
 // --- challenges ---
 
-func (t *tx) Challenge(id ChallengeID) (*Challenge, error) {
+func (t *tx) Challenge(id gobot.ChallengeID) (*gobot.Challenge, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM challenges WHERE id = $1", int64(id)).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+		return nil, fmt.Errorf("challenge #%d %w", id, gobot.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
@@ -197,14 +197,14 @@ func (t *tx) Challenge(id ChallengeID) (*Challenge, error) {
 	return decodeChallenge(id, raw)
 }
 
-func (t *tx) PutChallenge(c *Challenge) error {
+func (t *tx) PutChallenge(c *gobot.Challenge) error {
 	insert := c.ID == 0
 	if insert {
 		id, err := t.next("challenges")
 		if err != nil {
 			return err
 		}
-		c.ID = ChallengeID(id)
+		c.ID = gobot.ChallengeID(id)
 	} else if _, err := t.Challenge(c.ID); err != nil {
 		return err // deleted, or damaged: DeleteChallenge removes it
 	}
@@ -219,32 +219,34 @@ func (t *tx) PutChallenge(c *Challenge) error {
 	return err
 }
 
-func (t *tx) DeleteChallenge(id ChallengeID) error {
+func (t *tx) DeleteChallenge(id gobot.ChallengeID) error {
 	tag, err := t.tx.Exec(t.ctx, "DELETE FROM challenges WHERE id = $1", int64(id))
 	if err != nil {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("challenge #%d %w", id, ErrNotFound)
+		return fmt.Errorf("challenge #%d %w", id, gobot.ErrNotFound)
 	}
 	return nil
 }
 
-func (t *tx) challenges(sql string, args ...any) ([]*Challenge, error) {
+func (t *tx) challenges(sql string, args ...any) ([]*gobot.Challenge, error) {
 	var bad damaged
-	out, err := listRecords(t, func(id int64, raw []byte) (*Challenge, error) { return decodeChallenge(ChallengeID(id), raw) },
-		func(id int64, err error) { bad.challenge(ChallengeID(id), err) }, sql, args...)
+	out, err := listRecords(t, func(id int64, raw []byte) (*gobot.Challenge, error) {
+		return decodeChallenge(gobot.ChallengeID(id), raw)
+	},
+		func(id int64, err error) { bad.challenge(gobot.ChallengeID(id), err) }, sql, args...)
 	if err != nil {
 		return nil, err
 	}
 	return out, bad.err()
 }
 
-func (t *tx) PendingChallenges(u UserID) ([]*Challenge, error) {
+func (t *tx) PendingChallenges(u gobot.UserID) ([]*gobot.Challenge, error) {
 	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND (sender = $1 OR receiver = $1) ORDER BY id`, string(u))
 }
 
-func (t *tx) RoomChallenges(r RoomID) ([]*Challenge, error) {
+func (t *tx) RoomChallenges(r gobot.RoomID) ([]*gobot.Challenge, error) {
 	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND room = $1 ORDER BY id`, string(r))
 }
 
@@ -254,7 +256,7 @@ func (t *tx) getRecord(table, what, key string) ([]byte, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM "+table+" WHERE id = $1", key).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("%s %s %w", what, key, ErrNotFound)
+		return nil, fmt.Errorf("%s %s %w", what, key, gobot.ErrNotFound)
 	}
 	return raw, err
 }
@@ -267,7 +269,7 @@ func (t *tx) putRecord(table, key string, raw []byte) error {
 	return err
 }
 
-func (t *tx) Player(id UserID) (*Player, error) {
+func (t *tx) Player(id gobot.UserID) (*gobot.Player, error) {
 	raw, err := t.getRecord("players", "player", string(id))
 	if err != nil {
 		return nil, err
@@ -275,7 +277,7 @@ func (t *tx) Player(id UserID) (*Player, error) {
 	return decodePlayer(id, raw)
 }
 
-func (t *tx) PutPlayer(p *Player) error {
+func (t *tx) PutPlayer(p *gobot.Player) error {
 	raw, err := encodePlayer(p)
 	if err != nil {
 		return err
@@ -283,7 +285,7 @@ func (t *tx) PutPlayer(p *Player) error {
 	return t.putRecord("players", string(p.ID), raw)
 }
 
-func (t *tx) Room(id RoomID) (*Room, error) {
+func (t *tx) Room(id gobot.RoomID) (*gobot.Room, error) {
 	raw, err := t.getRecord("rooms", "room", string(id))
 	if err != nil {
 		return nil, err
@@ -291,7 +293,7 @@ func (t *tx) Room(id RoomID) (*Room, error) {
 	return decodeRoom(id, raw)
 }
 
-func (t *tx) PutRoom(r *Room) error {
+func (t *tx) PutRoom(r *gobot.Room) error {
 	raw, err := encodeRoom(r)
 	if err != nil {
 		return err
@@ -303,7 +305,7 @@ func (t *tx) State(ns, key string) ([]byte, error) {
 	var v []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT value FROM state WHERE ns = $1 AND key = $2", ns, key).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("state %s/%s %w", ns, key, ErrNotFound)
+		return nil, fmt.Errorf("state %s/%s %w", ns, key, gobot.ErrNotFound)
 	}
 	return v, err
 }
@@ -320,7 +322,7 @@ func (t *tx) PutState(ns, key string, v []byte) error {
 
 // --- events ---
 
-func (t *tx) MarkEvent(id EventID, at time.Time) error {
+func (t *tx) MarkEvent(id gobot.EventID, at time.Time) error {
 	if id == "" {
 		return errors.New("empty event ID")
 	}
@@ -329,7 +331,7 @@ func (t *tx) MarkEvent(id EventID, at time.Time) error {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("event %s: %w", id, ErrDuplicate)
+		return fmt.Errorf("event %s: %w", id, gobot.ErrDuplicate)
 	}
 	return nil
 }
