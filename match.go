@@ -29,8 +29,8 @@ const (
 	Fischer                  // a bank: Main to start, +Increment per move, capped at Max
 )
 
-// TimeControl is a game's clock settings (chat.Clock is what tells
-// the time).
+// TimeControl is a game's clock: how long a player may take (what tells
+// the time is chat's TimeSource).
 type TimeControl struct {
 	Kind      ClockKind
 	PerMove   time.Duration
@@ -39,13 +39,14 @@ type TimeControl struct {
 	Max       time.Duration
 }
 
-// Game is a stored game. Record holds the moves and scoring state; the
-// rest is what the chat layer needs around it. How a store writes it is
+// Match is a game as gobot keeps it: game.Record holds the moves and
+// scoring state (package game's Game replays it); the rest is what the
+// bot needs around it: players, room, clock, result. How a store writes it is
 // the store's business (storage has its own versioned format), so these
 // types carry no encoding tags.
-type Game struct {
+type Match struct {
 	ID      GameID
-	Version uint64 // bumped by every PutGame; a stale write fails with ErrConflict
+	Version uint64 // bumped by every PutMatch; a stale write fails with ErrConflict
 	Room    RoomID // home room (or the game's thread) where updates go
 	Thread  bool   // Room is a thread made for this game
 	Parent  RoomID // the room the thread hangs off
@@ -85,7 +86,7 @@ type Game struct {
 }
 
 // Active reports whether the game is still being played or scored.
-func (g *Game) Active() bool { return g.Finished.IsZero() }
+func (g *Match) Active() bool { return g.Finished.IsZero() }
 
 // Undo records a move taken back.
 type Undo struct {

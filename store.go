@@ -34,27 +34,27 @@ type Store interface {
 // returns the readable ones together with a *DamagedError naming the
 // others (it wraps ErrCorrupt).
 type Tx interface {
-	// Game returns game id.
-	Game(id GameID) (*Game, error)
-	// PutGame inserts (ID 0: assigns the next ID, from 1) or updates a
+	// Match returns the game numbered id.
+	Match(id GameID) (*Match, error)
+	// PutMatch inserts (ID 0: assigns the next ID, from 1) or updates a
 	// game. An update must carry the Version it read, else ErrConflict;
 	// a game that is gone is ErrNotFound. Version is then bumped, also
 	// on g, and the indexes follow the new record (players, room,
 	// deadline).
-	PutGame(g *Game) error
-	// InsertGame stores a new game under g.ID when no game has that
+	PutMatch(g *Match) error
+	// InsertMatch stores a new game under g.ID when no game has that
 	// number (a game keeps its challenge's number), else under the next
-	// number above every game's and challenge's; g.ID 0 is PutGame's
+	// number above every game's and challenge's; g.ID 0 is PutMatch's
 	// insert. g.ID and g.Version are set.
-	InsertGame(g *Game) error
+	InsertMatch(g *Match) error
 	// ActiveGames returns u's games still being played or scored, by ID.
-	ActiveGames(u UserID) ([]*Game, error)
+	ActiveGames(u UserID) ([]*Match, error)
 	// RoomGames returns the games whose Room is r (only active ones if
 	// activeOnly), by ID.
-	RoomGames(r RoomID, activeOnly bool) ([]*Game, error)
+	RoomGames(r RoomID, activeOnly bool) ([]*Match, error)
 	// DueGames returns active games whose Deadline is before t, earliest
 	// first (ties by ID), at most limit (0 = all).
-	DueGames(before time.Time, limit int) ([]*Game, error)
+	DueGames(before time.Time, limit int) ([]*Match, error)
 
 	// Challenge returns challenge id.
 	Challenge(id ChallengeID) (*Challenge, error)

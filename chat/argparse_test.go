@@ -29,7 +29,7 @@ func (h *harness) dump() string {
 	users := []gobot.UserID{"test:alice", "test:bob", "test:carol", "test:banana"}
 	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		for id := 1; id <= 20; id++ {
-			g, err := tx.Game(gobot.GameID(id))
+			g, err := tx.Match(gobot.GameID(id))
 			put(fmt.Sprintf("game %d", id), g, err)
 			c, err := tx.Challenge(gobot.ChallengeID(id))
 			put(fmt.Sprintf("challenge %d", id), c, err)
@@ -143,8 +143,8 @@ func TestArgumentsFromDeclaration(t *testing.T) {
 			if len(rep.Text) > 600 || !utf8.ValidString(rep.Text) || strings.ContainsRune(rep.Text, '\x01') {
 				t.Fatalf("the error is not clipped or not clean text (%d bytes): %q", len(rep.Text), ClipRunes(rep.Text, 200))
 			}
-			if sg, _ := h.game(1); !sg.Active() {
-				t.Fatalf("game #1 ended: %s", sg.Result)
+			if match, _ := h.game(1); !match.Active() {
+				t.Fatalf("game #1 ended: %s", match.Result)
 			}
 		})
 	}
@@ -247,7 +247,7 @@ func FuzzCommandLine(f *testing.F) {
 		h.t = t
 		cmds := commands()
 		c := cmds[int(n)%len(cmds)]
-		var active []*gobot.Game
+		var active []*gobot.Match
 		h.db.View(context.Background(), func(tx gobot.Tx) error { active, _ = tx.ActiveGames("test:alice"); return nil })
 		if len(active) == 0 {
 			rep := h.ok("alice", "challenge @bob black 9")

@@ -60,15 +60,15 @@ type Config struct {
 
 // Bot is the platform-neutral bot. It is safe for concurrent use.
 type Bot struct {
-	cfg       Config
-	store     gobot.Store
-	render    Renderer
-	clock     Clock
-	log       *slog.Logger
-	notifiers *notifiers // by platform ("discord")
-	commands  []Command
-	byName    map[string]*Command
-	eng       *engineState // computer opponents (engine.go)
+	cfg        Config
+	store      gobot.Store
+	render     Renderer
+	timeSource TimeSource
+	log        *slog.Logger
+	notifiers  *notifiers // by platform ("discord")
+	commands   []Command
+	byName     map[string]*Command
+	eng        *engineState // computer opponents (engine.go)
 
 	// later is set on the copy of the bot that runs inside a
 	// transaction (inTx): notifications wait there until it commits.
@@ -81,7 +81,7 @@ func (systemClock) Now() time.Time { return time.Now() }
 
 // New returns a bot over store, drawing with r, telling time with clock
 // (nil: the system clock).
-func New(cfg Config, store gobot.Store, r Renderer, clock Clock, log *slog.Logger) *Bot {
+func New(cfg Config, store gobot.Store, r Renderer, clock TimeSource, log *slog.Logger) *Bot {
 	if clock == nil {
 		clock = systemClock{}
 	}
@@ -116,7 +116,7 @@ func New(cfg Config, store gobot.Store, r Renderer, clock Clock, log *slog.Logge
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{cfg: cfg, store: gobot.Fenced(store), render: r, clock: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
+	b := &Bot{cfg: cfg, store: gobot.Fenced(store), render: r, timeSource: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -216,15 +216,15 @@ func (b *Bot) cmd(s string) string { return Cmd(s) }
 // thread; the game's updates go there from now on.
 func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error {
 	return b.store.Update(ctx, func(tx gobot.Tx) error {
-		sg, err := tx.Game(id)
+		match, err := tx.Match(id)
 		if err != nil {
 			return err
 		}
-		if !sg.Thread {
-			sg.Parent = sg.Room
+		if !match.Thread {
+			match.Parent = match.Room
 		}
-		sg.Room, sg.Thread = room, true
-		return tx.PutGame(sg)
+		match.Room, match.Thread = room, true
+		return tx.PutMatch(match)
 	})
 }
 

@@ -114,21 +114,21 @@ func (h *harness) fails(user, line, want string) Reply {
 }
 
 // game returns the stored game id.
-func (h *harness) game(id gobot.GameID) (*gobot.Game, *game.Game) {
+func (h *harness) game(id gobot.GameID) (*gobot.Match, *game.Game) {
 	h.t.Helper()
-	var sg *gobot.Game
+	var match *gobot.Match
 	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
-		sg, err = tx.Game(id)
+		match, err = tx.Match(id)
 		return err
 	}); err != nil {
 		h.t.Fatal(err)
 	}
-	g, err := game.Replay(sg.Record)
+	g, err := game.Replay(match.Record)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return sg, g
+	return match, g
 }
 
 // start makes alice (Black) and bob (White) play game #1.
@@ -186,16 +186,16 @@ func TestFullGame(t *testing.T) {
 	if !strings.Contains(rep.Text, "Game over") {
 		t.Fatalf("both accepting should end the game: %s", rep.Text)
 	}
-	sg, g := h.game(1)
-	if sg.Active() || sg.Result == "" {
-		t.Fatalf("game not finished: %+v", sg)
+	match, g := h.game(1)
+	if match.Active() || match.Result == "" {
+		t.Fatalf("game not finished: %+v", match)
 	}
-	if res, _ := g.Result(); res.String() != sg.Result {
-		t.Fatalf("stored result %q, game says %q", sg.Result, res)
+	if res, _ := g.Result(); res.String() != match.Result {
+		t.Fatalf("stored result %q, game says %q", match.Result, res)
 	}
 	h.fails("alice", "play D4 #1", "over")
 	rep = h.ok("carol", "sgf #1")
-	if rep.File == nil || !bytes.Contains(rep.File.Data, []byte("RE["+sg.Result+"]")) {
+	if rep.File == nil || !bytes.Contains(rep.File.Data, []byte("RE["+match.Result+"]")) {
 		t.Fatalf("sgf: %+v", rep.File)
 	}
 }
@@ -240,9 +240,9 @@ func TestRights(t *testing.T) {
 	if !strings.Contains(rep.Text, "Game #2 begins") {
 		t.Fatalf("open challenge: %s", rep.Text)
 	}
-	sg, _ := h.game(2)
-	if sg.Black != "test:carol" || sg.White != "test:alice" {
-		t.Fatalf("colours: black %s white %s", sg.Black, sg.White)
+	match, _ := h.game(2)
+	if match.Black != "test:carol" || match.White != "test:alice" {
+		t.Fatalf("colours: black %s white %s", match.Black, match.White)
 	}
 	// Room settings are for admins.
 	h.fails("bob", "settings room size=13", "Only room admins")
@@ -290,9 +290,9 @@ func TestUndo(t *testing.T) {
 	}
 	h.ok("alice", "undo")
 	h.ok("bob", "undo")
-	sg, g := h.game(1)
-	if g.MoveCount() != 0 || len(sg.Undos) != 1 || sg.Undos[0].By != "test:alice" {
-		t.Fatalf("undo: moves %d, undos %+v", g.MoveCount(), sg.Undos)
+	match, g := h.game(1)
+	if g.MoveCount() != 0 || len(match.Undos) != 1 || match.Undos[0].By != "test:alice" {
+		t.Fatalf("undo: moves %d, undos %+v", g.MoveCount(), match.Undos)
 	}
 	if g.ToMove() != game.Black {
 		t.Fatal("after undo Black should move again")
@@ -373,31 +373,31 @@ func TestTimeoutAndReminders(t *testing.T) {
 	if !strings.Contains(last.Reply.Text, "ran out of time") {
 		t.Fatalf("timeout message: %+v", last.Reply.Text)
 	}
-	sg, _ := h.game(1)
-	if sg.Result != "B+T" || sg.Active() {
-		t.Fatalf("result %q", sg.Result)
+	match, _ := h.game(1)
+	if match.Result != "B+T" || match.Active() {
+		t.Fatalf("result %q", match.Result)
 	}
 }
 
 func TestFischerClock(t *testing.T) {
 	h := newHarness(t)
 	h.start("9 clock=fischer:3d+1d/5d")
-	sg, _ := h.game(1)
-	if got := sg.Deadline.Sub(h.clock.Now()); got != 72*time.Hour {
+	match, _ := h.game(1)
+	if got := match.Deadline.Sub(h.clock.Now()); got != 72*time.Hour {
 		t.Fatalf("first deadline in %v", got)
 	}
 	h.clock.Advance(24 * time.Hour)
 	h.ok("alice", "play D4") // 2d left + 1d = 3d for Black
-	sg, _ = h.game(1)
-	if sg.Left[game.Black] != 72*time.Hour {
-		t.Fatalf("black bank %v", sg.Left[game.Black])
+	match, _ = h.game(1)
+	if match.Left[game.Black] != 72*time.Hour {
+		t.Fatalf("black bank %v", match.Left[game.Black])
 	}
 	h.ok("bob", "play E5") // 3d +1d = 4d for White
 	h.ok("alice", "play F6")
 	h.ok("bob", "play G7") // capped at 5d
-	sg, _ = h.game(1)
-	if sg.Left[game.White] != 5*24*time.Hour {
-		t.Fatalf("white bank %v, want the 5d cap", sg.Left[game.White])
+	match, _ = h.game(1)
+	if match.Left[game.White] != 5*24*time.Hour {
+		t.Fatalf("white bank %v, want the 5d cap", match.Left[game.White])
 	}
 }
 
@@ -445,9 +445,9 @@ func TestSettings(t *testing.T) {
 	}
 	h.ok("bob", "challenge @alice black")
 	h.ok("alice", "accept")
-	sg, g := h.game(1)
-	if cfg := g.Config(); cfg.Width != 13 || cfg.Rules.Name != "chinese" || sg.Clock.PerMove != 72*time.Hour {
-		t.Fatalf("room defaults not used: %+v %+v", cfg, sg.Clock)
+	match, g := h.game(1)
+	if cfg := g.Config(); cfg.Width != 13 || cfg.Rules.Name != "chinese" || match.Clock.PerMove != 72*time.Hour {
+		t.Fatalf("room defaults not used: %+v %+v", cfg, match.Clock)
 	}
 	// alice chose DM notifications: when it's her turn she gets a DM.
 	h.ok("bob", "play D4")
@@ -549,9 +549,9 @@ func TestThreadPerGame(t *testing.T) {
 	if err := h.bot.ThreadCreated(ctx, 1, "test:thread-1"); err != nil {
 		t.Fatal(err)
 	}
-	sg, _ := h.game(1)
-	if sg.Room != "test:thread-1" || !sg.Thread || sg.Parent != "test:main" {
-		t.Fatalf("after ThreadCreated: Room=%q Thread=%v Parent=%q", sg.Room, sg.Thread, sg.Parent)
+	match, _ := h.game(1)
+	if match.Room != "test:thread-1" || !match.Thread || match.Parent != "test:main" {
+		t.Fatalf("after ThreadCreated: Room=%q Thread=%v Parent=%q", match.Room, match.Thread, match.Parent)
 	}
 	in := func(room gobot.RoomID, user, line string) Reply {
 		h.seq++
@@ -624,15 +624,15 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 	if err := bot.Run(ctx); err != nil { // returns once the timeout is announced
 		t.Fatal(err)
 	}
-	var sg *gobot.Game
+	var match *gobot.Match
 	if err := db.View(context.Background(), func(tx gobot.Tx) error {
-		sg, err = tx.Game(1)
+		match, err = tx.Match(1)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if sg.Result != "B+T" || sg.Active() {
-		t.Fatalf("after restart: result %q, active %v; want B+T, over", sg.Result, sg.Active())
+	if match.Result != "B+T" || match.Active() {
+		t.Fatalf("after restart: result %q, active %v; want B+T, over", match.Result, match.Active())
 	}
 	msgs := notes.all()
 	if len(msgs) == 0 || msgs[len(msgs)-1].Room != "test:main" {

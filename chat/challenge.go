@@ -126,7 +126,7 @@ func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 			black, white = white, black
 		}
 	}
-	sg := &gobot.Game{ID: gobot.GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
+	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
 		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
 	if b.cfg.RateEngineGames {
 		// Rated as a game between people would be: an even game on
@@ -137,19 +137,19 @@ func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 		if a.Choice["rated"] == "rated" && !rated {
 			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
 		}
-		sg.Rating = &gobot.GameRating{Community: comm, Rated: rated,
+		match.Rating = &gobot.GameRating{Community: comm, Rated: rated,
 			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
 	}
 	if clock.Kind == gobot.Fischer {
-		sg.Left[game.Black], sg.Left[game.White] = clock.Main, clock.Main
+		match.Left[game.Black], match.Left[game.White] = clock.Main, clock.Main
 	}
-	startClock(sg, g, r.Time)
-	l := &loaded{sg, g}
+	startClock(match, g, r.Time)
+	l := &loaded{match, g}
 	b.engineDue(l, r.Time)
-	if err := tx.InsertGame(sg); err != nil {
+	if err := tx.InsertMatch(match); err != nil {
 		return Reply{}, err
 	}
-	c.Game = sg.ID
+	c.Game = match.ID
 	if err := tx.PutChallenge(c); err != nil {
 		return Reply{}, err
 	}
@@ -157,10 +157,10 @@ func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.sg), clockNote(clock)))
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock)))
 	if threads && !r.DM {
 		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
 	b.wakeEngine(l)
 	return rep, nil
@@ -459,10 +459,10 @@ func cmdAccept(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.sg.ID, seat(l.sg, game.Black), seat(l.sg, game.White), describeConfig(l.g.Config(), l.sg.Clock), ratedNote(l.sg)))
+	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match)))
 	if threads && !r.DM {
 		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.sg.ID)
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
 	return rep, nil
 }
@@ -490,7 +490,7 @@ func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, 
 		return nil, false, err
 	}
 	// The game keeps the challenge's number where it is free.
-	sg := &gobot.Game{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
+	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 	black, white := c.From, r.User.ID
 	switch c.Color {
 	case "white":
@@ -502,16 +502,16 @@ func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, 
 			black, white = white, black
 		}
 	}
-	sg.Black, sg.White = black, white
-	sg.Rating = b.gameRatingFor(tx, c, r, black, white)
+	match.Black, match.White = black, white
+	match.Rating = b.gameRatingFor(tx, c, r, black, white)
 	if c.Clock.Kind == gobot.Fischer {
-		sg.Left[game.Black], sg.Left[game.White] = c.Clock.Main, c.Clock.Main
+		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
-	startClock(sg, g, r.Time)
-	if err := tx.InsertGame(sg); err != nil {
+	startClock(match, g, r.Time)
+	if err := tx.InsertMatch(match); err != nil {
 		return nil, false, err
 	}
-	c.Status, c.Game, c.Answered = gobot.Accepted, sg.ID, r.Time
+	c.Status, c.Game, c.Answered = gobot.Accepted, match.ID, r.Time
 	if c.To == "" {
 		c.To = r.User.ID
 	}
@@ -521,7 +521,7 @@ func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, 
 	if room, err := tx.Room(c.Room); err == nil {
 		threads = room.Threads
 	}
-	return &loaded{sg, g}, threads, nil
+	return &loaded{match, g}, threads, nil
 }
 
 func (b *Bot) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Reply, error) {

@@ -38,7 +38,7 @@ func TestClaimedReminderSentByAnother(t *testing.T) {
 	ticked := make(chan error, 1)
 	go func() { ticked <- dying.Tick(context.Background()) }()
 	attempt := <-hang.entered // claimed and committed; the send never completes
-	if sg, _ := h.game(1); sg.Reminded == 0 {
+	if match, _ := h.game(1); match.Reminded == 0 {
 		t.Fatal("the reminder was not claimed")
 	}
 	if attempt.Key == "" || !strings.Contains(attempt.Reply.Text, "it's your move") {

@@ -26,13 +26,13 @@ func (b *Bot) completeEngine(typed string) []Choice {
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*gobot.Game
+	var games []*gobot.Match
 	names := map[gobot.UserID]string{}
 	b.store.View(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		if strings.Contains(arg, "game") {
-			for _, sg := range games {
-				opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
+			for _, match := range games {
+				opp := playerOf(match, colorOf(match, r.User.ID).Opponent())
 				names[opp] = displayName(tx, opp)
 			}
 		}
@@ -42,42 +42,42 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 	var out []Choice
 	switch {
 	case strings.Contains(arg, "game"):
-		for _, sg := range games {
-			v := fmt.Sprintf("#%d", sg.ID)
+		for _, match := range games {
+			v := fmt.Sprintf("#%d", match.ID)
 			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
 				continue
 			}
-			opp := playerOf(sg, colorOf(sg, r.User.ID).Opponent())
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", sg.ID, names[opp]), Value: v})
+			opp := playerOf(match, colorOf(match, r.User.ID).Opponent())
+			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", match.ID, names[opp]), Value: v})
 		}
 	case arg == "engine":
 		return b.completeEngine(typed)
 	case arg == "rules" || arg == "preset":
 		return completeRules(strings.ToLower(typed))
 	case arg == "point":
-		var sg *gobot.Game
+		var match *gobot.Match
 		if ref, ok := r.Named["#game"]; ok {
 			id, _ := parseRefArg(ref, "game")
 			for _, g := range games {
 				if uint64(g.ID) == id {
-					sg = g
+					match = g
 				}
 			}
 		} else {
-			var here []*gobot.Game
+			var here []*gobot.Match
 			for _, g := range games {
 				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 					here = append(here, g)
 				}
 			}
 			if len(here) == 1 {
-				sg = here[0]
+				match = here[0]
 			}
 		}
-		if sg == nil {
+		if match == nil {
 			return nil
 		}
-		l, err := load(sg)
+		l, err := load(match)
 		if err != nil || l.g.Phase() != game.Playing {
 			return nil
 		}

@@ -115,12 +115,12 @@ func (b *Bot) engineInfo(name string) (EngineInfo, bool) {
 	return EngineInfo{}, false
 }
 
-// engineColor is the engine's colour in sg (Empty in people's games).
-func engineColor(sg *gobot.Game) game.Color {
-	if sg.Engine == "" {
+// engineColor is the engine's colour in match (Empty in people's games).
+func engineColor(match *gobot.Match) game.Color {
+	if match.Engine == "" {
 		return game.Empty
 	}
-	return colorOf(sg, EngineUser(sg.Engine))
+	return colorOf(match, EngineUser(match.Engine))
 }
 
 // engineJob is what an engine has to do next in a game.
@@ -134,11 +134,11 @@ const (
 	jobAccept            // accept a count with no dead stones to agree on
 )
 
-func (b *Bot) engineJob(sg *gobot.Game, g *game.Game) engineJob {
-	if !sg.Active() {
+func (b *Bot) engineJob(match *gobot.Match, g *game.Game) engineJob {
+	if !match.Active() {
 		return jobNone
 	}
-	ec := engineColor(sg)
+	ec := engineColor(match)
 	switch g.Phase() {
 	case game.Playing:
 		if ec != game.Empty && g.ToMove() == ec {
@@ -151,14 +151,14 @@ func (b *Bot) engineJob(sg *gobot.Game, g *game.Game) engineJob {
 			}
 			return jobNone
 		}
-		proposer := sg.Engine
+		proposer := match.Engine
 		if proposer == "" {
 			proposer = b.eng.scorer
 		}
 		if proposer == "" || b.eng.engines == nil {
 			return jobNone
 		}
-		if sg.EngineDead != g.MoveCount() {
+		if match.EngineDead != g.MoveCount() {
 			return jobPropose
 		}
 		if ec != game.Empty && !g.Accepted(ec) {
@@ -172,19 +172,19 @@ func (b *Bot) engineJob(sg *gobot.Game, g *game.Game) engineJob {
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
 func (b *Bot) engineDue(l *loaded, t time.Time) {
-	if b.engineJob(l.sg, l.g) != jobNone {
-		l.sg.Deadline, l.sg.Reminded = t, 0
+	if b.engineJob(l.match, l.g) != jobNone {
+		l.match.Deadline, l.match.Reminded = t, 0
 	}
 }
 
 // wakeEngine starts the engine's turn in game l if it has one.
 func (b *Bot) wakeEngine(l *loaded) {
-	if l == nil || b.engineJob(l.sg, l.g) == jobNone {
+	if l == nil || b.engineJob(l.match, l.g) == jobNone {
 		return
 	}
 	// Through notify: inside a transaction (the outbox) it waits until
 	// the commit, so the turn reads the committed game.
-	b.notify(context.Background(), Message{wake: l.sg.ID})
+	b.notify(context.Background(), Message{wake: l.match.ID})
 }
 
 func (b *Bot) startEngineTurn(id gobot.GameID) {
@@ -215,20 +215,20 @@ func (b *Bot) startEngineTurn(id gobot.GameID) {
 // engineTick handles a due game whose due item is engine work: it starts
 // the turn (unless one runs) and reports true, so the clock does not
 // treat the engine's "deadline" as a timeout.
-func (b *Bot) engineTick(sg *gobot.Game) bool {
-	if sg.Engine == "" && (b.eng.scorer == "" || sg.Deadline.IsZero()) {
+func (b *Bot) engineTick(match *gobot.Match) bool {
+	if match.Engine == "" && (b.eng.scorer == "" || match.Deadline.IsZero()) {
 		return false
 	}
-	l, err := load(sg)
+	l, err := load(match)
 	if err != nil {
 		return false
 	}
-	if b.engineJob(l.sg, l.g) == jobNone {
+	if b.engineJob(l.match, l.g) == jobNone {
 		return false
 	}
 	// With no engines set up (a restart without them) the turn waits:
 	// its due item is not a timeout.
-	b.startEngineTurn(sg.ID)
+	b.startEngineTurn(match.ID)
 	return true
 }
 
@@ -240,11 +240,11 @@ func (b *Bot) engineTick(sg *gobot.Game) bool {
 func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	var snap *loaded
 	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		sg, err := tx.Game(id)
+		match, err := tx.Match(id)
 		if err != nil {
 			return err
 		}
-		snap, err = load(sg)
+		snap, err = load(match)
 		return err
 	}); err != nil {
 		if ctx.Err() == nil {
@@ -252,15 +252,15 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 		}
 		return false
 	}
-	job := b.engineJob(snap.sg, snap.g)
+	job := b.engineJob(snap.match, snap.g)
 	if job == jobNone {
 		return false
 	}
-	name := snap.sg.Engine
+	name := snap.match.Engine
 	if name == "" {
 		name = b.eng.scorer
 	}
-	ec := engineColor(snap.sg)
+	ec := engineColor(snap.match)
 	rec := snap.g.Record()
 	var mv EngineMove
 	var dead []game.Point
@@ -268,7 +268,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	var err error
 	switch job {
 	case jobMove:
-		mv, err = b.eng.engines.Move(ctx, name, rec, snap.sg.EngineLevel, len(rec.Resumes) > 0)
+		mv, err = b.eng.engines.Move(ctx, name, rec, snap.match.EngineLevel, len(rec.Resumes) > 0)
 	case jobPropose:
 		dead, err = b.eng.engines.Dead(ctx, name, rec)
 	case jobReview:
@@ -278,7 +278,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 		b.engineFailed(ctx, snap, name, job, err)
 		return false
 	}
-	now := b.clock.Now()
+	now := b.timeSource.Now()
 	var out *loaded
 	var later []Message
 	// The announcement is claimed with the move (claim.go): if this
@@ -286,24 +286,24 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes))
 	// In a platform served under a lease (Matrix) the move is applied
 	// under its term: a process that lost the lease applies nothing.
-	err = b.store.Update(b.fenced(ctx, snap.sg.Room.Platform()), func(tx gobot.Tx) error {
+	err = b.store.Update(b.fenced(ctx, snap.match.Room.Platform()), func(tx gobot.Tx) error {
 		out, later = nil, nil // a rerun after a conflict decides afresh
-		sg, err := tx.Game(id)
+		match, err := tx.Match(id)
 		if err != nil {
 			return err
 		}
-		l, err := load(sg)
+		l, err := load(match)
 		if err != nil {
 			return err
 		}
-		if !samePosition(snap, l) || b.engineJob(l.sg, l.g) != job {
-			if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.sg.EngineDead != l.g.MoveCount() {
+		if !samePosition(snap, l) || b.engineJob(l.match, l.g) != job {
+			if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.match.EngineDead != l.g.MoveCount() {
 				// The players marked stones first: keep theirs.
-				l.sg.EngineDead = l.g.MoveCount()
-				startClock(l.sg, l.g, now)
+				l.match.EngineDead = l.g.MoveCount()
+				startClock(l.match, l.g, now)
 				b.engineDue(l, now)
 				out = l
-				return tx.PutGame(l.sg)
+				return tx.PutMatch(l.match)
 			}
 			return nil // someone else applied it, or the game moved on
 		}
@@ -332,28 +332,28 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 			what = fmt.Sprintf("%s accepts the count.", me)
 		}
 		if l.g.Phase() == game.Over {
-			finish(l.sg, l.g, now)
-			if err := b.rateGame(tx, l.sg, l.g); err != nil {
+			finish(l.match, l.g, now)
+			if err := b.rateGame(tx, l.match, l.g); err != nil {
 				return err
 			}
 		} else if job != jobMove {
-			startClock(l.sg, l.g, now)
+			startClock(l.match, l.g, now)
 		}
-		l.sg.Record = l.g.Record()
-		l.sg.Updated = now
+		l.match.Record = l.g.Record()
+		l.match.Updated = now
 		b.engineDue(l, now)
-		if err := tx.PutGame(l.sg); err != nil {
+		if err := tx.PutMatch(l.match); err != nil {
 			return err
 		}
 		out = l
 		if what != "" {
 			user := User{ID: EngineUser(name)}
-			if l.sg.Engine == "" {
+			if l.match.Engine == "" {
 				user = User{} // a people's game: the proposal pings both
 			}
-			r := &Request{Time: now, Room: l.sg.Room, User: user}
+			r := &Request{Time: now, Room: l.match.Room, User: user}
 			in := b.inTx(&later)
-			in.notify(ctx, Message{Room: l.sg.Room, Reply: in.gameReply(tx, l, r, what)})
+			in.notify(ctx, Message{Room: l.match.Room, Reply: in.gameReply(tx, l, r, what)})
 		}
 		return b.claim(tx, step, later, now)
 	})
@@ -370,7 +370,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
 	b.sendClaimed(ctx, step, later)
-	return b.engineJob(out.sg, out.g) != jobNone
+	return b.engineJob(out.match, out.g) != jobNone
 }
 
 // samePosition reports whether two loads of a game are at the same
@@ -378,11 +378,11 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 func samePosition(a, b *loaded) bool {
 	ra, rb := a.g.Record(), b.g.Record()
 	return a.g.Phase() == b.g.Phase() && len(ra.Moves) == len(rb.Moves) && slices.Equal(ra.Resumes, rb.Resumes) &&
-		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.sg.EngineDead == b.sg.EngineDead
+		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.match.EngineDead == b.match.EngineDead
 }
 
 func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
-	me := Mention(EngineUser(l.sg.Engine))
+	me := Mention(EngineUser(l.match.Engine))
 	h := l.g.Config().Height
 	if mv.Resign {
 		if err := l.g.Resign(ec); err != nil {
@@ -399,7 +399,7 @@ func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.
 		if err := l.g.PlayMove(m); err != nil {
 			return "", fmt.Errorf("engine move %s: %w", m.Point.GTP(h), err)
 		}
-		moved(l.sg, l.g, ec, now)
+		moved(l.match, l.g, ec, now)
 		if m.IsPass() {
 			passed = true
 		} else {
@@ -443,7 +443,7 @@ func (b *Bot) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me st
 			names = append(names, p.GTP(h))
 		}
 	}
-	l.sg.EngineDead = l.g.MoveCount()
+	l.match.EngineDead = l.g.MoveCount()
 	list := "no dead stones"
 	if len(names) > 0 {
 		list = "dead: " + ClipRunes(strings.Join(names, " "), 200)
@@ -462,66 +462,66 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 	if ctx.Err() != nil {
 		return // shutting down: the turn stays due for the next start
 	}
-	b.log.Warn("engine request failed", "game", l.sg.ID, "engine", name, "err", err)
-	if l.sg.Engine == "" || job == jobPropose || job == jobReview {
+	b.log.Warn("engine request failed", "game", l.match.ID, "engine", name, "err", err)
+	if l.match.Engine == "" || job == jobPropose || job == jobReview {
 		// Judging dead stones failed (final_status_list can take minutes
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
-		now := b.clock.Now()
+		now := b.timeSource.Now()
 		reason := ClipRunes(err.Error(), 200)
 		var later []Message
 		uerr := b.store.Update(ctx, func(tx gobot.Tx) error {
 			later = nil
-			sg, err := tx.Game(l.sg.ID)
+			match, err := tx.Match(l.match.ID)
 			if err != nil {
 				return err
 			}
-			cur, err := load(sg)
+			cur, err := load(match)
 			if err != nil || !samePosition(l, cur) {
 				return err
 			}
-			sg.EngineDead = cur.g.MoveCount()
-			if ec := engineColor(sg); ec != game.Empty {
+			match.EngineDead = cur.g.MoveCount()
+			if ec := engineColor(match); ec != game.Empty {
 				cur.g.Accept(ec)
-				sg.Record = cur.g.Record()
+				match.Record = cur.g.Record()
 			}
 			if cur.g.Phase() == game.Over {
-				finish(sg, cur.g, now)
-				if err := b.rateGame(tx, sg, cur.g); err != nil {
+				finish(match, cur.g, now)
+				if err := b.rateGame(tx, match, cur.g); err != nil {
 					return err
 				}
 			} else {
-				startClock(sg, cur.g, now)
+				startClock(match, cur.g, now)
 			}
-			sg.Updated = now
+			match.Updated = now
 			b.engineDue(cur, now)
-			if err := tx.PutGame(sg); err != nil {
+			if err := tx.PutMatch(match); err != nil {
 				return err
 			}
-			if sg.Engine != "" {
+			if match.Engine != "" {
 				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), reason)
-				r := &Request{Time: now, Room: sg.Room, User: User{ID: EngineUser(name)}}
+				r := &Request{Time: now, Room: match.Room, User: User{ID: EngineUser(name)}}
 				in := b.inTx(&later)
-				in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, cur, r, what)})
+				in.notify(ctx, Message{Room: match.Room, Reply: in.gameReply(tx, cur, r, what)})
 			}
 			return nil
 		})
 		if uerr != nil {
-			b.log.Error("engine fallback", "game", l.sg.ID, "err", uerr)
+			b.log.Error("engine fallback", "game", l.match.ID, "err", uerr)
 		}
-		b.send(ctx, keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.sg.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), later))
+		b.send(ctx, keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), later))
 		return
 	}
 	b.eng.mu.Lock()
-	seen, ok := b.eng.failed[l.sg.ID]
-	b.eng.failed[l.sg.ID] = l.g.MoveCount()
+	seen, ok := b.eng.failed[l.match.ID]
+	b.eng.failed[l.match.ID] = l.g.MoveCount()
 	b.eng.mu.Unlock()
 	if ok && seen == l.g.MoveCount() {
 		return
 	}
-	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.sg.ID, ClipRunes(err.Error(), 200))
-	b.notify(ctx, Message{Room: l.sg.Room, Reply: Reply{Game: l.sg.ID, Title: fmt.Sprintf("Game #%d", l.sg.ID), Text: text},
-		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.sg.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
+	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.match.ID, ClipRunes(err.Error(), 200))
+	b.notify(ctx, Message{Room: l.match.Room, Reply: Reply{Game: l.match.ID, Title: fmt.Sprintf("Game #%d", l.match.ID), Text: text},
+		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
 }
 
 func intList(v []int) string {
@@ -600,8 +600,8 @@ type EngineMove struct {
 }
 
 // ratedWord is "rated" or "unrated" for a game's start message.
-func ratedWord(sg *gobot.Game) string {
-	if sg.Rating != nil && sg.Rating.Rated {
+func ratedWord(match *gobot.Match) string {
+	if match.Rating != nil && match.Rating.Rated {
 		return "rated"
 	}
 	return "unrated"

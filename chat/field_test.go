@@ -162,8 +162,8 @@ func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	// A database from before: games numbered by their own counter.
 	h.db.Update(context.Background(), func(tx gobot.Tx) error {
 		for range 3 {
-			g := &gobot.Game{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
-			if err := tx.PutGame(g); err != nil {
+			g := &gobot.Match{Room: "test:main", Black: "test:old1", White: "test:old2", Record: mustNewRecord(t)}
+			if err := tx.PutMatch(g); err != nil {
 				return err
 			}
 		}
@@ -194,8 +194,8 @@ func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	// A game added without a challenge takes a fresh number, and the next
 	// challenge skips it.
 	h.db.Update(context.Background(), func(tx gobot.Tx) error {
-		g := &gobot.Game{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
-		if err := tx.PutGame(g); err != nil || g.ID != 7 {
+		g := &gobot.Match{Room: "test:main", Black: "test:x", White: "test:y", Record: mustNewRecord(t)}
+		if err := tx.PutMatch(g); err != nil || g.ID != 7 {
 			t.Errorf("game without challenge: #%d, %v", g.ID, err)
 		}
 		return nil

@@ -118,8 +118,8 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	if h.eventMarked("test:e2") {
 		t.Fatal("the old holder marked an event it did not handle")
 	}
-	if sg, _ := h.game(1); len(sg.Record.Moves) != 1 || sg.Reminded != 0 {
-		t.Fatalf("after the old holder resumed: %d moves, reminded %d; want 1 and 0", len(sg.Record.Moves), sg.Reminded)
+	if match, _ := h.game(1); len(match.Record.Moves) != 1 || match.Reminded != 0 {
+		t.Fatalf("after the old holder resumed: %d moves, reminded %d; want 1 and 0", len(match.Record.Moves), match.Reminded)
 	}
 	if n := len(oldNotes.all()); n != 0 {
 		t.Fatalf("the old holder sent %d messages after losing the lease", n)
@@ -129,7 +129,7 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	if err := h.bot.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); sg.Reminded == 0 {
+	if match, _ := h.game(1); match.Reminded == 0 {
 		t.Fatal("the new holder did not send the reminder")
 	}
 	if rep := h.bot.Handle(newCtx, Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e2",
@@ -139,8 +139,8 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	if err := gobot.StoreState(h.db).PutState(newCtx, "matrix", map[string][]byte{"sync": []byte("new position")}); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); len(sg.Record.Moves) != 2 {
-		t.Fatalf("after the new holder: %d moves, want 2", len(sg.Record.Moves))
+	if match, _ := h.game(1); len(match.Record.Moves) != 2 {
+		t.Fatalf("after the new holder: %d moves, want 2", len(match.Record.Moves))
 	}
 	if n := len(h.notes.all()); n != 1 {
 		t.Fatalf("the new holder sent %d messages, want the reminder", n)

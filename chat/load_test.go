@@ -149,12 +149,12 @@ func runLoad(t *testing.T, games int, r Renderer) {
 	db.View(context.Background(), func(tx gobot.Tx) error {
 		for r := range results {
 			n++
-			sg, err := tx.Game(r.id)
+			match, err := tx.Match(r.id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(sg.Record.Moves) != r.moves || sg.Active() || len(sg.MoveTimes) != r.moves {
-				t.Errorf("game %d: %d moves stored (%d times), %d acknowledged, active %v", r.id, len(sg.Record.Moves), len(sg.MoveTimes), r.moves, sg.Active())
+			if len(match.Record.Moves) != r.moves || match.Active() || len(match.MoveTimes) != r.moves {
+				t.Errorf("game %d: %d moves stored (%d times), %d acknowledged, active %v", r.id, len(match.Record.Moves), len(match.MoveTimes), r.moves, match.Active())
 			}
 		}
 		return nil

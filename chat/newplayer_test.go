@@ -132,12 +132,12 @@ func TestBoardImageNamedByContent(t *testing.T) {
 	if !strings.HasPrefix(first.Name, "game-1-move-1-") || !strings.HasSuffix(first.Name, ".png") {
 		t.Fatalf("name %q", first.Name)
 	}
-	sg, g := h.game(1)
-	wood, dark := h.bot.boardImage(g, sg.ID, "wood"), h.bot.boardImage(g, sg.ID, "dark")
+	match, g := h.game(1)
+	wood, dark := h.bot.boardImage(g, match.ID, "wood"), h.bot.boardImage(g, match.ID, "dark")
 	if wood.Name == dark.Name {
 		t.Fatalf("two themes share the name %s", wood.Name)
 	}
-	if again := h.bot.boardImage(g, sg.ID, "wood"); again.Name != wood.Name {
+	if again := h.bot.boardImage(g, match.ID, "wood"); again.Name != wood.Name {
 		t.Fatalf("the same picture is named %s and %s", again.Name, wood.Name)
 	}
 }

@@ -40,12 +40,12 @@ func TestMessageKeys(t *testing.T) {
 	}
 	unclaim := func() {
 		if err := h.db.Update(ctx, func(tx gobot.Tx) error {
-			sg, err := tx.Game(1)
+			match, err := tx.Match(1)
 			if err != nil {
 				return err
 			}
-			sg.Reminded = 0
-			return tx.PutGame(sg)
+			match.Reminded = 0
+			return tx.PutMatch(match)
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func cmdPlay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 			what += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
 		}
 		what += "." + autoPassText(l, count)
-		moved(l.sg, l.g, me, r.Time)
+		moved(l.match, l.g, me, r.Time)
 		b.afterMove(l, r)
 		return nil
 	})
@@ -83,7 +83,7 @@ func plural(n int) string {
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
 	if n := l.g.MoveCount(); n > before+1 && l.g.Automatic(n-1) {
-		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", Mention(playerOf(l.sg, game.White)))
+		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", Mention(playerOf(l.match, game.White)))
 	}
 	return ""
 }
@@ -97,7 +97,7 @@ func (b *Bot) checkTurn(l *loaded, me game.Color) error {
 		return game.ErrGameOver
 	}
 	if l.g.ToMove() != me {
-		return errorf("It's not your turn: %s is to play in game #%d.", Mention(playerOf(l.sg, l.g.ToMove())), l.sg.ID)
+		return errorf("It's not your turn: %s is to play in game #%d.", Mention(playerOf(l.match, l.g.ToMove())), l.match.ID)
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (b *Bot) checkTurn(l *loaded, me game.Color) error {
 // afterMove ends the game record when the game is over.
 func (b *Bot) afterMove(l *loaded, r *Request) {
 	if l.g.Phase() == game.Over {
-		finish(l.sg, l.g, r.Time)
+		finish(l.match, l.g, r.Time)
 	}
 }
 
@@ -113,7 +113,7 @@ func (b *Bot) pass(l *loaded, me game.Color, r *Request) error {
 	if err := l.g.Play(me, game.Pass); err != nil {
 		return err
 	}
-	moved(l.sg, l.g, me, r.Time)
+	moved(l.match, l.g, me, r.Time)
 	b.afterMove(l, r)
 	return nil
 }
@@ -145,8 +145,8 @@ func cmdResign(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 
 func cmdAbort(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
 	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
-		if l.sg.Room != r.Room && !r.DM {
-			return errorf("Game #%d belongs to another room; abort it there.", l.sg.ID)
+		if l.match.Room != r.Room && !r.DM {
+			return errorf("Game #%d belongs to another room; abort it there.", l.match.ID)
 		}
 		return l.g.Abort()
 	})
@@ -159,7 +159,7 @@ func (b *Bot) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did s
 		if err := stop(l, me); err != nil {
 			return err
 		}
-		finish(l.sg, l.g, r.Time)
+		finish(l.match, l.g, r.Time)
 		return nil
 	})
 	if err != nil {
@@ -176,20 +176,20 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
-		if l.sg.Engine != "" {
-			return errorf("%s does not take back moves; play on, or %s.", Mention(EngineUser(l.sg.Engine)), b.cmd("resign"))
+		if l.match.Engine != "" {
+			return errorf("%s does not take back moves; play on, or %s.", Mention(EngineUser(l.match.Engine)), b.cmd("resign"))
 		}
-		opp := playerOf(l.sg, me.Opponent())
+		opp := playerOf(l.match, me.Opponent())
 		switch {
-		case refuse && l.sg.UndoBy == opp:
-			l.sg.UndoBy = ""
+		case refuse && l.match.UndoBy == opp:
+			l.match.UndoBy = ""
 			text = fmt.Sprintf("%s refused to undo; the game goes on.", Mention(r.User.ID))
 			notifyUser = opp
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
-		case l.sg.UndoBy == r.User.ID:
+		case l.match.UndoBy == r.User.ID:
 			return errorf("You already asked; waiting for %s to answer %s or %s.", Mention(opp), b.cmd("undo"), b.cmd("undo no"))
-		case l.sg.UndoBy == opp:
+		case l.match.UndoBy == opp:
 			last, ok := l.g.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
@@ -198,12 +198,12 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 			if err := l.g.Undo(); err != nil {
 				return err
 			}
-			l.sg.Undos = append(l.sg.Undos, gobot.Undo{By: opp, Move: n, Was: last, At: r.Time})
-			if k := l.g.MoveCount(); k < len(l.sg.MoveTimes) {
-				l.sg.MoveTimes = l.sg.MoveTimes[:k]
+			l.match.Undos = append(l.match.Undos, gobot.Undo{By: opp, Move: n, Was: last, At: r.Time})
+			if k := l.g.MoveCount(); k < len(l.match.MoveTimes) {
+				l.match.MoveTimes = l.match.MoveTimes[:k]
 			}
-			l.sg.UndoBy = ""
-			startClock(l.sg, l.g, r.Time)
+			l.match.UndoBy = ""
+			startClock(l.match, l.g, r.Time)
 			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
 			last, ok := l.g.LastMove()
@@ -213,8 +213,8 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 			if last.Color != me {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
 			}
-			l.sg.UndoBy = r.User.ID
-			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", Mention(r.User.ID), Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.sg.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.sg.ID)))
+			l.match.UndoBy = r.User.ID
+			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", Mention(r.User.ID), Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
 			notifyUser = opp
 		}
 		return nil
@@ -226,7 +226,7 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 	if notifyUser != "" {
 		rep.Mentions = []gobot.UserID{notifyUser}
 	}
-	if l.sg.UndoBy != "" {
+	if l.match.UndoBy != "" {
 		rep.Actions = []Action{
 			{ID: b.actionID("undo", l, "yes"), Label: "Allow undo", Style: Primary},
 			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: Secondary},
@@ -274,17 +274,17 @@ func cmdDone(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 			return game.ErrNotScoring
 		}
 		if l.g.Accepted(me) {
-			return errorf("You already accepted this count; waiting for %s.", Mention(playerOf(l.sg, me.Opponent())))
+			return errorf("You already accepted this count; waiting for %s.", Mention(playerOf(l.match, me.Opponent())))
 		}
 		_, over, err := l.g.Accept(me)
 		if err != nil {
 			return err
 		}
 		if over {
-			finish(l.sg, l.g, r.Time)
+			finish(l.match, l.g, r.Time)
 			text = "Both players accepted the count."
 		} else {
-			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", Mention(r.User.ID), Mention(playerOf(l.sg, me.Opponent())), b.cmd("done"), b.cmd("dead <point>"))
+			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", Mention(r.User.ID), Mention(playerOf(l.match, me.Opponent())), b.cmd("done"), b.cmd("dead <point>"))
 		}
 		return nil
 	})
@@ -299,7 +299,7 @@ func cmdResume(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
-		startClock(l.sg, l.g, r.Time)
+		startClock(l.match, l.g, r.Time)
 		return nil
 	})
 	if err != nil {
@@ -310,46 +310,46 @@ func cmdResume(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 
 // actionID encodes a button for game l.
 func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
-	return Button{Command: cmd, Game: l.sg.ID, Version: l.sg.Version, Arg: arg}.ID()
+	return Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
 }
 
-// colorOf returns u's colour in sg, or Empty.
-func colorOf(sg *gobot.Game, u gobot.UserID) game.Color {
+// colorOf returns u's colour in match, or Empty.
+func colorOf(match *gobot.Match, u gobot.UserID) game.Color {
 	switch u {
-	case sg.Black:
+	case match.Black:
 		return game.Black
-	case sg.White:
+	case match.White:
 		return game.White
 	}
 	return game.Empty
 }
 
-func playerOf(sg *gobot.Game, c game.Color) gobot.UserID {
+func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
 	if c == game.White {
-		return sg.White
+		return match.White
 	}
-	return sg.Black
+	return match.Black
 }
 
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Game, error) {
+func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
 	if id != 0 {
-		sg, err := tx.Game(id)
+		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			if c, cerr := tx.Challenge(gobot.ChallengeID(id)); cerr == nil && c.Status == gobot.Pending {
 				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
 			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
 		}
-		return sg, err
+		return match, err
 	}
 	mine, err := tx.ActiveGames(r.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	var here []*gobot.Game
+	var here []*gobot.Match
 	for _, g := range mine {
 		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
 			here = append(here, g)
@@ -367,8 +367,8 @@ func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (
 			if err != nil {
 				return nil, err
 			}
-			var pick *gobot.Game
-			better := func(a, b *gobot.Game) bool { // a before b: the caller's games first, then the latest
+			var pick *gobot.Match
+			better := func(a, b *gobot.Match) bool { // a before b: the caller's games first, then the latest
 				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
 				if mineA != mineB {
 					return mineA
@@ -397,7 +397,7 @@ func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (
 	// The games the command can act on now come first; a scoring command
 	// takes the one game being scored.
 	fit := map[gobot.GameID]bool{}
-	var fitting []*gobot.Game
+	var fitting []*gobot.Match
 	for _, g := range here {
 		if fits(r.Command, g, r.User.ID) {
 			fit[g.ID] = true
@@ -419,32 +419,32 @@ func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (
 // scoringCommands act only on a game being scored.
 var scoringCommands = map[string]bool{"done": true, "dead": true, "resume": true}
 
-// fits reports whether command cmd can act on sg for user u now: a
+// fits reports whether command cmd can act on match for user u now: a
 // scoring command on a game being scored, another on a game where it is
 // u's turn.
-func fits(cmd string, sg *gobot.Game, u gobot.UserID) bool {
-	l, err := load(sg)
+func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
+	l, err := load(match)
 	if err != nil {
 		return false
 	}
 	if scoringCommands[cmd] {
 		return l.g.Phase() == game.Scoring
 	}
-	return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(sg, u)
+	return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(match, u)
 }
 
 // loaded is a stored game with its rules engine state.
 type loaded struct {
-	sg *gobot.Game
-	g  *game.Game
+	match *gobot.Match
+	g     *game.Game
 }
 
-func load(sg *gobot.Game) (*loaded, error) {
-	g, err := game.Replay(sg.Record)
+func load(match *gobot.Match) (*loaded, error) {
+	g, err := game.Replay(match.Record)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", sg.ID, gobot.ErrCorrupt, err)
+		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
 	}
-	return &loaded{sg, g}, nil
+	return &loaded{match, g}, nil
 }
 
 // change applies fn to the game r refers to, in the command's write
@@ -452,33 +452,33 @@ func load(sg *gobot.Game) (*loaded, error) {
 // ended, the record saved. Nothing is written if fn fails (the router
 // rolls the whole transaction back).
 func (b *Bot) change(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
-	sg, err := findGame(tx, b, r, id, asPlayer)
+	match, err := findGame(tx, b, r, id, asPlayer)
 	if err != nil {
 		return nil, err
 	}
-	me := colorOf(sg, r.User.ID)
+	me := colorOf(match, r.User.ID)
 	if asPlayer && me == game.Empty {
-		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(sg.Black), Mention(sg.White), sg.ID, b.cmd(fmt.Sprintf("board #%d", sg.ID)))
+		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(match.Black), Mention(match.White), match.ID, b.cmd(fmt.Sprintf("board #%d", match.ID)))
 	}
-	if !sg.Active() {
-		return nil, errorf("Game #%d is over: %s.", sg.ID, resultWords(sg.Result))
+	if !match.Active() {
+		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
 	}
-	l, err := load(sg)
+	l, err := load(match)
 	if err != nil {
 		return nil, err
 	}
 	if err := fn(l, me); err != nil {
 		return nil, err
 	}
-	if !l.sg.Active() { // it ended now: rate it in this transaction
-		if err := b.rateGame(tx, l.sg, l.g); err != nil {
+	if !l.match.Active() { // it ended now: rate it in this transaction
+		if err := b.rateGame(tx, l.match, l.g); err != nil {
 			return nil, err
 		}
 	}
-	l.sg.Record = l.g.Record()
-	l.sg.Updated = r.Time
+	l.match.Record = l.g.Record()
+	l.match.Updated = r.Time
 	b.engineDue(l, r.Time)
-	if err := tx.PutGame(l.sg); err != nil {
+	if err := tx.PutMatch(l.match); err != nil {
 		return nil, err
 	}
 	b.wakeEngine(l) // after the commit: notify holds it until then

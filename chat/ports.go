@@ -13,8 +13,8 @@ type Notifier interface {
 	Notify(ctx context.Context, m Message) error
 }
 
-// Clock tells the time; tests use a fake one.
-type Clock interface {
+// TimeSource tells the time; tests use a fake one.
+type TimeSource interface {
 	Now() time.Time
 }
 

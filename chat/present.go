@@ -148,11 +148,11 @@ func (b *Bot) errorReply(err error) Reply {
 // `board`): what happened, whose turn, captures, time, the board image,
 // buttons, and the mention of the player to move.
 func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
-	sg, g := l.sg, l.g
+	match, g := l.match, l.g
 	cfg := g.Config()
-	rep := Reply{Game: sg.ID, Title: fmt.Sprintf("Game #%d · move %d", sg.ID, g.MoveNumber())}
-	if sg.Thread || sg.Room != r.Room {
-		rep.Room = sg.Room
+	rep := Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
+	if match.Thread || match.Room != r.Room {
+		rep.Room = match.Room
 	}
 	var lines []string
 	if what != "" {
@@ -161,9 +161,9 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:
-		next = playerOf(sg, g.ToMove())
+		next = playerOf(match, g.ToMove())
 		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
-		if left := timeLeft(sg, r.Time); left != "" && next.Platform() != EnginePlatform {
+		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform {
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
@@ -175,19 +175,19 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 		lines = append(lines, s+".")
 		rep.Actions = []Action{
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
-			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", sg.ID)},
+			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
 		}
-		if sg.Engine == "" { // an engine takes nothing back (cmdUndo)
+		if match.Engine == "" { // an engine takes nothing back (cmdUndo)
 			rep.Actions = append(rep.Actions, Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:
 		sc := g.Score()
 		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.",
-			Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
+			Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), Mention(match.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
 		var acc []string
 		for _, c := range []game.Color{game.Black, game.White} {
 			if g.Accepted(c) {
-				acc = append(acc, Mention(playerOf(sg, c))+" accepted")
+				acc = append(acc, Mention(playerOf(match, c))+" accepted")
 			}
 		}
 		if len(acc) > 0 {
@@ -202,7 +202,7 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: Success},
 			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: Secondary},
 		}
-		rep.Mentions = []gobot.UserID{sg.Black, sg.White}
+		rep.Mentions = []gobot.UserID{match.Black, match.White}
 	case game.Over:
 		res, _ := g.Result()
 		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
@@ -211,21 +211,21 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 		}
 		if res.Reason == game.ByScore {
 			sc := g.Score()
-			s += fmt.Sprintf(" %s %s, %s %s.", Mention(sg.Black), formatSide(sc.Black, cfg.Rules, false), Mention(sg.White), formatSide(sc.White, cfg.Rules, true))
+			s += fmt.Sprintf(" %s %s, %s %s.", Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), Mention(match.White), formatSide(sc.White, cfg.Rules, true))
 		}
-		if rl := ratingLine(sg, g); rl != "" {
+		if rl := ratingLine(match, g); rl != "" {
 			s += "\n" + rl
 		}
-		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", sg.ID)), b.cmd(fmt.Sprintf("replay #%d", sg.ID))))
-		rep.Mentions = []gobot.UserID{sg.Black, sg.White}
+		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", match.ID)), b.cmd(fmt.Sprintf("replay #%d", match.ID))))
+		rep.Mentions = []gobot.UserID{match.Black, match.White}
 	}
 	rep.Text = strings.Join(lines, "\n")
 	rep.Fields = []Field{
-		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.Black), rankSuffix(sg, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(sg.White), rankSuffix(sg, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: describeConfig(cfg, sg.Clock), Inline: false},
+		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Game", Value: describeConfig(cfg, match.Clock), Inline: false},
 	}
-	rep.draw = boardDrawing(g, sg.ID, playerIn(tx, r.User.ID).Theme)
+	rep.draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
 		np := playerIn(tx, next)
@@ -235,8 +235,8 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 		if np.Notify == "dm" && next != r.User.ID {
 			dm := rep
 			dm.Actions = nil
-			dm.Text = fmt.Sprintf("Your move in game #%d. %s", sg.ID, rep.Text)
-			b.notify(context.Background(), Message{To: next, Room: sg.Room, Reply: dm})
+			dm.Text = fmt.Sprintf("Your move in game #%d. %s", match.ID, rep.Text)
+			b.notify(context.Background(), Message{To: next, Room: match.Room, Reply: dm})
 		}
 	}
 	if what == "" {

@@ -170,33 +170,33 @@ func (b *Bot) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black, 
 	return gr
 }
 
-// seat writes a player of sg with colour and rank: "<@alice> (Black, 5k?)".
-func seat(sg *gobot.Game, c game.Color) string {
-	s := Mention(playerOf(sg, c)) + " (" + c.Name()
-	if r := rankAt(sg, c); r != "" {
+// seat writes a player of match with colour and rank: "<@alice> (Black, 5k?)".
+func seat(match *gobot.Match, c game.Color) string {
+	s := Mention(playerOf(match, c)) + " (" + c.Name()
+	if r := rankAt(match, c); r != "" {
 		s += ", " + r
 	}
 	return s + ")"
 }
 
-// rankAt is the rank of sg's player c when the game began, or "".
-func rankAt(sg *gobot.Game, c game.Color) string {
-	if sg.Rating == nil {
+// rankAt is the rank of match's player c when the game began, or "".
+func rankAt(match *gobot.Match, c game.Color) string {
+	if match.Rating == nil {
 		return ""
 	}
 	if c == game.White {
-		return sg.Rating.WhiteRank
+		return match.Rating.WhiteRank
 	}
-	return sg.Rating.BlackRank
+	return match.Rating.BlackRank
 }
 
-// rankSuffix is " (5k?)" for sg's player c, or "".
-func rankSuffix(sg *gobot.Game, c game.Color) string {
-	r := rankAt(sg, c)
+// rankSuffix is " (5k?)" for match's player c, or "".
+func rankSuffix(match *gobot.Match, c game.Color) string {
+	r := rankAt(match, c)
 	if r == "" {
 		return ""
 	}
-	if gr := sg.Rating; gr.Done {
+	if gr := match.Rating; gr.Done {
 		// Rated and over: the rank it began with and the rank now.
 		after := gr.BlackAfter
 		if c == game.White {
@@ -210,8 +210,8 @@ func rankSuffix(sg *gobot.Game, c game.Color) string {
 }
 
 // ratedNote is ", rated" for a rated game.
-func ratedNote(sg *gobot.Game) string {
-	if sg.Rating != nil && sg.Rating.Rated {
+func ratedNote(match *gobot.Match) string {
+	if match.Rating != nil && match.Rating.Rated {
 		return ", rated"
 	}
 	return ""
@@ -221,9 +221,9 @@ func ratedNote(sg *gobot.Game) string {
 // score, resignation or time; called in the transaction that ends it.
 // A game that is not rated, was aborted or ended in a cycle changes
 // nothing.
-func (b *Bot) rateGame(tx gobot.Tx, sg *gobot.Game, g *game.Game) error {
-	gr := sg.Rating
-	if gr == nil || !gr.Rated || gr.Done || sg.Black == sg.White {
+func (b *Bot) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
+	gr := match.Rating
+	if gr == nil || !gr.Rated || gr.Done || match.Black == match.White {
 		return nil
 	}
 	res, over := g.Result()
@@ -247,22 +247,22 @@ func (b *Bot) rateGame(tx gobot.Tx, sg *gobot.Game, g *game.Game) error {
 	case game.White:
 		score = 0
 	}
-	br, err := record(tx, gr.Community, sg.Black)
+	br, err := record(tx, gr.Community, match.Black)
 	if err == nil {
 		var wr *gobot.PlayerRating
-		if wr, err = record(tx, gr.Community, sg.White); err == nil {
-			return b.applyRated(tx, sg, br, wr, rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi), score)
+		if wr, err = record(tx, gr.Community, match.White); err == nil {
+			return b.applyRated(tx, match, br, wr, rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi), score)
 		}
 	}
 	if errors.Is(err, gobot.ErrCorrupt) {
 		// A damaged rating must not keep the game from ending.
-		b.log.Error("game ends unrated: a rating is damaged", "game", sg.ID, "err", err)
+		b.log.Error("game ends unrated: a rating is damaged", "game", match.ID, "err", err)
 		return nil
 	}
 	return err
 }
 
-func (b *Bot) applyRated(tx gobot.Tx, sg *gobot.Game, br, wr *gobot.PlayerRating, grades float64, blackScore float64) error {
+func (b *Bot) applyRated(tx gobot.Tx, match *gobot.Match, br, wr *gobot.PlayerRating, grades float64, blackScore float64) error {
 	var b1, w1 rating.Player
 	var err error
 	if grades == 0 {
@@ -273,10 +273,10 @@ func (b *Bot) applyRated(tx gobot.Tx, sg *gobot.Game, br, wr *gobot.PlayerRating
 	if err != nil {
 		return err
 	}
-	gr := sg.Rating
+	gr := match.Rating
 	gr.Done, gr.Grades = true, grades
-	gr.BlackChange = addResult(br, b1, sg, sg.White, blackScore)
-	gr.WhiteChange = addResult(wr, w1, sg, sg.Black, 1-blackScore)
+	gr.BlackChange = addResult(br, b1, match, match.White, blackScore)
+	gr.WhiteChange = addResult(wr, w1, match, match.Black, 1-blackScore)
 	gr.BlackAfter, gr.WhiteAfter = b1.RankLabel(), w1.RankLabel()
 	if err := tx.PutRating(br); err != nil {
 		return err
@@ -285,7 +285,7 @@ func (b *Bot) applyRated(tx gobot.Tx, sg *gobot.Game, br, wr *gobot.PlayerRating
 }
 
 // addResult stores a rated result in rec and returns the rating change.
-func addResult(rec *gobot.PlayerRating, p rating.Player, sg *gobot.Game, opp gobot.UserID, score float64) float64 {
+func addResult(rec *gobot.PlayerRating, p rating.Player, match *gobot.Match, opp gobot.UserID, score float64) float64 {
 	change := p.Rating - rec.Rating
 	rec.Rating, rec.RD, rec.Volatility = p.Rating, p.RD, p.Volatility
 	rec.Games++
@@ -295,15 +295,15 @@ func addResult(rec *gobot.PlayerRating, p rating.Player, sg *gobot.Game, opp gob
 	case 0:
 		rec.Losses++
 	}
-	rec.Last = append([]gobot.RatedResult{{Game: sg.ID, Opponent: opp, Score: score, Change: change, At: sg.Finished}}, rec.Last...)
+	rec.Last = append([]gobot.RatedResult{{Game: match.ID, Opponent: opp, Score: score, Change: change, At: match.Finished}}, rec.Last...)
 	rec.Last = rec.Last[:min(len(rec.Last), gobot.MaxLastResults)]
-	rec.Updated = sg.Finished
+	rec.Updated = match.Finished
 	return change
 }
 
 // ratingLine is the game-over line about rating changes, or "".
-func ratingLine(sg *gobot.Game, g *game.Game) string {
-	gr := sg.Rating
+func ratingLine(match *gobot.Match, g *game.Game) string {
+	gr := match.Rating
 	if gr != nil && gr.Rated && !gr.Done {
 		if res, over := g.Result(); over && res.Reason == game.ByTime && !bothMoved(g) {
 			return "Not rated: the time ran out before both players had moved."
@@ -313,7 +313,7 @@ func ratingLine(sg *gobot.Game, g *game.Game) string {
 		return ""
 	}
 	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).",
-		Mention(sg.Black), signed(gr.BlackChange), gr.BlackAfter, Mention(sg.White), signed(gr.WhiteChange), gr.WhiteAfter)
+		Mention(match.Black), signed(gr.BlackChange), gr.BlackAfter, Mention(match.White), signed(gr.WhiteChange), gr.WhiteAfter)
 }
 
 // bothMoved reports whether each player made a move of their own (a
@@ -341,8 +341,10 @@ func signed(x float64) string {
 	return fmt.Sprintf("+%.1f", x)
 }
 
-// sgfRanks are the SGF BR and WR of sg: the ranks when it began.
-func sgfRanks(sg *gobot.Game) (br, wr string) { return rankAt(sg, game.Black), rankAt(sg, game.White) }
+// sgfRanks are the SGF BR and WR of match: the ranks when it began.
+func sgfRanks(match *gobot.Match) (br, wr string) {
+	return rankAt(match, game.Black), rankAt(match, game.White)
+}
 
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.

@@ -51,9 +51,9 @@ func TestRatedTimeout(t *testing.T) {
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	sg, _ := h.game(1)
-	if sg.Result != "W+T" || sg.Rating == nil || !sg.Rating.Done {
-		t.Fatalf("game after the deadline: %s %+v", sg.Result, sg.Rating)
+	match, _ := h.game(1)
+	if match.Result != "W+T" || match.Rating == nil || !match.Rating.Done {
+		t.Fatalf("game after the deadline: %s %+v", match.Result, match.Rating)
 	}
 	a, b, err := rating.Game(rating.New(), rating.New(), 0)
 	if err != nil {
@@ -79,9 +79,9 @@ func TestTimeoutBeforeBothMovedUnrated(t *testing.T) {
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	sg, _ := h.game(1)
-	if sg.Result != "B+T" || sg.Rating == nil || sg.Rating.Done {
-		t.Fatalf("game after the deadline: %s %+v", sg.Result, sg.Rating)
+	match, _ := h.game(1)
+	if match.Result != "B+T" || match.Rating == nil || match.Rating.Done {
+		t.Fatalf("game after the deadline: %s %+v", match.Result, match.Rating)
 	}
 	if rec := h.ratingOf("test:main", "bob"); rec != nil && rec.Games != 0 {
 		t.Fatalf("bob's record: %+v", rec)
@@ -168,9 +168,9 @@ func TestLastResultsBounded(t *testing.T) {
 	if rec.Games != 7 || rec.Wins != 6 || rec.Losses != 0 || len(rec.Last) != gobot.MaxLastResults || rec.Last[0].Game != 7 || rec.Last[0].Score != 0.5 || rec.Last[4].Game != 3 {
 		t.Fatalf("alice after 7 games: %+v", rec)
 	}
-	sg, _ := h.game(7)
-	if sg.Result != "0" || sg.Rating.Grades != 3 {
-		t.Fatalf("game 7: %s, rated with %g grades (komi 0 on 9x9 is half a move, 3 grades)", sg.Result, sg.Rating.Grades)
+	match, _ := h.game(7)
+	if match.Result != "0" || match.Rating.Grades != 3 {
+		t.Fatalf("game 7: %s, rated with %g grades (komi 0 on 9x9 is half a move, 3 grades)", match.Result, match.Rating.Grades)
 	}
 }
 
@@ -206,8 +206,8 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 	}
 	samePlayer(t, "bob", h.ratingOf("test:main", "bob"), b1)
 	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), w1)
-	if sg, _ := h.game(1); math.Abs(sg.Rating.Grades-worth) > 1e-9 {
-		t.Fatalf("rated with %g grades, want %g", sg.Rating.Grades, worth)
+	if match, _ := h.game(1); math.Abs(match.Rating.Grades-worth) > 1e-9 {
+		t.Fatalf("rated with %g grades, want %g", match.Rating.Grades, worth)
 	}
 	// 13x13: a stone is 3 grades (after that game they are 3.1 apart).
 	rep = h.ok("alice", "challenge @bob 13 handicap=auto")
@@ -284,8 +284,8 @@ func TestHandicapAuto(t *testing.T) {
 	}
 	samePlayer(t, "carol", h.ratingOf("test:main", "carol"), c1)
 	samePlayer(t, "alice", h.ratingOf("test:main", "alice"), a1)
-	if sg, _ := h.game(4); sg.Rating.Grades != 3 {
-		t.Fatalf("3 stones on 19x19 rated as %g grades", sg.Rating.Grades)
+	if match, _ := h.game(4); match.Rating.Grades != 3 {
+		t.Fatalf("3 stones on 19x19 rated as %g grades", match.Rating.Grades)
 	}
 	rep = h.ok("carol", "sgf #4")
 	if !strings.Contains(string(rep.File.Data), "BR[5k?]") || !strings.Contains(string(rep.File.Data), "WR[2k?]") {
@@ -332,8 +332,8 @@ func TestTimeoutAfterPlacementUnrated(t *testing.T) {
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); sg.Result != "B+T" || sg.Rating == nil || !sg.Rating.Rated || sg.Rating.Done {
-		t.Fatalf("after White's timeout: %s %+v", sg.Result, sg.Rating)
+	if match, _ := h.game(1); match.Result != "B+T" || match.Rating == nil || !match.Rating.Rated || match.Rating.Done {
+		t.Fatalf("after White's timeout: %s %+v", match.Result, match.Rating)
 	}
 }
 

@@ -53,7 +53,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 		}
 	}()
 	if r.Time.IsZero() {
-		r.Time = b.clock.Now()
+		r.Time = b.timeSource.Now()
 	}
 	if f, ok := gobot.FenceOf(ctx); ok {
 		// Received under a lease: even an answer that touches no record
@@ -233,14 +233,14 @@ func checkButton(tx gobot.Tx, x *Button) error {
 	if x == nil || x.Game == 0 {
 		return nil
 	}
-	sg, err := tx.Game(x.Game)
+	match, err := tx.Match(x.Game)
 	if errors.Is(err, gobot.ErrNotFound) {
 		return errorf("Game #%d no longer exists.", x.Game)
 	}
 	if err != nil {
 		return err
 	}
-	if sg.Version != x.Version {
+	if match.Version != x.Version {
 		return errorf("The board has moved on since those buttons were shown — here is the latest: %s.", Cmd(fmt.Sprintf("board #%d", x.Game)))
 	}
 	return nil

@@ -11,44 +11,44 @@ import (
 )
 
 // startClock sets the deadline for the player to move at t.
-func startClock(sg *gobot.Game, g *game.Game, t time.Time) {
-	sg.Reminded = 0
-	sg.Deadline = time.Time{}
+func startClock(match *gobot.Match, g *game.Game, t time.Time) {
+	match.Reminded = 0
+	match.Deadline = time.Time{}
 	if g.Phase() != game.Playing {
 		return
 	}
-	switch sg.Clock.Kind {
+	switch match.Clock.Kind {
 	case gobot.PerMove:
-		sg.Deadline = t.Add(sg.Clock.PerMove)
+		match.Deadline = t.Add(match.Clock.PerMove)
 	case gobot.Fischer:
-		sg.Deadline = t.Add(sg.Left[g.ToMove()])
+		match.Deadline = t.Add(match.Left[g.ToMove()])
 	}
 }
 
 // moved updates the clock after mover moved at t.
-func moved(sg *gobot.Game, g *game.Game, mover game.Color, t time.Time) {
-	sg.MoveTimes = append(sg.MoveTimes, t)
-	if sg.Clock.Kind == gobot.Fischer && !sg.Deadline.IsZero() {
-		left := sg.Deadline.Sub(t) + sg.Clock.Increment
-		sg.Left[mover] = min(max(left, 0), sg.Clock.Max)
+func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
+	match.MoveTimes = append(match.MoveTimes, t)
+	if match.Clock.Kind == gobot.Fischer && !match.Deadline.IsZero() {
+		left := match.Deadline.Sub(t) + match.Clock.Increment
+		match.Left[mover] = min(max(left, 0), match.Clock.Max)
 	}
-	sg.UndoBy = ""
-	startClock(sg, g, t)
+	match.UndoBy = ""
+	startClock(match, g, t)
 }
 
 // timeLeft describes the clock of the player to move.
-func timeLeft(sg *gobot.Game, now time.Time) string {
-	if sg.Deadline.IsZero() {
+func timeLeft(match *gobot.Match, now time.Time) string {
+	if match.Deadline.IsZero() {
 		return ""
 	}
-	return FormatDuration(sg.Deadline.Sub(now)) + " left"
+	return FormatDuration(match.Deadline.Sub(now)) + " left"
 }
 
 // finish records the end of a game.
-func finish(sg *gobot.Game, g *game.Game, t time.Time) {
+func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	res, _ := g.Result()
-	sg.Finished, sg.Result = t, res.String()
-	sg.Deadline, sg.Reminded, sg.UndoBy = time.Time{}, 0, ""
+	match.Finished, match.Result = t, res.String()
+	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games
@@ -75,12 +75,12 @@ func (b *Bot) Run(ctx context.Context) error {
 // deliver to a platform right now (a Matrix standby) leaves its games to
 // one that can, so no reminder or timeout is claimed and then not sent.
 func (b *Bot) Tick(ctx context.Context) error {
-	now := b.clock.Now()
+	now := b.timeSource.Now()
 	horizon := now
 	if len(b.cfg.Reminders) > 0 {
 		horizon = now.Add(b.cfg.Reminders[0])
 	}
-	var due []*gobot.Game
+	var due []*gobot.Match
 	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		var err error
 		due, err = tx.DueGames(horizon, 0)
@@ -92,23 +92,23 @@ func (b *Bot) Tick(ctx context.Context) error {
 	if err := b.reclaim(ctx, now); err != nil {
 		b.log.Error("clock: expired claims", "err", err)
 	}
-	for _, sg := range due {
-		if _, ok := b.notifier(sg.Room.Platform()); !ok {
+	for _, match := range due {
+		if _, ok := b.notifier(match.Room.Platform()); !ok {
 			// Not deliverable from this process now (a standby Matrix
 			// process): leave it to one that can send the message.
 			continue
 		}
-		if b.engineTick(sg) {
+		if b.engineTick(match) {
 			continue
 		}
 		// A platform served under a lease (Matrix) is claimed under its
 		// term: a process that lost the lease claims nothing there.
-		err := b.tickGame(b.fenced(ctx, sg.Room.Platform()), sg.ID, now)
+		err := b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now)
 		switch {
 		case errors.Is(err, gobot.ErrLeaseLost):
-			b.log.Info("clock: the platform's lease is held elsewhere now", "game", sg.ID, "err", err)
+			b.log.Info("clock: the platform's lease is held elsewhere now", "game", match.ID, "err", err)
 		case err != nil:
-			b.log.Error("clock", "game", sg.ID, "err", err)
+			b.log.Error("clock", "game", match.ID, "err", err)
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
@@ -132,55 +132,55 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		// afresh, or a claim another process won would be sent too.
 		later, step = nil, ""
 		in := b.inTx(&later)
-		sg, err := tx.Game(id)
+		match, err := tx.Match(id)
 		if err != nil {
 			return err
 		}
-		if !sg.Active() || sg.Deadline.IsZero() {
+		if !match.Active() || match.Deadline.IsZero() {
 			return nil
 		}
-		if _, ok := b.notifier(sg.Room.Platform()); !ok {
+		if _, ok := b.notifier(match.Room.Platform()); !ok {
 			return nil // the notifier went away since Tick looked
 		}
-		l, err := load(sg)
+		l, err := load(match)
 		if err != nil {
 			return err
 		}
-		late := playerOf(sg, l.g.ToMove())
-		if !now.Before(sg.Deadline) {
+		late := playerOf(match, l.g.ToMove())
+		if !now.Before(match.Deadline) {
 			if err := l.g.Timeout(l.g.ToMove()); err != nil {
 				return err
 			}
-			sg.Record = l.g.Record()
-			finish(sg, l.g, now)
-			if err := b.rateGame(tx, sg, l.g); err != nil {
+			match.Record = l.g.Record()
+			finish(match, l.g, now)
+			if err := b.rateGame(tx, match, l.g); err != nil {
 				return err
 			}
-			sg.Updated = now
-			if err := tx.PutGame(sg); err != nil {
+			match.Updated = now
+			if err := tx.PutMatch(match); err != nil {
 				return err
 			}
-			r := &Request{Time: now, Room: sg.Room}
+			r := &Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			in.notify(ctx, Message{Room: sg.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
+			in.notify(ctx, Message{Room: match.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
 			return b.claim(tx, step, later, now)
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
-			if sg.Deadline.Sub(now) <= d {
+			if match.Deadline.Sub(now) <= d {
 				k = i + 1
 			}
 		}
-		if k <= sg.Reminded {
+		if k <= match.Reminded {
 			return nil
 		}
-		left := sg.Deadline.Sub(now)
-		step = fmt.Sprintf("game %d deadline %d reminder %d", id, sg.Deadline.UnixNano(), k)
-		sg.Reminded = k
-		if err := tx.PutGame(sg); err != nil {
+		left := match.Deadline.Sub(now)
+		step = fmt.Sprintf("game %d deadline %d reminder %d", id, match.Deadline.UnixNano(), k)
+		match.Reminded = k
+		if err := tx.PutMatch(match); err != nil {
 			return err
 		}
-		msg := Message{Room: sg.Room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+		msg := Message{Room: match.Room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
 			Mentions: []gobot.UserID{late}}}
 		if playerIn(tx, late).Notify == "dm" {

@@ -23,13 +23,13 @@ func TestTickLeavesUndeliverableGames(t *testing.T) {
 	if err := standby.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); sg.Reminded != 0 {
-		t.Fatalf("the standby claimed the reminder it cannot send (reminded %d)", sg.Reminded)
+	if match, _ := h.game(1); match.Reminded != 0 {
+		t.Fatalf("the standby claimed the reminder it cannot send (reminded %d)", match.Reminded)
 	}
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); sg.Reminded == 0 {
+	if match, _ := h.game(1); match.Reminded == 0 {
 		t.Fatal("the process with the notifier did not claim the reminder")
 	}
 	if n := len(h.notes.all()); n != 1 {
@@ -39,16 +39,16 @@ func TestTickLeavesUndeliverableGames(t *testing.T) {
 	// The deadline passes while only the standby ticks: the game waits.
 	h.clock.Advance(2 * time.Hour)
 	standby.Tick(context.Background())
-	if sg, _ := h.game(1); !sg.Active() {
-		t.Fatalf("the standby ended the game on time (%s) without being able to say so", sg.Result)
+	if match, _ := h.game(1); !match.Active() {
+		t.Fatalf("the standby ended the game on time (%s) without being able to say so", match.Result)
 	}
 	// The standby becomes active (it took the lease): now it ends it.
 	standby.SetNotifier("test", h.notes)
 	if err := standby.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if sg, _ := h.game(1); sg.Result != "W+T" {
-		t.Fatalf("after taking over: result %q, want W+T", sg.Result)
+	if match, _ := h.game(1); match.Result != "W+T" {
+		t.Fatalf("after taking over: result %q, want W+T", match.Result)
 	}
 	h.bot.Tick(context.Background())
 	if n := len(h.notes.all()); n != 2 || len(other.all()) != 0 {

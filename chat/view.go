@@ -32,16 +32,16 @@ func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Re
 	for _, id := range damaged {
 		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
 	}
-	for _, sg := range games {
-		l, err := load(sg)
+	for _, match := range games {
+		l, err := load(match)
 		if err != nil {
 			b.log.Error("corrupt record", "err", err)
-			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", sg.ID))
+			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", match.ID))
 			continue
 		}
-		me := colorOf(sg, r.User.ID)
-		opp := playerOf(sg, me.Opponent())
-		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", sg.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
+		me := colorOf(match, r.User.ID)
+		opp := playerOf(match, me.Opponent())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
 		switch {
 		case l.g.Phase() == game.Scoring:
 			s += scoringStep(b, l.g, me, opp)
@@ -50,10 +50,10 @@ func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Re
 		default:
 			s += "their move"
 		}
-		if left := timeLeft(sg, r.Time); left != "" {
+		if left := timeLeft(match, r.Time); left != "" {
 			s += ", " + left
 		}
-		if sg.Room != r.Room {
+		if match.Room != r.Room {
 			s += " (in another room)"
 		}
 		lines = append(lines, s)
@@ -98,11 +98,11 @@ func scoringStep(b *Bot, g *game.Game, me game.Color, opp gobot.UserID) string {
 
 // viewGame loads a game for looking at (anyone may).
 func viewGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID) (*loaded, error) {
-	sg, err := findGame(tx, b, r, id, false)
+	match, err := findGame(tx, b, r, id, false)
 	if err != nil {
 		return nil, err
 	}
-	return load(sg)
+	return load(match)
 }
 
 func cmdBoard(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
@@ -118,18 +118,18 @@ func cmdSGF(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Repl
 	if err != nil {
 		return Reply{}, err
 	}
-	info := game.GameInfo{Black: displayName(tx, l.sg.Black), White: displayName(tx, l.sg.White),
-		Date: l.sg.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.sg.ID)}
-	info.BlackRank, info.WhiteRank = sgfRanks(l.sg)
-	if l.sg.Clock.Kind != gobot.NoClock {
-		info.Overtime = "correspondence " + FormatClock(l.sg.Clock)
+	info := game.GameInfo{Black: displayName(tx, l.match.Black), White: displayName(tx, l.match.White),
+		Date: l.match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.match.ID)}
+	info.BlackRank, info.WhiteRank = sgfRanks(l.match)
+	if l.match.Clock.Kind != gobot.NoClock {
+		info.Overtime = "correspondence " + FormatClock(l.match.Clock)
 	}
 	var buf bytes.Buffer
 	if err := game.WriteSGF(&buf, l.g, info); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("The record of game #%d.", l.sg.ID), Game: l.sg.ID,
-		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.sg.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
+	return Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
+		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
 }
 
 func cmdReplay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
@@ -140,8 +140,8 @@ func cmdReplay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 	if b.render == nil {
 		return Reply{}, errorf("This bot has no renderer configured.")
 	}
-	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.sg.ID, l.g.MoveCount()), Game: l.sg.ID,
-		draw: &drawing{g: l.g, id: l.sg.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
+	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
+		draw: &drawing{g: l.g, id: l.match.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
 }
 
 // displayName returns a user's stored name, or the local part of the ID.

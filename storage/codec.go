@@ -301,7 +301,7 @@ func decodeClock(e *errs, c clockRec) gobot.TimeControl {
 		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
 }
 
-func encodeGame(g *gobot.Game) ([]byte, error) {
+func encodeGame(g *gobot.Match) ([]byte, error) {
 	var e errs
 	r := g.Record
 	if g.Left[game.Empty] != 0 {
@@ -360,7 +360,7 @@ func checkFormat(raw []byte) error {
 	return nil
 }
 
-func decodeGame(raw []byte) (*gobot.Game, error) {
+func decodeGame(raw []byte) (*gobot.Match, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -369,7 +369,7 @@ func decodeGame(raw []byte) (*gobot.Game, error) {
 		return nil, err
 	}
 	var e errs
-	g := &gobot.Game{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
+	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),

@@ -18,7 +18,7 @@ import (
 func TestRatingRecordFormat(t *testing.T) {
 	at := time.Date(2026, 11, 24, 1, 2, 3, 0, time.UTC)
 	rules, _ := game.Preset("japanese")
-	g := &gobot.Game{ID: 9, Version: 3, Room: "discord:5", Black: "discord:1", White: "discord:2", Created: at, Updated: at,
+	g := &gobot.Match{ID: 9, Version: 3, Room: "discord:5", Black: "discord:1", White: "discord:2", Created: at, Updated: at,
 		Record: game.Record{Config: game.Config{Width: 19, Height: 19, Handicap: 3, Rules: rules}},
 		Rating: &gobot.GameRating{Community: "discord:guild:5", Rated: true, BlackRank: "5k?", WhiteRank: "2k", Done: true, Grades: 3,
 			BlackChange: 12.25, WhiteChange: -12.25, BlackAfter: "4k?", WhiteAfter: "2k"}}

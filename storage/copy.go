@@ -26,7 +26,7 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 			return nil
 		})
 		for _, id := range ids {
-			g, err := tx.Game(gobot.GameID(id))
+			g, err := tx.Match(gobot.GameID(id))
 			if err != nil {
 				bad.Games, bad.Err = append(bad.Games, gobot.GameID(id)), errors.Join(bad.Err, err)
 				continue
@@ -164,7 +164,7 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 			switch {
 			case it.Game != nil:
 				g := *it.Game
-				err = tx.insertWithID(bGames, uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return tx.PutGame(&g) })
+				err = tx.insertWithID(bGames, uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return tx.PutMatch(&g) })
 			case it.Challenge != nil:
 				c := *it.Challenge
 				err = tx.insertWithID(bChallenges, uint64(c.ID), func() error { c.ID = 0; return tx.PutChallenge(&c) })

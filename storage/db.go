@@ -330,8 +330,8 @@ func (tx *Tx) idsWithPrefix(bucket []byte, s string, want func(v []byte) bool) [
 
 // --- games ---
 
-// Game returns game id.
-func (tx *Tx) Game(id gobot.GameID) (*gobot.Game, error) {
+// Match returns game id.
+func (tx *Tx) Match(id gobot.GameID) (*gobot.Match, error) {
 	raw := tx.b(bGames).Get(idKey(uint64(id)))
 	if raw == nil {
 		return nil, fmt.Errorf("game #%d %w", id, gobot.ErrNotFound)
@@ -346,10 +346,10 @@ func (tx *Tx) Game(id gobot.GameID) (*gobot.Game, error) {
 	return g, nil
 }
 
-// PutGame inserts (ID 0: assigns the next ID) or updates a game. An update
+// PutMatch inserts (ID 0: assigns the next ID) or updates a game. An update
 // must carry the Version it read, else ErrConflict; Version is then
 // bumped (also on g) and the indexes follow.
-func (tx *Tx) PutGame(g *gobot.Game) error {
+func (tx *Tx) PutMatch(g *gobot.Match) error {
 	games := tx.b(bGames)
 	if g.ID == 0 {
 		seq, err := games.NextSequence()
@@ -360,7 +360,7 @@ func (tx *Tx) PutGame(g *gobot.Game) error {
 	} else {
 		// A game deleted since it was read stays deleted, and a damaged
 		// record is not overwritten blindly (DeleteGame removes it).
-		old, err := tx.Game(g.ID)
+		old, err := tx.Match(g.ID)
 		if err != nil {
 			return err
 		}
@@ -382,7 +382,7 @@ func (tx *Tx) PutGame(g *gobot.Game) error {
 	return tx.indexGame(g)
 }
 
-func (tx *Tx) indexGame(g *gobot.Game) error {
+func (tx *Tx) indexGame(g *gobot.Match) error {
 	active := []byte{0}
 	if g.Active() {
 		active[0] = 1
@@ -400,7 +400,7 @@ func (tx *Tx) indexGame(g *gobot.Game) error {
 	return tx.b(bRoomGames).Put(pairKey(string(g.Room), uint64(g.ID)), active)
 }
 
-func (tx *Tx) unindexGame(g *gobot.Game) error {
+func (tx *Tx) unindexGame(g *gobot.Match) error {
 	for _, u := range []gobot.UserID{g.Black, g.White} {
 		if err := tx.b(bPlayerGames).Delete(pairKey(string(u), uint64(g.ID))); err != nil {
 			return err
@@ -417,7 +417,7 @@ func (tx *Tx) unindexGame(g *gobot.Game) error {
 // DeleteGame removes a game and its index entries. A damaged record can
 // be deleted too: its index entries are then found by scanning.
 func (tx *Tx) DeleteGame(id gobot.GameID) error {
-	g, err := tx.Game(id)
+	g, err := tx.Match(id)
 	switch {
 	case err == nil:
 		err = tx.unindexGame(g)
@@ -456,12 +456,12 @@ func (tx *Tx) purgeIndexes(id uint64, buckets ...[]byte) error {
 // games loads the listed games. Records that cannot be read are left out
 // and reported in the error (wrapping ErrCorrupt), so callers can use the
 // good ones.
-func (tx *Tx) games(ids []uint64) ([]*gobot.Game, error) {
-	out := make([]*gobot.Game, 0, len(ids))
+func (tx *Tx) games(ids []uint64) ([]*gobot.Match, error) {
+	out := make([]*gobot.Match, 0, len(ids))
 	var damaged gobot.DamagedError
 	var errs []error
 	for _, id := range ids {
-		g, err := tx.Game(gobot.GameID(id))
+		g, err := tx.Match(gobot.GameID(id))
 		if err != nil {
 			if !errors.Is(err, gobot.ErrCorrupt) {
 				return nil, err
@@ -480,13 +480,13 @@ func (tx *Tx) games(ids []uint64) ([]*gobot.Game, error) {
 }
 
 // ActiveGames returns u's games still being played or scored, by ID.
-func (tx *Tx) ActiveGames(u gobot.UserID) ([]*gobot.Game, error) {
+func (tx *Tx) ActiveGames(u gobot.UserID) ([]*gobot.Match, error) {
 	return tx.games(tx.idsWithPrefix(bPlayerGames, string(u), nil))
 }
 
 // RoomGames returns the games whose home is room r (only active ones if
 // activeOnly), by ID.
-func (tx *Tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Game, error) {
+func (tx *Tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Match, error) {
 	return tx.games(tx.idsWithPrefix(bRoomGames, string(r), func(v []byte) bool {
 		return !activeOnly || (len(v) == 1 && v[0] == 1)
 	}))
@@ -494,7 +494,7 @@ func (tx *Tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Game, error) 
 
 // DueGames returns active games whose Deadline is before t, earliest
 // first, at most limit (0 = all).
-func (tx *Tx) DueGames(before time.Time, limit int) ([]*gobot.Game, error) {
+func (tx *Tx) DueGames(before time.Time, limit int) ([]*gobot.Match, error) {
 	end := timeKey(before)
 	var ids []uint64
 	c := tx.b(bDeadlines).Cursor()

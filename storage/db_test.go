@@ -42,13 +42,13 @@ func mustOpen(t testing.TB) *DB {
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func newGame(t testing.TB, black, white gobot.UserID, room gobot.RoomID) *gobot.Game {
+func newGame(t testing.TB, black, white gobot.UserID, room gobot.RoomID) *gobot.Match {
 	r, _ := game.Preset("japanese")
 	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: r})
 	if err != nil {
 		panic(err)
 	}
-	return &gobot.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: t0, Updated: t0}
+	return &gobot.Match{Room: room, Black: black, White: white, Record: g.Record(), Created: t0, Updated: t0}
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -63,7 +63,7 @@ func TestRoundTrip(t *testing.T) {
 	r := &gobot.Room{ID: "test:room", Rules: "chinese", Width: 13, Height: 13, Komi: &komi, Clock: "3d", Threads: true, Updated: t0}
 	err := db.update(context.Background(), func(tx *Tx) error {
 		for _, f := range []func() error{
-			func() error { return tx.PutGame(g) },
+			func() error { return tx.PutMatch(g) },
 			func() error { return tx.PutChallenge(c) },
 			func() error { return tx.PutPlayer(p) },
 			func() error { return tx.PutRoom(r) },
@@ -82,7 +82,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("ids: game %d v%d, challenge %d", g.ID, g.Version, c.ID)
 	}
 	db.view(context.Background(), func(tx *Tx) error {
-		g2, err := tx.Game(1)
+		g2, err := tx.Match(1)
 		if err != nil || g2.Black != g.Black || g2.Clock != g.Clock || !g2.Deadline.Equal(g.Deadline) || len(g2.Undos) != 1 || g2.Undos[0].Was != g.Undos[0].Was {
 			t.Errorf("game: %+v, %v", g2, err)
 		}
@@ -106,7 +106,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("state: %q, %v", v, err)
 		}
 		for _, err := range []error{
-			func() error { _, err := tx.Game(9); return err }(),
+			func() error { _, err := tx.Match(9); return err }(),
 			func() error { _, err := tx.Challenge(9); return err }(),
 			func() error { _, err := tx.Player("test:nobody"); return err }(),
 			func() error { _, err := tx.Room("test:nowhere"); return err }(),
@@ -142,7 +142,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	rec.Dead = []game.Point{game.Pt(1, 2)}
 	rec.Accepted = []game.Color{game.White}
 	rec.Ended = &game.Result{Winner: game.White, Margin: 3.5}
-	g := &gobot.Game{
+	g := &gobot.Match{
 		Room: "matrix:!abc:example.org", Thread: true, Black: "matrix:@ann:example.org", White: "discord:1234",
 		Record: rec, MoveTimes: times,
 		Clock:    gobot.TimeControl{Kind: gobot.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
@@ -156,12 +156,12 @@ func TestRoundTripEveryField(t *testing.T) {
 	p := &gobot.Player{ID: g.Black, Name: "Ann", Notify: "off", Theme: "dark", Updated: t0}
 	r := &gobot.Room{ID: g.Room, Rules: "aga", Width: 19, Height: 13, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: t0}
 	if err := db.update(context.Background(), func(tx *Tx) error {
-		return errors.Join(tx.PutGame(g), tx.PutChallenge(c), tx.PutPlayer(p), tx.PutRoom(r))
+		return errors.Join(tx.PutMatch(g), tx.PutChallenge(c), tx.PutPlayer(p), tx.PutRoom(r))
 	}); err != nil {
 		t.Fatal(err)
 	}
 	db.view(context.Background(), func(tx *Tx) error {
-		g2, err := tx.Game(g.ID)
+		g2, err := tx.Match(g.ID)
 		if err != nil || !reflect.DeepEqual(g2, g) {
 			t.Errorf("game:\n got %+v\nwant %+v\n%v", g2, g, err)
 		}
@@ -181,7 +181,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	})
 }
 
-func ids(games []*gobot.Game) []gobot.GameID {
+func ids(games []*gobot.Match) []gobot.GameID {
 	var out []gobot.GameID
 	for _, g := range games {
 		out = append(out, g.ID)
@@ -191,16 +191,16 @@ func ids(games []*gobot.Game) []gobot.GameID {
 
 func TestIndexesFollowChanges(t *testing.T) {
 	db := mustOpen(t)
-	var a, b *gobot.Game
+	var a, b *gobot.Match
 	db.update(context.Background(), func(tx *Tx) error {
 		a = newGame(t, "t:ann", "t:bob", "t:r1")
 		a.Deadline = t0.Add(time.Hour)
 		b = newGame(t, "t:ann", "t:cat", "t:r2")
 		b.Deadline = t0.Add(2 * time.Hour)
-		if err := tx.PutGame(a); err != nil {
+		if err := tx.PutMatch(a); err != nil {
 			return err
 		}
-		return tx.PutGame(b)
+		return tx.PutMatch(b)
 	})
 	check := func(what string, got []gobot.GameID, want ...gobot.GameID) {
 		t.Helper()
@@ -221,11 +221,11 @@ func TestIndexesFollowChanges(t *testing.T) {
 	// active indexes but keeps it in the room's.
 	db.update(context.Background(), func(tx *Tx) error {
 		a.Deadline = t0.Add(5 * time.Hour)
-		if err := tx.PutGame(a); err != nil {
+		if err := tx.PutMatch(a); err != nil {
 			return err
 		}
 		b.Finished, b.Result, b.Deadline = t0, "B+R", time.Time{}
-		return tx.PutGame(b)
+		return tx.PutMatch(b)
 	})
 	db.view(context.Background(), func(tx *Tx) error {
 		g, _ := tx.ActiveGames("t:ann")
@@ -244,7 +244,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	// another player leaves the old room's and player's lists.
 	if err := db.update(context.Background(), func(tx *Tx) error {
 		a.Room, a.Thread, a.White = "t:r1-thread", true, "t:dan"
-		return tx.PutGame(a)
+		return tx.PutMatch(a)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestIndexesFollowChanges(t *testing.T) {
 	// Stale writes fail.
 	stale := *a
 	stale.Version--
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, gobot.ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(&stale) }); !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("stale write: %v", err)
 	}
 	db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(1) })
@@ -343,7 +343,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 	db := mustOpen(t)
 	db.update(context.Background(), func(tx *Tx) error {
 		for range 2 {
-			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:r")); err != nil {
+			if err := tx.PutMatch(newGame(t, "t:ann", "t:bob", "t:r")); err != nil {
 				return err
 			}
 		}
@@ -351,10 +351,10 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 		return tx.tx.Bucket(bGames).Put(idKey(1), []byte("{not json"))
 	})
 	db.view(context.Background(), func(tx *Tx) error {
-		if _, err := tx.Game(1); !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
+		if _, err := tx.Match(1); !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
 			t.Errorf("game 1: %v", err)
 		}
-		if _, err := tx.Game(2); err != nil {
+		if _, err := tx.Match(2); err != nil {
 			t.Errorf("game 2 must still read: %v", err)
 		}
 		games, err := tx.ActiveGames("t:ann")
@@ -367,7 +367,7 @@ func TestCorruptRecordIsReportedNotFatal(t *testing.T) {
 	err := db.update(context.Background(), func(tx *Tx) error {
 		g := newGame(t, "t:ann", "t:bob", "t:r")
 		g.ID, g.Version = 1, 1
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	if !errors.Is(err, gobot.ErrCorrupt) || !strings.Contains(err.Error(), "game #1") {
 		t.Errorf("overwriting the damaged game: %v", err)
@@ -418,21 +418,21 @@ func TestCorruptChallengeIsReportedNotFatal(t *testing.T) {
 func TestPutGameRefusesStaleWrites(t *testing.T) {
 	db := mustOpen(t)
 	g := newGame(t, "t:ann", "t:bob", "t:r")
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); err != nil {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(g) }); err != nil {
 		t.Fatal(err)
 	}
 	stale := *g
 	g.Result, g.Finished = "W+R", t0
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); err != nil || g.Version != 2 {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(g) }); err != nil || g.Version != 2 {
 		t.Fatalf("update: %v, version %d", err, g.Version)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(&stale) }); !errors.Is(err, gobot.ErrConflict) {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(&stale) }); !errors.Is(err, gobot.ErrConflict) {
 		t.Errorf("stale write: %v", err)
 	}
 	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(g) }); !errors.Is(err, gobot.ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
+	if err := db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(g) }); !errors.Is(err, gobot.ErrNotFound) || !strings.Contains(err.Error(), "game #1 not found") {
 		t.Errorf("write to a deleted game: %v", err)
 	}
 	if err := db.update(context.Background(), func(tx *Tx) error { return tx.DeleteGame(g.ID) }); !errors.Is(err, gobot.ErrNotFound) {
@@ -452,7 +452,7 @@ func TestCheckFindsBrokenIndexes(t *testing.T) {
 	g.Deadline = t0
 	db.update(context.Background(), func(tx *Tx) error {
 		tx.MarkEvent("e1", t0)
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	for _, c := range []struct {
 		bucket   []byte
@@ -591,7 +591,7 @@ func TestMigrationFromSchema1(t *testing.T) {
 // playMove applies one move to game id inside a transaction, checking
 // the turn: it fails when the move was already made or is out of turn.
 func playMove(tx *Tx, id gobot.GameID, n int, m game.Move) error {
-	g, err := tx.Game(id)
+	g, err := tx.Match(id)
 	if err != nil {
 		return err
 	}
@@ -606,7 +606,7 @@ func playMove(tx *Tx, id gobot.GameID, n int, m game.Move) error {
 		return err
 	}
 	g.Record = gg.Record()
-	return tx.PutGame(g)
+	return tx.PutMatch(g)
 }
 
 // movesFor returns a fixed legal sequence for game number i.
@@ -636,7 +636,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 	const games, workers, perGame = 20, 50, 30
 	db.update(context.Background(), func(tx *Tx) error {
 		for i := range games {
-			if err := tx.PutGame(newGame(t, gobot.UserID(fmt.Sprintf("t:b%d", i)), gobot.UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
+			if err := tx.PutMatch(newGame(t, gobot.UserID(fmt.Sprintf("t:b%d", i)), gobot.UserID(fmt.Sprintf("t:w%d", i)), "t:r")); err != nil {
 				return err
 			}
 		}
@@ -660,7 +660,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 				// happens twice.
 				var n int
 				db.view(context.Background(), func(tx *Tx) error {
-					g, err := tx.Game(id)
+					g, err := tx.Match(id)
 					if err == nil {
 						n = len(g.Record.Moves)
 					}
@@ -683,7 +683,7 @@ func TestConcurrentMovesEachOnce(t *testing.T) {
 	wg.Wait()
 	db.view(context.Background(), func(tx *Tx) error {
 		for id := gobot.GameID(1); id <= games; id++ {
-			g, err := tx.Game(id)
+			g, err := tx.Match(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -826,7 +826,7 @@ func crashChild(path string) {
 		if id == 0 {
 			db.update(context.Background(), func(tx *Tx) error {
 				g := newGame(nil, "t:ann", "t:bob", "t:crash")
-				if err := tx.PutGame(g); err != nil {
+				if err := tx.PutMatch(g); err != nil {
 					return err
 				}
 				id = g.ID
@@ -835,7 +835,7 @@ func crashChild(path string) {
 		}
 		var n int
 		err := db.update(context.Background(), func(tx *Tx) error {
-			g, err := tx.Game(id)
+			g, err := tx.Match(id)
 			if err != nil {
 				return err
 			}
@@ -851,16 +851,16 @@ func crashChild(path string) {
 
 func BenchmarkCommitMove(b *testing.B) {
 	db := mustOpen(b)
-	db.update(context.Background(), func(tx *Tx) error { return tx.PutGame(newGame(b, "t:a", "t:b", "t:r")) })
+	db.update(context.Background(), func(tx *Tx) error { return tx.PutMatch(newGame(b, "t:a", "t:b", "t:r")) })
 	moves := movesFor(1, 60)
 	i := 0
 	for b.Loop() {
 		n := i % 60
 		if n == 0 && i > 0 {
 			db.update(context.Background(), func(tx *Tx) error {
-				g, _ := tx.Game(1)
+				g, _ := tx.Match(1)
 				g.Record.Moves = nil
-				return tx.PutGame(g)
+				return tx.PutMatch(g)
 			})
 		}
 		if err := db.update(context.Background(), func(tx *Tx) error { return playMove(tx, 1, n, moves[n]) }); err != nil {
@@ -885,7 +885,7 @@ func benchParallel(b *testing.B, how func(*DB) func(func(*Tx) error) error) {
 	const games = 64
 	db.update(context.Background(), func(tx *Tx) error {
 		for range games {
-			if err := tx.PutGame(newGame(b, "t:a", "t:b", "t:r")); err != nil {
+			if err := tx.PutMatch(newGame(b, "t:a", "t:b", "t:r")); err != nil {
 				return err
 			}
 		}
@@ -905,14 +905,14 @@ func benchParallel(b *testing.B, how func(*DB) func(func(*Tx) error) error) {
 		for pb.Next() {
 			if n == 60 {
 				commit(func(tx *Tx) error {
-					g, _ := tx.Game(id)
+					g, _ := tx.Match(id)
 					g.Record.Moves = nil
-					return tx.PutGame(g)
+					return tx.PutMatch(g)
 				})
 				n = 0
 			}
 			err := commit(func(tx *Tx) error {
-				g, err := tx.Game(id)
+				g, err := tx.Match(id)
 				if err != nil {
 					return err
 				}
@@ -945,7 +945,7 @@ func fixture100k(b *testing.B) *DB {
 				g.Black = gobot.UserID("t:p" + strconv.Itoa((chunk*1000+i)%2000))
 				g.Room = gobot.RoomID("t:room" + strconv.Itoa(i%50))
 				g.Finished, g.Result = t0, "B+R"
-				if err := tx.PutGame(&g); err != nil {
+				if err := tx.PutMatch(&g); err != nil {
 					return err
 				}
 			}
@@ -958,7 +958,7 @@ func fixture100k(b *testing.B) *DB {
 			g.ID, g.Version = 0, 0
 			g.Black = "t:p7"
 			g.Deadline = t0.Add(time.Duration(i) * time.Hour)
-			if err := tx.PutGame(&g); err != nil {
+			if err := tx.PutMatch(&g); err != nil {
 				return err
 			}
 		}

@@ -11,10 +11,10 @@ import (
 // are not a current record.
 
 // EncodeGame writes g in the current record format.
-func EncodeGame(g *gobot.Game) ([]byte, error) { return encodeGame(g) }
+func EncodeGame(g *gobot.Match) ([]byte, error) { return encodeGame(g) }
 
 // DecodeGame reads a game record.
-func DecodeGame(raw []byte) (*gobot.Game, error) { return decodeGame(raw) }
+func DecodeGame(raw []byte) (*gobot.Match, error) { return decodeGame(raw) }
 
 // EncodeChallenge writes c in the current record format.
 func EncodeChallenge(c *gobot.Challenge) ([]byte, error) { return encodeChallenge(c) }

@@ -23,7 +23,7 @@ var writeSchema2 = flag.Bool("write-schema2", false, "write testdata/schema2.db 
 // fixture is every kind of record gobot stores, built the same way on
 // every run: the content of testdata/schema2.db.
 type fixture struct {
-	games      []*gobot.Game
+	games      []*gobot.Match
 	challenges []*gobot.Challenge
 	players    []*gobot.Player
 	rooms      []*gobot.Room
@@ -36,7 +36,7 @@ var f0 = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 // fixtureGame plays moves ("D4", "pass"; "dead C3", "accept", "resume",
 // "undo", "resign", "timeout", "abort") on a new game and returns it
 // stored-ready.
-func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (*gobot.Game, *game.Game) {
+func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (*gobot.Match, *game.Game) {
 	t.Helper()
 	r, err := game.ParseRules(rules)
 	if err != nil {
@@ -49,7 +49,7 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	sg := &gobot.Game{Room: "discord:100", Black: "discord:1", White: "discord:2", Created: f0, Updated: f0}
+	match := &gobot.Match{Room: "discord:100", Black: "discord:1", White: "discord:2", Created: f0, Updated: f0}
 	at := f0
 	for _, m := range strings.Fields(moves) {
 		at = at.Add(time.Hour)
@@ -74,8 +74,8 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 			last, _ := g.LastMove()
 			n := g.MoveCount()
 			err = g.Undo()
-			sg.Undos = append(sg.Undos, gobot.Undo{By: "discord:2", Move: n, Was: last, At: at})
-			sg.MoveTimes = sg.MoveTimes[:len(sg.MoveTimes)-1]
+			match.Undos = append(match.Undos, gobot.Undo{By: "discord:2", Move: n, Was: last, At: at})
+			match.MoveTimes = match.MoveTimes[:len(match.MoveTimes)-1]
 			continue
 		case "resign":
 			err = g.Resign(c)
@@ -93,21 +93,21 @@ func fixtureGame(t testing.TB, rules string, w, h, handicap int, moves string) (
 		if err != nil {
 			t.Fatalf("%s: %s: %v", rules, m, err)
 		}
-		if len(sg.MoveTimes) < g.MoveCount() {
-			sg.MoveTimes = append(sg.MoveTimes, at)
+		if len(match.MoveTimes) < g.MoveCount() {
+			match.MoveTimes = append(match.MoveTimes, at)
 		}
 	}
-	sg.Record = g.Record()
-	sg.Updated = at
+	match.Record = g.Record()
+	match.Updated = at
 	if res, over := g.Result(); over {
-		sg.Finished, sg.Result = at, res.String()
+		match.Finished, match.Result = at, res.String()
 	}
-	return sg, g
+	return match, g
 }
 
 func buildFixture(t testing.TB) fixture {
 	var f fixture
-	add := func(sg *gobot.Game) *gobot.Game { f.games = append(f.games, sg); return sg }
+	add := func(match *gobot.Match) *gobot.Match { f.games = append(f.games, match); return match }
 
 	// 1: japanese 19×19, per-move clock, a reminder sent, an undo asked.
 	g, _ := fixtureGame(t, "japanese", 19, 19, 0, "Q16 D4 R4 undo D3 C17")
@@ -172,7 +172,7 @@ func buildFixture(t testing.TB) fixture {
 	if err := pg.Play(game.White, game.Pt(3, 1)); err != nil {
 		t.Fatal(err)
 	}
-	add(&gobot.Game{Room: "console:main", Black: "console:alice", White: "console:bob", Record: pg.Record(), MoveTimes: []time.Time{f0}, Created: f0, Updated: f0})
+	add(&gobot.Match{Room: "console:main", Black: "console:alice", White: "console:bob", Record: pg.Record(), MoveTimes: []time.Time{f0}, Created: f0, Updated: f0})
 
 	komi := 0.5
 	cfg := f.games[0].Record.Config
@@ -212,7 +212,7 @@ func writeFixture(t testing.TB, path string, f fixture) {
 	defer db.Close()
 	err = db.update(context.Background(), func(tx *Tx) error {
 		for _, g := range f.games {
-			if err := tx.PutGame(g); err != nil {
+			if err := tx.PutMatch(g); err != nil {
 				return err
 			}
 		}
@@ -368,7 +368,7 @@ func TestSchema2FixtureOpens(t *testing.T) {
 	err := db.View(ctx, func(tx gobot.Tx) error {
 		for i, want := range f.games {
 			want.ID, want.Version = gobot.GameID(i+1), 1
-			got, err := tx.Game(want.ID)
+			got, err := tx.Match(want.ID)
 			if err != nil {
 				return err
 			}
@@ -449,11 +449,11 @@ func playOn(t *testing.T, db *DB, n int) {
 		var want int
 		var version uint64
 		err := db.Update(ctx, func(tx gobot.Tx) error {
-			sg, err := tx.Game(id)
+			match, err := tx.Match(id)
 			if err != nil {
 				return err
 			}
-			g, err := game.Replay(sg.Record)
+			g, err := game.Replay(match.Record)
 			if err != nil {
 				return fmt.Errorf("game #%d does not replay: %w", id, err)
 			}
@@ -475,9 +475,9 @@ func playOn(t *testing.T, db *DB, n int) {
 				}
 			}
 			want = g.MoveCount()
-			sg.Record = g.Record()
-			version = sg.Version + 1
-			return tx.PutGame(sg)
+			match.Record = g.Record()
+			version = match.Version + 1
+			return tx.PutMatch(match)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -486,13 +486,13 @@ func playOn(t *testing.T, db *DB, n int) {
 			continue
 		}
 		db.View(ctx, func(tx gobot.Tx) error {
-			sg, err := tx.Game(id)
+			match, err := tx.Match(id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := game.Replay(sg.Record)
-			if err != nil || g.MoveCount() != want || sg.Version != version {
-				t.Errorf("game #%d after playing on: %v, %d moves (want %d), version %d (want %d)", id, err, g.MoveCount(), want, sg.Version, version)
+			g, err := game.Replay(match.Record)
+			if err != nil || g.MoveCount() != want || match.Version != version {
+				t.Errorf("game #%d after playing on: %v, %d moves (want %d), version %d (want %d)", id, err, g.MoveCount(), want, match.Version, version)
 			}
 			return nil
 		})
@@ -507,7 +507,7 @@ func TestOldBinaryDatabaseOpens(t *testing.T) {
 	var games, finished, chals int
 	db.View(context.Background(), func(tx gobot.Tx) error {
 		for id := gobot.GameID(1); ; id++ {
-			g, err := tx.Game(id)
+			g, err := tx.Match(id)
 			if errors.Is(err, gobot.ErrNotFound) {
 				break
 			}

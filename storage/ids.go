@@ -18,14 +18,14 @@ func (tx *Tx) SkipGameNumbers() error {
 	return nil
 }
 
-// InsertGame stores a new game under g.ID when that number is free (a
+// InsertMatch stores a new game under g.ID when that number is free (a
 // game keeps its challenge's number), else under a new number above both
 // counters (which the challenge counter then skips). g.ID 0 takes the
 // next game number.
-func (tx *Tx) InsertGame(g *gobot.Game,) error {
+func (tx *Tx) InsertMatch(g *gobot.Match) error {
 	games, chals := tx.b(bGames), tx.b(bChallenges)
 	if g.ID == 0 {
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	}
 	if games.Get(idKey(uint64(g.ID))) != nil {
 		// Taken (a database from before numbers were shared): the next
@@ -38,14 +38,14 @@ func (tx *Tx) InsertGame(g *gobot.Game,) error {
 			return err
 		}
 		g.ID = 0
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	}
 	if uint64(g.ID) > games.Sequence() {
 		if err := games.SetSequence(uint64(g.ID)); err != nil {
 			return err
 		}
 	}
-	// PutGame inserts only with ID 0; put the record as PutGame would.
+	// PutMatch inserts only with ID 0; put the record as PutMatch would.
 	g.Version = 1
 	raw, err := encodeGame(g)
 	if err != nil {

@@ -119,13 +119,13 @@ func (c v2Clock) clock(e *errs) gobot.TimeControl {
 }
 
 // decodeGameV2 reads a game as schema 1 and 2 stored it.
-func decodeGameV2(raw []byte) (*gobot.Game, error) {
+func decodeGameV2(raw []byte) (*gobot.Match, error) {
 	var rec v2Game
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
 	var e errs
-	g := &gobot.Game{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
+	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: rec.Clock.clock(&e), Left: rec.Left,
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result}

@@ -51,7 +51,7 @@ func TestSharedNumbers(t *testing.T) {
 	db := mustOpen(t)
 	err := db.update(context.Background(), func(tx *Tx) error {
 		for range 3 { // old-style games #1..#3
-			if err := tx.PutGame(&gobot.Game{Room: "t:r", Black: "t:a", White: "t:b"}); err != nil {
+			if err := tx.PutMatch(&gobot.Match{Room: "t:r", Black: "t:a", White: "t:b"}); err != nil {
 				return err
 			}
 		}
@@ -62,12 +62,12 @@ func TestSharedNumbers(t *testing.T) {
 		if err := tx.PutChallenge(c); err != nil || c.ID != 4 {
 			t.Errorf("challenge #%d, %v; want #4", c.ID, err)
 		}
-		g := &gobot.Game{ID: gobot.GameID(c.ID), Room: "t:r", Black: "t:a", White: "t:b"}
-		if err := tx.InsertGame(g); err != nil || g.ID != 4 || g.Version != 1 {
+		g := &gobot.Match{ID: gobot.GameID(c.ID), Room: "t:r", Black: "t:a", White: "t:b"}
+		if err := tx.InsertMatch(g); err != nil || g.ID != 4 || g.Version != 1 {
 			t.Errorf("game #%d v%d, %v; want #4 v1", g.ID, g.Version, err)
 		}
-		taken := &gobot.Game{ID: 2, Room: "t:r", Black: "t:a", White: "t:b"}
-		if err := tx.InsertGame(taken); err != nil || taken.ID != 5 {
+		taken := &gobot.Match{ID: 2, Room: "t:r", Black: "t:a", White: "t:b"}
+		if err := tx.InsertMatch(taken); err != nil || taken.ID != 5 {
 			t.Errorf("game for a taken number: #%d, %v; want #5", taken.ID, err)
 		}
 		c2 := &gobot.Challenge{Room: "t:r", From: "t:a"}

@@ -143,7 +143,7 @@ func (tx *Tx) read(kind, key string) error {
 	switch kind {
 	case "game":
 		id, _ := strconv.ParseUint(key, 10, 64)
-		_, err = tx.Game(gobot.GameID(id))
+		_, err = tx.Match(gobot.GameID(id))
 	case "challenge":
 		id, _ := strconv.ParseUint(key, 10, 64)
 		_, err = tx.Challenge(gobot.ChallengeID(id))

@@ -15,7 +15,7 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 	ctx := context.Background()
 	putTwo := func(tx gobot.Tx) error {
 		for range 2 {
-			if err := tx.PutGame(newGame(t, "t:ann", "t:bob", "t:room")); err != nil {
+			if err := tx.PutMatch(newGame(t, "t:ann", "t:bob", "t:room")); err != nil {
 				return err
 			}
 			if err := tx.PutChallenge(&gobot.Challenge{Room: "t:room", From: "t:ann", To: "t:bob", Created: t0}); err != nil {

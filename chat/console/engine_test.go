@@ -111,22 +111,22 @@ func (r *engineRig) do(line string) {
 	r.bot.WaitEngines()
 }
 
-func (r *engineRig) game(id gobot.GameID) (*gobot.Game, *game.Game) {
+func (r *engineRig) game(id gobot.GameID) (*gobot.Match, *game.Game) {
 	r.t.Helper()
-	var sg *gobot.Game
+	var match *gobot.Match
 	err := r.db.View(context.Background(), func(tx gobot.Tx) error {
 		var err error
-		sg, err = tx.Game(id)
+		match, err = tx.Match(id)
 		return err
 	})
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	g, err := game.Replay(sg.Record)
+	g, err := game.Replay(match.Record)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return sg, g
+	return match, g
 }
 
 func (r *engineRig) latestGame() gobot.GameID {
@@ -185,16 +185,16 @@ func ownEye(g *game.Game, p game.Point, c game.Color) bool {
 
 // playOut plays game id as alice with random moves (passing after
 // passAfter of her moves) and accepts the engine's count.
-func (r *engineRig) playOut(id gobot.GameID, rng *rand.Rand, passAfter int, checkScore func(*gobot.Game, *game.Game)) *gobot.Game {
+func (r *engineRig) playOut(id gobot.GameID, rng *rand.Rand, passAfter int, checkScore func(*gobot.Match, *game.Game)) *gobot.Match {
 	r.t.Helper()
 	mine := 0
 	for step := 0; step < 400; step++ {
-		sg, g := r.game(id)
-		if !sg.Active() {
-			return sg
+		match, g := r.game(id)
+		if !match.Active() {
+			return match
 		}
 		me := game.Black
-		if sg.White == r.user {
+		if match.White == r.user {
 			me = game.White
 		}
 		switch g.Phase() {
@@ -210,7 +210,7 @@ func (r *engineRig) playOut(id gobot.GameID, rng *rand.Rand, passAfter int, chec
 			r.do("play " + mv)
 		case game.Scoring:
 			if checkScore != nil {
-				checkScore(sg, g)
+				checkScore(match, g)
 				checkScore = nil
 			}
 			r.do("done")
@@ -282,20 +282,20 @@ func TestEngineGamesGNUGo(t *testing.T) {
 			r := newEngineRig(t, []engine.Config{gnugoConfig()}, "")
 			r.do(tc.challenge)
 			id := r.latestGame()
-			sg, _ := r.game(id)
-			if sg.Engine != "gnugo" || sg.EngineLevel != tc.level || sg.Rating != nil {
-				t.Fatalf("engine %q level %d rating %v; transcript:\n%s", sg.Engine, sg.EngineLevel, sg.Rating, r.out.String())
+			match, _ := r.game(id)
+			if match.Engine != "gnugo" || match.EngineLevel != tc.level || match.Rating != nil {
+				t.Fatalf("engine %q level %d rating %v; transcript:\n%s", match.Engine, match.EngineLevel, match.Rating, r.out.String())
 			}
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
 			var proposed []game.Point
-			sg = r.playOut(id, rng, 15, func(sg *gobot.Game, g *game.Game) {
+			match = r.playOut(id, rng, 15, func(match *gobot.Match, g *game.Game) {
 				// The engine's proposal is GNU Go's own dead list.
 				pool, err := engine.New(gnugoConfig(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer pool.Close()
-				rec := sg.Record
+				rec := match.Record
 				rec.Dead, rec.Accepted = nil, nil
 				dead, err := pool.Dead(context.Background(), rec)
 				if err != nil {
@@ -311,7 +311,7 @@ func TestEngineGamesGNUGo(t *testing.T) {
 					t.Errorf("proposed dead stones %v, GNU Go says %v", proposed, want.DeadStones())
 				}
 				ec := game.White
-				if sg.Black == chat.EngineUser("gnugo") {
+				if match.Black == chat.EngineUser("gnugo") {
 					ec = game.Black
 				}
 				if !g.Accepted(ec) {
@@ -321,8 +321,8 @@ func TestEngineGamesGNUGo(t *testing.T) {
 					r.reviewFlow(id, ec)
 				}
 			})
-			if sg.Result == "" || sg.Finished.IsZero() {
-				t.Fatalf("no result: %+v", sg)
+			if match.Result == "" || match.Finished.IsZero() {
+				t.Fatalf("no result: %+v", match)
 			}
 			out := r.out.String()
 			for _, want := range []string{"Game #", "@gnugo played", "Game over"} {
@@ -333,7 +333,7 @@ func TestEngineGamesGNUGo(t *testing.T) {
 			if strings.Contains(out, "could not answer") {
 				t.Errorf("the engine failed:\n%s", out)
 			}
-			t.Logf("game #%d: %s after %d moves", id, sg.Result, len(sg.Record.Moves))
+			t.Logf("game #%d: %s after %d moves", id, match.Result, len(match.Record.Moves))
 		})
 	}
 }
@@ -413,7 +413,7 @@ func TestEngineDisputeKeepsCount(t *testing.T) {
 				t.Errorf("under chinese rules the disputed stone %s is still on the board:\n%s", dispute, g.Board())
 			}
 			r.do("done")
-			if sg, _ := r.game(id); sg.Active() {
+			if match, _ := r.game(id); match.Active() {
 				t.Fatalf("the game did not end after done; transcript:\n%s", r.out.String())
 			}
 		})
@@ -481,15 +481,15 @@ func TestEngineRestartWhileThinking(t *testing.T) {
 	}
 	bot2.WaitEngines()
 	id := r.latestGame()
-	sg, g := r.game(id)
+	match, g := r.game(id)
 	if g.MoveCount() != 2 || g.ToMove() != game.Black {
 		t.Fatalf("after the restart: %d moves, %s to move", g.MoveCount(), g.ToMove().Name())
 	}
 	if second.count() != 1 || !strings.Contains(second.msgs[0].Reply.Text, "played") {
 		t.Fatalf("new bot posted %d messages: %+v", second.count(), second.msgs)
 	}
-	if !sg.Deadline.IsZero() {
-		t.Errorf("the human's turn still has a due item at %v", sg.Deadline)
+	if !match.Deadline.IsZero() {
+		t.Errorf("the human's turn still has a due item at %v", match.Deadline)
 	}
 	// The old bot's engine answers late: nothing more happens.
 	close(gate.release)
@@ -535,9 +535,9 @@ done
 	r.do("challenge engine=crashy 9 black")
 	r.do("play E5")
 	id := r.latestGame()
-	sg, g := r.game(id)
-	if g.MoveCount() != 1 || g.ToMove() != game.White || sg.Deadline.IsZero() || !sg.Active() {
-		t.Fatalf("after the crash: %d moves, %s to move, due %v", g.MoveCount(), g.ToMove().Name(), sg.Deadline)
+	match, g := r.game(id)
+	if g.MoveCount() != 1 || g.ToMove() != game.White || match.Deadline.IsZero() || !match.Active() {
+		t.Fatalf("after the crash: %d moves, %s to move, due %v", g.MoveCount(), g.ToMove().Name(), match.Deadline)
 	}
 	out := r.out.String()
 	if !strings.Contains(out, "@crashy could not answer in game #") || !strings.Contains(out, "I will ask it again") {
@@ -618,19 +618,19 @@ func TestEngineScoresPeoplesGame(t *testing.T) {
 		r.do("/as " + map[game.Color]string{game.Black: "alice", game.White: "bob"}[g.ToMove()])
 		r.do("play " + mv)
 	}
-	sg, g := r.game(id)
+	match, g := r.game(id)
 	if g.Phase() != game.Scoring {
 		t.Fatalf("phase %s", g.Phase())
 	}
-	if sg.EngineDead != g.MoveCount() || !sg.Deadline.IsZero() {
-		t.Fatalf("the engine proposal was not applied (engine dead %d, due %v):\n%s", sg.EngineDead, sg.Deadline, r.out.String())
+	if match.EngineDead != g.MoveCount() || !match.Deadline.IsZero() {
+		t.Fatalf("the engine proposal was not applied (engine dead %d, due %v):\n%s", match.EngineDead, match.Deadline, r.out.String())
 	}
 	pool, err := engine.New(gnugoConfig(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	rec := sg.Record
+	rec := match.Record
 	rec.Dead, rec.Accepted = nil, nil
 	dead, err := pool.Dead(context.Background(), rec)
 	if err != nil {
@@ -683,15 +683,15 @@ done
 	r.do("/as alice")
 	r.do("pass")
 	id := r.latestGame()
-	sg, g := r.game(id)
-	if g.Phase() != game.Scoring || sg.EngineDead != g.MoveCount() || !sg.Deadline.IsZero() {
-		t.Fatalf("phase %s, engine dead %d, due %v:\n%s", g.Phase(), sg.EngineDead, sg.Deadline, r.out.String())
+	match, g := r.game(id)
+	if g.Phase() != game.Scoring || match.EngineDead != g.MoveCount() || !match.Deadline.IsZero() {
+		t.Fatalf("phase %s, engine dead %d, due %v:\n%s", g.Phase(), match.EngineDead, match.Deadline, r.out.String())
 	}
 	r.do("done")
 	r.do("/as bob")
 	r.do("done")
-	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
-		t.Fatalf("game not ended by the built-in count: %q\n%s", sg.Result, r.out.String())
+	if match, _ := r.game(id); match.Active() || !strings.HasPrefix(match.Result, "B+") {
+		t.Fatalf("game not ended by the built-in count: %q\n%s", match.Result, r.out.String())
 	}
 
 	// Against the same engine: it passes, cannot judge the dead stones,
@@ -701,16 +701,16 @@ done
 	id = r.latestGame()
 	r.do("play E5")
 	r.do("pass")
-	sg, g = r.game(id)
-	if g.Phase() != game.Scoring || !g.Accepted(game.White) || !sg.Deadline.IsZero() {
-		t.Fatalf("engine game: phase %s, engine accepted %v, due %v:\n%s", g.Phase(), g.Accepted(game.White), sg.Deadline, r.out.String())
+	match, g = r.game(id)
+	if g.Phase() != game.Scoring || !g.Accepted(game.White) || !match.Deadline.IsZero() {
+		t.Fatalf("engine game: phase %s, engine accepted %v, due %v:\n%s", g.Phase(), g.Accepted(game.White), match.Deadline, r.out.String())
 	}
 	if !strings.Contains(r.out.String(), "@noscore could not judge the dead stones") {
 		t.Fatalf("no message:\n%s", r.out.String())
 	}
 	r.do("done")
-	if sg, _ := r.game(id); sg.Active() || !strings.HasPrefix(sg.Result, "B+") {
-		t.Fatalf("engine game not ended: %q\n%s", sg.Result, r.out.String())
+	if match, _ := r.game(id); match.Active() || !strings.HasPrefix(match.Result, "B+") {
+		t.Fatalf("engine game not ended: %q\n%s", match.Result, r.out.String())
 	}
 }
 
@@ -739,7 +739,7 @@ func BenchmarkEngineReply(b *testing.B) {
 		}
 		moves++
 		r.do("play " + mv)
-		if sg, g := r.game(id); !sg.Active() || g.Phase() != game.Playing {
+		if match, g := r.game(id); !match.Active() || g.Phase() != game.Playing {
 			b.StopTimer()
 			r.do("resign")
 			id = 0
@@ -766,8 +766,8 @@ func TestEngineTurnWaitsWithoutEngines(t *testing.T) {
 	}
 	bot2.WaitEngines()
 	id := r.latestGame()
-	if sg, g := r.game(id); !sg.Active() || g.MoveCount() != 1 {
-		t.Fatalf("without engines: active %v, %d moves, result %q", sg.Active(), g.MoveCount(), sg.Result)
+	if match, g := r.game(id); !match.Active() || g.MoveCount() != 1 {
+		t.Fatalf("without engines: active %v, %d moves, result %q", match.Active(), g.MoveCount(), match.Result)
 	}
 	close(gate.release)
 	r.bot.WaitEngines()

@@ -245,9 +245,9 @@ func (r *crashRig) storedMoves(want ...int) {
 	defer db.Close()
 	db.View(context.Background(), func(tx gobot.Tx) error {
 		for i, n := range want {
-			sg, err := tx.Game(gobot.GameID(i + 1))
-			if err != nil || len(sg.Record.Moves) != n {
-				r.t.Errorf("stored game #%d: %v, %+v; want %d moves", i+1, err, sg, n)
+			match, err := tx.Match(gobot.GameID(i + 1))
+			if err != nil || len(match.Record.Moves) != n {
+				r.t.Errorf("stored game #%d: %v, %+v; want %d moves", i+1, err, match, n)
 			}
 		}
 		return nil

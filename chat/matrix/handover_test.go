@@ -209,9 +209,9 @@ func TestLeaseHandoverAfterPause(t *testing.T) {
 		t.Errorf("a command was answered \"already handled\":\n%s", ann.transcript())
 	}
 	pg.View(ctx, func(tx gobot.Tx) error {
-		sg, err := tx.Game(1)
-		if err != nil || len(sg.Record.Moves) != 1+len(points) {
-			t.Errorf("stored game: %v, %+v", err, sg)
+		match, err := tx.Match(1)
+		if err != nil || len(match.Record.Moves) != 1+len(points) {
+			t.Errorf("stored game: %v, %+v", err, match)
 		}
 		return nil
 	})

@@ -74,7 +74,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 var T0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // NewGame returns an unsaved 9×9 game between black and white in room.
-func NewGame(black, white gobot.UserID, room gobot.RoomID) *gobot.Game {
+func NewGame(black, white gobot.UserID, room gobot.RoomID) *gobot.Match {
 	r, err := game.Preset("japanese")
 	if err != nil {
 		panic(err)
@@ -83,7 +83,7 @@ func NewGame(black, white gobot.UserID, room gobot.RoomID) *gobot.Game {
 	if err != nil {
 		panic(err)
 	}
-	return &gobot.Game{Room: room, Black: black, White: white, Record: g.Record(), Created: T0, Updated: T0}
+	return &gobot.Match{Room: room, Black: black, White: white, Record: g.Record(), Created: T0, Updated: T0}
 }
 
 func update(t *testing.T, s gobot.Store, fn func(tx gobot.Tx) error) {
@@ -100,11 +100,11 @@ func view(t *testing.T, s gobot.Store, fn func(tx gobot.Tx) error) {
 	}
 }
 
-func putGames(t *testing.T, s gobot.Store, gs ...*gobot.Game) {
+func putGames(t *testing.T, s gobot.Store, gs ...*gobot.Match) {
 	t.Helper()
 	update(t, s, func(tx gobot.Tx) error {
 		for _, g := range gs {
-			if err := tx.PutGame(g); err != nil {
+			if err := tx.PutMatch(g); err != nil {
 				return err
 			}
 		}
@@ -112,15 +112,15 @@ func putGames(t *testing.T, s gobot.Store, gs ...*gobot.Game) {
 	})
 }
 
-func getGame(t *testing.T, s gobot.Store, id gobot.GameID) *gobot.Game {
+func getGame(t *testing.T, s gobot.Store, id gobot.GameID) *gobot.Match {
 	t.Helper()
-	var g *gobot.Game
-	view(t, s, func(tx gobot.Tx) (err error) { g, err = tx.Game(id); return err })
+	var g *gobot.Match
+	view(t, s, func(tx gobot.Tx) (err error) { g, err = tx.Match(id); return err })
 	return g
 }
 
 // gameIDs lists a list call's games' IDs; the call must succeed.
-func gameIDs(t *testing.T, s gobot.Store, what string, list func(tx gobot.Tx) ([]*gobot.Game, error)) []gobot.GameID {
+func gameIDs(t *testing.T, s gobot.Store, what string, list func(tx gobot.Tx) ([]*gobot.Match, error)) []gobot.GameID {
 	t.Helper()
 	var ids []gobot.GameID
 	view(t, s, func(tx gobot.Tx) error {
@@ -201,7 +201,7 @@ func testGameRoundTrip(t *testing.T, s gobot.Store) {
 
 func testNotFound(t *testing.T, s gobot.Store) {
 	view(t, s, func(tx gobot.Tx) error {
-		if _, err := tx.Game(42); !errors.Is(err, gobot.ErrNotFound) {
+		if _, err := tx.Match(42); !errors.Is(err, gobot.ErrNotFound) {
 			t.Errorf("Game(42) on an empty store: %v, want ErrNotFound", err)
 		}
 		if _, err := tx.Challenge(42); !errors.Is(err, gobot.ErrNotFound) {
@@ -232,7 +232,7 @@ func testNotFound(t *testing.T, s gobot.Store) {
 	err := s.Update(context.Background(), func(tx gobot.Tx) error {
 		g := NewGame("t:ann", "t:bob", "t:room")
 		g.ID = 7
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	if !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("updating game #7 that was never stored: %v, want ErrNotFound", err)
@@ -255,7 +255,7 @@ func testVersions(t *testing.T, s gobot.Store) {
 		t.Fatalf("version after two writes: %d, want 2", g.Version)
 	}
 	stale.Reminded = 2
-	err := s.Update(context.Background(), func(tx gobot.Tx) error { return tx.PutGame(&stale) })
+	err := s.Update(context.Background(), func(tx gobot.Tx) error { return tx.PutMatch(&stale) })
 	if !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("a write from version 1 over version 2: %v, want ErrConflict", err)
 	}
@@ -264,21 +264,21 @@ func testVersions(t *testing.T, s gobot.Store) {
 	}
 	// Two writes in one transaction: each sees the other's version.
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(1)
+		g, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
-		if err := tx.PutGame(g); err != nil {
+		if err := tx.PutMatch(g); err != nil {
 			return err
 		}
-		again, err := tx.Game(1)
+		again, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
 		if again.Version != 3 {
 			t.Errorf("read back in the same transaction: version %d, want 3", again.Version)
 		}
-		return tx.PutGame(again)
+		return tx.PutMatch(again)
 	})
 	if got := getGame(t, s, 1); got.Version != 4 {
 		t.Errorf("version after two writes in one transaction: %d, want 4", got.Version)
@@ -288,12 +288,12 @@ func testVersions(t *testing.T, s gobot.Store) {
 func testCopies(t *testing.T, s gobot.Store) {
 	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
 	view(t, s, func(tx gobot.Tx) error {
-		a, err := tx.Game(1)
+		a, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
 		a.Black, a.Record.Moves = "t:eve", append(a.Record.Moves, game.Move{Color: game.Black, Point: game.Pt(0, 0)})
-		b, err := tx.Game(1)
+		b, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
@@ -311,26 +311,26 @@ func testPlayerGames(t *testing.T, s gobot.Store) {
 		NewGame("t:bob", "t:cat", "t:r1"), // 3
 		NewGame("t:ann", "t:dan", "t:r3"), // 4
 	)
-	ann := func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") }
+	ann := func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:ann") }
 	wantIDs(t, "ann's active games", gameIDs(t, s, "ActiveGames", ann), 1, 2, 4)
-	wantIDs(t, "bob's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:bob") }), 1, 3)
+	wantIDs(t, "bob's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:bob") }), 1, 3)
 	// A prefix of another user's ID is another user.
-	wantIDs(t, "an's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:an") }))
+	wantIDs(t, "an's active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:an") }))
 
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(2)
+		g, err := tx.Match(2)
 		if err != nil {
 			return err
 		}
 		g.Finished, g.Result = T0.Add(time.Hour), "B+R"
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	wantIDs(t, "ann's active games after #2 ended", gameIDs(t, s, "ActiveGames", ann), 1, 4)
-	wantIDs(t, "cat's active games after #2 ended", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }), 3)
+	wantIDs(t, "cat's active games after #2 ended", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:cat") }), 3)
 
 	// A game against oneself is listed once.
 	putGames(t, s, NewGame("t:eve", "t:eve", "t:r1"))
-	wantIDs(t, "eve's game against herself", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:eve") }), 5)
+	wantIDs(t, "eve's game against herself", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:eve") }), 5)
 }
 
 func testRoomGames(t *testing.T, s gobot.Store) {
@@ -340,17 +340,17 @@ func testRoomGames(t *testing.T, s gobot.Store) {
 		NewGame("t:bob", "t:cat", "t:r1"), // 3
 	)
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(1)
+		g, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
 		g.Finished, g.Result = T0, "W+T"
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
-	wantIDs(t, "r1, all", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r1", false) }), 1, 3)
-	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r1", true) }), 3)
-	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r2", true) }), 2)
-	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:r", false) }))
+	wantIDs(t, "r1, all", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r1", false) }), 1, 3)
+	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r1", true) }), 3)
+	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r2", true) }), 2)
+	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r", false) }))
 }
 
 // testMoved: a game moved to a thread and a game handed to another
@@ -360,27 +360,27 @@ func testMoved(t *testing.T, s gobot.Store) {
 	g.Deadline = T0.Add(time.Hour)
 	putGames(t, s, g)
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(1)
+		g, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
 		g.Parent, g.Room, g.Thread = g.Room, "t:thread", true
 		g.White = "t:cat"
 		g.Deadline = T0.Add(2 * time.Hour)
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
-	wantIDs(t, "old room", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }))
-	wantIDs(t, "thread", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:thread", true) }), 1)
-	wantIDs(t, "bob, who handed it over", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:bob") }))
-	wantIDs(t, "cat, who took it", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }), 1)
-	wantIDs(t, "ann", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") }), 1)
-	wantIDs(t, "due before the old deadline moved", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(90*time.Minute), 0) }))
-	wantIDs(t, "due before the new deadline", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(3*time.Hour), 0) }), 1)
+	wantIDs(t, "old room", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:room", false) }))
+	wantIDs(t, "thread", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:thread", true) }), 1)
+	wantIDs(t, "bob, who handed it over", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:bob") }))
+	wantIDs(t, "cat, who took it", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:cat") }), 1)
+	wantIDs(t, "ann", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:ann") }), 1)
+	wantIDs(t, "due before the old deadline moved", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.DueGames(T0.Add(90*time.Minute), 0) }))
+	wantIDs(t, "due before the new deadline", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.DueGames(T0.Add(3*time.Hour), 0) }), 1)
 }
 
 func testDueGames(t *testing.T, s gobot.Store) {
 	at := func(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
-	var gs []*gobot.Game
+	var gs []*gobot.Match
 	for _, h := range []int{5, 1, 3, 0, 3, 9} { // #1..#6; #4 has no deadline
 		g := NewGame("t:ann", "t:bob", "t:room")
 		if h != 0 {
@@ -392,7 +392,7 @@ func testDueGames(t *testing.T, s gobot.Store) {
 	finished.Deadline, finished.Finished, finished.Result = at(1), at(1), "B+T"
 	putGames(t, s, append(gs, finished)...)
 	due := func(before time.Time, limit int) []gobot.GameID {
-		return gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(before, limit) })
+		return gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.DueGames(before, limit) })
 	}
 	wantIDs(t, "due before +6h, earliest first, ties by ID", due(at(6), 0), 2, 3, 5, 1)
 	wantIDs(t, "due before +3h (strictly before)", due(at(3), 0), 2)
@@ -401,29 +401,29 @@ func testDueGames(t *testing.T, s gobot.Store) {
 
 	// Clearing and moving deadlines moves the entries.
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(2)
+		g, err := tx.Match(2)
 		if err != nil {
 			return err
 		}
 		g.Deadline = time.Time{}
-		if err := tx.PutGame(g); err != nil {
+		if err := tx.PutMatch(g); err != nil {
 			return err
 		}
-		g, err = tx.Game(6)
+		g, err = tx.Match(6)
 		if err != nil {
 			return err
 		}
 		g.Deadline = at(2)
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	wantIDs(t, "due after #2 cleared and #6 moved to +2h", due(at(100), 0), 6, 3, 5, 1)
 	update(t, s, func(tx gobot.Tx) error {
-		g, err := tx.Game(3)
+		g, err := tx.Match(3)
 		if err != nil {
 			return err
 		}
 		g.Finished, g.Result = at(3), "W+T"
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	wantIDs(t, "due after #3 ended", due(at(100), 0), 6, 5, 1)
 }
@@ -632,14 +632,14 @@ func testRollback(t *testing.T, s gobot.Store) {
 	putGames(t, s, NewGame("t:ann", "t:bob", "t:room"))
 	boom := errors.New("boom")
 	err := s.Update(context.Background(), func(tx gobot.Tx) error {
-		g, err := tx.Game(1)
+		g, err := tx.Match(1)
 		if err != nil {
 			return err
 		}
 		g.Deadline, g.Room = T0.Add(time.Hour), "t:elsewhere"
 		for _, f := range []func() error{
-			func() error { return tx.PutGame(g) },
-			func() error { return tx.PutGame(NewGame("t:cat", "t:dan", "t:room")) },
+			func() error { return tx.PutMatch(g) },
+			func() error { return tx.PutMatch(NewGame("t:cat", "t:dan", "t:room")) },
 			func() error { return tx.PutChallenge(&gobot.Challenge{Room: "t:room", From: "t:ann", Created: T0}) },
 			func() error { return tx.PutPlayer(&gobot.Player{ID: "t:ann", Name: "Ann", Updated: T0}) },
 			func() error { return tx.PutRoom(&gobot.Room{ID: "t:room", Threads: true, Updated: T0}) },
@@ -658,10 +658,10 @@ func testRollback(t *testing.T, s gobot.Store) {
 	if g := getGame(t, s, 1); g.Version != 1 || g.Room != "t:room" || !g.Deadline.IsZero() {
 		t.Errorf("game #1 after a rolled-back write: %+v", g)
 	}
-	wantIDs(t, "room games", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }), 1)
-	wantIDs(t, "elsewhere", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:elsewhere", false) }))
-	wantIDs(t, "cat's games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:cat") }))
-	wantIDs(t, "due", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.DueGames(T0.Add(100*time.Hour), 0) }))
+	wantIDs(t, "room games", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:room", false) }), 1)
+	wantIDs(t, "elsewhere", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:elsewhere", false) }))
+	wantIDs(t, "cat's games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:cat") }))
+	wantIDs(t, "due", gameIDs(t, s, "DueGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.DueGames(T0.Add(100*time.Hour), 0) }))
 	wantIDs(t, "room challenges", chalIDs(t, s, "RoomChallenges", func(tx gobot.Tx) ([]*gobot.Challenge, error) { return tx.RoomChallenges("t:room") }))
 	view(t, s, func(tx gobot.Tx) error {
 		if _, err := tx.Player("t:ann"); !errors.Is(err, gobot.ErrNotFound) {
@@ -680,12 +680,12 @@ func testRollback(t *testing.T, s gobot.Store) {
 
 func testViewReadOnly(t *testing.T, s gobot.Store) {
 	err := s.View(context.Background(), func(tx gobot.Tx) error {
-		return tx.PutGame(NewGame("t:ann", "t:bob", "t:room"))
+		return tx.PutMatch(NewGame("t:ann", "t:bob", "t:room"))
 	})
 	if err == nil {
-		t.Error("PutGame in a View succeeded")
+		t.Error("PutMatch in a View succeeded")
 	}
-	wantIDs(t, "games after a write in a View", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) }))
+	wantIDs(t, "games after a write in a View", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:room", false) }))
 }
 
 func testCancelled(t *testing.T, s gobot.Store) {
@@ -712,12 +712,12 @@ func testConcurrentWriters(t *testing.T, s gobot.Store) {
 			for i := range each {
 				for {
 					err := s.Update(context.Background(), func(tx gobot.Tx) error {
-						g, err := tx.Game(1)
+						g, err := tx.Match(1)
 						if err != nil {
 							return err
 						}
 						g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(fmt.Sprintf("t:w%d", w)), Move: i, Was: game.Move{Color: game.Black, Point: game.Pt(i%9, w%9)}, At: T0})
-						return tx.PutGame(g)
+						return tx.PutMatch(g)
 					})
 					if errors.Is(err, gobot.ErrConflict) {
 						continue
@@ -764,7 +764,7 @@ func testConcurrentInserts(t *testing.T, s gobot.Store) {
 				c := &gobot.Challenge{Room: "t:room", From: "t:ann", Created: T0}
 				err := s.Update(context.Background(), func(tx gobot.Tx) error {
 					g.ID, g.Version, c.ID = 0, 0, 0
-					if err := tx.PutGame(g); err != nil {
+					if err := tx.PutMatch(g); err != nil {
 						return err
 					}
 					return tx.PutChallenge(c)
@@ -783,7 +783,7 @@ func testConcurrentInserts(t *testing.T, s gobot.Store) {
 	if len(games) != writers*each || len(chals) != writers*each {
 		t.Fatalf("%d inserts gave %d distinct game IDs and %d challenge IDs", writers*each, len(games), len(chals))
 	}
-	if n := len(gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") })); n != writers*each {
+	if n := len(gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:ann") })); n != writers*each {
 		t.Errorf("ann has %d active games, want %d", n, writers*each)
 	}
 }
@@ -807,16 +807,16 @@ func testDamagedGames(t *testing.T, s gobot.Store) {
 		t.Fatal(err)
 	}
 	view(t, s, func(tx gobot.Tx) error {
-		if _, err := tx.Game(2); !errors.Is(err, gobot.ErrCorrupt) {
+		if _, err := tx.Match(2); !errors.Is(err, gobot.ErrCorrupt) {
 			t.Errorf("Game(2), damaged: %v, want ErrCorrupt", err)
 		}
-		if g, err := tx.Game(3); err != nil || g.ID != 3 {
+		if g, err := tx.Match(3); err != nil || g.ID != 3 {
 			t.Errorf("Game(3) next to a damaged one: %v", err)
 		}
-		for what, list := range map[string]func() ([]*gobot.Game, error){
-			"ActiveGames": func() ([]*gobot.Game, error) { return tx.ActiveGames("t:ann") },
-			"RoomGames":   func() ([]*gobot.Game, error) { return tx.RoomGames("t:room", false) },
-			"DueGames":    func() ([]*gobot.Game, error) { return tx.DueGames(T0.Add(2*time.Hour), 0) },
+		for what, list := range map[string]func() ([]*gobot.Match, error){
+			"ActiveGames": func() ([]*gobot.Match, error) { return tx.ActiveGames("t:ann") },
+			"RoomGames":   func() ([]*gobot.Match, error) { return tx.RoomGames("t:room", false) },
+			"DueGames":    func() ([]*gobot.Match, error) { return tx.DueGames(T0.Add(2*time.Hour), 0) },
 		} {
 			gs, err := list()
 			var ids []gobot.GameID
@@ -835,7 +835,7 @@ func testDamagedGames(t *testing.T, s gobot.Store) {
 	err := s.Update(context.Background(), func(tx gobot.Tx) error {
 		g := NewGame("t:ann", "t:bob", "t:room")
 		g.ID, g.Version = 2, 1
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	if !errors.Is(err, gobot.ErrCorrupt) {
 		t.Errorf("overwriting damaged game #2: %v, want ErrCorrupt", err)
@@ -1009,7 +1009,7 @@ func testClaims(t *testing.T, s gobot.Store) {
 func testSharedNumbers(t *testing.T, s gobot.Store) {
 	update(t, s, func(tx gobot.Tx) error {
 		for range 3 { // games #1..#3 numbered on their own
-			if err := tx.PutGame(NewGame("t:a", "t:b", "t:r")); err != nil {
+			if err := tx.PutMatch(NewGame("t:a", "t:b", "t:r")); err != nil {
 				return err
 			}
 		}
@@ -1022,12 +1022,12 @@ func testSharedNumbers(t *testing.T, s gobot.Store) {
 		}
 		g := NewGame("t:a", "t:b", "t:r")
 		g.ID = gobot.GameID(c.ID)
-		if err := tx.InsertGame(g); err != nil || g.ID != 4 || g.Version != 1 {
+		if err := tx.InsertMatch(g); err != nil || g.ID != 4 || g.Version != 1 {
 			t.Errorf("game #%d v%d, %v; want #4 v1", g.ID, g.Version, err)
 		}
 		taken := NewGame("t:a", "t:b", "t:r")
 		taken.ID = 2
-		if err := tx.InsertGame(taken); err != nil || taken.ID != 5 {
+		if err := tx.InsertMatch(taken); err != nil || taken.ID != 5 {
 			t.Errorf("game for a taken number: #%d, %v; want #5", taken.ID, err)
 		}
 		c2 := &gobot.Challenge{Room: "t:r", From: "t:a", Created: T0}
@@ -1038,12 +1038,12 @@ func testSharedNumbers(t *testing.T, s gobot.Store) {
 			t.Errorf("next challenge #%d, %v; want #6", c2.ID, err)
 		}
 		next := NewGame("t:a", "t:b", "t:r")
-		if err := tx.PutGame(next); err != nil || next.ID != 6 {
-			t.Errorf("next game by PutGame: #%d, %v; want #6", next.ID, err)
+		if err := tx.PutMatch(next); err != nil || next.ID != 6 {
+			t.Errorf("next game by PutMatch: #%d, %v; want #6", next.ID, err)
 		}
 		return nil
 	})
-	wantIDs(t, "active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Game, error) { return tx.ActiveGames("t:a") }),
+	wantIDs(t, "active games", gameIDs(t, s, "ActiveGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.ActiveGames("t:a") }),
 		1, 2, 3, 4, 5, 6)
 }
 

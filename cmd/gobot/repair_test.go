@@ -29,10 +29,10 @@ func TestRepairQuarantinesADamagedGame(t *testing.T) {
 	rec.Config.Rules.Name = "japanesX" // marks the record to garble below
 	err = db.Update(context.Background(), func(tx gobot.Tx) error {
 		now := time.Now()
-		if err := tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: g.Record(), Created: now}); err != nil {
+		if err := tx.PutMatch(&gobot.Match{Room: "console:main", Black: "console:ann", White: "console:bob", Record: g.Record(), Created: now}); err != nil {
 			return err
 		}
-		return tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:ann", White: "console:bob", Record: rec, Created: now})
+		return tx.PutMatch(&gobot.Match{Room: "console:main", Black: "console:ann", White: "console:bob", Record: rec, Created: now})
 	})
 	db.Close()
 	if err != nil {

@@ -386,7 +386,7 @@ func TestScaleProcesses(t *testing.T) {
 	api.mu.Lock()
 	defer api.mu.Unlock()
 	for _, g := range all {
-		var sgs []*gobot.Game
+		var sgs []*gobot.Match
 		if err := store.View(context.Background(), func(tx gobot.Tx) error {
 			var err error
 			sgs, err = tx.RoomGames(gobot.RoomID("discord:"+g.channel), false)
@@ -398,10 +398,10 @@ func TestScaleProcesses(t *testing.T) {
 			t.Errorf("channel %s: %d games, want 1", g.channel, len(sgs))
 			continue
 		}
-		sg := sgs[0]
-		rg, err := game.Replay(sg.Record)
+		match := sgs[0]
+		rg, err := game.Replay(match.Record)
 		if err != nil {
-			t.Errorf("game #%d does not replay: %v", sg.ID, err)
+			t.Errorf("game #%d does not replay: %v", match.ID, err)
 			continue
 		}
 		var stored []string
@@ -409,29 +409,29 @@ func TestScaleProcesses(t *testing.T) {
 			stored = append(stored, m.Point.GTP(9))
 		}
 		if want := g.planned[:g.done]; strings.Join(stored, " ") != strings.Join(want, " ") {
-			t.Errorf("game #%d: stored moves %v, the test played %v", sg.ID, stored, want)
+			t.Errorf("game #%d: stored moves %v, the test played %v", match.ID, stored, want)
 		}
 		for i, a := range g.acked[:g.done] {
 			if a {
 				acked++
 				if c := strings.Count(" "+strings.Join(stored, " ")+" ", " "+g.planned[i]+" "); c != 1 {
-					t.Errorf("game #%d: acknowledged move %s stored %d times", sg.ID, g.planned[i], c)
+					t.Errorf("game #%d: acknowledged move %s stored %d times", match.ID, g.planned[i], c)
 				}
 			}
 		}
 		moves += len(stored)
-		id := int(sg.ID)
+		id := int(match.ID)
 		switch {
 		case g.stall:
-			if sg.Result != "W+T" && sg.Result != "B+T" {
-				t.Errorf("stalled game #%d: result %q, want a timeout", id, sg.Result)
+			if match.Result != "W+T" && match.Result != "B+T" {
+				t.Errorf("stalled game #%d: result %q, want a timeout", id, match.Result)
 			}
 			if api.reminders[id] != 1 || api.timeouts[id] != 1 {
 				t.Errorf("stalled game #%d: %d reminders and %d timeout messages sent, want 1 and 1", id, api.reminders[id], api.timeouts[id])
 			}
 		default:
-			if !strings.HasSuffix(sg.Result, "+R") {
-				t.Errorf("game #%d: result %q, want a resignation", id, sg.Result)
+			if !strings.HasSuffix(match.Result, "+R") {
+				t.Errorf("game #%d: result %q, want a resignation", id, match.Result)
 			}
 			if api.timeouts[id] != 0 || api.reminders[id] > g.done {
 				t.Errorf("game #%d (%d moves): %d reminders and %d timeout messages", id, g.done, api.reminders[id], api.timeouts[id])

@@ -183,7 +183,7 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 			switch {
 			case it.Game != nil:
 				g := *it.Game
-				err = t.insertWithID("games", uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return t.PutGame(&g) })
+				err = t.insertWithID("games", uint64(g.ID), func() error { g.ID, g.Version = 0, 0; return t.PutMatch(&g) })
 			case it.Challenge != nil:
 				c := *it.Challenge
 				err = t.insertWithID("challenges", uint64(c.ID), func() error { c.ID = 0; return t.PutChallenge(&c) })

@@ -18,9 +18,9 @@ func (t *tx) SkipGameNumbers() error {
 	return err
 }
 
-func (t *tx) InsertGame(g *gobot.Game) error {
+func (t *tx) InsertMatch(g *gobot.Match) error {
 	if g.ID == 0 {
-		return t.PutGame(g)
+		return t.PutMatch(g)
 	}
 	var taken bool
 	if err := t.tx.QueryRow(t.ctx, "SELECT EXISTS (SELECT 1 FROM games WHERE id = $1)", int64(g.ID)).Scan(&taken); err != nil {
@@ -38,7 +38,7 @@ func (t *tx) InsertGame(g *gobot.Game) error {
 			return err
 		}
 		g.ID = 0
-		return t.PutGame(g)
+		return t.PutMatch(g)
 	}
 	if _, err := t.tx.Exec(t.ctx, "UPDATE counters SET value = greatest(value, $1::bigint) WHERE name = 'games'", int64(g.ID)); err != nil {
 		return err
@@ -56,7 +56,7 @@ func (t *tx) InsertGame(g *gobot.Game) error {
 }
 
 // deadlineOf is the indexed deadline: an active game's, else none.
-func deadlineOf(g *gobot.Game) *time.Time {
+func deadlineOf(g *gobot.Match) *time.Time {
 	if g.Active() && !g.Deadline.IsZero() {
 		d := g.Deadline
 		return &d

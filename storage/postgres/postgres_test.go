@@ -19,10 +19,10 @@ var ctx = context.Background()
 
 func newGame(t testing.TB, s *Store, deadline time.Time) gobot.GameID {
 	t.Helper()
-	g := &gobot.Game{Room: "console:main", Black: "console:alice", White: "console:bob", Deadline: deadline,
+	g := &gobot.Match{Room: "console:main", Black: "console:alice", White: "console:bob", Deadline: deadline,
 		Created: time.Unix(1700000000, 0).UTC()}
-	if err := s.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(g) }); err != nil {
-		t.Fatalf("PutGame: %v", err)
+	if err := s.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(g) }); err != nil {
+		t.Fatalf("PutMatch: %v", err)
 	}
 	return g.ID
 }
@@ -106,19 +106,19 @@ func TestStaleWriteFromAnotherProcessConflicts(t *testing.T) {
 	}
 	defer b.Close()
 	id := newGame(t, a, time.Time{})
-	var ga, gb *gobot.Game
-	a.View(ctx, func(tx gobot.Tx) error { ga, err = tx.Game(id); return err })
-	b.View(ctx, func(tx gobot.Tx) error { gb, err = tx.Game(id); return err })
+	var ga, gb *gobot.Match
+	a.View(ctx, func(tx gobot.Tx) error { ga, err = tx.Match(id); return err })
+	b.View(ctx, func(tx gobot.Tx) error { gb, err = tx.Match(id); return err })
 	ga.Result, gb.Result = "B+R", "W+R"
-	if err := a.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(ga) }); err != nil {
+	if err := a.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(ga) }); err != nil {
 		t.Fatalf("first write: %v", err)
 	}
-	err = b.Update(ctx, func(tx gobot.Tx) error { return tx.PutGame(gb) })
+	err = b.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(gb) })
 	if !errors.Is(err, gobot.ErrConflict) {
 		t.Fatalf("stale write from the other process: %v, want ErrConflict", err)
 	}
-	var got *gobot.Game
-	b.View(ctx, func(tx gobot.Tx) error { got, err = tx.Game(id); return err })
+	var got *gobot.Match
+	b.View(ctx, func(tx gobot.Tx) error { got, err = tx.Match(id); return err })
 	if got.Result != "B+R" || got.Version != 2 {
 		t.Fatalf("stored game: result %q version %d, want B+R version 2", got.Result, got.Version)
 	}
@@ -144,12 +144,12 @@ func TestConcurrentReadModifyWriteAcrossProcessesLosesNothing(t *testing.T) {
 				s = b
 			}
 			err := s.Update(ctx, func(tx gobot.Tx) error {
-				g, err := tx.Game(id)
+				g, err := tx.Match(id)
 				if err != nil {
 					return err
 				}
 				g.MoveTimes = append(g.MoveTimes, time.Unix(int64(i), 0).UTC())
-				return tx.PutGame(g)
+				return tx.PutMatch(g)
 			})
 			if err != nil {
 				failed.Add(1)
@@ -158,8 +158,8 @@ func TestConcurrentReadModifyWriteAcrossProcessesLosesNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var g *gobot.Game
-	a.View(ctx, func(tx gobot.Tx) error { g, err = tx.Game(id); return err })
+	var g *gobot.Match
+	a.View(ctx, func(tx gobot.Tx) error { g, err = tx.Match(id); return err })
 	if len(g.MoveTimes) != n-int(failed.Load()) || g.Version != uint64(1+n) {
 		t.Fatalf("after %d concurrent updates: %d entries, version %d", n, len(g.MoveTimes), g.Version)
 	}
@@ -224,7 +224,7 @@ func TestDueDeadlineClaimedByOneProcess(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var due []*gobot.Game
+				var due []*gobot.Match
 				if err := s.View(ctx, func(tx gobot.Tx) error {
 					var err error
 					due, err = tx.DueGames(now, 0)
@@ -237,12 +237,12 @@ func TestDueDeadlineClaimedByOneProcess(t *testing.T) {
 					var claimed bool
 					err := s.Update(ctx, func(tx gobot.Tx) error {
 						claimed = false
-						g, err := tx.Game(d.ID)
+						g, err := tx.Match(d.ID)
 						if err != nil || g.Reminded > 0 {
 							return err
 						}
 						g.Reminded, claimed = 1, true
-						return tx.PutGame(g)
+						return tx.PutMatch(g)
 					})
 					if err != nil {
 						t.Error(err)
@@ -264,7 +264,7 @@ func TestIDsHaveNoGapsAfterRollback(t *testing.T) {
 	s, _ := mustOpen(t)
 	boom := errors.New("boom")
 	err := s.Update(ctx, func(tx gobot.Tx) error {
-		if err := tx.PutGame(&gobot.Game{Room: "console:main", Black: "console:a", White: "console:b"}); err != nil {
+		if err := tx.PutMatch(&gobot.Match{Room: "console:main", Black: "console:a", White: "console:b"}); err != nil {
 			return err
 		}
 		return boom
@@ -303,12 +303,12 @@ func TestServerDownThenBack(t *testing.T) {
 		t.Fatalf("stopping: %v %s", err, out)
 	}
 	err = s.Update(ctx, func(tx gobot.Tx) error {
-		g, err := tx.Game(id)
+		g, err := tx.Match(id)
 		if err != nil {
 			return err
 		}
 		g.Result = "B+R"
-		return tx.PutGame(g)
+		return tx.PutMatch(g)
 	})
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("Update with the server down: %v, want ErrUnavailable", err)
@@ -321,8 +321,8 @@ func TestServerDownThenBack(t *testing.T) {
 	if out, err := restart.CombinedOutput(); err != nil {
 		t.Fatalf("restarting: %v %s", err, out)
 	}
-	var g *gobot.Game
-	err = s.View(ctx, func(tx gobot.Tx) error { g, err = tx.Game(id); return err })
+	var g *gobot.Match
+	err = s.View(ctx, func(tx gobot.Tx) error { g, err = tx.Match(id); return err })
 	if err != nil {
 		t.Fatalf("after the server came back: %v", err)
 	}

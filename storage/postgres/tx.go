@@ -47,7 +47,7 @@ type tx struct {
 
 // --- games ---
 
-func (t *tx) Game(id gobot.GameID) (*gobot.Game, error) {
+func (t *tx) Match(id gobot.GameID) (*gobot.Match, error) {
 	var raw []byte
 	err := t.tx.QueryRow(t.ctx, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&raw)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -65,7 +65,7 @@ func (t *tx) next(counter string) (uint64, error) {
 	return uint64(v), err
 }
 
-func (t *tx) PutGame(g *gobot.Game) error {
+func (t *tx) PutMatch(g *gobot.Match) error {
 	insert := g.ID == 0
 	if insert {
 		id, err := t.next("games")
@@ -76,7 +76,7 @@ func (t *tx) PutGame(g *gobot.Game) error {
 	} else {
 		// A game deleted since it was read stays deleted, and a damaged
 		// record is not overwritten blindly (DeleteGame removes it).
-		old, err := t.Game(g.ID)
+		old, err := t.Match(g.ID)
 		if err != nil {
 			return err
 		}
@@ -153,9 +153,9 @@ func listRecords[T any](t *tx, decode func(id int64, raw []byte) (T, error), bad
 
 // games lists the games a query of (id, record) rows names; damaged ones
 // are reported in a *chat.DamagedError beside the readable ones.
-func (t *tx) games(sql string, args ...any) ([]*gobot.Game, error) {
+func (t *tx) games(sql string, args ...any) ([]*gobot.Match, error) {
 	var bad damaged
-	out, err := listRecords(t, func(id int64, raw []byte) (*gobot.Game, error) { return decodeGame(gobot.GameID(id), raw) },
+	out, err := listRecords(t, func(id int64, raw []byte) (*gobot.Match, error) { return decodeGame(gobot.GameID(id), raw) },
 		func(id int64, err error) { bad.game(gobot.GameID(id), err) }, sql, args...)
 	if err != nil {
 		return nil, err
@@ -163,18 +163,18 @@ func (t *tx) games(sql string, args ...any) ([]*gobot.Game, error) {
 	return out, bad.err()
 }
 
-func (t *tx) ActiveGames(u gobot.UserID) ([]*gobot.Game, error) {
+func (t *tx) ActiveGames(u gobot.UserID) ([]*gobot.Match, error) {
 	return t.games(`SELECT id, record FROM games WHERE active AND (black = $1 OR white = $1) ORDER BY id`, string(u))
 }
 
-func (t *tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Game, error) {
+func (t *tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Match, error) {
 	if activeOnly {
 		return t.games(`SELECT id, record FROM games WHERE room = $1 AND active ORDER BY id`, string(r))
 	}
 	return t.games(`SELECT id, record FROM games WHERE room = $1 ORDER BY id`, string(r))
 }
 
-func (t *tx) DueGames(before time.Time, limit int) ([]*gobot.Game, error) {
+func (t *tx) DueGames(before time.Time, limit int) ([]*gobot.Match, error) {
 	if limit <= 0 {
 		return t.games(`SELECT id, record FROM games WHERE active AND deadline IS NOT NULL AND deadline < $1
 			ORDER BY deadline, id`, before)

@@ -10,12 +10,12 @@ import (
 
 var _ gobot.Store = (*Store)(nil)
 
-func encodeGame(g *gobot.Game) ([]byte, error)           { return storage.EncodeGame(g) }
+func encodeGame(g *gobot.Match) ([]byte, error)          { return storage.EncodeGame(g) }
 func encodeChallenge(c *gobot.Challenge) ([]byte, error) { return storage.EncodeChallenge(c) }
 func encodePlayer(p *gobot.Player) ([]byte, error)       { return storage.EncodePlayer(p) }
 func encodeRoom(r *gobot.Room) ([]byte, error)           { return storage.EncodeRoom(r) }
 
-func decodeGame(id gobot.GameID, raw []byte) (*gobot.Game, error) {
+func decodeGame(id gobot.GameID, raw []byte) (*gobot.Match, error) {
 	g, err := storage.DecodeGame(raw)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", id, gobot.ErrCorrupt, err)

@@ -60,7 +60,7 @@ func (k Kind) String() string {
 
 // Item is one record of a copy; exactly one of its parts is set.
 type Item struct {
-	Game      *gobot.Game
+	Game      *gobot.Match
 	Challenge *gobot.Challenge
 	Player    *gobot.Player
 	Room      *gobot.Room

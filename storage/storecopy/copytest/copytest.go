@@ -30,7 +30,7 @@ type Store interface {
 // of record must be added to storecopy.Kinds, exported, imported and
 // filled below, or the copy would silently leave it out.
 var Writers = map[string]storecopy.Kind{
-	"PutGame":      storecopy.Games,
+	"PutMatch":     storecopy.Games,
 	"PutChallenge": storecopy.Challenges,
 	"PutPlayer":    storecopy.Players,
 	"PutRoom":      storecopy.Rooms,
@@ -65,12 +65,12 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 		a.Deadline = t0.Add(time.Hour)
 		b := storetest.NewGame("t:cat", "t:ann", "t:r2")
 		b.Finished, b.Result = t0, "B+R"
-		if err := tx.PutGame(a); err != nil {
+		if err := tx.PutMatch(a); err != nil {
 			return err
 		}
 		// Game #2 keeps challenge #2's number; a gap before #4.
 		b.ID = 4
-		return tx.InsertGame(b)
+		return tx.InsertMatch(b)
 	},
 	storecopy.Challenges: func(tx gobot.Tx) error {
 		cfg := storetest.NewGame("", "", "").Record.Config
@@ -188,7 +188,7 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 		t.Helper()
 		err := s.View(ctx, func(tx gobot.Tx) error {
 			for _, id := range []gobot.GameID{1, 4} {
-				g, err := tx.Game(id)
+				g, err := tx.Match(id)
 				if err != nil {
 					return err
 				}
@@ -269,7 +269,7 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 		}
 		// Numbers go on after the copied ones.
 		g := storetest.NewGame("t:ann", "t:cat", "t:r1")
-		if err := tx.PutGame(g); err != nil || g.ID != 5 {
+		if err := tx.PutMatch(g); err != nil || g.ID != 5 {
 			t.Errorf("a new game after the copy: #%d (%v), want #5", g.ID, err)
 		}
 		if err := tx.SkipGameNumbers(); err != nil {
