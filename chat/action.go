@@ -2,9 +2,10 @@ package chat
 
 import (
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"strconv"
 	"strings"
+
+	"github.com/gobotgo/gobot"
 )
 
 // Button is what a button carries (Action.ID): a command with the game

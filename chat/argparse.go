@@ -27,9 +27,6 @@ type Args struct {
 	HasLevel  bool              // Level was given
 
 	typed map[string]string // argument name → what was typed, to name both of two values
-	// engineGame is the game a challenge's prepare step asked the engine
-	// about.
-	engineGame *engineGame
 }
 
 // maxRef is the largest game or challenge number a reference may name.
@@ -183,7 +180,7 @@ func looksLikePoint(s string) bool {
 // by argument (Discord options). A word no argument takes, two values for
 // one argument, a missing required argument or a malformed value is a
 // usage error; nothing has been read or written yet.
-func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
+func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 	a := &Args{Choice: map[string]string{}, typed: map[string]string{}}
 	words := r.Args
 	if c.Name == "help" && len(words) > 1 && (strings.EqualFold(words[0], "!go") || strings.EqualFold(words[0], "/go")) {
@@ -262,7 +259,7 @@ func (b *Bot) parseArgs(c *Command, r *Request) (*Args, error) {
 // undeclared is the usage error for a word that no argument of c takes:
 // what is wrong with that word, as far as its form tells (a size out of
 // range, a misspelt ruleset, a bare @), else what c takes.
-func (b *Bot) undeclared(c *Command, a *Args, w string) error {
+func (b *core) undeclared(c *Command, a *Args, w string) error {
 	for _, arg := range c.Args {
 		if _, given := a.typed[arg.Name]; arg.Required && !given {
 			// The word was meant as the argument still missing.
@@ -463,7 +460,7 @@ func (c *Command) otherWords() string {
 }
 
 // setArg stores value v (typed as word) for arg.
-func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) error {
+func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) error {
 	if arg.Kind == ArgRules && !arg.Repeat && isRulesOption(v) {
 		// Options of the ruleset join the preset, each at most once.
 		for _, f := range strings.Split(v, ",") {
@@ -547,7 +544,7 @@ func (b *Bot) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) e
 
 // setUser validates u for its platform, which must be the caller's,
 // before it is stored or looked up.
-func (b *Bot) setUser(r *Request, a *Args, u gobot.UserID) error {
+func (b *core) setUser(r *Request, a *Args, u gobot.UserID) error {
 	if err := ValidateUser(u); err != nil {
 		return err
 	}

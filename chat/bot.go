@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"log/slog"
 	"os"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 const (
@@ -58,21 +59,26 @@ type Config struct {
 	RateEngineGames bool
 }
 
-// Bot is the platform-neutral bot. It is safe for concurrent use.
+// Bot is the platform-neutral bot: the router over a store, and the
+// notifiers it sends through. It is safe for concurrent use.
 type Bot struct {
+	*core
+	store     gobot.Store
+	notifiers *notifiers // by platform ("discord")
+}
+
+// core is what handlers and the clock's jobs read besides their
+// transaction: configuration, the command declarations, the engines, the
+// renderer, the logger and the time. It has no store: work inside a
+// transaction can only use the transaction it was handed.
+type core struct {
 	cfg        Config
-	store      gobot.Store
 	render     Renderer
 	timeSource TimeSource
 	log        *slog.Logger
-	notifiers  *notifiers // by platform ("discord")
 	commands   []Command
 	byName     map[string]*Command
 	eng        *engineState // computer opponents (engine.go)
-
-	// later is set on the copy of the bot that runs inside a
-	// transaction (inTx): notifications wait there until it commits.
-	later *[]Message
 }
 
 type systemClock struct{}
@@ -116,7 +122,7 @@ func New(cfg Config, store gobot.Store, r Renderer, clock TimeSource, log *slog.
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{cfg: cfg, store: gobot.Fenced(store), render: r, timeSource: clock, log: log, notifiers: &notifiers{m: map[string]leasedNotifier{}}, eng: &engineState{}}
+	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: clock, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
@@ -206,11 +212,11 @@ func (b *Bot) fenced(ctx context.Context, platform string) context.Context {
 
 // Commands returns the command declarations, for help and for platforms
 // that register commands (Discord).
-func (b *Bot) Commands() []Command { return append([]Command(nil), b.commands...) }
+func (b *core) Commands() []Command { return append([]Command(nil), b.commands...) }
 
 // cmd writes a command for the user to type, as a token each adapter
 // renders in its own syntax ("/go accept #7", "!go accept #7").
-func (b *Bot) cmd(s string) string { return Cmd(s) }
+func (b *core) cmd(s string) string { return Cmd(s) }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
@@ -228,16 +234,9 @@ func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.Roo
 	})
 }
 
-// notify sends m through the platform's notifier, logging failures.
+// notify sends m through the platform's notifier, logging failures. It
+// is for messages whose transaction has committed (carryOut).
 func (b *Bot) notify(ctx context.Context, m Message) {
-	if b.later != nil {
-		*b.later = append(*b.later, m)
-		return
-	}
-	if m.wake != 0 {
-		b.startEngineTurn(m.wake)
-		return
-	}
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()
@@ -251,5 +250,16 @@ func (b *Bot) notify(ctx context.Context, m Message) {
 	}
 	if err := n.Notify(ctx, m); err != nil {
 		b.log.Warn("notification failed", "room", m.Room, "to", m.To, "err", err)
+	}
+}
+
+// carryOut does what a committed transaction left to be done: it sends
+// the notices and starts the engines' turns.
+func (b *Bot) carryOut(ctx context.Context, fx Effects) {
+	for _, m := range fx.Notices {
+		b.notify(ctx, m)
+	}
+	for _, id := range fx.Wake {
+		b.startEngineTurn(id)
 	}
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -16,68 +15,59 @@ import (
 
 // prepareChallenge checks a challenge to an engine before the
 // transaction: the engine and level exist, the room allows engines, and
-// the engine can play the game (which may start it). It settles the
-// engine's name and level in a, and the game it asked the engine about
-// (a.engineGame): that is the game engineChallenge starts.
-func prepareChallenge(ctx context.Context, b *Bot, r *Request, a *Args) error {
+// the engine can play the game (which may start it). It returns the game
+// it asked the engine about, with the engine's name and level settled:
+// that is the game engineChallenge starts. A challenge to a person
+// prepares nothing (nil).
+func prepareChallenge(p *Prep) (any, error) {
+	ctx, b, a := p.Ctx, p.bot, p.Args
 	if a.Engine == "" {
-		return nil
+		return nil, nil
 	}
 	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
 	if opponent != "" {
-		return errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
+		return nil, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
 	}
 	info, ok := b.engineInfo(name)
 	if !ok {
 		if names := b.engineNames(); len(names) > 0 {
-			return errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
+			return nil, errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
 		}
-		return errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
+		return nil, errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
 	}
 	name = info.Name
 	if !hasLevel && len(info.Levels) > 0 {
 		level = info.Levels[0]
 	}
 	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
-		return errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
+		return nil, errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
 	}
 	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
-		return errorf("Games against %s are never rated here; leave out rated.", name)
+		return nil, errorf("Games against %s are never rated here; leave out rated.", name)
 	}
 	if a.Rating.Auto {
-		return errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+		return nil, errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
 	}
 	o := a.Options
 	o.Placement = a.Choice["placement"]
-	var room *gobot.Room
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		rm, err := tx.Room(r.Room)
-		if err == nil {
-			room = rm
-		} else if !errors.Is(err, gobot.ErrNotFound) {
-			return err
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
+	room := p.Room
 	if room != nil && room.NoEngines {
-		return errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+		return nil, errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
 	}
 	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
-		return errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
+		return nil, errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
 	}
-	a.Engine, a.Level = name, level
-	a.engineGame = &engineGame{cfg: cfg, clock: clock, color: color}
-	return nil
+	return &engineGame{name: name, level: level, cfg: cfg, clock: clock, color: color}, nil
 }
 
 // engineGame is the game prepareChallenge asked an engine about.
 type engineGame struct {
+	name  string // the engine, by its own name
+	level int
 	cfg   game.Config
 	clock gobot.TimeControl
 	color string
@@ -85,35 +75,35 @@ type engineGame struct {
 
 // engineChallenge starts a game against the engine prepareChallenge
 // settled, at once.
-func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
-	name, level := a.Engine, a.Level
-	if a.engineGame == nil {
-		return Reply{}, errors.New("chat: an engine challenge without its prepare step")
+func (b *core) engineChallenge(tx gobot.Tx, r *Request, a *Args, eg *engineGame) (Result, error) {
+	if eg == nil {
+		return Result{}, errors.New("chat: an engine challenge without its prepare step")
 	}
-	cfg, clock, color := a.engineGame.cfg, a.engineGame.clock, a.engineGame.color
+	name, level, cfg, clock, color := eg.name, eg.level, eg.cfg, eg.clock, eg.color
+	var fx Effects
 	threads := false
 	if rm, err := tx.Room(r.Room); err == nil {
 		if rm.NoEngines {
-			return Reply{}, errorf("Games against the computer are turned off in this room.")
+			return Result{}, errorf("Games against the computer are turned off in this room.")
 		}
 		threads = rm.Threads
 	} else if !errors.Is(err, gobot.ErrNotFound) {
-		return Reply{}, err
+		return Result{}, err
 	}
 	bot := EngineUser(name)
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	g, err := game.New(cfg)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time}
 	if err := tx.SkipGameNumbers(); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	black, white := r.User.ID, bot
 	switch color {
@@ -135,7 +125,7 @@ func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 		rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
 			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
 		if a.Choice["rated"] == "rated" && !rated {
-			return Reply{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
+			return Result{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
 		}
 		match.Rating = &gobot.GameRating{Community: comm, Rated: rated,
 			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
@@ -147,26 +137,27 @@ func (b *Bot) engineChallenge(tx gobot.Tx, r *Request, a *Args) (Reply, error) {
 	l := &loaded{match, g}
 	b.engineDue(l, r.Time)
 	if err := tx.InsertMatch(match); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	c.Game = match.ID
 	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	lv := ""
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
-	b.wakeEngine(l)
-	return rep, nil
+	b.wakeEngine(&fx, l)
+	return reply(rep, fx)
 }
 
-func cmdChallenge(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdChallenge(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	opponent, o, ro := a.User, a.Options, a.Rating
 	o.Placement = a.Choice["placement"]
 	if v, ok := a.Choice["rated"]; ok {
@@ -174,59 +165,60 @@ func cmdChallenge(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args)
 		ro.Rated = &rated
 	}
 	if a.HasLevel && a.Engine == "" {
-		return Reply{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
+		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
 	}
 	if a.Engine != "" {
-		return b.engineChallenge(tx, r, a)
+		eg, _ := call.Prepared.(*engineGame)
+		return b.engineChallenge(tx, r, a, eg)
 	}
 	if opponent == r.User.ID {
-		return Reply{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
+		return Result{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
 	}
 	if opponent == "" && r.DM {
-		return Reply{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
+		return Result{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
 	}
 	room, err := tx.Room(r.Room)
 	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
-		return Reply{}, err
+		return Result{}, err
 	}
 	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	for _, m := range r.Mentions {
 		if m.ID == opponent {
 			if err := b.rememberUser(tx, m, r.Time); err != nil {
-				return Reply{}, err
+				return Result{}, err
 			}
 		}
 	}
 	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
 	if err := tx.SkipGameNumbers(); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	rep := b.challengeReply(c)
 	if note := aliasNote(a.Options.rulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += challengeRatingNote(c)
-	return rep, nil
+	return Result{Reply: rep}, nil
 }
 
 // rememberUser stores a user's display name the first time, or when it
 // changed. A damaged player record is left for the operator (it holds
 // the player's settings); a store error fails the transaction, which a
 // shared store then runs again.
-func (b *Bot) rememberUser(tx gobot.Tx, u User, t time.Time) error {
+func (b *core) rememberUser(tx gobot.Tx, u User, t time.Time) error {
 	if u.ID == "" || u.Name == "" {
 		return nil
 	}
@@ -247,7 +239,7 @@ func (b *Bot) rememberUser(tx gobot.Tx, u User, t time.Time) error {
 }
 
 // userArg turns "@bob" or "@discord:123" into a platform-qualified ID.
-func (b *Bot) userArg(r *Request, a string) gobot.UserID {
+func (b *core) userArg(r *Request, a string) gobot.UserID {
 	id := strings.TrimPrefix(a, "@")
 	for _, m := range r.Mentions {
 		if string(m.ID) == id {
@@ -262,7 +254,7 @@ func (b *Bot) userArg(r *Request, a string) gobot.UserID {
 
 // challengeConfig merges the typed options with the room's and the
 // bot's defaults and checks the result.
-func (b *Bot) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, gobot.TimeControl, string, error) {
+func (b *core) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, gobot.TimeControl, string, error) {
 	var cfg game.Config
 	rulesText := b.cfg.Rules
 	if room != nil && room.Rules != "" {
@@ -383,7 +375,7 @@ func clockNote(clock gobot.TimeControl) string {
 		FormatDuration(clock.Main), FormatClockDuration(clock.Main), FormatClockDuration(clock.Increment), FormatClockDuration(2*clock.Main))
 }
 
-func (b *Bot) challengeReply(c *gobot.Challenge) Reply {
+func (b *core) challengeReply(c *gobot.Challenge) Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
 	var mentions []gobot.UserID
@@ -402,7 +394,7 @@ func (b *Bot) challengeReply(c *gobot.Challenge) Reply {
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx gobot.Tx, b *Bot, r *Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
+func findChallenge(tx gobot.Tx, b *core, r *Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
 	if id != 0 {
 		c, err := tx.Challenge(id)
 		if errors.Is(err, gobot.ErrNotFound) {
@@ -454,21 +446,23 @@ func findChallenge(tx gobot.Tx, b *Bot, r *Request, id gobot.ChallengeID, mine b
 	return nil, errorf("Which challenge? %s. Add it, like %s.", listSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
-func cmdAccept(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdAccept(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	l, threads, err := accept(tx, b, r, a.Challenge)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	rep := b.gameReply(tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
-	return rep, nil
+	return reply(rep, fx)
 }
 
 // accept starts the game of the challenge r accepts.
-func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
+func accept(tx gobot.Tx, b *core, r *Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
 	c, err := findChallenge(tx, b, r, ref, false)
 	if err != nil {
 		return nil, false, err
@@ -524,7 +518,7 @@ func accept(tx gobot.Tx, b *Bot, r *Request, ref gobot.ChallengeID) (l *loaded, 
 	return &loaded{match, g}, threads, nil
 }
 
-func (b *Bot) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Reply, error) {
+func (b *core) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Reply, error) {
 	c, err := findChallenge(tx, b, r, ref, mine)
 	if err != nil {
 		return Reply{}, err
@@ -551,10 +545,12 @@ func (b *Bot) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mi
 	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
 }
 
-func cmdDecline(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined)
+func cmdDecline(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	return asResult(b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined))
 }
 
-func cmdCancel(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	return b.answerChallenge(tx, r, a.Challenge, true, gobot.Cancelled)
+func cmdCancel(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	return asResult(b.answerChallenge(tx, r, a.Challenge, true, gobot.Cancelled))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -29,14 +28,11 @@ type claimedBoard struct {
 }
 
 // claim stores msgs, keyed by step, as claimed by this process until
-// now + ClaimTTL. Messages that are not messages (an engine's wake-up)
-// are not stored: the deadline index wakes the engine again.
+// now + ClaimTTL. (An engine's wake-up is no message, so never claimed:
+// the deadline index wakes the engine again.)
 func (b *Bot) claim(tx gobot.Tx, step string, msgs []Message, now time.Time) error {
 	var stored []claimedMessage
 	for _, m := range keyed(step, msgs) {
-		if m.wake != 0 {
-			continue
-		}
 		cm := claimedMessage{Room: m.Room, To: m.To, Key: m.Key, Reply: m.Reply}
 		if d := m.Reply.draw; d != nil && d.g != nil && !d.done {
 			cm.Board = &claimedBoard{Game: d.id, Theme: d.theme, Replay: d.replay, Record: d.g.Record()}
@@ -78,9 +74,9 @@ func decodeClaim(c *gobot.Claim) ([]Message, error) {
 // records it done. The record is made whether or not the lease the claim
 // was made under is still held: the messages are out.
 func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []Message) {
-	b.send(ctx, keyed(step, msgs))
-	if step == "" || !slices.ContainsFunc(msgs, func(m Message) bool { return m.wake == 0 }) {
-		return // nothing was claimed (claim stores only messages)
+	b.carryOut(ctx, Effects{Notices: keyed(step, msgs)})
+	if step == "" || len(msgs) == 0 {
+		return // nothing was claimed
 	}
 	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error { return tx.DeleteClaim(step) }); err != nil {
 		b.log.Warn("recording a claim done", "claim", step, "err", err)

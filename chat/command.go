@@ -1,11 +1,9 @@
 package chat
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -45,14 +43,15 @@ type Command struct {
 	// things only looks this time (settings with no key=value): it is
 	// routed as a view.
 	looks func(a *Args) bool
-	// run is the handler. It reads and writes through tx only and returns
-	// its reply; messages to others go through b.notify, which holds them
-	// until the transaction commits.
-	run func(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error)
+	// run is the handler: it gets the Call (the transaction, the request,
+	// its arguments, what prepare returned) and returns its reply and
+	// effects (router.go).
+	run func(c *Call) (Result, error)
 	// prepare, if set, runs before the transaction, for checks that take
 	// slow work (asking an engine whether it plays a game). It writes
-	// nothing.
-	prepare func(ctx context.Context, b *Bot, r *Request, a *Args) error
+	// nothing and opens no transaction; what it returns reaches run as
+	// Call.Prepared.
+	prepare func(p *Prep) (any, error)
 }
 
 // Usage returns the command's synopsis: "play <point> [#game]".

@@ -11,7 +11,7 @@ import (
 )
 
 // completeEngine suggests engine names.
-func (b *Bot) completeEngine(typed string) []Choice {
+func (b *core) completeEngine(typed string) []Choice {
 	var out []Choice
 	for _, n := range b.engineNames() {
 		if strings.HasPrefix(strings.ToUpper(n), typed) {

@@ -92,7 +92,7 @@ func (b *Bot) StopEngines() {
 	b.eng.wg.Wait()
 }
 
-func (b *Bot) engineNames() []string {
+func (b *core) engineNames() []string {
 	if b.eng.engines == nil {
 		return nil
 	}
@@ -103,7 +103,7 @@ func (b *Bot) engineNames() []string {
 	return out
 }
 
-func (b *Bot) engineInfo(name string) (EngineInfo, bool) {
+func (b *core) engineInfo(name string) (EngineInfo, bool) {
 	if b.eng.engines == nil {
 		return EngineInfo{}, false
 	}
@@ -134,7 +134,7 @@ const (
 	jobAccept            // accept a count with no dead stones to agree on
 )
 
-func (b *Bot) engineJob(match *gobot.Match, g *game.Game) engineJob {
+func (b *core) engineJob(match *gobot.Match, g *game.Game) engineJob {
 	if !match.Active() {
 		return jobNone
 	}
@@ -171,20 +171,19 @@ func (b *Bot) engineJob(match *gobot.Match, g *game.Game) engineJob {
 // engineDue marks the game due in the deadline index when an engine has
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
-func (b *Bot) engineDue(l *loaded, t time.Time) {
+func (b *core) engineDue(l *loaded, t time.Time) {
 	if b.engineJob(l.match, l.g) != jobNone {
 		l.match.Deadline, l.match.Reminded = t, 0
 	}
 }
 
-// wakeEngine starts the engine's turn in game l if it has one.
-func (b *Bot) wakeEngine(l *loaded) {
+// wakeEngine queues the engine's turn in game l, if it has one, for
+// after the commit, so the turn reads the committed game.
+func (b *core) wakeEngine(fx *Effects, l *loaded) {
 	if l == nil || b.engineJob(l.match, l.g) == jobNone {
 		return
 	}
-	// Through notify: inside a transaction (the outbox) it waits until
-	// the commit, so the turn reads the committed game.
-	b.notify(context.Background(), Message{wake: l.match.ID})
+	fx.wake(l.match.ID)
 }
 
 func (b *Bot) startEngineTurn(id gobot.GameID) {
@@ -280,14 +279,14 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	}
 	now := b.timeSource.Now()
 	var out *loaded
-	var later []Message
+	var fx Effects
 	// The announcement is claimed with the move (claim.go): if this
 	// process dies before sending it, another does.
 	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes))
 	// In a platform served under a lease (Matrix) the move is applied
 	// under its term: a process that lost the lease applies nothing.
 	err = b.store.Update(b.fenced(ctx, snap.match.Room.Platform()), func(tx gobot.Tx) error {
-		out, later = nil, nil // a rerun after a conflict decides afresh
+		out, fx = nil, Effects{} // a rerun after a conflict decides afresh
 		match, err := tx.Match(id)
 		if err != nil {
 			return err
@@ -352,10 +351,10 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 				user = User{} // a people's game: the proposal pings both
 			}
 			r := &Request{Time: now, Room: l.match.Room, User: user}
-			in := b.inTx(&later)
-			in.notify(ctx, Message{Room: l.match.Room, Reply: in.gameReply(tx, l, r, what)})
+			rep := b.gameReply(&fx, tx, l, r, what)
+			fx.notify(Message{Room: l.match.Room, Reply: rep})
 		}
-		return b.claim(tx, step, later, now)
+		return b.claim(tx, step, fx.Notices, now)
 	})
 	if err != nil {
 		if ctx.Err() == nil {
@@ -369,7 +368,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
-	b.sendClaimed(ctx, step, later)
+	b.sendClaimed(ctx, step, fx.Notices)
 	return b.engineJob(out.match, out.g) != jobNone
 }
 
@@ -381,7 +380,7 @@ func samePosition(a, b *loaded) bool {
 		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.match.EngineDead == b.match.EngineDead
 }
 
-func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
+func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
 	me := Mention(EngineUser(l.match.Engine))
 	h := l.g.Config().Height
 	if mv.Resign {
@@ -429,7 +428,7 @@ func (b *Bot) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.
 
 // applyEngineDead replaces the marking with the engine's dead stones;
 // in an engine game the engine accepts its own list.
-func (b *Bot) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me string) string {
+func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me string) string {
 	for _, p := range l.g.DeadStrings() {
 		l.g.ToggleDead(p, false)
 	}
@@ -469,9 +468,9 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		// player's marking; the engine accepts it, so nothing loops.
 		now := b.timeSource.Now()
 		reason := ClipRunes(err.Error(), 200)
-		var later []Message
+		var fx Effects
 		uerr := b.store.Update(ctx, func(tx gobot.Tx) error {
-			later = nil
+			fx = Effects{}
 			match, err := tx.Match(l.match.ID)
 			if err != nil {
 				return err
@@ -501,15 +500,16 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 			if match.Engine != "" {
 				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), reason)
 				r := &Request{Time: now, Room: match.Room, User: User{ID: EngineUser(name)}}
-				in := b.inTx(&later)
-				in.notify(ctx, Message{Room: match.Room, Reply: in.gameReply(tx, cur, r, what)})
+				rep := b.gameReply(&fx, tx, cur, r, what)
+				fx.notify(Message{Room: match.Room, Reply: rep})
 			}
 			return nil
 		})
 		if uerr != nil {
 			b.log.Error("engine fallback", "game", l.match.ID, "err", uerr)
 		}
-		b.send(ctx, keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), later))
+		fx.Notices = keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), fx.Notices)
+		b.carryOut(ctx, fx)
 		return
 	}
 	b.eng.mu.Lock()
@@ -543,7 +543,8 @@ func makeRange(a, b int) []int {
 	return out
 }
 
-func cmdEngines(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdEngines(call *Call) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
 	var lines []string
 	if b.eng.engines != nil {
 		for _, e := range b.eng.engines.List() {
@@ -573,7 +574,7 @@ func cmdEngines(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (
 		if b.eng.missing != "" {
 			msg += " " + b.eng.missing
 		}
-		return Reply{Title: "Engines", Text: msg, Private: true}, nil
+		return Result{Reply: Reply{Title: "Engines", Text: msg, Private: true}}, nil
 	}
 	unrated := " and is unrated"
 	if b.cfg.RateEngineGames {
@@ -587,7 +588,7 @@ func cmdEngines(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (
 	if b.eng.scorer != "" {
 		text += fmt.Sprintf("\n%s proposes the dead stones of games between people.", b.eng.scorer)
 	}
-	return Reply{Title: "Engines", Text: text, Private: true}, nil
+	return Result{Reply: Reply{Title: "Engines", Text: text, Private: true}}, nil
 }
 
 // EngineMove is an engine's move: one play or pass, or several stones

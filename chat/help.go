@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,13 +10,14 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdHelp(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdHelp(call *Call) (Result, error) {
+	b, a := call.bot, call.Args
 	args := a.Text
 	if len(args) > 0 {
 		name := strings.ToLower(strings.TrimLeft(args[0], "/!"))
 		c, ok := b.byName[strings.TrimSpace(name)]
 		if !ok {
-			return Reply{}, b.unknownCommand(name)
+			return Result{}, b.unknownCommand(name)
 		}
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "%s — %s", usageToken(c.Usage()), c.Summary)
@@ -32,7 +32,7 @@ func cmdHelp(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 				fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
 			}
 		}
-		return Reply{Text: sb.String(), Private: true}, nil
+		return Result{Reply: Reply{Text: sb.String(), Private: true}}, nil
 	}
 	var sb strings.Builder
 	sb.WriteString("Commands:")
@@ -40,12 +40,12 @@ func cmdHelp(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		fmt.Fprintf(&sb, "\n%s — %s", usageToken(c.Usage()), c.Summary)
 	}
 	fmt.Fprintf(&sb, "\n%s explains one.", b.cmd("help <command>"))
-	return Reply{Title: "gobot help", Text: sb.String(), Private: true}, nil
+	return Result{Reply: Reply{Title: "gobot help", Text: sb.String(), Private: true}}, nil
 }
 
 // usageError says what is wrong and, where the refusal stays within
 // maxRefusal bytes, how to call c.
-func (b *Bot) usageError(c string, what string) error {
+func (b *core) usageError(c string, what string) error {
 	cmd := b.byName[c]
 	if s := what + " Usage: " + usageToken(cmd.Usage()); len(s) <= maxRefusal {
 		return errorf("%s", s)
@@ -53,7 +53,8 @@ func (b *Bot) usageError(c string, what string) error {
 	return errorf("%s", what)
 }
 
-func cmdRules(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRules(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	if len(a.Text) == 0 {
 		var sb strings.Builder
 		sb.WriteString("Rulesets:")
@@ -62,19 +63,19 @@ func cmdRules(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Re
 		}
 		fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", b.cmd("rules <name>"))
 		sb.WriteString("\n" + handicapRule)
-		return Reply{Text: sb.String(), Private: true}, nil
+		return Result{Reply: Reply{Text: sb.String(), Private: true}}, nil
 	}
 	if len(a.Text) > 1 && allPresets(a.Text) {
 		// rules japanese chinese: each in turn.
 		if len(a.Text) > 3 {
-			return Reply{}, errorf("I explain at most three rulesets at a time; you named %d.", len(a.Text))
+			return Result{}, errorf("I explain at most three rulesets at a time; you named %d.", len(a.Text))
 		}
 		var parts []string
 		for _, name := range a.Text {
 			rules, _ := game.Preset(name)
 			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules, name))
 		}
-		return Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}, nil
+		return Result{Reply: Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}}, nil
 	}
 	spec, note := strings.Join(a.Text, " "), aliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
@@ -82,7 +83,7 @@ func cmdRules(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Re
 		// (challengeConfig) and in the room's settings.
 		room, err := tx.Room(r.Room)
 		if err != nil && !errors.Is(err, gobot.ErrNotFound) {
-			return Reply{}, err
+			return Result{}, err
 		}
 		base := b.cfg.Rules
 		if room != nil && room.Rules != "" {
@@ -93,9 +94,9 @@ func cmdRules(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Re
 	}
 	rules, err := game.ParseRules(spec)
 	if err != nil {
-		return Reply{}, errorf("%s", rulesError(err, spec))
+		return Result{}, errorf("%s", rulesError(err, spec))
 	}
-	return Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}, nil
+	return Result{Reply: Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}}, nil
 }
 
 // allPresets reports whether every word names a preset.

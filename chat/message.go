@@ -1,9 +1,10 @@
 package chat
 
 import (
-	"github.com/gobotgo/gobot"
 	"strings"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // User is a platform user as a request names them.
@@ -147,8 +148,7 @@ type Message struct {
 	// platform's duplicate check from it (a Matrix transaction ID, a
 	// Discord nonce), so a re-send is dropped by the platform; empty
 	// means no such check.
-	Key  string
-	wake gobot.GameID // not a message: start the engine's turn (engine.go)
+	Key string
 }
 
 // FormatText replaces every mention token <@UserID> in text with what

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,10 +10,12 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdPlay(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	rest := a.Points
 	var what string
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		cfg := l.g.Config()
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
@@ -52,12 +53,12 @@ func cmdPlay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if what == "" {
 		what = b.passText(l, r.User.ID)
 	}
-	return b.gameReply(tx, l, r, what), nil
+	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
 
 // resultWords is a stored result (SGF's RE: "B+R", "0") in words.
@@ -89,7 +90,7 @@ func autoPassText(l *loaded, before int) string {
 }
 
 // checkTurn reports whether the player me may move now.
-func (b *Bot) checkTurn(l *loaded, me game.Color) error {
+func (b *core) checkTurn(l *loaded, me game.Color) error {
 	switch l.g.Phase() {
 	case game.Scoring:
 		return game.ErrScoring
@@ -103,13 +104,13 @@ func (b *Bot) checkTurn(l *loaded, me game.Color) error {
 }
 
 // afterMove ends the game record when the game is over.
-func (b *Bot) afterMove(l *loaded, r *Request) {
+func (b *core) afterMove(l *loaded, r *Request) {
 	if l.g.Phase() == game.Over {
 		finish(l.match, l.g, r.Time)
 	}
 }
 
-func (b *Bot) pass(l *loaded, me game.Color, r *Request) error {
+func (b *core) pass(l *loaded, me game.Color, r *Request) error {
 	if err := l.g.Play(me, game.Pass); err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func (b *Bot) pass(l *loaded, me game.Color, r *Request) error {
 	return nil
 }
 
-func (b *Bot) passText(l *loaded, u gobot.UserID) string {
+func (b *core) passText(l *loaded, u gobot.UserID) string {
 	s := fmt.Sprintf("%s passed.", Mention(u))
 	if l.g.Phase() == game.Scoring {
 		s += " Both players passed: the game is being scored."
@@ -126,24 +127,28 @@ func (b *Bot) passText(l *loaded, u gobot.UserID) string {
 	return s
 }
 
-func cmdPass(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+func cmdPass(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := b.checkTurn(l, me); err != nil {
 			return err
 		}
 		return b.pass(l, me, r)
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, b.passText(l, r.User.ID)), nil
+	return reply(b.gameReply(&fx, tx, l, r, b.passText(l, r.User.ID)), fx)
 }
 
-func cmdResign(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdResign(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
-func cmdAbort(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdAbort(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
 		if l.match.Room != r.Room && !r.DM {
 			return errorf("Game #%d belongs to another room; abort it there.", l.match.ID)
@@ -154,8 +159,9 @@ func cmdAbort(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Re
 
 // end ends the game r refers to with stop (a resignation, an abort) and
 // says who did what.
-func (b *Bot) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Reply, error) {
-	l, err := b.change(tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
+func (b *core) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Result, error) {
+	var fx Effects
+	l, err := b.change(&fx, tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
 		if err := stop(l, me); err != nil {
 			return err
 		}
@@ -163,16 +169,18 @@ func (b *Bot) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did s
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), nil
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), fx)
 }
 
-func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdUndo(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	refuse := a.Choice["no"] == "no"
 	var text string
 	var notifyUser gobot.UserID
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() == game.Over {
 			return game.ErrGameOver
 		}
@@ -220,9 +228,9 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	rep := b.gameReply(tx, l, r, text)
+	rep := b.gameReply(&fx, tx, l, r, text)
 	if notifyUser != "" {
 		rep.Mentions = []gobot.UserID{notifyUser}
 	}
@@ -232,12 +240,14 @@ func cmdUndo(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: Secondary},
 		}
 	}
-	return rep, nil
+	return reply(rep, fx)
 }
 
-func cmdDead(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDead(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	var toggled []string
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -262,14 +272,16 @@ func cmdDead(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), nil
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), fx)
 }
 
-func cmdDone(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdDone(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	var text string
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
@@ -289,13 +301,15 @@ func cmdDone(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Rep
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, text), nil
+	return reply(b.gameReply(&fx, tx, l, r, text), fx)
 }
 
-func cmdResume(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
-	l, err := b.change(tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+func cmdResume(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
+	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
@@ -303,13 +317,13 @@ func cmdResume(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 		return nil
 	})
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), nil
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), fx)
 }
 
 // actionID encodes a button for game l.
-func (b *Bot) actionID(cmd string, l *loaded, arg string) string {
+func (b *core) actionID(cmd string, l *loaded, arg string) string {
 	return Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
 }
 
@@ -334,7 +348,7 @@ func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
+func findGame(tx gobot.Tx, b *core, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
 	if id != 0 {
 		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
@@ -451,7 +465,7 @@ func load(match *gobot.Match) (*loaded, error) {
 // transaction: the game is replayed, fn applied, the game rated if it
 // ended, the record saved. Nothing is written if fn fails (the router
 // rolls the whole transaction back).
-func (b *Bot) change(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
+func (b *core) change(fx *Effects, tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
 	match, err := findGame(tx, b, r, id, asPlayer)
 	if err != nil {
 		return nil, err
@@ -481,6 +495,6 @@ func (b *Bot) change(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn
 	if err := tx.PutMatch(l.match); err != nil {
 		return nil, err
 	}
-	b.wakeEngine(l) // after the commit: notify holds it until then
+	b.wakeEngine(fx, l)
 	return l, nil
 }

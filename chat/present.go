@@ -2,7 +2,6 @@ package chat
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -35,7 +34,7 @@ func boardDrawing(g *game.Game, id gobot.GameID, theme string) *drawing {
 // present completes rep: its drawing becomes its Image. A board that
 // fails to draw is logged and the reply goes without it; a replay that
 // fails is the reply's error.
-func (b *Bot) present(rep *Reply) error {
+func (b *core) present(rep *Reply) error {
 	d := rep.draw
 	if d == nil {
 		return nil
@@ -67,7 +66,7 @@ func contentTag(data []byte) string {
 
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
-func (b *Bot) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
+func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
 	if b.render == nil {
 		return nil
 	}
@@ -81,7 +80,7 @@ func (b *Bot) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
 }
 
 // replayImage renders g's moves as an animated GIF.
-func (b *Bot) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, error) {
+func (b *core) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, error) {
 	if b.render == nil {
 		return nil, errorf("This bot has no renderer configured.")
 	}
@@ -95,7 +94,7 @@ func (b *Bot) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, e
 
 // errorReply turns any error into friendly private text: the one place
 // where game and storage errors become words.
-func (b *Bot) errorReply(err error) Reply {
+func (b *core) errorReply(err error) Reply {
 	var ue userError
 	msg := ""
 	switch {
@@ -146,8 +145,9 @@ func (b *Bot) errorReply(err error) Reply {
 
 // gameReply builds the message shown after any change to a game (and for
 // `board`): what happened, whose turn, captures, time, the board image,
-// buttons, and the mention of the player to move.
-func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
+// buttons, and the mention of the player to move; a DM to the player to
+// move goes into fx.
+func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 	match, g := l.match, l.g
 	cfg := g.Config()
 	rep := Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
@@ -236,7 +236,7 @@ func (b *Bot) gameReply(tx gobot.Tx, l *loaded, r *Request, what string) Reply {
 			dm := rep
 			dm.Actions = nil
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", match.ID, rep.Text)
-			b.notify(context.Background(), Message{To: next, Room: match.Room, Reply: dm})
+			fx.notify(Message{To: next, Room: match.Room, Reply: dm})
 		}
 	}
 	if what == "" {

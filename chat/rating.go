@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -46,7 +45,7 @@ func record(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRati
 }
 
 // rankLabel is u's rank in c for display ("5k?"); "" if unreadable.
-func (b *Bot) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
+func (b *core) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
 	rec, err := record(tx, c, u)
 	if err != nil {
 		b.log.Warn("reading a rating", "community", c, "user", u, "err", err)
@@ -57,7 +56,7 @@ func (b *Bot) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string
 
 // rateChallenge decides whether a challenge is rated and applies
 // handicap=auto to cfg and color (opponent is "" for an open challenge).
-func (b *Bot) rateChallenge(tx gobot.Tx, r *Request, opponent gobot.UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*gobot.ChallengeRating, error) {
+func (b *core) rateChallenge(tx gobot.Tx, r *Request, opponent gobot.UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*gobot.ChallengeRating, error) {
 	c := communityOf(r)
 	cr := &gobot.ChallengeRating{Community: c, Auto: ro.Auto}
 	from, err := record(tx, c, r.User.ID)
@@ -159,7 +158,7 @@ func challengeRatingNote(c *gobot.Challenge) string {
 
 // gameRatingFor is a new game's rating data: the challenge's community
 // and decision, the players' ranks now.
-func (b *Bot) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black, white gobot.UserID) *gobot.GameRating {
+func (b *core) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black, white gobot.UserID) *gobot.GameRating {
 	gr := &gobot.GameRating{Community: communityOf(r)}
 	if c.Rating != nil {
 		gr.Community, gr.Rated = c.Rating.Community, c.Rating.Rated
@@ -221,7 +220,7 @@ func ratedNote(match *gobot.Match) string {
 // score, resignation or time; called in the transaction that ends it.
 // A game that is not rated, was aborted or ended in a cycle changes
 // nothing.
-func (b *Bot) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
+func (b *core) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
 	gr := match.Rating
 	if gr == nil || !gr.Rated || gr.Done || match.Black == match.White {
 		return nil
@@ -262,7 +261,7 @@ func (b *Bot) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
 	return err
 }
 
-func (b *Bot) applyRated(tx gobot.Tx, match *gobot.Match, br, wr *gobot.PlayerRating, grades float64, blackScore float64) error {
+func (b *core) applyRated(tx gobot.Tx, match *gobot.Match, br, wr *gobot.PlayerRating, grades float64, blackScore float64) error {
 	var b1, w1 rating.Player
 	var err error
 	if grades == 0 {
@@ -348,7 +347,7 @@ func sgfRanks(match *gobot.Match) (br, wr string) {
 
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.
-func (b *Bot) stateRank(tx gobot.Tx, r *Request, v string) error {
+func (b *core) stateRank(tx gobot.Tx, r *Request, v string) error {
 	c := communityOf(r)
 	rec, err := record(tx, c, r.User.ID)
 	if err != nil {
@@ -370,7 +369,8 @@ func (b *Bot) stateRank(tx gobot.Tx, r *Request, v string) error {
 }
 
 // cmdRating shows a player's rating in this community.
-func cmdRating(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdRating(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	who := r.User.ID
 	if a.User != "" {
 		who = a.User
@@ -382,7 +382,7 @@ func cmdRating(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 		rec, err = gobot.NewPlayerRating(c, who), nil
 	}
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	p := rec.Player()
 	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", Mention(who), p.Rating, 2*p.RD, p.RankLabel())
@@ -394,7 +394,7 @@ func cmdRating(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 		default:
 			s = head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", b.cmd("settings rank=5k"))
 		}
-		return Reply{Title: "Rating", Text: s}, nil
+		return Result{Reply: Reply{Title: "Rating", Text: s}}, nil
 	}
 	lines := []string{head,
 		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, plural(rec.Games), rec.Wins, plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
@@ -408,7 +408,7 @@ func cmdRating(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (R
 			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, Mention(x.Opponent), x.Game, signed(x.Change), x.At.UTC().Format("2006-01-02")))
 		}
 	}
-	return Reply{Title: "Rating", Text: strings.Join(lines, "\n")}, nil
+	return Result{Reply: Reply{Title: "Rating", Text: strings.Join(lines, "\n")}}, nil
 }
 
 // topRows is how many players `top` lists.
@@ -433,13 +433,14 @@ func SortLeaderboard(rs []*gobot.PlayerRating) {
 }
 
 // cmdTop shows the community's leaderboard.
-func cmdTop(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdTop(call *Call) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
 	c := communityOf(r)
 	var rs []*gobot.PlayerRating
 	names := map[gobot.UserID]string{}
 	all, err := tx.Ratings(c)
 	if err != nil && len(all) == 0 {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if err != nil {
 		b.log.Error("leaderboard", "community", c, "err", err)
@@ -452,7 +453,7 @@ func cmdTop(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Repl
 		names[x.User] = displayName(tx, x.User)
 	}
 	if len(rs) == 0 {
-		return Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}, nil
+		return Result{Reply: Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}}, nil
 	}
 	SortLeaderboard(rs)
 	var sb strings.Builder
@@ -473,7 +474,7 @@ func cmdTop(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Repl
 			break
 		}
 	}
-	return Reply{Title: "Leaderboard", Text: sb.String()}, nil
+	return Result{Reply: Reply{Title: "Leaderboard", Text: sb.String()}}, nil
 }
 
 // handicapRule is what `rules` says about handicaps from ratings (text

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"strings"
+
+	"github.com/gobotgo/gobot"
 )
 
 // The route of one command:
@@ -14,20 +15,23 @@ import (
 //  1. Handle finds the command (typed, or a pressed button decoded by the
 //     one Button codec) and parses its arguments from the declaration.
 //  2. prepare, if the command has one, does slow checks outside any
-//     transaction (asking an engine whether it can play the game).
+//     transaction (asking an engine whether it can play the game), with
+//     the room's settings the router read for it; what it returns
+//     reaches the handler as Call.Prepared.
 //  3. The router opens the transaction: a write transaction for commands
 //     that change things, in which it marks the event handled (a second
 //     delivery is a Duplicate) and checks a button's game version; a read
 //     transaction for commands that only look (their event is marked
-//     just before). The handler gets the transaction and returns its
-//     reply; it opens none of its own.
+//     just before). The handler gets a Call holding the transaction and
+//     returns a Result: its reply and its effects. It has no store, so
+//     it cannot open a transaction of its own.
 //  4. With Request.Outbox the reply is stored in the same transaction
 //     (outbox.go), so the effect and what is owed for it commit together.
 //  5. After the commit the board is drawn (never inside a transaction,
-//     but for a reply the outbox stores whole). The messages the
-//     handler queued (a DM to the player to move, an engine's turn) go
-//     out once the caller is answered: Respond returns them as a
-//     function the adapter calls after its answer.
+//     but for a reply the outbox stores whole). The effects (a DM to the
+//     player to move, an engine's turn) are carried out once the caller
+//     is answered: Respond returns them as a function the adapter calls
+//     after its answer.
 
 // Handle answers one request and then sends the messages the command
 // made for others. It never panics on bad input; every mistake comes
@@ -94,21 +98,24 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	}
 	// prepare's refusal is the answer only to a new event: one handed
 	// over again gets its stored reply or is a Duplicate, as any other.
+	var prepared any
 	var refused error
 	if cmd.prepare != nil {
-		refused = cmd.prepare(ctx, b, &r, args)
+		prepared, refused = b.prepare(ctx, cmd, &r, args)
 	}
-	rep, later, err := b.route(ctx, cmd, &r, args, btn, refused)
+	res, err := b.route(ctx, cmd, &Call{Ctx: ctx, Req: &r, Args: args, Prepared: prepared, bot: b.core}, btn, refused)
 	if err != nil {
 		return b.errorReply(err), then
 	}
+	rep := res.Reply
 	then = func(ctx context.Context) {
 		defer func() {
 			if p := recover(); p != nil {
 				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
 			}
 		}()
-		b.send(ctx, keyed(string(r.EventID), later))
+		res.Notices = keyed(string(r.EventID), res.Notices)
+		b.carryOut(ctx, res.Effects)
 	}
 	if err := b.present(&rep); err != nil {
 		return b.errorReply(err), then
@@ -116,10 +123,30 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	return rep, then
 }
 
-// route runs cmd in the transaction the router opens for it and returns
-// the reply with the messages to send once it is committed. refused is
-// what the command's prepare step said against it.
-func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, btn *Button, refused error) (rep Reply, later []Message, err error) {
+// prepare runs cmd's prepare step before any transaction: it reads the
+// room's settings for it, in a read transaction of its own that ends
+// before the slow work starts.
+func (b *Bot) prepare(ctx context.Context, cmd *Command, r *Request, args *Args) (any, error) {
+	p := &Prep{Ctx: ctx, Req: r, Args: args, bot: b.core}
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
+		room, err := tx.Room(r.Room)
+		if errors.Is(err, gobot.ErrNotFound) {
+			return nil
+		}
+		p.Room = room
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return cmd.prepare(p)
+}
+
+// route runs cmd's handler in the transaction the router opens for it
+// (c.Tx is set here) and returns its result, whose effects are carried
+// out once it is committed. refused is what the command's prepare step
+// said against it.
+func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *Button, refused error) (res Result, err error) {
+	r := c.Req
 	owed := r.Outbox && r.EventID != ""
 	again := false
 	run := func(tx gobot.Tx) error {
@@ -129,27 +156,29 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 		if err := checkButton(tx, btn); err != nil {
 			return err
 		}
+		in := *c
+		in.Tx = tx
 		var err error
-		rep, err = cmd.run(ctx, tx, b.inTx(&later), r, args)
+		res, err = cmd.run(&in)
 		return err
 	}
-	if (cmd.view || cmd.looks != nil && cmd.looks(args)) && !owed {
+	if (cmd.view || cmd.looks != nil && cmd.looks(c.Args)) && !owed {
 		// Looking changes nothing: the event is marked first, on its own.
 		if r.EventID != "" {
 			if err := b.store.Update(ctx, func(tx gobot.Tx) error { return markEvent(tx, r) }); err != nil {
-				return Reply{}, nil, err
+				return Result{}, err
 			}
 		}
 		err = b.store.View(ctx, func(tx gobot.Tx) error {
-			rep, later = Reply{}, nil
+			res = Result{}
 			return run(tx)
 		})
-		return rep, later, err
+		return res, err
 	}
 	err = b.store.Update(ctx, func(tx gobot.Tx) error {
 		// A shared store may run this again after a conflict: what a
-		// thrown-away run queued is not sent.
-		rep, later, again = Reply{}, nil, false
+		// thrown-away run returned is not carried out.
+		res, again = Result{}, false
 		if err := markEvent(tx, r); err != nil {
 			if !owed || !errors.Is(err, errDuplicate) {
 				return err
@@ -158,22 +187,22 @@ func (b *Bot) route(ctx context.Context, cmd *Command, r *Request, args *Args, b
 			if err != nil {
 				return err
 			}
-			rep, again = stored, true
+			res.Reply, again = stored, true
 			return nil
 		}
 		if err := run(tx); err != nil {
 			return err // nothing is written: the event is not marked either
 		}
 		if owed {
-			return b.owe(tx, r, &rep)
+			return b.owe(tx, r, &res.Reply)
 		}
 		return nil
 	})
 	if err == nil && again {
-		rep.Again = true
+		res.Reply.Again = true
 		b.log.Info("answering an event handed over again with its stored reply", "event", r.EventID)
 	}
-	return rep, later, err
+	return res, err
 }
 
 // markEvent records that r's event is handled; errDuplicate if it was.
@@ -190,36 +219,9 @@ func markEvent(tx gobot.Tx, r *Request) error {
 	return nil
 }
 
-// inTx returns the copy of b that a handler (or any work inside a
-// transaction) runs with: it has no store of its own, since the
-// transaction is handed in, and what it notifies waits in *later until
-// the caller sends it after the commit.
-func (b *Bot) inTx(later *[]Message) *Bot {
-	inner := *b
-	inner.store, inner.later = noStore{}, later
-	return &inner
-}
-
-// send delivers messages queued inside a transaction that has committed.
-func (b *Bot) send(ctx context.Context, msgs []Message) {
-	for _, m := range msgs {
-		b.notify(ctx, m)
-	}
-}
-
-// noStore is the store of a bot inside a transaction: a handler that
-// tried to open a transaction of its own gets an error, not a deadlock
-// (bbolt) or a second, unsynchronised view (PostgreSQL).
-type noStore struct{}
-
-var errNestedTx = errors.New("chat: a transaction opened inside another (use the tx the router hands in)")
-
-func (noStore) Update(context.Context, func(gobot.Tx) error) error { return errNestedTx }
-func (noStore) View(context.Context, func(gobot.Tx) error) error   { return errNestedTx }
-
 // decodeAction turns a pressed button into its command; the game
 // version is checked by checkButton in the command's transaction.
-func (b *Bot) decodeAction(id string) (Button, *Command, error) {
+func (b *core) decodeAction(id string) (Button, *Command, error) {
 	x, err := ParseButton(id)
 	c, ok := b.byName[x.Command]
 	if err != nil || !ok {
@@ -246,7 +248,7 @@ func checkButton(tx gobot.Tx, x *Button) error {
 	return nil
 }
 
-func (b *Bot) unknownCommand(name string) error {
+func (b *core) unknownCommand(name string) error {
 	if name == "" {
 		return errorf("Which command? Try %s.", b.cmd("help"))
 	}

@@ -209,18 +209,25 @@ func TestDrawnOutsideTransactions(t *testing.T) {
 	}
 }
 
-// A handler that opened a transaction of its own would get an error, not
-// a deadlock: the bot it runs with has no store.
-func TestHandlerCannotOpenTransaction(t *testing.T) {
+// A handler returns its effects as data: a DM to the player to move is
+// carried out only when the adapter calls then, after the commit and its
+// own answer, never from inside the handler.
+func TestEffectsCarriedOutAfterAnswer(t *testing.T) {
 	h := newHarness(t)
-	var later []Message
-	in := h.bot.inTx(&later)
-	if err := in.store.View(context.Background(), func(gobot.Tx) error { return nil }); err != errNestedTx {
-		t.Fatalf("View inside a handler: %v", err)
+	h.ok("bob", "settings notify=dm")
+	h.start("9")
+	before := len(h.notes.all())
+	rep, then := h.bot.Respond(context.Background(), h.request("alice: play E5", "test:$fx"))
+	if rep.Error {
+		t.Fatalf("play: %s", rep.Text)
 	}
-	in.notify(context.Background(), Message{Room: "test:main", Reply: Reply{Text: "hi"}})
-	if len(later) != 1 || len(h.notes.all()) != 0 {
-		t.Fatalf("a notification inside a transaction was sent at once (%d held, %d sent)", len(later), len(h.notes.all()))
+	if n := len(h.notes.all()); n != before {
+		t.Fatalf("%d notices sent before then was called", n-before)
+	}
+	then(context.Background())
+	notes := h.notes.all()
+	if len(notes) != before+1 || notes[len(notes)-1].To != "test:bob" {
+		t.Fatalf("after then: %d notices (want %d), %+v", len(notes), before+1, notes)
 	}
 }
 

@@ -125,13 +125,12 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 	// The transaction decides, records and builds the messages and claims
 	// them (claim.go); they are sent after it commits, and the claim is
 	// then done. If this process dies in between, another sends them.
-	var later []Message
+	var fx Effects
 	var step string // names the messages (Message.Key)
 	err := b.store.Update(ctx, func(tx gobot.Tx) error {
 		// A shared store may run this again after a conflict: decide
 		// afresh, or a claim another process won would be sent too.
-		later, step = nil, ""
-		in := b.inTx(&later)
+		fx, step = Effects{}, ""
 		match, err := tx.Match(id)
 		if err != nil {
 			return err
@@ -162,8 +161,9 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 			}
 			r := &Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			in.notify(ctx, Message{Room: match.Room, Reply: in.gameReply(tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))})
-			return b.claim(tx, step, later, now)
+			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
+			fx.notify(Message{Room: match.Room, Reply: rep})
+			return b.claim(tx, step, fx.Notices, now)
 		}
 		k := 0
 		for i, d := range b.cfg.Reminders {
@@ -186,12 +186,12 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		if playerIn(tx, late).Notify == "dm" {
 			msg.To = late
 		}
-		in.notify(ctx, msg)
-		return b.claim(tx, step, later, now)
+		fx.notify(msg)
+		return b.claim(tx, step, fx.Notices, now)
 	})
 	if err != nil {
 		return err
 	}
-	b.sendClaimed(ctx, step, later)
+	b.sendClaimed(ctx, step, fx.Notices)
 	return nil
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -55,16 +54,17 @@ func settingsOnlyShown(a *Args) bool {
 	return len(a.Text) == 0 || len(a.Text) == 1 && strings.EqualFold(a.Text[0], "room")
 }
 
-func cmdSettings(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdSettings(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	args := a.Text
 	if len(args) > 0 && strings.EqualFold(args[0], "room") {
 		args = args[1:]
 		if len(args) == 0 {
-			return b.showSettings(tx, r)
+			return asResult(b.showSettings(tx, r))
 		}
 	}
 	if len(args) == 0 {
-		return b.showSettings(tx, r)
+		return asResult(b.showSettings(tx, r))
 	}
 	var mine, room []string
 	seen := map[string]string{}
@@ -72,10 +72,10 @@ func cmdSettings(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) 
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Reply{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
+			return Result{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
 		}
 		if prev, dup := seen[k]; dup {
-			return Reply{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(a)))
+			return Result{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(a)))
 		}
 		seen[k] = a
 		switch {
@@ -85,23 +85,23 @@ func cmdSettings(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) 
 			room = append(room, a) // ko=simple changes the room's rules
 		default:
 			if n, ok := nearest(k, append(sortedNames(playerKeys), sortedNames(roomKeys)...)); ok {
-				return Reply{}, errorf("There is no setting %s; did you mean %s=?", echo(k), n)
+				return Result{}, errorf("There is no setting %s; did you mean %s=?", echo(k), n)
 			}
-			return Reply{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Result{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Reply{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
+		return Result{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
 	}
 	var o gameOptions
 	room, engines, err := enginesSetting(room)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if len(room) > 0 {
 		var err error
 		if o, err = parseOptions(room); err != nil {
-			return Reply{}, err
+			return Result{}, err
 		}
 	}
 	err = func() error {
@@ -185,17 +185,17 @@ func cmdSettings(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) 
 		return nil
 	}()
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	rep, err := b.showSettings(tx, r)
 	rep.Text = "Saved.\n" + rep.Text
 	if o.Clock != nil && clockNote(*o.Clock) != "" {
 		rep.Text += "\n" + strings.TrimSpace(clockNote(*o.Clock))
 	}
-	return rep, err
+	return Result{Reply: rep}, err
 }
 
-func (b *Bot) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
+func (b *core) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
 	p := playerIn(tx, r.User.ID)
 	var rm gobot.Room
 	var rank string

@@ -3,10 +3,11 @@ package chat
 import (
 	"context"
 	"errors"
-	"github.com/gobotgo/gobot"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // A process that cannot deliver to a platform right now (a Matrix

@@ -3,8 +3,9 @@ package chat
 import (
 	"errors"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"testing"
+
+	"github.com/gobotgo/gobot"
 )
 
 func TestDamagedError(t *testing.T) {

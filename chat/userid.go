@@ -1,11 +1,12 @@
 package chat
 
 import (
-	"github.com/gobotgo/gobot"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gobotgo/gobot"
 )
 
 // ValidateUser checks u against its platform's grammar before it is stored

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,7 +10,8 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Reply, error) {
+func cmdGames(call *Call) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
 	var damaged []gobot.GameID
@@ -21,7 +21,7 @@ func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Re
 		damaged, err = d.Games, nil
 	}
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	chals, chalErr := tx.PendingChallenges(r.User.ID)
 	if chalErr != nil {
@@ -70,16 +70,16 @@ func cmdGames(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, _ *Args) (Re
 		}
 	}
 	if len(lines) == 0 {
-		return Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}, nil
+		return Result{Reply: Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}}, nil
 	}
 	if chalErr != nil {
 		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
 	}
-	return Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}, nil
+	return Result{Reply: Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}}, nil
 }
 
 // scoringStep says who must act in a game being scored, for player me.
-func scoringStep(b *Bot, g *game.Game, me game.Color, opp gobot.UserID) string {
+func scoringStep(b *core, g *game.Game, me game.Color, opp gobot.UserID) string {
 	check := "mark dead stones, then " + b.cmd("done") + " to accept"
 	if g.Config().Rules.NoAgreement {
 		check = b.cmd("done") + " to accept the count"
@@ -97,7 +97,7 @@ func scoringStep(b *Bot, g *game.Game, me game.Color, opp gobot.UserID) string {
 }
 
 // viewGame loads a game for looking at (anyone may).
-func viewGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID) (*loaded, error) {
+func viewGame(tx gobot.Tx, b *core, r *Request, id gobot.GameID) (*loaded, error) {
 	match, err := findGame(tx, b, r, id, false)
 	if err != nil {
 		return nil, err
@@ -105,18 +105,21 @@ func viewGame(tx gobot.Tx, b *Bot, r *Request, id gobot.GameID) (*loaded, error)
 	return load(match)
 }
 
-func cmdBoard(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdBoard(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	var fx Effects
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return b.gameReply(tx, l, r, ""), nil
+	return reply(b.gameReply(&fx, tx, l, r, ""), fx)
 }
 
-func cmdSGF(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdSGF(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	info := game.GameInfo{Black: displayName(tx, l.match.Black), White: displayName(tx, l.match.White),
 		Date: l.match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.match.ID)}
@@ -126,22 +129,23 @@ func cmdSGF(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Repl
 	}
 	var buf bytes.Buffer
 	if err := game.WriteSGF(&buf, l.g, info); err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
-	return Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
-		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}, nil
+	return Result{Reply: Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
+		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
 }
 
-func cmdReplay(ctx context.Context, tx gobot.Tx, b *Bot, r *Request, a *Args) (Reply, error) {
+func cmdReplay(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	l, err := viewGame(tx, b, r, a.Game)
 	if err != nil {
-		return Reply{}, err
+		return Result{}, err
 	}
 	if b.render == nil {
-		return Reply{}, errorf("This bot has no renderer configured.")
+		return Result{}, errorf("This bot has no renderer configured.")
 	}
-	return Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
-		draw: &drawing{g: l.g, id: l.match.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}, nil
+	return Result{Reply: Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
+		draw: &drawing{g: l.g, id: l.match.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}}, nil
 }
 
 // displayName returns a user's stored name, or the local part of the ID.
