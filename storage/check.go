@@ -5,13 +5,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"hash/fnv"
 	"io/fs"
 	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gobotgo/gobot"
 )
 
 // ErrDamaged means the database file itself is damaged: its pages, not

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot/storage/record"
+
 	"github.com/gobotgo/gobot"
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -238,10 +240,10 @@ func (tx *Tx) migrate2to3() error {
 		bucket []byte
 		recode func([]byte) ([]byte, error)
 	}{
-		{bGames, recode(decodeGameV2, encodeGame)},
-		{bChallenges, recode(decodeChallengeV2, encodeChallenge)},
-		{bPlayers, recode(decodePlayerV2, encodePlayer)},
-		{bRooms, recode(decodeRoomV2, encodeRoom)},
+		{bGames, recode(record.DecodeMatchV2, record.EncodeMatch)},
+		{bChallenges, recode(record.DecodeChallengeV2, record.EncodeChallenge)},
+		{bPlayers, recode(record.DecodePlayerV2, record.EncodePlayer)},
+		{bRooms, recode(record.DecodeRoomV2, record.EncodeRoom)},
 	} {
 		b := tx.b(step.bucket)
 		var keys, vals [][]byte
@@ -277,7 +279,7 @@ func recode[T any](decode func([]byte) (*T, error), encode func(*T) ([]byte, err
 
 func (tx *Tx) migrate1to2() error {
 	err := tx.b(bGames).ForEach(func(k, v []byte) error {
-		g, err := decodeGameV2(v)
+		g, err := record.DecodeMatchV2(v)
 		if err != nil {
 			return nil // reported when read; nothing to index
 		}
@@ -336,7 +338,7 @@ func (tx *Tx) Match(id gobot.GameID) (*gobot.Match, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("game #%d %w", id, gobot.ErrNotFound)
 	}
-	g, err := decodeGame(raw)
+	g, err := record.DecodeMatch(raw)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
@@ -372,7 +374,7 @@ func (tx *Tx) PutMatch(g *gobot.Match) error {
 		}
 	}
 	g.Version++
-	raw, err := encodeGame(g)
+	raw, err := record.EncodeMatch(g)
 	if err != nil {
 		return err
 	}
@@ -515,7 +517,7 @@ func (tx *Tx) Challenge(id gobot.ChallengeID) (*gobot.Challenge, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("challenge #%d %w", id, gobot.ErrNotFound)
 	}
-	c, err := decodeChallenge(raw)
+	c, err := record.DecodeChallenge(raw)
 	if err != nil {
 		return nil, fmt.Errorf("challenge #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
@@ -546,7 +548,7 @@ func (tx *Tx) PutChallenge(c *gobot.Challenge) error {
 			}
 		}
 	}
-	raw, err := encodeChallenge(c)
+	raw, err := record.EncodeChallenge(c)
 	if err != nil {
 		return err
 	}
@@ -658,21 +660,23 @@ func put[T any](tx *Tx, bucket []byte, key string, v *T, encode func(*T) ([]byte
 
 // Player returns what gobot knows of user id (ErrNotFound if nothing).
 func (tx *Tx) Player(id gobot.UserID) (*gobot.Player, error) {
-	return get(tx, bPlayers, string(id), "player", decodePlayer)
+	return get(tx, bPlayers, string(id), "player", record.DecodePlayer)
 }
 
 // PutPlayer stores a player.
 func (tx *Tx) PutPlayer(p *gobot.Player) error {
-	return put(tx, bPlayers, string(p.ID), p, encodePlayer)
+	return put(tx, bPlayers, string(p.ID), p, record.EncodePlayer)
 }
 
 // Room returns a room's settings (ErrNotFound if never set).
 func (tx *Tx) Room(id gobot.RoomID) (*gobot.Room, error) {
-	return get(tx, bRooms, string(id), "room", decodeRoom)
+	return get(tx, bRooms, string(id), "room", record.DecodeRoom)
 }
 
 // PutRoom stores a room's settings.
-func (tx *Tx) PutRoom(r *gobot.Room) error { return put(tx, bRooms, string(r.ID), r, encodeRoom) }
+func (tx *Tx) PutRoom(r *gobot.Room) error {
+	return put(tx, bRooms, string(r.ID), r, record.EncodeRoom)
+}
 
 // State returns an adapter's stored value (ErrNotFound when absent).
 func (tx *Tx) State(ns, key string) ([]byte, error) {
@@ -737,7 +741,7 @@ func (tx *Tx) checkIndexes() error {
 	damaged := map[string]bool{} // bucket \xff id(8) of a damaged record's possible entries
 	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
-		g, err := decodeGame(v)
+		g, err := record.DecodeMatch(v)
 		if err != nil || len(k) != 8 || g.ID != gobot.GameID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerGames, bRoomGames, bDeadlines} {
 				damaged[string(b)+"\xff"+string(k)] = true
@@ -757,7 +761,7 @@ func (tx *Tx) checkIndexes() error {
 		return nil
 	})
 	tx.b(bChallenges).ForEach(func(k, v []byte) error {
-		c, err := decodeChallenge(v)
+		c, err := record.DecodeChallenge(v)
 		if err != nil || len(k) != 8 || c.ID != gobot.ChallengeID(binary.BigEndian.Uint64(k)) {
 			for _, b := range [][]byte{bPlayerChals, bRoomChals} {
 				damaged[string(b)+"\xff"+string(k)] = true

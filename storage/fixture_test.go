@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot/storage/record"
+
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	bolt "go.etcd.io/bbolt"
@@ -623,15 +625,15 @@ func FuzzDecodeGame(f *testing.F) {
 		f.Add(rec)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		g, err := decodeGame(raw)
+		g, err := record.DecodeMatch(raw)
 		if err != nil {
 			return
 		}
-		again, err := encodeGame(g)
+		again, err := record.EncodeMatch(g)
 		if err != nil {
 			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
 		}
-		g2, err := decodeGame(again)
+		g2, err := record.DecodeMatch(again)
 		if err != nil || !reflect.DeepEqual(g, g2) {
 			t.Fatalf("round trip of %s:\n%s\n%+v\n%+v (%v)", raw, again, g, g2, err)
 		}
@@ -644,15 +646,15 @@ func FuzzDecodeChallenge(f *testing.F) {
 		f.Add(rec)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, err := decodeChallenge(raw)
+		c, err := record.DecodeChallenge(raw)
 		if err != nil {
 			return
 		}
-		again, err := encodeChallenge(c)
+		again, err := record.EncodeChallenge(c)
 		if err != nil {
 			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
 		}
-		c2, err := decodeChallenge(again)
+		c2, err := record.DecodeChallenge(again)
 		if err != nil || !reflect.DeepEqual(c, c2) {
 			t.Fatalf("round trip of %s:\n%+v\n%+v (%v)", raw, c, c2, err)
 		}
@@ -676,7 +678,7 @@ func TestDecodeRejectsUnknownWords(t *testing.T) {
 		if raw == string(recs[0]) {
 			t.Fatalf("game #1 has no %s", c.from)
 		}
-		if _, err := decodeGame([]byte(raw)); err == nil {
+		if _, err := record.DecodeMatch([]byte(raw)); err == nil {
 			t.Errorf("with %s: decoded", c.to)
 		}
 	}

@@ -1,6 +1,9 @@
 package storage
 
-import "github.com/gobotgo/gobot"
+import (
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/storage/record"
+)
 
 // A game takes its challenge's number, and a new challenge's number is
 // above every game's, so "#7" names one thing: challenge #7 and the game
@@ -47,7 +50,7 @@ func (tx *Tx) InsertMatch(g *gobot.Match) error {
 	}
 	// PutMatch inserts only with ID 0; put the record as PutMatch would.
 	g.Version = 1
-	raw, err := encodeGame(g)
+	raw, err := record.EncodeMatch(g)
 	if err != nil {
 		return err
 	}

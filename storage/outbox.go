@@ -3,8 +3,9 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // bOutbox holds, per event ID, what the bot owes as the answer to that

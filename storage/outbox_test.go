@@ -3,9 +3,10 @@ package storage
 import (
 	"context"
 	"errors"
-	"github.com/gobotgo/gobot"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 func TestOutbox(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gobotgo/gobot/storage/record"
+
 	"github.com/gobotgo/gobot"
 )
 
@@ -32,7 +34,7 @@ func (tx *Tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, 
 }
 
 func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
-	r, err := decodeRatingRecord(raw)
+	r, err := record.DecodeRating(raw)
 	if err != nil {
 		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
 	}
@@ -53,7 +55,7 @@ func (tx *Tx) PutRating(r *gobot.PlayerRating) error {
 	if err := r.Player().Check(); err != nil {
 		return fmt.Errorf("rating of %s in %s: %w", r.User, r.Community, err)
 	}
-	raw, err := encodeRating(r)
+	raw, err := record.EncodeRating(r)
 	if err != nil {
 		return err
 	}

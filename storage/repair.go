@@ -5,10 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/gobotgo/gobot"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gobotgo/gobot"
 )
 
 // bQuarantine keeps damaged records an operator took out of play:

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gobotgo/gobot/storage/record"
+
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/storage"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -112,7 +113,7 @@ func (t *tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, e
 }
 
 func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
-	r, err := storage.DecodeRating(raw)
+	r, err := record.DecodeRating(raw)
 	if err != nil {
 		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
 	}
@@ -129,7 +130,7 @@ func (t *tx) PutRating(r *gobot.PlayerRating) error {
 	if err := r.Player().Check(); err != nil {
 		return fmt.Errorf("rating of %s in %s: %w", r.User, r.Community, err)
 	}
-	raw, err := storage.EncodeRating(r)
+	raw, err := record.EncodeRating(r)
 	if err != nil {
 		return err
 	}

@@ -4,19 +4,20 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gobotgo/gobot/storage/record"
+
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/storage"
 )
 
 var _ gobot.Store = (*Store)(nil)
 
-func encodeGame(g *gobot.Match) ([]byte, error)          { return storage.EncodeGame(g) }
-func encodeChallenge(c *gobot.Challenge) ([]byte, error) { return storage.EncodeChallenge(c) }
-func encodePlayer(p *gobot.Player) ([]byte, error)       { return storage.EncodePlayer(p) }
-func encodeRoom(r *gobot.Room) ([]byte, error)           { return storage.EncodeRoom(r) }
+func encodeGame(g *gobot.Match) ([]byte, error)          { return record.EncodeMatch(g) }
+func encodeChallenge(c *gobot.Challenge) ([]byte, error) { return record.EncodeChallenge(c) }
+func encodePlayer(p *gobot.Player) ([]byte, error)       { return record.EncodePlayer(p) }
+func encodeRoom(r *gobot.Room) ([]byte, error)           { return record.EncodeRoom(r) }
 
 func decodeGame(id gobot.GameID, raw []byte) (*gobot.Match, error) {
-	g, err := storage.DecodeGame(raw)
+	g, err := record.DecodeMatch(raw)
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
@@ -27,7 +28,7 @@ func decodeGame(id gobot.GameID, raw []byte) (*gobot.Match, error) {
 }
 
 func decodeChallenge(id gobot.ChallengeID, raw []byte) (*gobot.Challenge, error) {
-	c, err := storage.DecodeChallenge(raw)
+	c, err := record.DecodeChallenge(raw)
 	if err != nil {
 		return nil, fmt.Errorf("challenge #%d: %w: %v", id, gobot.ErrCorrupt, err)
 	}
@@ -38,7 +39,7 @@ func decodeChallenge(id gobot.ChallengeID, raw []byte) (*gobot.Challenge, error)
 }
 
 func decodePlayer(id gobot.UserID, raw []byte) (*gobot.Player, error) {
-	p, err := storage.DecodePlayer(raw)
+	p, err := record.DecodePlayer(raw)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w: %v", id, gobot.ErrCorrupt, err)
 	}
@@ -46,7 +47,7 @@ func decodePlayer(id gobot.UserID, raw []byte) (*gobot.Player, error) {
 }
 
 func decodeRoom(id gobot.RoomID, raw []byte) (*gobot.Room, error) {
-	r, err := storage.DecodeRoom(raw)
+	r, err := record.DecodeRoom(raw)
 	if err != nil {
 		return nil, fmt.Errorf("room %s: %w: %v", id, gobot.ErrCorrupt, err)
 	}

@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ func BenchmarkDecodeGame(b *testing.B) {
 		g.Record.Moves = append(g.Record.Moves, m)
 		g.MoveTimes = append(g.MoveTimes, t0)
 	}
-	v3, err := encodeGame(g)
+	v3, err := EncodeMatch(g)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func BenchmarkDecodeGame(b *testing.B) {
 	}
 	b.Run("schema3", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := decodeGame(v3); err != nil {
+			if _, err := DecodeMatch(v3); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -32,7 +32,7 @@ func BenchmarkDecodeGame(b *testing.B) {
 	})
 	b.Run("schema2", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := decodeGameV2(v2); err != nil {
+			if _, err := DecodeMatchV2(v2); err != nil {
 				b.Fatal(err)
 			}
 		}

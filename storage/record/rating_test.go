@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"os"
@@ -29,15 +29,15 @@ func TestRatingRecordFormat(t *testing.T) {
 		Games: 4, Wins: 3, Losses: 1, Stated: true, Updated: at,
 		Last: []gobot.RatedResult{{Game: 9, Opponent: "discord:2", Score: 1, Change: 12.25, At: at}}}
 	var lines []string
-	gb, err := encodeGame(g)
+	gb, err := EncodeMatch(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cb, err := encodeChallenge(c)
+	cb, err := EncodeChallenge(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := encodeRating(r)
+	rb, err := EncodeRating(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,18 +56,18 @@ func TestRatingRecordFormat(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("the rating record format changed (-update if meant, with a migration):\n got %s\nwant %s", got, want)
 	}
-	if g2, err := decodeGame(gb); err != nil || !reflect.DeepEqual(g2.Rating, g.Rating) {
+	if g2, err := DecodeMatch(gb); err != nil || !reflect.DeepEqual(g2.Rating, g.Rating) {
 		t.Errorf("game rating read back: %+v, %v", g2.Rating, err)
 	}
-	if c2, err := decodeChallenge(cb); err != nil || !reflect.DeepEqual(c2.Rating, c.Rating) {
+	if c2, err := DecodeChallenge(cb); err != nil || !reflect.DeepEqual(c2.Rating, c.Rating) {
 		t.Errorf("challenge rating read back: %+v, %v", c2.Rating, err)
 	}
-	if r2, err := decodeRatingRecord(rb); err != nil || !reflect.DeepEqual(r2, r) {
+	if r2, err := DecodeRating(rb); err != nil || !reflect.DeepEqual(r2, r) {
 		t.Errorf("rating read back: %+v, %v", r2, err)
 	}
 	// A record with impossible values is damaged, not a rating.
 	bad := strings.Replace(string(rb), `"rd":180.25`, `"rd":-3`, 1)
-	if _, err := decodeRatingRecord([]byte(bad)); err == nil {
+	if _, err := DecodeRating([]byte(bad)); err == nil {
 		t.Error("a rating with a negative RD was read")
 	}
 }

@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"encoding/json"
@@ -118,8 +118,8 @@ func (c v2Clock) clock(e *errs) gobot.TimeControl {
 	return gobot.TimeControl{Kind: v2(e, v2ClockKind, c.Kind, "clock kind"), PerMove: c.PerMove, Main: c.Main, Increment: c.Increment, Max: c.Max}
 }
 
-// decodeGameV2 reads a game as schema 1 and 2 stored it.
-func decodeGameV2(raw []byte) (*gobot.Match, error) {
+// DecodeMatchV2 reads a game as schema 1 and 2 stored it.
+func DecodeMatchV2(raw []byte) (*gobot.Match, error) {
 	var rec v2Game
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ type v2Challenge struct {
 	Answered time.Time
 }
 
-func decodeChallengeV2(raw []byte) (*gobot.Challenge, error) {
+func DecodeChallengeV2(raw []byte) (*gobot.Challenge, error) {
 	var rec v2Challenge
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
@@ -178,7 +178,7 @@ func decodeChallengeV2(raw []byte) (*gobot.Challenge, error) {
 	return c, e.err
 }
 
-func decodePlayerV2(raw []byte) (*gobot.Player, error) {
+func DecodePlayerV2(raw []byte) (*gobot.Player, error) {
 	var rec struct {
 		ID, Name, Notify, Theme string
 		Updated                 time.Time
@@ -189,7 +189,7 @@ func decodePlayerV2(raw []byte) (*gobot.Player, error) {
 	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
 }
 
-func decodeRoomV2(raw []byte) (*gobot.Room, error) {
+func DecodeRoomV2(raw []byte) (*gobot.Room, error) {
 	var rec struct {
 		ID, Rules     string
 		Width, Height int

@@ -1,4 +1,4 @@
-package storage
+package record
 
 import (
 	"encoding/json"
@@ -87,9 +87,9 @@ func decodeChallengeRating(r *challengeRatingRec) *gobot.ChallengeRating {
 	return &gobot.ChallengeRating{Community: gobot.CommunityID(r.Community), Rated: r.Rated, Auto: r.Auto, Suggested: r.Suggested, FromRank: r.FromRank, ToRank: r.ToRank}
 }
 
-// encodeRating writes a rating record in the versioned format.
-func encodeRating(r *gobot.PlayerRating) ([]byte, error) {
-	rec := ratingRec{V: recordFormat, Community: string(r.Community), User: string(r.User), Rating: r.Rating, RD: r.RD,
+// EncodeRating writes a rating record in the versioned format.
+func EncodeRating(r *gobot.PlayerRating) ([]byte, error) {
+	rec := ratingRec{V: Format, Community: string(r.Community), User: string(r.User), Rating: r.Rating, RD: r.RD,
 		Volatility: r.Volatility, Games: r.Games, Wins: r.Wins, Losses: r.Losses, Stated: r.Stated, Updated: r.Updated}
 	for _, l := range r.Last {
 		rec.Last = append(rec.Last, ratedResultRec{Game: uint64(l.Game), Opponent: string(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
@@ -97,7 +97,7 @@ func encodeRating(r *gobot.PlayerRating) ([]byte, error) {
 	return json.Marshal(rec)
 }
 
-func decodeRatingRecord(raw []byte) (*gobot.PlayerRating, error) {
+func DecodeRating(raw []byte) (*gobot.PlayerRating, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}

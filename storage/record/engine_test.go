@@ -1,16 +1,17 @@
-package storage
+package record
 
 import (
 	"bytes"
-	"github.com/gobotgo/gobot"
 	"testing"
+
+	"github.com/gobotgo/gobot"
 )
 
 // An engine game's fields and a room's engines switch survive the
 // record format; a game between people writes none of them.
 func TestCodecEngineFields(t *testing.T) {
 	g := newGame(t, "t:a", "t:b", "t:r")
-	plain, err := encodeGame(g)
+	plain, err := EncodeMatch(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,11 +19,11 @@ func TestCodecEngineFields(t *testing.T) {
 		t.Errorf("a people's game writes engine fields: %s", plain)
 	}
 	g.Engine, g.EngineLevel, g.EngineDead = "gnugo", 3, 17
-	raw, err := encodeGame(g)
+	raw, err := EncodeMatch(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := decodeGame(raw)
+	back, err := DecodeMatch(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,11 +31,11 @@ func TestCodecEngineFields(t *testing.T) {
 		t.Errorf("decoded engine %q level %d dead %d", back.Engine, back.EngineLevel, back.EngineDead)
 	}
 	rm := &gobot.Room{ID: "t:r", NoEngines: true}
-	raw, err = encodeRoom(rm)
+	raw, err = EncodeRoom(rm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := decodeRoom(raw); err != nil || !r.NoEngines {
+	if r, err := DecodeRoom(raw); err != nil || !r.NoEngines {
 		t.Errorf("room: %+v %v", r, err)
 	}
 }

@@ -1,4 +1,12 @@
-package storage
+// Package record is gobot's on-disk record format, shared by every store:
+// storage (bbolt) and storage/postgres keep these same bytes, so a record
+// reads the same from either and `gobot store copy` changes no record.
+// It holds the versioned encoders and decoders of games, challenges,
+// players, rooms and ratings, and the frozen decoders of older schemas
+// (legacy.go) that migrations use. The decoders return an error (not
+// wrapped in gobot.ErrCorrupt: the caller names the record) for bytes
+// that are not a current record.
+package record
 
 import (
 	"encoding/json"
@@ -10,14 +18,15 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// The on-disk record format (schema 3) belongs to storage, not to the
-// model: every record is JSON with "v":3, lower-case field names fixed
+// The on-disk record format (schema 3) belongs to the stores, not to
+// the model: every record is JSON with "v":3, lower-case field names fixed
 // here, enums as words, durations as Go duration text ("72h0m0s"),
 // points and moves as SGF ("dd", "B[dd];W[]"). Renaming a field or
-// reordering a constant in chat or game changes nothing on disk; a
-// change of the format gets a new version and a migration in db.go.
-// testdata/records.golden pins it.
-const recordFormat = 3
+// reordering a constant in gobot or game changes nothing on disk; a
+// change of the format gets a new version and a migration in storage's
+// db.go. storage/testdata/records.golden and testdata/ratings.golden
+// pin it.
+const Format = 3
 
 // dur is a duration written as text.
 type dur time.Duration
@@ -301,13 +310,13 @@ func decodeClock(e *errs, c clockRec) gobot.TimeControl {
 		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
 }
 
-func encodeGame(g *gobot.Match) ([]byte, error) {
+func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	var e errs
 	r := g.Record
 	if g.Left[game.Empty] != 0 {
 		e.add(fmt.Errorf("time left for no colour: %v", g.Left[game.Empty]))
 	}
-	rec := gameRec{V: recordFormat, ID: uint64(g.ID), Version: g.Version, Room: string(g.Room), Thread: g.Thread, Parent: string(g.Parent),
+	rec := gameRec{V: Format, ID: uint64(g.ID), Version: g.Version, Room: string(g.Room), Thread: g.Thread, Parent: string(g.Parent),
 		Black: string(g.Black), White: string(g.White),
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
@@ -354,13 +363,13 @@ func checkFormat(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
 	}
-	if v.V != recordFormat {
-		return fmt.Errorf("record format %d, want %d", v.V, recordFormat)
+	if v.V != Format {
+		return fmt.Errorf("record format %d, want %d", v.V, Format)
 	}
 	return nil
 }
 
-func decodeGame(raw []byte) (*gobot.Match, error) {
+func DecodeMatch(raw []byte) (*gobot.Match, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -408,9 +417,9 @@ func decodeGame(raw []byte) (*gobot.Match, error) {
 	return g, e.err
 }
 
-func encodeChallenge(c *gobot.Challenge) ([]byte, error) {
+func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	var e errs
-	rec := challengeRec{V: recordFormat, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
+	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
 		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
@@ -420,7 +429,7 @@ func encodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	return json.Marshal(rec)
 }
 
-func decodeChallenge(raw []byte) (*gobot.Challenge, error) {
+func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -436,11 +445,11 @@ func decodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	return c, e.err
 }
 
-func encodePlayer(p *gobot.Player) ([]byte, error) {
-	return json.Marshal(playerRec{V: recordFormat, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
+func EncodePlayer(p *gobot.Player) ([]byte, error) {
+	return json.Marshal(playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
 }
 
-func decodePlayer(raw []byte) (*gobot.Player, error) {
+func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
@@ -451,12 +460,12 @@ func decodePlayer(raw []byte) (*gobot.Player, error) {
 	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
 }
 
-func encodeRoom(r *gobot.Room) ([]byte, error) {
-	return json.Marshal(roomRec{V: recordFormat, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
+func EncodeRoom(r *gobot.Room) ([]byte, error) {
+	return json.Marshal(roomRec{V: Format, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
 		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated})
 }
 
-func decodeRoom(raw []byte) (*gobot.Room, error) {
+func DecodeRoom(raw []byte) (*gobot.Room, error) {
 	if err := checkFormat(raw); err != nil {
 		return nil, err
 	}
