@@ -11,13 +11,6 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// userError is a mistake by the user; its text is shown as is.
-type userError struct{ msg string }
-
-func (e userError) Error() string { return e.msg }
-
-func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format, a...)} }
-
 // gameOptions are the options of a challenge or a room's defaults, as
 // typed; unset fields are nil/zero.
 type gameOptions struct {

@@ -13,23 +13,6 @@ import (
 	"github.com/gobotgo/gobot"
 )
 
-const (
-	ArgText      ArgKind = iota // free text
-	ArgUser                     // a user: "@discord:1234"
-	ArgPoint                    // a board point: "D4"
-	ArgGame                     // a game reference: "#7"
-	ArgChallenge                // a challenge reference: "#3"
-	ArgSize                     // "19", "13x9"
-	ArgRules                    // a preset name
-	ArgColor                    // black, white, random
-	ArgKomi                     // komi=6.5
-	ArgHandicap                 // handicap=2
-	ArgClock                    // clock=3d, clock=fischer:3d+1d/7d
-	ArgChoice                   // one of Choices
-	ArgEngine                   // engine=gnugo (autocompleted)
-	ArgLevel                    // level=1..10
-)
-
 // Config holds the bot's defaults, used where a room has no setting.
 type Config struct {
 	Rules  string // default preset or rules spec ("japanese")

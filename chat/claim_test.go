@@ -3,11 +3,12 @@ package chat
 import (
 	"context"
 	"errors"
-	"github.com/gobotgo/gobot"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // hangingNotifier stands for a process that dies while sending: Notify

@@ -11,6 +11,24 @@ import (
 // platform's typed options come from one declaration.
 type ArgKind uint8
 
+// The kinds of argument.
+const (
+	ArgText      ArgKind = iota // free text
+	ArgUser                     // a user: "@discord:1234"
+	ArgPoint                    // a board point: "D4"
+	ArgGame                     // a game reference: "#7"
+	ArgChallenge                // a challenge reference: "#3"
+	ArgSize                     // "19", "13x9"
+	ArgRules                    // a preset name
+	ArgColor                    // black, white, random
+	ArgKomi                     // komi=6.5
+	ArgHandicap                 // handicap=2
+	ArgClock                    // clock=3d, clock=fischer:3d+1d/7d
+	ArgChoice                   // one of Choices
+	ArgEngine                   // engine=gnugo (autocompleted)
+	ArgLevel                    // level=1..10
+)
+
 // Arg declares one argument of a command.
 type Arg struct {
 	Name     string

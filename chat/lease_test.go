@@ -3,10 +3,11 @@ package chat
 import (
 	"context"
 	"errors"
-	"github.com/gobotgo/gobot"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // The generation of a lease grows with each term: a renewal keeps it, a

@@ -2,10 +2,11 @@ package chat
 
 import (
 	"context"
-	"github.com/gobotgo/gobot"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot"
 )
 
 // Every message the bot sends on its own carries a Key naming the step

@@ -1,0 +1,88 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gobotgo/gobot/storage/record"
+
+	"github.com/gobotgo/gobot"
+	"github.com/jackc/pgx/v5"
+)
+
+// Ratings, one row per community and player, in the shared record format.
+
+func (t *tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
+	var raw []byte
+	err := t.tx.QueryRow(t.ctx, "SELECT record FROM ratings WHERE community = $1 AND player = $2", string(c), string(u)).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("rating of %s in %s %w", u, c, gobot.ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeRating(c, u, raw)
+}
+
+func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
+	r, err := record.DecodeRating(raw)
+	if err != nil {
+		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
+	}
+	if r.Community != c || r.User != u {
+		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
+	}
+	return r, nil
+}
+
+func (t *tx) PutRating(r *gobot.PlayerRating) error {
+	if r.Community == "" || r.User == "" {
+		return errors.New("a rating needs a community and a user")
+	}
+	if err := r.Player().Check(); err != nil {
+		return fmt.Errorf("rating of %s in %s: %w", r.User, r.Community, err)
+	}
+	raw, err := record.EncodeRating(r)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO ratings (community, player, record) VALUES ($1, $2, $3)
+		ON CONFLICT (community, player) DO UPDATE SET record = $3`, string(r.Community), string(r.User), raw)
+	return err
+}
+
+func (t *tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
+	sql := `SELECT community, player, record FROM ratings ORDER BY community COLLATE "C", player COLLATE "C"`
+	args := []any{}
+	if c != "" {
+		sql = `SELECT community, player, record FROM ratings WHERE community = $1 ORDER BY player COLLATE "C"`
+		args = append(args, string(c))
+	}
+	rows, err := t.tx.Query(t.ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*gobot.PlayerRating
+	var errs []error
+	for rows.Next() {
+		var cs, us string
+		var raw []byte
+		if err := rows.Scan(&cs, &us, &raw); err != nil {
+			return nil, err
+		}
+		r, err := decodeRating(gobot.CommunityID(cs), gobot.UserID(us), raw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return out, &gobot.DamagedError{Err: errors.Join(errs...)}
+	}
+	return out, nil
+}
