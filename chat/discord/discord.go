@@ -43,6 +43,11 @@ type Config struct {
 	Listen        string // http mode address, default 127.0.0.1:8080
 	Path          string // default /interactions
 	GuildIDs      []string
+	// UserInstall registers /go globally for both install types (a
+	// server's, and a user's own: then it works in any DM, group DM or
+	// server that allows external apps) and all contexts. Off: the
+	// command goes to GuildIDs (or globally) as a server-only command.
+	UserInstall bool
 	// ShardID and ShardCount pin the gateway connection to one shard
 	// (default 0 of 1). AutoShards asks Discord (GET /gateway/bot) for the
 	// recommended count instead and runs the shards no other process holds
@@ -101,6 +106,7 @@ type Adapter struct {
 	closing bool           // no new gateway interaction is started
 	wg      sync.WaitGroup // interactions and follow-ups in flight
 	shards  map[int]bool   // AutoShards: shards being taken or held
+	ch      channels       // channels where gobot is no member (context.go)
 }
 
 // New checks the config and prepares the adapter (no network yet).
@@ -127,7 +133,8 @@ func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter
 		log = slog.Default()
 	}
 	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now,
-		cmds: map[string]chat.Command{}, shards: map[int]bool{}}
+		cmds: map[string]chat.Command{}, shards: map[int]bool{},
+		ch: channels{noBot: map[string]bool{}, latest: map[string]*live{}}}
 	for _, c := range bot.Commands() {
 		a.cmds[c.Name] = c
 	}
@@ -407,13 +414,31 @@ func (a *Adapter) Register() error {
 		appID = u.ID
 		a.cfg.ApplicationID = appID
 	}
-	cmds := []*discordgo.ApplicationCommand{ApplicationCommand(a.bot.Commands())}
-	hash := hashCommands(cmds)
+	cmd := ApplicationCommand(a.bot.Commands())
+	cmds := []*discordgo.ApplicationCommand{cmd}
 	guilds := a.cfg.GuildIDs
 	if len(guilds) == 0 {
 		guilds = []string{""}
 	}
+	perGuild := map[string][]*discordgo.ApplicationCommand{}
+	if a.cfg.UserInstall {
+		// Install types and contexts apply to global commands only. A
+		// guild's own /go from before would show twice: it is removed.
+		cmd.IntegrationTypes = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+		cmd.Contexts = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+		for _, g := range guilds {
+			if g != "" {
+				perGuild[g] = []*discordgo.ApplicationCommand{}
+			}
+		}
+		guilds = append([]string{""}, a.cfg.GuildIDs...)
+	}
 	for _, g := range guilds {
+		cmds := cmds
+		if c, ok := perGuild[g]; ok {
+			cmds = c
+		}
+		hash := hashCommands(cmds)
 		key := "commands:" + g
 		if a.state != nil {
 			old, _ := a.state.GetState(context.Background(), Platform, key)
@@ -429,7 +454,7 @@ func (a *Adapter) Register() error {
 				return err
 			}
 		}
-		a.log.Info("registered /go", "guild", g)
+		a.log.Info("registered /go", "guild", g, "commands", len(cmds), "user_install", a.cfg.UserInstall)
 	}
 	return nil
 }

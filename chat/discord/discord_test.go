@@ -38,10 +38,99 @@ type fakeDiscord struct {
 	// dmGate, when set, holds every request that opens a DM channel
 	// until it is closed: a slow DM.
 	dmGate chan struct{}
+
+	// What Discord refuses, enforced as Discord does. noBot: channels
+	// gobot is no member of (a bot-token post or thread there is refused,
+	// 403 / 50001). dmRefused: users who take no DM from the bot (403 /
+	// 50007). issued: interaction tokens by when they were issued (a
+	// webhook call after 15 minutes is refused, 401 / 50027; more than 5
+	// follow-ups on one token, 400). now is the fake's clock (nil: the
+	// system's). violations lists every refusal gobot should never have
+	// provoked; dmRefusals counts the refused DMs (those are expected).
+	noBot      map[string]bool
+	dmRefused  map[string]bool
+	issued     map[string]time.Time
+	followups  map[string]int
+	now        func() time.Time
+	violations []string
+	dmRefusals int
+}
+
+// issue records that Discord issued token at t.
+func (f *fakeDiscord) issue(token string, t time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.issued == nil {
+		f.issued = map[string]time.Time{}
+	}
+	f.issued[token] = t
+}
+
+// refuse answers a request Discord would refuse, and records it as a
+// violation unless it is a refused DM.
+func (f *fakeDiscord) refuse(w http.ResponseWriter, status, code int, why string) {
+	if code == 50007 {
+		f.dmRefusals++
+	} else {
+		f.violations = append(f.violations, why)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"code":%d,"message":%q}`, code, why)
+}
+
+// check applies Discord's refusals to r (f.mu held); it reports whether
+// r was refused.
+func (f *fakeDiscord) check(w http.ResponseWriter, r *http.Request) bool {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/"), "/")
+	now := time.Now()
+	if f.now != nil {
+		now = f.now()
+	}
+	token := ""
+	switch {
+	case len(parts) >= 3 && parts[0] == "webhooks":
+		token = parts[2]
+	case len(parts) == 4 && parts[0] == "interactions" && parts[3] == "callback":
+		token = parts[2]
+	case len(parts) >= 3 && parts[0] == "channels" && parts[2] == "messages" && r.Method == http.MethodPost:
+		ch := parts[1]
+		if f.noBot[ch] {
+			f.refuse(w, 403, 50001, "Missing Access: a bot-token post in "+ch)
+			return true
+		}
+		if u, ok := strings.CutPrefix(ch, "dm"); ok && f.dmRefused[u] {
+			f.refuse(w, 403, 50007, "Cannot send messages to this user")
+			return true
+		}
+	}
+	if token == "" {
+		return false
+	}
+	at, ok := f.issued[token]
+	if !ok {
+		return false
+	}
+	if now.Sub(at) > 15*time.Minute {
+		f.refuse(w, 401, 50027, "Invalid Webhook Token: "+token+" expired")
+		return true
+	}
+	if parts[0] == "webhooks" && len(parts) == 3 && r.Method == http.MethodPost {
+		if f.followups == nil {
+			f.followups = map[string]int{}
+		}
+		if f.followups[token] >= 5 {
+			f.refuse(w, 400, 40094, "a sixth follow-up on "+token)
+			return true
+		}
+		f.followups[token]++
+	}
+	return false
 }
 
 type call struct {
 	Method, Path string
+	Body         []byte         // the body as sent
 	JSON         map[string]any // the JSON body or multipart payload_json
 	Files        map[string][]byte
 }
@@ -54,9 +143,10 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-gate
 	}
 	c := call{Method: r.Method, Path: r.URL.Path, Files: map[string][]byte{}}
+	c.Body, _ = io.ReadAll(r.Body)
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if strings.HasPrefix(mt, "multipart/") {
-		mr := multipart.NewReader(r.Body, params["boundary"])
+		mr := multipart.NewReader(bytes.NewReader(c.Body), params["boundary"])
 		for {
 			p, err := mr.NextPart()
 			if err != nil {
@@ -70,11 +160,15 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	} else {
-		json.NewDecoder(r.Body).Decode(&c.JSON)
+		json.Unmarshal(c.Body, &c.JSON)
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
+	refused := f.check(w, r)
 	f.mu.Unlock()
+	if refused {
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/gateway/bot"):
@@ -82,7 +176,7 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/commands"):
 		io.WriteString(w, "[]")
 	case strings.HasSuffix(r.URL.Path, "/users/@me/channels"):
-		io.WriteString(w, `{"id":"dm1","type":1}`)
+		fmt.Fprintf(w, `{"id":"dm%s","type":1}`, c.JSON["recipient_id"])
 	case strings.HasSuffix(r.URL.Path, "/threads"):
 		io.WriteString(w, `{"id":"thread1","type":11}`)
 	default:
@@ -101,6 +195,7 @@ func (f *fakeDiscord) take() []call {
 type env struct {
 	t      *testing.T
 	a      *Adapter
+	bot    *chat.Bot
 	db     *storage.DB
 	srv    *httptest.Server
 	fake   *fakeDiscord
@@ -109,7 +204,10 @@ type env struct {
 	client *http.Client
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvWith(t, chat.Config{Rules: "japanese", Width: 9, Height: 9}, nil) }
+
+// newEnvWith is newEnv with the bot's config and clock (nil: the system's).
+func newEnvWith(t *testing.T, cfg chat.Config, clock chat.TimeSource) *env {
 	t.Helper()
 	fake := &fakeDiscord{}
 	api := httptest.NewServer(fake)
@@ -119,7 +217,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, db, &render.Renderer{Width: 400}, nil, slog.New(slog.DiscardHandler))
+	bot := chat.New(cfg, db, &render.Renderer{Width: 400}, clock, slog.New(slog.DiscardHandler))
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	a, err := New(Config{Mode: "http", Token: "tok", ApplicationID: "app", PublicKey: hex.EncodeToString(pub), APIURL: api.URL + "/api/v9/"}, bot, gobot.StoreState(db), slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -128,13 +226,18 @@ func newEnv(t *testing.T) *env {
 	bot.SetNotifier(Platform, a)
 	srv := httptest.NewServer(a)
 	t.Cleanup(srv.Close)
-	return &env{t: t, a: a, db: db, srv: srv, fake: fake, priv: priv, client: srv.Client()}
+	return &env{t: t, a: a, bot: bot, db: db, srv: srv, fake: fake, priv: priv, client: srv.Client()}
 }
 
 // send posts an interaction signed as Discord signs it and returns the
 // status and the decoded response.
 func (e *env) send(body []byte, ts time.Time, forge bool) (int, map[string]any) {
 	e.t.Helper()
+	if e.fake != nil {
+		var in struct{ Token string }
+		json.Unmarshal(body, &in)
+		e.fake.issue(in.Token, ts)
+	}
 	stamp := strconv.FormatInt(ts.Unix(), 10)
 	sig := ed25519.Sign(e.priv, append([]byte(stamp), body...))
 	if forge {
@@ -480,7 +583,7 @@ func TestDMAfterTheAnswer(t *testing.T) {
 		switch {
 		case c.Method == "PATCH" && strings.HasSuffix(c.Path, "/messages/@original"):
 			edit = i
-		case c.Method == "POST" && c.Path == "/api/v9/channels/dm1/messages":
+		case c.Method == "POST" && c.Path == "/api/v9/channels/dm222/messages":
 			dm = i
 		}
 	}

@@ -85,7 +85,10 @@ func orDefault(s, d string) string {
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
 func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
-	r := chat.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == ""}
+	// A DM or group DM between users (context PRIVATE_CHANNEL) is a room
+	// of its own, not a conversation with the bot.
+	private := in.Context == discordgo.InteractionContextPrivateChannel
+	r := chat.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User
@@ -96,9 +99,15 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 	if u != nil {
 		r.User = chat.User{ID: gobot.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
 	}
-	if r.DM {
+	switch {
+	case r.DM:
 		r.Admin = true // a DM is the user's own room
-	} else {
+	case private:
+		// A conversation among friends has no moderators: each member
+		// may change its settings. It is its own ratings community (no
+		// Community: chat uses the room).
+		r.Admin = true
+	default:
 		r.Community = gobot.CommunityID(Platform + ":guild:" + in.GuildID) // ratings are per server
 	}
 	switch in.Type {
@@ -294,6 +303,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 			Data: &discordgo.InteractionResponseData{Content: "I can't handle that kind of interaction.", Flags: discordgo.MessageFlagsEphemeral}}, nil, nil
 	}
 	req := a.Request(in)
+	nb := noBot(in)
 	rep, then := a.bot.Respond(ctx, req)
 	if rep.Duplicate {
 		// Delivered twice: the first delivery is (being) answered, and a
@@ -301,8 +311,37 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		a.log.Debug("dropped a duplicate interaction", "id", in.ID)
 		return nil, nil, nil
 	}
+	a.seen(ctx, in)
+	if nb && rep.Thread {
+		rep.Thread = false
+		rep.Text += "\n" + threadsNote
+	}
+	if req.Command == "rating" && !rep.Error && in.GuildID == "" {
+		rep.Text += "\n" + ratingNote
+	}
 	msg := Translate(rep)
-	if rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
+	if nb && forcedPrivate(in) && a.firstPrivate(ctx, in.ChannelID) {
+		msg.Content = clip(privateNote+"\n"+msg.Content, maxContent)
+	}
+	resp, follow = a.respond(ctx, in, req, rep, msg, nb)
+	if nb {
+		// Notices that waited for someone to come back go out after the
+		// answer, as follow-ups of this interaction.
+		done := follow
+		follow = func() {
+			if done != nil {
+				done()
+			}
+			a.showHeld(context.WithoutCancel(ctx), in.ChannelID)
+		}
+	}
+	return resp, follow, then
+}
+
+// respond is interaction's answer to a command or button, and what
+// completes it.
+func (a *Adapter) respond(ctx context.Context, in *discordgo.Interaction, req chat.Request, rep chat.Reply, msg Message, nb bool) (*discordgo.InteractionResponse, func()) {
+	if !nb && rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
 		// The game lives in its own thread: post there, and tell the
 		// caller where it went.
 		note := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -312,7 +351,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 				Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}, string(req.EventID)); err != nil {
 				a.log.Error("posting in a game's thread", "err", err)
 			}
-		}, then
+		}
 	}
 	data := &discordgo.InteractionResponseData{Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components,
 		AllowedMentions: msg.Mentions, Flags: msg.flags()}
@@ -336,7 +375,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 					thread(m)
 				}
 			}
-		}, then
+		}
 	}
 	deferred := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: msg.flags()}}
@@ -347,7 +386,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 			return
 		}
 		thread(m)
-	}, then
+	}
 }
 
 // Notify sends a message the bot makes on its own: to a channel, or as a

@@ -1,0 +1,339 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
+)
+
+// Where gobot is not a member — a DM or group DM between users (context
+// PRIVATE_CHANNEL), or a server that has not added the bot, where only a
+// user installed the app — Discord lets it answer interactions and
+// nothing else: the response, edits of @original, and at most
+// maxFollowups follow-ups per interaction, within the token's 15
+// minutes. A message posted with the bot token there is refused (403,
+// 50001). This file keeps gobot within that: it remembers such
+// channels, the latest interaction in each (whose token carries the
+// notices an interaction prompts later, like an engine's answer), and
+// the notices that reached nobody (a refused DM), which wait for the
+// next interaction in the channel.
+
+// maxFollowups is how many follow-ups Discord takes per interaction
+// authorised by a user only.
+const maxFollowups = 5
+
+// tokenLife is how long gobot uses an interaction's token: Discord's 15
+// minutes, less a margin for a slow request.
+const tokenLife = 14 * time.Minute
+
+// maxHeld bounds the notices held for one channel; past it the oldest
+// is dropped (and logged). maxShowTries bounds how often a held notice
+// is offered: nothing is retried forever.
+const (
+	maxHeld      = 25
+	maxShowTries = 3
+)
+
+// The notes gobot adds what gobot says where it is not a member.
+const (
+	threadsNote = "Threads aren't available here (gobot isn't a member of this conversation), so the game stays in this channel."
+	privateNote = "This server doesn't let apps its members installed answer in public, so each player sees only their own replies here (an admin can allow “Use External Apps”, or invite gobot to the server)."
+	ratingNote  = "This conversation is its own ratings community: only games played here count, and they count only here."
+	awayFormat  = "While you were away (%s):"
+)
+
+// noBot reports whether gobot answers in without being a member of its
+// channel: a DM or group DM between users, or a server where only a
+// user authorised the app.
+func noBot(in *discordgo.Interaction) bool {
+	switch in.Context {
+	case discordgo.InteractionContextPrivateChannel:
+		return true
+	case discordgo.InteractionContextGuild:
+		if in.GuildID == "" || len(in.AuthorizingIntegrationOwners) == 0 {
+			return false // an older payload without the fields: the bot's own server
+		}
+		_, guild := in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+		return !guild
+	}
+	return false
+}
+
+// forcedPrivate reports whether Discord shows gobot's responses in in's
+// channel only to the caller: a server without the bot whose members may
+// not use external apps in public.
+func forcedPrivate(in *discordgo.Interaction) bool {
+	return in.Context == discordgo.InteractionContextGuild && noBot(in) && in.AppPermissions&discordgo.PermissionUseExternalApps == 0
+}
+
+// live is the latest interaction in a channel where gobot is no member:
+// its token carries follow-ups until it expires or they run out.
+type live struct {
+	in      *discordgo.Interaction
+	at      time.Time
+	used    int  // follow-ups sent
+	private bool // Discord shows them to the caller only
+}
+
+// channels tracks the channels where gobot is no member.
+type channels struct {
+	mu     sync.Mutex
+	noBot  map[string]bool  // known channels (both ways)
+	latest map[string]*live // by channel
+	heldMu sync.Mutex       // one read-modify-write of held notices at a time
+}
+
+// seen records in's channel and, where gobot is no member there, in as
+// its latest interaction.
+func (a *Adapter) seen(ctx context.Context, in *discordgo.Interaction) {
+	ch := in.ChannelID
+	nb := noBot(in)
+	a.ch.mu.Lock()
+	known, ok := a.ch.noBot[ch]
+	a.ch.noBot[ch] = nb
+	if nb {
+		a.ch.latest[ch] = &live{in: in, at: a.now(), private: forcedPrivate(in)}
+	} else {
+		delete(a.ch.latest, ch)
+	}
+	a.ch.mu.Unlock()
+	if a.state == nil || (ok && known == nb) {
+		return
+	}
+	v := []byte(nil)
+	if nb {
+		v = []byte("1")
+	}
+	if err := a.state.PutState(ctx, Platform, map[string][]byte{"nobot:" + ch: v}); err != nil {
+		a.log.Warn("recording a channel without the bot", "channel", ch, "err", err)
+	}
+}
+
+// isNoBot reports whether gobot is no member of channel, as the latest
+// interaction there said.
+func (a *Adapter) isNoBot(ctx context.Context, channel string) bool {
+	a.ch.mu.Lock()
+	nb, ok := a.ch.noBot[channel]
+	a.ch.mu.Unlock()
+	if ok || a.state == nil {
+		return nb
+	}
+	v, err := a.state.GetState(ctx, Platform, "nobot:"+channel)
+	nb = err == nil && string(v) == "1"
+	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
+		a.log.Warn("reading a channel's kind", "channel", channel, "err", err)
+		return nb
+	}
+	a.ch.mu.Lock()
+	a.ch.noBot[channel] = nb
+	a.ch.mu.Unlock()
+	return nb
+}
+
+// firstPrivate reports whether channel has not yet been told that
+// replies there are private to each player, and records that it has.
+func (a *Adapter) firstPrivate(ctx context.Context, channel string) bool {
+	key := "told-private:" + channel
+	if a.state == nil {
+		return true
+	}
+	if _, err := a.state.GetState(ctx, Platform, key); err == nil {
+		return false
+	}
+	if err := a.state.PutState(ctx, Platform, map[string][]byte{key: []byte("1")}); err != nil {
+		a.log.Warn("recording a note", "channel", channel, "err", err)
+	}
+	return true
+}
+
+// canFollowup reports whether channel's latest interaction can carry
+// another follow-up.
+func (a *Adapter) canFollowup(channel string) bool {
+	a.ch.mu.Lock()
+	defer a.ch.mu.Unlock()
+	l := a.ch.latest[channel]
+	return l != nil && l.used < maxFollowups && a.now().Sub(l.at) < tokenLife
+}
+
+// followup sends msg as a follow-up of the latest interaction in
+// channel, if its token is fresh and has follow-ups left (and, unless
+// anyOK, Discord shows them to everyone there). It reports whether it
+// was sent.
+func (a *Adapter) followup(channel string, msg Message, files []*chat.File, anyOK bool) bool {
+	a.ch.mu.Lock()
+	l := a.ch.latest[channel]
+	if l == nil || l.used >= maxFollowups || a.now().Sub(l.at) >= tokenLife || (l.private && !anyOK) {
+		a.ch.mu.Unlock()
+		return false
+	}
+	l.used++ // counted before sending: a failed one may have reached Discord
+	in := l.in
+	a.ch.mu.Unlock()
+	var fs []*discordgo.File
+	for _, f := range files {
+		if f != nil {
+			fs = append(fs, file(f))
+		}
+	}
+	_, err := a.s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: msg.Content, Embeds: msg.Embeds,
+		Components: msg.Components, Files: fs, AllowedMentions: msg.Mentions, Flags: msg.flags()})
+	if err != nil {
+		a.log.Warn("sending a follow-up", "channel", channel, "err", err)
+		return false
+	}
+	return true
+}
+
+// dm sends msg to user u by direct message from the bot.
+func (a *Adapter) dm(u gobot.UserID, msg Message) error {
+	ch, err := a.s.UserChannelCreate(u.Local())
+	if err != nil {
+		return fmt.Errorf("opening a DM with %s: %w", u, err)
+	}
+	_, err = a.s.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+	return err
+}
+
+// notifyNoBot delivers a notice for a channel where gobot is no member
+// without ever posting there: as a follow-up of a fresh interaction in
+// the channel (a room notice, like an engine's answer), else by DM from
+// the bot to whom it concerns; when a DM is refused (403, 50007) or
+// nobody can be named, it is held and shown on the next interaction in
+// the channel.
+func (a *Adapter) notifyNoBot(ctx context.Context, m chat.Message) error {
+	channel := m.Room.Local()
+	var to []gobot.UserID
+	if m.To != "" {
+		to = []gobot.UserID{m.To}
+	} else {
+		if a.followup(channel, Translate(m.Reply), []*chat.File{m.Reply.Image, m.Reply.File}, false) {
+			return nil
+		}
+		for _, u := range m.Reply.Mentions {
+			if u.Platform() == Platform {
+				to = append(to, u)
+			}
+		}
+	}
+	failed := len(to) == 0
+	for _, u := range to {
+		if err := a.dm(u, Translate(m.Reply)); err != nil {
+			a.log.Info("a DM was refused; the notice waits for the next interaction", "to", u, "channel", channel, "err", err)
+			failed = true
+		}
+	}
+	if !failed {
+		return nil
+	}
+	return a.hold(ctx, channel, m.Reply)
+}
+
+// held is a notice waiting for the next interaction in its channel.
+type held struct {
+	Reply chat.Reply `json:"reply"`
+	At    time.Time  `json:"at"`
+	Tries int        `json:"tries,omitempty"`
+}
+
+func heldKey(channel string) string { return "held:" + channel }
+
+// loadHeld reads channel's held notices.
+func (a *Adapter) loadHeld(ctx context.Context, channel string) ([]held, error) {
+	raw, err := a.state.GetState(ctx, Platform, heldKey(channel))
+	if errors.Is(err, gobot.ErrNotFound) || err == nil && len(raw) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var hs []held
+	if err := json.Unmarshal(raw, &hs); err != nil {
+		return nil, fmt.Errorf("held notices of %s: %w", channel, err)
+	}
+	return hs, nil
+}
+
+// saveHeld writes channel's held notices (none: the key is deleted).
+func (a *Adapter) saveHeld(ctx context.Context, channel string, hs []held) error {
+	var raw []byte
+	if len(hs) > 0 {
+		var err error
+		if raw, err = json.Marshal(hs); err != nil {
+			return err
+		}
+	}
+	return a.state.PutState(ctx, Platform, map[string][]byte{heldKey(channel): raw})
+}
+
+// hold keeps rep for the next interaction in channel. Its image and file
+// are left out (the board is one command away); the text, fields and
+// buttons stay.
+func (a *Adapter) hold(ctx context.Context, channel string, rep chat.Reply) error {
+	if a.state == nil {
+		return errors.New("discord: no state to hold a notice in")
+	}
+	rep.Image, rep.File = nil, nil
+	a.ch.heldMu.Lock()
+	defer a.ch.heldMu.Unlock()
+	hs, err := a.loadHeld(ctx, channel)
+	if err != nil {
+		return err
+	}
+	hs = append(hs, held{Reply: rep, At: a.now()})
+	if n := len(hs) - maxHeld; n > 0 {
+		a.log.Warn("too many notices held for one channel; dropping the oldest", "channel", channel, "dropped", n)
+		hs = hs[n:]
+	}
+	return a.saveHeld(ctx, channel, hs)
+}
+
+// showHeld offers channel's held notices as follow-ups of its latest
+// interaction, as many as it has follow-ups left; those sent are
+// forgotten, the others wait for the next interaction (up to
+// maxShowTries offers each).
+func (a *Adapter) showHeld(ctx context.Context, channel string) {
+	if a.state == nil {
+		return
+	}
+	a.ch.heldMu.Lock()
+	defer a.ch.heldMu.Unlock()
+	hs, err := a.loadHeld(ctx, channel)
+	if err != nil {
+		a.log.Warn("reading held notices", "channel", channel, "err", err)
+		return
+	}
+	if len(hs) == 0 {
+		return
+	}
+	var keep []held
+	for i, h := range hs {
+		if !a.canFollowup(channel) {
+			keep = append(keep, hs[i:]...) // no follow-up left: not an offer
+			break
+		}
+		msg := Translate(h.Reply)
+		msg.Content = clip(strings.TrimSpace(fmt.Sprintf(awayFormat, h.At.UTC().Format("Jan 2 15:04 UTC"))+" "+msg.Content), maxContent)
+		if a.followup(channel, msg, nil, true) {
+			continue
+		}
+		h.Tries++
+		if h.Tries >= maxShowTries {
+			a.log.Warn("dropping a held notice offered too often", "channel", channel, "game", h.Reply.Game)
+			continue
+		}
+		keep = append(keep, h)
+	}
+	if err := a.saveHeld(ctx, channel, keep); err != nil {
+		a.log.Warn("writing held notices", "channel", channel, "err", err)
+	}
+}
