@@ -204,7 +204,9 @@ type env struct {
 	client *http.Client
 }
 
-func newEnv(t *testing.T) *env { return newEnvWith(t, chat.Config{Rules: "japanese", Width: 9, Height: 9}, nil) }
+func newEnv(t *testing.T) *env {
+	return newEnvWith(t, chat.Config{Rules: "japanese", Width: 9, Height: 9}, nil)
+}
 
 // newEnvWith is newEnv with the bot's config and clock (nil: the system's).
 func newEnvWith(t *testing.T, cfg chat.Config, clock chat.TimeSource) *env {

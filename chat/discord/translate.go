@@ -392,6 +392,9 @@ func (a *Adapter) respond(ctx context.Context, in *discordgo.Interaction, req ch
 // Notify sends a message the bot makes on its own: to a channel, or as a
 // direct message.
 func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
+	if m.Room.Platform() == Platform && a.isNoBot(ctx, m.Room.Local()) {
+		return a.notifyNoBot(ctx, m) // never a post with the bot token there
+	}
 	channel := m.Room.Local()
 	if m.To != "" {
 		ch, err := a.s.UserChannelCreate(m.To.Local())
