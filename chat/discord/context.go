@@ -97,8 +97,8 @@ type channels struct {
 func (a *Adapter) seen(ctx context.Context, in *discordgo.Interaction) {
 	ch := in.ChannelID
 	nb := noBot(in)
+	was := a.isNoBot(ctx, ch) // as last recorded, by any process
 	a.ch.mu.Lock()
-	known, ok := a.ch.noBot[ch]
 	a.ch.noBot[ch] = nb
 	if nb {
 		a.ch.latest[ch] = &live{in: in, at: a.now(), private: forcedPrivate(in)}
@@ -106,7 +106,7 @@ func (a *Adapter) seen(ctx context.Context, in *discordgo.Interaction) {
 		delete(a.ch.latest, ch)
 	}
 	a.ch.mu.Unlock()
-	if a.state == nil || (ok && known == nb) {
+	if a.state == nil || was == nb {
 		return
 	}
 	v := []byte(nil)

@@ -418,3 +418,41 @@ func TestRegisterUserInstall(t *testing.T) {
 		t.Fatalf("guild-only registration: %v", calls)
 	}
 }
+
+// What gobot knows about channels where it is no member, and the notices
+// waiting there, outlive the process: a new adapter on the same store
+// neither posts there nor forgets the notice.
+func TestHeldNoticesSurviveARestart(t *testing.T) {
+	e := newEnv(t)
+	w := privateChannel("pc3")
+	e.fake.noBot = map[string]bool{"pc3": true}
+	e.fake.dmRefused = map[string]bool{"222": true}
+	e.send(e.ix(w, "111", "games", ""), time.Now(), false)
+	e.a.ch.mu.Lock()
+	delete(e.a.ch.latest, "pc3") // as if its token had expired
+	e.a.ch.mu.Unlock()
+	notice := chat.Message{Room: "discord:pc3", Reply: chat.Reply{Game: 1, Title: "Game #1", Text: "time is short", Mentions: []gobot.UserID{"discord:222"}}}
+	if err := e.a.Notify(context.Background(), notice); err != nil {
+		t.Fatal(err)
+	}
+
+	b, err := New(e.a.cfg, e.bot, gobot.StoreState(e.db), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.a = b
+	e.bot.SetNotifier(Platform, b)
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	e.srv, e.client = srv, srv.Client()
+	if !b.isNoBot(context.Background(), "pc3") {
+		t.Fatal("the new adapter takes pc3 for a channel with the bot")
+	}
+	body := e.ix(w, "222", "games", "")
+	e.send(body, time.Now(), false)
+	fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body))
+	if len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "time is short") {
+		t.Fatalf("the held notice after a restart: %v", fus)
+	}
+	e.fake.obeyed(t)
+}

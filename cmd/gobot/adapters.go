@@ -58,7 +58,7 @@ func discordConfig(d DiscordConfig, store gobot.Store, holder string, sc Storage
 	id, count, auto := d.shard()
 	return discord.Config{
 		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
-		GuildIDs: d.GuildIDs, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
+		GuildIDs: d.GuildIDs, UserInstall: d.UserInstall == nil || *d.UserInstall, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
 		Hold: discord.StoreLeases(store, holder, sc.leaseTTL()), LeaseRound: sc.shardRound(),
 	}
 }

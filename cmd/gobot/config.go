@@ -78,6 +78,7 @@ type DiscordConfig struct {
 	ShardCount    int          `yaml:"shard_count"` // older spelling of shards.count
 	APIURL        string       `yaml:"api_url"`
 	GatewayURL    string       `yaml:"gateway_url"`
+	UserInstall   *bool        `yaml:"user_install"` // nil: true (docs/discord.md)
 }
 
 // MatrixConfig is the Matrix adapter's section.

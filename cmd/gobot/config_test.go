@@ -26,6 +26,22 @@ func TestExampleConfigParses(t *testing.T) {
 	}
 }
 
+// discord.user_install is on unless the config turns it off.
+func TestDiscordUserInstall(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		want bool
+	}{{"discord: {}", true}, {"discord: {user_install: true}", true}, {"discord: {user_install: false}", false}} {
+		cfg, err := parseConfig([]byte(c.yaml), "gobot.yaml", func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := discordConfig(cfg.Discord, nil, "h").UserInstall; got != c.want {
+			t.Errorf("%s: user install %v, want %v", c.yaml, got, c.want)
+		}
+	}
+}
+
 func TestConfigErrorsNameTheKey(t *testing.T) {
 	for yaml, want := range map[string]string{
 		"databse: x\n":                            "databse",
