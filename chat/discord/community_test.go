@@ -20,4 +20,12 @@ func TestRequestCommunity(t *testing.T) {
 	if r := a.Request(in); r.Community != "" || !r.DM {
 		t.Errorf("DM request: community %q dm %v", r.Community, r.DM)
 	}
+	// A DM or group DM between users, where gobot is user-installed: a
+	// room of its own (not a conversation with the bot), its own ratings
+	// community, every member its admin.
+	in.Context = discordgo.InteractionContextPrivateChannel
+	in.AuthorizingIntegrationOwners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: "u1"}
+	if r := a.Request(in); r.Community != "" || r.DM || !r.Admin || r.Room != "discord:dm1" {
+		t.Errorf("private channel request: community %q dm %v admin %v room %q", r.Community, r.DM, r.Admin, r.Room)
+	}
 }
