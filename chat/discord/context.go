@@ -38,6 +38,12 @@ const tokenLife = 14 * time.Minute
 // maxHeld bounds the notices held for one channel; past it the oldest
 // is dropped (and logged). maxShowTries bounds how often a held notice
 // is offered: nothing is retried forever.
+// maxLatest and maxKnown bound what is kept in memory per channel.
+const (
+	maxLatest = 1024
+	maxKnown  = 100000
+)
+
 const (
 	maxHeld      = 25
 	maxShowTries = 3
@@ -104,6 +110,16 @@ func (a *Adapter) seen(ctx context.Context, in *discordgo.Interaction) {
 		a.ch.latest[ch] = &live{in: in, at: a.now(), private: forcedPrivate(in)}
 	} else {
 		delete(a.ch.latest, ch)
+	}
+	if len(a.ch.latest) > maxLatest {
+		for c, l := range a.ch.latest {
+			if a.now().Sub(l.at) >= tokenLife {
+				delete(a.ch.latest, c) // its token is of no use any more
+			}
+		}
+	}
+	if len(a.ch.noBot) > maxKnown {
+		clear(a.ch.noBot) // a cache: the state keeps the channels without the bot
 	}
 	a.ch.mu.Unlock()
 	if a.state == nil || was == nb {
@@ -178,14 +194,22 @@ func (a *Adapter) followup(channel string, msg Message, files []*chat.File, anyO
 	l.used++ // counted before sending: a failed one may have reached Discord
 	in := l.in
 	a.ch.mu.Unlock()
-	var fs []*discordgo.File
-	for _, f := range files {
-		if f != nil {
-			fs = append(fs, file(f))
+	var err error
+	for attempt := 0; ; attempt++ {
+		var fs []*discordgo.File // made afresh for each attempt: a sent file's reader is spent
+		for _, f := range files {
+			if f != nil {
+				fs = append(fs, file(f))
+			}
 		}
+		_, err = a.s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: msg.Content, Embeds: msg.Embeds,
+			Components: msg.Components, Files: fs, AllowedMentions: msg.Mentions, Flags: msg.flags()})
+		if err == nil || !unknownWebhook(err) || attempt == len(editRetries) {
+			break
+		}
+		// Discord has not taken in the response yet (10015).
+		time.Sleep(editRetries[attempt])
 	}
-	_, err := a.s.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: msg.Content, Embeds: msg.Embeds,
-		Components: msg.Components, Files: fs, AllowedMentions: msg.Mentions, Flags: msg.flags()})
 	if err != nil {
 		a.log.Warn("sending a follow-up", "channel", channel, "err", err)
 		return false

@@ -2,9 +2,11 @@ package discord
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,12 +15,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot/chat"
 )
 
 // lateDiscord is the fake discord.com, except that it takes in a
 // deferred answer only some time after the bot sent it: until then an
 // edit of @original gets 404 Unknown Webhook (10015), as Discord answers
-// under load.
+// under load. A follow-up before then gets the same.
 type lateDiscord struct {
 	next  *fakeDiscord
 	mu    sync.Mutex
@@ -29,7 +33,8 @@ type lateDiscord struct {
 func (l *lateDiscord) ack(token string) { l.mu.Lock(); l.known[token] = true; l.mu.Unlock() }
 
 func (l *lateDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/messages/@original") {
+	followup := r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/v9/webhooks/app/") && strings.Count(r.URL.Path, "/") == 5
+	if r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/messages/@original") || followup {
 		token := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/webhooks/app/"), "/")[0]
 		l.mu.Lock()
 		known := l.known[token]
@@ -89,4 +94,33 @@ func TestDeferredEditWhenDiscordAcknowledgesLate(t *testing.T) {
 	}
 	c := findCall(t, e.fake.take(), "PATCH", "/api/v9/webhooks/app/"+token+"/messages/@original")
 	checkPNG(t, c)
+}
+
+// A notice held for a DM between users goes out as a follow-up even when
+// Discord takes in the interaction's response late.
+func TestHeldNoticeWhenDiscordAcknowledgesLate(t *testing.T) {
+	e := newEnv(t)
+	late := &lateDiscord{next: e.fake, known: map[string]bool{}, ok: map[string]int{}}
+	api := httptest.NewServer(late)
+	t.Cleanup(api.Close)
+	if err := e.a.setAPIBase(api.URL + "/api/v9/"); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.noBot = map[string]bool{"pc5": true}
+	if err := e.a.hold(context.Background(), "pc5", chat.Reply{Title: "Game #1", Text: "held for you"}); err != nil {
+		t.Fatal(err)
+	}
+	body := e.ix(privateChannel("pc5"), "111", "games", "")
+	token := tokenOf(body)
+	time.AfterFunc(300*time.Millisecond, func() { late.ack(token) })
+	e.send(body, time.Now(), false)
+	late.mu.Lock()
+	n := late.ok[token]
+	late.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("the held notice was sent %d times, want once", n)
+	}
+	if fus := e.fake.find("POST", "/webhooks/app/"+token); len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "held for you") {
+		t.Fatalf("the follow-up: %v", fus)
+	}
 }
