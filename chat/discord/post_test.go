@@ -26,7 +26,7 @@ func TestNonceStableAcrossResend(t *testing.T) {
 	// The DM to the player to move, after a move.
 	e.send(e.command("111", "alice", "play", opt("point", 3, "D4")), now, false)
 	e.a.Wait()
-	dm := findCall(t, e.fake.take(), "POST", "/api/v9/channels/dm1/messages")
+	dm := findCall(t, e.fake.take(), "POST", "/api/v9/channels/dm222/messages")
 	n, _ := dm.JSON["nonce"].(string)
 	if n == "" || len(n) > 25 || dm.JSON["enforce_nonce"] != true {
 		t.Fatalf("the DM after a move: nonce %v, enforce_nonce %v", dm.JSON["nonce"], dm.JSON["enforce_nonce"])

@@ -36,7 +36,7 @@ func TestDiscordUserInstall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := discordConfig(cfg.Discord, nil, "h").UserInstall; got != c.want {
+		if got := discordConfig(cfg.Discord, nil, "h", cfg.storage()).UserInstall; got != c.want {
 			t.Errorf("%s: user install %v, want %v", c.yaml, got, c.want)
 		}
 	}
