@@ -168,6 +168,13 @@ type State interface {
 	GetState(ctx context.Context, ns, key string) ([]byte, error)
 	// PutState stores all of values under ns at once (nil deletes a key).
 	PutState(ctx context.Context, ns string, values map[string][]byte) error
+	// UpdateState replaces the value under ns and key with what fn makes
+	// of the current one (nil when there is none; a nil result deletes
+	// the key), in one write transaction: processes sharing the store
+	// never lose each other's changes. fn may run more than once (a
+	// shared store retries after a conflict) and must do no I/O; its
+	// error is returned and nothing is written.
+	UpdateState(ctx context.Context, ns, key string, fn func(old []byte) ([]byte, error)) error
 }
 
 // StoreState returns the State kept in s. A PutState whose ctx carries a
@@ -194,5 +201,22 @@ func (st storeState) PutState(ctx context.Context, ns string, values map[string]
 			}
 		}
 		return nil
+	})
+}
+
+func (st storeState) UpdateState(ctx context.Context, ns, key string, fn func(old []byte) ([]byte, error)) error {
+	return st.s.Update(ctx, func(tx Tx) error {
+		old, err := tx.State(ns, key)
+		if errors.Is(err, ErrNotFound) {
+			old, err = nil, nil
+		}
+		if err != nil {
+			return err
+		}
+		v, err := fn(append([]byte(nil), old...))
+		if err != nil {
+			return err
+		}
+		return tx.PutState(ns, key, v)
 	})
 }

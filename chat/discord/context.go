@@ -95,7 +95,6 @@ type channels struct {
 	mu     sync.Mutex
 	noBot  map[string]bool  // known channels (both ways)
 	latest map[string]*live // by channel
-	heldMu sync.Mutex       // one read-modify-write of held notices at a time
 }
 
 // seen records in's channel and, where gobot is no member there, in as
@@ -271,14 +270,10 @@ type held struct {
 
 func heldKey(channel string) string { return "held:" + channel }
 
-// loadHeld reads channel's held notices.
-func (a *Adapter) loadHeld(ctx context.Context, channel string) ([]held, error) {
-	raw, err := a.state.GetState(ctx, Platform, heldKey(channel))
-	if errors.Is(err, gobot.ErrNotFound) || err == nil && len(raw) == 0 {
+// decodeHeld reads held notices as stored.
+func decodeHeld(channel string, raw []byte) ([]held, error) {
+	if len(raw) == 0 {
 		return nil, nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	var hs []held
 	if err := json.Unmarshal(raw, &hs); err != nil {
@@ -287,16 +282,21 @@ func (a *Adapter) loadHeld(ctx context.Context, channel string) ([]held, error) 
 	return hs, nil
 }
 
-// saveHeld writes channel's held notices (none: the key is deleted).
-func (a *Adapter) saveHeld(ctx context.Context, channel string, hs []held) error {
-	var raw []byte
-	if len(hs) > 0 {
-		var err error
-		if raw, err = json.Marshal(hs); err != nil {
-			return err
+// updateHeld changes channel's held notices with fn in one transaction
+// of the shared state, so processes sharing it lose none (none left: the
+// key is deleted).
+func (a *Adapter) updateHeld(ctx context.Context, channel string, fn func([]held) []held) error {
+	return a.state.UpdateState(ctx, Platform, heldKey(channel), func(raw []byte) ([]byte, error) {
+		hs, err := decodeHeld(channel, raw)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return a.state.PutState(ctx, Platform, map[string][]byte{heldKey(channel): raw})
+		hs = fn(hs)
+		if len(hs) == 0 {
+			return nil, nil
+		}
+		return json.Marshal(hs)
+	})
 }
 
 // hold keeps rep for the next interaction in channel. Its image and file
@@ -307,18 +307,17 @@ func (a *Adapter) hold(ctx context.Context, channel string, rep chat.Reply) erro
 		return errors.New("discord: no state to hold a notice in")
 	}
 	rep.Image, rep.File = nil, nil
-	a.ch.heldMu.Lock()
-	defer a.ch.heldMu.Unlock()
-	hs, err := a.loadHeld(ctx, channel)
-	if err != nil {
-		return err
+	h := held{Reply: rep, At: a.now()}
+	dropped := 0
+	err := a.updateHeld(ctx, channel, func(hs []held) []held {
+		hs = append(hs, h)
+		dropped = max(0, len(hs)-maxHeld)
+		return hs[dropped:]
+	})
+	if err == nil && dropped > 0 {
+		a.log.Warn("too many notices held for one channel; dropping the oldest", "channel", channel, "dropped", dropped)
 	}
-	hs = append(hs, held{Reply: rep, At: a.now()})
-	if n := len(hs) - maxHeld; n > 0 {
-		a.log.Warn("too many notices held for one channel; dropping the oldest", "channel", channel, "dropped", n)
-		hs = hs[n:]
-	}
-	return a.saveHeld(ctx, channel, hs)
+	return err
 }
 
 // showHeld offers channel's held notices as follow-ups of its latest
@@ -329,10 +328,11 @@ func (a *Adapter) showHeld(ctx context.Context, channel string) {
 	if a.state == nil {
 		return
 	}
-	a.ch.heldMu.Lock()
-	defer a.ch.heldMu.Unlock()
-	hs, err := a.loadHeld(ctx, channel)
-	if err != nil {
+	// The notices are taken out of the shared state first, so another
+	// process answering in this channel at the same time gets none of
+	// them; those not sent go back in.
+	var hs []held
+	if err := a.updateHeld(ctx, channel, func(cur []held) []held { hs = cur; return nil }); err != nil {
 		a.log.Warn("reading held notices", "channel", channel, "err", err)
 		return
 	}
@@ -357,7 +357,10 @@ func (a *Adapter) showHeld(ctx context.Context, channel string) {
 		}
 		keep = append(keep, h)
 	}
-	if err := a.saveHeld(ctx, channel, keep); err != nil {
-		a.log.Warn("writing held notices", "channel", channel, "err", err)
+	if len(keep) == 0 {
+		return
+	}
+	if err := a.updateHeld(ctx, channel, func(cur []held) []held { return append(keep, cur...) }); err != nil {
+		a.log.Warn("writing held notices back", "channel", channel, "err", err)
 	}
 }

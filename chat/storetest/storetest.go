@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"PlayersAndRooms", testPlayersAndRooms},
 		{"Events", testEvents},
 		{"State", testState},
+		{"UpdateState", testUpdateState},
 		{"Rollback", testRollback},
 		{"ViewIsReadOnly", testViewReadOnly},
 		{"Cancelled", testCancelled},
@@ -625,6 +626,59 @@ func testState(t *testing.T, s gobot.Store) {
 	}
 	if v, err := st.GetState(ctx, "discord", "since"); err != nil || string(v) != "other" {
 		t.Errorf("discord/since after deleting matrix/since: %q, %v", v, err)
+	}
+}
+
+// UpdateState changes a value in one transaction: writers racing on one
+// key (an adapter's held notices, from several processes) lose nothing;
+// fn's error writes nothing; a nil result deletes the key.
+func testUpdateState(t *testing.T, s gobot.Store) {
+	ctx := context.Background()
+	st := gobot.StoreState(s)
+	const writers, each = 2, 4
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				errs <- st.UpdateState(ctx, "test", "list", func(old []byte) ([]byte, error) {
+					return append(old, fmt.Sprintf("%d.%d;", w, i)...), nil
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("UpdateState: %v", err)
+		}
+	}
+	v, err := st.GetState(ctx, "test", "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(v), ";"); n != writers*each {
+		t.Fatalf("%d of %d appends kept: %q", n, writers*each, v)
+	}
+	boom := errors.New("boom")
+	if err := st.UpdateState(ctx, "test", "list", func([]byte) ([]byte, error) { return []byte("lost"), boom }); !errors.Is(err, boom) {
+		t.Fatalf("fn's error: %v", err)
+	}
+	if after, _ := st.GetState(ctx, "test", "list"); string(after) != string(v) {
+		t.Fatalf("a failed update wrote %q", after)
+	}
+	if err := st.UpdateState(ctx, "test", "list", func([]byte) ([]byte, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetState(ctx, "test", "list"); !errors.Is(err, gobot.ErrNotFound) {
+		t.Fatalf("after a nil result: %v, want ErrNotFound", err)
+	}
+	var seen []byte
+	if err := st.UpdateState(ctx, "test", "none", func(old []byte) ([]byte, error) { seen = old; return nil, nil }); err != nil || seen != nil {
+		t.Fatalf("a missing key: old %q, err %v", seen, err)
 	}
 }
 
