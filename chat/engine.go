@@ -438,7 +438,9 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		now := b.timeSource.Now()
 		reason := ClipRunes(err.Error(), 200)
 		var fx Effects
-		uerr := b.store.Update(ctx, func(tx gobot.Tx) error {
+		// Claimed and fenced as an engine's move is (engineTurn).
+		step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
+		uerr := b.store.Update(b.fenced(ctx, l.match.Room.Platform()), func(tx gobot.Tx) error {
 			fx = Effects{}
 			match, err := tx.Match(l.match.ID)
 			if err != nil {
@@ -472,13 +474,14 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 				rep := b.gameReply(&fx, tx, cur, r, what)
 				fx.notify(Message{Room: match.Room, Reply: rep})
 			}
-			return nil
+			return b.claim(tx, step, fx.Notices, now)
 		})
 		if uerr != nil {
+			// Nothing was stored: nothing is announced.
 			b.log.Error("engine fallback", "game", l.match.ID, "err", uerr)
+			return
 		}
-		fx.Notices = keyed(fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes)), fx.Notices)
-		b.carryOut(ctx, fx)
+		b.sendClaimed(ctx, step, fx.Notices)
 		return
 	}
 	b.eng.mu.Lock()

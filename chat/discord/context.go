@@ -216,14 +216,19 @@ func (a *Adapter) followup(channel string, msg Message, files []*chat.File, anyO
 	return true
 }
 
-// dm sends msg to user u by direct message from the bot.
-func (a *Adapter) dm(u gobot.UserID, msg Message) error {
+// dm sends msg to user u by direct message from the bot, with a nonce
+// from the message's key (per recipient), so a notice sent again after a
+// crash is kept once.
+func (a *Adapter) dm(u gobot.UserID, msg Message, key string) error {
 	ch, err := a.s.UserChannelCreate(u.Local())
 	if err != nil {
 		return fmt.Errorf("opening a DM with %s: %w", u, err)
 	}
-	_, err = a.s.ChannelMessageSendComplex(ch.ID, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
-		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions})
+	if key != "" {
+		key += "/dm " + u.Local()
+	}
+	_, err = a.post(ch.ID, &discordgo.MessageSend{Content: msg.Content, Embeds: msg.Embeds,
+		Components: msg.Components, Files: msg.Files, AllowedMentions: msg.Mentions}, key)
 	return err
 }
 
@@ -250,7 +255,7 @@ func (a *Adapter) notifyNoBot(ctx context.Context, m chat.Message) error {
 	}
 	failed := len(to) == 0
 	for _, u := range to {
-		if err := a.dm(u, Translate(m.Reply)); err != nil {
+		if err := a.dm(u, Translate(m.Reply), m.Key); err != nil {
 			a.log.Info("a DM was refused; the notice waits for the next interaction", "to", u, "channel", channel, "err", err)
 			failed = true
 		}

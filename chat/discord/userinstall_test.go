@@ -276,6 +276,11 @@ func TestNoticesWhereTheBotIsNoMember(t *testing.T) {
 	if len(dms) != 1 || !strings.Contains(fmt.Sprint(dms[0].JSON["embeds"]), "your move in game #1") {
 		t.Fatalf("the reminder by DM: %v", e.fake.take())
 	}
+	// Claimed again after a crash, it would carry the same nonce: Discord
+	// keeps one.
+	if n, _ := dms[0].JSON["nonce"].(string); n == "" || dms[0].JSON["enforce_nonce"] != true {
+		t.Fatalf("the reminder by DM carries no nonce: %v", dms[0].JSON)
+	}
 	e.fake.obeyed(t)
 
 	// Bob stops taking DMs from the bot: the 10-minute reminder waits.
