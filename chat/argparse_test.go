@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -69,7 +70,7 @@ func (h *harness) eventMarked(id gobot.EventID) bool {
 
 // refuses checks that line fails privately, says want, and changes no
 // record.
-func (h *harness) refuses(user, line, want string) Reply {
+func (h *harness) refuses(user, line, want string) protocol.Reply {
 	h.t.Helper()
 	before := h.dump()
 	rep := h.fails(user, line, want)
@@ -137,33 +138,16 @@ func TestArgumentsFromDeclaration(t *testing.T) {
 		{"alice", "challenge @bo<b", "is not a player name"},
 		{"alice", "rating @" + long(100<<10), "is not a player name"},
 	} {
-		t.Run(ClipRunes(tc.line, 40), func(t *testing.T) {
+		t.Run(protocol.ClipRunes(tc.line, 40), func(t *testing.T) {
 			h.t = t
 			rep := h.refuses(tc.user, tc.line, tc.want)
 			if len(rep.Text) > 600 || !utf8.ValidString(rep.Text) || strings.ContainsRune(rep.Text, '\x01') {
-				t.Fatalf("the error is not clipped or not clean text (%d bytes): %q", len(rep.Text), ClipRunes(rep.Text, 200))
+				t.Fatalf("the error is not clipped or not clean text (%d bytes): %q", len(rep.Text), protocol.ClipRunes(rep.Text, 200))
 			}
 			if match, _ := h.game(1); !match.Active() {
 				t.Fatalf("game #1 ended: %s", match.Result)
 			}
 		})
-	}
-}
-
-// Valid user IDs of every platform are taken.
-func TestUserIDValidate(t *testing.T) {
-	for _, u := range []gobot.UserID{"discord:80351110224678912", "discord:1", "matrix:@ann:example.org", "matrix:@ann.b_c=d/e+f:example.org:8448",
-		"matrix:@ann:[::1]:8448", "matrix:@ann:127.0.0.1", "console:alice", "console:Élodie", "test:bob-2"} {
-		if err := ValidateUser(u); err != nil {
-			t.Errorf("%s: %v", u, err)
-		}
-	}
-	for _, u := range []gobot.UserID{"", "discord:", "discord:12a", "discord:99999999999999999999", "matrix:ann:example.org", "matrix:@ann:",
-		"matrix:@:example.org", "matrix:@ann:exa mple.org", "matrix:@ann:example.org:port", "console:", "console:a b", "console:" + gobot.UserID(strings.Repeat("a", 33)),
-		"console:\xff", "no-platform", "con sole:bob"} {
-		if err := ValidateUser(u); err == nil {
-			t.Errorf("%q is accepted", u)
-		}
 	}
 }
 
@@ -201,12 +185,12 @@ func TestUndeclaredWordRefused(t *testing.T) {
 		for _, base := range []string{c.Name, requiredLine(c)} {
 			for _, extra := range []string{"banana", "#0", "@" + strings.Repeat("b", 300), "#1 #1"} {
 				line := base + " " + extra
-				t.Run(ClipRunes(line, 40), func(t *testing.T) {
+				t.Run(protocol.ClipRunes(line, 40), func(t *testing.T) {
 					h.t = t
 					before := h.dump()
 					rep := h.do("alice", line)
 					if !rep.Error {
-						t.Fatalf("%q was taken: %s", line, ClipRunes(rep.Text, 200))
+						t.Fatalf("%q was taken: %s", line, protocol.ClipRunes(rep.Text, 200))
 					}
 					if after := h.dump(); after != before {
 						t.Fatalf("%q changed the store", line)
@@ -221,7 +205,7 @@ func TestUndeclaredWordRefused(t *testing.T) {
 func requiredLine(c Command) string {
 	words := []string{c.Name}
 	for _, a := range c.Args {
-		if a.Required && a.Kind == ArgPoint {
+		if a.Required && a.Kind == protocol.ArgPoint {
 			words = append(words, "E5")
 		}
 	}
@@ -254,9 +238,9 @@ func FuzzCommandLine(f *testing.F) {
 			h.ok("bob", "accept "+strings.TrimPrefix(rep.Title, "Challenge "))
 		}
 		h.seq++
-		req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: gobot.EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
+		req := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: gobot.EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
 			Command: c.Name, Args: strings.Fields(line), Admin: true}
-		parsed, perr := h.bot.parseArgs(h.bot.byName[c.Name], &req)
+		parsed, perr := protocol.ParseArgs(h.bot.byName[c.Name].Decl(), &req)
 		before := h.dump()
 		rep := h.bot.Handle(context.Background(), req)
 		after := h.dump()
@@ -265,29 +249,29 @@ func FuzzCommandLine(f *testing.F) {
 		}
 		if perr != nil {
 			if !rep.Error || after != before || h.eventMarked(req.EventID) {
-				t.Fatalf("%s %q: a usage error (%v) must change nothing; reply %q", c.Name, line, perr, ClipRunes(rep.Text, 200))
+				t.Fatalf("%s %q: a usage error (%v) must change nothing; reply %q", c.Name, line, perr, protocol.ClipRunes(rep.Text, 200))
 			}
 			if want := h.bot.errorReply(perr).Text; rep.Text != want {
 				t.Fatalf("%s %q: reply %q, want the usage error %q", c.Name, line, rep.Text, want)
 			}
 			return
 		}
-		if parsed.Game > maxRef || parsed.Challenge > maxRef {
+		if parsed.Game > protocol.MaxRef || parsed.Challenge > protocol.MaxRef {
 			t.Fatalf("%s %q: reference out of range: %+v", c.Name, line, parsed)
 		}
 		if parsed.User != "" {
-			if err := ValidateUser(parsed.User); err != nil {
+			if err := protocol.ValidateUser(parsed.User); err != nil {
 				t.Fatalf("%s %q: invalid user taken: %v", c.Name, line, err)
 			}
 		}
 		for _, p := range parsed.Points {
-			if !looksLikePoint(p) {
+			if !protocol.LooksLikePoint(p) {
 				t.Fatalf("%s %q: %q taken as a point", c.Name, line, p)
 			}
 		}
 		for _, w := range req.Args {
-			if utf8.RuneCountInString(w) > 2*maxHintRunes && strings.Contains(rep.Text, w) {
-				t.Fatalf("%s %q: the reply repeats a long word whole", c.Name, ClipRunes(line, 80))
+			if utf8.RuneCountInString(w) > 2*protocol.MaxHintRunes && strings.Contains(rep.Text, w) {
+				t.Fatalf("%s %q: the reply repeats a long word whole", c.Name, protocol.ClipRunes(line, 80))
 			}
 		}
 		if rep.Error && !c.view && after != before {
@@ -400,7 +384,7 @@ func TestIngSaysNewZealand(t *testing.T) {
 // order; autocomplete suggests presets, then offers what is typed.
 func TestRulesOptionNamed(t *testing.T) {
 	h := newHarness(t)
-	req := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:named", Command: "challenge",
+	req := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:named", Command: "challenge",
 		Named: map[string]string{"@player": "test:bob", "rules": "ko=positional japanese", "size": "9"}}
 	if rep := h.bot.Handle(context.Background(), req); rep.Error {
 		t.Fatalf("named rules: %s", rep.Text)
@@ -468,7 +452,7 @@ func TestRefusalNamesTheWord(t *testing.T) {
 			if tc.not != "" && strings.Contains(rep.Text, tc.not) {
 				t.Fatalf("%q: %q says %q", tc.line, rep.Text, tc.not)
 			}
-			if len(rep.Text) > maxRefusal {
+			if len(rep.Text) > protocol.MaxRefusal {
 				t.Fatalf("%q: %d bytes: %s", tc.line, len(rep.Text), rep.Text)
 			}
 		})
@@ -494,7 +478,7 @@ func hostileWords() []string {
 }
 
 // Property (issue 23, part 4): no refusal of any command's arguments
-// exceeds maxRefusal bytes, whatever the words, once or twice over, and
+// exceeds MaxRefusal bytes, whatever the words, once or twice over, and
 // whether the command's required arguments are there or not.
 func TestRefusalsAreShort(t *testing.T) {
 	h := newHarness(t)
@@ -515,7 +499,7 @@ func TestRefusalsAreShort(t *testing.T) {
 				if len(w) < 100 {
 					lines = append(lines, base+" "+w+" "+w) // two values
 				} else {
-					lines = append(lines, base+" "+ClipRunes(w, 5)+" "+w) // two values, one long
+					lines = append(lines, base+" "+protocol.ClipRunes(w, 5)+" "+w) // two values, one long
 				}
 				for _, line := range lines {
 					h.t = t
@@ -524,8 +508,8 @@ func TestRefusalsAreShort(t *testing.T) {
 						continue
 					}
 					refused++
-					if len(rep.Text) > maxRefusal || !utf8.ValidString(rep.Text) {
-						t.Errorf("%q: a refusal of %d bytes: %s", ClipRunes(line, 60), len(rep.Text), ClipRunes(rep.Text, 400))
+					if len(rep.Text) > protocol.MaxRefusal || !utf8.ValidString(rep.Text) {
+						t.Errorf("%q: a refusal of %d bytes: %s", protocol.ClipRunes(line, 60), len(rep.Text), protocol.ClipRunes(rep.Text, 400))
 					}
 				}
 			}
@@ -541,15 +525,15 @@ func TestRefusalsAreShort(t *testing.T) {
 		for _, name := range names {
 			for _, w := range hostileWords() {
 				h.seq++
-				r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true,
+				r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true,
 					EventID: gobot.EventID(fmt.Sprintf("test:named%d", h.seq)), Command: c.Name, Named: map[string]string{name: w}}
 				rep := h.bot.Handle(context.Background(), r)
 				if !rep.Error {
 					continue
 				}
 				refused++
-				if len(rep.Text) > maxRefusal || !utf8.ValidString(rep.Text) {
-					t.Errorf("%s with %s=%q: a refusal of %d bytes: %s", c.Name, ClipRunes(name, 20), ClipRunes(w, 40), len(rep.Text), ClipRunes(rep.Text, 400))
+				if len(rep.Text) > protocol.MaxRefusal || !utf8.ValidString(rep.Text) {
+					t.Errorf("%s with %s=%q: a refusal of %d bytes: %s", c.Name, protocol.ClipRunes(name, 20), protocol.ClipRunes(w, 40), len(rep.Text), protocol.ClipRunes(rep.Text, 400))
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Config holds the bot's defaults, used where a room has no setting.
@@ -199,7 +200,7 @@ func (b *core) Commands() []Command { return append([]Command(nil), b.commands..
 
 // cmd writes a command for the user to type, as a token each adapter
 // renders in its own syntax ("/go accept #7", "!go accept #7").
-func (b *core) cmd(s string) string { return Cmd(s) }
+func (b *core) cmd(s string) string { return protocol.Cmd(s) }
 
 // ThreadCreated tells the bot that the adapter opened room as game's
 // thread; the game's updates go there from now on.
@@ -219,7 +220,7 @@ func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.Roo
 
 // notify sends m through the platform's notifier, logging failures. It
 // is for messages whose transaction has committed (carryOut).
-func (b *Bot) notify(ctx context.Context, m Message) {
+func (b *Bot) notify(ctx context.Context, m protocol.Message) {
 	platform := m.Room.Platform()
 	if m.To != "" {
 		platform = m.To.Platform()

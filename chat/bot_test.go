@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -29,20 +30,20 @@ func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.
 // recordingNotifier keeps the messages the bot sends on its own.
 type recordingNotifier struct {
 	mu   sync.Mutex
-	msgs []Message
+	msgs []protocol.Message
 }
 
-func (n *recordingNotifier) Notify(ctx context.Context, m Message) error {
+func (n *recordingNotifier) Notify(ctx context.Context, m protocol.Message) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.msgs = append(n.msgs, m)
 	return nil
 }
 
-func (n *recordingNotifier) all() []Message {
+func (n *recordingNotifier) all() []protocol.Message {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return append([]Message(nil), n.msgs...)
+	return append([]protocol.Message(nil), n.msgs...)
 }
 
 // pngRenderer is a small real renderer for chat tests: one pixel per
@@ -83,16 +84,16 @@ func newHarness(t testing.TB) *harness {
 }
 
 // do sends a command line as user (a bare name: "alice") in room main.
-func (h *harness) do(user, line string) Reply {
+func (h *harness) do(user, line string) protocol.Reply {
 	h.t.Helper()
 	h.seq++
 	f := strings.Fields(line)
-	r := Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
+	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
 		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user]}
 	return h.bot.Handle(context.Background(), r)
 }
 
-func (h *harness) ok(user, line string) Reply {
+func (h *harness) ok(user, line string) protocol.Reply {
 	h.t.Helper()
 	rep := h.do(user, line)
 	if rep.Error {
@@ -101,7 +102,7 @@ func (h *harness) ok(user, line string) Reply {
 	return rep
 }
 
-func (h *harness) fails(user, line, want string) Reply {
+func (h *harness) fails(user, line, want string) protocol.Reply {
 	h.t.Helper()
 	rep := h.do(user, line)
 	if !rep.Error || !rep.Private {
@@ -203,7 +204,7 @@ func TestFullGame(t *testing.T) {
 func TestDuplicateEventAppliedOnce(t *testing.T) {
 	h := newHarness(t)
 	h.start("9")
-	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:dup", Command: "play", Args: []string{"D4"}}
+	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:dup", Command: "play", Args: []string{"D4"}}
 	first := h.bot.Handle(context.Background(), r)
 	second := h.bot.Handle(context.Background(), r)
 	if first.Error || !second.Duplicate {
@@ -214,7 +215,7 @@ func TestDuplicateEventAppliedOnce(t *testing.T) {
 		t.Fatalf("moves = %d, want 1", g.MoveCount())
 	}
 	// Commands that only look are answered once too.
-	look := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:look", Command: "board", Args: []string{"#1"}}
+	look := protocol.Request{User: protocol.User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:look", Command: "board", Args: []string{"#1"}}
 	if rep := h.bot.Handle(context.Background(), look); rep.Error || rep.Image == nil {
 		t.Fatalf("board: %s", rep.Text)
 	}
@@ -334,7 +335,7 @@ func TestStaleButton(t *testing.T) {
 		}
 	}
 	h.ok("bob", "play E5")
-	r := Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass}
+	r := protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass}
 	got := h.bot.Handle(context.Background(), r)
 	if !got.Error || !strings.Contains(got.Text, "moved on") {
 		t.Fatalf("stale button: %q", got.Text)
@@ -346,7 +347,7 @@ func TestStaleButton(t *testing.T) {
 			pass = a.ID
 		}
 	}
-	got = h.bot.Handle(context.Background(), Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass})
+	got = h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", Action: pass})
 	if got.Error {
 		t.Fatalf("fresh button: %s", got.Text)
 	}
@@ -439,7 +440,7 @@ func TestSettings(t *testing.T) {
 	h.ok("alice", "settings notify=dm theme=dark")
 	h.fails("alice", "settings notify=loud", "mention, dm or off")
 	h.fails("alice", "settings colour=red", "no setting")
-	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "size=13", "rules=chinese", "clock=3d"}}
+	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "size=13", "rules=chinese", "clock=3d"}}
 	if rep := h.bot.Handle(context.Background(), r); rep.Error {
 		t.Fatal(rep.Text)
 	}
@@ -503,7 +504,7 @@ func TestMarksSurviveReload(t *testing.T) {
 
 func TestOldEventsExpire(t *testing.T) {
 	h := newHarness(t)
-	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:old", Command: "help"}
+	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:old", Command: "help"}
 	h.bot.Handle(context.Background(), r)
 	h.clock.Advance(8 * 24 * time.Hour) // past the default 7-day memory
 	if err := h.bot.Tick(context.Background()); err != nil {
@@ -536,7 +537,7 @@ func TestNewLeavesCallersRemindersAlone(t *testing.T) {
 func TestThreadPerGame(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	admin := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, EventID: "test:threads-on",
+	admin := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, EventID: "test:threads-on",
 		Command: "settings", Args: []string{"room", "threads=on"}}
 	if rep := h.bot.Handle(ctx, admin); rep.Error {
 		t.Fatalf("settings room threads=on: %s", rep.Text)
@@ -553,10 +554,10 @@ func TestThreadPerGame(t *testing.T) {
 	if match.Room != "test:thread-1" || !match.Thread || match.Parent != "test:main" {
 		t.Fatalf("after ThreadCreated: Room=%q Thread=%v Parent=%q", match.Room, match.Thread, match.Parent)
 	}
-	in := func(room gobot.RoomID, user, line string) Reply {
+	in := func(room gobot.RoomID, user, line string) protocol.Reply {
 		h.seq++
 		f := strings.Fields(line)
-		return h.bot.Handle(ctx, Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: room,
+		return h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: room,
 			EventID: gobot.EventID("test:thread-" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:]})
 	}
 	if rep := in("test:thread-1", "alice", "play D4"); rep.Error {
@@ -584,7 +585,7 @@ type cancelOnTimeout struct {
 	cancel context.CancelFunc
 }
 
-func (n *cancelOnTimeout) Notify(ctx context.Context, m Message) error {
+func (n *cancelOnTimeout) Notify(ctx context.Context, m protocol.Message) error {
 	n.recordingNotifier.Notify(ctx, m)
 	if strings.Contains(m.Reply.Text, "ran out of time") {
 		n.cancel()

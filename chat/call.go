@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // A Call is one command in the transaction the router opened for it:
@@ -13,8 +14,8 @@ import (
 type Call struct {
 	Ctx  context.Context
 	Tx   gobot.Tx
-	Req  *Request
-	Args *Args
+	Req  *protocol.Request
+	Args *protocol.Args
 	// Prepared is what the command's prepare step returned (nil for a
 	// command without one).
 	Prepared any
@@ -29,8 +30,8 @@ type Call struct {
 // handler as Call.Prepared.
 type Prep struct {
 	Ctx  context.Context
-	Req  *Request
-	Args *Args
+	Req  *protocol.Request
+	Args *protocol.Args
 	Room *gobot.Room // the room's settings; nil when it has none
 
 	bot *core
@@ -39,7 +40,7 @@ type Prep struct {
 // Result is what a handler returns: its reply to the caller and what is
 // to be done once the transaction has committed.
 type Result struct {
-	Reply Reply
+	Reply protocol.Reply
 	Effects
 }
 
@@ -49,18 +50,20 @@ type Result struct {
 // carries them out after the commit; a transaction that is retried or
 // rolled back carries out nothing.
 type Effects struct {
-	Notices []Message
+	Notices []protocol.Message
 	Wake    []gobot.GameID
 }
 
 // notify queues m.
-func (fx *Effects) notify(m Message) { fx.Notices = append(fx.Notices, m) }
+func (fx *Effects) notify(m protocol.Message) { fx.Notices = append(fx.Notices, m) }
 
 // wake queues the engine's turn in game id.
 func (fx *Effects) wake(id gobot.GameID) { fx.Wake = append(fx.Wake, id) }
 
 // reply is the Result of a handler whose reply is rep, with effects fx.
-func reply(rep Reply, fx Effects) (Result, error) { return Result{Reply: rep, Effects: fx}, nil }
+func reply(rep protocol.Reply, fx Effects) (Result, error) {
+	return Result{Reply: rep, Effects: fx}, nil
+}
 
 // asResult is the Result of a handler that has no effects.
-func asResult(rep Reply, err error) (Result, error) { return Result{Reply: rep}, err }
+func asResult(rep protocol.Reply, err error) (Result, error) { return Result{Reply: rep}, err }

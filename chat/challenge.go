@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -26,12 +27,12 @@ func prepareChallenge(p *Prep) (any, error) {
 	}
 	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
 	if opponent != "" {
-		return nil, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", Mention(opponent))
+		return nil, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", protocol.Mention(opponent))
 	}
 	info, ok := b.engineInfo(name)
 	if !ok {
 		if names := b.engineNames(); len(names) > 0 {
-			return nil, errorf("There is no engine %s here; the engines are %s (%s describes them).", echo(name), strings.Join(names, ", "), b.cmd("engines"))
+			return nil, errorf("There is no engine %s here; the engines are %s (%s describes them).", protocol.Echo(name), strings.Join(names, ", "), b.cmd("engines"))
 		}
 		return nil, errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
 	}
@@ -59,7 +60,7 @@ func prepareChallenge(p *Prep) (any, error) {
 		return nil, err
 	}
 	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
-		return nil, errorf("%s can't play that game: %s", name, ClipRunes(err.Error(), 300))
+		return nil, errorf("%s can't play that game: %s", name, protocol.ClipRunes(err.Error(), 300))
 	}
 	return &engineGame{name: name, level: level, cfg: cfg, clock: clock, color: color}, nil
 }
@@ -75,7 +76,7 @@ type engineGame struct {
 
 // engineChallenge starts a game against the engine prepareChallenge
 // settled, at once.
-func (b *core) engineChallenge(tx gobot.Tx, r *Request, a *Args, eg *engineGame) (Result, error) {
+func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Args, eg *engineGame) (Result, error) {
 	if eg == nil {
 		return Result{}, errors.New("chat: an engine challenge without its prepare step")
 	}
@@ -207,7 +208,7 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	rep := b.challengeReply(c)
-	if note := aliasNote(a.Options.rulesPreset); note != "" {
+	if note := aliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += challengeRatingNote(c)
@@ -218,7 +219,7 @@ func cmdChallenge(call *Call) (Result, error) {
 // changed. A damaged player record is left for the operator (it holds
 // the player's settings); a store error fails the transaction, which a
 // shared store then runs again.
-func (b *core) rememberUser(tx gobot.Tx, u User, t time.Time) error {
+func (b *core) rememberUser(tx gobot.Tx, u protocol.User, t time.Time) error {
 	if u.ID == "" || u.Name == "" {
 		return nil
 	}
@@ -238,23 +239,9 @@ func (b *core) rememberUser(tx gobot.Tx, u User, t time.Time) error {
 	return tx.PutPlayer(p)
 }
 
-// userArg turns "@bob" or "@discord:123" into a platform-qualified ID.
-func (b *core) userArg(r *Request, a string) gobot.UserID {
-	id := strings.TrimPrefix(a, "@")
-	for _, m := range r.Mentions {
-		if string(m.ID) == id {
-			return m.ID
-		}
-	}
-	if !strings.Contains(id, ":") {
-		return gobot.UserID(r.User.ID.Platform() + ":" + id)
-	}
-	return gobot.UserID(id)
-}
-
 // challengeConfig merges the typed options with the room's and the
 // bot's defaults and checks the result.
-func (b *core) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, gobot.TimeControl, string, error) {
+func (b *core) challengeConfig(room *gobot.Room, o protocol.GameOptions) (game.Config, gobot.TimeControl, string, error) {
 	var cfg game.Config
 	rulesText := b.cfg.Rules
 	if room != nil && room.Rules != "" {
@@ -262,7 +249,7 @@ func (b *core) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, go
 	}
 	spec := rulesText
 	switch {
-	case o.Rules != nil && o.rulesPreset == "" && len(o.rulesOpts) > 0:
+	case o.Rules != nil && o.RulesPreset == "" && len(o.RulesOpts) > 0:
 		// Options alone (ko=simple) change the room's ruleset.
 		spec = rulesText + " " + o.RulesText
 	case o.Rules != nil:
@@ -273,10 +260,10 @@ func (b *core) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, go
 		if o.Rules == nil {
 			return cfg, gobot.TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
 		}
-		return cfg, gobot.TimeControl{}, "", errorf("%s", rulesError(err, spec))
+		return cfg, gobot.TimeControl{}, "", errorf("%s", protocol.RulesError(err, spec))
 	}
 	cfg.Rules = rules
-	base, hasBase, komiGiven := rulesBase(spec)
+	base, hasBase, komiGiven := protocol.RulesBase(spec)
 	cfg.Width, cfg.Height = b.cfg.Width, b.cfg.Height
 	if room != nil && room.Width > 0 {
 		cfg.Width, cfg.Height = room.Width, room.Height
@@ -340,7 +327,7 @@ func (b *core) challengeConfig(room *gobot.Room, o gameOptions) (game.Config, go
 	if o.Clock != nil {
 		clock = *o.Clock
 	} else {
-		c, err := ParseClock(clockText)
+		c, err := protocol.ParseClock(clockText)
 		if err != nil {
 			return cfg, gobot.TimeControl{}, "", err
 		}
@@ -359,7 +346,7 @@ func describeConfig(cfg game.Config, clock gobot.TimeControl) string {
 		s += fmt.Sprintf(", handicap %d", cfg.Handicap)
 	}
 	if clock.Kind != gobot.NoClock {
-		s += ", clock " + FormatClock(clock)
+		s += ", clock " + protocol.FormatClock(clock)
 	}
 	return s
 }
@@ -371,30 +358,29 @@ func clockNote(clock gobot.TimeControl) string {
 	if clock.Kind != gobot.Fischer || clock.Increment == 0 || clock.Max != clock.Main {
 		return ""
 	}
-	return fmt.Sprintf(" The clock's increment refills it up to %s, no more; a maximum like fischer:%s+%s/%s lets it grow.",
-		FormatDuration(clock.Main), FormatClockDuration(clock.Main), FormatClockDuration(clock.Increment), FormatClockDuration(2*clock.Main))
+	return fmt.Sprintf(" The clock's increment refills it up to %s, no more; a maximum like fischer:%s+%s/%s lets it grow.", protocol.FormatDuration(clock.Main), protocol.FormatClockDuration(clock.Main), protocol.FormatClockDuration(clock.Increment), protocol.FormatClockDuration(2*clock.Main))
 }
 
-func (b *core) challengeReply(c *gobot.Challenge) Reply {
+func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
 	var mentions []gobot.UserID
 	if c.To == "" {
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	} else {
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", Mention(c.From), Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []gobot.UserID{c.To}
 	}
-	return Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
-		Actions: []Action{
-			{ID: Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: Success},
-			{ID: Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: Danger},
+	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
+		Actions: []protocol.Action{
+			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
+			{ID: protocol.Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: protocol.Danger},
 		}}
 }
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx gobot.Tx, b *core, r *Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
+func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
 	if id != 0 {
 		c, err := tx.Challenge(id)
 		if errors.Is(err, gobot.ErrNotFound) {
@@ -436,14 +422,14 @@ func findChallenge(tx gobot.Tx, b *core, r *Request, id gobot.ChallengeID, mine 
 	for _, c := range cands {
 		switch {
 		case !mine:
-			names = append(names, fmt.Sprintf("#%d from %s", c.ID, Mention(c.From)))
+			names = append(names, fmt.Sprintf("#%d from %s", c.ID, protocol.Mention(c.From)))
 		case c.To == "":
 			names = append(names, fmt.Sprintf("#%d (open to anyone)", c.ID))
 		default:
-			names = append(names, fmt.Sprintf("#%d to %s", c.ID, Mention(c.To)))
+			names = append(names, fmt.Sprintf("#%d to %s", c.ID, protocol.Mention(c.To)))
 		}
 	}
-	return nil, errorf("Which challenge? %s. Add it, like %s.", listSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
+	return nil, errorf("Which challenge? %s. Add it, like %s.", protocol.ListSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
 }
 
 func cmdAccept(call *Call) (Result, error) {
@@ -462,7 +448,7 @@ func cmdAccept(call *Call) (Result, error) {
 }
 
 // accept starts the game of the challenge r accepts.
-func accept(tx gobot.Tx, b *core, r *Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
+func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
 	c, err := findChallenge(tx, b, r, ref, false)
 	if err != nil {
 		return nil, false, err
@@ -474,7 +460,7 @@ func accept(tx gobot.Tx, b *core, r *Request, ref gobot.ChallengeID) (l *loaded,
 		return nil, false, errorf("That is your own challenge; wait for someone to accept it, or %s.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 	}
 	if c.To != "" && c.To != r.User.ID {
-		return nil, false, errorf("Challenge #%d is for %s, not for you.", c.ID, Mention(c.To))
+		return nil, false, errorf("Challenge #%d is for %s, not for you.", c.ID, protocol.Mention(c.To))
 	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return nil, false, err
@@ -518,31 +504,31 @@ func accept(tx gobot.Tx, b *core, r *Request, ref gobot.ChallengeID) (l *loaded,
 	return &loaded{match, g}, threads, nil
 }
 
-func (b *core) answerChallenge(tx gobot.Tx, r *Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Reply, error) {
+func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {
 	c, err := findChallenge(tx, b, r, ref, mine)
 	if err != nil {
-		return Reply{}, err
+		return protocol.Reply{}, err
 	}
 	if c.Status != gobot.Pending {
-		return Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+		return protocol.Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if mine && c.From != r.User.ID {
-		return Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", Mention(c.From), c.ID, b.cmd("decline"))
+		return protocol.Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, b.cmd("decline"))
 	}
 	if !mine && c.To != r.User.ID {
 		if c.From == r.User.ID {
-			return Reply{}, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+			return protocol.Reply{}, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 		}
-		return Reply{}, errorf("Challenge #%d isn't addressed to you, so you can't decline it.", c.ID)
+		return protocol.Reply{}, errorf("Challenge #%d isn't addressed to you, so you can't decline it.", c.ID)
 	}
 	c.Status, c.Answered = status, r.Time
 	if err := tx.PutChallenge(c); err != nil {
-		return Reply{}, err
+		return protocol.Reply{}, err
 	}
 	if mine {
-		return Reply{Text: fmt.Sprintf("%s withdrew challenge #%d.", Mention(c.From), c.ID)}, nil
+		return protocol.Reply{Text: fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)}, nil
 	}
-	return Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", Mention(r.User.ID), c.ID, Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
+	return protocol.Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", protocol.Mention(r.User.ID), c.ID, protocol.Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
 }
 
 func cmdDecline(call *Call) (Result, error) {

@@ -7,17 +7,18 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
 // claimedMessage is a Message as a claim stores it: the board image is
 // kept as the position to draw, since it is drawn after the commit.
 type claimedMessage struct {
-	Room  gobot.RoomID  `json:"room,omitempty"`
-	To    gobot.UserID  `json:"to,omitempty"`
-	Key   string        `json:"key"`
-	Reply Reply         `json:"reply"`
-	Board *claimedBoard `json:"board,omitempty"`
+	Room  gobot.RoomID   `json:"room,omitempty"`
+	To    gobot.UserID   `json:"to,omitempty"`
+	Key   string         `json:"key"`
+	Reply protocol.Reply `json:"reply"`
+	Board *claimedBoard  `json:"board,omitempty"`
 }
 
 type claimedBoard struct {
@@ -30,12 +31,12 @@ type claimedBoard struct {
 // claim stores msgs, keyed by step, as claimed by this process until
 // now + ClaimTTL. (An engine's wake-up is no message, so never claimed:
 // the deadline index wakes the engine again.)
-func (b *Bot) claim(tx gobot.Tx, step string, msgs []Message, now time.Time) error {
+func (b *Bot) claim(tx gobot.Tx, step string, msgs []protocol.Message, now time.Time) error {
 	var stored []claimedMessage
 	for _, m := range keyed(step, msgs) {
 		cm := claimedMessage{Room: m.Room, To: m.To, Key: m.Key, Reply: m.Reply}
-		if d := m.Reply.draw; d != nil && d.g != nil && !d.done {
-			cm.Board = &claimedBoard{Game: d.id, Theme: d.theme, Replay: d.replay, Record: d.g.Record()}
+		if d := m.Reply.Draw; d != nil && d.Game != nil && !d.Done {
+			cm.Board = &claimedBoard{Game: d.ID, Theme: d.Theme, Replay: d.Replay, Record: d.Game.Record()}
 		}
 		stored = append(stored, cm)
 	}
@@ -50,20 +51,20 @@ func (b *Bot) claim(tx gobot.Tx, step string, msgs []Message, now time.Time) err
 }
 
 // decodeClaim returns the messages of claim c, ready to send.
-func decodeClaim(c *gobot.Claim) ([]Message, error) {
+func decodeClaim(c *gobot.Claim) ([]protocol.Message, error) {
 	var stored []claimedMessage
 	if err := json.Unmarshal(c.Value, &stored); err != nil {
 		return nil, err
 	}
-	msgs := make([]Message, 0, len(stored))
+	msgs := make([]protocol.Message, 0, len(stored))
 	for _, cm := range stored {
-		m := Message{Room: cm.Room, To: cm.To, Key: cm.Key, Reply: cm.Reply}
+		m := protocol.Message{Room: cm.Room, To: cm.To, Key: cm.Key, Reply: cm.Reply}
 		if bd := cm.Board; bd != nil {
 			g, err := game.Replay(bd.Record)
 			if err != nil {
 				return nil, err
 			}
-			m.Reply.draw = &drawing{g: g, id: bd.Game, theme: bd.Theme, replay: bd.Replay}
+			m.Reply.Draw = &protocol.Drawing{Game: g, ID: bd.Game, Theme: bd.Theme, Replay: bd.Replay}
 		}
 		msgs = append(msgs, m)
 	}
@@ -73,7 +74,7 @@ func decodeClaim(c *gobot.Claim) ([]Message, error) {
 // sendClaimed sends the messages of the claim step (committed) and then
 // records it done. The record is made whether or not the lease the claim
 // was made under is still held: the messages are out.
-func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []Message) {
+func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []protocol.Message) {
 	b.carryOut(ctx, Effects{Notices: keyed(step, msgs)})
 	if step == "" || len(msgs) == 0 {
 		return // nothing was claimed

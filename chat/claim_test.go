@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // hangingNotifier stands for a process that dies while sending: Notify
 // never completes until the test lets it go (and then fails).
 type hangingNotifier struct {
-	entered chan Message
+	entered chan protocol.Message
 	release chan struct{}
 }
 
-func (n *hangingNotifier) Notify(ctx context.Context, m Message) error {
+func (n *hangingNotifier) Notify(ctx context.Context, m protocol.Message) error {
 	n.entered <- m
 	<-n.release
 	return errors.New("the process was killed")
@@ -32,7 +33,7 @@ func TestClaimedReminderSentByAnother(t *testing.T) {
 	h.start("clock=1d")
 	h.bot.SetNotifier("test", nil) // the harness's bot is the other process
 	dying := New(Config{Rules: "japanese", Width: 9, Height: 9, Holder: "dying:1"}, h.db, pngRenderer{}, h.clock, nil)
-	hang := &hangingNotifier{entered: make(chan Message, 1), release: make(chan struct{})}
+	hang := &hangingNotifier{entered: make(chan protocol.Message, 1), release: make(chan struct{})}
 	dying.SetNotifier("test", hang)
 
 	h.clock.Advance(23 * time.Hour) // the reminder is due
@@ -80,7 +81,7 @@ func TestClaimedTimeoutDrawsItsBoard(t *testing.T) {
 	h.ok("alice", "play D4")
 	h.bot.SetNotifier("test", nil)
 	dying := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
-	hang := &hangingNotifier{entered: make(chan Message, 1), release: make(chan struct{})}
+	hang := &hangingNotifier{entered: make(chan protocol.Message, 1), release: make(chan struct{})}
 	dying.SetNotifier("test", hang)
 	defer close(hang.release)
 
@@ -109,7 +110,7 @@ func TestRetriedClaimLeavesAnothersClaim(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=1d")
 	other := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
-	hang := &hangingNotifier{entered: make(chan Message, 1), release: make(chan struct{})}
+	hang := &hangingNotifier{entered: make(chan protocol.Message, 1), release: make(chan struct{})}
 	other.SetNotifier("test", hang)
 	defer close(hang.release)
 	var key string

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Issue 24, item 7: a refused clock names what is wrong with it: the
@@ -70,7 +72,7 @@ func TestTimeLeftInSeconds(t *testing.T) {
 		0: "0s", 59 * time.Second: "59s", 9*time.Minute + 59*time.Second: "9m 59s", 10 * time.Minute: "10m",
 		10*time.Minute + 30*time.Second: "10m", 3*time.Hour + 5*time.Minute: "3h 5m", 50 * time.Hour: "2d 2h", -time.Second: "0s",
 	} {
-		if got := FormatDuration(d); got != want {
+		if got := protocol.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}

@@ -1,46 +1,9 @@
 package chat
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
-
-// ArgKind says what an argument is, so help, usage errors and each
-// platform's typed options come from one declaration.
-type ArgKind uint8
-
-// The kinds of argument.
-const (
-	ArgText      ArgKind = iota // free text
-	ArgUser                     // a user: "@discord:1234"
-	ArgPoint                    // a board point: "D4"
-	ArgGame                     // a game reference: "#7"
-	ArgChallenge                // a challenge reference: "#3"
-	ArgSize                     // "19", "13x9"
-	ArgRules                    // a preset name
-	ArgColor                    // black, white, random
-	ArgKomi                     // komi=6.5
-	ArgHandicap                 // handicap=2
-	ArgClock                    // clock=3d, clock=fischer:3d+1d/7d
-	ArgChoice                   // one of Choices
-	ArgEngine                   // engine=gnugo (autocompleted)
-	ArgLevel                    // level=1..10
-)
-
-// Arg declares one argument of a command.
-type Arg struct {
-	Name     string
-	Kind     ArgKind
-	Required bool
-	Repeat   bool // may be given several times (dead D4 Q16)
-	Help     string
-	Choices  []string
-	// Synonyms are other words for a choice, not offered in menus:
-	// "refuse" → "no".
-	Synonyms map[string]string
-}
 
 // Command declares a command: its name, arguments and help text. The
 // router, `help`, usage errors and the Discord command registration are
@@ -50,7 +13,7 @@ type Command struct {
 	Aliases []string
 	Summary string // one line
 	Help    string // more detail for `help <command>`
-	Args    []Arg
+	Args    []protocol.Arg
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
 	// view commands change nothing: they run in a read transaction, their
@@ -60,7 +23,7 @@ type Command struct {
 	// looks, if set, says that a request of a command that changes
 	// things only looks this time (settings with no key=value): it is
 	// routed as a view.
-	looks func(a *Args) bool
+	looks func(a *protocol.Args) bool
 	// run is the handler: it gets the Call (the transaction, the request,
 	// its arguments, what prepare returned) and returns its reply and
 	// effects (router.go).
@@ -72,23 +35,11 @@ type Command struct {
 	prepare func(p *Prep) (any, error)
 }
 
+// Decl is the part of c's declaration its arguments are parsed against.
+func (c *Command) Decl() *protocol.Decl { return &protocol.Decl{Name: c.Name, Args: c.Args} }
+
 // Usage returns the command's synopsis: "play <point> [#game]".
-func (c Command) Usage() string {
-	var sb strings.Builder
-	sb.WriteString(c.Name)
-	for _, a := range c.Args {
-		name := a.Name
-		if a.Repeat {
-			name += "…"
-		}
-		if a.Required {
-			fmt.Fprintf(&sb, " <%s>", name)
-		} else {
-			fmt.Fprintf(&sb, " [%s]", name)
-		}
-	}
-	return sb.String()
-}
+func (c Command) Usage() string { return c.Decl().Usage() }
 
 // Choice is an autocomplete suggestion.
 type Choice struct {
@@ -96,54 +47,54 @@ type Choice struct {
 	Value string // sent back
 }
 
-var gameArg = Arg{Name: "#game", Kind: ArgGame, Help: "the game, like #7 (default: your game in this room)"}
+var gameArg = protocol.Arg{Name: "#game", Kind: protocol.ArgGame, Help: "the game, like #7 (default: your game in this room)"}
 
 // commands declares every command once.
 func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
 			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings, scaled to the board: a stone is worth 6 grades on 9x9, 3 on 13x13), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
-			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "who to play (empty: anyone in the room)"},
-				{Name: "size", Kind: ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
-				{Name: "rules", Kind: ArgRules, Help: "ruleset", Choices: game.PresetNames()},
-				{Name: "color", Kind: ArgColor, Help: "your colour", Choices: []string{"black", "white", "random"}},
-				{Name: "komi", Kind: ArgKomi, Help: "komi, like 6.5"},
-				{Name: "handicap", Kind: ArgHandicap, Help: "handicap stones, 2 to 9, or auto (from both ratings)"},
-				{Name: "clock", Kind: ArgClock, Help: "time per move, 1m to 365d (3d), or fischer:3d+1d/7d: start+increment/maximum"},
-				{Name: "rated", Kind: ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}},
-				{Name: "placement", Kind: ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}},
-				{Name: "engine", Kind: ArgEngine, Help: "play the computer: engine=gnugo (the game starts at once, unrated)"},
-				{Name: "level", Kind: ArgLevel, Help: "the computer's strength, level=1 (weakest) to 10"}},
+			Args: []protocol.Arg{{Name: "@player", Kind: protocol.ArgUser, Help: "who to play (empty: anyone in the room)"},
+				{Name: "size", Kind: protocol.ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
+				{Name: "rules", Kind: protocol.ArgRules, Help: "ruleset", Choices: game.PresetNames()},
+				{Name: "color", Kind: protocol.ArgColor, Help: "your colour", Choices: []string{"black", "white", "random"}},
+				{Name: "komi", Kind: protocol.ArgKomi, Help: "komi, like 6.5"},
+				{Name: "handicap", Kind: protocol.ArgHandicap, Help: "handicap stones, 2 to 9, or auto (from both ratings)"},
+				{Name: "clock", Kind: protocol.ArgClock, Help: "time per move, 1m to 365d (3d), or fischer:3d+1d/7d: start+increment/maximum"},
+				{Name: "rated", Kind: protocol.ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}},
+				{Name: "placement", Kind: protocol.ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}},
+				{Name: "engine", Kind: protocol.ArgEngine, Help: "play the computer: engine=gnugo (the game starts at once, unrated)"},
+				{Name: "level", Kind: protocol.ArgLevel, Help: "the computer's strength, level=1 (weakest) to 10"}},
 			prepare: prepareChallenge, run: cmdChallenge},
-		{Name: "accept", Summary: "accept a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
-		{Name: "decline", Summary: "decline a challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
-		{Name: "cancel", Summary: "withdraw your challenge", Args: []Arg{{Name: "#challenge", Kind: ArgChallenge, Help: "the challenge, like #3"}}, run: cmdCancel},
+		{Name: "accept", Summary: "accept a challenge", Args: []protocol.Arg{{Name: "#challenge", Kind: protocol.ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},
+		{Name: "decline", Summary: "decline a challenge", Args: []protocol.Arg{{Name: "#challenge", Kind: protocol.ArgChallenge, Help: "the challenge, like #3"}}, run: cmdDecline},
+		{Name: "cancel", Summary: "withdraw your challenge", Args: []protocol.Arg{{Name: "#challenge", Kind: protocol.ArgChallenge, Help: "the challenge, like #3"}}, run: cmdCancel},
 		{Name: "play", Aliases: []string{"move", "p"}, Summary: "play a stone", Help: "Points are written like D4: a column letter (there is no I) and a row number counted from the bottom.",
-			Args: []Arg{{Name: "point", Kind: ArgPoint, Required: true, Help: "where to play, like D4"}, gameArg}, run: cmdPlay},
-		{Name: "pass", Summary: "pass your turn (two passes in a row end the game)", Args: []Arg{gameArg}, run: cmdPass},
-		{Name: "resign", Summary: "resign the game", Args: []Arg{gameArg}, run: cmdResign},
+			Args: []protocol.Arg{{Name: "point", Kind: protocol.ArgPoint, Required: true, Help: "where to play, like D4"}, gameArg}, run: cmdPlay},
+		{Name: "pass", Summary: "pass your turn (two passes in a row end the game)", Args: []protocol.Arg{gameArg}, run: cmdPass},
+		{Name: "resign", Summary: "resign the game", Args: []protocol.Arg{gameArg}, run: cmdResign},
 		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no (an engine never does)",
-			Args: []Arg{{Name: "no", Kind: ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
+			Args: []protocol.Arg{{Name: "no", Kind: protocol.ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
 				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},
-		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []Arg{gameArg}, run: cmdBoard},
+		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []protocol.Arg{gameArg}, run: cmdBoard},
 		{Name: "games", view: true, Aliases: []string{"list"}, Summary: "your active games and challenges: whose turn (in scoring, who marks or accepts), time left", run: cmdGames},
-		{Name: "sgf", view: true, Summary: "the game record as an SGF file", Args: []Arg{gameArg}, run: cmdSGF},
-		{Name: "replay", view: true, Aliases: []string{"gif"}, Summary: "an animated replay of the game", Args: []Arg{gameArg}, run: cmdReplay},
+		{Name: "sgf", view: true, Summary: "the game record as an SGF file", Args: []protocol.Arg{gameArg}, run: cmdSGF},
+		{Name: "replay", view: true, Aliases: []string{"gif"}, Summary: "an animated replay of the game", Args: []protocol.Arg{gameArg}, run: cmdReplay},
 		{Name: "dead", Aliases: []string{"alive", "mark"}, Summary: "in scoring: toggle the stones at these points dead or alive",
-			Args: []Arg{{Name: "point", Kind: ArgPoint, Required: true, Repeat: true, Help: "a stone of the string, like D4"}, gameArg}, run: cmdDead},
-		{Name: "done", Aliases: []string{"accept-score", "agree"}, Summary: "in scoring: accept the marked dead stones and the count", Args: []Arg{gameArg}, run: cmdDone},
-		{Name: "resume", Summary: "in scoring: go back to playing (the opponent of whoever passed last moves)", Args: []Arg{gameArg}, run: cmdResume},
+			Args: []protocol.Arg{{Name: "point", Kind: protocol.ArgPoint, Required: true, Repeat: true, Help: "a stone of the string, like D4"}, gameArg}, run: cmdDead},
+		{Name: "done", Aliases: []string{"accept-score", "agree"}, Summary: "in scoring: accept the marked dead stones and the count", Args: []protocol.Arg{gameArg}, run: cmdDone},
+		{Name: "resume", Summary: "in scoring: go back to playing (the opponent of whoever passed last moves)", Args: []protocol.Arg{gameArg}, run: cmdResume},
 		{Name: "rating", view: true, Aliases: []string{"rank", "elo"}, Summary: "a player's rating and rank in this community, with the last results",
 			Help: "Shows the rating ± 2·RD (the 95% range), the rank (with ? while RD is above 110), rated games, wins and losses, and the last five results. Ratings are per community: a Discord server, a Matrix room, the terminal. A game is rated when both players are human, the board is 9x9, 13x13 or 19x19, it was rated when challenged, and it ends by score, resignation or time (on time only once both players have moved; not aborted). Before your first rated game, `settings rank=5k` states a starting rank.",
-			Args: []Arg{{Name: "@player", Kind: ArgUser, Help: "whose rating (default: yours)"}}, run: cmdRating},
+			Args: []protocol.Arg{{Name: "@player", Kind: protocol.ArgUser, Help: "whose rating (default: yours)"}}, run: cmdRating},
 		{Name: "top", view: true, Aliases: []string{"leaderboard", "ladder"}, Summary: "this community's leaderboard",
 			Help: "A table of the players with rated games here, with rating, ± (2·RD), rank and games, listed by rating − 2·RD (the rating each has reached with 95% confidence, so a player with few games ranks lower until the rating settles); at most 20 rows.", run: cmdTop},
 		{Name: "engines", view: true, Aliases: []string{"bots", "computer"}, Summary: "the computer opponents on offer, with levels and board sizes", run: cmdEngines},
-		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []Arg{{Name: "preset", Kind: ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area (alone, they change the room's ruleset)"}}, run: cmdRules},
+		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []protocol.Arg{{Name: "preset", Kind: protocol.ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area (alone, they change the room's ruleset)"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",
 			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer).",
-			Args: []Arg{{Name: "key=value", Kind: ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
-		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []Arg{gameArg}, run: cmdAbort},
-		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []Arg{{Name: "command", Kind: ArgText}}, run: cmdHelp},
+			Args: []protocol.Arg{{Name: "key=value", Kind: protocol.ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
+		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []protocol.Arg{gameArg}, run: cmdAbort},
+		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []protocol.Arg{{Name: "command", Kind: protocol.ArgText}}, run: cmdHelp},
 	}
 }

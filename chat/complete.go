@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -24,7 +25,7 @@ func (b *core) completeEngine(typed string) []Choice {
 // Complete suggests values for argument arg of command cmd, given what the
 // user has typed so far (Discord autocomplete): the caller's active games
 // for a game reference, legal points for play.
-func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) []Choice {
+func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
 	var games []*gobot.Match
 	names := map[gobot.UserID]string{}
@@ -57,7 +58,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 	case arg == "point":
 		var match *gobot.Match
 		if ref, ok := r.Named["#game"]; ok {
-			id, _ := parseRefArg(ref, "game")
+			id, _ := protocol.ParseRef(ref, "game")
 			for _, g := range games {
 				if uint64(g.ID) == id {
 					match = g
@@ -106,7 +107,7 @@ func (b *Bot) Complete(ctx context.Context, r Request, cmd, arg, typed string) [
 // follow (japanese ko=simple), what is typed is offered as it stands.
 func completeRules(typed string) []Choice {
 	if strings.ContainsAny(typed, " =,") {
-		return []Choice{{Name: ClipRunes(typed, 100), Value: ClipRunes(typed, 100)}}
+		return []Choice{{Name: protocol.ClipRunes(typed, 100), Value: protocol.ClipRunes(typed, 100)}}
 	}
 	var out []Choice
 	for _, n := range game.PresetNames() {

@@ -1,19 +1,19 @@
 // Package chat is the platform-neutral bot: commands, game flow, clocks and
 // notifications. Adapters (chat/console, chat/discord, chat/matrix) turn
-// their platform's events into a Request, call Bot.Respond (or Handle),
-// and present the returned Reply in their own idiom. chat knows no SDK
-// and no database: the model and the store's port are package gobot's.
+// their platform's events into a protocol.Request, call Bot.Respond (or
+// Handle), and present the returned protocol.Reply in their own idiom.
+// chat knows no SDK and no database: the model and the store's port are
+// package gobot's.
 //
 // The files, by what they hold:
 //
 //   - ports.go: the ports chat needs besides gobot.Store (Notifier,
 //     TimeSource, Renderer, Engines).
-//   - message.go: Request, Reply and Message, what adapters exchange with
-//     the bot; hint.go and clip.go: command tokens and clipping.
-//   - command.go: the command declarations; argparse.go and args.go parse
-//     arguments from them, userid.go checks user IDs, spelling.go finds
-//     near names; errors.go is a refusal's type; action.go is the button
-//     codec.
+//   - Request, Reply and Message, what adapters exchange with the bot,
+//     and the argument grammar (Arg, Args, ParseArgs, the refusal type)
+//     are package chat/protocol's; errors.go: errorf, a refusal.
+//   - command.go: the command declarations (each one's arguments a
+//     protocol.Decl, parsed by protocol.ParseArgs).
 //   - router.go: Respond, the route of one command, and its transactions;
 //     call.go: the Call a handler gets and the Result (reply and Effects)
 //     it returns; outbox.go: replies stored with their effect; message

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -275,7 +276,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 			}
 			return nil // someone else applied it, or the game moved on
 		}
-		me := Mention(EngineUser(name))
+		me := protocol.Mention(EngineUser(name))
 		var what string
 		switch job {
 		case jobMove:
@@ -315,13 +316,14 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 		}
 		out = l
 		if what != "" {
-			user := User{ID: EngineUser(name)}
+			user := protocol.User{ID: EngineUser(name)}
 			if l.match.Engine == "" {
-				user = User{} // a people's game: the proposal pings both
+				user = protocol. // a people's game: the proposal pings both
+							User{}
 			}
-			r := &Request{Time: now, Room: l.match.Room, User: user}
+			r := &protocol.Request{Time: now, Room: l.match.Room, User: user}
 			rep := b.gameReply(&fx, tx, l, r, what)
-			fx.notify(Message{Room: l.match.Room, Reply: rep})
+			fx.notify(protocol.Message{Room: l.match.Room, Reply: rep})
 		}
 		return b.claim(tx, step, fx.Notices, now)
 	})
@@ -350,7 +352,7 @@ func samePosition(a, b *loaded) bool {
 }
 
 func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
-	me := Mention(EngineUser(l.match.Engine))
+	me := protocol.Mention(EngineUser(l.match.Engine))
 	h := l.g.Config().Height
 	if mv.Resign {
 		if err := l.g.Resign(ec); err != nil {
@@ -390,7 +392,7 @@ func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time
 		what += autoPassText(l, count)
 	}
 	if mv.Illegal != "" {
-		what += fmt.Sprintf(" (It proposed %s, which the rules refuse, so it passed.)", ClipRunes(mv.Illegal, 80))
+		what += fmt.Sprintf(" (It proposed %s, which the rules refuse, so it passed.)", protocol.ClipRunes(mv.Illegal, 80))
 	}
 	return what, nil
 }
@@ -414,7 +416,7 @@ func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me s
 	l.match.EngineDead = l.g.MoveCount()
 	list := "no dead stones"
 	if len(names) > 0 {
-		list = "dead: " + ClipRunes(strings.Join(names, " "), 200)
+		list = "dead: " + protocol.ClipRunes(strings.Join(names, " "), 200)
 	}
 	if ec == game.Empty {
 		return fmt.Sprintf("%s proposes the dead stones (%s).", me, list)
@@ -436,7 +438,7 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
 		now := b.timeSource.Now()
-		reason := ClipRunes(err.Error(), 200)
+		reason := protocol.ClipRunes(err.Error(), 200)
 		var fx Effects
 		// Claimed and fenced as an engine's move is (engineTurn).
 		step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
@@ -469,10 +471,10 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 				return err
 			}
 			if match.Engine != "" {
-				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", Mention(EngineUser(name)), reason)
-				r := &Request{Time: now, Room: match.Room, User: User{ID: EngineUser(name)}}
+				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", protocol.Mention(EngineUser(name)), reason)
+				r := &protocol.Request{Time: now, Room: match.Room, User: protocol.User{ID: EngineUser(name)}}
 				rep := b.gameReply(&fx, tx, cur, r, what)
-				fx.notify(Message{Room: match.Room, Reply: rep})
+				fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 			}
 			return b.claim(tx, step, fx.Notices, now)
 		})
@@ -491,8 +493,8 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 	if ok && seen == l.g.MoveCount() {
 		return
 	}
-	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", Mention(EngineUser(name)), l.match.ID, ClipRunes(err.Error(), 200))
-	b.notify(ctx, Message{Room: l.match.Room, Reply: Reply{Game: l.match.ID, Title: fmt.Sprintf("Game #%d", l.match.ID), Text: text},
+	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(name)), l.match.ID, protocol.ClipRunes(err.Error(), 200))
+	b.notify(ctx, protocol.Message{Room: l.match.Room, Reply: protocol.Reply{Game: l.match.ID, Title: fmt.Sprintf("Game #%d", l.match.ID), Text: text},
 		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
 }
 
@@ -546,7 +548,7 @@ func cmdEngines(call *Call) (Result, error) {
 		if b.eng.missing != "" {
 			msg += " " + b.eng.missing
 		}
-		return Result{Reply: Reply{Title: "Engines", Text: msg, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Title: "Engines", Text: msg, Private: true}}, nil
 	}
 	unrated := " and is unrated"
 	if b.cfg.RateEngineGames {
@@ -560,7 +562,7 @@ func cmdEngines(call *Call) (Result, error) {
 	if b.eng.scorer != "" {
 		text += fmt.Sprintf("\n%s proposes the dead stones of games between people.", b.eng.scorer)
 	}
-	return Result{Reply: Reply{Title: "Engines", Text: text, Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Engines", Text: text, Private: true}}, nil
 }
 
 // EngineMove is an engine's move: one play or pass, or several stones

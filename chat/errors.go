@@ -1,10 +1,7 @@
 package chat
 
-import "fmt"
+import "github.com/gobotgo/gobot/chat/protocol"
 
-// userError is a mistake by the user; its text is shown as is.
-type userError struct{ msg string }
-
-func (e userError) Error() string { return e.msg }
-
-func errorf(format string, a ...any) error { return userError{fmt.Sprintf(format, a...)} }
+// errorf is a refusal: a mistake by the user, its text shown as is
+// (protocol.Refusal).
+func errorf(format string, a ...any) error { return protocol.Refusef(format, a...) }

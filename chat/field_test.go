@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 	bolt "go.etcd.io/bbolt"
 )
@@ -46,7 +47,7 @@ func TestBoardNeverPings(t *testing.T) {
 // with what to do instead, and nothing stored.
 func TestOpenChallengeInDMRefused(t *testing.T) {
 	h := newHarness(t)
-	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:dm-alice", DM: true, EventID: "test:dm1", Command: "challenge", Args: []string{"9"}}
+	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:dm-alice", DM: true, EventID: "test:dm1", Command: "challenge", Args: []string{"9"}}
 	rep := h.bot.Handle(context.Background(), r)
 	if !rep.Error || !strings.Contains(rep.Text, "direct conversation") || strings.Contains(rep.Text, "Anyone here") {
 		t.Fatalf("open challenge in a DM: %+v", rep)
@@ -148,7 +149,7 @@ func TestLongInputIsNotEchoed(t *testing.T) {
 			for _, f := range rep.Fields {
 				all += f.Value
 			}
-			if strings.Contains(all, strings.Repeat("x", maxEcho+1)) || len(all) > 1000 {
+			if strings.Contains(all, strings.Repeat("x", protocol.MaxEcho+1)) || len(all) > 1000 {
 				t.Errorf("%s: %.30q… got a %d-byte reply: %.200s", who, line, len(all), all)
 			}
 		}
@@ -237,7 +238,7 @@ func (h *harness) reopen() {
 func TestCrashBetweenCommitAndSend(t *testing.T) {
 	h := newHarness(t)
 	h.start("9")
-	play := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:$move1", Command: "play", Args: []string{"D4"}, Outbox: true}
+	play := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: "test:$move1", Command: "play", Args: []string{"D4"}, Outbox: true}
 	first := h.bot.Handle(context.Background(), play)
 	if first.Error || first.Image == nil || !strings.Contains(first.Text, "alice> played D4") {
 		t.Fatalf("the move: %+v", first.Text)
@@ -258,14 +259,14 @@ func TestCrashBetweenCommitAndSend(t *testing.T) {
 		t.Fatalf("after delivery a repeat should be dropped: %+v", rep)
 	}
 	// A mistake stores nothing: handed over again, it is answered again.
-	bad := Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:$bad", Command: "play", Args: []string{"D4"}, Outbox: true}
+	bad := protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:$bad", Command: "play", Args: []string{"D4"}, Outbox: true}
 	for range 2 {
 		if rep := h.bot.Handle(context.Background(), bad); !rep.Error || rep.Duplicate || !strings.Contains(rep.Text, "occupied") {
 			t.Fatalf("a bad move: %+v", rep)
 		}
 	}
 	// Views and challenges are owed the same way.
-	look := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:$look", Command: "board", Outbox: true}
+	look := protocol.Request{User: protocol.User{ID: "test:carol", Name: "carol"}, Room: "test:main", EventID: "test:$look", Command: "board", Outbox: true}
 	l1 := h.bot.Handle(context.Background(), look)
 	l2 := h.bot.Handle(context.Background(), look)
 	if l1.Error || l2.Duplicate || l1.Text != l2.Text {

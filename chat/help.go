@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -20,7 +21,7 @@ func cmdHelp(call *Call) (Result, error) {
 			return Result{}, b.unknownCommand(name)
 		}
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "%s — %s", usageToken(c.Usage()), c.Summary)
+		fmt.Fprintf(&sb, "%s — %s", protocol.UsageToken(c.Usage()), c.Summary)
 		if len(c.Aliases) > 0 {
 			fmt.Fprintf(&sb, "\nAlso: %s", strings.Join(c.Aliases, ", "))
 		}
@@ -32,25 +33,21 @@ func cmdHelp(call *Call) (Result, error) {
 				fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
 			}
 		}
-		return Result{Reply: Reply{Text: sb.String(), Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: sb.String(), Private: true}}, nil
 	}
 	var sb strings.Builder
 	sb.WriteString("Commands:")
 	for _, c := range b.commands {
-		fmt.Fprintf(&sb, "\n%s — %s", usageToken(c.Usage()), c.Summary)
+		fmt.Fprintf(&sb, "\n%s — %s", protocol.UsageToken(c.Usage()), c.Summary)
 	}
 	fmt.Fprintf(&sb, "\n%s explains one.", b.cmd("help <command>"))
-	return Result{Reply: Reply{Title: "gobot help", Text: sb.String(), Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "gobot help", Text: sb.String(), Private: true}}, nil
 }
 
 // usageError says what is wrong and, where the refusal stays within
-// maxRefusal bytes, how to call c.
+// MaxRefusal bytes, how to call c.
 func (b *core) usageError(c string, what string) error {
-	cmd := b.byName[c]
-	if s := what + " Usage: " + usageToken(cmd.Usage()); len(s) <= maxRefusal {
-		return errorf("%s", s)
-	}
-	return errorf("%s", what)
+	return b.byName[c].Decl().UsageError(what)
 }
 
 func cmdRules(call *Call) (Result, error) {
@@ -63,7 +60,7 @@ func cmdRules(call *Call) (Result, error) {
 		}
 		fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", b.cmd("rules <name>"))
 		sb.WriteString("\n" + handicapRule)
-		return Result{Reply: Reply{Text: sb.String(), Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: sb.String(), Private: true}}, nil
 	}
 	if len(a.Text) > 1 && allPresets(a.Text) {
 		// rules japanese chinese: each in turn.
@@ -75,7 +72,7 @@ func cmdRules(call *Call) (Result, error) {
 			rules, _ := game.Preset(name)
 			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules, name))
 		}
-		return Result{Reply: Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}}, nil
 	}
 	spec, note := strings.Join(a.Text, " "), aliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
@@ -89,14 +86,14 @@ func cmdRules(call *Call) (Result, error) {
 		if room != nil && room.Rules != "" {
 			base = room.Rules
 		}
-		note = fmt.Sprintf("Options alone change this room's ruleset, %s, as they do in a challenge: %s %s.\n", clipArg(base), clipArg(base), clipArg(spec))
+		note = fmt.Sprintf("Options alone change this room's ruleset, %s, as they do in a challenge: %s %s.\n", protocol.ClipArg(base), protocol.ClipArg(base), protocol.ClipArg(spec))
 		spec = base + " " + spec
 	}
 	rules, err := game.ParseRules(spec)
 	if err != nil {
-		return Result{}, errorf("%s", rulesError(err, spec))
+		return Result{}, errorf("%s", protocol.RulesError(err, spec))
 	}
-	return Result{Reply: Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}}, nil
 }
 
 // allPresets reports whether every word names a preset.
@@ -118,7 +115,7 @@ func aliasNote(word string) string {
 	if !ok || w == p.Name || !farAlias[w] {
 		return ""
 	}
-	return fmt.Sprintf("%s is played as %s here, the closest of gobot's rulesets.\n", clipArg(word), p.Name)
+	return fmt.Sprintf("%s is played as %s here, the closest of gobot's rulesets.\n", protocol.ClipArg(word), p.Name)
 }
 
 // farAlias are the other names of a preset that stand for a different
@@ -190,7 +187,7 @@ func explainRules(r game.Rules, spec string) string {
 // presets table, or the ruleset's own komi.
 func explainKomi(r game.Rules, p game.PresetSpec, preset bool, spec string) string {
 	k := game.KomiPolicy{Even: r.Komi, Handicap: r.DefaultKomi(19, 19, 2)}
-	base, hasBase, komiGiven := rulesBase(spec)
+	base, hasBase, komiGiven := protocol.RulesBase(spec)
 	switch {
 	case preset:
 		k.OneStone = p.Komi.OneStone

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // The generation of a lease grows with each term: a renewal keeps it, a
@@ -81,8 +82,8 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	h.bot.SetNotifier("test", nil) // the harness's bot is the standby
 
 	// Under its term the old holder works as usual.
-	play := func(b *Bot, ctx context.Context, id gobot.EventID, point string) Reply {
-		return b.Handle(ctx, Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: id,
+	play := func(b *Bot, ctx context.Context, id gobot.EventID, point string) protocol.Reply {
+		return b.Handle(ctx, protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: id,
 			Command: "play", Args: []string{point}, Outbox: true})
 	}
 	if rep := play(old, oldCtx, "test:e1", "D4"); rep.Error {
@@ -100,12 +101,12 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	// Resumed before it notices: bob's move, the reminder, the sync
 	// position.
 	h.clock.Advance(23 * time.Hour)
-	rep := old.Handle(oldCtx, Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e2",
+	rep := old.Handle(oldCtx, protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e2",
 		Command: "play", Args: []string{"E5"}, Outbox: true})
 	if !rep.Duplicate {
 		t.Fatalf("the old holder answered a move after losing the lease: %+v", rep)
 	}
-	if rep := old.Handle(oldCtx, Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e3",
+	if rep := old.Handle(oldCtx, protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e3",
 		Command: "play", Args: []string{"Z99"}, Outbox: true}); !rep.Duplicate {
 		t.Fatalf("the old holder answered a bad move after losing the lease: %+v", rep)
 	}
@@ -133,7 +134,7 @@ func TestStaleTermWritesNothing(t *testing.T) {
 	if match, _ := h.game(1); match.Reminded == 0 {
 		t.Fatal("the new holder did not send the reminder")
 	}
-	if rep := h.bot.Handle(newCtx, Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e2",
+	if rep := h.bot.Handle(newCtx, protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:e2",
 		Command: "play", Args: []string{"E5"}, Outbox: true}); rep.Error {
 		t.Fatalf("the new holder's move: %s", rep.Text)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -87,9 +88,9 @@ func runLoad(t *testing.T, games int, r Renderer) {
 	}()
 	start := time.Now()
 	var seq atomic.Int64
-	send := func(rng *rand.Rand, user, room string, line ...string) Reply {
+	send := func(rng *rand.Rand, user, room string, line ...string) protocol.Reply {
 		id := fmt.Sprintf("load:%d", seq.Add(1))
-		r := Request{User: User{ID: gobot.UserID("load:" + user), Name: user}, Room: gobot.RoomID("load:" + room), EventID: gobot.EventID(id), Command: line[0], Args: line[1:]}
+		r := protocol.Request{User: protocol.User{ID: gobot.UserID("load:" + user), Name: user}, Room: gobot.RoomID("load:" + room), EventID: gobot.EventID(id), Command: line[0], Args: line[1:]}
 		rep := bot.Handle(context.Background(), r)
 		if rng.IntN(4) == 0 { // a duplicate delivery
 			dup := bot.Handle(context.Background(), r)
@@ -185,8 +186,8 @@ func BenchmarkMoveCommand(b *testing.B) {
 	bot := New(Config{Rules: "japanese", Width: 19, Height: 19}, db, benchRenderer, clock, nil)
 	ctx := context.Background()
 	newGame := func() {
-		bot.Handle(ctx, Request{User: User{ID: "b:a", Name: "a"}, Room: "b:r", Command: "challenge", Args: []string{"@b:b", "black"}})
-		bot.Handle(ctx, Request{User: User{ID: "b:b", Name: "b"}, Room: "b:r", Command: "accept"})
+		bot.Handle(ctx, protocol.Request{User: protocol.User{ID: "b:a", Name: "a"}, Room: "b:r", Command: "challenge", Args: []string{"@b:b", "black"}})
+		bot.Handle(ctx, protocol.Request{User: protocol.User{ID: "b:b", Name: "b"}, Room: "b:r", Command: "accept"})
 	}
 	newGame()
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -198,7 +199,7 @@ func BenchmarkMoveCommand(b *testing.B) {
 		for {
 			began := time.Now()
 			p := game.Pt(rng.IntN(19), rng.IntN(19)).GTP(19)
-			rep := bot.Handle(ctx, Request{User: User{ID: users[turn%2]}, Room: "b:r", Command: "play", Args: []string{p}})
+			rep := bot.Handle(ctx, protocol.Request{User: protocol.User{ID: users[turn%2]}, Room: "b:r", Command: "play", Args: []string{p}})
 			if !rep.Error {
 				if rep.Image == nil && benchRenderer != nil {
 					b.Fatal("no image")
@@ -210,7 +211,7 @@ func BenchmarkMoveCommand(b *testing.B) {
 			}
 		}
 		if moves == 200 { // keep games realistic: about 200 moves, then a new one
-			bot.Handle(ctx, Request{User: User{ID: users[turn%2]}, Room: "b:r", Command: "resign"})
+			bot.Handle(ctx, protocol.Request{User: protocol.User{ID: users[turn%2]}, Room: "b:r", Command: "resign"})
 			newGame()
 			moves, turn = 0, 0
 		}

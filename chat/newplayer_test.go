@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -30,7 +31,7 @@ func TestDrawReadsPlainly(t *testing.T) {
 // An engine never takes a move back, so its games offer no Undo button;
 // a game between people does.
 func TestEngineGameHasNoUndoButton(t *testing.T) {
-	hasUndo := func(rep Reply) bool {
+	hasUndo := func(rep protocol.Reply) bool {
 		for _, a := range rep.Actions {
 			if a.Label == "Undo" {
 				return true

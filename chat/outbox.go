@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // A request with Outbox set is handled in one write transaction that
@@ -17,7 +18,7 @@ import (
 // Duplicate.
 
 // owe stores rep, drawn in full, as what is owed for r's event.
-func (b *Bot) owe(tx gobot.Tx, r *Request, rep *Reply) error {
+func (b *Bot) owe(tx gobot.Tx, r *protocol.Request, rep *protocol.Reply) error {
 	if err := b.present(rep); err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func (b *Bot) Delivered(ctx context.Context, id gobot.EventID) error {
 // step decided again (a re-delivered event, a deadline claimed again)
 // queues the same messages in the same order, so they get the same
 // keys. An empty step leaves the messages unnamed.
-func keyed(step string, msgs []Message) []Message {
+func keyed(step string, msgs []protocol.Message) []protocol.Message {
 	if step == "" {
 		return msgs
 	}

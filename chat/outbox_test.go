@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Every message the bot sends on its own carries a Key naming the step
@@ -23,7 +24,7 @@ func TestMessageKeys(t *testing.T) {
 
 	// The DM to the player to move is named after the move's event.
 	ev := gobot.EventID("test:$move-d4")
-	rep := h.bot.Handle(context.Background(), Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main",
+	rep := h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main",
 		EventID: ev, Command: "play", Args: []string{"D4"}})
 	if rep.Error {
 		t.Fatalf("play: %s", rep.Text)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -20,12 +21,12 @@ func cmdPlay(call *Call) (Result, error) {
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
 			if errors.Is(err, game.ErrOffBoard) {
-				return errorf("%s is off the board: this %s board goes from A1 to %s.", clipArg(rest[0]), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
+				return errorf("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(rest[0]), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
 			}
 			if strings.Contains(strings.ToUpper(rest[0]), "I") && !strings.EqualFold(rest[0], "pass") {
-				return errorf("%s: there is no column I on a go board (the letters skip from H to J).", echo(rest[0]))
+				return errorf("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(rest[0]))
 			}
-			return errorf("%s isn't a point: write a column letter and a row number, like D4.", echo(rest[0]))
+			return errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(rest[0]))
 		}
 		if err := b.checkTurn(l, me); err != nil {
 			return err
@@ -43,7 +44,7 @@ func cmdPlay(call *Call) (Result, error) {
 			}
 			return err
 		}
-		what = fmt.Sprintf("%s played %s", Mention(r.User.ID), p.GTP(cfg.Height))
+		what = fmt.Sprintf("%s played %s", protocol.Mention(r.User.ID), p.GTP(cfg.Height))
 		if n := l.g.Captures(me) - before; n > 0 {
 			what += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
 		}
@@ -84,7 +85,7 @@ func plural(n int) string {
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
 	if n := l.g.MoveCount(); n > before+1 && l.g.Automatic(n-1) {
-		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", Mention(playerOf(l.match, game.White)))
+		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(playerOf(l.match, game.White)))
 	}
 	return ""
 }
@@ -98,19 +99,19 @@ func (b *core) checkTurn(l *loaded, me game.Color) error {
 		return game.ErrGameOver
 	}
 	if l.g.ToMove() != me {
-		return errorf("It's not your turn: %s is to play in game #%d.", Mention(playerOf(l.match, l.g.ToMove())), l.match.ID)
+		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(playerOf(l.match, l.g.ToMove())), l.match.ID)
 	}
 	return nil
 }
 
 // afterMove ends the game record when the game is over.
-func (b *core) afterMove(l *loaded, r *Request) {
+func (b *core) afterMove(l *loaded, r *protocol.Request) {
 	if l.g.Phase() == game.Over {
 		finish(l.match, l.g, r.Time)
 	}
 }
 
-func (b *core) pass(l *loaded, me game.Color, r *Request) error {
+func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
 	if err := l.g.Play(me, game.Pass); err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func (b *core) pass(l *loaded, me game.Color, r *Request) error {
 }
 
 func (b *core) passText(l *loaded, u gobot.UserID) string {
-	s := fmt.Sprintf("%s passed.", Mention(u))
+	s := fmt.Sprintf("%s passed.", protocol.Mention(u))
 	if l.g.Phase() == game.Scoring {
 		s += " Both players passed: the game is being scored."
 	}
@@ -159,7 +160,7 @@ func cmdAbort(call *Call) (Result, error) {
 
 // end ends the game r refers to with stop (a resignation, an abort) and
 // says who did what.
-func (b *core) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Result, error) {
+func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Result, error) {
 	var fx Effects
 	l, err := b.change(&fx, tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
 		if err := stop(l, me); err != nil {
@@ -171,7 +172,7 @@ func (b *core) end(tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, did 
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s.", Mention(r.User.ID), did)), fx)
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s.", protocol.Mention(r.User.ID), did)), fx)
 }
 
 func cmdUndo(call *Call) (Result, error) {
@@ -185,18 +186,18 @@ func cmdUndo(call *Call) (Result, error) {
 			return game.ErrGameOver
 		}
 		if l.match.Engine != "" {
-			return errorf("%s does not take back moves; play on, or %s.", Mention(EngineUser(l.match.Engine)), b.cmd("resign"))
+			return errorf("%s does not take back moves; play on, or %s.", protocol.Mention(EngineUser(l.match.Engine)), b.cmd("resign"))
 		}
 		opp := playerOf(l.match, me.Opponent())
 		switch {
 		case refuse && l.match.UndoBy == opp:
 			l.match.UndoBy = ""
-			text = fmt.Sprintf("%s refused to undo; the game goes on.", Mention(r.User.ID))
+			text = fmt.Sprintf("%s refused to undo; the game goes on.", protocol.Mention(r.User.ID))
 			notifyUser = opp
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
 		case l.match.UndoBy == r.User.ID:
-			return errorf("You already asked; waiting for %s to answer %s or %s.", Mention(opp), b.cmd("undo"), b.cmd("undo no"))
+			return errorf("You already asked; waiting for %s to answer %s or %s.", protocol.Mention(opp), b.cmd("undo"), b.cmd("undo no"))
 		case l.match.UndoBy == opp:
 			last, ok := l.g.LastMove()
 			if !ok {
@@ -212,7 +213,7 @@ func cmdUndo(call *Call) (Result, error) {
 			}
 			l.match.UndoBy = ""
 			startClock(l.match, l.g, r.Time)
-			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
+			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
 			last, ok := l.g.LastMove()
 			if !ok {
@@ -222,7 +223,7 @@ func cmdUndo(call *Call) (Result, error) {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
 			}
 			l.match.UndoBy = r.User.ID
-			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", Mention(r.User.ID), Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
+			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), protocol.Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
 			notifyUser = opp
 		}
 		return nil
@@ -235,9 +236,9 @@ func cmdUndo(call *Call) (Result, error) {
 		rep.Mentions = []gobot.UserID{notifyUser}
 	}
 	if l.match.UndoBy != "" {
-		rep.Actions = []Action{
-			{ID: b.actionID("undo", l, "yes"), Label: "Allow undo", Style: Primary},
-			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: Secondary},
+		rep.Actions = []protocol.Action{
+			{ID: b.actionID("undo", l, "yes"), Label: "Allow undo", Style: protocol.Primary},
+			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: protocol.Secondary},
 		}
 	}
 	return reply(rep, fx)
@@ -255,7 +256,7 @@ func cmdDead(call *Call) (Result, error) {
 		for _, s := range a.Points {
 			p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 			if err != nil || p.IsPass() {
-				return errorf("%s isn't a point on this board: give stones like D4.", echo(s))
+				return errorf("%s isn't a point on this board: give stones like D4.", protocol.Echo(s))
 			}
 			if l.g.At(p) == game.Empty {
 				return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
@@ -274,7 +275,7 @@ func cmdDead(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s marked %s.", Mention(r.User.ID), strings.Join(toggled, ", "))), fx)
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s marked %s.", protocol.Mention(r.User.ID), strings.Join(toggled, ", "))), fx)
 }
 
 func cmdDone(call *Call) (Result, error) {
@@ -286,7 +287,7 @@ func cmdDone(call *Call) (Result, error) {
 			return game.ErrNotScoring
 		}
 		if l.g.Accepted(me) {
-			return errorf("You already accepted this count; waiting for %s.", Mention(playerOf(l.match, me.Opponent())))
+			return errorf("You already accepted this count; waiting for %s.", protocol.Mention(playerOf(l.match, me.Opponent())))
 		}
 		_, over, err := l.g.Accept(me)
 		if err != nil {
@@ -296,7 +297,7 @@ func cmdDone(call *Call) (Result, error) {
 			finish(l.match, l.g, r.Time)
 			text = "Both players accepted the count."
 		} else {
-			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", Mention(r.User.ID), Mention(playerOf(l.match, me.Opponent())), b.cmd("done"), b.cmd("dead <point>"))
+			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), protocol.Mention(playerOf(l.match, me.Opponent())), b.cmd("done"), b.cmd("dead <point>"))
 		}
 		return nil
 	})
@@ -319,12 +320,12 @@ func cmdResume(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", Mention(r.User.ID))), fx)
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", protocol.Mention(r.User.ID))), fx)
 }
 
 // actionID encodes a button for game l.
 func (b *core) actionID(cmd string, l *loaded, arg string) string {
-	return Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
+	return protocol.Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
 }
 
 // colorOf returns u's colour in match, or Empty.
@@ -348,7 +349,7 @@ func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
-func findGame(tx gobot.Tx, b *core, r *Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
+func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
 	if id != 0 {
 		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
@@ -424,10 +425,10 @@ func findGame(tx gobot.Tx, b *core, r *Request, id gobot.GameID, asPlayer bool) 
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	var c []string
 	for _, g := range here {
-		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, Mention(g.Black), Mention(g.White)))
+		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, protocol.Mention(g.Black), protocol.Mention(g.White)))
 	}
-	example := ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), maxEcho)
-	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", listSome(c), b.cmd(example+" #"+fmt.Sprint(here[0].ID)))
+	example := protocol.ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), protocol.MaxEcho)
+	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), b.cmd(example+" #"+fmt.Sprint(here[0].ID)))
 }
 
 // scoringCommands act only on a game being scored.
@@ -465,14 +466,14 @@ func load(match *gobot.Match) (*loaded, error) {
 // transaction: the game is replayed, fn applied, the game rated if it
 // ended, the record saved. Nothing is written if fn fails (the router
 // rolls the whole transaction back).
-func (b *core) change(fx *Effects, tx gobot.Tx, r *Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
+func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
 	match, err := findGame(tx, b, r, id, asPlayer)
 	if err != nil {
 		return nil, err
 	}
 	me := colorOf(match, r.User.ID)
 	if asPlayer && me == game.Empty {
-		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", Mention(match.Black), Mention(match.White), match.ID, b.cmd(fmt.Sprintf("board #%d", match.ID)))
+		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, b.cmd(fmt.Sprintf("board #%d", match.ID)))
 	}
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))

@@ -5,12 +5,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
 // Notifier delivers messages that are not replies, for one platform.
 type Notifier interface {
-	Notify(ctx context.Context, m Message) error
+	Notify(ctx context.Context, m protocol.Message) error
 }
 
 // TimeSource tells the time; tests use a fake one.

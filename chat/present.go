@@ -9,49 +9,36 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
-// drawing is an image a reply shows, drawn after the transaction that
-// built the reply has ended: a board (a PNG) or a replay (a GIF). A
-// reply and the DM copied from it share one drawing, drawn once.
-type drawing struct {
-	g      *game.Game
-	id     gobot.GameID
-	theme  string
-	replay bool
-
-	done bool
-	file *File
-	err  error
-}
-
 // boardDrawing is game g's board for a viewer's theme.
-func boardDrawing(g *game.Game, id gobot.GameID, theme string) *drawing {
-	return &drawing{g: g, id: id, theme: theme}
+func boardDrawing(g *game.Game, id gobot.GameID, theme string) *protocol.Drawing {
+	return &protocol.Drawing{Game: g, ID: id, Theme: theme}
 }
 
 // present completes rep: its drawing becomes its Image. A board that
 // fails to draw is logged and the reply goes without it; a replay that
 // fails is the reply's error.
-func (b *core) present(rep *Reply) error {
-	d := rep.draw
+func (b *core) present(rep *protocol.Reply) error {
+	d := rep.Draw
 	if d == nil {
 		return nil
 	}
-	rep.draw = nil
-	if !d.done {
-		d.done = true
-		if d.replay {
-			d.file, d.err = b.replayImage(d.g, d.id, d.theme)
+	rep.Draw = nil
+	if !d.Done {
+		d.Done = true
+		if d.Replay {
+			d.File, d.Err = b.replayImage(d.Game, d.ID, d.Theme)
 		} else {
-			d.file = b.boardImage(d.g, d.id, d.theme)
+			d.File = b.boardImage(d.Game, d.ID, d.Theme)
 		}
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err != nil {
+		return d.Err
 	}
-	rep.Image = d.file
+	rep.Image = d.File
 	return nil
 }
 
@@ -66,7 +53,7 @@ func contentTag(data []byte) string {
 
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
-func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
+func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string) *protocol.File {
 	if b.render == nil {
 		return nil
 	}
@@ -76,11 +63,11 @@ func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string) *File {
 		b.log.Error("render failed", "game", id, "err", err)
 		return nil
 	}
-	return &File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
+	return &protocol.File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }
 
 // replayImage renders g's moves as an animated GIF.
-func (b *core) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, error) {
+func (b *core) replayImage(g *game.Game, id gobot.GameID, theme string) (*protocol.File, error) {
 	if b.render == nil {
 		return nil, errorf("This bot has no renderer configured.")
 	}
@@ -89,17 +76,17 @@ func (b *core) replayImage(g *game.Game, id gobot.GameID, theme string) (*File, 
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: fmt.Sprintf("gobot-%d-%s.gif", id, contentTag(buf.Bytes())), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
+	return &protocol.File{Name: fmt.Sprintf("gobot-%d-%s.gif", id, contentTag(buf.Bytes())), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
 }
 
 // errorReply turns any error into friendly private text: the one place
 // where game and storage errors become words.
-func (b *core) errorReply(err error) Reply {
-	var ue userError
+func (b *core) errorReply(err error) protocol.Reply {
+	var ue protocol.Refusal
 	msg := ""
 	switch {
 	case errors.As(err, &ue):
-		msg = ue.msg
+		msg = ue.Error()
 	case errors.Is(err, errDuplicate), errors.Is(err, gobot.ErrDuplicate):
 		msg = "I already handled that (it arrived twice); nothing more to do."
 	case errors.Is(err, game.ErrKo):
@@ -126,7 +113,7 @@ func (b *core) errorReply(err error) Reply {
 		// Received under a lease another process holds now: that process
 		// answers it, this one stays silent (Duplicate).
 		b.log.Info("dropped a request received under a lease now held elsewhere", "err", err)
-		return Reply{Duplicate: true, Error: true, Private: true}
+		return protocol.Reply{Duplicate: true, Error: true, Private: true}
 	case errors.Is(err, gobot.ErrUnavailable):
 		b.log.Warn("store unavailable", "err", err)
 		msg = "The database is unavailable, try again in a moment; nothing was changed."
@@ -140,17 +127,17 @@ func (b *core) errorReply(err error) Reply {
 		msg = "Sorry, something went wrong on my side; nothing was changed."
 	}
 	dup := errors.Is(err, errDuplicate) || errors.Is(err, gobot.ErrDuplicate)
-	return Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
+	return protocol.Reply{Text: msg, Error: true, Private: true, Duplicate: dup}
 }
 
 // gameReply builds the message shown after any change to a game (and for
 // `board`): what happened, whose turn, captures, time, the board image,
 // buttons, and the mention of the player to move; a DM to the player to
 // move goes into fx.
-func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what string) Reply {
+func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Request, what string) protocol.Reply {
 	match, g := l.match, l.g
 	cfg := g.Config()
-	rep := Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
+	rep := protocol.Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
 	if match.Thread || match.Room != r.Room {
 		rep.Room = match.Room
 	}
@@ -162,7 +149,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 	switch g.Phase() {
 	case game.Playing:
 		next = playerOf(match, g.ToMove())
-		s := fmt.Sprintf("%s (%s) to play", Mention(next), g.ToMove().Name())
+		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), g.ToMove().Name())
 		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform {
 			s += " — " + left
 		}
@@ -173,21 +160,20 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
 		}
 		lines = append(lines, s+".")
-		rep.Actions = []Action{
+		rep.Actions = []protocol.Action{
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
-			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
+			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
 		}
 		if match.Engine == "" { // an engine takes nothing back (cmdUndo)
-			rep.Actions = append(rep.Actions, Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
+			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:
 		sc := g.Score()
-		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.",
-			Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), Mention(match.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
+		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", protocol.Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), protocol.Mention(match.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
 		var acc []string
 		for _, c := range []game.Color{game.Black, game.White} {
 			if g.Accepted(c) {
-				acc = append(acc, Mention(playerOf(match, c))+" accepted")
+				acc = append(acc, protocol.Mention(playerOf(match, c))+" accepted")
 			}
 		}
 		if len(acc) > 0 {
@@ -198,9 +184,9 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 		} else {
 			lines = append(lines, fmt.Sprintf("Mark dead stones with %s (again to unmark), then %s to accept, or %s to play on.", b.cmd("dead <point>"), b.cmd("done"), b.cmd("resume")))
 		}
-		rep.Actions = []Action{
-			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: Success},
-			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: Secondary},
+		rep.Actions = []protocol.Action{
+			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: protocol.Success},
+			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Secondary},
 		}
 		rep.Mentions = []gobot.UserID{match.Black, match.White}
 	case game.Over:
@@ -211,7 +197,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 		}
 		if res.Reason == game.ByScore {
 			sc := g.Score()
-			s += fmt.Sprintf(" %s %s, %s %s.", Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), Mention(match.White), formatSide(sc.White, cfg.Rules, true))
+			s += fmt.Sprintf(" %s %s, %s %s.", protocol.Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), protocol.Mention(match.White), formatSide(sc.White, cfg.Rules, true))
 		}
 		if rl := ratingLine(match, g); rl != "" {
 			s += "\n" + rl
@@ -220,12 +206,12 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 		rep.Mentions = []gobot.UserID{match.Black, match.White}
 	}
 	rep.Text = strings.Join(lines, "\n")
-	rep.Fields = []Field{
-		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+	rep.Fields = []protocol.Field{
+		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, match.Clock), Inline: false},
 	}
-	rep.draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
+	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
 		np := playerIn(tx, next)
@@ -236,7 +222,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *Request, what s
 			dm := rep
 			dm.Actions = nil
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", match.ID, rep.Text)
-			fx.notify(Message{To: next, Room: match.Room, Reply: dm})
+			fx.notify(protocol.Message{To: next, Room: match.Room, Reply: dm})
 		}
 	}
 	if what == "" {

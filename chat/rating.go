@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -18,7 +19,7 @@ import (
 
 // communityOf returns where r's ratings are kept: the adapter's
 // Community, else the room.
-func communityOf(r *Request) gobot.CommunityID {
+func communityOf(r *protocol.Request) gobot.CommunityID {
 	if r.Community != "" {
 		return r.Community
 	}
@@ -27,13 +28,6 @@ func communityOf(r *Request) gobot.CommunityID {
 
 // ratedSize reports whether a board size is rated: 9x9, 13x13, 19x19.
 func ratedSize(w, h int) bool { return w == h && (w == 9 || w == 13 || w == 19) }
-
-// ratingOpts are the challenge options about ratings, taken out of the
-// arguments before the game options are parsed.
-type ratingOpts struct {
-	Rated *bool // rated / unrated as typed; nil = the default
-	Auto  bool  // handicap=auto
-}
 
 // record returns u's rating in c, a newcomer's when there is none.
 func record(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
@@ -56,7 +50,7 @@ func (b *core) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) strin
 
 // rateChallenge decides whether a challenge is rated and applies
 // handicap=auto to cfg and color (opponent is "" for an open challenge).
-func (b *core) rateChallenge(tx gobot.Tx, r *Request, opponent gobot.UserID, ro ratingOpts, o gameOptions, cfg *game.Config, color *string) (*gobot.ChallengeRating, error) {
+func (b *core) rateChallenge(tx gobot.Tx, r *protocol.Request, opponent gobot.UserID, ro protocol.RatingOpts, o protocol.GameOptions, cfg *game.Config, color *string) (*gobot.ChallengeRating, error) {
 	c := communityOf(r)
 	cr := &gobot.ChallengeRating{Community: c, Auto: ro.Auto}
 	from, err := record(tx, c, r.User.ID)
@@ -92,7 +86,7 @@ func (b *core) rateChallenge(tx gobot.Tx, r *Request, opponent gobot.UserID, ro 
 
 // autoHandicap sets the handicap, komi and colours rating.Suggest gives
 // for the challenger (from) and the opponent (to).
-func autoHandicap(from, to *gobot.PlayerRating, o gameOptions, cfg *game.Config, color *string, cr *gobot.ChallengeRating) error {
+func autoHandicap(from, to *gobot.PlayerRating, o protocol.GameOptions, cfg *game.Config, color *string, cr *gobot.ChallengeRating) error {
 	if o.Handicap != nil || o.Komi != nil {
 		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	}
@@ -136,9 +130,9 @@ func challengeRatingNote(c *gobot.Challenge) string {
 	if cr.Rated {
 		s = "\nRated."
 	}
-	ranks := []string{Mention(c.From) + " " + cr.FromRank}
+	ranks := []string{protocol.Mention(c.From) + " " + cr.FromRank}
 	if c.To != "" {
-		ranks = append(ranks, Mention(c.To)+" "+cr.ToRank)
+		ranks = append(ranks, protocol.Mention(c.To)+" "+cr.ToRank)
 	}
 	s += " Ranks: " + strings.Join(ranks, ", ") + "."
 	if cr.Auto {
@@ -147,9 +141,9 @@ func challengeRatingNote(c *gobot.Challenge) string {
 		switch handicap := rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi) > 0; {
 		case !handicap:
 		case c.Color == "black":
-			s += ": " + Mention(c.From) + " takes Black"
+			s += ": " + protocol.Mention(c.From) + " takes Black"
 		case c.Color == "white":
-			s += ": " + Mention(c.To) + " takes Black"
+			s += ": " + protocol.Mention(c.To) + " takes Black"
 		}
 		s += "."
 	}
@@ -158,7 +152,7 @@ func challengeRatingNote(c *gobot.Challenge) string {
 
 // gameRatingFor is a new game's rating data: the challenge's community
 // and decision, the players' ranks now.
-func (b *core) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black, white gobot.UserID) *gobot.GameRating {
+func (b *core) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *protocol.Request, black, white gobot.UserID) *gobot.GameRating {
 	gr := &gobot.GameRating{Community: communityOf(r)}
 	if c.Rating != nil {
 		gr.Community, gr.Rated = c.Rating.Community, c.Rating.Rated
@@ -171,7 +165,7 @@ func (b *core) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *Request, black,
 
 // seat writes a player of match with colour and rank: "<@alice> (Black, 5k?)".
 func seat(match *gobot.Match, c game.Color) string {
-	s := Mention(playerOf(match, c)) + " (" + c.Name()
+	s := protocol.Mention(playerOf(match, c)) + " (" + c.Name()
 	if r := rankAt(match, c); r != "" {
 		s += ", " + r
 	}
@@ -311,8 +305,7 @@ func ratingLine(match *gobot.Match, g *game.Game) string {
 	if gr == nil || !gr.Done {
 		return ""
 	}
-	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).",
-		Mention(match.Black), signed(gr.BlackChange), gr.BlackAfter, Mention(match.White), signed(gr.WhiteChange), gr.WhiteAfter)
+	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).", protocol.Mention(match.Black), signed(gr.BlackChange), gr.BlackAfter, protocol.Mention(match.White), signed(gr.WhiteChange), gr.WhiteAfter)
 }
 
 // bothMoved reports whether each player made a move of their own (a
@@ -347,7 +340,7 @@ func sgfRanks(match *gobot.Match) (br, wr string) {
 
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.
-func (b *core) stateRank(tx gobot.Tx, r *Request, v string) error {
+func (b *core) stateRank(tx gobot.Tx, r *protocol.Request, v string) error {
 	c := communityOf(r)
 	rec, err := record(tx, c, r.User.ID)
 	if err != nil {
@@ -358,7 +351,7 @@ func (b *core) stateRank(tx gobot.Tx, r *Request, v string) error {
 	}
 	rank, err := game.ParseRank(v)
 	if err != nil {
-		return errorf("rank=%s: write a grade like 5k, 10 kyu, 2d or 3 dan (ranks go from 30k to 9d).", ClipRunes(v, 20))
+		return errorf("rank=%s: write a grade like 5k, 10 kyu, 2d or 3 dan (ranks go from 30k to 9d).", protocol.ClipRunes(v, 20))
 	}
 	p, err := rating.Start(rank)
 	if err != nil {
@@ -385,7 +378,7 @@ func cmdRating(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	p := rec.Player()
-	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", Mention(who), p.Rating, 2*p.RD, p.RankLabel())
+	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", protocol.Mention(who), p.Rating, 2*p.RD, p.RankLabel())
 	if !found || rec.Games == 0 {
 		var s string
 		switch {
@@ -394,7 +387,7 @@ func cmdRating(call *Call) (Result, error) {
 		default:
 			s = head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", b.cmd("settings rank=5k"))
 		}
-		return Result{Reply: Reply{Title: "Rating", Text: s}}, nil
+		return Result{Reply: protocol.Reply{Title: "Rating", Text: s}}, nil
 	}
 	lines := []string{head,
 		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, plural(rec.Games), rec.Wins, plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
@@ -405,10 +398,10 @@ func cmdRating(call *Call) (Result, error) {
 		lines = append(lines, "Last results:")
 		for _, x := range rec.Last {
 			what := map[float64]string{1: "won", 0.5: "drew", 0: "lost"}[x.Score]
-			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, Mention(x.Opponent), x.Game, signed(x.Change), x.At.UTC().Format("2006-01-02")))
+			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, protocol.Mention(x.Opponent), x.Game, signed(x.Change), x.At.UTC().Format("2006-01-02")))
 		}
 	}
-	return Result{Reply: Reply{Title: "Rating", Text: strings.Join(lines, "\n")}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rating", Text: strings.Join(lines, "\n")}}, nil
 }
 
 // topRows is how many players `top` lists.
@@ -453,7 +446,7 @@ func cmdTop(call *Call) (Result, error) {
 		names[x.User] = displayName(tx, x.User)
 	}
 	if len(rs) == 0 {
-		return Result{Reply: Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}}, nil
+		return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", b.cmd("challenge @player"))}}, nil
 	}
 	SortLeaderboard(rs)
 	var sb strings.Builder
@@ -461,7 +454,7 @@ func cmdTop(call *Call) (Result, error) {
 	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "W-L")
 	for i, x := range rs[:min(len(rs), topRows)] {
 		p := x.Player()
-		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, ClipRunes(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
+		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, protocol.ClipRunes(names[x.User], 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
 	}
 	sb.WriteString("```")
 	if n := len(rs) - topRows; n > 0 {
@@ -474,7 +467,7 @@ func cmdTop(call *Call) (Result, error) {
 			break
 		}
 	}
-	return Result{Reply: Reply{Title: "Leaderboard", Text: sb.String()}}, nil
+	return Result{Reply: protocol.Reply{Title: "Leaderboard", Text: sb.String()}}, nil
 }
 
 // handicapRule is what `rules` says about handicaps from ratings (text

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -96,7 +97,7 @@ func TestTimeoutBeforeBothMovedUnrated(t *testing.T) {
 func TestUnratedEnds(t *testing.T) {
 	h := newHarness(t)
 	h.start("")
-	abort := Request{User: User{ID: "test:carol", Name: "carol"}, Room: "test:main", Admin: true, Command: "abort", Args: []string{"#1"}}
+	abort := protocol.Request{User: protocol.User{ID: "test:carol", Name: "carol"}, Room: "test:main", Admin: true, Command: "abort", Args: []string{"#1"}}
 	if rep := h.bot.Handle(context.Background(), abort); rep.Error {
 		t.Fatal(rep.Text)
 	}
@@ -118,10 +119,10 @@ func TestUnratedEnds(t *testing.T) {
 func TestRatingsPerCommunity(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	do := func(user, community, line string) Reply {
+	do := func(user, community, line string) protocol.Reply {
 		t.Helper()
 		f := strings.Fields(line)
-		rep := h.bot.Handle(ctx, Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:" + gobot.RoomID(community), Community: gobot.CommunityID(community), Command: f[0], Args: f[1:]})
+		rep := h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:" + gobot.RoomID(community), Community: gobot.CommunityID(community), Command: f[0], Args: f[1:]})
 		if rep.Error {
 			t.Fatalf("%s: %s", line, rep.Text)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // The route of one command:
@@ -36,7 +37,7 @@ import (
 // Handle answers one request and then sends the messages the command
 // made for others. It never panics on bad input; every mistake comes
 // back as a Reply with Error set.
-func (b *Bot) Handle(ctx context.Context, r Request) Reply {
+func (b *Bot) Handle(ctx context.Context, r protocol.Request) protocol.Reply {
 	rep, then := b.Respond(ctx, r)
 	then(ctx)
 	return rep
@@ -48,12 +49,12 @@ func (b *Bot) Handle(ctx context.Context, r Request) Reply {
 // calls then once, after its answer went out, whether or not that
 // succeeded: the command's effect is committed, and a slow DM must not
 // delay the caller's answer (Discord wants one within 3 seconds).
-func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(context.Context)) {
+func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.Reply, then func(context.Context)) {
 	then = func(context.Context) {}
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
-			reply = Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
+			reply = protocol.Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
 		}
 	}()
 	if r.Time.IsZero() {
@@ -67,11 +68,11 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 			return b.errorReply(err), then
 		}
 	}
-	if err := ValidateUser(r.User.ID); err != nil {
+	if err := protocol.ValidateUser(r.User.ID); err != nil {
 		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
 	}
 	var cmd *Command
-	var btn *Button
+	var btn *protocol.Button
 	if r.Action != "" {
 		x, c, err := b.decodeAction(r.Action)
 		if err != nil {
@@ -92,7 +93,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name))), then
 	}
-	args, err := b.parseArgs(cmd, &r)
+	args, err := protocol.ParseArgs(cmd.Decl(), &r)
 	if err != nil {
 		return b.errorReply(err), then
 	}
@@ -126,7 +127,7 @@ func (b *Bot) Respond(ctx context.Context, r Request) (reply Reply, then func(co
 // prepare runs cmd's prepare step before any transaction: it reads the
 // room's settings for it, in a read transaction of its own that ends
 // before the slow work starts.
-func (b *Bot) prepare(ctx context.Context, cmd *Command, r *Request, args *Args) (any, error) {
+func (b *Bot) prepare(ctx context.Context, cmd *Command, r *protocol.Request, args *protocol.Args) (any, error) {
 	p := &Prep{Ctx: ctx, Req: r, Args: args, bot: b.core}
 	if err := b.store.View(ctx, func(tx gobot.Tx) error {
 		room, err := tx.Room(r.Room)
@@ -145,7 +146,7 @@ func (b *Bot) prepare(ctx context.Context, cmd *Command, r *Request, args *Args)
 // (c.Tx is set here) and returns its result, whose effects are carried
 // out once it is committed. refused is what the command's prepare step
 // said against it.
-func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *Button, refused error) (res Result, err error) {
+func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Button, refused error) (res Result, err error) {
 	r := c.Req
 	owed := r.Outbox && r.EventID != ""
 	again := false
@@ -206,7 +207,7 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *Button, ref
 }
 
 // markEvent records that r's event is handled; errDuplicate if it was.
-func markEvent(tx gobot.Tx, r *Request) error {
+func markEvent(tx gobot.Tx, r *protocol.Request) error {
 	if r.EventID == "" {
 		return nil
 	}
@@ -221,17 +222,17 @@ func markEvent(tx gobot.Tx, r *Request) error {
 
 // decodeAction turns a pressed button into its command; the game
 // version is checked by checkButton in the command's transaction.
-func (b *core) decodeAction(id string) (Button, *Command, error) {
-	x, err := ParseButton(id)
+func (b *core) decodeAction(id string) (protocol.Button, *Command, error) {
+	x, err := protocol.ParseButton(id)
 	c, ok := b.byName[x.Command]
 	if err != nil || !ok {
-		return Button{}, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
+		return protocol.Button{}, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
 	}
 	return x, c, nil
 }
 
 // checkButton refuses a game button shown for an older position.
-func checkButton(tx gobot.Tx, x *Button) error {
+func checkButton(tx gobot.Tx, x *protocol.Button) error {
 	if x == nil || x.Game == 0 {
 		return nil
 	}
@@ -243,7 +244,7 @@ func checkButton(tx gobot.Tx, x *Button) error {
 		return err
 	}
 	if match.Version != x.Version {
-		return errorf("The board has moved on since those buttons were shown — here is the latest: %s.", Cmd(fmt.Sprintf("board #%d", x.Game)))
+		return errorf("The board has moved on since those buttons were shown — here is the latest: %s.", protocol.Cmd(fmt.Sprintf("board #%d", x.Game)))
 	}
 	return nil
 }
@@ -257,24 +258,24 @@ func (b *core) unknownCommand(name string) error {
 		names = append(names, c.Name)
 		names = append(names, c.Aliases...)
 	}
-	if n, ok := nearest(name, names); ok {
+	if n, ok := protocol.Nearest(name, names); ok {
 		best := b.byName[n].Name // an alias stands for its command
-		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", echo(name), b.cmd(best), b.cmd("help"))
+		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", protocol.Echo(name), b.cmd(best), b.cmd("help"))
 	}
-	return errorf("I don't know the command %s. %s lists them all.", echo(name), b.cmd("help"))
+	return errorf("I don't know the command %s. %s lists them all.", protocol.Echo(name), b.cmd("help"))
 }
 
 // owedReply is the stored reply of an event handed over again; a
 // Duplicate once it was delivered.
-func owedReply(tx gobot.Tx, id gobot.EventID) (Reply, error) {
+func owedReply(tx gobot.Tx, id gobot.EventID) (protocol.Reply, error) {
 	raw, err := tx.Outbox(id)
 	if errors.Is(err, gobot.ErrNotFound) {
-		return Reply{}, errDuplicate // handled and delivered
+		return protocol.Reply{}, errDuplicate // handled and delivered
 	}
 	if err != nil {
-		return Reply{}, err
+		return protocol.Reply{}, err
 	}
-	var rep Reply
+	var rep protocol.Reply
 	return rep, json.Unmarshal(raw, &rep)
 }
 

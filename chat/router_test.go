@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -60,10 +61,10 @@ func (h *harness) run(lines string) {
 }
 
 // request is the Request h.do would send for "user: line".
-func (h *harness) request(l string, id gobot.EventID) Request {
+func (h *harness) request(l string, id gobot.EventID) protocol.Request {
 	user, line, _ := strings.Cut(l, ":")
 	f := strings.Fields(line)
-	return Request{User: User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
+	return protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
 		Command: f[0], Args: f[1:], Admin: h.admins[user]}
 }
 
@@ -244,7 +245,7 @@ func TestStaleButtonRefused(t *testing.T) {
 	}
 	h.ok("bob", "play E5")
 	before := h.dump()
-	stale := h.bot.Handle(context.Background(), Request{User: User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:btn", Action: pass})
+	stale := h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "test:bob", Name: "bob"}, Room: "test:main", EventID: "test:btn", Action: pass})
 	if !stale.Error || !strings.Contains(stale.Text, "moved on") || h.dump() != before || h.eventMarked("test:btn") {
 		t.Fatalf("a stale button: %q", stale.Text)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -49,7 +50,7 @@ func TestRulesFromPresetTable(t *testing.T) {
 func TestRulesKomiInChallenge(t *testing.T) {
 	h := newHarness(t)
 	h.fails("alice", "challenge @bob rules=ko=simple,komi=2.75", "multiple of 0.5")
-	r := Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "rules=ko=simple,komi=6.3"}}
+	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "rules=ko=simple,komi=6.3"}}
 	if rep := h.bot.Handle(context.Background(), r); !rep.Error || !strings.Contains(rep.Text, "multiple of 0.5") {
 		t.Errorf("room rules with komi 6.3: %s", rep.Text)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -41,7 +42,7 @@ func timeLeft(match *gobot.Match, now time.Time) string {
 	if match.Deadline.IsZero() {
 		return ""
 	}
-	return FormatDuration(match.Deadline.Sub(now)) + " left"
+	return protocol.FormatDuration(match.Deadline.Sub(now)) + " left"
 }
 
 // finish records the end of a game.
@@ -159,10 +160,10 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 			if err := tx.PutMatch(match); err != nil {
 				return err
 			}
-			r := &Request{Time: now, Room: match.Room}
+			r := &protocol.Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", Mention(late)))
-			fx.notify(Message{Room: match.Room, Reply: rep})
+			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", protocol.Mention(late)))
+			fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 			return b.claim(tx, step, fx.Notices, now)
 		}
 		k := 0
@@ -180,8 +181,8 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		if err := tx.PutMatch(match); err != nil {
 			return err
 		}
-		msg := Message{Room: match.Room, Reply: Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
-			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", Mention(late), id, FormatDuration(left)),
+		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
 			Mentions: []gobot.UserID{late}}}
 		if playerIn(tx, late).Notify == "dm" {
 			msg.To = late

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -14,9 +15,9 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 	for _, a := range room {
 		k, v, _ := strings.Cut(a, "=")
 		if strings.EqualFold(k, "engines") {
-			b, ok := parseBool(v)
+			b, ok := protocol.ParseBool(v)
 			if !ok {
-				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", clipArg(v))
+				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", protocol.ClipArg(v))
 			}
 			on = &b
 			continue
@@ -37,7 +38,7 @@ func rankWords(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		k, v, _ := strings.Cut(a, "=")
-		if strings.EqualFold(k, "rank") && allDigits(v) && i+1 < len(args) {
+		if strings.EqualFold(k, "rank") && protocol.AllDigits(v) && i+1 < len(args) {
 			switch strings.ToLower(args[i+1]) {
 			case "k", "kyu", "d", "dan":
 				a += args[i+1]
@@ -50,7 +51,7 @@ func rankWords(args []string) []string {
 }
 
 // settingsOnlyShown: `settings` or `settings room` only shows them.
-func settingsOnlyShown(a *Args) bool {
+func settingsOnlyShown(a *protocol.Args) bool {
 	return len(a.Text) == 0 || len(a.Text) == 1 && strings.EqualFold(a.Text[0], "room")
 }
 
@@ -72,35 +73,35 @@ func cmdSettings(call *Call) (Result, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Result{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", echo(a))
+			return Result{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", protocol.Echo(a))
 		}
 		if prev, dup := seen[k]; dup {
-			return Result{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(a)))
+			return Result{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", protocol.ClipArg(k), protocol.Echo(prev), protocol.Echo(a)))
 		}
 		seen[k] = a
 		switch {
 		case playerKeys[k]:
 			mine = append(mine, k+"="+v)
-		case roomKeys[k], isRulesOption(a):
+		case roomKeys[k], protocol.IsRulesOption(a):
 			room = append(room, a) // ko=simple changes the room's rules
 		default:
-			if n, ok := nearest(k, append(sortedNames(playerKeys), sortedNames(roomKeys)...)); ok {
-				return Result{}, errorf("There is no setting %s; did you mean %s=?", echo(k), n)
+			if n, ok := protocol.Nearest(k, append(sortedNames(playerKeys), sortedNames(roomKeys)...)); ok {
+				return Result{}, errorf("There is no setting %s; did you mean %s=?", protocol.Echo(k), n)
 			}
-			return Result{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Result{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", protocol.Echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Result{}, errorf("Only room admins can change the room's settings (%s).", ClipRunes(strings.Join(room, " "), 80))
+		return Result{}, errorf("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
 	}
-	var o gameOptions
+	var o protocol.GameOptions
 	room, engines, err := enginesSetting(room)
 	if err != nil {
 		return Result{}, err
 	}
 	if len(room) > 0 {
 		var err error
-		if o, err = parseOptions(room); err != nil {
+		if o, err = protocol.ParseOptions(room); err != nil {
 			return Result{}, err
 		}
 	}
@@ -119,12 +120,12 @@ func cmdSettings(call *Call) (Result, error) {
 				switch k {
 				case "notify":
 					if v != "mention" && v != "dm" && v != "off" {
-						return errorf("notify=%s: choose mention, dm or off.", clipArg(v))
+						return errorf("notify=%s: choose mention, dm or off.", protocol.ClipArg(v))
 					}
 					p.Notify = v
 				case "theme":
 					if v != "wood" && v != "dark" {
-						return errorf("theme=%s: choose wood or dark.", clipArg(v))
+						return errorf("theme=%s: choose wood or dark.", protocol.ClipArg(v))
 					}
 					p.Theme = v
 				case "rank":
@@ -148,7 +149,7 @@ func cmdSettings(call *Call) (Result, error) {
 			}
 			if o.Rules != nil {
 				rules := o.RulesText
-				if o.rulesPreset == "" {
+				if o.RulesPreset == "" {
 					// Options alone (ko=simple) change the room's ruleset.
 					current := rm.Rules
 					if current == "" {
@@ -156,9 +157,9 @@ func cmdSettings(call *Call) (Result, error) {
 					}
 					rules = current + " " + o.RulesText
 					if _, err := game.ParseRules(rules); err != nil {
-						return errorf("%s", rulesError(err, rules))
+						return errorf("%s", protocol.RulesError(err, rules))
 					}
-					if len(rules) > maxRulesText {
+					if len(rules) > protocol.MaxRulesText {
 						return errorf("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", len(rules))
 					}
 				}
@@ -171,7 +172,7 @@ func cmdSettings(call *Call) (Result, error) {
 				rm.Komi = o.Komi
 			}
 			if o.Clock != nil {
-				rm.Clock = FormatClock(*o.Clock)
+				rm.Clock = protocol.FormatClock(*o.Clock)
 			}
 			if o.Threads != nil {
 				rm.Threads = *o.Threads
@@ -195,7 +196,7 @@ func cmdSettings(call *Call) (Result, error) {
 	return Result{Reply: rep}, err
 }
 
-func (b *core) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
+func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, error) {
 	p := playerIn(tx, r.User.ID)
 	var rm gobot.Room
 	var rank string
@@ -205,7 +206,7 @@ func (b *core) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
 	if x, err := tx.Room(r.Room); err == nil {
 		rm = *x
 	} else if !errors.Is(err, gobot.ErrNotFound) {
-		return Reply{}, err
+		return protocol.Reply{}, err
 	}
 	or := func(s, def string) string {
 		if s == "" {
@@ -227,5 +228,5 @@ func (b *core) showSettings(tx gobot.Tx, r *Request) (Reply, error) {
 	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s\nChange yours with %s; admins change the room's with %s.",
 		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
 		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
-	return Reply{Title: "Settings", Text: text, Private: true}, nil
+	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

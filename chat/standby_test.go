@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // A process that cannot deliver to a platform right now (a Matrix
@@ -79,7 +80,7 @@ func TestSetNotifierWhileRunning(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for range 200 {
-			h.bot.notify(context.Background(), Message{Room: "test:main", Reply: Reply{Text: "hi"}})
+			h.bot.notify(context.Background(), protocol.Message{Room: "test:main", Reply: protocol.Reply{Text: "hi"}})
 			h.bot.Tick(context.Background())
 		}
 	}()
@@ -145,7 +146,7 @@ func TestOwedCommandRetriedNotifiesOnce(t *testing.T) {
 	retried := New(Config{Rules: "japanese", Width: 9, Height: 9}, retryingStore{Store: h.db, between: func() {}}, pngRenderer{}, h.clock, nil)
 	retried.SetNotifier("test", h.notes)
 	before := len(h.notes.all())
-	rep := retried.Handle(context.Background(), Request{User: User{ID: "test:alice", Name: "alice"}, Room: "test:main",
+	rep := retried.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main",
 		EventID: "test:owed-1", Command: "play", Args: []string{"D4"}, Outbox: true})
 	if rep.Error {
 		t.Fatalf("play: %s", rep.Text)

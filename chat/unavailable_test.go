@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // downStore is a shared database that cannot be reached: every
@@ -25,8 +26,8 @@ func (downStore) View(ctx context.Context, fn func(gobot.Tx) error) error {
 func TestUnavailableStoreGetsAFriendlyReply(t *testing.T) {
 	bot := chat.New(chat.Config{}, downStore{}, nil, nil, nil)
 	for _, line := range [][]string{{"play", "D4"}, {"games"}, {"challenge", "@console:bob"}} {
-		rep := bot.Handle(context.Background(), chat.Request{
-			User: chat.User{ID: "console:alice", Name: "alice"}, Room: "console:main",
+		rep := bot.Handle(context.Background(), protocol.Request{
+			User: protocol.User{ID: "console:alice", Name: "alice"}, Room: "console:main",
 			EventID: "console:1", Command: line[0], Args: line[1:],
 		})
 		if !rep.Error || !strings.Contains(rep.Text, "database is unavailable, try again in a moment") {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -41,7 +42,7 @@ func cmdGames(call *Call) (Result, error) {
 		}
 		me := colorOf(match, r.User.ID)
 		opp := playerOf(match, me.Opponent())
-		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
 		switch {
 		case l.g.Phase() == game.Scoring:
 			s += scoringStep(b, l.g, me, opp)
@@ -62,20 +63,20 @@ func cmdGames(call *Call) (Result, error) {
 		if c.From == r.User.ID {
 			to := "anyone"
 			if c.To != "" {
-				to = Mention(c.To)
+				to = protocol.Mention(c.To)
 			}
 			lines = append(lines, fmt.Sprintf("challenge #%d to %s: waiting", c.ID, to))
 		} else {
-			lines = append(lines, fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID))))
+			lines = append(lines, fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, protocol.Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID))))
 		}
 	}
 	if len(lines) == 0 {
-		return Result{Reply: Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}}, nil
 	}
 	if chalErr != nil {
 		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
 	}
-	return Result{Reply: Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}}, nil
 }
 
 // scoringStep says who must act in a game being scored, for player me.
@@ -86,18 +87,18 @@ func scoringStep(b *core, g *game.Game, me game.Color, opp gobot.UserID) string 
 	}
 	switch {
 	case g.Accepted(me):
-		return fmt.Sprintf("scoring: you accepted; waiting for %s to accept", Mention(opp))
+		return fmt.Sprintf("scoring: you accepted; waiting for %s to accept", protocol.Mention(opp))
 	case g.Accepted(me.Opponent()):
 		if g.Config().Rules.NoAgreement {
-			return fmt.Sprintf("scoring: %s accepted; %s", Mention(opp), check)
+			return fmt.Sprintf("scoring: %s accepted; %s", protocol.Mention(opp), check)
 		}
-		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", Mention(opp), b.cmd("done"))
+		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", protocol.Mention(opp), b.cmd("done"))
 	}
 	return "scoring: " + check + " (neither has accepted yet)"
 }
 
 // viewGame loads a game for looking at (anyone may).
-func viewGame(tx gobot.Tx, b *core, r *Request, id gobot.GameID) (*loaded, error) {
+func viewGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*loaded, error) {
 	match, err := findGame(tx, b, r, id, false)
 	if err != nil {
 		return nil, err
@@ -125,14 +126,14 @@ func cmdSGF(call *Call) (Result, error) {
 		Date: l.match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.match.ID)}
 	info.BlackRank, info.WhiteRank = sgfRanks(l.match)
 	if l.match.Clock.Kind != gobot.NoClock {
-		info.Overtime = "correspondence " + FormatClock(l.match.Clock)
+		info.Overtime = "correspondence " + protocol.FormatClock(l.match.Clock)
 	}
 	var buf bytes.Buffer
 	if err := game.WriteSGF(&buf, l.g, info); err != nil {
 		return Result{}, err
 	}
-	return Result{Reply: Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
-		File: &File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
+	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
+		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
 }
 
 func cmdReplay(call *Call) (Result, error) {
@@ -144,8 +145,8 @@ func cmdReplay(call *Call) (Result, error) {
 	if b.render == nil {
 		return Result{}, errorf("This bot has no renderer configured.")
 	}
-	return Result{Reply: Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
-		draw: &drawing{g: l.g, id: l.match.ID, theme: playerIn(tx, r.User.ID).Theme, replay: true}}}, nil
+	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
+		Draw: &protocol.Drawing{Game: l.g, ID: l.match.ID, Theme: playerIn(tx, r.User.ID).Theme, Replay: true}}}, nil
 }
 
 // displayName returns a user's stored name, or the local part of the ID.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Platform is the prefix of console user and room IDs.
@@ -52,7 +53,7 @@ type Console struct {
 }
 
 // Notify prints a message the bot sends on its own.
-func (c *Console) Notify(ctx context.Context, m chat.Message) error {
+func (c *Console) Notify(ctx context.Context, m protocol.Message) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m.To != "" {
@@ -140,7 +141,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			return true
 		}
 		name := strings.ToLower(strings.TrimPrefix(fields[1], "@")) // Bob is bob
-		if err := chat.ValidateUser(gobot.UserID(Platform + ":" + name)); err != nil {
+		if err := protocol.ValidateUser(gobot.UserID(Platform + ":" + name)); err != nil {
 			fmt.Fprintf(c.Out, "! %s\n", err)
 			return true
 		}
@@ -178,8 +179,8 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		fields[0] = strings.TrimPrefix(fields[0], "/")
 	}
 	c.seq++
-	req := chat.Request{
-		User:    chat.User{ID: gobot.UserID(Platform + ":" + c.User), Name: c.User},
+	req := protocol.Request{
+		User:    protocol.User{ID: gobot.UserID(Platform + ":" + c.User), Name: c.User},
 		Room:    c.Room,
 		Admin:   true, // the person at the terminal owns this room
 		EventID: gobot.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
@@ -195,7 +196,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		if ok && name != "" && !strings.Contains(name, ":") {
 			name = strings.ToLower(name) // @Bob is bob, as /as Bob is
 			req.Args[i] = "@" + name
-			req.Mentions = append(req.Mentions, chat.User{ID: gobot.UserID(Platform + ":" + name), Name: name})
+			req.Mentions = append(req.Mentions, protocol.User{ID: gobot.UserID(Platform + ":" + name), Name: name})
 		}
 	}
 	rep, then := c.Bot.Respond(ctx, req)
@@ -208,12 +209,12 @@ func (c *Console) line(ctx context.Context, line string) bool {
 
 // print writes a reply: title, text, fields, the text board, saved files
 // and buttons.
-func (c *Console) print(r chat.Reply) {
+func (c *Console) print(r protocol.Reply) {
 	if r.Duplicate {
 		return
 	}
-	r = chat.FormatReply(r, chat.CodeCommand("")) // commands are typed bare here
-	text := withoutFences(chat.FormatText(r.Text, mention))
+	r = protocol.FormatReply(r, protocol.CodeCommand("")) // commands are typed bare here
+	text := withoutFences(protocol.FormatText(r.Text, mention))
 	if r.Error {
 		fmt.Fprintf(c.Out, "! %s\n", strings.ReplaceAll(text, "\n", "\n  "))
 		return
@@ -225,12 +226,12 @@ func (c *Console) print(r chat.Reply) {
 		fmt.Fprintln(c.Out, text)
 	}
 	for _, f := range r.Fields {
-		fmt.Fprintf(c.Out, "%s: %s\n", f.Name, chat.FormatText(f.Value, mention))
+		fmt.Fprintf(c.Out, "%s: %s\n", f.Name, protocol.FormatText(f.Value, mention))
 	}
 	if r.Board != "" {
 		fmt.Fprint(c.Out, r.Board)
 	}
-	for _, f := range []*chat.File{r.Image, r.File} {
+	for _, f := range []*protocol.File{r.Image, r.File} {
 		if f == nil {
 			continue
 		}
@@ -249,7 +250,7 @@ func (c *Console) print(r chat.Reply) {
 	}
 }
 
-func kind(f *chat.File) string {
+func kind(f *protocol.File) string {
 	switch f.MIME {
 	case "image/png":
 		return "board image"
@@ -260,7 +261,7 @@ func kind(f *chat.File) string {
 }
 
 // save writes f into Dir and returns its path ("" when Dir is unset).
-func (c *Console) save(f *chat.File) (string, error) {
+func (c *Console) save(f *protocol.File) (string, error) {
 	if c.Dir == "" {
 		return "", nil
 	}

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
+
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/rating"
-	"math"
 
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/engines"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/engine"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/storage"
@@ -445,10 +447,10 @@ func (g *gatedEngines) Move(ctx context.Context, name string, rec game.Record, l
 
 type countingNotifier struct {
 	mu   sync.Mutex
-	msgs []chat.Message
+	msgs []protocol.Message
 }
 
-func (n *countingNotifier) Notify(ctx context.Context, m chat.Message) error {
+func (n *countingNotifier) Notify(ctx context.Context, m protocol.Message) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.msgs = append(n.msgs, m)

@@ -12,7 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Where gobot is not a member — a DM or group DM between users (context
@@ -183,7 +183,7 @@ func (a *Adapter) canFollowup(channel string) bool {
 // channel, if its token is fresh and has follow-ups left (and, unless
 // anyOK, Discord shows them to everyone there). It reports whether it
 // was sent.
-func (a *Adapter) followup(channel string, msg Message, files []*chat.File, anyOK bool) bool {
+func (a *Adapter) followup(channel string, msg Message, files []*protocol.File, anyOK bool) bool {
 	a.ch.mu.Lock()
 	l := a.ch.latest[channel]
 	if l == nil || l.used >= maxFollowups || a.now().Sub(l.at) >= tokenLife || (l.private && !anyOK) {
@@ -238,13 +238,13 @@ func (a *Adapter) dm(u gobot.UserID, msg Message, key string) error {
 // the bot to whom it concerns; when a DM is refused (403, 50007) or
 // nobody can be named, it is held and shown on the next interaction in
 // the channel.
-func (a *Adapter) notifyNoBot(ctx context.Context, m chat.Message) error {
+func (a *Adapter) notifyNoBot(ctx context.Context, m protocol.Message) error {
 	channel := m.Room.Local()
 	var to []gobot.UserID
 	if m.To != "" {
 		to = []gobot.UserID{m.To}
 	} else {
-		if a.followup(channel, Translate(m.Reply), []*chat.File{m.Reply.Image, m.Reply.File}, false) {
+		if a.followup(channel, Translate(m.Reply), []*protocol.File{m.Reply.Image, m.Reply.File}, false) {
 			return nil
 		}
 		for _, u := range m.Reply.Mentions {
@@ -268,9 +268,9 @@ func (a *Adapter) notifyNoBot(ctx context.Context, m chat.Message) error {
 
 // held is a notice waiting for the next interaction in its channel.
 type held struct {
-	Reply chat.Reply `json:"reply"`
-	At    time.Time  `json:"at"`
-	Tries int        `json:"tries,omitempty"`
+	Reply protocol.Reply `json:"reply"`
+	At    time.Time      `json:"at"`
+	Tries int            `json:"tries,omitempty"`
 }
 
 func heldKey(channel string) string { return "held:" + channel }
@@ -307,7 +307,7 @@ func (a *Adapter) updateHeld(ctx context.Context, channel string, fn func([]held
 // hold keeps rep for the next interaction in channel. Its image and file
 // are left out (the board is one command away); the text, fields and
 // buttons stay.
-func (a *Adapter) hold(ctx context.Context, channel string, rep chat.Reply) error {
+func (a *Adapter) hold(ctx context.Context, channel string, rep protocol.Reply) error {
 	if a.state == nil {
 		return errors.New("discord: no state to hold a notice in")
 	}

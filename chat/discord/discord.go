@@ -27,6 +27,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Platform prefixes Discord user and channel IDs ("discord:1234").
@@ -78,9 +79,9 @@ var ErrLeaseHeld = errors.New("discord: another process holds the lease")
 type Handler interface {
 	// Respond answers a request; then sends what the command made for
 	// others and is called once the caller is answered (chat.Bot.Respond).
-	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
+	Respond(ctx context.Context, r protocol.Request) (rep protocol.Reply, then func(context.Context))
 	Commands() []chat.Command
-	Complete(ctx context.Context, r chat.Request, cmd, arg, typed string) []chat.Choice
+	Complete(ctx context.Context, r protocol.Request, cmd, arg, typed string) []chat.Choice
 	ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error
 }
 

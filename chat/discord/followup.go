@@ -7,7 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // editRetries are the waits before each new attempt to complete a
@@ -31,11 +31,11 @@ func unknownWebhook(err error) bool {
 // completeDeferred edits the original response of in with msg, the
 // files made afresh for each attempt (a sent file's reader is spent),
 // retrying an Unknown Webhook answer with short backoff.
-func (a *Adapter) completeDeferred(in *discordgo.Interaction, msg Message, rep chat.Reply) (*discordgo.Message, error) {
+func (a *Adapter) completeDeferred(in *discordgo.Interaction, msg Message, rep protocol.Reply) (*discordgo.Message, error) {
 	for attempt := 0; ; attempt++ {
 		content := msg.Content
 		var files []*discordgo.File
-		for _, f := range []*chat.File{rep.Image, rep.File} {
+		for _, f := range []*protocol.File{rep.Image, rep.File} {
 			if f != nil {
 				files = append(files, file(f))
 			}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -30,7 +31,7 @@ type slowBot struct {
 	release chan struct{}
 }
 
-func (s *slowBot) Respond(ctx context.Context, r chat.Request) (chat.Reply, func(context.Context)) {
+func (s *slowBot) Respond(ctx context.Context, r protocol.Request) (protocol.Reply, func(context.Context)) {
 	s.entered <- struct{}{}
 	<-s.release
 	return s.Bot.Respond(ctx, r)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Discord's limits on a message (in characters); a message over any of
@@ -22,28 +22,28 @@ const (
 
 // maxLength is the max_length registered for a string option of kind k:
 // Discord's client refuses longer input before it reaches the bot.
-func maxLength(a chat.Arg) int {
+func maxLength(a protocol.Arg) int {
 	switch a.Kind {
-	case chat.ArgPoint:
+	case protocol.ArgPoint:
 		if a.Repeat {
 			return 200
 		}
 		return 8
-	case chat.ArgGame, chat.ArgChallenge:
+	case protocol.ArgGame, protocol.ArgChallenge:
 		return 21 // "#" and a uint64
-	case chat.ArgSize:
+	case protocol.ArgSize:
 		return 7
-	case chat.ArgKomi:
+	case protocol.ArgKomi:
 		return 16
-	case chat.ArgHandicap:
+	case protocol.ArgHandicap:
 		return 12
-	case chat.ArgClock:
+	case protocol.ArgClock:
 		return 40
-	case chat.ArgEngine:
+	case protocol.ArgEngine:
 		return 40
-	case chat.ArgRules:
+	case protocol.ArgRules:
 		return 120
-	case chat.ArgColor, chat.ArgChoice:
+	case protocol.ArgColor, protocol.ArgChoice:
 		return 20
 	}
 	if a.Repeat {

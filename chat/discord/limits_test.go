@@ -6,18 +6,18 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Whatever a reply holds, the message sent stays within Discord's limits
 // (else Discord refuses it whole and the user sees "did not respond").
 func TestTranslateKeepsDiscordLimits(t *testing.T) {
 	long := strings.Repeat("é", 9000)
-	var fields []chat.Field
+	var fields []protocol.Field
 	for range 30 {
-		fields = append(fields, chat.Field{Name: long, Value: long})
+		fields = append(fields, protocol.Field{Name: long, Value: long})
 	}
-	for _, rep := range []chat.Reply{
+	for _, rep := range []protocol.Reply{
 		{Text: long, Error: true, Private: true},
 		{Title: long, Text: long, Fields: fields},
 		{Text: strings.Repeat("<cmd:play D4:cmd> ", 900)},

@@ -10,7 +10,7 @@ import (
 
 // post sends a message the bot makes outside an interaction's response
 // (a DM to the player to move, a reminder, a post in a game's thread)
-// to channel. key names the message (chat.Message.Key, the answered
+// to channel. key names the message (protocol.Message.Key, the answered
 // interaction): the message carries a nonce derived from it with
 // enforce_nonce, so a second attempt to send it, from this process or
 // another after a crash, within Discord's few minutes, gets the first

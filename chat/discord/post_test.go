@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // A message the bot posts on its own carries a nonce Discord enforces,
@@ -35,10 +35,10 @@ func TestNonceStableAcrossResend(t *testing.T) {
 
 	// The same message twice, and another one.
 	ctx := context.Background()
-	reminder := chat.Message{Room: "discord:c1", Reply: chat.Reply{Text: "<@discord:222>, it's your move in game #1 — 1h left."},
+	reminder := protocol.Message{Room: "discord:c1", Reply: protocol.Reply{Text: "<@discord:222>, it's your move in game #1 — 1h left."},
 		Key: "game 1 deadline 123 reminder 2/0"}
 	var nonces []any
-	for _, m := range []chat.Message{reminder, reminder, {Room: "discord:c1", Reply: reminder.Reply, Key: "game 1 deadline 123 reminder 1/0"}} {
+	for _, m := range []protocol.Message{reminder, reminder, {Room: "discord:c1", Reply: reminder.Reply, Key: "game 1 deadline 123 reminder 1/0"}} {
 		if err := e.a.Notify(ctx, m); err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestNonceStableAcrossResend(t *testing.T) {
 		t.Fatalf("nonces %v (the DM's %q): the same message must carry the same nonce, another message another", nonces, n)
 	}
 	// A message with no key carries none.
-	if err := e.a.Notify(ctx, chat.Message{Room: "discord:c1", Reply: reminder.Reply}); err != nil {
+	if err := e.a.Notify(ctx, protocol.Message{Room: "discord:c1", Reply: reminder.Reply}); err != nil {
 		t.Fatal(err)
 	}
 	if c := findCall(t, e.fake.take(), "POST", "/api/v9/channels/c1/messages"); c.JSON["nonce"] != nil || c.JSON["enforce_nonce"] != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // CommandPrefix is how commands are typed on Discord: "/go accept #1".
@@ -17,7 +18,7 @@ const CommandPrefix = "/go"
 
 // optionName turns an argument name into a Discord option name:
 // "@player" → "player", "#game" → "game", "key=value" → "options".
-func optionName(a chat.Arg) string {
+func optionName(a protocol.Arg) string {
 	if a.Name == "key=value" {
 		return "options"
 	}
@@ -31,7 +32,7 @@ func optionName(a chat.Arg) string {
 }
 
 // clip cuts s to at most n characters, ending in "…" when cut.
-func clip(s string, n int) string { return chat.ClipRunes(s, n) }
+func clip(s string, n int) string { return protocol.ClipRunes(s, n) }
 
 // ApplicationCommand builds the /go command with one subcommand per chat
 // command, from the chat package's declarations.
@@ -43,19 +44,19 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 		for _, a := range c.Args {
 			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
 			switch a.Kind {
-			case chat.ArgUser:
+			case protocol.ArgUser:
 				o.Type = discordgo.ApplicationCommandOptionUser
 				o.MaxLength = 0 // only string options have a length
-			case chat.ArgGame, chat.ArgPoint, chat.ArgEngine:
+			case protocol.ArgGame, protocol.ArgPoint, protocol.ArgEngine:
 				o.Autocomplete = !a.Repeat
-			case chat.ArgRules:
+			case protocol.ArgRules:
 				// Suggested, not a fixed list: options of a ruleset
 				// ("japanese ko=simple") are free text.
 				o.Autocomplete = true
-			case chat.ArgLevel:
+			case protocol.ArgLevel:
 				lo, hi := 1.0, 10.0
 				o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
-			case chat.ArgColor, chat.ArgChoice:
+			case protocol.ArgColor, protocol.ArgChoice:
 				for _, ch := range a.Choices {
 					o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
 				}
@@ -84,11 +85,11 @@ func orDefault(s, d string) string {
 
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
-func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
+func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	// A DM or group DM between users (context PRIVATE_CHANNEL) is a room
 	// of its own, not a conversation with the bot.
 	private := in.Context == discordgo.InteractionContextPrivateChannel
-	r := chat.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
+	r := protocol.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User
@@ -97,7 +98,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 		u = in.User
 	}
 	if u != nil {
-		r.User = chat.User{ID: gobot.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
+		r.User = protocol.User{ID: gobot.UserID(Platform + ":" + u.ID), Name: orDefault(u.GlobalName, u.Username)}
 	}
 	switch {
 	case r.DM:
@@ -126,7 +127,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 		// values; chat parses them with the same declaration.
 		for _, o := range sub.Options {
 			name := o.Name
-			var kind chat.ArgKind
+			var kind protocol.ArgKind
 			for _, d := range decl.Args {
 				if optionName(d) == o.Name {
 					name, kind = d.Name, d.Kind
@@ -136,13 +137,13 @@ func (a *Adapter) Request(in *discordgo.Interaction) chat.Request {
 				r.Named = map[string]string{}
 			}
 			v := fmt.Sprint(o.Value)
-			if kind == chat.ArgUser {
+			if kind == protocol.ArgUser {
 				id := v
 				u := gobot.NewUserID(Platform, id)
 				v = string(u)
 				if data.Resolved != nil {
 					if ru, ok := data.Resolved.Users[id]; ok {
-						r.Mentions = append(r.Mentions, chat.User{ID: u, Name: orDefault(ru.GlobalName, ru.Username)})
+						r.Mentions = append(r.Mentions, protocol.User{ID: u, Name: orDefault(ru.GlobalName, ru.Username)})
 					}
 				}
 			}
@@ -189,10 +190,10 @@ type Message struct {
 // Translate turns a chat reply into a Discord message: an embed with the
 // text, fields and board image, the files as attachments, buttons, and
 // pings limited to the reply's mentions.
-func Translate(rep chat.Reply) Message {
+func Translate(rep protocol.Reply) Message {
 	m := Message{Ephemeral: rep.Private || rep.Error}
-	rep = chat.FormatReply(rep, chat.CodeCommand(CommandPrefix))
-	text := chat.FormatText(rep.Text, mention)
+	rep = protocol.FormatReply(rep, protocol.CodeCommand(CommandPrefix))
+	text := protocol.FormatText(rep.Text, mention)
 	m.Mentions = &discordgo.MessageAllowedMentions{Users: []string{}}
 	var pings []string
 	for _, u := range rep.Mentions {
@@ -210,7 +211,7 @@ func Translate(rep chat.Reply) Message {
 	m.Content = strings.Join(pings, " ")
 	e := &discordgo.MessageEmbed{Title: rep.Title, Description: text, Color: 0xDCB35C}
 	for _, f := range rep.Fields {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: chat.FormatText(f.Value, mention), Inline: f.Inline})
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: f.Name, Value: protocol.FormatText(f.Value, mention), Inline: f.Inline})
 	}
 	if rep.Image != nil {
 		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + rep.Image.Name}
@@ -242,19 +243,19 @@ func Translate(rep chat.Reply) Message {
 // confirmPrefix marks a button that first asks "are you sure?".
 const confirmPrefix = "confirm:"
 
-func buttonStyle(s chat.Style) discordgo.ButtonStyle {
+func buttonStyle(s protocol.Style) discordgo.ButtonStyle {
 	switch s {
-	case chat.Primary:
+	case protocol.Primary:
 		return discordgo.PrimaryButton
-	case chat.Success:
+	case protocol.Success:
 		return discordgo.SuccessButton
-	case chat.Danger:
+	case protocol.Danger:
 		return discordgo.DangerButton
 	}
 	return discordgo.SecondaryButton
 }
 
-func file(f *chat.File) *discordgo.File {
+func file(f *protocol.File) *discordgo.File {
 	return &discordgo.File{Name: f.Name, ContentType: f.MIME, Reader: bytes.NewReader(f.Data)}
 }
 
@@ -289,7 +290,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		id := in.MessageComponentData().CustomID
 		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
 			label := "Yes"
-			if x, err := chat.ParseButton(orig); err == nil && x.Command == "resign" {
+			if x, err := protocol.ParseButton(orig); err == nil && x.Command == "resign" {
 				label = "Yes, resign"
 			}
 			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -340,7 +341,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 
 // respond is interaction's answer to a command or button, and what
 // completes it.
-func (a *Adapter) respond(ctx context.Context, in *discordgo.Interaction, req chat.Request, rep chat.Reply, msg Message, nb bool) (*discordgo.InteractionResponse, func()) {
+func (a *Adapter) respond(ctx context.Context, in *discordgo.Interaction, req protocol.Request, rep protocol.Reply, msg Message, nb bool) (*discordgo.InteractionResponse, func()) {
 	if !nb && rep.Room != "" && rep.Room != req.Room && !msg.Ephemeral && rep.Room.Platform() == Platform {
 		// The game lives in its own thread: post there, and tell the
 		// caller where it went.
@@ -391,7 +392,7 @@ func (a *Adapter) respond(ctx context.Context, in *discordgo.Interaction, req ch
 
 // Notify sends a message the bot makes on its own: to a channel, or as a
 // direct message.
-func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
+func (a *Adapter) Notify(ctx context.Context, m protocol.Message) error {
 	if m.Room.Platform() == Platform && a.isNoBot(ctx, m.Room.Local()) {
 		return a.notifyNoBot(ctx, m) // never a post with the bot token there
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -315,8 +316,8 @@ func TestNoticesWhereTheBotIsNoMember(t *testing.T) {
 	// its follow-ups; the other two find no follow-up left and no DM
 	// taken, and wait for the next interaction.
 	for i := 1; i <= 7; i++ {
-		if err := e.a.Notify(context.Background(), chat.Message{Room: "discord:pc2",
-			Reply: chat.Reply{Game: 1, Title: "Game #1", Text: fmt.Sprintf("notice %d", i), Mentions: []gobot.UserID{"discord:222"}}}); err != nil {
+		if err := e.a.Notify(context.Background(), protocol.Message{Room: "discord:pc2",
+			Reply: protocol.Reply{Game: 1, Title: "Game #1", Text: fmt.Sprintf("notice %d", i), Mentions: []gobot.UserID{"discord:222"}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -336,8 +337,8 @@ func TestNoticesWhereTheBotIsNoMember(t *testing.T) {
 	e.fake.mu.Lock()
 	e.fake.dmRefused = nil
 	e.fake.mu.Unlock()
-	if err := e.a.Notify(context.Background(), chat.Message{Room: "discord:pc2",
-		Reply: chat.Reply{Game: 1, Title: "Game #1", Text: "late", Mentions: []gobot.UserID{"discord:111"}}}); err != nil {
+	if err := e.a.Notify(context.Background(), protocol.Message{Room: "discord:pc2",
+		Reply: protocol.Reply{Game: 1, Title: "Game #1", Text: "late", Mentions: []gobot.UserID{"discord:111"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(e.fake.find("POST", "/channels/dm111/messages")) != 1 {
@@ -436,7 +437,7 @@ func TestHeldNoticesSurviveARestart(t *testing.T) {
 	e.a.ch.mu.Lock()
 	delete(e.a.ch.latest, "pc3") // as if its token had expired
 	e.a.ch.mu.Unlock()
-	notice := chat.Message{Room: "discord:pc3", Reply: chat.Reply{Game: 1, Title: "Game #1", Text: "time is short", Mentions: []gobot.UserID{"discord:222"}}}
+	notice := protocol.Message{Room: "discord:pc3", Reply: protocol.Reply{Game: 1, Title: "Game #1", Text: "time is short", Mentions: []gobot.UserID{"discord:222"}}}
 	if err := e.a.Notify(context.Background(), notice); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/render"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -40,7 +41,7 @@ const (
 // crashChild+"_AT" names, after a move; with no such point it runs until
 // it is killed. It prints "ready" once logged in.
 func runCrashChild() {
-	die := func(rep chat.Reply) {
+	die := func(rep protocol.Reply) {
 		if strings.Contains(rep.Text, " played ") {
 			os.Exit(137) // no deferred calls, nothing more written or sent
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -162,13 +163,13 @@ func TestFakeInvites(t *testing.T) {
 	// The DM room ann invited the bot to is where she is told things;
 	// bob, who has none, gets a new one.
 	ctx := context.Background()
-	if err := run.a.Notify(ctx, chat.Message{To: UserID("@ann:example.org"), Reply: chat.Reply{Text: "your turn"}}); err != nil {
+	if err := run.a.Notify(ctx, protocol.Message{To: UserID("@ann:example.org"), Reply: protocol.Reply{Text: "your turn"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.a.Notify(ctx, chat.Message{To: UserID("@bob:example.org"), Reply: chat.Reply{Text: "you were challenged"}}); err != nil {
+	if err := run.a.Notify(ctx, protocol.Message{To: UserID("@bob:example.org"), Reply: protocol.Reply{Text: "you were challenged"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.a.Notify(ctx, chat.Message{Room: RoomID(fakeRoom, ""), Reply: chat.Reply{Text: "game over"}}); err != nil {
+	if err := run.a.Notify(ctx, protocol.Message{Room: RoomID(fakeRoom, ""), Reply: protocol.Reply{Text: "game over"}}); err != nil {
 		t.Fatal(err)
 	}
 	f.mu.Lock()
@@ -182,7 +183,7 @@ func TestFakeInvites(t *testing.T) {
 			t.Errorf("message %d: %q to %s, want %q to %s", i, f.sent[i].body(), f.sent[i].room, w.text, w.room)
 		}
 	}
-	if err := run.a.Notify(ctx, chat.Message{To: "discord:42", Reply: chat.Reply{Text: "x"}}); err == nil {
+	if err := run.a.Notify(ctx, protocol.Message{To: "discord:42", Reply: protocol.Reply{Text: "x"}}); err == nil {
 		t.Error("a notification to a Discord user was accepted")
 	}
 }

@@ -5,7 +5,7 @@ import (
 
 	"maunium.net/go/mautrix/event"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // maxTextBytes bounds a text event's body. Matrix refuses events over
@@ -23,7 +23,7 @@ func boundContent(c *event.MessageEventContent) {
 	}
 	c.Format, c.FormattedBody = "", ""
 	for n := jsonLen(c.Body); n > maxTextBytes; n = jsonLen(c.Body) {
-		c.Body = chat.ClipBytes(c.Body, len(c.Body)*maxTextBytes/n-8)
+		c.Body = protocol.ClipBytes(c.Body, len(c.Body)*maxTextBytes/n-8)
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Every text event stays well under Matrix's 64 KiB event limit, also
@@ -14,9 +14,9 @@ import (
 func TestTextEventsStayUnderTheLimit(t *testing.T) {
 	long := strings.Repeat("<é>&", 40000)
 	name := func(u gobot.UserID) string { return u.Local() }
-	for _, rep := range []chat.Reply{
+	for _, rep := range []protocol.Reply{
 		{Text: long, Error: true},
-		{Title: long, Text: long, Fields: []chat.Field{{Name: "x", Value: long}}, Board: long},
+		{Title: long, Text: long, Fields: []protocol.Field{{Name: "x", Value: long}}, Board: long},
 		{Text: "short"},
 	} {
 		c := textContent(rep, name, []string{long})

@@ -1,6 +1,6 @@
 // Package matrix is gobot's Matrix adapter and the only importer of
 // mautrix. It logs in, syncs, turns messages that start with the command
-// prefix into chat.Requests and presents each chat.Reply as Matrix events:
+// prefix into protocol.Requests and presents each protocol.Reply as Matrix events:
 // an HTML notice with pills, the board as an uploaded m.image, SGF as
 // m.file, in reply to the command or in the game's thread. It holds no
 // game logic.
@@ -21,17 +21,18 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Handler is the part of *chat.Bot the adapter uses.
 type Handler interface {
 	// Respond answers a request; then sends what the command made for
 	// others and is called once the caller is answered (chat.Bot.Respond).
-	Respond(ctx context.Context, r chat.Request) (rep chat.Reply, then func(context.Context))
+	Respond(ctx context.Context, r protocol.Request) (rep protocol.Reply, then func(context.Context))
 	ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error
 	Commands() []chat.Command
 	// Delivered records that the reply to an event was sent (see
-	// chat.Request.Outbox).
+	// protocol.Request.Outbox).
 	Delivered(ctx context.Context, eventID gobot.EventID) error
 }
 

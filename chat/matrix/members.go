@@ -7,7 +7,7 @@ import (
 
 	"maunium.net/go/mautrix/id"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // resolveUsers checks the user arguments of a command against the room's
@@ -27,7 +27,7 @@ func resolveUsers(c *command, members map[id.UserID]string) string {
 		if full, ok := strings.CutPrefix(a, "@"+Platform+":"); ok {
 			u := id.UserID(full)
 			if _, in := members[u]; !in {
-				return fmt.Sprintf("%s is not in this room, so they can't play here: invite them first, or name someone who is here.", chat.ClipRunes(full, 80))
+				return fmt.Sprintf("%s is not in this room, so they can't play here: invite them first, or name someone who is here.", protocol.ClipRunes(full, 80))
 			}
 			continue
 		}
@@ -41,7 +41,7 @@ func resolveUsers(c *command, members map[id.UserID]string) string {
 		}
 		switch len(found) {
 		case 0:
-			return fmt.Sprintf("I don't see anyone called %q in this room. Mention them (type @ and pick them from the list) or write their full Matrix ID, like @%s:example.org.", chat.ClipRunes(name, 40), chat.ClipRunes(name, 40))
+			return fmt.Sprintf("I don't see anyone called %q in this room. Mention them (type @ and pick them from the list) or write their full Matrix ID, like @%s:example.org.", protocol.ClipRunes(name, 40), protocol.ClipRunes(name, 40))
 		case 1:
 			u := found[0]
 			c.Args[i] = "@" + string(UserID(u))
@@ -54,7 +54,7 @@ func resolveUsers(c *command, members map[id.UserID]string) string {
 				if display == "" {
 					display = u.Localpart()
 				}
-				c.Mentions = append(c.Mentions, chat.User{ID: UserID(u), Name: display})
+				c.Mentions = append(c.Mentions, protocol.User{ID: UserID(u), Name: display})
 			}
 		default:
 			ids := make([]string, len(found))
@@ -65,7 +65,7 @@ func resolveUsers(c *command, members map[id.UserID]string) string {
 			if len(ids) > 5 {
 				ids = append(ids[:5], "…")
 			}
-			return fmt.Sprintf("Several people here are called %q: %s. Which one? Mention them, or write the full Matrix ID.", chat.ClipRunes(name, 40), strings.Join(ids, ", "))
+			return fmt.Sprintf("Several people here are called %q: %s. Which one? Mention them, or write the full Matrix ID.", protocol.ClipRunes(name, 40), strings.Join(ids, ", "))
 		}
 	}
 	return ""

@@ -16,12 +16,12 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Notify sends a message the bot sends on its own: into a room (or a
 // game's thread), or to a user in a direct room, made if needed.
-func (a *Adapter) Notify(ctx context.Context, m chat.Message) error {
+func (a *Adapter) Notify(ctx context.Context, m protocol.Message) error {
 	select {
 	case <-a.ready:
 	case <-ctx.Done():
@@ -59,7 +59,7 @@ const (
 )
 
 // txnID is the transaction ID of one part of the reply key names (a
-// chat.Message's Key, the answered event's ID): the same on every
+// protocol.Message's Key, the answered event's ID): the same on every
 // attempt, in this process or the next after a crash, so the
 // homeserver, for which PUT /rooms/{room}/send/{type}/{txnId} is
 // idempotent per device, returns the event it stored the first time
@@ -79,7 +79,7 @@ func (a *Adapter) txnID(key string, part int) string {
 // thread's root and the rest goes into the thread. key names the reply
 // for its transaction IDs (txnID); a reply delivered again after a
 // crash is stored once.
-func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key string) error {
+func (a *Adapter) deliver(ctx context.Context, rep protocol.Reply, from *route, key string) error {
 	var to route
 	if from != nil {
 		to = *from
@@ -104,7 +104,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key 
 		to.ReplyTo = "" // a thread's root must not relate to anything
 	}
 	name := func(u gobot.UserID) string { return a.name(ctx, to.Room, u) }
-	rep = chat.FormatReply(rep, chat.CodeCommand(a.cfg.Prefix))
+	rep = protocol.FormatReply(rep, protocol.CodeCommand(a.cfg.Prefix))
 	text := textContent(rep, name, actionCommands(a.cfg.Prefix, rep.Actions, func(s string) bool { return a.known[s] }))
 	text.RelatesTo = to.relation()
 	first, err := a.sendContent(ctx, to.Room, text, a.txnID(key, partText))
@@ -123,7 +123,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key 
 	}
 	for _, p := range []struct {
 		part int
-		f    *chat.File
+		f    *protocol.File
 	}{{partImage, rep.Image}, {partFile, rep.File}} {
 		f := p.f
 		if f == nil {
@@ -157,7 +157,7 @@ func (a *Adapter) deliver(ctx context.Context, rep chat.Reply, from *route, key 
 
 // afterDeliver, set only by tests, runs when a reply was sent in full,
 // before the caller records it as delivered (Bot.Delivered).
-var afterDeliver func(chat.Reply)
+var afterDeliver func(protocol.Reply)
 
 // encrypted reports whether room is end-to-end encrypted (and the bot
 // can encrypt).
@@ -171,7 +171,7 @@ func (a *Adapter) encrypted(ctx context.Context, room id.RoomID) bool {
 
 // upload puts f into the media repository (encrypted first in encrypted
 // rooms) and returns the event content that shows it.
-func (a *Adapter) upload(ctx context.Context, room id.RoomID, f *chat.File) (*event.MessageEventContent, error) {
+func (a *Adapter) upload(ctx context.Context, room id.RoomID, f *protocol.File) (*event.MessageEventContent, error) {
 	data := f.Data
 	var enc *event.EncryptedFileInfo
 	mime := f.MIME

@@ -12,7 +12,7 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // recentIDs is a bounded set of event IDs (the last recentSize added).
@@ -268,15 +268,15 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
 	if msg := resolveUsers(&c, members); msg != "" {
-		a.deliver(ctx, chat.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(evt.ID))
+		a.deliver(ctx, protocol.Reply{Text: msg, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(evt.ID))
 		return
 	}
 	name := members[evt.Sender]
 	if name == "" {
 		name = evt.Sender.Localpart()
 	}
-	req := chat.Request{
-		User:     chat.User{ID: UserID(evt.Sender), Name: name},
+	req := protocol.Request{
+		User:     protocol.User{ID: UserID(evt.Sender), Name: name},
 		Room:     RoomID(evt.RoomID, thread),
 		DM:       len(members) == 2,
 		Admin:    a.isAdmin(ctx, evt.RoomID, evt.Sender),
@@ -313,4 +313,4 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 
 // afterHandle, set only by tests, runs between the bot's handling of a
 // command (committed) and the sending of its reply.
-var afterHandle func(chat.Reply)
+var afterHandle func(protocol.Reply)

@@ -12,7 +12,7 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Platform is the prefix of Matrix user and room IDs in the chat layer.
@@ -61,7 +61,7 @@ func matrixRoom(r gobot.RoomID) (id.RoomID, id.EventID, bool) {
 type command struct {
 	Name     string
 	Args     []string
-	Mentions []chat.User
+	Mentions []protocol.User
 }
 
 // parseCommand reads a message as a command if it starts with prefix
@@ -127,7 +127,7 @@ func parseCommand(prefix string, c *event.MessageEventContent) (command, bool) {
 		if name == "" {
 			name = u.Localpart()
 		}
-		cmd.Mentions = append(cmd.Mentions, chat.User{ID: cu, Name: name})
+		cmd.Mentions = append(cmd.Mentions, protocol.User{ID: cu, Name: name})
 	}
 	return cmd, true
 }
@@ -169,7 +169,7 @@ func pillURL(u id.UserID) string { return "https://matrix.to/#/" + string(u) }
 // becomes <code>, the users in Reply.Mentions go into m.mentions (and no
 // one else is pinged), and Actions become a line of commands to type.
 // The text board is added only when there is no image to show.
-func textContent(rep chat.Reply, name func(gobot.UserID) string, actions []string) *event.MessageEventContent {
+func textContent(rep protocol.Reply, name func(gobot.UserID) string, actions []string) *event.MessageEventContent {
 	var plain, rich []string
 	if rep.Title != "" {
 		plain = append(plain, rep.Title)
@@ -216,9 +216,9 @@ func textContent(rep chat.Reply, name func(gobot.UserID) string, actions []strin
 // become names (plain) and pills (HTML), `code` becomes <code>, line
 // breaks become <br>.
 func formatText(text string, name func(gobot.UserID) string) (plain, rich string) {
-	plain = chat.FormatText(text, name)
+	plain = protocol.FormatText(text, name)
 	const mOpen, mClose = "\x00@", "\x00"
-	marked := chat.FormatText(text, func(u gobot.UserID) string { return mOpen + string(u) + mClose })
+	marked := protocol.FormatText(text, func(u gobot.UserID) string { return mOpen + string(u) + mClose })
 	parts := strings.Split(marked, "`")
 	var sb strings.Builder
 	for i, part := range parts {
@@ -255,7 +255,7 @@ func formatText(text string, name func(gobot.UserID) string) (plain, rich string
 // mediaContent describes an uploaded file: m.image for images (with
 // size and dimensions), m.file otherwise. Exactly one of url and enc is
 // set (enc in encrypted rooms).
-func mediaContent(f *chat.File, url id.ContentURIString, enc *event.EncryptedFileInfo) *event.MessageEventContent {
+func mediaContent(f *protocol.File, url id.ContentURIString, enc *event.EncryptedFileInfo) *event.MessageEventContent {
 	c := &event.MessageEventContent{
 		MsgType:  event.MsgFile,
 		Body:     f.Name,
@@ -303,10 +303,10 @@ func (r route) relation() *event.RelatesTo {
 // actionCommands names, for each button of a reply, the command that does
 // the same, written for users to type ("`!go pass #7`"), through chat's
 // button codec; a button in any other form is named by its label.
-func actionCommands(prefix string, acts []chat.Action, known func(string) bool) []string {
+func actionCommands(prefix string, acts []protocol.Action, known func(string) bool) []string {
 	var out []string
 	for _, a := range acts {
-		if x, err := chat.ParseButton(a.ID); err == nil && known(x.Command) {
+		if x, err := protocol.ParseButton(a.ID); err == nil && known(x.Command) {
 			out = append(out, fmt.Sprintf("%s (`%s %s`)", a.Label, prefix, x.Line()))
 			continue
 		}

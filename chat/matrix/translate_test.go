@@ -10,7 +10,7 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -35,17 +35,17 @@ func TestParseCommand(t *testing.T) {
 		{"pill", event.MessageEventContent{MsgType: event.MsgText, Body: "!go challenge Bob Smith 9",
 			Format: event.FormatHTML, FormattedBody: "!go challenge " + pill + " 9"},
 			true, command{Name: "challenge", Args: []string{"@matrix:@bob:example.org", "9"},
-				Mentions: []chat.User{{ID: "matrix:@bob:example.org", Name: "Bob Smith"}}}},
+				Mentions: []protocol.User{{ID: "matrix:@bob:example.org", Name: "Bob Smith"}}}},
 		{"pill with colon", event.MessageEventContent{MsgType: event.MsgText, Body: "!go challenge Bob Smith: 9",
 			Format: event.FormatHTML, FormattedBody: "!go challenge " + pill + ": 9"},
 			true, command{Name: "challenge", Args: []string{"@matrix:@bob:example.org", ":", "9"},
-				Mentions: []chat.User{{ID: "matrix:@bob:example.org", Name: "Bob Smith"}}}},
+				Mentions: []protocol.User{{ID: "matrix:@bob:example.org", Name: "Bob Smith"}}}},
 		{"typed ID", event.MessageEventContent{MsgType: event.MsgText, Body: "!go challenge @carol:example.net, white"},
 			true, command{Name: "challenge", Args: []string{"@matrix:@carol:example.net", "white"},
-				Mentions: []chat.User{{ID: "matrix:@carol:example.net", Name: "carol"}}}},
+				Mentions: []protocol.User{{ID: "matrix:@carol:example.net", Name: "carol"}}}},
 		{"qualified ID", event.MessageEventContent{MsgType: event.MsgText, Body: "!go challenge @matrix:@carol:example.net"},
 			true, command{Name: "challenge", Args: []string{"@matrix:@carol:example.net"},
-				Mentions: []chat.User{{ID: "matrix:@carol:example.net", Name: "carol"}}}},
+				Mentions: []protocol.User{{ID: "matrix:@carol:example.net", Name: "carol"}}}},
 		{"reply fallback removed", event.MessageEventContent{MsgType: event.MsgText,
 			Body:   "> <@bot:example.org> Game #1\n\n!go play C3",
 			Format: event.FormatHTML, FormattedBody: "<mx-reply><blockquote>Game #1</blockquote></mx-reply>!go play C3",
@@ -98,13 +98,13 @@ func names(u gobot.UserID) string {
 }
 
 func TestTextContent(t *testing.T) {
-	rep := chat.Reply{
+	rep := protocol.Reply{
 		Title:    "Game #7 · move 3",
 		Text:     "<@matrix:@ann:example.org> played C3.\n<@matrix:@bob:example.org> (White) to play; try `!go pass <x>` & see.",
-		Fields:   []chat.Field{{Name: "Black", Value: "<@matrix:@ann:example.org> · 1 captured"}},
+		Fields:   []protocol.Field{{Name: "Black", Value: "<@matrix:@ann:example.org> · 1 captured"}},
 		Mentions: []gobot.UserID{"matrix:@bob:example.org", "discord:99", "matrix:@bob:example.org"},
 		Board:    "  A B\n2 . .\n",
-		Image:    &chat.File{Name: "b.png", MIME: "image/png", Data: []byte{1}},
+		Image:    &protocol.File{Name: "b.png", MIME: "image/png", Data: []byte{1}},
 	}
 	c := textContent(rep, names, []string{"Pass (`!go pass #7`)"})
 	if c.MsgType != event.MsgNotice || c.Format != event.FormatHTML {
@@ -127,14 +127,14 @@ func TestTextContent(t *testing.T) {
 	}
 	// The JSON must carry m.mentions even when nobody is to be pinged,
 	// so that clients do not ping everyone whose pill appears.
-	b, _ := json.Marshal(textContent(chat.Reply{Text: "<@matrix:@ann:example.org> hi"}, names, nil))
+	b, _ := json.Marshal(textContent(protocol.Reply{Text: "<@matrix:@ann:example.org> hi"}, names, nil))
 	if !strings.Contains(string(b), `"m.mentions":{}`) {
 		t.Errorf("no empty m.mentions in %s", b)
 	}
 }
 
 func TestTextContentBoardWithoutImage(t *testing.T) {
-	c := textContent(chat.Reply{Text: "x", Board: "  A B\n2 X .\n"}, names, nil)
+	c := textContent(protocol.Reply{Text: "x", Board: "  A B\n2 X .\n"}, names, nil)
 	if !strings.Contains(c.Body, "2 X .") || !strings.Contains(c.FormattedBody, "<pre><code>  A B\n2 X .</code></pre>") {
 		t.Errorf("board missing: %q / %q", c.Body, c.FormattedBody)
 	}
@@ -148,7 +148,7 @@ func TestFormatTextUnmatchedBacktick(t *testing.T) {
 }
 
 func TestMediaContent(t *testing.T) {
-	png := &chat.File{Name: "game-1.png", MIME: "image/png", Data: make([]byte, 1234), Width: 500, Height: 400}
+	png := &protocol.File{Name: "game-1.png", MIME: "image/png", Data: make([]byte, 1234), Width: 500, Height: 400}
 	c := mediaContent(png, "mxc://example.org/abc", nil)
 	if c.MsgType != event.MsgImage || c.URL != "mxc://example.org/abc" || c.File != nil || c.Body != "game-1.png" {
 		t.Errorf("image content %+v", c)
@@ -163,11 +163,11 @@ func TestMediaContent(t *testing.T) {
 	if info["mimetype"] != "image/png" || info["size"] != 1234.0 || info["w"] != 500.0 || info["h"] != 400.0 {
 		t.Errorf("info JSON %s", b)
 	}
-	gif := mediaContent(&chat.File{Name: "r.gif", MIME: "image/gif", Data: []byte{1}, Width: 5, Height: 5}, "", &event.EncryptedFileInfo{URL: "mxc://e/x"})
+	gif := mediaContent(&protocol.File{Name: "r.gif", MIME: "image/gif", Data: []byte{1}, Width: 5, Height: 5}, "", &event.EncryptedFileInfo{URL: "mxc://e/x"})
 	if gif.MsgType != event.MsgImage || gif.Info.MimeType != "image/gif" || gif.URL != "" || gif.File.URL != "mxc://e/x" {
 		t.Errorf("gif content %+v", gif)
 	}
-	sgf := mediaContent(&chat.File{Name: "game-1.sgf", MIME: "application/x-go-sgf", Data: []byte("(;)")}, "mxc://e/s", nil)
+	sgf := mediaContent(&protocol.File{Name: "game-1.sgf", MIME: "application/x-go-sgf", Data: []byte("(;)")}, "mxc://e/s", nil)
 	if sgf.MsgType != event.MsgFile || sgf.Info.MimeType != "application/x-go-sgf" || sgf.Info.Size != 3 || sgf.Info.Width != 0 {
 		t.Errorf("sgf content %+v", sgf)
 	}
@@ -193,7 +193,7 @@ func TestRelation(t *testing.T) {
 
 func TestActionCommands(t *testing.T) {
 	known := func(s string) bool { return s == "pass" || s == "undo" || s == "accept" }
-	got := actionCommands("!go", []chat.Action{
+	got := actionCommands("!go", []protocol.Action{
 		{ID: "pass|g7|12", Label: "Pass"},
 		{ID: "undo|g7|12|no", Label: "Refuse"},
 		{ID: "accept|c3|0", Label: "Accept"},

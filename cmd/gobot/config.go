@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/engine"
 	"github.com/gobotgo/gobot/game"
 )
@@ -188,7 +189,7 @@ func (c *Config) check() error {
 		}
 	}
 	if c.Defaults.Clock != "" {
-		if _, err := chat.ParseClock(c.Defaults.Clock); err != nil {
+		if _, err := protocol.ParseClock(c.Defaults.Clock); err != nil {
 			return fmt.Errorf("defaults.clock: %v", err)
 		}
 	}

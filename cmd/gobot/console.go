@@ -19,6 +19,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -49,7 +50,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
 	}
 	*user = strings.ToLower(strings.TrimPrefix(*user, "@")) // names are case-blind, as /as makes them
-	if err := chat.ValidateUser(gobot.UserID(console.Platform + ":" + *user)); err != nil {
+	if err := protocol.ValidateUser(gobot.UserID(console.Platform + ":" + *user)); err != nil {
 		return fmt.Errorf("%w: -user: %v", errUsage, err)
 	}
 	cfg := &Config{}

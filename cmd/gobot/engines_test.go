@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -49,7 +50,7 @@ func TestEnginesDiscovered(t *testing.T) {
 	bot := chat.New(chat.Config{}, db, nil, nil, nil)
 	stop := setupEngines(&Config{}, bot, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stop()
-	rep := bot.Handle(context.Background(), chat.Request{User: chat.User{ID: "console:alice"}, Room: "console:main", Command: "engines"})
+	rep := bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:alice"}, Room: "console:main", Command: "engines"})
 	if rep.Error || !strings.Contains(rep.Text, "gnugo") || !strings.Contains(rep.Text, "levels 1 to 10") {
 		t.Fatalf("engines: %+v", rep)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -21,15 +22,15 @@ func playMoves(b *testing.B, bot *chat.Bot, tag string, n int, seed uint64) []ti
 	ctx := context.Background()
 	ua, ub := gobot.UserID("b:"+tag+"a"), gobot.UserID("b:"+tag+"b")
 	room := gobot.RoomID("b:" + tag)
-	bot.Handle(ctx, chat.Request{User: chat.User{ID: ua, Name: "a"}, Room: room, Command: "challenge", Args: []string{"@" + string(ub), "black", "9"}})
-	bot.Handle(ctx, chat.Request{User: chat.User{ID: ub, Name: "b"}, Room: room, Command: "accept"})
+	bot.Handle(ctx, protocol.Request{User: protocol.User{ID: ua, Name: "a"}, Room: room, Command: "challenge", Args: []string{"@" + string(ub), "black", "9"}})
+	bot.Handle(ctx, protocol.Request{User: protocol.User{ID: ub, Name: "b"}, Room: room, Command: "accept"})
 	rng := rand.New(rand.NewPCG(seed, 1))
 	users := [2]gobot.UserID{ua, ub}
 	var took []time.Duration
 	for turn, tries := 0, 0; len(took) < n && tries < 50*n; tries++ {
 		p := game.Pt(rng.IntN(9), rng.IntN(9)).GTP(9)
 		began := time.Now()
-		rep := bot.Handle(ctx, chat.Request{User: chat.User{ID: users[turn%2]}, Room: room, Command: "play", Args: []string{p},
+		rep := bot.Handle(ctx, protocol.Request{User: protocol.User{ID: users[turn%2]}, Room: room, Command: "play", Args: []string{p},
 			EventID: gobot.EventID(fmt.Sprintf("b:%s:%d", tag, tries))})
 		if !rep.Error {
 			took = append(took, time.Since(began))

@@ -10,7 +10,7 @@ import (
 )
 
 // The outbox: replies owed for events a platform may hand over again
-// (chat.Request.Outbox), stored with their effect.
+// (protocol.Request.Outbox), stored with their effect.
 
 func (t *tx) PutOutbox(id gobot.EventID, at time.Time, v []byte) error {
 	if id == "" {

@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzParseOptions feeds challenge/settings arguments to the parser: it
-// must not panic, and every refusal must be a userError (text a player
+// must not panic, and every refusal must be a Refusal (text a player
 // can act on), never an internal error.
 func FuzzParseOptions(f *testing.F) {
 	for _, s := range []string{
@@ -18,10 +18,10 @@ func FuzzParseOptions(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		_, err := parseOptions(strings.Fields(line))
-		var ue userError
+		_, err := ParseOptions(strings.Fields(line))
+		var ue Refusal
 		if err != nil && !errors.As(err, &ue) {
-			t.Fatalf("parseOptions(%q): %v is not a player-facing error", line, err)
+			t.Fatalf("ParseOptions(%q): %v is not a player-facing error", line, err)
 		}
 	})
 }
@@ -36,7 +36,7 @@ func FuzzParseClock(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseClock(s)
 		if err != nil {
-			var ue userError
+			var ue Refusal
 			if !errors.As(err, &ue) {
 				t.Fatalf("ParseClock(%q): %v is not a player-facing error", s, err)
 			}

@@ -1,7 +1,8 @@
-package chat
+package protocol
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,14 +13,14 @@ import (
 )
 
 // Args are a command's arguments, parsed once from its declaration by
-// the router before the handler runs. Unset fields are zero.
+// chat's router before the handler runs. Unset fields are zero.
 type Args struct {
 	Game      gobot.GameID      // an ArgGame: #7
 	Challenge gobot.ChallengeID // an ArgChallenge: #3
 	User      gobot.UserID      // an ArgUser, validated for its platform
 	Points    []string          // ArgPoint words as typed ("D4"; a list split at commas); the handler checks them against the board
-	Options   gameOptions       // size, rules, colour, komi, handicap, clock
-	Rating    ratingOpts        // handicap=auto, and rated/unrated (from the "rated" choice)
+	Options   GameOptions       // size, rules, colour, komi, handicap, clock
+	Rating    RatingOpts        // handicap=auto, and rated/unrated (from the "rated" choice)
 	Choice    map[string]string // ArgChoice values by argument name, normalised to one of Choices
 	Text      []string          // ArgText words (and the words of a repeated ArgRules)
 	Engine    string            // an ArgEngine: engine=gnugo (lower case)
@@ -29,8 +30,8 @@ type Args struct {
 	typed map[string]string // argument name → what was typed, to name both of two values
 }
 
-// maxRef is the largest game or challenge number a reference may name.
-const maxRef = 1_000_000_000_000
+// MaxRef is the largest game or challenge number a reference may name.
+const MaxRef = 1_000_000_000_000
 
 // kindKeys are the key=value names each kind answers to ("komi=6.5").
 var kindKeys = map[ArgKind][]string{
@@ -90,20 +91,20 @@ func (a Arg) match(word string) (string, bool) {
 		case a.Kind == ArgChoice && k == a.Name:
 			// name=on|off picks the first or the second of two choices:
 			// rated=off is unrated.
-			if on, ok := parseBool(v); ok && len(a.Choices) == 2 {
+			if on, ok := ParseBool(v); ok && len(a.Choices) == 2 {
 				return a.Choices[map[bool]int{true: 0, false: 1}[on]], true
 			}
 			return v, true
 		case a.Kind == ArgText, a.Kind == ArgRules && a.Repeat:
 			return word, true
-		case a.Kind == ArgRules && isRulesOption(word):
+		case a.Kind == ArgRules && IsRulesOption(word):
 			return word, true // ko=simple: an option of the ruleset
 		}
 		return "", false
 	}
 	switch a.Kind {
 	case ArgGame, ArgChallenge:
-		if strings.HasPrefix(word, "#") || allDigits(word) {
+		if strings.HasPrefix(word, "#") || AllDigits(word) {
 			return word, true
 		}
 	case ArgUser:
@@ -111,13 +112,13 @@ func (a Arg) match(word string) (string, bool) {
 	case ArgPoint:
 		if a.Repeat {
 			for _, p := range strings.Split(word, ",") {
-				if p != "" && !looksLikePoint(p) {
+				if p != "" && !LooksLikePoint(p) {
 					return "", false
 				}
 			}
 			return word, strings.Trim(word, ",") != ""
 		}
-		return word, looksLikePoint(word)
+		return word, LooksLikePoint(word)
 	case ArgSize:
 		return word, word != "" && word[0] >= '0' && word[0] <= '9'
 	case ArgRules:
@@ -153,7 +154,7 @@ func (a Arg) choice(v string) (string, bool) {
 	return "", false
 }
 
-func allDigits(s string) bool {
+func AllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -162,9 +163,9 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// looksLikePoint: "pass", or letters then digits ("D4", "I5", "Z99"); the
+// LooksLikePoint: "pass", or letters then digits ("D4", "I5", "Z99"); the
 // handler says what is wrong with one that is not on the board.
-func looksLikePoint(s string) bool {
+func LooksLikePoint(s string) bool {
 	if strings.EqualFold(s, "pass") {
 		return true
 	}
@@ -172,15 +173,15 @@ func looksLikePoint(s string) bool {
 	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
 		i++
 	}
-	return i > 0 && i < len(s) && allDigits(s[i:])
+	return i > 0 && i < len(s) && AllDigits(s[i:])
 }
 
-// parseArgs reads r's arguments against c's declaration: the words
+// ParseArgs reads r's arguments against c's declaration: the words
 // typed (each recognised by its form, in any order) and the values named
 // by argument (Discord options). A word no argument takes, two values for
 // one argument, a missing required argument or a malformed value is a
 // usage error; nothing has been read or written yet.
-func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
+func ParseArgs(c *Decl, r *Request) (*Args, error) {
 	a := &Args{Choice: map[string]string{}, typed: map[string]string{}}
 	words := r.Args
 	if c.Name == "help" && len(words) > 1 && (strings.EqualFold(words[0], "!go") || strings.EqualFold(words[0], "/go")) {
@@ -188,12 +189,12 @@ func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 	}
 	for i, w := range words {
 		if !utf8.ValidString(w) {
-			return nil, b.usageError(c.Name, fmt.Sprintf("Argument %d is not valid text (it has bytes that are not UTF-8).", i+1))
+			return nil, c.UsageError(fmt.Sprintf("Argument %d is not valid text (it has bytes that are not UTF-8).", i+1))
 		}
 	}
 	for name, v := range r.Named {
 		if !utf8.ValidString(v) || !utf8.ValidString(name) {
-			return nil, b.usageError(c.Name, "An option is not valid text (it has bytes that are not UTF-8).")
+			return nil, c.UsageError("An option is not valid text (it has bytes that are not UTF-8).")
 		}
 	}
 	for _, w := range words {
@@ -206,14 +207,14 @@ func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 			if !ok {
 				continue
 			}
-			if err := b.setArg(c, r, a, arg, v, w); err != nil {
+			if err := setArg(c, r, a, arg, v, w); err != nil {
 				return nil, err
 			}
 			found = true
 			break
 		}
 		if !found {
-			return nil, b.undeclared(c, a, w)
+			return nil, undeclared(c, a, w)
 		}
 	}
 	for _, name := range sortedKeys(r.Named) {
@@ -225,11 +226,11 @@ func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 			}
 		}
 		if arg == nil {
-			return nil, b.usageError(c.Name, fmt.Sprintf("%s has no option %s.", c.Name, echo(name)))
+			return nil, c.UsageError(fmt.Sprintf("%s has no option %s.", c.Name, Echo(name)))
 		}
 		if arg.Kind == ArgUser {
 			// Adapters name users by their qualified ID.
-			if err := b.setUser(r, a, gobot.UserID(v)); err != nil {
+			if err := setUser(r, a, gobot.UserID(v)); err != nil {
 				return nil, err
 			}
 			a.typed[arg.Name] = v
@@ -243,14 +244,14 @@ func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 			parts = strings.Fields(v) // "japanese ko=simple" typed into one option
 		}
 		for _, p := range parts {
-			if err := b.setArg(c, r, a, *arg, p, p); err != nil {
+			if err := setArg(c, r, a, *arg, p, p); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, arg := range c.Args {
 		if _, ok := a.typed[arg.Name]; arg.Required && !ok {
-			return nil, b.usageError(c.Name, fmt.Sprintf("%s needs %s.", c.Name, arg.what()))
+			return nil, c.UsageError(fmt.Sprintf("%s needs %s.", c.Name, arg.what()))
 		}
 	}
 	return a, nil
@@ -259,79 +260,79 @@ func (b *core) parseArgs(c *Command, r *Request) (*Args, error) {
 // undeclared is the usage error for a word that no argument of c takes:
 // what is wrong with that word, as far as its form tells (a size out of
 // range, a misspelt ruleset, a bare @), else what c takes.
-func (b *core) undeclared(c *Command, a *Args, w string) error {
+func undeclared(c *Decl, a *Args, w string) error {
 	for _, arg := range c.Args {
 		if _, given := a.typed[arg.Name]; arg.Required && !given {
 			// The word was meant as the argument still missing.
-			return b.usageError(c.Name, fmt.Sprintf("%s isn't %s.", echo(w), arg.what()))
+			return c.UsageError(fmt.Sprintf("%s isn't %s.", Echo(w), arg.what()))
 		}
 	}
 	if len(c.Args) == 0 {
-		return b.usageError(c.Name, fmt.Sprintf("%s takes no arguments (I got %s).", c.Name, echo(w)))
+		return c.UsageError(fmt.Sprintf("%s takes no arguments (I got %s).", c.Name, Echo(w)))
 	}
 	lower := strings.ToLower(w)
 	kind := wordKind(w)
 	switch {
 	case w == "@" && c.takes(ArgUser):
-		return b.usageError(c.Name, "A bare @ names nobody: write the player's name right after it, like @bob.")
+		return c.UsageError("A bare @ names nobody: write the player's name right after it, like @bob.")
 	case kind == ArgSize && c.takes(ArgSize):
 		_, _, err := game.ParseSize(w)
 		if err == nil {
 			err = game.ErrBadSize // "+9": sizes are plain digits
 		}
-		return b.usageError(c.Name, sizeError(w, err))
+		return c.UsageError(sizeError(w, err))
 	case kind == ArgSize && (c.takes(ArgGame) || c.takes(ArgChallenge)):
 		what := map[bool]string{true: "game", false: "challenge"}[c.takes(ArgGame)]
-		_, err := parseRefArg(w, what)
-		return b.usageError(c.Name, err.Error())
+		_, err := ParseRef(w, what)
+		return c.UsageError(err.Error())
 	case strings.Contains(w, "="):
 		k, _, _ := strings.Cut(lower, "=")
 		keys := c.optionKeys()
 		if len(keys) == 0 {
-			return b.usageError(c.Name, fmt.Sprintf("%s takes no options like key=value (I got %s); it takes %s.", c.Name, echo(w), c.takesList()))
+			return c.UsageError(fmt.Sprintf("%s takes no options like key=value (I got %s); it takes %s.", c.Name, Echo(w), c.takesList()))
 		}
-		n, ok := nearest(k, keys)
+		n, ok := Nearest(k, keys)
 		switch {
 		case ok && n == k:
-			return b.usageError(c.Name, fmt.Sprintf("I can't read %s: give each option as its own key=value, like ko=simple komi=6.5.", echo(w)))
+			return c.UsageError(fmt.Sprintf("I can't read %s: give each option as its own key=value, like ko=simple komi=6.5.", Echo(w)))
 		case ok:
-			return b.usageError(c.Name, fmt.Sprintf("%s has no option %s; did you mean %s=?", c.Name, echo(k), n))
+			return c.UsageError(fmt.Sprintf("%s has no option %s; did you mean %s=?", c.Name, Echo(k), n))
 		}
-		return b.usageError(c.Name, fmt.Sprintf("%s has no option %s. Options: %s.", c.Name, echo(k), c.optionList()))
+		return c.UsageError(fmt.Sprintf("%s has no option %s. Options: %s.", c.Name, Echo(k), c.optionList()))
 	case kind == ArgRules && c.takes(ArgRules):
 		also := ""
 		if other := c.otherWords(); other != "" {
 			also = c.Name + " also takes " + other
 		}
-		return b.usageError(c.Name, unknownRules(w, c.wordsTaken(), also))
+		return c.UsageError(unknownRules(w, c.wordsTaken(), also))
 	case kind == ArgRules:
-		if n, ok := nearest(lower, c.wordsTaken()); ok {
-			return b.usageError(c.Name, fmt.Sprintf("I don't know %s; did you mean %s?", echo(w), n))
+		if n, ok := Nearest(lower, c.wordsTaken()); ok {
+			return c.UsageError(fmt.Sprintf("I don't know %s; did you mean %s?", Echo(w), n))
 		}
 	case kind == ArgGame && !c.takes(ArgGame) && !c.takes(ArgChallenge):
-		return b.usageError(c.Name, fmt.Sprintf("%s takes no game or challenge number (I got %s).", c.Name, echo(w)))
+		return c.UsageError(fmt.Sprintf("%s takes no game or challenge number (I got %s).", c.Name, Echo(w)))
 	case kind == ArgUser || kind == ArgPoint || kind == ArgSize:
 		if !c.takes(kind) {
 			what := map[ArgKind]string{ArgUser: "player", ArgPoint: "point", ArgSize: "number"}[kind]
-			return b.usageError(c.Name, fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, echo(w), c.takesList()))
+			return c.UsageError(fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, Echo(w), c.takesList()))
 		}
 	}
-	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", echo(w), c.Name, c.takesList())
-	if len(msg) > maxRefusal {
-		msg = fmt.Sprintf("I don't understand %s here; %s says what %s takes.", echo(w), b.cmd("help "+c.Name), c.Name)
+	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", Echo(w), c.Name, c.takesList())
+	if len(msg) > MaxRefusal {
+		msg = fmt.Sprintf("I don't understand %s here; %s says what %s takes.", Echo(w), Cmd("help "+c.Name), c.Name)
 	}
-	return b.usageError(c.Name, msg)
+	return c.UsageError(msg)
 }
 
 // unknownRules says that w names no ruleset, with the nearest name of one
 // (or of another word the command takes) if w is a near miss, and the
 // presets; also, if not empty, is added: what else the words could be.
 func unknownRules(w string, words []string, also string) string {
-	msg := fmt.Sprintf("I don't know the ruleset %s", echo(w))
-	if n, ok := nearest(w, words); ok {
+	msg := fmt.Sprintf("I don't know the ruleset %s", Echo(w))
+	if n, ok := Nearest(w, words); ok {
 		p, isRules := game.LookupPreset(n)
 		if !isRules {
-			return fmt.Sprintf("I don't know %s; did you mean %s?", echo(w), n)
+			return fmt.Sprintf("I don't know %s; did you mean %s?", Echo(w), n)
 		}
 		msg += fmt.Sprintf("; did you mean %s?", p.Name) // an alias stands for its preset
 	} else {
@@ -353,7 +354,7 @@ func wordKind(w string) ArgKind {
 		return ArgUser
 	case strings.HasPrefix(w, "#"):
 		return ArgGame
-	case looksLikePoint(w):
+	case LooksLikePoint(w):
 		return ArgPoint
 	case strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0 &&
 		strings.Trim(strings.ToLower(w), "0123456789x+-.×:, ") == "":
@@ -365,7 +366,7 @@ func wordKind(w string) ArgKind {
 }
 
 // takes reports whether c has an argument of kind k.
-func (c *Command) takes(k ArgKind) bool {
+func (c *Decl) takes(k ArgKind) bool {
 	for _, a := range c.Args {
 		if a.Kind == k {
 			return true
@@ -375,7 +376,7 @@ func (c *Command) takes(k ArgKind) bool {
 }
 
 // takesList names what each of c's arguments looks like.
-func (c *Command) takesList() string {
+func (c *Decl) takesList() string {
 	var takes []string
 	for _, arg := range c.Args {
 		takes = append(takes, arg.what())
@@ -385,7 +386,7 @@ func (c *Command) takesList() string {
 
 // optionKeys are the keys c takes as key=value, for spelling
 // suggestions.
-func (c *Command) optionKeys() []string {
+func (c *Decl) optionKeys() []string {
 	var keys []string
 	for _, a := range c.Args {
 		keys = append(keys, kindKeys[a.Kind]...)
@@ -393,14 +394,14 @@ func (c *Command) optionKeys() []string {
 			keys = append(keys, a.Name)
 		}
 		if a.Kind == ArgRules {
-			keys = append(keys, sortedNames(rulesKeys)...)
+			keys = append(keys, slices.Sorted(maps.Keys(rulesKeys))...)
 		}
 	}
 	return keys
 }
 
 // optionList names c's key=value options, one key each.
-func (c *Command) optionList() string {
+func (c *Decl) optionList() string {
 	var keys []string
 	for _, a := range c.Args {
 		switch {
@@ -421,7 +422,7 @@ func (c *Command) optionList() string {
 
 // wordsTaken are the plain words c takes: rulesets with their other
 // names, colours, choices and their synonyms, "pass".
-func (c *Command) wordsTaken() []string {
+func (c *Decl) wordsTaken() []string {
 	var words []string
 	for _, a := range c.Args {
 		switch a.Kind {
@@ -444,7 +445,7 @@ func (c *Command) wordsTaken() []string {
 
 // otherWords lists the plain words c takes besides rulesets: "black,
 // white, random, rated, unrated".
-func (c *Command) otherWords() string {
+func (c *Decl) otherWords() string {
 	var ws []string
 	for _, a := range c.Args {
 		switch a.Kind {
@@ -460,13 +461,13 @@ func (c *Command) otherWords() string {
 }
 
 // setArg stores value v (typed as word) for arg.
-func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) error {
-	if arg.Kind == ArgRules && !arg.Repeat && isRulesOption(v) {
+func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
+	if arg.Kind == ArgRules && !arg.Repeat && IsRulesOption(v) {
 		// Options of the ruleset join the preset, each at most once.
 		for _, f := range strings.Split(v, ",") {
 			k, _, _ := strings.Cut(strings.ToLower(f), "=")
 			if prev, dup := a.typed["rules "+k]; dup {
-				return b.usageError(c.Name, twoValues(k, prev, word))
+				return c.UsageError(twoValues(k, prev, word))
 			}
 			a.typed["rules "+k] = word
 		}
@@ -475,14 +476,14 @@ func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) 
 		}
 		return addRules(&a.Options, v, true)
 	}
-	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat && !(arg.Kind == ArgRules && len(a.Options.rulesOpts) > 0 && a.Options.rulesPreset == "") {
-		return b.usageError(c.Name, fmt.Sprintf("Two values for %s: %s and %s — give one.", arg.Name, echo(prev), echo(word)))
+	if prev, dup := a.typed[arg.Name]; dup && !arg.Repeat && !(arg.Kind == ArgRules && len(a.Options.RulesOpts) > 0 && a.Options.RulesPreset == "") {
+		return c.UsageError(fmt.Sprintf("Two values for %s: %s and %s — give one.", arg.Name, Echo(prev), Echo(word)))
 	}
 	a.typed[arg.Name] = word
 	switch arg.Kind {
 	case ArgGame, ArgChallenge:
 		what := map[ArgKind]string{ArgGame: "game", ArgChallenge: "challenge"}[arg.Kind]
-		id, err := parseRefArg(v, what)
+		id, err := ParseRef(v, what)
 		if err != nil {
 			return err
 		}
@@ -492,7 +493,7 @@ func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) 
 			a.Challenge = gobot.ChallengeID(id)
 		}
 	case ArgUser:
-		return b.setUser(r, a, b.userArg(r, "@"+v))
+		return setUser(r, a, userArg(r, "@"+v))
 	case ArgPoint:
 		for _, p := range strings.Split(v, ",") {
 			if p != "" {
@@ -522,18 +523,18 @@ func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) 
 	case ArgEngine:
 		a.Engine = strings.ToLower(strings.TrimSpace(v))
 		if a.Engine == "" {
-			return b.usageError(c.Name, "engine= needs a name, like engine=gnugo.")
+			return c.UsageError("engine= needs a name, like engine=gnugo.")
 		}
 	case ArgLevel:
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 || n > 10 {
-			return errorf("level=%s won't work: levels go from 1 (weakest) to 10 (strongest), like level=3.", clipArg(v))
+			return Refusef("level=%s won't work: levels go from 1 (weakest) to 10 (strongest), like level=3.", ClipArg(v))
 		}
 		a.Level, a.HasLevel = n, true
 	case ArgChoice:
 		ch, ok := arg.choice(v)
 		if !ok {
-			return b.usageError(c.Name, fmt.Sprintf("%s=%s: write %s.", arg.Name, clipArg(v), strings.Join(arg.Choices, " or ")))
+			return c.UsageError(fmt.Sprintf("%s=%s: write %s.", arg.Name, ClipArg(v), strings.Join(arg.Choices, " or ")))
 		}
 		a.Choice[arg.Name] = ch
 	case ArgText:
@@ -544,38 +545,87 @@ func (b *core) setArg(c *Command, r *Request, a *Args, arg Arg, v, word string) 
 
 // setUser validates u for its platform, which must be the caller's,
 // before it is stored or looked up.
-func (b *core) setUser(r *Request, a *Args, u gobot.UserID) error {
+func setUser(r *Request, a *Args, u gobot.UserID) error {
 	if err := ValidateUser(u); err != nil {
 		return err
 	}
 	if p := r.User.ID.Platform(); u.Platform() != p {
-		return errorf("%s is not a player here: name someone on %s, like @bob.", echo(string(u)), p)
+		return Refusef("%s is not a player here: name someone on %s, like @bob.", Echo(string(u)), p)
 	}
 	a.User = u
 	return nil
 }
 
-// parseRefArg reads "#7" (or "7") as a game or challenge number: 1 up to
-// maxRef.
-func parseRefArg(s, what string) (uint64, error) {
+// ParseRef reads "#7" (or "7") as a game or challenge number: 1 up to
+// MaxRef.
+func ParseRef(s, what string) (uint64, error) {
 	t := strings.TrimPrefix(strings.TrimSpace(s), "#")
-	if !allDigits(t) {
-		return 0, errorf("%s is not a %s: %ss are written like #7.", echo(s), what, what)
+	if !AllDigits(t) {
+		return 0, Refusef("%s is not a %s: %ss are written like #7.", Echo(s), what, what)
 	}
 	n, err := strconv.ParseUint(t, 10, 64)
-	if err != nil || n > maxRef {
-		return 0, errorf("%s is not a %s: no %s has a number that large.", echo(s), what, what)
+	if err != nil || n > MaxRef {
+		return 0, Refusef("%s is not a %s: no %s has a number that large.", Echo(s), what, what)
 	}
 	if n == 0 {
-		return 0, errorf("#0 is not a %s: %ss are numbered from #1.", what, what)
+		return 0, Refusef("#0 is not a %s: %ss are numbered from #1.", what, what)
 	}
 	return n, nil
 }
 
 func sortedKeys(m map[string]string) []string {
-	keys := make(map[string]bool, len(m))
+	keys := make([]string, 0, len(m))
 	for k := range m {
-		keys[k] = true
+		keys = append(keys, k)
 	}
-	return sortedNames(keys)
+	slices.Sort(keys)
+	return keys
+}
+
+// Decl is what the parser reads of a command's declaration: its name and
+// arguments (chat's Command holds the rest).
+type Decl struct {
+	Name string
+	Args []Arg
+}
+
+// Usage returns the command's synopsis: "play <point> [#game]".
+func (c *Decl) Usage() string {
+	var sb strings.Builder
+	sb.WriteString(c.Name)
+	for _, a := range c.Args {
+		name := a.Name
+		if a.Repeat {
+			name += "…"
+		}
+		if a.Required {
+			fmt.Fprintf(&sb, " <%s>", name)
+		} else {
+			fmt.Fprintf(&sb, " [%s]", name)
+		}
+	}
+	return sb.String()
+}
+
+// UsageError says what is wrong and, where the refusal stays within
+// MaxRefusal bytes, the command's usage.
+func (c *Decl) UsageError(what string) error {
+	if s := what + " Usage: " + UsageToken(c.Usage()); len(s) <= MaxRefusal {
+		return Refusef("%s", s)
+	}
+	return Refusef("%s", what)
+}
+
+// userArg turns "@bob" or "@discord:123" into a platform-qualified ID.
+func userArg(r *Request, a string) gobot.UserID {
+	id := strings.TrimPrefix(a, "@")
+	for _, m := range r.Mentions {
+		if string(m.ID) == id {
+			return m.ID
+		}
+	}
+	if !strings.Contains(id, ":") {
+		return gobot.UserID(r.User.ID.Platform() + ":" + id)
+	}
+	return gobot.UserID(id)
 }

@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import "strings"
 
@@ -8,8 +8,8 @@ import "strings"
 // Matrix, "accept #1" in the terminal. chat itself knows no prefix.
 const cmdOpen, cmdClose = "<cmd:", ":cmd>"
 
-// maxHintRunes bounds the user-typed part a command hint may repeat.
-const maxHintRunes = 80
+// MaxHintRunes bounds the user-typed part a command hint may repeat.
+const MaxHintRunes = 80
 
 // Cmd writes the token for a command line s, for use in Reply.Text.
 // Token markers, backticks and line breaks are dropped (no command
@@ -17,12 +17,12 @@ const maxHintRunes = 80
 // neither break the token nor make it long.
 func Cmd(s string) string {
 	s = strings.NewReplacer(cmdOpen, "", cmdClose, "", "`", "", "\n", " ").Replace(s)
-	return cmdOpen + ClipRunes(s, maxHintRunes) + cmdClose
+	return cmdOpen + ClipRunes(s, MaxHintRunes) + cmdClose
 }
 
-// usageToken writes the token for a command's declared synopsis
-// (Command.Usage): not user input, so it is not clipped.
-func usageToken(usage string) string { return cmdOpen + usage + cmdClose }
+// UsageToken writes the token for a command's declared synopsis
+// (Decl.Usage): not user input, so it is not clipped.
+func UsageToken(usage string) string { return cmdOpen + usage + cmdClose }
 
 // FormatCommands replaces every command token in text with what render
 // returns for the command line inside it.

@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import (
 	"errors"
@@ -11,9 +11,16 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// gameOptions are the options of a challenge or a room's defaults, as
+// RatingOpts are the challenge options about ratings, taken out of the
+// arguments before the game options are parsed.
+type RatingOpts struct {
+	Rated *bool // rated / unrated as typed; nil = the default
+	Auto  bool  // handicap=auto
+}
+
+// GameOptions are the options of a challenge or a room's defaults, as
 // typed; unset fields are nil/zero.
-type gameOptions struct {
+type GameOptions struct {
 	Width, Height int
 	Rules         *game.Rules
 	RulesText     string
@@ -27,8 +34,8 @@ type gameOptions struct {
 
 	// The ruleset as typed: a preset and options of the rules
 	// (ko=simple), in any order; Rules and RulesText are made from them.
-	rulesPreset string
-	rulesOpts   []string
+	RulesPreset string
+	RulesOpts   []string
 }
 
 // rulesKeys are the options of a ruleset that may stand on their own
@@ -37,9 +44,9 @@ type gameOptions struct {
 var rulesKeys = map[string]bool{"ko": true, "scoring": true, "suicide": true, "passstones": true, "pass-stones": true,
 	"pass_stones": true, "bonus": true, "cycle": true, "agreement": true}
 
-// isRulesOption reports whether word is one or more options of a ruleset
+// IsRulesOption reports whether word is one or more options of a ruleset
 // ("ko=simple", "ko=simple,scoring=area").
-func isRulesOption(word string) bool {
+func IsRulesOption(word string) bool {
 	for _, f := range strings.Split(word, ",") {
 		k, _, ok := strings.Cut(f, "=")
 		if !ok || !rulesKeys[strings.ToLower(strings.TrimSpace(k))] {
@@ -49,10 +56,10 @@ func isRulesOption(word string) bool {
 	return true
 }
 
-// rulesBase returns the preset a rules text starts from ("japanese
+// RulesBase returns the preset a rules text starts from ("japanese
 // ko=positional": japanese), if it names one, and whether the text sets
 // the komi itself.
-func rulesBase(spec string) (base game.PresetSpec, ok, komiGiven bool) {
+func RulesBase(spec string) (base game.PresetSpec, ok, komiGiven bool) {
 	fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
 	for _, f := range fields {
 		if k, _, kv := strings.Cut(strings.ToLower(f), "="); kv && k == "komi" {
@@ -69,37 +76,37 @@ func rulesBase(spec string) (base game.PresetSpec, ok, komiGiven bool) {
 // twoValues says that option k was given twice, in prev and in word.
 func twoValues(k, prev, word string) string {
 	if prev == word {
-		return fmt.Sprintf("%s is given twice in %s — give it once.", clipArg(k), echo(word))
+		return fmt.Sprintf("%s is given twice in %s — give it once.", ClipArg(k), Echo(word))
 	}
-	return fmt.Sprintf("Two values for %s: %s and %s — give one.", clipArg(k), echo(prev), echo(word))
+	return fmt.Sprintf("Two values for %s: %s and %s — give one.", ClipArg(k), Echo(prev), Echo(word))
 }
 
-// maxRulesText bounds a ruleset as typed (a room stores it).
-const maxRulesText = 200
+// MaxRulesText bounds a ruleset as typed (a room stores it).
+const MaxRulesText = 200
 
 // addRules adds a preset (opt false) or options of a ruleset to o and
 // makes o's ruleset from all of them: the preset first, then the options
 // in the order given.
-func addRules(o *gameOptions, word string, opt bool) error {
+func addRules(o *GameOptions, word string, opt bool) error {
 	if opt {
-		o.rulesOpts = append(o.rulesOpts, word)
+		o.RulesOpts = append(o.RulesOpts, word)
 	} else {
-		o.rulesPreset = word
+		o.RulesPreset = word
 	}
-	spec := strings.TrimSpace(o.rulesPreset + " " + strings.Join(o.rulesOpts, " "))
-	if len(spec) > maxRulesText {
-		return errorf("That ruleset is %d characters long; write it in at most %d (each option once).", len(spec), maxRulesText)
+	spec := strings.TrimSpace(o.RulesPreset + " " + strings.Join(o.RulesOpts, " "))
+	if len(spec) > MaxRulesText {
+		return Refusef("That ruleset is %d characters long; write it in at most %d (each option once).", len(spec), MaxRulesText)
 	}
 	return setOption(o, "rules", spec, true)
 }
 
-// parseOptions reads settings arguments, recognised by their form in
+// ParseOptions reads settings arguments, recognised by their form in
 // any order: a size ("9", "13x9"), a preset name, black/white/random,
 // komi=6.5, handicap=2, clock=3d; key=value works for every option
 // (size=, rules=, color=, threads= too). An option given twice is an
 // error naming both values.
-func parseOptions(args []string) (gameOptions, error) {
-	var o gameOptions
+func ParseOptions(args []string) (GameOptions, error) {
+	var o GameOptions
 	seen := map[string]string{}
 	for _, a := range args {
 		k, v, kv := strings.Cut(a, "=")
@@ -121,14 +128,14 @@ func parseOptions(args []string) (gameOptions, error) {
 		}
 		k = canonicalKey(k)
 		if prev, dup := seen[k]; dup {
-			return o, errorf("Two values for %s: %s and %s — give one.", k, echo(prev), echo(a))
+			return o, Refusef("Two values for %s: %s and %s — give one.", k, Echo(prev), Echo(a))
 		}
 		seen[k] = a
-		if kv && isRulesOption(a) {
+		if kv && IsRulesOption(a) {
 			for _, f := range strings.Split(a, ",")[1:] { // the first key is k, checked above
 				fk, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(f)), "=")
 				if prev, dup := seen[fk]; dup {
-					return o, errorf("%s", twoValues(fk, prev, a))
+					return o, Refusef("%s", twoValues(fk, prev, a))
 				}
 				seen[fk] = a
 			}
@@ -140,7 +147,7 @@ func parseOptions(args []string) (gameOptions, error) {
 		if k == "rules" {
 			if err := addRules(&o, v, false); err != nil {
 				if !kv {
-					return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
+					return o, Refusef("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", Echo(a), strings.Join(game.PresetNames(), ", "))
 				}
 				return o, err
 			}
@@ -148,7 +155,7 @@ func parseOptions(args []string) (gameOptions, error) {
 		}
 		if err := setOption(&o, k, v, kv); err != nil {
 			if k == "rules" && !kv {
-				return o, errorf("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", echo(a), strings.Join(game.PresetNames(), ", "))
+				return o, Refusef("I don't understand %s. Give a size (9, 13x9), a ruleset (%s), black/white/random, komi=6.5, handicap=2 or clock=3d.", Echo(a), strings.Join(game.PresetNames(), ", "))
 			}
 			return o, err
 		}
@@ -179,37 +186,37 @@ func canonicalKey(k string) string {
 
 // setOption sets option k (canonical) to v in o; kv says v was typed as
 // key=value.
-func setOption(o *gameOptions, k, v string, kv bool) error {
+func setOption(o *GameOptions, k, v string, kv bool) error {
 	v = strings.TrimSpace(v)
 	switch k {
 	case "size":
 		w, h, err := game.ParseSize(v)
 		if err != nil {
-			return errorf("%s", sizeError(v, err))
+			return Refusef("%s", sizeError(v, err))
 		}
 		o.Width, o.Height = w, h
 	case "rules":
 		r, err := game.ParseRules(v)
 		if err != nil {
-			return errorf("%s", rulesError(err, v))
+			return Refusef("%s", RulesError(err, v))
 		}
 		if err := game.CheckKomi(r.Komi); err != nil { // records may carry komi=2.75; new games may not
-			return errorf("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
+			return Refusef("rules=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", ClipArg(v))
 		}
 		o.Rules, o.RulesText = &r, v
 	case "komi":
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return errorf("komi=%s is not a number: write it like komi=6.5 or komi=-3", clipArg(v))
+			return Refusef("komi=%s is not a number: write it like komi=6.5 or komi=-3", ClipArg(v))
 		}
 		if err := game.CheckKomi(x); err != nil {
-			return errorf("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", clipArg(v))
+			return Refusef("komi=%s won't work: komi must be a multiple of 0.5 between -1000 and 1000, like 6.5 or 7", ClipArg(v))
 		}
 		o.Komi = &x
 	case "handicap":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > game.MaxHandicap {
-			return errorf("handicap=%s won't work: give 2 to %d stones, like handicap=2 (or handicap=0 for an even game)", clipArg(v), game.MaxHandicap)
+			return Refusef("handicap=%s won't work: give 2 to %d stones, like handicap=2 (or handicap=0 for an even game)", ClipArg(v), game.MaxHandicap)
 		}
 		o.Handicap = &n
 	case "color":
@@ -218,7 +225,7 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 			c = "random"
 		}
 		if c != "black" && c != "white" && c != "random" {
-			return errorf("color=%s: choose black, white or random", clipArg(v))
+			return Refusef("color=%s: choose black, white or random", ClipArg(v))
 		}
 		o.Color = c
 	case "clock":
@@ -230,17 +237,17 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 	case "placement":
 		p := strings.ToLower(v)
 		if p != "fixed" && p != "free" && p != "white-passes" {
-			return errorf("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", clipArg(v))
+			return Refusef("placement=%s: choose fixed (the marked points), free (Black places them) or white-passes", ClipArg(v))
 		}
 		o.Placement = p
 	case "threads":
-		b, ok := parseBool(v)
+		b, ok := ParseBool(v)
 		if !ok {
-			return errorf("threads=%s: write threads=on or threads=off", clipArg(v))
+			return Refusef("threads=%s: write threads=on or threads=off", ClipArg(v))
 		}
 		o.Threads = &b
 	default:
-		return errorf("unknown option %s: the options are size, rules, komi, handicap, placement, color, clock", echo(k))
+		return Refusef("unknown option %s: the options are size, rules, komi, handicap, placement, color, clock", Echo(k))
 	}
 	return nil
 }
@@ -249,14 +256,14 @@ func setOption(o *gameOptions, k, v string, kv bool) error {
 // game.ErrSizeTooBig or ErrSizeTooTiny) or not a size at all.
 func sizeError(v string, err error) string {
 	if errors.Is(err, game.ErrSizeTooBig) || errors.Is(err, game.ErrSizeTooTiny) {
-		return fmt.Sprintf("size %s won't work: a board is %d to %d lines a side, like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+		return fmt.Sprintf("size %s won't work: a board is %d to %d lines a side, like 9, 13, 19 or 13x9.", ClipArg(v), game.MinSize, game.MaxSize)
 	}
-	return fmt.Sprintf("size %s won't work: write the lines a side (%d to %d), like 9, 13, 19 or 13x9.", clipArg(v), game.MinSize, game.MaxSize)
+	return fmt.Sprintf("size %s won't work: write the lines a side (%d to %d), like 9, 13, 19 or 13x9.", ClipArg(v), game.MinSize, game.MaxSize)
 }
 
-// rulesError words err, game.ParseRules's refusal of spec: an unknown
+// RulesError words err, game.ParseRules's refusal of spec: an unknown
 // ruleset gets the nearest preset's name and the list of presets.
-func rulesError(err error, spec string) string {
+func RulesError(err error, spec string) string {
 	if errors.Is(err, game.ErrUnknownRules) {
 		fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
 		if len(fields) > 0 && !strings.Contains(fields[0], "=") {
@@ -271,7 +278,7 @@ func rulesError(err error, spec string) string {
 	return clipEchoes(err.Error(), spec)
 }
 
-func parseBool(v string) (bool, bool) {
+func ParseBool(v string) (bool, bool) {
 	switch strings.ToLower(v) {
 	case "on", "yes", "true", "1":
 		return true, true
@@ -293,7 +300,7 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 		return gobot.TimeControl{}, nil
 	}
 	bad := func() (gobot.TimeControl, error) {
-		return gobot.TimeControl{}, errorf("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", echo(s))
+		return gobot.TimeControl{}, Refusef("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", Echo(s))
 	}
 	// wholeMinutes refuses a part of the clock that is not a whole
 	// number of minutes, naming it.
@@ -301,7 +308,7 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 		if d%time.Minute == 0 {
 			return nil
 		}
-		return errorf("clock %s: %s %s is not a whole number of minutes; clocks count minutes, like %s", echo(s), what, clipArg(part), FormatClockDuration(d.Round(time.Minute)))
+		return Refusef("clock %s: %s %s is not a whole number of minutes; clocks count minutes, like %s", Echo(s), what, ClipArg(part), FormatClockDuration(d.Round(time.Minute)))
 	}
 	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
 		rest = strings.TrimLeft(rest, ": ")
@@ -309,7 +316,7 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 		rest = strings.ReplaceAll(rest, " ", "")
 		main, rest, ok := strings.Cut(rest, "+")
 		if !ok {
-			return gobot.TimeControl{}, errorf("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", echo(s))
+			return gobot.TimeControl{}, Refusef("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", Echo(s))
 		}
 		inc, max, hasMax := strings.Cut(rest, "/")
 		c := gobot.TimeControl{Kind: gobot.Fischer}
@@ -321,13 +328,13 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 			return bad()
 		}
 		if c.Main < time.Minute {
-			return gobot.TimeControl{}, errorf("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", echo(s), clipArg(main))
+			return gobot.TimeControl{}, Refusef("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", Echo(s), ClipArg(main))
 		}
 		if err := wholeMinutes(main, c.Main, "the starting time"); err != nil {
 			return gobot.TimeControl{}, err
 		}
 		if c.Increment > 0 && c.Increment < time.Minute {
-			return gobot.TimeControl{}, errorf("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", echo(s), clipArg(inc))
+			return gobot.TimeControl{}, Refusef("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", Echo(s), ClipArg(inc))
 		}
 		if err := wholeMinutes(inc, c.Increment, "the increment"); err != nil {
 			return gobot.TimeControl{}, err
@@ -335,14 +342,14 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 		c.Max = c.Main
 		if hasMax {
 			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
-				return gobot.TimeControl{}, errorf("clock %s: the maximum must be at least the starting time", echo(s))
+				return gobot.TimeControl{}, Refusef("clock %s: the maximum must be at least the starting time", Echo(s))
 			}
 			if err := wholeMinutes(max, c.Max, "the maximum"); err != nil {
 				return gobot.TimeControl{}, err
 			}
 		}
 		if c.Max > 365*24*time.Hour {
-			return gobot.TimeControl{}, errorf("clock %s: the most a clock can hold is 365 days", echo(s))
+			return gobot.TimeControl{}, Refusef("clock %s: the most a clock can hold is 365 days", Echo(s))
 		}
 		return c, nil
 	}
@@ -351,7 +358,7 @@ func ParseClock(s string) (gobot.TimeControl, error) {
 		return bad()
 	}
 	if d < time.Minute || d > 365*24*time.Hour {
-		return gobot.TimeControl{}, errorf("clock %s: a move may take between 1 minute and 365 days", echo(s))
+		return gobot.TimeControl{}, Refusef("clock %s: a move may take between 1 minute and 365 days", Echo(s))
 	}
 	if err := wholeMinutes(t, d, "the time per move"); err != nil {
 		return gobot.TimeControl{}, err

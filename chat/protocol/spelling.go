@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import "strings"
 
@@ -6,12 +6,12 @@ import "strings"
 // is no near miss of any name gobot knows.
 const maxSpelled = 40
 
-// nearest returns the name a word is a near miss of ("chalenge":
+// Nearest returns the name a word is a near miss of ("chalenge":
 // challenge, "japanes": japanese), if one is close enough to be what
 // was meant: one slip (a letter wrong, missing, extra or two swapped) in
 // a name of 3 to 5 letters, two in a longer one, none in a shorter one.
 // "foo" is near no name: "elo" is two slips away.
-func nearest(word string, names []string) (string, bool) {
+func Nearest(word string, names []string) (string, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
 	if w == "" || len(w) > maxSpelled {
 		return "", false

@@ -1,10 +1,11 @@
-package chat
+package protocol
 
 import (
 	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
 )
 
 // User is a platform user as a request names them.
@@ -130,9 +131,24 @@ type Reply struct {
 	Thread     bool
 	ThreadName string
 
-	// draw is the Image still to be drawn: the bot draws it after the
+	// Draw is the Image still to be drawn: the bot draws it after the
 	// transaction that built the reply, before anyone sees the reply.
-	draw *drawing
+	Draw *Drawing `json:"-"`
+}
+
+// Drawing is an image a reply shows, drawn after the transaction that
+// built the reply has ended: a board (a PNG) or a replay (a GIF). A
+// reply and the DM copied from it share one drawing, drawn once: Done
+// says it was, File (or Err) is what came of it.
+type Drawing struct {
+	Game   *game.Game
+	ID     gobot.GameID
+	Theme  string
+	Replay bool
+
+	Done bool
+	File *File
+	Err  error
 }
 
 // Message is a reply the bot sends on its own (turn notices, reminders,

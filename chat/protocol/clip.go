@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import (
 	"fmt"
@@ -6,16 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// maxEcho is how much of a user's input an error message repeats: at
-// most maxEcho runes, and at most maxEchoBytes bytes as shown (quoted,
+// MaxEcho is how much of a user's input an error message repeats: at
+// most MaxEcho runes, and at most maxEchoBytes bytes as shown (quoted,
 // with escapes), so that a refusal stays under maxRefusal bytes.
 const (
-	maxEcho      = 40
+	MaxEcho      = 40
 	maxEchoBytes = 64
 )
 
-// maxRefusal bounds a refusal's text in bytes.
-const maxRefusal = 300
+// MaxRefusal bounds a refusal's text in bytes.
+const MaxRefusal = 300
 
 // ClipRunes returns s cut to at most n runes, ending in "…" when cut.
 // Invalid UTF-8 is replaced, so a clipped string is always valid.
@@ -65,12 +65,12 @@ func toValidUTF8(s string) string {
 	return string(out)
 }
 
-// echo quotes user input for an error message, clipped: "D4", "xxxx…".
+// Echo quotes user input for an error message, clipped: "D4", "xxxx…".
 // Escapes count: 40 control characters quoted would take 240 bytes, so
 // fewer of them are shown.
-func echo(s string) string {
-	s = ClipRunes(s, maxEcho+1) // keeps the cut visible below
-	for n := maxEcho; ; n-- {
+func Echo(s string) string {
+	s = ClipRunes(s, MaxEcho+1) // keeps the cut visible below
+	for n := MaxEcho; ; n-- {
 		q := fmt.Sprintf("%q", ClipRunes(s, n))
 		if len(q) <= maxEchoBytes || n <= 1 {
 			return q
@@ -78,26 +78,26 @@ func echo(s string) string {
 	}
 }
 
-// clipArg clips user input shown unquoted ("komi=abc…").
-func clipArg(s string) string { return ClipBytes(ClipRunes(s, maxEcho), maxEchoBytes) }
+// ClipArg clips user input shown unquoted ("komi=abc…").
+func ClipArg(s string) string { return ClipBytes(ClipRunes(s, MaxEcho), maxEchoBytes) }
 
 // clipEchoes shortens, in msg (an error from another package that quotes
 // the input), every long piece of input, then bounds msg as a whole.
 func clipEchoes(msg, input string) string {
 	for _, piece := range strings.FieldsFunc(input, func(r rune) bool { return r == ' ' || r == '=' || r == ',' || r == '"' }) {
-		if len(piece) > maxEcho {
-			msg = strings.ReplaceAll(msg, piece, clipArg(piece))
+		if len(piece) > MaxEcho {
+			msg = strings.ReplaceAll(msg, piece, ClipArg(piece))
 		}
 	}
-	return ClipBytes(ClipRunes(msg, maxRefusal), maxRefusal)
+	return ClipBytes(ClipRunes(msg, MaxRefusal), MaxRefusal)
 }
 
 // maxListed is how many choices a "which one?" message names.
 const maxListed = 5
 
-// listSome joins items with commas, naming at most maxListed of them and
+// ListSome joins items with commas, naming at most maxListed of them and
 // counting the rest: "#1, #2, #3, #4, #5 and 7 more".
-func listSome(items []string) string {
+func ListSome(items []string) string {
 	if len(items) <= maxListed {
 		return strings.Join(items, ", ")
 	}

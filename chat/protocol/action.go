@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import (
 	"fmt"
@@ -46,7 +46,7 @@ func ParseButton(id string) (Button, error) {
 	}
 	n, err1 := strconv.ParseUint(parts[1][1:], 10, 64)
 	version, err2 := strconv.ParseUint(parts[2], 10, 64)
-	if err1 != nil || err2 != nil || n == 0 || n > maxRef {
+	if err1 != nil || err2 != nil || n == 0 || n > MaxRef {
 		return Button{}, ErrButton
 	}
 	x := Button{Command: parts[0], Version: version}

@@ -1,4 +1,4 @@
-package chat
+package protocol
 
 import (
 	"strconv"
@@ -16,23 +16,23 @@ import (
 func ValidateUser(u gobot.UserID) error {
 	p, local, ok := strings.Cut(string(u), ":")
 	if !ok || !isWord(p, 16) || !utf8.ValidString(string(u)) {
-		return errorf("%s is not a user I know: write a player like @bob.", echo(string(u)))
+		return Refusef("%s is not a user I know: write a player like @bob.", Echo(string(u)))
 	}
 	switch p {
 	case "discord":
-		if len(local) == 0 || len(local) > 20 || !allDigits(local) {
-			return errorf("%s is not a Discord user: mention them (@name) so Discord fills in their ID.", echo(local))
+		if len(local) == 0 || len(local) > 20 || !AllDigits(local) {
+			return Refusef("%s is not a Discord user: mention them (@name) so Discord fills in their ID.", Echo(local))
 		}
 		if _, err := strconv.ParseUint(local, 10, 64); err != nil {
-			return errorf("%s is not a Discord user: mention them (@name) so Discord fills in their ID.", echo(local))
+			return Refusef("%s is not a Discord user: mention them (@name) so Discord fills in their ID.", Echo(local))
 		}
 	case "matrix":
 		if !validMatrixUser(local) {
-			return errorf("%s is not a Matrix user ID: write it like @bob:example.org (at most 255 bytes).", echo(local))
+			return Refusef("%s is not a Matrix user ID: write it like @bob:example.org (at most 255 bytes).", Echo(local))
 		}
 	default:
 		if !isWord(local, maxNameRunes) {
-			return errorf("%s is not a player name: names are one word of at most %d letters, digits, -, _ or .", echo(local), maxNameRunes)
+			return Refusef("%s is not a player name: names are one word of at most %d letters, digits, -, _ or .", Echo(local), maxNameRunes)
 		}
 	}
 	return nil
@@ -99,7 +99,7 @@ func validMatrixUser(s string) bool {
 		}
 	}
 	if port != "" || strings.HasSuffix(server, ":") {
-		if !allDigits(port) || len(port) > 5 {
+		if !AllDigits(port) || len(port) > 5 {
 			return false
 		}
 	}
