@@ -21,7 +21,7 @@
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete.
 //   - present.go: replies built from games, errors turned into words,
-//     images drawn after the commit; renderpool.go bounds the drawing.
+//     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
 //     their messages (and an engine's) claimed with an expiry, sent by
 //     another process if their claimer dies; engine.go: engine turns.

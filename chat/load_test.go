@@ -17,6 +17,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/render"
 )
 
 // TestLoad plays many games between distinct players concurrently through
@@ -27,7 +28,7 @@ import (
 // 1,000-game figure in README.md is GOBOT_LOAD_GAMES=1000), -short and
 // the race detector use 60. Boards are not
 // drawn unless GOBOT_LOAD_RENDER=real: then every move's board is drawn
-// by the real renderer through a RenderPool, as gobot runs
+// by the real renderer through a render.Pool, as gobot runs
 // (TestLoadRendered does that at a small size in every run).
 func TestLoad(t *testing.T) {
 	games := loadGames(t, 150, 60)
@@ -35,7 +36,7 @@ func TestLoad(t *testing.T) {
 	switch s := os.Getenv("GOBOT_LOAD_RENDER"); s {
 	case "":
 	case "real":
-		r = NewRenderPool(benchRenderer, 0)
+		r = render.NewPool(benchRenderer, 0)
 	default:
 		t.Fatalf("GOBOT_LOAD_RENDER=%q: want real (or nothing)", s)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // TestLoadRendered is the load test with every board drawn by the real
-// renderer through a RenderPool of the cores' size, as gobot runs: 6
+// renderer through a render.Pool of the cores' size, as gobot runs: 6
 // games (2 under -short and the race detector; GOBOT_LOAD_GAMES overrides
 // it; under those, 160-pixel boards), more games than cores, so renders
 // queue. No more renders than
@@ -33,7 +33,7 @@ func TestLoadRendered(t *testing.T) {
 		r = &render.Renderer{Width: 160, GIFWidth: 160}
 	}
 	count := &countingRenderer{r: r}
-	pool := NewRenderPool(count, 0)
+	pool := render.NewPool(count, 0)
 	runLoad(t, games, pool)
 	count.mu.Lock()
 	defer count.mu.Unlock()

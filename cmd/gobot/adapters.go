@@ -64,5 +64,5 @@ func discordConfig(d DiscordConfig, store gobot.Store, holder string, sc Storage
 }
 
 // newRenderer returns the board renderer: at most one board drawn per
-// core at once, the rest waiting in order (chat.RenderPool).
-func newRenderer() chat.Renderer { return chat.NewRenderPool(&render.Renderer{}, 0) }
+// core at once, the rest waiting in order (render.Pool).
+func newRenderer() chat.Renderer { return render.NewPool(&render.Renderer{}, 0) }

@@ -1,4 +1,4 @@
-package chat
+package render
 
 import (
 	"io"
@@ -8,15 +8,22 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// RenderPool is a Renderer that draws at most n boards (or replays) at
+// Drawer draws boards and replays: *Renderer, or a Pool around one (it
+// is chat's Renderer port).
+type Drawer interface {
+	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
+	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
+}
+
+// Pool is a Drawer that draws at most n boards (or replays) at
 // once, n being the number of cores by default: drawing is CPU-bound, so
 // more at once only adds memory (each draw holds an image) and makes
 // every player wait longer. Calls beyond n wait their turn in the order
 // they came (first in, first out), so the renders that commands ask for
 // start in the order the commands asked, and none waits for ever behind
 // later ones. It is safe for concurrent use.
-type RenderPool struct {
-	r Renderer
+type Pool struct {
+	r Drawer
 	n int
 
 	mu      sync.Mutex
@@ -24,27 +31,27 @@ type RenderPool struct {
 	queue   []chan struct{} // waiting calls, first come first
 }
 
-// NewRenderPool wraps r so that at most n calls draw at once (n < 1:
+// NewPool wraps r so that at most n calls draw at once (n < 1:
 // runtime.GOMAXPROCS(0), the cores Go uses).
-func NewRenderPool(r Renderer, n int) *RenderPool {
+func NewPool(r Drawer, n int) *Pool {
 	if n < 1 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	return &RenderPool{r: r, n: n}
+	return &Pool{r: r, n: n}
 }
 
 // Size is how many renders may run at once.
-func (p *RenderPool) Size() int { return p.n }
+func (p *Pool) Size() int { return p.n }
 
 // Board draws g's position with the wrapped renderer, in its turn.
-func (p *RenderPool) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
+func (p *Pool) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
 	p.acquire()
 	defer p.release()
 	return p.r.Board(w, g, theme, numbers)
 }
 
 // Replay draws g's replay with the wrapped renderer, in its turn.
-func (p *RenderPool) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
+func (p *Pool) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
 	p.acquire()
 	defer p.release()
 	return p.r.Replay(w, g, theme)
@@ -53,7 +60,7 @@ func (p *RenderPool) Replay(w io.Writer, g *game.Game, theme string) (int, int, 
 // acquire returns when the call may draw: at once if fewer than n draw
 // and nobody waits, else when the calls queued before it have started
 // and a draw has finished.
-func (p *RenderPool) acquire() {
+func (p *Pool) acquire() {
 	p.mu.Lock()
 	if p.running < p.n && len(p.queue) == 0 {
 		p.running++
@@ -67,7 +74,7 @@ func (p *RenderPool) acquire() {
 }
 
 // release hands the slot to the first waiting call, or frees it.
-func (p *RenderPool) release() {
+func (p *Pool) release() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.queue) == 0 {
@@ -81,7 +88,7 @@ func (p *RenderPool) release() {
 }
 
 // waiting is how many calls wait their turn (for tests).
-func (p *RenderPool) waiting() int {
+func (p *Pool) waiting() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.queue)

@@ -1,4 +1,4 @@
-package chat
+package render
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/render"
 )
 
 // gateRenderer records the order in which calls start drawing (by their
@@ -65,12 +64,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestRenderPoolBoundsAndOrder: with two slots, two calls draw at once;
+// TestPoolBoundsAndOrder: with two slots, two calls draw at once;
 // the others wait and start in the order they came, whether they draw a
 // board or a replay, and a failed draw frees its slot too.
-func TestRenderPoolBoundsAndOrder(t *testing.T) {
+func TestPoolBoundsAndOrder(t *testing.T) {
 	gate := &gateRenderer{release: make(chan struct{})}
-	pool := NewRenderPool(gate, 2)
+	pool := NewPool(gate, 2)
 	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: mustPreset(t)})
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
@@ -131,24 +130,24 @@ func TestRenderPoolBoundsAndOrder(t *testing.T) {
 	<-done
 }
 
-func TestRenderPoolSize(t *testing.T) {
-	if p := NewRenderPool(nil, 0); p.Size() < 1 {
+func TestPoolSize(t *testing.T) {
+	if p := NewPool(nil, 0); p.Size() < 1 {
 		t.Errorf("default size %d", p.Size())
 	}
-	if p := NewRenderPool(nil, 3); p.Size() != 3 {
+	if p := NewPool(nil, 3); p.Size() != 3 {
 		t.Errorf("size %d, want 3", p.Size())
 	}
 }
 
-// TestRenderPoolDrawsTheSame: through the pool the real renderer writes
+// TestPoolDrawsTheSame: through the pool the real renderer writes
 // the same bytes as without it.
-func TestRenderPoolDrawsTheSame(t *testing.T) {
+func TestPoolDrawsTheSame(t *testing.T) {
 	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: mustPreset(t)})
 	g.Play(game.Black, game.Pt(2, 2))
 	var direct, pooled bytes.Buffer
-	r := &render.Renderer{Width: 200}
+	r := &Renderer{Width: 200}
 	w1, h1, err1 := r.Board(&direct, g, "", 1)
-	w2, h2, err2 := NewRenderPool(r, 1).Board(&pooled, g, "", 1)
+	w2, h2, err2 := NewPool(r, 1).Board(&pooled, g, "", 1)
 	if err1 != nil || err2 != nil || w1 != w2 || h1 != h2 || !bytes.Equal(direct.Bytes(), pooled.Bytes()) {
 		t.Fatalf("direct %dx%d %v, pooled %dx%d %v, same bytes %v", w1, h1, err1, w2, h2, err2, bytes.Equal(direct.Bytes(), pooled.Bytes()))
 	}
