@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -268,10 +269,18 @@ func (a *Adapter) notifyNoBot(ctx context.Context, m protocol.Message) error {
 
 // held is a notice waiting for the next interaction in its channel.
 type held struct {
+	ID    string         `json:"id"`
 	Reply protocol.Reply `json:"reply"`
 	At    time.Time      `json:"at"`
 	Tries int            `json:"tries,omitempty"`
+	// Offered is set while a process offers the notice (until then no
+	// other offers it); one that died meanwhile leaves it to be offered
+	// again once this has passed.
+	Offered time.Time `json:"offered,omitzero"`
 }
+
+// offerFor is how long a held notice stays with the process offering it.
+const offerFor = time.Minute
 
 func heldKey(channel string) string { return "held:" + channel }
 
@@ -283,6 +292,11 @@ func decodeHeld(channel string, raw []byte) ([]held, error) {
 	var hs []held
 	if err := json.Unmarshal(raw, &hs); err != nil {
 		return nil, fmt.Errorf("held notices of %s: %w", channel, err)
+	}
+	for i := range hs {
+		if hs[i].ID == "" {
+			hs[i].ID = fmt.Sprintf("%d.%d", hs[i].At.UnixNano(), i)
+		}
 	}
 	return hs, nil
 }
@@ -313,6 +327,7 @@ func (a *Adapter) hold(ctx context.Context, channel string, rep protocol.Reply) 
 	}
 	rep.Image, rep.File = nil, nil
 	h := held{Reply: rep, At: a.now()}
+	h.ID = fmt.Sprintf("%d.%d", h.At.UnixNano(), rand.Uint64())
 	dropped := 0
 	err := a.updateHeld(ctx, channel, func(hs []held) []held {
 		hs = append(hs, h)
@@ -333,39 +348,69 @@ func (a *Adapter) showHeld(ctx context.Context, channel string) {
 	if a.state == nil {
 		return
 	}
-	// The notices are taken out of the shared state first, so another
-	// process answering in this channel at the same time gets none of
-	// them; those not sent go back in.
-	var hs []held
-	if err := a.updateHeld(ctx, channel, func(cur []held) []held { hs = cur; return nil }); err != nil {
+	// The notices to offer are marked in the shared state first, so
+	// another process answering in this channel at the same time offers
+	// none of them; once offered they are removed, or put back unmarked.
+	// A process that dies in between leaves them marked until offerFor
+	// has passed: then they are offered again (at least once, never lost).
+	now := a.now()
+	var offer []held
+	if err := a.updateHeld(ctx, channel, func(cur []held) []held {
+		offer = nil
+		for i := range cur {
+			if cur[i].Offered.After(now) {
+				continue
+			}
+			cur[i].Offered = now.Add(offerFor)
+			offer = append(offer, cur[i])
+		}
+		return cur
+	}); err != nil {
 		a.log.Warn("reading held notices", "channel", channel, "err", err)
 		return
 	}
-	if len(hs) == 0 {
+	if len(offer) == 0 {
 		return
 	}
-	var keep []held
-	for i, h := range hs {
+	done := map[string]bool{}  // sent, or dropped after too many offers
+	tried := map[string]bool{} // offered and not taken
+	for _, h := range offer {
 		if !a.canFollowup(channel) {
-			keep = append(keep, hs[i:]...) // no follow-up left: not an offer
-			break
+			break // no follow-up left: not an offer
 		}
 		msg := Translate(h.Reply)
 		msg.Content = clip(strings.TrimSpace(fmt.Sprintf(awayFormat, h.At.UTC().Format("Jan 2 15:04 UTC"))+" "+msg.Content), maxContent)
 		if a.followup(channel, msg, nil, true) {
+			done[h.ID] = true
 			continue
 		}
-		h.Tries++
-		if h.Tries >= maxShowTries {
+		if h.Tries+1 >= maxShowTries {
 			a.log.Warn("dropping a held notice offered too often", "channel", channel, "game", h.Reply.Game)
+			done[h.ID] = true
 			continue
 		}
-		keep = append(keep, h)
+		tried[h.ID] = true
 	}
-	if len(keep) == 0 {
-		return
+	mine := map[string]bool{}
+	for _, h := range offer {
+		mine[h.ID] = true
 	}
-	if err := a.updateHeld(ctx, channel, func(cur []held) []held { return append(keep, cur...) }); err != nil {
+	if err := a.updateHeld(ctx, channel, func(cur []held) []held {
+		var keep []held
+		for _, h := range cur {
+			if done[h.ID] {
+				continue
+			}
+			if mine[h.ID] {
+				h.Offered = time.Time{}
+				if tried[h.ID] {
+					h.Tries++
+				}
+			}
+			keep = append(keep, h)
+		}
+		return keep
+	}); err != nil {
 		a.log.Warn("writing held notices back", "channel", channel, "err", err)
 	}
 }

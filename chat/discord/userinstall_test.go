@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -459,6 +460,52 @@ func TestHeldNoticesSurviveARestart(t *testing.T) {
 	fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body))
 	if len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "time is short") {
 		t.Fatalf("the held notice after a restart: %v", fus)
+	}
+	e.fake.obeyed(t)
+}
+
+// A process that marked a held notice to offer it and died before it
+// was sent leaves it marked: no other process offers it meanwhile (no
+// double), and once the mark has expired it is offered again (not lost).
+func TestHeldNoticeOfferedByAProcessThatDied(t *testing.T) {
+	e := newEnv(t)
+	w := privateChannel("pc4")
+	e.fake.noBot = map[string]bool{"pc4": true}
+	e.fake.dmRefused = map[string]bool{"222": true}
+	now := time.Now()
+	e.a.now = func() time.Time { return now }
+	e.send(e.ix(w, "111", "games", ""), now, false)
+	e.a.ch.mu.Lock()
+	delete(e.a.ch.latest, "pc4")
+	e.a.ch.mu.Unlock()
+	notice := protocol.Message{Room: "discord:pc4", Reply: protocol.Reply{Game: 1, Title: "Game #1", Text: "time is short", Mentions: []gobot.UserID{"discord:222"}}}
+	if err := e.a.Notify(context.Background(), notice); err != nil {
+		t.Fatal(err)
+	}
+	// Another process marks it for its offer, then dies.
+	if err := e.a.updateHeld(context.Background(), "pc4", func(hs []held) []held {
+		for i := range hs {
+			hs[i].Offered = now.Add(offerFor)
+		}
+		return hs
+	}); err != nil {
+		t.Fatal(err)
+	}
+	body := e.ix(w, "222", "games", "")
+	e.send(body, now, false)
+	if fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body)); len(fus) != 0 {
+		t.Fatalf("a notice another process is offering was offered again at once: %v", fus)
+	}
+	now = now.Add(offerFor + time.Second)
+	body = e.ix(w, "222", "games", "")
+	e.send(body, now, false)
+	fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body))
+	if len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "time is short") {
+		t.Fatalf("the notice after its mark expired: %v", fus)
+	}
+	raw, err := gobot.StoreState(e.db).GetState(context.Background(), Platform, heldKey("pc4"))
+	if !errors.Is(err, gobot.ErrNotFound) {
+		t.Fatalf("after it was shown: held %q (%v), want none", raw, err)
 	}
 	e.fake.obeyed(t)
 }
