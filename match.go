@@ -74,7 +74,7 @@ type Match struct {
 	// Finished is set when the game ends; Result is its SGF result string.
 	Finished time.Time
 	Result   string
-	// Rating says where and whether the game is rated (ratings_model.go).
+	// Rating says where and whether the game is rated (rating.go).
 	Rating *GameRating
 	// Engine and EngineLevel: the computer player of an engine game (its
 	// seat holds EngineUser(Engine)); empty in games between people.

@@ -65,15 +65,15 @@ type core struct {
 	eng        *engineState // computer opponents (engine.go)
 }
 
-type systemClock struct{}
+type systemTime struct{}
 
-func (systemClock) Now() time.Time { return time.Now() }
+func (systemTime) Now() time.Time { return time.Now() }
 
-// New returns a bot over store, drawing with r, telling time with clock
-// (nil: the system clock).
-func New(cfg Config, store gobot.Store, r Renderer, clock TimeSource, log *slog.Logger) *Bot {
-	if clock == nil {
-		clock = systemClock{}
+// New returns a bot over store, drawing with r, telling time with ts
+// (nil: the system's time).
+func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Logger) *Bot {
+	if ts == nil {
+		ts = systemTime{}
 	}
 	if log == nil {
 		log = slog.Default()
@@ -106,7 +106,7 @@ func New(cfg Config, store gobot.Store, r Renderer, clock TimeSource, log *slog.
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: clock, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}}}
+	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}}}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {

@@ -197,7 +197,7 @@ func (db *DB) checkSchema() error {
 // migrate brings the file to SchemaVersion. Version 1 files (the first
 // layout) had no deadline index and no event expiry index: version 2
 // builds both from the records. Version 3 rewrites every record in
-// storage's own format (codec.go) from the model's encoding/json form.
+// storage/record's format from the model's encoding/json form.
 func (db *DB) migrate() error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		meta, err := btx.CreateBucketIfNotExists(bMeta)
@@ -232,7 +232,8 @@ func (db *DB) migrate() error {
 }
 
 // migrate2to3 rewrites games, challenges, players and rooms from the
-// schema-2 encoding (legacy.go) to the schema-3 one (codec.go). Keys and
+// schema-2 encoding (record.DecodeMatchV2 and its kin) to the schema-3 one
+// (package record). Keys and
 // index entries stay as they are. A record that cannot be read is left
 // as it was: it is reported as damaged when read, like any other.
 func (tx *Tx) migrate2to3() error {

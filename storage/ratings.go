@@ -30,18 +30,7 @@ func (tx *Tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, 
 	if raw == nil {
 		return nil, fmt.Errorf("rating of %s in %s %w", u, c, gobot.ErrNotFound)
 	}
-	return decodeRating(c, u, raw)
-}
-
-func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
-	r, err := record.DecodeRating(raw)
-	if err != nil {
-		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
-	}
-	if r.Community != c || r.User != u {
-		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
-	}
-	return r, nil
+	return record.DecodeRatingOf(c, u, raw)
 }
 
 // PutRating stores a rating record under its Community and User.
@@ -87,7 +76,7 @@ func (tx *Tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 			errs = append(errs, fmt.Errorf("rating key %q: %w", k, gobot.ErrCorrupt))
 			continue
 		}
-		r, err := decodeRating(gobot.CommunityID(cs), gobot.UserID(us), v)
+		r, err := record.DecodeRatingOf(gobot.CommunityID(cs), gobot.UserID(us), v)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -36,15 +36,15 @@ const maxFollowups = 5
 // minutes, less a margin for a slow request.
 const tokenLife = 14 * time.Minute
 
-// maxHeld bounds the notices held for one channel; past it the oldest
-// is dropped (and logged). maxShowTries bounds how often a held notice
-// is offered: nothing is retried forever.
 // maxLatest and maxKnown bound what is kept in memory per channel.
 const (
 	maxLatest = 1024
 	maxKnown  = 100000
 )
 
+// maxHeld bounds the notices held for one channel; past it the oldest
+// is dropped (and logged). maxShowTries bounds how often a held notice
+// is offered: nothing is retried forever.
 const (
 	maxHeld      = 25
 	maxShowTries = 3

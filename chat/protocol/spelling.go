@@ -18,7 +18,7 @@ func Nearest(word string, names []string) (string, bool) {
 	}
 	best, bestD := "", 0
 	for _, n := range names {
-		d := editDistance(w, n)
+		d := EditDistance(w, n)
 		if d > slips(n) {
 			continue
 		}
@@ -41,10 +41,10 @@ func slips(n string) int {
 	return 2
 }
 
-// editDistance counts the slips between a and b: letters inserted,
+// EditDistance counts the slips between a and b: letters inserted,
 // deleted, replaced, or two neighbours swapped (optimal string alignment
 // distance), byte by byte.
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	d := make([][]int, len(a)+1)
 	for i := range d {
 		d[i] = make([]int, len(b)+1)

@@ -1,9 +1,9 @@
-// Package storetest is the conformance suite for chat.Store: every store
+// Package storetest is the conformance suite for gobot.Store: every store
 // implementation (bbolt in storage, PostgreSQL next) runs it from its own
 // tests, like testing/fstest.TestFS:
 //
 //	func TestStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) chat.Store { return mustOpen(t) })
+//		storetest.Run(t, func(t *testing.T) gobot.Store { return mustOpen(t) })
 //	}
 //
 // open must return a new, empty store and register its cleanup with t.

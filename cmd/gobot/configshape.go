@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobotgo/gobot/chat/protocol"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -297,7 +298,7 @@ func found(n *yaml.Node) string {
 func unknownKey(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), k); d < bestD && d <= len(k)/2 {
+		if d := protocol.EditDistance(strings.ToLower(name), k); d < bestD && d <= len(k)/2 {
 			best, bestD = k, d
 		}
 	}
@@ -307,32 +308,6 @@ func unknownKey(name string, known []string) string {
 	sorted := append([]string(nil), known...)
 	sort.Strings(sorted)
 	return "unknown key; the keys here are " + strings.Join(sorted, ", ")
-}
-
-// editDistance is the Damerau–Levenshtein distance (optimal string
-// alignment) between a and b: a swapped pair of letters counts once.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // yamlSyntax matches the YAML parser's "yaml: line N: message".

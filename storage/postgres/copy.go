@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/storage/record"
 	"github.com/gobotgo/gobot/storage/storecopy"
 	"github.com/jackc/pgx/v5"
 )
@@ -97,7 +98,7 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 			if err := r.Scan(&c, &u, &raw); err != nil {
 				return err
 			}
-			rt, err := decodeRating(gobot.CommunityID(c), gobot.UserID(u), raw)
+			rt, err := record.DecodeRatingOf(gobot.CommunityID(c), gobot.UserID(u), raw)
 			if err != nil {
 				return err
 			}

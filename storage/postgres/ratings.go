@@ -21,18 +21,7 @@ func (t *tx) Rating(c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, e
 	if err != nil {
 		return nil, err
 	}
-	return decodeRating(c, u, raw)
-}
-
-func decodeRating(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
-	r, err := record.DecodeRating(raw)
-	if err != nil {
-		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
-	}
-	if r.Community != c || r.User != u {
-		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
-	}
-	return r, nil
+	return record.DecodeRatingOf(c, u, raw)
 }
 
 func (t *tx) PutRating(r *gobot.PlayerRating) error {
@@ -71,7 +60,7 @@ func (t *tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 		if err := rows.Scan(&cs, &us, &raw); err != nil {
 			return nil, err
 		}
-		r, err := decodeRating(gobot.CommunityID(cs), gobot.UserID(us), raw)
+		r, err := record.DecodeRatingOf(gobot.CommunityID(cs), gobot.UserID(us), raw)
 		if err != nil {
 			errs = append(errs, err)
 			continue

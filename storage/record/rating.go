@@ -115,3 +115,17 @@ func DecodeRating(raw []byte) (*gobot.PlayerRating, error) {
 	}
 	return r, nil
 }
+
+// DecodeRatingOf reads the rating record stored under community c and
+// user u; a record that does not read, or says it is someone else's, is
+// gobot.ErrCorrupt.
+func DecodeRatingOf(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.PlayerRating, error) {
+	r, err := DecodeRating(raw)
+	if err != nil {
+		return nil, fmt.Errorf("rating of %s in %s: %w: %v", u, c, gobot.ErrCorrupt, err)
+	}
+	if r.Community != c || r.User != u {
+		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
+	}
+	return r, nil
+}

@@ -98,7 +98,7 @@ func (it Item) Kind() (Kind, error) {
 }
 
 // OutboxEntry is what the bot owes as the answer to an event, and when it
-// was stored (chat.Tx.PutOutbox).
+// was stored (gobot.Tx.PutOutbox).
 type OutboxEntry struct {
 	ID     gobot.EventID
 	Stored time.Time

@@ -1,7 +1,7 @@
 // Package copytest is the test every store that gobot store copy moves
 // runs: it fills a store with every kind of record (storecopy.Kinds),
 // copies it into another store and reads each record back there, like
-// chat/storetest for the chat.Store port.
+// chat/storetest for the gobot.Store port.
 package copytest
 
 import (
@@ -24,9 +24,9 @@ type Store interface {
 	storecopy.Sink
 }
 
-// Writers maps every method of chat.Tx that stores a record (a name
+// Writers maps every method of gobot.Tx that stores a record (a name
 // starting with Put, and MarkEvent) to the kind it stores. A method
-// added to chat.Tx without an entry here fails TestWriters: a new kind
+// added to gobot.Tx without an entry here fails TestWriters: a new kind
 // of record must be added to storecopy.Kinds, exported, imported and
 // filled below, or the copy would silently leave it out.
 var Writers = map[string]storecopy.Kind{
@@ -41,7 +41,7 @@ var Writers = map[string]storecopy.Kind{
 	"MarkEvent":    storecopy.Events,
 }
 
-// CheckWriters fails t for a method of chat.Tx that stores a record of
+// CheckWriters fails t for a method of gobot.Tx that stores a record of
 // a kind Writers does not name.
 func CheckWriters(t *testing.T) {
 	tx := reflect.TypeFor[gobot.Tx]()
@@ -51,7 +51,7 @@ func CheckWriters(t *testing.T) {
 			continue
 		}
 		if _, ok := Writers[m]; !ok {
-			t.Errorf("chat.Tx.%s stores records gobot store copy does not know: add their kind to storecopy.Kinds, Export, Import and Count of every store, and copytest", m)
+			t.Errorf("gobot.Tx.%s stores records gobot store copy does not know: add their kind to storecopy.Kinds, Export, Import and Count of every store, and copytest", m)
 		}
 	}
 }

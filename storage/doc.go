@@ -1,5 +1,6 @@
 // Package storage keeps everything gobot must not lose in one bbolt file:
 // games, challenges, players, room settings, clock deadlines, adapter
 // state and the IDs of chat events already handled. It implements
-// chat.Store and is the only importer of bbolt.
+// gobot.Store and is the only importer of bbolt; the records are in
+// storage/record's format, shared with storage/postgres.
 package storage
