@@ -63,6 +63,7 @@ type core struct {
 	commands   []Command
 	byName     map[string]*Command
 	eng        *engineState // computer opponents (engine.go)
+	web        webLinks     // the web board's link minting (web.go)
 }
 
 type systemTime struct{}

@@ -80,6 +80,7 @@ func newHarness(t testing.TB) *harness {
 	h := &harness{t: t, db: db, clock: clock, notes: &recordingNotifier{}}
 	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, db, pngRenderer{}, clock, nil)
 	h.bot.SetNotifier("test", h.notes)
+	h.bot.SetLinker(testLinker{})
 	return h
 }
 

@@ -78,6 +78,7 @@ func commands() []Command {
 				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},
 		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []protocol.Arg{gameArg}, run: cmdBoard},
 		{Name: "games", view: true, Aliases: []string{"list"}, Summary: "your active games and challenges: whose turn (in scoring, who marks or accepts), time left", run: cmdGames},
+		{Name: "web", view: true, Aliases: []string{"link", "click"}, Summary: "your personal link to the game's live web board (click to play)", Args: []protocol.Arg{gameArg}, run: cmdWeb},
 		{Name: "sgf", view: true, Summary: "the game record as an SGF file", Args: []protocol.Arg{gameArg}, run: cmdSGF},
 		{Name: "replay", view: true, Aliases: []string{"gif"}, Summary: "an animated replay of the game", Args: []protocol.Arg{gameArg}, run: cmdReplay},
 		{Name: "dead", Aliases: []string{"alive", "mark"}, Summary: "in scoring: toggle the stones at these points dead or alive",

@@ -206,6 +206,9 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		rep.Mentions = []gobot.UserID{match.Black, match.White}
 	}
 	rep.Text = strings.Join(lines, "\n")
+	if b.linker() != nil { // the web board is on: a button to one's link (web.go)
+		rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("web", l, ""), Label: "Open board"})
+	}
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},

@@ -41,6 +41,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"settings":  {"", "alice: settings theme=dark"},
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
+	"web":       {"start", "carol: web #1"},
 }
 
 // run plays a scenario's lines ("start" is h.start).

@@ -34,6 +34,7 @@ type Config struct {
 	Engines  []engine.Config `yaml:"engines"` // engines.go
 	Scoring  ScoringConfig   `yaml:"scoring"`
 	Ratings  RatingsConfig   `yaml:"ratings"`
+	Web      WebConfig       `yaml:"web"` // web.go
 }
 
 // LogConfig chooses the log format and level.
@@ -114,6 +115,7 @@ var secretEnv = []struct {
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
 	{"GOBOT_STORAGE_DSN", func(c *Config, v string) { c.Storage.DSN = v }},
 	{"GOBOT_MATRIX_RECOVERY_KEY", func(c *Config, v string) { c.Matrix.RecoveryKey = v }},
+	{"GOBOT_WEB_SECRET", func(c *Config, v string) { c.Web.Secret = v }},
 }
 
 // loadConfig reads and checks a config file. Unknown keys and invalid
@@ -167,6 +169,9 @@ func (c *Config) check() error {
 		return err
 	}
 	if err := c.checkEngines(); err != nil {
+		return err
+	}
+	if err := c.Web.check(); err != nil {
 		return err
 	}
 	if c.Defaults.Rules != "" {

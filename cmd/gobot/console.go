@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,13 +21,14 @@ import (
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/web"
 	"github.com/gobotgo/gobot/storage"
 )
 
 // consoleFlags declares the terminal game's flags (gobot [flags]); they
 // print no error or usage of their own: cmdConsole says what was wrong,
 // and writeUsage lists them after the commands.
-func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath *string) {
+func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath, webAddr *string) {
 	fs = flag.NewFlagSet("gobot", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -34,12 +36,13 @@ func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath *string) {
 	user = fs.String("user", "alice", "who you are at the start (/as NAME switches)")
 	images = fs.String("images", "", "folder for board images (default: next to the database)")
 	cfgPath = fs.String("config", "", "config file (only its defaults and log sections are used here)")
-	return fs, db, user, images, cfgPath
+	webAddr = fs.String("web", "127.0.0.1:0", "serve the web board on this address (default a free local port; off disables it)")
+	return fs, db, user, images, cfgPath, webAddr
 }
 
 // cmdConsole plays in this terminal on a local database.
 func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, db, user, images, cfgPath := consoleFlags()
+	fs, db, user, images, cfgPath, webAddr := consoleFlags()
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		writeUsage(stdout)
 		return nil
@@ -75,8 +78,32 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if cfg.Log.Level == "" {
 		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+	// The web board: on a loopback address, links signed with a secret
+	// of this run (GOBOT_WEB_SECRET keeps them across runs).
+	var botStore gobot.Store = store
+	var board *webBoard
+	var boardLn net.Listener
+	if *webAddr != "off" {
+		if boardLn, err = net.Listen("tcp", *webAddr); err != nil {
+			return fmt.Errorf("-web %s: %w (-web off runs without the web board)", *webAddr, err)
+		}
+		defer boardLn.Close()
+		board = newWebBoard(store, nil)
+		botStore = board.store
+	}
+	bot := chat.New(cfg.chatConfig(), botStore, newRenderer(), nil, log)
 	defer setupEngines(cfg, bot, log)()
+	var serveBoard func(context.Context) error
+	if board != nil {
+		secret := []byte(os.Getenv("GOBOT_WEB_SECRET"))
+		if len(secret) < web.MinSecret {
+			secret = randomSecret()
+		}
+		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL)
+		if serveBoard, err = board.serve(boardLn, bot, "http://"+boardLn.Addr().String(), secret, ttl, log); err != nil {
+			return err
+		}
+	}
 	interactive := false
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		interactive = true
@@ -88,6 +115,10 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	} else {
 		fmt.Fprintf(stderr, "gobot: database %s, board images in %s\n", *db, *images)
 	}
+	if board != nil {
+		// On stderr: the terminal shows it, and stdout stays the game's.
+		fmt.Fprintf(stderr, "Web board on %s — type web for your personal link to a game.\n", "http://"+boardLn.Addr().String())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	serveBackups(ctx, store, log)
@@ -97,6 +128,15 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		defer wg.Done()
 		bot.Run(ctx)
 	}()
+	if serveBoard != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := serveBoard(ctx); err != nil {
+				log.Error("web board stopped", "err", err)
+			}
+		}()
+	}
 	// The console reads a terminal; on SIGINT/SIGTERM stop waiting for the
 	// next line. A command in flight finishes first: closing the database
 	// waits for its transaction.
@@ -146,7 +186,17 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	}
 	defer store.Close()
 	log.Info("database open", "store", store.where)
-	bot := chat.New(cfg.chatConfig(), store, newRenderer(), nil, log)
+	var botStore gobot.Store = store
+	var board *webBoard
+	if cfg.Web.Enabled {
+		var shared gamesListener
+		if store.pg != nil {
+			shared = store.pg // pages on every process see every process's moves
+		}
+		board = newWebBoard(store, shared)
+		botStore = board.store
+	}
+	bot := chat.New(cfg.chatConfig(), botStore, newRenderer(), nil, log)
 	defer setupEngines(cfg, bot, log)()
 
 	if store.bolt != nil {
@@ -155,6 +205,20 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
 	if err != nil {
 		return err
+	}
+	if board != nil {
+		ln, err := net.Listen("tcp", cfg.Web.listen())
+		if err != nil {
+			return fmt.Errorf("web.listen: %w", err)
+		}
+		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL) // checked with the config
+		run, err := board.serve(ln, bot, cfg.Web.publicURL(), []byte(cfg.Web.Secret), ttl, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		log.Info("web board", "listen", ln.Addr().String(), "public_url", cfg.Web.publicURL())
+		runners = append(runners, run)
 	}
 	// Shutdown runs adapters -> bot -> store: the adapters finish the
 	// commands in flight, then the clock loop stops, then the store

@@ -47,7 +47,7 @@ Run "gobot COMMAND -h" for a command's options.
 func writeUsage(w io.Writer) {
 	fmt.Fprint(w, usage)
 	fmt.Fprint(w, "\nFlags of the terminal game (gobot [flags]):\n")
-	fs, _, _, _, _ := consoleFlags()
+	fs, _, _, _, _, _ := consoleFlags()
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }

@@ -1,0 +1,86 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Linker mints personal links to a game's web board; package chat/web
+// implements it and cmd/gobot sets it with Bot.SetLinker. A link is a
+// credential: it lets whoever holds it act as user in that game (or,
+// with watch, only look), until it expires.
+type Linker interface {
+	Link(id gobot.GameID, user gobot.UserID, watch bool) (url string, expires time.Time, err error)
+}
+
+// webLinks holds the bot's Linker (none: the web board is off).
+type webLinks struct {
+	mu sync.RWMutex
+	l  Linker
+}
+
+// SetLinker enables the `web` command with l (nil disables it).
+func (b *Bot) SetLinker(l Linker) {
+	b.web.mu.Lock()
+	defer b.web.mu.Unlock()
+	b.web.l = l
+}
+
+func (b *core) linker() Linker {
+	b.web.mu.RLock()
+	defer b.web.mu.RUnlock()
+	return b.web.l
+}
+
+// Announce sends m through its platform's notifier, as the bot's own
+// messages go: the web board posts the reply to a click in the game's
+// room with it, so the room sees a move made on the page as it sees a
+// typed one.
+func (b *Bot) Announce(ctx context.Context, m protocol.Message) { b.notify(ctx, m) }
+
+// privateInRoom are the platforms that can show a reply to its caller
+// alone in a shared room (Discord's ephemeral replies; the terminal has
+// one person). Elsewhere (Matrix) a link, being a credential, goes to
+// the caller's DM with the bot.
+var privateInRoom = map[string]bool{"discord": true, "console": true}
+
+func cmdWeb(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	l := b.linker()
+	if l == nil {
+		return Result{}, errorf("The web board is not enabled on this bot (its operator turns it on in the config's web: section).")
+	}
+	match, err := findGame(tx, b, r, a.Game, false)
+	if err != nil {
+		return Result{}, err
+	}
+	watch := colorOf(match, r.User.ID) == game.Empty
+	if watch && !r.DM && match.Room != r.Room && match.Parent != r.Room {
+		return Result{}, errorf("Game #%d is played in another room; ask for its board there.", match.ID)
+	}
+	if watch && r.DM {
+		return Result{}, errorf("Only the players of game #%d get its link in a DM; others ask in the game's room.", match.ID)
+	}
+	url, expires, err := l.Link(match.ID, r.User.ID, watch)
+	if err != nil {
+		return Result{}, err
+	}
+	what := "Your personal link to play game #%d on the web board; it acts as you, so keep it to yourself. It works until %s."
+	if watch {
+		what = "Your link to watch game #%d on the web board (watch only). It works until %s."
+	}
+	text := fmt.Sprintf(what, match.ID, expires.UTC().Format("2 Jan 2006")) + "\n" + url
+	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
+	if r.DM || privateInRoom[r.User.ID.Platform()] {
+		return Result{Reply: link}, nil
+	}
+	var fx Effects
+	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
+	return reply(protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}, fx)
+}

@@ -1,0 +1,170 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// maxBody bounds a POST's body: a click is a few short fields.
+const maxBody = 4 << 10
+
+// answer is the JSON a POST gets: the refusal's text (empty when the
+// action was taken) and the game's state after it.
+type answer struct {
+	Message string `json:"message,omitempty"`
+	State   *state `json:"state,omitempty"`
+}
+
+// commandOf returns the chat command line an action stands for.
+func commandOf(action, point string, id gobot.GameID) (string, []string, bool) {
+	g := fmt.Sprintf("#%d", id)
+	switch action {
+	case "play":
+		return "play", []string{point, g}, validPoint(point)
+	case "dead":
+		return "dead", []string{point, g}, validPoint(point)
+	case "pass", "resign", "undo", "done", "resume":
+		return action, []string{g}, true
+	case "decline":
+		return "undo", []string{"no", g}, true
+	}
+	return "", nil, false
+}
+
+// validPoint accepts what looks like a coordinate ("E5", "T19"); the
+// router checks it against the board.
+func validPoint(p string) bool {
+	if len(p) < 2 || len(p) > 3 {
+		return false
+	}
+	if c := p[0] | 0x20; c < 'a' || c > 'z' {
+		return false
+	}
+	for _, d := range p[1:] {
+		if d < '0' || d > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validClientID accepts the page's random click IDs: 8 to 64 letters,
+// digits, '-' or '_'.
+func validClientID(id string) bool {
+	if len(id) < 8 || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// act takes one click: checks the session, its CSRF token and its rate,
+// then runs the action through the bot's router as the player's chat
+// command, with the click's ID as the event ID (a retried POST is
+// applied once). A taken action is announced in the game's room as a
+// typed one is; a refusal comes back with the chat's text.
+func (s *Server) act(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	if !s.limit.allow(p.Session, s.now()) {
+		s.answer(w, http.StatusTooManyRequests, answer{Message: "Slow down: too many clicks at once. Nothing was changed; wait a moment."})
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		s.answer(w, http.StatusRequestEntityTooLarge, answer{Message: "That request was too large or malformed; nothing was changed."})
+		return
+	}
+	if !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
+		s.answer(w, http.StatusForbidden, answer{Message: "This page is out of date or was not opened from your link; reload it and try again."})
+		return
+	}
+	sn, err := s.snapshot(r.Context(), p.Game)
+	if err != nil {
+		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The game could not be read just now; nothing was changed."})
+		return
+	}
+	if p.Watch || sn.color(p.User) == "" {
+		s.answer(w, http.StatusForbidden, answer{Message: fmt.Sprintf("You are watching game #%d: only its players can play.", p.Game), State: &sn.state})
+		return
+	}
+	action, point, cid := r.PostForm.Get("action"), strings.ToUpper(r.PostForm.Get("point")), r.PostForm.Get("id")
+	cmd, args, ok := commandOf(action, point, p.Game)
+	if !ok || !validClientID(cid) {
+		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: &sn.state})
+		return
+	}
+	req := protocol.Request{
+		User:      protocol.User{ID: p.User, Name: sn.names[p.User]},
+		Room:      sn.room,
+		EventID:   gobot.EventID(fmt.Sprintf("web:%d:%s:%s", p.Game, p.User, cid)),
+		Command:   cmd,
+		Args:      args,
+		Community: sn.community,
+	}
+	rep, then := s.cfg.Bot.Respond(r.Context(), req)
+	var a answer
+	if rep.Error && !rep.Duplicate { // a retried click was applied once: no refusal
+		a.Message = s.plain(rep.Text, sn)
+	}
+	if now, err := s.snapshot(r.Context(), p.Game); err == nil {
+		a.State = &now.state
+	}
+	s.answer(w, http.StatusOK, a)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	// The room sees the move as it sees a typed one; then the DMs and
+	// the engine's turn, as after any command. The page has its answer.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
+	defer cancel()
+	if !rep.Error && !rep.Duplicate && !rep.Private {
+		room := sn.room
+		if rep.Room != "" {
+			room = rep.Room
+		}
+		s.cfg.Bot.Announce(ctx, protocol.Message{Room: room, Reply: rep})
+	}
+	then(ctx)
+}
+
+func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"message":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(b)
+}
+
+// platformPrefix is how the game's platform writes a command.
+var platformPrefix = map[string]string{"discord": "/go ", "matrix": "!go "}
+
+// plain turns a chat reply's text into the page's: mentions become
+// names and command tokens the command as the game's room types it.
+func (s *Server) plain(text string, sn *snapshot) string {
+	prefix := platformPrefix[sn.room.Platform()]
+	text = protocol.FormatCommands(text, func(c string) string { return "“" + prefix + c + "”" })
+	text = protocol.FormatText(text, func(u gobot.UserID) string {
+		if n, ok := sn.names[u]; ok {
+			return n
+		}
+		return u.Local()
+	})
+	return strings.ReplaceAll(text, "`", "")
+}

@@ -1,0 +1,153 @@
+package web
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gobotgo/gobot"
+)
+
+// Live updates. Every change to a game is committed through a store's
+// Update; Publishing wraps the bot's store so that each committed
+// transaction reports the games it wrote (PutMatch, InsertMatch) to a
+// Publisher, whoever made the change: a command from any adapter, an
+// engine's move, the clock's timeouts. In one process the Publisher is
+// the Hub itself; with several processes on PostgreSQL it is a
+// LISTEN/NOTIFY channel (storage/postgres) whose one listener per
+// process calls Hub.Changed.
+
+// A Publisher is told which games a committed transaction changed.
+type Publisher interface {
+	Publish(ctx context.Context, games []gobot.GameID)
+}
+
+// Publishing returns s, reporting to p the games each committed Update
+// wrote.
+func Publishing(s gobot.Store, p Publisher) gobot.Store { return &publishing{Store: s, p: p} }
+
+type publishing struct {
+	gobot.Store
+	p Publisher
+}
+
+func (s *publishing) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	var changed []gobot.GameID
+	err := s.Store.Update(ctx, func(tx gobot.Tx) error {
+		changed = changed[:0] // a retried run reports only what it wrote
+		return fn(&recordingTx{Tx: tx, changed: &changed})
+	})
+	if err == nil && len(changed) > 0 {
+		s.p.Publish(ctx, changed)
+	}
+	return err
+}
+
+// recordingTx notes the games written through it.
+type recordingTx struct {
+	gobot.Tx
+	changed *[]gobot.GameID
+}
+
+func (t *recordingTx) PutMatch(g *gobot.Match) error {
+	err := t.Tx.PutMatch(g)
+	if err == nil {
+		*t.changed = append(*t.changed, g.ID)
+	}
+	return err
+}
+
+func (t *recordingTx) InsertMatch(g *gobot.Match) error {
+	err := t.Tx.InsertMatch(g)
+	if err == nil {
+		*t.changed = append(*t.changed, g.ID)
+	}
+	return err
+}
+
+// A Hub fans game changes out to this process's open pages. It is a
+// Publisher for a single process.
+type Hub struct {
+	mu   sync.Mutex
+	subs map[gobot.GameID]map[chan struct{}]struct{}
+	// gen counts each game's changes heard (all: every change, and the
+	// "anything may have changed" of id 0): a snapshot built at the
+	// current count is current, and 1,000 pages woken by one move share
+	// one read of the store.
+	gen map[gobot.GameID]uint64
+	all uint64
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub {
+	return &Hub{subs: map[gobot.GameID]map[chan struct{}]struct{}{}, gen: map[gobot.GameID]uint64{}}
+}
+
+// generation returns how many changes of game id the hub has heard.
+func (h *Hub) generation(id gobot.GameID) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gen[id] + h.all
+}
+
+// Publish tells this process's pages of games that they changed.
+func (h *Hub) Publish(_ context.Context, games []gobot.GameID) {
+	for _, id := range games {
+		h.Changed(id)
+	}
+}
+
+// Changed wakes every page open on game id (id 0: every page, after
+// changes may have been missed). It never blocks: a page that has not
+// yet caught up with the last change is woken once.
+func (h *Hub) Changed(id gobot.GameID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	wake := func(subs map[chan struct{}]struct{}) {
+		for ch := range subs {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+	if id != 0 {
+		h.gen[id]++
+		wake(h.subs[id])
+		return
+	}
+	h.all++
+	for _, subs := range h.subs {
+		wake(subs)
+	}
+}
+
+// subscribe returns a channel woken on game id's changes and the
+// function that ends the subscription.
+func (h *Hub) subscribe(id gobot.GameID) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	h.mu.Lock()
+	if h.subs[id] == nil {
+		h.subs[id] = map[chan struct{}]struct{}{}
+	}
+	h.subs[id][ch] = struct{}{}
+	h.mu.Unlock()
+	return ch, func() {
+		h.mu.Lock()
+		delete(h.subs[id], ch)
+		if len(h.subs[id]) == 0 {
+			delete(h.subs, id)
+		}
+		h.mu.Unlock()
+	}
+}
+
+// Pages returns how many pages are subscribed (for tests and metrics).
+func (h *Hub) Pages() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, s := range h.subs {
+		n += len(s)
+	}
+	return n
+}

@@ -1,0 +1,259 @@
+// Package web is gobot's web board: an adapter like the chat ones. Each
+// game has a live page that shows the board and plays where you click;
+// every click goes through chat's router as a command (Bot.Respond), so
+// rights, clocks, ratings and engines work as for a typed move, and the
+// game's room gets the same announcement. The page is opened from a
+// personal link that the chat's `web` command mints (Server.Link); the
+// link is exchanged for a session cookie. docs/web.md describes the
+// routes, tokens, sessions and live updates.
+package web
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
+)
+
+//go:embed static page.html
+var files embed.FS
+
+// DefaultLinkTTL is how long a personal link works when the config does
+// not say (web.link_ttl).
+const DefaultLinkTTL = 30 * 24 * time.Hour
+
+// MinSecret is the shortest signing secret accepted, in bytes.
+const MinSecret = 32
+
+// Config is what a Server needs.
+type Config struct {
+	Bot *chat.Bot
+	// Store is the bot's store, read to draw pages (the bot writes).
+	Store gobot.Store
+	// Hub wakes the pages when a game changes; the bot's store must be
+	// wrapped with Publishing (to this Hub, or to a publisher whose
+	// listener feeds it).
+	Hub *Hub
+	// Secret signs links and session cookies (at least MinSecret bytes);
+	// processes that share it accept each other's links and cookies.
+	Secret []byte
+	// PublicURL is where links point ("https://go.example.org"); https,
+	// or http on a loopback address only.
+	PublicURL string
+	// LinkTTL is how long a link works (default DefaultLinkTTL).
+	LinkTTL time.Duration
+	// Rate and Burst limit each session's POSTs: Burst at once, then
+	// Rate per second (defaults 8 and 2).
+	Rate  float64
+	Burst int
+	Now   func() time.Time
+	Log   *slog.Logger
+}
+
+// Server serves the web board. Link implements chat.Linker.
+type Server struct {
+	cfg    Config
+	base   *url.URL
+	sign   signer
+	limit  *limiter
+	snaps  *snapshots
+	page   *template.Template
+	static http.Handler
+	mux    *http.ServeMux
+}
+
+// ErrInsecureURL: a public_url that would send links and cookies over the
+// network unencrypted.
+var ErrInsecureURL = errors.New("web: public_url must be https:// unless it is a loopback address: a link is a credential, and over plain http anyone on the way could read it and play as its owner")
+
+// New checks cfg and returns a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Bot == nil || cfg.Store == nil || cfg.Hub == nil {
+		return nil, errors.New("web: Bot, Store and Hub are required")
+	}
+	if len(cfg.Secret) < MinSecret {
+		return nil, fmt.Errorf("web: the signing secret must be at least %d bytes (set GOBOT_WEB_SECRET, e.g. to the output of `openssl rand -base64 48`)", MinSecret)
+	}
+	base, err := CheckPublicURL(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.LinkTTL <= 0 {
+		cfg.LinkTTL = DefaultLinkTTL
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = 2
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = 8
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	page, err := template.ParseFS(files, "page.html")
+	if err != nil {
+		return nil, err
+	}
+	static, _ := fs.Sub(files, "static")
+	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
+		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static)}
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /l/{token}", s.exchange)
+	s.mux.HandleFunc("GET /g/{id}", s.show)
+	s.mux.HandleFunc("GET /g/{id}/events", s.events)
+	s.mux.HandleFunc("POST /g/{id}/act", s.act)
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
+	s.mux.HandleFunc("/", s.unknown)
+	return s, nil
+}
+
+// CheckPublicURL parses a public_url: https, or http on a loopback host.
+func CheckPublicURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSuffix(raw, "/"))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("web: public_url %q is not an http(s) address like https://go.example.org", clip(raw))
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		return nil, fmt.Errorf("%w (%s)", ErrInsecureURL, u.Host)
+	}
+	return u, nil
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Handler returns the server's handler, with the security headers every
+// response carries.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// Link mints a personal link to game id for user (chat.Linker).
+func (s *Server) Link(id gobot.GameID, user gobot.UserID, watch bool) (string, time.Time, error) {
+	exp := s.cfg.Now().Add(s.cfg.LinkTTL).Truncate(time.Second)
+	tok := s.sign.sign(purposeLink, Pass{Game: id, User: user, Watch: watch, Expires: exp.Unix()})
+	return s.base.String() + "/l/" + tok, exp, nil
+}
+
+// cookieName is game id's session cookie; its Path is the game's pages,
+// so a browser holds one session per game and sends it nowhere else.
+func cookieName(id gobot.GameID) string { return "gobot_g" + strconv.FormatUint(uint64(id), 10) }
+
+func gamePath(id gobot.GameID) string { return "/g/" + strconv.FormatUint(uint64(id), 10) }
+
+// exchange turns a personal link into a session: it sets the cookie and
+// redirects to the game's page, so the token leaves the address bar.
+// It changes no game: a link preview that opens it gets a cookie it
+// throws away.
+func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
+	p, err := s.sign.open(purposeLink, r.PathValue("token"), s.cfg.Now())
+	if err != nil {
+		s.refuse(w, err)
+		return
+	}
+	p.Session = newSessionID()
+	http.SetCookie(w, &http.Cookie{
+		Name:     cookieName(p.Game),
+		Value:    s.sign.sign(purposeSession, p),
+		Path:     gamePath(p.Game),
+		Expires:  time.Unix(p.Expires, 0),
+		HttpOnly: true,
+		Secure:   r.TLS != nil || s.base.Scheme == "https",
+		SameSite: http.SameSiteLaxMode,
+	})
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, gamePath(p.Game), http.StatusSeeOther)
+}
+
+// session returns the pass of the request's session for the game in its
+// path; on failure it has answered.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.refuse(w, ErrForged)
+		return Pass{}, false
+	}
+	c, err := r.Cookie(cookieName(gobot.GameID(id)))
+	if err != nil {
+		s.refuse(w, errNoSession)
+		return Pass{}, false
+	}
+	p, err := s.sign.open(purposeSession, c.Value, s.cfg.Now())
+	if err == nil && (p.Game != gobot.GameID(id) || p.Session == "") {
+		err = errWrongGame
+	}
+	if err != nil {
+		s.refuse(w, err)
+		return Pass{}, false
+	}
+	return p, true
+}
+
+var (
+	errNoSession = errors.New("web: no session")
+	errWrongGame = errors.New("web: session for another game")
+)
+
+// refuse answers a request without a valid link or session: 401 when
+// none was shown or it was not ours, 403 when it expired or is for
+// another game. The page says how to get a new link and nothing about
+// the game.
+func (s *Server) refuse(w http.ResponseWriter, err error) {
+	code, why := http.StatusUnauthorized, "This link was not issued by gobot, or it was changed on the way."
+	switch {
+	case errors.Is(err, errNoSession):
+		why = "This page needs your personal link, opened in this browser."
+	case errors.Is(err, ErrExpired):
+		code, why = http.StatusForbidden, "This link has expired."
+	case errors.Is(err, errWrongGame):
+		code, why = http.StatusForbidden, "This link is for another game."
+	}
+	s.errorPage(w, code, why)
+}
+
+// unknown answers every other path like a link that is not ours.
+func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, http.StatusUnauthorized, "This address is not a gobot link.")
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, code int, why string) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	s.page.ExecuteTemplate(w, "error", struct{ Why string }{why})
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}

@@ -1,0 +1,233 @@
+package web
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/render"
+)
+
+// The board is drawn by the server as SVG, in the look of the PNG that
+// package render draws for the chat (its "wood" theme: the same colours,
+// stones shaded by a radial gradient, coordinates on all four sides, a
+// ring on the last move, small squares on territory and faded dead
+// stones in scoring). Each intersection is a transparent square on top
+// carrying the testability contract (docs/web.md): data-point, role,
+// aria-label and data-stone. Stones, labels and markers have
+// pointer-events: none (board.css), so the square under them takes the
+// click.
+
+// Units of the SVG's viewBox: one cell is 40; the margin holds the
+// coordinates.
+const (
+	cell   = 40
+	margin = 48
+	stoneR = 19.2
+)
+
+// Colours of render's wood theme.
+const (
+	woodBoard = "#dcb35c"
+	woodLine  = "#3a2a12"
+	markOnB   = "#fff"
+	markOnW   = "#101010"
+	koColor   = "#b02020"
+)
+
+func coord(i int) string { return strconv.Itoa(margin + i*cell) }
+
+// boardSVG writes g's board as an SVG element.
+func boardSVG(buf *bytes.Buffer, g *game.Game) {
+	v := render.ViewOf(g, 0)
+	b := v.Board
+	w, h := b.Width(), b.Height()
+	W, H := 2*margin+(w-1)*cell, 2*margin+(h-1)*cell
+	ws, hs := strconv.Itoa(W), strconv.Itoa(H)
+	buf.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ` + ws + ` ` + hs + `" class="goban" role="grid" aria-label="` + game.SizeString(w, h) + ` board">`)
+	buf.WriteString(`<defs><radialGradient id="gb" cx=".35" cy=".3" r=".75"><stop offset="0" stop-color="#6e6e6e"/><stop offset="1" stop-color="#080808"/></radialGradient>` +
+		`<radialGradient id="gw" cx=".35" cy=".3" r=".75"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#c4c0b8"/></radialGradient>` +
+		`<circle id="b" r="` + ftoa(stoneR) + `" fill="url(#gb)" stroke="#000" stroke-width=".8"/>` +
+		`<circle id="w" r="` + ftoa(stoneR) + `" fill="url(#gw)" stroke="#6b5a3a" stroke-width=".8"/></defs>`)
+	buf.WriteString(`<rect class="wood" width="` + ws + `" height="` + hs + `" fill="` + woodBoard + `"/>`)
+	// Grid: one path.
+	buf.WriteString(`<path class="grid" stroke="` + woodLine + `" stroke-width="1.2" d="`)
+	for x := 0; x < w; x++ {
+		buf.WriteString("M" + coord(x) + " " + coord(0) + "V" + coord(h-1))
+	}
+	for y := 0; y < h; y++ {
+		buf.WriteString("M" + coord(0) + " " + coord(y) + "H" + coord(w-1))
+	}
+	buf.WriteString(`"/>`)
+	for _, p := range hoshi(w, h) {
+		buf.WriteString(`<circle class="mark" cx="` + coord(int(p.X)) + `" cy="` + coord(int(p.Y)) + `" r="4" fill="` + woodLine + `"/>`)
+	}
+	// Coordinates on all four sides, as the PNG has them.
+	buf.WriteString(`<g class="label" fill="` + woodLine + `" font-family="sans-serif" font-weight="bold" font-size="15" text-anchor="middle" dominant-baseline="central">`)
+	for x := 0; x < w; x++ {
+		col := game.Pt(x, 0).GTP(1)
+		col = col[:len(col)-1]
+		buf.WriteString(`<text x="` + coord(x) + `" y="` + strconv.Itoa(margin/2-6) + `">` + col + `</text>`)
+		buf.WriteString(`<text x="` + coord(x) + `" y="` + strconv.Itoa(H-margin/2+6) + `">` + col + `</text>`)
+	}
+	for y := 0; y < h; y++ {
+		row := strconv.Itoa(h - y)
+		buf.WriteString(`<text x="` + strconv.Itoa(margin/2-6) + `" y="` + coord(y) + `">` + row + `</text>`)
+		buf.WriteString(`<text x="` + strconv.Itoa(W-margin/2+6) + `" y="` + coord(y) + `">` + row + `</text>`)
+	}
+	buf.WriteString(`</g>`)
+	// Stones.
+	buf.WriteString(`<g class="stones">`)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			p := game.Pt(x, y)
+			c := b.At(p)
+			if c == game.Empty {
+				continue
+			}
+			id := "b"
+			if c == game.White {
+				id = "w"
+			}
+			buf.WriteString(`<use href="#` + id + `" x="` + coord(x) + `" y="` + coord(y) + `"`)
+			if v.Dead[p] {
+				buf.WriteString(` class="dead"`)
+			}
+			buf.WriteString(`/>`)
+		}
+	}
+	buf.WriteString(`</g>`)
+	// Markup: territory, dead stones without a territory square, ko,
+	// the last move.
+	buf.WriteString(`<g class="mark">`)
+	if v.Owner != nil {
+		for i, c := range v.Owner {
+			if c == game.Empty || i >= w*h {
+				continue
+			}
+			p := game.Pt(i%w, i/w)
+			if b.At(p) == c {
+				continue
+			}
+			fill, edge := "#080808", "#000"
+			if c == game.White {
+				fill, edge = "#fff", "#6b5a3a"
+			}
+			buf.WriteString(`<rect class="terr" x="` + ftoa(float64(margin+int(p.X)*cell)-6.4) + `" y="` + ftoa(float64(margin+int(p.Y)*cell)-6.4) + `" width="12.8" height="12.8" fill="` + fill + `" stroke="` + edge + `"/>`)
+		}
+		for p := range v.Dead {
+			c := b.At(p)
+			if c == game.Empty {
+				continue
+			}
+			if i := int(p.Y)*w + int(p.X); i < len(v.Owner) && v.Owner[i] == c.Opponent() {
+				continue
+			}
+			x, y := float64(margin+int(p.X)*cell), float64(margin+int(p.Y)*cell)
+			d := stoneR * .45
+			buf.WriteString(`<path stroke="` + koColor + `" stroke-width="3" d="M` + ftoa(x-d) + " " + ftoa(y-d) + "L" + ftoa(x+d) + " " + ftoa(y+d) + "M" + ftoa(x-d) + " " + ftoa(y+d) + "L" + ftoa(x+d) + " " + ftoa(y-d) + `"/>`)
+		}
+	}
+	if v.Ko != nil && v.Ko.In(w, h) {
+		buf.WriteString(`<rect fill="none" stroke="` + koColor + `" stroke-width="3" x="` + strconv.Itoa(margin+int(v.Ko.X)*cell-9) + `" y="` + strconv.Itoa(margin+int(v.Ko.Y)*cell-9) + `" width="18" height="18"/>`)
+	}
+	if v.Last.In(w, h) && b.At(v.Last) != game.Empty {
+		col := markOnW
+		if b.At(v.Last) == game.Black {
+			col = markOnB
+		}
+		buf.WriteString(`<circle class="last" fill="none" stroke="` + col + `" stroke-width="3" cx="` + coord(int(v.Last.X)) + `" cy="` + coord(int(v.Last.Y)) + `" r="` + ftoa(stoneR*.45) + `"/>`)
+	}
+	buf.WriteString(`</g>`)
+	// The points: transparent squares on top, what tests, screen readers
+	// and clicks use. Their size and tabindex come from board.css and
+	// board.js, to keep the page small.
+	buf.WriteString(`<g class="points">`)
+	var num [20]byte
+	for y := 0; y < h; y++ {
+		row := strconv.AppendInt(num[:0], int64(h-y), 10)
+		rowS := string(row)
+		for x := 0; x < w; x++ {
+			p := game.Pt(x, y)
+			col := colName(x)
+			buf.WriteString(`<rect data-point="`)
+			buf.WriteString(col)
+			buf.WriteString(rowS)
+			buf.WriteString(`"`)
+			what := "empty"
+			switch b.At(p) {
+			case game.Black:
+				buf.WriteString(` data-stone="black"`)
+				what = "black stone"
+			case game.White:
+				buf.WriteString(` data-stone="white"`)
+				what = "white stone"
+			}
+			buf.WriteString(` role="button" aria-label="`)
+			buf.WriteString(col)
+			buf.WriteString(rowS)
+			buf.WriteString(", ")
+			buf.WriteString(what)
+			if what != "empty" && v.Dead[p] {
+				buf.WriteString(", marked dead")
+			}
+			buf.WriteString(`" x="`)
+			buf.Write(strconv.AppendInt(num[:0], int64(margin+x*cell-cell/2), 10))
+			buf.WriteString(`" y="`)
+			buf.Write(strconv.AppendInt(num[:0], int64(margin+y*cell-cell/2), 10))
+			buf.WriteString(`"/>`)
+		}
+	}
+	buf.WriteString(`</g></svg>`)
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// hoshi returns the star points render draws (a copy of render.hoshi): the usual ones on 9, 13 and 19 lines;
+// on other sizes the 4-4 points (3-3 below 13 lines), the side points on
+// boards of 15 lines or more, and the centre of boards with odd sides.
+func hoshi(w, h int) []game.Point {
+	edge := func(n int) int {
+		switch {
+		case n >= 13:
+			return 3
+		case n >= 7:
+			return 2
+		}
+		return -1
+	}
+	odd := w%2 == 1 && h%2 == 1
+	ex, ey := edge(w), edge(h)
+	if ex < 0 || ey < 0 {
+		if odd && w >= 5 && h >= 5 {
+			return []game.Point{game.Pt(w/2, h/2)}
+		}
+		return nil
+	}
+	xs := []int{ex, w - 1 - ex}
+	ys := []int{ey, h - 1 - ey}
+	if w%2 == 1 && w >= 15 && h >= 15 {
+		xs = append(xs, w/2)
+	}
+	if h%2 == 1 && w >= 15 && h >= 15 {
+		ys = append(ys, h/2)
+	}
+	var pts []game.Point
+	centre := false
+	for _, x := range xs {
+		for _, y := range ys {
+			pts = append(pts, game.Pt(x, y))
+			centre = centre || (x == w/2 && y == h/2)
+		}
+	}
+	if odd && !centre {
+		pts = append(pts, game.Pt(w/2, h/2))
+	}
+	return pts
+}
+
+// colName is column x's letter in the chat's coordinates (no I).
+func colName(x int) string {
+	const letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+	return letters[x : x+1]
+}

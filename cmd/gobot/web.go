@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/web"
+)
+
+// WebConfig is the web board's section of the config (docs/web.md).
+type WebConfig struct {
+	Enabled bool `yaml:"enabled"`
+	// Listen is the address served (default 127.0.0.1:8080).
+	Listen string `yaml:"listen"`
+	// PublicURL is where links point, as players' browsers reach the
+	// board (https://go.example.org behind a TLS proxy); default
+	// http://LISTEN, accepted only on a loopback address.
+	PublicURL string `yaml:"public_url"`
+	// Secret signs links and session cookies (at least 32 bytes); set
+	// GOBOT_WEB_SECRET rather than writing it here. Processes sharing a
+	// database must share it.
+	Secret string `yaml:"secret"`
+	// LinkTTL is how long a personal link works: 720h or 30d (default).
+	LinkTTL string `yaml:"link_ttl"`
+}
+
+func (w WebConfig) check() error {
+	if !w.Enabled {
+		return nil
+	}
+	if len(w.Secret) < web.MinSecret {
+		return fmt.Errorf("web.secret: give a signing secret of at least %d bytes (or set GOBOT_WEB_SECRET, e.g. to the output of `openssl rand -base64 48`)", web.MinSecret)
+	}
+	if _, err := parseLinkTTL(w.LinkTTL); err != nil {
+		return err
+	}
+	if _, err := web.CheckPublicURL(w.publicURL()); err != nil {
+		return fmt.Errorf("web.public_url: %w", err)
+	}
+	return nil
+}
+
+func (w WebConfig) listen() string { return orDefault(w.Listen, "127.0.0.1:8080") }
+
+func (w WebConfig) publicURL() string { return orDefault(w.PublicURL, "http://"+w.listen()) }
+
+// parseLinkTTL reads web.link_ttl: a Go duration or a number of days.
+func parseLinkTTL(s string) (time.Duration, error) {
+	if s == "" {
+		return web.DefaultLinkTTL, nil
+	}
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := strconv.Atoi(n); err == nil && d > 0 && d <= 3650 {
+			return time.Duration(d) * 24 * time.Hour, nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, fmt.Errorf("web.link_ttl: %q is not a duration like 30d or 720h", s)
+}
+
+// gamesListener is a store whose processes tell each other of game
+// changes (PostgreSQL's LISTEN/NOTIFY).
+type gamesListener interface {
+	PublishGames(ctx context.Context, games []gobot.GameID)
+	ListenGames(ctx context.Context, deliver func(gobot.GameID)) error
+}
+
+// webBoard is the web board wired to a store: the store the bot must
+// use (it publishes game changes), and the runners to start.
+type webBoard struct {
+	hub    *web.Hub
+	store  gobot.Store
+	listen func(context.Context) error // the PostgreSQL listener, or nil
+}
+
+// newWebBoard wraps store so that committed game changes reach the
+// pages: through the database when it can tell other processes
+// (PostgreSQL), else in this process.
+func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
+	wb := &webBoard{hub: web.NewHub()}
+	if shared == nil {
+		wb.store = web.Publishing(store, wb.hub)
+		return wb
+	}
+	wb.store = web.Publishing(store, publisherFunc(shared.PublishGames))
+	wb.listen = func(ctx context.Context) error { return shared.ListenGames(ctx, wb.hub.Changed) }
+	return wb
+}
+
+type publisherFunc func(context.Context, []gobot.GameID)
+
+func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g) }
+
+// serveWeb starts serving the board on ln and enables the `web` command;
+// the returned runner serves until ctx ends.
+func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
+	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	bot.SetLinker(srv)
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	return func(ctx context.Context) error {
+		errc := make(chan error, 2)
+		go func() { errc <- hs.Serve(ln) }()
+		if wb.listen != nil {
+			go func() { errc <- wb.listen(ctx) }()
+		}
+		select {
+		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			hs.Shutdown(sctx)
+			hs.Close() // event streams do not end on their own
+			return nil
+		case err := <-errc:
+			if errors.Is(err, http.ErrServerClosed) {
+				return nil
+			}
+			return fmt.Errorf("web board: %w", err)
+		}
+	}, nil
+}
+
+// randomSecret is a signing secret for one run of the terminal game: its
+// links end with the process.
+func randomSecret() []byte {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return b
+}

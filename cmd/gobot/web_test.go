@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var anyURL = regexp.MustCompile(`https?://`)
+
+// TestConsoleWebBoard: the terminal game serves the web board on a
+// loopback port, says where on start, and `web` prints exactly one
+// http:// URL on a line of its own, which opens the game's page.
+func TestConsoleWebBoard(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gobot.db")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errR, errW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"-db", db}, inR, outW, errW)
+		outW.Close()
+		errW.Close()
+	}()
+	go io.WriteString(inW, "challenge @bob 9 black\n/as bob\naccept\n/as alice\nweb\n")
+	banner := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(errR)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "Web board on") {
+				banner <- sc.Text()
+			}
+		}
+	}()
+	select {
+	case b := <-banner:
+		if !regexp.MustCompile(`http://127\.0\.0\.1:\d+`).MatchString(b) {
+			t.Errorf("start line %q does not give the board's local address", b)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no start line naming the web board")
+	}
+	sc := bufio.NewScanner(outR)
+	var link string
+	var urls int
+	for sc.Scan() {
+		line := sc.Text()
+		n := len(anyURL.FindAllString(line, -1))
+		urls += n
+		if n > 0 {
+			if strings.ContainsRune(line, '\x1b') || !regexp.MustCompile(`^http://\S+$`).MatchString(line) {
+				t.Errorf("the link line %q is not the URL alone", line)
+			}
+			link = line
+			break
+		}
+	}
+	if link == "" {
+		t.Fatal("web printed no link")
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/g/1" {
+		t.Errorf("the link: %d → %q, want 303 → /g/1", res.StatusCode, res.Header.Get("Location"))
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if urls != 1 {
+		t.Errorf("%d URLs on stdout, want 1", urls)
+	}
+}
+
+// TestConsoleWebOff: -web off serves nothing and `web` says the board is off.
+func TestConsoleWebOff(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gobot.db")
+	var out, errb strings.Builder
+	in := strings.NewReader("challenge @bob 9 black\n/as bob\naccept\nweb\n")
+	if code := run([]string{"-db", db, "-web", "off"}, in, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(errb.String(), "Web board on") || anyURL.MatchString(out.String()) || !strings.Contains(out.String(), "not enabled") {
+		t.Errorf("with -web off: stdout %q stderr %q", out.String(), errb.String())
+	}
+}
+
+func TestWebConfig(t *testing.T) {
+	secret := strings.Repeat("s", 40)
+	for name, tc := range map[string]struct {
+		yaml, env, err string
+	}{
+		"loopback default": {yaml: "web: {enabled: true}\n", env: secret},
+		"secret in file":   {yaml: "web: {enabled: true, secret: " + secret + "}\n"},
+		"https":            {yaml: "web: {enabled: true, listen: ':8080', public_url: 'https://go.example.org', link_ttl: 7d}\n", env: secret},
+		"no secret":        {yaml: "web: {enabled: true}\n", err: "web.secret"},
+		"short secret":     {yaml: "web: {enabled: true}\n", env: "short", err: "web.secret"},
+		"plain http":       {yaml: "web: {enabled: true, listen: ':8080', public_url: 'http://go.example.org'}\n", env: secret, err: "https"},
+		"listen anywhere":  {yaml: "web: {enabled: true, listen: '0.0.0.0:8080'}\n", env: secret, err: "web.public_url"},
+		"bad ttl":          {yaml: "web: {enabled: true, link_ttl: soon}\n", env: secret, err: "web.link_ttl"},
+		"unknown key":      {yaml: "web: {enabled: true, port: 8}\n", env: secret, err: "port"},
+	} {
+		_, err := parseConfig([]byte(tc.yaml), "c.yaml", func(k string) string {
+			if k == "GOBOT_WEB_SECRET" {
+				return tc.env
+			}
+			return ""
+		})
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s: %v, want error containing %q", name, err, tc.err)
+		}
+		if err != nil && strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: the error shows the secret", name)
+		}
+	}
+}

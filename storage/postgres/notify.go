@@ -1,0 +1,109 @@
+package postgres
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gobotgo/gobot"
+)
+
+// Game changes between processes. Every process that serves web boards
+// on this database listens on one channel (one connection of its own,
+// outside the pool) and publishes there the games its transactions
+// changed, after they committed; each process fans what it hears,
+// including its own changes, out to its open pages (chat/web's Hub).
+// NOTIFY is delivered to every listener of the database, so the channel
+// is named after the schema: two gobots sharing a database in separate
+// schemas do not hear each other.
+
+const channelPrefix = "gobot_games:"
+
+// gamesChannel is the NOTIFY channel of the schema the pool uses.
+func (s *Store) gamesChannel(ctx context.Context) (string, error) {
+	var schema string
+	if err := s.pool.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return "", err
+	}
+	ch := channelPrefix + schema
+	if len(ch) > 63 { // an identifier's limit
+		ch = ch[:63]
+	}
+	return ch, nil
+}
+
+// PublishGames tells every process listening on this database that games
+// changed: one NOTIFY whose payload is their IDs, comma-separated. Errors
+// are logged: a page that misses a change catches up with the next.
+func (s *Store) PublishGames(ctx context.Context, games []gobot.GameID) {
+	if len(games) == 0 {
+		return
+	}
+	ids := make([]string, len(games))
+	for i, id := range games {
+		ids[i] = strconv.FormatUint(uint64(id), 10)
+	}
+	// One round trip: the channel is named as gamesChannel names it.
+	_, err := s.pool.Exec(ctx, "SELECT pg_notify(left($1 || current_schema(), 63), $2)", channelPrefix, strings.Join(ids, ","))
+	if err != nil {
+		s.log.Warn("publishing game changes", "games", games, "err", cause(err))
+	}
+}
+
+// ListenGames calls deliver with every game whose change any process
+// published (this one's included), until ctx ends, on one connection of
+// its own. When that connection is lost it reconnects with backoff and
+// then calls deliver(0): changes may have been missed meanwhile, so
+// every page should look again.
+func (s *Store) ListenGames(ctx context.Context, deliver func(gobot.GameID)) error {
+	backoff := 100 * time.Millisecond
+	for again := false; ctx.Err() == nil; again = true {
+		start := time.Now()
+		err := s.listen(ctx, deliver, again)
+		if ctx.Err() != nil {
+			break
+		}
+		s.log.Warn("listening for game changes; reconnecting", "err", cause(err), "in", backoff)
+		if time.Since(start) > time.Minute {
+			backoff = 100 * time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 10*time.Second)
+	}
+	return nil
+}
+
+func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), resync bool) error {
+	ch, err := s.gamesChannel(ctx)
+	if err != nil {
+		return err
+	}
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+		return err
+	}
+	if resync {
+		deliver(0)
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		for _, f := range strings.Split(n.Payload, ",") {
+			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 {
+				deliver(gobot.GameID(id))
+			}
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+)
+
+// TestGameChangesReachEveryProcess: a change published through one
+// store reaches the listener of another store on the same database (a
+// second process), and not a listener on another schema.
+func TestGameChangesReachEveryProcess(t *testing.T) {
+	a, b := twoStores(t)
+	other, _ := mustOpen(t) // another schema: another gobot
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	heard := make(chan gobot.GameID, 16)
+	stray := make(chan gobot.GameID, 16)
+	done := make(chan error, 2)
+	go func() { done <- b.ListenGames(ctx, func(id gobot.GameID) { heard <- id }) }()
+	go func() { done <- other.ListenGames(ctx, func(id gobot.GameID) { stray <- id }) }()
+	// The listeners may not be listening yet: publish until they hear.
+	deadline := time.After(20 * time.Second)
+	for got := false; !got; {
+		other.PublishGames(ctx, []gobot.GameID{5})
+		select {
+		case <-stray:
+			got = true
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the other gobot never heard its own change")
+		}
+	}
+	for got := false; !got; {
+		a.PublishGames(ctx, []gobot.GameID{7, 9})
+		select {
+		case id := <-heard:
+			if id != 7 {
+				t.Fatalf("heard game %d first, want 7", id)
+			}
+			if id2 := <-heard; id2 != 9 {
+				t.Fatalf("heard game %d second, want 9", id2)
+			}
+			got = true
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the other process never heard the change")
+		}
+	}
+	for quiet := time.After(300 * time.Millisecond); ; {
+		select {
+		case id := <-stray:
+			if id != 5 { // its own late echoes are fine
+				t.Errorf("a gobot on another schema heard game %d", id)
+			}
+			continue
+		case <-quiet:
+		}
+		break
+	}
+	cancel()
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Errorf("ListenGames: %v", err)
+		}
+	}
+}
