@@ -212,12 +212,16 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 			return fmt.Errorf("web.listen: %w", err)
 		}
 		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL) // checked with the config
-		run, err := board.serve(ln, bot, cfg.Web.publicURL(), []byte(cfg.Web.Secret), ttl, log)
+		public := cfg.Web.PublicURL
+		if public == "" {
+			public = "http://" + ln.Addr().String() // the port bound, if listen said :0
+		}
+		run, err := board.serve(ln, bot, public, []byte(cfg.Web.Secret), ttl, log)
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		log.Info("web board", "listen", ln.Addr().String(), "public_url", cfg.Web.publicURL())
+		log.Info("web board", "listen", ln.Addr().String(), "public_url", public)
 		runners = append(runners, run)
 	}
 	// Shutdown runs adapters -> bot -> store: the adapters finish the

@@ -124,3 +124,35 @@ func TestWebConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestRunServesWebBoard: `gobot run` with a web: block serves the board;
+// `web` in its terminal gives a link to the port bound.
+func TestRunServesWebBoard(t *testing.T) {
+	dir := t.TempDir()
+	inR, inW := io.Pipe()
+	var out syncBuffer
+	defer inW.Close() // before startServe's cleanup: the terminal's input ends, then the process
+	startServe(t, "database: "+filepath.Join(dir, "g.db")+"\nconsole:\n  enabled: true\n  user: alice\nweb:\n  enabled: true\n  listen: 127.0.0.1:0\n  secret: "+strings.Repeat("k", 40)+"\n", inR, &out)
+	go io.WriteString(inW, "challenge @bob 9 black\n/as bob\naccept\n/as alice\nweb\n")
+	link := regexp.MustCompile(`(?m)^http://127\.0\.0\.1:[1-9][0-9]*/l/\S+$`)
+	deadline := time.Now().Add(30 * time.Second)
+	for link.FindString(out.String()) == "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	u := link.FindString(out.String())
+	if u == "" {
+		t.Fatalf("no link to the bound port in:\n%s", out.String())
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the link: %d, want 303", res.StatusCode)
+	}
+	if !strings.Contains(out.String(), "Open board") {
+		t.Errorf("game replies have no Open board button while the board is on")
+	}
+}
