@@ -472,4 +472,4 @@ func cmdTop(call *Call) (Result, error) {
 
 // handicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings in grades (the ranks shown are rounded). On 19x19, rounded up: under half a grade an even game with the usual komi; up to one grade the weaker player takes Black without stones, and komi is the ruleset's handicap komi, at most 0.5 (0 where the text gives none); more, that many stones (at most 9) with the ruleset's handicap komi. On smaller boards a stone is worth more (6 grades on 9x9, 3 on 13x13): the difference becomes points of head start, whole moves as stones and the rest as komi (where the ruleset gives handicap games none: the nearest whole handicap). Handicap games are rated with Black's rating raised by what the handicap is worth on that board."
+const handicapRule = "Handicap from ratings (handicap=auto): the weaker player takes Black, with a stone for each grade between the two ratings on 19x19 (each 3 grades on 13x13, each 6 on 9x9) and what remains as komi."

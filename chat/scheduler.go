@@ -58,7 +58,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	t := time.NewTicker(b.cfg.Tick)
 	defer t.Stop()
 	for {
-		if err := b.Tick(ctx); err != nil {
+		if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
 			b.log.Error("clock", "err", err)
 		}
 		select {

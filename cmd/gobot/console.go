@@ -36,7 +36,7 @@ func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath, webAddr *strin
 	user = fs.String("user", "alice", "who you are at the start (/as NAME switches)")
 	images = fs.String("images", "", "folder for board images (default: next to the database)")
 	cfgPath = fs.String("config", "", "config file (only its defaults and log sections are used here)")
-	webAddr = fs.String("web", "127.0.0.1:0", "serve the web board on this address (default a free local port; off disables it)")
+	webAddr = fs.String("web", "127.0.0.1:0", "serve the web board on this address (127.0.0.1:0 is a free local port; off disables it)")
 	return fs, db, user, images, cfgPath, webAddr
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"os/exec"
 	"strings"
 
 	"github.com/gobotgo/gobot/chat"
@@ -54,6 +55,23 @@ func setupEngines(cfg *Config, bot *chat.Bot, log *slog.Logger) func() {
 		}
 		cfgs = []engine.Config{found}
 	}
+	// An engine whose program is not there is not offered: the operator
+	// hears of it now, not players at their first challenge.
+	var runnable []engine.Config
+	var missing []string
+	for _, c := range cfgs {
+		if _, err := exec.LookPath(c.Command); err != nil {
+			log.Error("engine not offered: its program was not found", "engine", c.Name, "command", c.Command, "err", err)
+			missing = append(missing, fmt.Sprintf("%s (%s not found)", c.Name, c.Command))
+			continue
+		}
+		runnable = append(runnable, c)
+	}
+	if len(runnable) == 0 {
+		bot.SetEngines(nil, "", "The configured engines are not installed here: "+strings.Join(missing, ", ")+".")
+		return func() {}
+	}
+	cfgs = runnable
 	set, err := engines.New(cfgs, log)
 	if err != nil {
 		log.Error("engines", "err", err)

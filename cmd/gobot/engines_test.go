@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/engine"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -53,5 +54,30 @@ func TestEnginesDiscovered(t *testing.T) {
 	rep := bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:alice"}, Room: "console:main", Command: "engines"})
 	if rep.Error || !strings.Contains(rep.Text, "gnugo") || !strings.Contains(rep.Text, "levels 1 to 10") {
 		t.Fatalf("engines: %+v", rep)
+	}
+}
+
+// An engine whose program is missing is not offered: players are told
+// plainly, and the engines command names what is missing, instead of a
+// challenge failing with the fork/exec error.
+func TestMissingEngineNotOffered(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bot := chat.New(chat.Config{}, db, nil, nil, nil)
+	cfg := &Config{Engines: []engine.Config{{Name: "gnugo", Command: "/nonexistent/gnugo", Args: []string{"--mode", "gtp"}}}}
+	stop := setupEngines(cfg, bot, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer stop()
+	ask := func(cmd string, args ...string) protocol.Reply {
+		return bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:alice"}, Room: "console:main", Command: cmd, Args: args})
+	}
+	if rep := ask("engines"); !strings.Contains(rep.Text, "/nonexistent/gnugo not found") {
+		t.Fatalf("engines: %q", rep.Text)
+	}
+	rep := ask("challenge", "engine=gnugo", "9")
+	if !rep.Error || strings.Contains(rep.Text, "fork/exec") || !strings.Contains(rep.Text, "no computer opponent") {
+		t.Fatalf("a challenge to the missing engine: %q", rep.Text)
 	}
 }
