@@ -428,6 +428,7 @@ func TestRefusalNamesTheWord(t *testing.T) {
 		{"challenge @bob 9 tromptaylr", `I don't know the ruleset "tromptaylr"; did you mean tromp-taylor?`, ""},
 		{"challenge @bob 9 blak", `I don't know "blak"; did you mean black?`, "Presets"},
 		{"challenge @bob 9 unratd", `did you mean unrated?`, ""},
+		{"challenge bob 9", `I don't know the ruleset "bob"; to name a player, write @bob.`, "Presets"},
 		{"challenge @bob @ 9", `A bare @ names nobody: write the player's name right after it, like @bob.`, "a ruleset like"},
 		{"challenge @bob komy=6.5", `challenge has no option "komy"; did you mean komi=?`, ""},
 		{"challenge @bob frobnicate=1", `challenge has no option "frobnicate". Options: size, rules, ko, scoring`, ""},

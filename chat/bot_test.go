@@ -641,3 +641,13 @@ func TestOverdueGameEndsAtStart(t *testing.T) {
 		t.Fatalf("timeout message: %+v", msgs)
 	}
 }
+
+// Accepting right after one's own challenge says whom it waits for,
+// not that there is none.
+func TestAcceptOwnChallenge(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "challenge @bob 9")
+	h.fails("alice", "accept", "Your challenge #1 is waiting for <@test:bob> to accept it")
+	h.ok("alice", "challenge 9")
+	h.fails("alice", "decline", "is waiting for")
+}

@@ -416,6 +416,16 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 		if mine {
 			return nil, errorf("You have no pending challenge to cancel.")
 		}
+		for _, c := range pending {
+			if c.From == r.User.ID && c.Room == r.Room {
+				// Your own challenge waits for the other player.
+				who := "anyone here"
+				if c.To != "" {
+					who = protocol.Mention(c.To)
+				}
+				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+			}
+		}
 		return nil, errorf("There is no challenge waiting for you here. Start one with %s.", b.cmd("challenge @player"))
 	}
 	var names []string

@@ -300,6 +300,10 @@ func undeclared(c *Decl, a *Args, w string) error {
 		}
 		return c.UsageError(fmt.Sprintf("%s has no option %s. Options: %s.", c.Name, Echo(k), c.optionList()))
 	case kind == ArgRules && c.takes(ArgRules):
+		if _, near := Nearest(lower, c.wordsTaken()); !near && c.takes(ArgUser) && a.User == "" && isWord(w, maxNameRunes) {
+			// "challenge bob": a player meant, not a ruleset.
+			return c.UsageError(fmt.Sprintf("I don't know the ruleset %s; to name a player, write @%s.", Echo(w), ClipArg(w)))
+		}
 		also := ""
 		if other := c.otherWords(); other != "" {
 			also = c.Name + " also takes " + other
