@@ -20,7 +20,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: gobot check [FILE]   (default %s)\n\n"+
 			"Reads every page of the database and runs bbolt's consistency check and\n"+
-			"gobot's index check. Exit status 0: healthy; 1: damaged or not checked.\n", defaultDBPath())
+			"gobot's index check. Exit status 0: healthy; 1: damaged or not checked;\n"+
+			"3: in use by a running gobot (check a copy made with gobot backup).\n", defaultDBPath())
 	}
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -43,7 +44,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	case errors.Is(err, storage.ErrNotDatabase):
 		return err // plainly: there is nothing of gobot's in it to restore or repair
 	case errors.Is(err, gobot.ErrInUse):
-		return fmt.Errorf("%w: stop it first, or check a copy: gobot backup -o copy.db, then gobot check copy.db", err)
+		// Not a verdict on the file: a monitor must not read it as damage.
+		fmt.Fprintf(stderr, "gobot: %v: stop it first, or check a copy: gobot backup -o copy.db, then gobot check copy.db\n", err)
+		return exitError{3}
 	case err != nil:
 		return fmt.Errorf("could not check %s: %w", path, err)
 	}

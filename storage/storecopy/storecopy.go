@@ -45,10 +45,10 @@ var kindNames = [numKinds][2]string{
 	Players:    {"player", "players"},
 	Rooms:      {"room", "rooms"},
 	Ratings:    {"rating", "ratings"},
-	Outbox:     {"owed reply", "owed replies"},
-	Claims:     {"claimed message batch", "claimed message batches"},
-	States:     {"adapter value", "adapter values"},
-	Events:     {"event ID", "event IDs"},
+	Outbox:     {"reply not yet delivered", "replies not yet delivered"},
+	Claims:     {"notice being sent", "notices being sent"},
+	States:     {"saved platform setting", "saved platform settings"},
+	Events:     {"handled chat event", "handled chat events"},
 }
 
 func (k Kind) String() string {
@@ -129,7 +129,7 @@ func (t Tally) Total() int {
 	return n
 }
 
-// String is "3 games, 1 challenge, …, 0 event IDs": every kind.
+// String is "3 games, 1 challenge, …, 0 handled chat events": every kind.
 func (t Tally) String() string {
 	parts := make([]string, 0, len(Kinds))
 	for _, k := range Kinds {
