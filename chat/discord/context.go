@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -254,17 +255,22 @@ func (a *Adapter) notifyNoBot(ctx context.Context, m protocol.Message) error {
 			}
 		}
 	}
-	failed := len(to) == 0
+	if len(to) == 0 {
+		return a.hold(ctx, channel, m.Reply, nil) // for whoever comes next
+	}
+	// Held only for those whose DM was refused: who got it does not see
+	// it twice.
+	var refused []gobot.UserID
 	for _, u := range to {
 		if err := a.dm(u, Translate(m.Reply), m.Key); err != nil {
 			a.log.Info("a DM was refused; the notice waits for the next interaction", "to", u, "channel", channel, "err", err)
-			failed = true
+			refused = append(refused, u)
 		}
 	}
-	if !failed {
+	if len(refused) == 0 {
 		return nil
 	}
-	return a.hold(ctx, channel, m.Reply)
+	return a.hold(ctx, channel, m.Reply, refused)
 }
 
 // held is a notice waiting for the next interaction in its channel.
@@ -273,6 +279,10 @@ type held struct {
 	Reply protocol.Reply `json:"reply"`
 	At    time.Time      `json:"at"`
 	Tries int            `json:"tries,omitempty"`
+	// For are who the notice is for (none: whoever comes next). Where
+	// Discord shows each reply to its caller alone, it is offered to
+	// them one by one, each as they come.
+	For []gobot.UserID `json:"for,omitempty"`
 	// Offered is set while a process offers the notice (until then no
 	// other offers it); one that died meanwhile leaves it to be offered
 	// again once this has passed.
@@ -321,12 +331,12 @@ func (a *Adapter) updateHeld(ctx context.Context, channel string, fn func([]held
 // hold keeps rep for the next interaction in channel. Its image and file
 // are left out (the board is one command away); the text, fields and
 // buttons stay.
-func (a *Adapter) hold(ctx context.Context, channel string, rep protocol.Reply) error {
+func (a *Adapter) hold(ctx context.Context, channel string, rep protocol.Reply, to []gobot.UserID) error {
 	if a.state == nil {
 		return errors.New("discord: no state to hold a notice in")
 	}
 	rep.Image, rep.File = nil, nil
-	h := held{Reply: rep, At: a.now()}
+	h := held{Reply: rep, At: a.now(), For: to}
 	h.ID = fmt.Sprintf("%d.%d", h.At.UnixNano(), rand.Uint64())
 	dropped := 0
 	err := a.updateHeld(ctx, channel, func(hs []held) []held {
@@ -344,7 +354,7 @@ func (a *Adapter) hold(ctx context.Context, channel string, rep protocol.Reply) 
 // interaction, as many as it has follow-ups left; those sent are
 // forgotten, the others wait for the next interaction (up to
 // maxShowTries offers each).
-func (a *Adapter) showHeld(ctx context.Context, channel string) {
+func (a *Adapter) showHeld(ctx context.Context, channel string, caller gobot.UserID) {
 	if a.state == nil {
 		return
 	}
@@ -354,11 +364,17 @@ func (a *Adapter) showHeld(ctx context.Context, channel string) {
 	// A process that dies in between leaves them marked until offerFor
 	// has passed: then they are offered again (at least once, never lost).
 	now := a.now()
+	a.ch.mu.Lock()
+	private := a.ch.latest[channel] != nil && a.ch.latest[channel].private
+	a.ch.mu.Unlock()
+	// Where replies are shown to their caller alone, a notice for others
+	// waits for them.
+	forCaller := func(h held) bool { return !private || len(h.For) == 0 || slices.Contains(h.For, caller) }
 	var offer []held
 	if err := a.updateHeld(ctx, channel, func(cur []held) []held {
 		offer = nil
 		for i := range cur {
-			if cur[i].Offered.After(now) {
+			if cur[i].Offered.After(now) || !forCaller(cur[i]) {
 				continue
 			}
 			cur[i].Offered = now.Add(offerFor)
@@ -398,6 +414,13 @@ func (a *Adapter) showHeld(ctx context.Context, channel string) {
 	if err := a.updateHeld(ctx, channel, func(cur []held) []held {
 		var keep []held
 		for _, h := range cur {
+			if done[h.ID] && private && slices.Contains(h.For, caller) && len(h.For) > 1 {
+				// Seen by this caller alone: it still waits for the others.
+				h.For = slices.DeleteFunc(slices.Clone(h.For), func(u gobot.UserID) bool { return u == caller })
+				h.Offered = time.Time{}
+				keep = append(keep, h)
+				continue
+			}
 			if done[h.ID] {
 				continue
 			}

@@ -107,7 +107,7 @@ func TestHeldNoticeWhenDiscordAcknowledgesLate(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.fake.noBot = map[string]bool{"pc5": true}
-	if err := e.a.hold(context.Background(), "pc5", protocol.Reply{Title: "Game #1", Text: "held for you"}); err != nil {
+	if err := e.a.hold(context.Background(), "pc5", protocol.Reply{Title: "Game #1", Text: "held for you"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	body := e.ix(privateChannel("pc5"), "111", "games", "")

@@ -333,7 +333,7 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 			if done != nil {
 				done()
 			}
-			a.showHeld(context.WithoutCancel(ctx), in.ChannelID)
+			a.showHeld(context.WithoutCancel(ctx), in.ChannelID, req.User.ID)
 		}
 	}
 	return resp, follow, then

@@ -509,3 +509,39 @@ func TestHeldNoticeOfferedByAProcessThatDied(t *testing.T) {
 	}
 	e.fake.obeyed(t)
 }
+
+// Where Discord shows each reply to its caller alone, a notice held for
+// bob is not shown to alice (it would be gone before bob saw it): it
+// waits for bob. A notice whose DM reached one player and was refused by
+// the other is held for the other only.
+func TestHeldNoticeWaitsForItsPlayerWhereRepliesArePrivate(t *testing.T) {
+	e := newEnv(t)
+	w := where{channel: "c8", guild: "g8", context: 0, owners: `{"1":"111"}`, perms: "2048"}
+	e.fake.noBot = map[string]bool{"c8": true}
+	e.fake.dmRefused = map[string]bool{"222": true}
+	now := time.Now()
+	e.send(e.ix(w, "111", "games", ""), now, false)
+	e.a.ch.mu.Lock()
+	delete(e.a.ch.latest, "c8") // its token has expired: the notice goes by DM
+	e.a.ch.mu.Unlock()
+	notice := protocol.Message{Room: "discord:c8", Reply: protocol.Reply{Game: 1, Title: "Game #1", Text: "time is short",
+		Mentions: []gobot.UserID{"discord:111", "discord:222"}}}
+	if err := e.a.Notify(context.Background(), notice); err != nil {
+		t.Fatal(err)
+	}
+	if dms := e.fake.find("POST", "/channels/dm111/messages"); len(dms) != 1 {
+		t.Fatalf("alice's DM: %v", dms)
+	}
+	body := e.ix(w, "111", "games", "")
+	e.send(body, now, false)
+	if fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body)); len(fus) != 0 {
+		t.Fatalf("bob's held notice was shown to alice (who had it by DM): %v", fus)
+	}
+	body = e.ix(w, "222", "games", "")
+	e.send(body, now, false)
+	fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body))
+	if len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "time is short") {
+		t.Fatalf("bob's held notice: %v", fus)
+	}
+	e.fake.obeyed(t)
+}
