@@ -136,7 +136,9 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		if rep.Room != "" {
 			room = rep.Room
 		}
-		s.cfg.Bot.Announce(ctx, protocol.Message{Room: room, Reply: rep})
+		// Keyed by the click, as any message for others is (Message.Key):
+		// a platform keeps one copy if it is ever sent again.
+		s.cfg.Bot.Announce(ctx, protocol.Message{Room: room, Reply: rep, Key: string(req.EventID) + "/announce"})
 	}
 	then(ctx)
 }
