@@ -115,10 +115,12 @@ func (l layout) center(p game.Point) (float64, float64) {
 	return l.x0 + float64(p.X)*l.cell, l.y0 + float64(p.Y)*l.cell
 }
 
-// hoshi returns the star points: the usual ones on 9, 13 and 19 lines;
-// on other sizes the 4-4 points (3-3 below 13 lines), the side points on
-// boards of 15 lines or more, and the centre of boards with odd sides.
-func hoshi(w, h int) []game.Point {
+// StarPoints returns the star points (hoshi) of a w×h board, as the
+// board images and the web board draw them: the usual ones on 9, 13 and
+// 19 lines; on other sizes the 4-4 points (3-3 below 13 lines), the side
+// points on boards of 15 lines or more, and the centre of boards with
+// odd sides.
+func StarPoints(w, h int) []game.Point {
 	edge := func(n int) int {
 		switch {
 		case n >= 13:
@@ -210,7 +212,7 @@ func background(l layout, t *Theme) (*image.RGBA, error) {
 	dc.SetLineWidth(lw * 2)
 	dc.DrawRectangle(math.Round(l.x0)+0.5, math.Round(l.y0)+0.5, right-l.x0, bottom-l.y0)
 	dc.Stroke()
-	for _, p := range hoshi(l.w, l.h) {
+	for _, p := range StarPoints(l.w, l.h) {
 		cx, cy := l.center(p)
 		dc.DrawCircle(math.Round(cx)+0.5, math.Round(cy)+0.5, math.Max(2, l.cell*0.1))
 		dc.Fill()

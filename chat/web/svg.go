@@ -59,7 +59,7 @@ func boardSVG(buf *bytes.Buffer, g *game.Game) {
 		buf.WriteString("M" + coord(0) + " " + coord(y) + "H" + coord(w-1))
 	}
 	buf.WriteString(`"/>`)
-	for _, p := range hoshi(w, h) {
+	for _, p := range render.StarPoints(w, h) {
 		buf.WriteString(`<circle class="mark" cx="` + coord(int(p.X)) + `" cy="` + coord(int(p.Y)) + `" r="4" fill="` + woodLine + `"/>`)
 	}
 	// Coordinates on all four sides, as the PNG has them.
@@ -182,49 +182,6 @@ func boardSVG(buf *bytes.Buffer, g *game.Game) {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// hoshi returns the star points render draws (a copy of render.hoshi): the usual ones on 9, 13 and 19 lines;
-// on other sizes the 4-4 points (3-3 below 13 lines), the side points on
-// boards of 15 lines or more, and the centre of boards with odd sides.
-func hoshi(w, h int) []game.Point {
-	edge := func(n int) int {
-		switch {
-		case n >= 13:
-			return 3
-		case n >= 7:
-			return 2
-		}
-		return -1
-	}
-	odd := w%2 == 1 && h%2 == 1
-	ex, ey := edge(w), edge(h)
-	if ex < 0 || ey < 0 {
-		if odd && w >= 5 && h >= 5 {
-			return []game.Point{game.Pt(w/2, h/2)}
-		}
-		return nil
-	}
-	xs := []int{ex, w - 1 - ex}
-	ys := []int{ey, h - 1 - ey}
-	if w%2 == 1 && w >= 15 && h >= 15 {
-		xs = append(xs, w/2)
-	}
-	if h%2 == 1 && w >= 15 && h >= 15 {
-		ys = append(ys, h/2)
-	}
-	var pts []game.Point
-	centre := false
-	for _, x := range xs {
-		for _, y := range ys {
-			pts = append(pts, game.Pt(x, y))
-			centre = centre || (x == w/2 && y == h/2)
-		}
-	}
-	if odd && !centre {
-		pts = append(pts, game.Pt(w/2, h/2))
-	}
-	return pts
-}
 
 // colName is column x's letter in the chat's coordinates (no I).
 func colName(x int) string {
