@@ -83,6 +83,8 @@ type Match struct {
 	Engine      string
 	EngineLevel int
 	EngineDead  int
+	// Teams: the sides of a team game (rengo, team.go); nil otherwise.
+	Teams *Teams
 }
 
 // Active reports whether the game is still being played or scored.
@@ -127,6 +129,9 @@ type Challenge struct {
 	Answered time.Time
 	// Rating says where and whether the game will be rated.
 	Rating *ChallengeRating
+	// Teams: the sides of a team challenge (rengo, team.go), by colour;
+	// nil otherwise.
+	Teams *Teams
 }
 
 // Player is what gobot remembers of a user.

@@ -389,7 +389,7 @@ func (tx *Tx) indexGame(g *gobot.Match) error {
 	active := []byte{0}
 	if g.Active() {
 		active[0] = 1
-		for _, u := range []gobot.UserID{g.Black, g.White} {
+		for _, u := range g.Players() { // every member of a team game's teams too
 			if err := tx.b(bPlayerGames).Put(pairKey(string(u), uint64(g.ID)), nil); err != nil {
 				return err
 			}
@@ -404,7 +404,7 @@ func (tx *Tx) indexGame(g *gobot.Match) error {
 }
 
 func (tx *Tx) unindexGame(g *gobot.Match) error {
-	for _, u := range []gobot.UserID{g.Black, g.White} {
+	for _, u := range g.Players() { // every member of a team game's teams too
 		if err := tx.b(bPlayerGames).Delete(pairKey(string(u), uint64(g.ID))); err != nil {
 			return err
 		}
@@ -750,8 +750,9 @@ func (tx *Tx) checkIndexes() error {
 			return nil
 		}
 		if g.Active() {
-			put(bPlayerGames, pairKey(string(g.Black), uint64(g.ID)), nil)
-			put(bPlayerGames, pairKey(string(g.White), uint64(g.ID)), nil)
+			for _, u := range g.Players() {
+				put(bPlayerGames, pairKey(string(u), uint64(g.ID)), nil)
+			}
 			if !g.Deadline.IsZero() {
 				put(bDeadlines, deadlineKey(g.Deadline, g.ID), nil)
 			}

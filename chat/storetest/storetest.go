@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"Versions", testVersions},
 		{"CopiesNotShared", testCopies},
 		{"PlayerGames", testPlayerGames},
+		{"TeamGames", testTeamGames},
 		{"RoomGames", testRoomGames},
 		{"MovedAndHandedOver", testMoved},
 		{"DueGames", testDueGames},

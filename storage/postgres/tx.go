@@ -96,14 +96,14 @@ func (t *tx) PutMatch(g *gobot.Match) error {
 		deadline = &d
 	}
 	if insert {
-		_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw)
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record, team)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, teamColumn(g))
 		return err
 	}
 	tag, err := t.tx.Exec(t.ctx, `UPDATE games SET version = $2, room = $3, black = $4, white = $5, active = $6,
-			deadline = $7, record = $8 WHERE id = $1 AND version = $9`,
-		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, int64(g.Version-1))
+			deadline = $7, record = $8, team = $10 WHERE id = $1 AND version = $9`,
+		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, int64(g.Version-1), teamColumn(g))
 	if err != nil {
 		return err
 	}
@@ -112,6 +112,18 @@ func (t *tx) PutMatch(g *gobot.Match) error {
 		return fmt.Errorf("game #%d (version %d): %w", g.ID, g.Version, gobot.ErrConflict)
 	}
 	return nil
+}
+
+// teamColumn is what the games table's team column holds: every member
+// of a team game's teams (found by ActiveGames), none otherwise.
+func teamColumn(g *gobot.Match) []string {
+	out := []string{}
+	if g.Teams != nil {
+		for _, u := range g.Teams.Members() {
+			out = append(out, string(u))
+		}
+	}
+	return out
 }
 
 func (t *tx) DeleteGame(id gobot.GameID) error {
@@ -164,7 +176,7 @@ func (t *tx) games(sql string, args ...any) ([]*gobot.Match, error) {
 }
 
 func (t *tx) ActiveGames(u gobot.UserID) ([]*gobot.Match, error) {
-	return t.games(`SELECT id, record FROM games WHERE active AND (black = $1 OR white = $1) ORDER BY id`, string(u))
+	return t.games(`SELECT id, record FROM games WHERE active AND (black = $1 OR white = $1 OR team @> ARRAY[$1]::text[]) ORDER BY id`, string(u))
 }
 
 func (t *tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Match, error) {

@@ -147,6 +147,8 @@ type gameRec struct {
 	Engine      string         `json:"engine,omitempty"`
 	EngineLevel int            `json:"engine_level,omitempty"`
 	EngineDead  int            `json:"engine_dead,omitempty"`
+	// Teams: a team game's sides (team.go).
+	Teams *teamsRec `json:"teams,omitempty"`
 }
 
 type challengeRec struct {
@@ -167,6 +169,8 @@ type challengeRec struct {
 	Message  string              `json:"message,omitempty"`
 	Answered time.Time           `json:"answered,omitzero"`
 	Rating   *challengeRatingRec `json:"rating,omitempty"`
+	// Teams: a team challenge's sides (team.go).
+	Teams *teamsRec `json:"teams,omitempty"`
 }
 
 type playerRec struct {
@@ -323,6 +327,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead}
+	rec.Teams = encodeTeams(&e, g.Teams)
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -383,6 +388,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
+	g.Teams = decodeTeams(&e, rec.Teams)
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
@@ -423,6 +429,7 @@ func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
 		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
+	rec.Teams = encodeTeams(&e, c.Teams)
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
 	}
@@ -442,6 +449,7 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
 		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
+	c.Teams = decodeTeams(&e, rec.Teams)
 	return c, e.err
 }
 

@@ -1,0 +1,6 @@
+-- Team games (rengo): every member of a team game's teams, so each finds
+-- the game as their own (ActiveGames); empty for a game between two
+-- players, whose black and white columns say it all. Existing games are
+-- two-player games: the default is right for them.
+ALTER TABLE games ADD COLUMN team text[] NOT NULL DEFAULT '{}';
+CREATE INDEX games_team_active ON games USING gin (team) WHERE active;
