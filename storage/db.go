@@ -596,6 +596,13 @@ func challengeKeys(c *gobot.Challenge) []indexKey {
 	if c.To != "" {
 		keys = append(keys, indexKey{bPlayerChals, pairKey(string(c.To), uint64(c.ID))})
 	}
+	if c.Teams != nil { // a team challenge: every named player's
+		for _, u := range c.Teams.Members() {
+			if u != c.From && u != c.To {
+				keys = append(keys, indexKey{bPlayerChals, pairKey(string(u), uint64(c.ID))})
+			}
+		}
+	}
 	return keys
 }
 

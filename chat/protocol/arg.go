@@ -20,6 +20,7 @@ const (
 	ArgChoice                   // one of Choices
 	ArgEngine                   // engine=gnugo (autocompleted)
 	ArgLevel                    // level=1..10
+	ArgTeams                    // two teams: "@alice @bob vs @carol @dave" (rengo, teams.go)
 )
 
 // Arg declares one argument of a command.

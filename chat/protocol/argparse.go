@@ -26,6 +26,7 @@ type Args struct {
 	Engine    string            // an ArgEngine: engine=gnugo (lower case)
 	Level     int               // an ArgLevel: level=1..10
 	HasLevel  bool              // Level was given
+	Teams     [2][]gobot.UserID // an ArgTeams: the players before "vs" and after it, in order (teams.go)
 
 	typed map[string]string // argument name → what was typed, to name both of two values
 }
@@ -67,6 +68,8 @@ func (a Arg) what() string {
 		return "engine=gnugo"
 	case ArgLevel:
 		return "level=1 to 10"
+	case ArgTeams:
+		return "players like @alice @bob vs @carol @dave"
 	case ArgChoice:
 		if !slices.Contains(a.Choices, a.Name) {
 			return a.Name + "=" + strings.Join(a.Choices, "|")
@@ -109,6 +112,8 @@ func (a Arg) match(word string) (string, bool) {
 		}
 	case ArgUser:
 		return strings.TrimPrefix(word, "@"), len(word) > 1 && word[0] == '@'
+	case ArgTeams:
+		return word, len(word) > 1 && word[0] == '@' || isVersus(word)
 	case ArgPoint:
 		if a.Repeat {
 			for _, p := range strings.Split(word, ",") {
@@ -498,6 +503,8 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 		}
 	case ArgUser:
 		return setUser(r, a, userArg(r, "@"+v))
+	case ArgTeams:
+		return addTeamWord(c, r, a, v)
 	case ArgPoint:
 		for _, p := range strings.Split(v, ",") {
 			if p != "" {

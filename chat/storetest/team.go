@@ -68,4 +68,14 @@ func testTeamGames(t *testing.T, s gobot.Store) {
 	if !reflect.DeepEqual(got.Teams, c.Teams) {
 		t.Errorf("team challenge round trip: got %+v, want %+v", got.Teams, c.Teams)
 	}
+	pending := func(u gobot.UserID) func(tx gobot.Tx) ([]*gobot.Challenge, error) {
+		return func(tx gobot.Tx) ([]*gobot.Challenge, error) { return tx.PendingChallenges(u) }
+	}
+	for _, u := range []gobot.UserID{"t:ann", "t:bob", "t:cat"} {
+		wantIDs(t, string(u)+"'s pending challenges", chalIDs(t, s, "PendingChallenges", pending(u)), c.ID)
+	}
+	wantIDs(t, "dan's pending challenges", chalIDs(t, s, "PendingChallenges", pending("t:dan")))
+	c.Status = gobot.Accepted
+	update(t, s, func(tx gobot.Tx) error { return tx.PutChallenge(c) })
+	wantIDs(t, "bob's pending challenges once accepted", chalIDs(t, s, "PendingChallenges", pending("t:bob")))
 }

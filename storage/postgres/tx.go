@@ -224,10 +224,16 @@ func (t *tx) PutChallenge(c *gobot.Challenge) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, room, sender, receiver, pending, record)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (id) DO UPDATE SET room = $2, sender = $3, receiver = $4, pending = $5, record = $6`,
-		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == gobot.Pending, raw)
+	team := []string{}
+	if c.Teams != nil {
+		for _, u := range c.Teams.Members() {
+			team = append(team, string(u))
+		}
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, room, sender, receiver, pending, record, team)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (id) DO UPDATE SET room = $2, sender = $3, receiver = $4, pending = $5, record = $6, team = $7`,
+		int64(c.ID), string(c.Room), string(c.From), string(c.To), c.Status == gobot.Pending, raw, team)
 	return err
 }
 
@@ -255,7 +261,7 @@ func (t *tx) challenges(sql string, args ...any) ([]*gobot.Challenge, error) {
 }
 
 func (t *tx) PendingChallenges(u gobot.UserID) ([]*gobot.Challenge, error) {
-	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND (sender = $1 OR receiver = $1) ORDER BY id`, string(u))
+	return t.challenges(`SELECT id, record FROM challenges WHERE pending AND (sender = $1 OR receiver = $1 OR team @> ARRAY[$1]::text[]) ORDER BY id`, string(u))
 }
 
 func (t *tx) RoomChallenges(r gobot.RoomID) ([]*gobot.Challenge, error) {
