@@ -404,7 +404,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 			return nil, err
 		}
 		for _, c := range open {
-			if c.To == "" && c.From != r.User.ID {
+			if c.To == "" && c.From != r.User.ID && c.Teams == nil { // a team challenge names its players
 				cands = append(cands, c)
 			}
 		}
@@ -422,6 +422,9 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 				who := "anyone here"
 				if c.To != "" {
 					who = protocol.Mention(c.To)
+				}
+				if c.Teams != nil {
+					who = mentions(teamWaiting(c))
 				}
 				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 			}
@@ -443,6 +446,9 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 }
 
 func cmdAccept(call *Call) (Result, error) {
+	if res, ok, err := acceptTeam(call); ok { // rengo.go
+		return res, err
+	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	var fx Effects
 	l, threads, err := accept(tx, b, r, a.Challenge)
@@ -542,6 +548,9 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 }
 
 func cmdDecline(call *Call) (Result, error) {
+	if res, ok, err := declineTeam(call); ok { // rengo.go
+		return res, err
+	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	return asResult(b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined))
 }

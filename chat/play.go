@@ -28,7 +28,7 @@ func cmdPlay(call *Call) (Result, error) {
 			}
 			return errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(rest[0]))
 		}
-		if err := b.checkTurn(l, me); err != nil {
+		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
 			return err
 		}
 		if p.IsPass() {
@@ -90,13 +90,16 @@ func autoPassText(l *loaded, before int) string {
 	return ""
 }
 
-// checkTurn reports whether the player me may move now.
-func (b *core) checkTurn(l *loaded, me game.Color) error {
+// checkTurn reports whether u, playing colour me, may move now.
+func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID) error {
 	switch l.g.Phase() {
 	case game.Scoring:
 		return game.ErrScoring
 	case game.Over:
 		return game.ErrGameOver
+	}
+	if l.match.Teams != nil { // rengo.go: one player of the team
+		return teamTurn(tx, l, u)
 	}
 	if l.g.ToMove() != me {
 		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(playerOf(l.match, l.g.ToMove())), l.match.ID)
@@ -132,7 +135,7 @@ func cmdPass(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	var fx Effects
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if err := b.checkTurn(l, me); err != nil {
+		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
 			return err
 		}
 		return b.pass(l, me, r)
@@ -190,15 +193,15 @@ func cmdUndo(call *Call) (Result, error) {
 		}
 		opp := playerOf(l.match, me.Opponent())
 		switch {
-		case refuse && l.match.UndoBy == opp:
+		case refuse && l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me.Opponent():
+			notifyUser = l.match.UndoBy
 			l.match.UndoBy = ""
 			text = fmt.Sprintf("%s refused to undo; the game goes on.", protocol.Mention(r.User.ID))
-			notifyUser = opp
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
-		case l.match.UndoBy == r.User.ID:
-			return errorf("You already asked; waiting for %s to answer %s or %s.", protocol.Mention(opp), b.cmd("undo"), b.cmd("undo no"))
-		case l.match.UndoBy == opp:
+		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me:
+			return errorf("You already asked; waiting for %s to answer %s or %s.", answerer(tx, l.match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
+		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me.Opponent():
 			last, ok := l.g.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
@@ -207,7 +210,7 @@ func cmdUndo(call *Call) (Result, error) {
 			if err := l.g.Undo(); err != nil {
 				return err
 			}
-			l.match.Undos = append(l.match.Undos, gobot.Undo{By: opp, Move: n, Was: last, At: r.Time})
+			l.match.Undos = append(l.match.Undos, gobot.Undo{By: l.match.UndoBy, Move: n, Was: last, At: r.Time})
 			if k := l.g.MoveCount(); k < len(l.match.MoveTimes) {
 				l.match.MoveTimes = l.match.MoveTimes[:k]
 			}
@@ -223,7 +226,7 @@ func cmdUndo(call *Call) (Result, error) {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
 			}
 			l.match.UndoBy = r.User.ID
-			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), protocol.Mention(opp), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
+			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), answerer(tx, l.match, me.Opponent()), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
 			notifyUser = opp
 		}
 		return nil
@@ -234,6 +237,9 @@ func cmdUndo(call *Call) (Result, error) {
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if notifyUser != "" {
 		rep.Mentions = []gobot.UserID{notifyUser}
+		if l.match.Teams != nil { // any member of the team answers
+			rep.Mentions = l.match.Teams.Team(colorOf(l.match, notifyUser))
+		}
 	}
 	if l.match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
@@ -330,6 +336,9 @@ func (b *core) actionID(cmd string, l *loaded, arg string) string {
 
 // colorOf returns u's colour in match, or Empty.
 func colorOf(match *gobot.Match, u gobot.UserID) game.Color {
+	if match.Teams != nil { // rengo.go
+		return match.Teams.ColorOf(u)
+	}
 	switch u {
 	case match.Black:
 		return game.Black
@@ -339,7 +348,12 @@ func colorOf(match *gobot.Match, u gobot.UserID) game.Color {
 	return game.Empty
 }
 
+// playerOf returns the player of colour c: in a team game the one whose
+// turn it is in that team (gobot.Teams.Turn).
 func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
+	if match.Teams != nil {
+		return match.Teams.Turn(c, &match.Record)
+	}
 	if c == game.White {
 		return match.White
 	}
@@ -445,7 +459,7 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	if scoringCommands[cmd] {
 		return l.g.Phase() == game.Scoring
 	}
-	return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(match, u)
+	return l.g.Phase() == game.Playing && playerOf(match, l.g.ToMove()) == u
 }
 
 // loaded is a stored game with its rules engine state.
@@ -473,7 +487,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	}
 	me := colorOf(match, r.User.ID)
 	if asPlayer && me == game.Empty {
-		return nil, errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, b.cmd(fmt.Sprintf("board #%d", match.ID)))
+		return nil, b.notAPlayer(tx, match)
 	}
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))

@@ -149,7 +149,11 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	switch g.Phase() {
 	case game.Playing:
 		next = playerOf(match, g.ToMove())
-		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), g.ToMove().Name())
+		side := g.ToMove().Name()
+		if match.Teams != nil { // rengo.go: "White: carol, dave"
+			side = teamLabel(tx, match, g.ToMove())
+		}
+		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), side)
 		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform {
 			s += " — " + left
 		}
@@ -169,11 +173,11 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		}
 	case game.Scoring:
 		sc := g.Score()
-		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", protocol.Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), protocol.Mention(match.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
+		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
 		var acc []string
 		for _, c := range []game.Color{game.Black, game.White} {
 			if g.Accepted(c) {
-				acc = append(acc, protocol.Mention(playerOf(match, c))+" accepted")
+				acc = append(acc, sideName(tx, match, c)+" accepted")
 			}
 		}
 		if len(acc) > 0 {
@@ -188,7 +192,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: protocol.Success},
 			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Secondary},
 		}
-		rep.Mentions = []gobot.UserID{match.Black, match.White}
+		rep.Mentions = match.Players()
 	case game.Over:
 		res, _ := g.Result()
 		s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
@@ -197,21 +201,21 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		}
 		if res.Reason == game.ByScore {
 			sc := g.Score()
-			s += fmt.Sprintf(" %s %s, %s %s.", protocol.Mention(match.Black), formatSide(sc.Black, cfg.Rules, false), protocol.Mention(match.White), formatSide(sc.White, cfg.Rules, true))
+			s += fmt.Sprintf(" %s %s, %s %s.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true))
 		}
 		if rl := ratingLine(match, g); rl != "" {
 			s += "\n" + rl
 		}
 		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", match.ID)), b.cmd(fmt.Sprintf("replay #%d", match.ID))))
-		rep.Mentions = []gobot.UserID{match.Black, match.White}
+		rep.Mentions = match.Players()
 	}
 	rep.Text = strings.Join(lines, "\n")
 	if b.linker() != nil { // the web board is on: a button to one's link (web.go)
 		rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("web", l, ""), Label: "Open board"})
 	}
 	rep.Fields = []protocol.Field{
-		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, match.Clock), Inline: false},
 	}
 	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)

@@ -34,6 +34,9 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 		match.Left[mover] = min(max(left, 0), match.Clock.Max)
 	}
 	match.UndoBy = ""
+	if match.Teams != nil { // rengo.go: the team's timeouts in a row end
+		match.Teams.Late[mover] = 0
+	}
 	startClock(match, g, t)
 }
 
@@ -148,6 +151,12 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		}
 		late := playerOf(match, l.g.ToMove())
 		if !now.Before(match.Deadline) {
+			// A team game: the turn passes to the next teammate (rengo.go).
+			if s, passed, err := b.teamTimeout(&fx, tx, l, now); passed || err != nil {
+				step = s
+				return err
+			}
+			lost := l.g.ToMove()
 			if err := l.g.Timeout(l.g.ToMove()); err != nil {
 				return err
 			}
@@ -162,7 +171,7 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 			}
 			r := &protocol.Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", protocol.Mention(late)))
+			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", protocol.Mention(late))+teamLostNote(tx, match, lost))
 			fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 			return b.claim(tx, step, fx.Notices, now)
 		}

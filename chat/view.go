@@ -43,9 +43,14 @@ func cmdGames(call *Call) (Result, error) {
 		me := colorOf(match, r.User.ID)
 		opp := playerOf(match, me.Opponent())
 		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
+		if match.Teams != nil { // rengo.go
+			s = teamGamesLine(tx, l, me)
+		}
 		switch {
 		case l.g.Phase() == game.Scoring:
 			s += scoringStep(b, l.g, me, opp)
+		case match.Teams != nil && l.g.ToMove() == me && playerOf(match, me) != r.User.ID:
+			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(playerOf(match, me)))
 		case l.g.ToMove() == me:
 			s += "your move"
 		default:
@@ -60,6 +65,10 @@ func cmdGames(call *Call) (Result, error) {
 		lines = append(lines, s)
 	}
 	for _, c := range chals {
+		if c.Teams != nil { // rengo.go
+			lines = append(lines, teamChallengeLine(b, c, r.User.ID))
+			continue
+		}
 		if c.From == r.User.ID {
 			to := "anyone"
 			if c.To != "" {
@@ -125,6 +134,9 @@ func cmdSGF(call *Call) (Result, error) {
 	info := game.GameInfo{Black: displayName(tx, l.match.Black), White: displayName(tx, l.match.White),
 		Date: l.match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.match.ID)}
 	info.BlackRank, info.WhiteRank = sgfRanks(l.match)
+	if t := l.match.Teams; t != nil { // rengo.go: PB/PW list the members
+		info.Black, info.White = names(tx, t.Black), names(tx, t.White)
+	}
 	if l.match.Clock.Kind != gobot.NoClock {
 		info.Overtime = "correspondence " + protocol.FormatClock(l.match.Clock)
 	}

@@ -1,0 +1,356 @@
+package chat
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Team games (rengo): two teams of 1 to gobot.MaxTeam players. The
+// challenger names both teams; every other named player accepts; the
+// game begins with the last acceptance. Turns alternate between the
+// teams and rotate within each (gobot.Teams.Turn); only the player whose
+// turn it is plays or passes, any member resigns, asks or answers an
+// undo, marks dead stones or accepts the count for the team. A player who
+// runs out of time hands the turn to the next teammate; the team loses
+// on time when all of them in a row have. Team games are unrated.
+
+func cmdRengo(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	first, second := a.Teams[0], a.Teams[1]
+	switch {
+	case len(second) == 0:
+		return Result{}, errorf("Name both teams with vs between them, like %s.", b.cmd("rengo @alice @bob vs @carol @dave"))
+	case len(first) == 0:
+		return Result{}, errorf("Name the first team before vs, like %s.", b.cmd("rengo @alice @bob vs @carol @dave"))
+	case len(first) > gobot.MaxTeam || len(second) > gobot.MaxTeam:
+		return Result{}, errorf("A team has at most %d players.", gobot.MaxTeam)
+	}
+	seen := map[gobot.UserID]bool{}
+	for _, u := range append(slices.Clone(first), second...) {
+		if seen[u] {
+			return Result{}, errorf("%s is named twice: each player plays in one team, once.", protocol.Mention(u))
+		}
+		if u.Platform() == EnginePlatform {
+			return Result{}, errorf("Team games are between people; %s can't join one.", protocol.Mention(u))
+		}
+		seen[u] = true
+	}
+	if !seen[r.User.ID] {
+		return Result{}, errorf("You play in the game you propose: name yourself in one team, like %s.", b.cmd("rengo @"+r.User.ID.Local()+" @bob vs @carol @dave"))
+	}
+	if len(seen) == 2 {
+		return Result{}, errorf("That is a game between two players: %s.", b.cmd("challenge @player"))
+	}
+	if a.Rating.Auto {
+		return Result{}, errorf("Team games are unrated, so handicap=auto has no ratings to go by; give a number, like handicap=2.")
+	}
+	room, err := tx.Room(r.Room)
+	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
+		return Result{}, err
+	}
+	cfg, clock, color, err := b.challengeConfig(room, a.Options)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Result{}, err
+	}
+	for _, m := range r.Mentions {
+		if seen[m.ID] {
+			if err := b.rememberUser(tx, m, r.Time); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, Config: cfg, Color: color, Clock: clock, Created: r.Time,
+		Teams: &gobot.Teams{Black: first, White: second}}
+	if err := tx.SkipGameNumbers(); err != nil {
+		return Result{}, err
+	}
+	if err := tx.PutChallenge(c); err != nil { // numbers it
+		return Result{}, err
+	}
+	// The first team named takes the colour given; "random" is drawn now
+	// from the challenge's number, so the challenge says who plays what.
+	swap := color == "white"
+	if color == "random" {
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%s|%s", c.ID, first[0], second[0])
+		swap = h.Sum32()%2 == 1
+	}
+	if swap {
+		c.Teams.Black, c.Teams.White = second, first
+	}
+	if err := tx.PutChallenge(c); err != nil {
+		return Result{}, err
+	}
+	waiting := c.Teams.Members()
+	waiting = slices.DeleteFunc(waiting, func(u gobot.UserID) bool { return u == c.From })
+	drawn := map[string]string{"black": "", "white": "", "random": " (colours by lot)"}[color]
+	text := fmt.Sprintf("%s proposes team game #%d: Black %s against White %s%s; %s.%s %s: each of you, answer %s or %s; the game begins when all have accepted.",
+		protocol.Mention(c.From), c.ID, mentions(c.Teams.Black), mentions(c.Teams.White), drawn, describeConfig(cfg, clock), clockNote(clock),
+		mentions(waiting), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+	rep := protocol.Reply{Title: fmt.Sprintf("Team challenge #%d", c.ID), Text: text, Mentions: waiting,
+		Actions: []protocol.Action{
+			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
+			{ID: protocol.Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: protocol.Danger},
+		}}
+	if note := aliasNote(a.Options.RulesPreset); note != "" {
+		rep.Text += "\n" + strings.TrimSpace(note)
+	}
+	return Result{Reply: rep}, nil
+}
+
+// acceptTeam is `accept` of a team challenge (ok false: not one, and
+// cmdAccept goes on as for two players).
+func acceptTeam(call *Call) (res Result, ok bool, err error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	c, err := findChallenge(tx, b, r, a.Challenge, false)
+	if err != nil || c.Teams == nil {
+		return Result{}, false, nil // cmdAccept says what is wrong
+	}
+	if c.Status != gobot.Pending {
+		return Result{}, true, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+	}
+	if c.From == r.User.ID {
+		return Result{}, true, errorf("You proposed team game #%d, so you have agreed; waiting for %s (or %s).", c.ID, mentions(teamWaiting(c)), b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+	}
+	if c.Teams.ColorOf(r.User.ID) == game.Empty {
+		return Result{}, true, errorf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members()))
+	}
+	if slices.Contains(c.Teams.Accepted, r.User.ID) {
+		return Result{}, true, errorf("You already accepted team game #%d; waiting for %s.", c.ID, mentions(teamWaiting(c)))
+	}
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Result{}, true, err
+	}
+	c.Teams.Accepted = append(c.Teams.Accepted, r.User.ID)
+	if left := teamWaiting(c); len(left) > 0 {
+		if err := tx.PutChallenge(c); err != nil {
+			return Result{}, true, err
+		}
+		return Result{Reply: protocol.Reply{Title: fmt.Sprintf("Team challenge #%d", c.ID), Mentions: left,
+			Text: fmt.Sprintf("%s accepts team game #%d; waiting for %s (%s).", protocol.Mention(r.User.ID), c.ID, mentions(left), b.cmd(fmt.Sprintf("accept #%d", c.ID)))}}, true, nil
+	}
+	// The last one: the game begins, under the challenge's number.
+	g, err := game.New(c.Config)
+	if err != nil {
+		return Result{}, true, err
+	}
+	teams := c.Teams.Clone()
+	teams.Accepted = nil
+	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Black: teams.Black[0], White: teams.White[0], Record: g.Record(),
+		Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time, Teams: teams}
+	if c.Clock.Kind == gobot.Fischer {
+		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
+	}
+	startClock(match, g, r.Time)
+	if err := tx.InsertMatch(match); err != nil {
+		return Result{}, true, err
+	}
+	c.Status, c.Game, c.Answered = gobot.Accepted, match.ID, r.Time
+	if err := tx.PutChallenge(c); err != nil {
+		return Result{}, true, err
+	}
+	var fx Effects
+	l := &loaded{match, g}
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. Turn order: %s, then round again.",
+		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams)))
+	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
+		rep.Thread = true
+		rep.ThreadName = fmt.Sprintf("Game #%d", match.ID)
+	}
+	res, err = reply(rep, fx)
+	return res, true, err
+}
+
+// declineTeam is `decline` of a team challenge: any named player's
+// decline cancels it (ok false: not a team challenge).
+func declineTeam(call *Call) (res Result, ok bool, err error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	c, err := findChallenge(tx, b, r, a.Challenge, false)
+	if err != nil || c.Teams == nil {
+		return Result{}, false, nil
+	}
+	switch {
+	case c.Status != gobot.Pending:
+		return Result{}, true, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+	case c.From == r.User.ID:
+		return Result{}, true, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+	case c.Teams.ColorOf(r.User.ID) == game.Empty:
+		return Result{}, true, errorf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members()))
+	}
+	c.Status, c.Answered = gobot.Declined, r.Time
+	if err := tx.PutChallenge(c); err != nil {
+		return Result{}, true, err
+	}
+	others := slices.DeleteFunc(c.Teams.Members(), func(u gobot.UserID) bool { return u == r.User.ID })
+	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("%s declined team game #%d, so it is cancelled.", protocol.Mention(r.User.ID), c.ID), Mentions: others}}, true, nil
+}
+
+// teamWaiting are the players of team challenge c who have not accepted
+// yet (the challenger agreed by proposing it).
+func teamWaiting(c *gobot.Challenge) []gobot.UserID {
+	return slices.DeleteFunc(c.Teams.Members(), func(u gobot.UserID) bool {
+		return u == c.From || slices.Contains(c.Teams.Accepted, u)
+	})
+}
+
+// turnOrder is a team game's order of play: B1 W1 B2 W2 …, for as many
+// turns as the larger team has players.
+func turnOrder(t *gobot.Teams) string {
+	var order []string
+	for i := range max(len(t.Black), len(t.White)) {
+		order = append(order, protocol.Mention(t.Black[i%len(t.Black)]), protocol.Mention(t.White[i%len(t.White)]))
+	}
+	return strings.Join(order, ", ")
+}
+
+// mentions lists users as mentions: "@a, @b and @c".
+func mentions(us []gobot.UserID) string {
+	var s []string
+	for _, u := range us {
+		s = append(s, protocol.Mention(u))
+	}
+	return andList(s)
+}
+
+// names lists users by name, as the board's header and SGF do: "alice, bob".
+func names(tx gobot.Tx, us []gobot.UserID) string {
+	var s []string
+	for _, u := range us {
+		s = append(s, displayName(tx, u))
+	}
+	return strings.Join(s, ", ")
+}
+
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// teamLabel names colour c's team: "White: carol, dave".
+func teamLabel(tx gobot.Tx, match *gobot.Match, c game.Color) string {
+	return c.Name() + ": " + names(tx, match.Teams.Team(c))
+}
+
+// sideName names colour c's side in a game's text: its player, or in a
+// team game "Black (alice, bob)".
+func sideName(tx gobot.Tx, match *gobot.Match, c game.Color) string {
+	if match.Teams == nil {
+		return protocol.Mention(playerOf(match, c))
+	}
+	return fmt.Sprintf("%s (%s)", c.Name(), names(tx, match.Teams.Team(c)))
+}
+
+// teamTurn refuses a move by a team member whose turn it is not.
+func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
+	next := playerOf(l.match, l.g.ToMove())
+	if next == u {
+		return nil
+	}
+	return errorf("It is %s's turn (%s) in game #%d.", protocol.Mention(next), teamLabel(tx, l.match, l.g.ToMove()), l.match.ID)
+}
+
+// notAPlayer refuses someone who does not play match.
+func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
+	watch := b.cmd(fmt.Sprintf("board #%d", match.ID))
+	if match.Teams == nil {
+		return errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, watch)
+	}
+	return errorf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, teamLabel(tx, match, game.Black), teamLabel(tx, match, game.White), watch)
+}
+
+// teamTimeout handles a team game's deadline passing at now: the turn
+// goes to the next player of the team to move (said in the room) unless
+// every one of them has now timed out in a row; then handled is false
+// and the team loses on time as a player would. Its messages are
+// claimed under step.
+func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (step string, handled bool, err error) {
+	match, c := l.match, l.g.ToMove()
+	t := match.Teams
+	if t == nil || t.Late[c]+1 >= len(t.Team(c)) {
+		return "", false, nil
+	}
+	late := playerOf(match, c)
+	step = fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano())
+	t.Late[c]++
+	t.Skipped[c]++
+	if match.Clock.Kind == gobot.Fischer {
+		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
+	}
+	startClock(match, l.g, now)
+	match.Updated = now
+	if err := tx.PutMatch(match); err != nil {
+		return "", true, err
+	}
+	r := &protocol.Request{Time: now, Room: match.Room}
+	rep := b.gameReply(fx, tx, l, r, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(playerOf(match, c)), teamLabel(tx, match, c)))
+	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+	return step, true, b.claim(tx, step, fx.Notices, now)
+}
+
+// teamLostNote says, when a team game is lost on time, that the whole
+// team timed out in a row.
+func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
+	if match.Teams == nil {
+		return ""
+	}
+	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, match.Teams.Team(c)), c.Name())
+}
+
+// answerer names who may answer for colour c: its player, or in a team
+// game any member ("White (@carol or @dave)").
+func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
+	if match.Teams == nil {
+		return protocol.Mention(playerOf(match, c))
+	}
+	var s []string
+	for _, u := range match.Teams.Team(c) {
+		s = append(s, protocol.Mention(u))
+	}
+	or := strings.Join(s, " or ")
+	if len(s) > 2 {
+		or = strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	}
+	return fmt.Sprintf("%s (%s)", c.Name(), or)
+}
+
+// seatField is who plays colour c, for the board's header: the player
+// (with rank), or in a team game the team, with whose turn it is.
+func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
+	if match.Teams == nil {
+		return protocol.Mention(playerOf(match, c)) + rankSuffix(match, c)
+	}
+	s := names(tx, match.Teams.Team(c))
+	if g.Phase() == game.Playing && g.ToMove() == c {
+		s += fmt.Sprintf(" · %s to play", displayName(tx, playerOf(match, c)))
+	}
+	return s
+}
+
+// teamGamesLine begins `games`' line for a team game u plays as me.
+func teamGamesLine(tx gobot.Tx, l *loaded, me game.Color) string {
+	cfg := l.g.Config()
+	return fmt.Sprintf("#%d team game, %s vs %s (%s, you are %s, move %d): ", l.match.ID, names(tx, l.match.Teams.Team(me)), names(tx, l.match.Teams.Team(me.Opponent())),
+		game.SizeString(cfg.Width, cfg.Height), me.Name(), l.g.MoveNumber())
+}
+
+// teamChallengeLine is `games`' line for a pending team challenge.
+func teamChallengeLine(b *core, c *gobot.Challenge, u gobot.UserID) string {
+	waiting := teamWaiting(c)
+	if c.From == u || slices.Contains(c.Teams.Accepted, u) {
+		return fmt.Sprintf("team challenge #%d: waiting for %s", c.ID, mentions(waiting))
+	}
+	return fmt.Sprintf("team challenge #%d from %s: %s or %s", c.ID, protocol.Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+}
