@@ -1,0 +1,171 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
+)
+
+// startRengo starts team game #1: alice and bob (Black) against carol and
+// dave (White), with opts.
+func startRengo(h *harness, opts string) {
+	h.t.Helper()
+	h.ok("alice", "rengo @alice @bob vs @carol @dave black 9 "+opts)
+	h.ok("bob", "accept")
+	h.ok("carol", "accept #1")
+	if rep := h.ok("dave", "accept"); !strings.Contains(rep.Text, "Team game #1 begins") || !strings.Contains(rep.Text, "Turn order: <@test:alice>, <@test:carol>, <@test:bob>, <@test:dave>") {
+		h.t.Fatalf("the last accept: %s", rep.Text)
+	}
+}
+
+// Bad team challenges are refused, each with its reason, and store
+// nothing.
+func TestRengoRefusals(t *testing.T) {
+	h := newHarness(t)
+	before := h.dump()
+	for line, want := range map[string]string{
+		"rengo @alice @bob":                                "Name both teams with vs between them",
+		"rengo vs @carol":                                  "Name the first team before vs",
+		"rengo @bob @erin vs @carol @dave":                 "You play in the game you propose",
+		"rengo @alice @bob vs @bob @dave":                  "is named twice",
+		"rengo @alice vs @bob":                             "That is a game between two players",
+		"rengo @alice @bob vs @carol vs @dave":             "with one vs between them",
+		"rengo @alice @b @c @d @e vs @f":                   "A team has at most 4",
+		"rengo @alice @b @c @d vs @e @f @g @h @i":          "Too many players",
+		"rengo @alice @bob vs @carol @dave handicap=auto":  "Team games are unrated",
+		"rengo @alice @bob vs @carol @dave 9 engine=gnugo": `rengo has no option "engine"`,
+	} {
+		h.fails("alice", line, want)
+	}
+	if h.dump() != before {
+		t.Error("a refused team challenge changed the store")
+	}
+}
+
+// The turn goes B1 W1 B2 W2 and round again; the player whose turn it is
+// is mentioned (and DMed if they asked for DMs); the game is every
+// member's own (games, board without a number); the game is unrated and
+// its SGF lists the teams.
+func TestRengoTurnsAndNotices(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "settings notify=dm")
+	startRengo(h, "")
+	order := []string{"alice", "carol", "bob", "dave", "alice", "carol"}
+	points := []string{"C3", "G7", "C7", "G3", "E5", "E3"}
+	for i, who := range order {
+		rep := h.ok(who, "play "+points[i])
+		next := order[(i+1)%len(order)]
+		if i+1 < len(order) && (len(rep.Mentions) != 1 || rep.Mentions[0] != gobot.UserID("test:"+next)) {
+			t.Errorf("after %s's move the mentions are %v, want %s", who, rep.Mentions, next)
+		}
+	}
+	dms := 0
+	for _, m := range h.notes.all() {
+		if m.To == "test:bob" {
+			dms++
+			if !strings.Contains(m.Reply.Text, "Your move in game #1") {
+				t.Errorf("bob's DM: %s", m.Reply.Text)
+			}
+		}
+		if m.To != "" && m.To != "test:bob" {
+			t.Errorf("a DM to %s, who did not ask for DMs", m.To)
+		}
+	}
+	if dms != 2 { // after each of carol's moves
+		t.Errorf("bob got %d DMs, want 2", dms)
+	}
+	for _, u := range []string{"alice", "bob", "carol", "dave"} {
+		if rep := h.ok(u, "games"); !strings.Contains(rep.Text, "#1 team game") {
+			t.Errorf("%s's games: %s", u, rep.Text)
+		}
+		if rep := h.ok(u, "board"); rep.Game != 1 {
+			t.Errorf("%s's board: %+v", u, rep.Text)
+		}
+	}
+	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "your move") {
+		t.Errorf("bob's games on his turn: %s", rep.Text)
+	}
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "<@test:bob>'s move (your team)") {
+		t.Errorf("alice's games on her teammate's turn: %s", rep.Text)
+	}
+	rep := h.ok("carol", "board #1")
+	if f := rep.Fields; len(f) < 2 || f[0].Value != "alice, bob · bob to play · 0 captured" || f[1].Value != "carol, dave · 0 captured" {
+		t.Errorf("the board's header: %+v", rep.Fields)
+	}
+	h.ok("carol", "resign")
+	match, _ := h.game(1)
+	if match.Rating != nil && match.Rating.Rated {
+		t.Error("a team game was rated")
+	}
+	sgf := h.ok("erin", "sgf #1")
+	if s := string(sgf.File.Data); !strings.Contains(s, "PB[alice, bob]") || !strings.Contains(s, "PW[carol, dave]") {
+		t.Errorf("the SGF's players: %s", s)
+	}
+}
+
+// Scoring needs one member of each team: dead stones by anyone of them,
+// done by one per team.
+func TestRengoScoring(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "")
+	h.ok("alice", "play E5")
+	h.ok("carol", "pass")
+	h.fails("alice", "pass", "It is <@test:bob>'s turn (Black: alice, bob)")
+	h.ok("bob", "pass")
+	h.ok("dave", "dead E5")
+	h.ok("bob", "done")
+	h.fails("alice", "done", "You already accepted")
+	rep := h.ok("carol", "done")
+	if !strings.Contains(rep.Text, "Both players accepted") || !slices.Contains(rep.Mentions, "test:dave") {
+		t.Errorf("the count accepted: %s (mentions %v)", rep.Text, rep.Mentions)
+	}
+	if match, _ := h.game(1); match.Active() || !strings.HasPrefix(match.Result, "W+") {
+		t.Errorf("the game's result: %q active=%v", match.Result, match.Active())
+	}
+}
+
+// With a Fischer clock the team's bank runs out; the next teammate's
+// turn starts from the clock's starting time; a move ends the run of
+// timeouts, so the team loses only when all of its players in a row
+// have run out.
+func TestRengoFischerTimeouts(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "clock=fischer:1h+10m/2h")
+	ctx := context.Background()
+	h.clock.Advance(61 * time.Minute)
+	if err := h.bot.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	match, g := h.game(1)
+	if !match.Active() || playerOf(match, g.ToMove()) != "test:bob" || match.Deadline.Sub(h.clock.Now()) != time.Hour {
+		t.Fatalf("after alice's timeout: active=%v to move %s, %v left", match.Active(), playerOf(match, g.ToMove()), match.Deadline.Sub(h.clock.Now()))
+	}
+	h.fails("alice", "play E5", "It is <@test:bob>'s turn")
+	h.ok("bob", "play E5")
+	match, _ = h.game(1)
+	if match.Teams.Late[game.Black] != 0 {
+		t.Errorf("Black's timeouts in a row after bob's move: %d", match.Teams.Late[game.Black])
+	}
+	h.ok("carol", "play C3")
+	// Black: alice (turn 3: 1 move + 1 skipped), then bob.
+	for range 2 {
+		h.clock.Advance(2 * time.Hour)
+		if err := h.bot.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	match, _ = h.game(1)
+	if match.Active() || match.Result != "W+T" {
+		t.Fatalf("after both Black players timed out in a row: %q", match.Result)
+	}
+	notes := h.notes.all()
+	last := notes[len(notes)-1].Reply.Text
+	if !strings.Contains(last, "Every Black player (alice, bob) has run out of time in a row") {
+		t.Errorf("the loss on time: %s", last)
+	}
+}
