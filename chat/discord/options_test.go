@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,58 @@ func TestOptionsByName(t *testing.T) {
 	_, out = e.send(e.command("111", "alice", "board", opt("game", 3, "#0")), now, false)
 	if c, _ := out["data"].(map[string]any)["content"].(string); !strings.Contains(c, "#0 is not a game") {
 		t.Fatalf("board #0: %v", out)
+	}
+}
+
+// /go rengo takes the players as user options (partners and opponents):
+// the caller's team is the first, the colour option its colour; the
+// challenge names everyone by mention, each accepts with a button or the
+// command, and the game begins with the last acceptance.
+func TestRengoUserOptions(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	_, out := e.send(e.command("111", "alice", "rengo", opt("partner", 6, "222")+","+opt("opponent", 6, "333")+","+opt("opponent2", 6, "444")+","+
+		opt("color", 3, "white")+","+opt("size", 3, "9")), now, false)
+	data := out["data"].(map[string]any)
+	embeds, _ := data["embeds"].([]any)
+	if len(embeds) == 0 {
+		t.Fatalf("rengo: %v", out)
+	}
+	desc := embeds[0].(map[string]any)["description"].(string)
+	if !strings.Contains(desc, "Black <@333> and <@444> against White <@111> and <@222>") || !strings.Contains(desc, "9x9") {
+		t.Fatalf("team challenge: %q", desc)
+	}
+	if buttons(data)["Accept"] == "" {
+		t.Fatalf("no Accept button: %v", data)
+	}
+	e.send(e.command("222", "bob", "accept", ""), now, false)
+	e.send(e.command("333", "carol", "accept", ""), now, false)
+	e.fake.take()
+	_, out = e.send(e.command("444", "dave", "accept", opt("challenge", 3, "#1")), now, false)
+	if out["type"] != float64(5) { // the board image: deferred, then the original edited
+		t.Fatalf("the last accept: %v", out)
+	}
+	edit := findCall(t, e.fake.take(), "PATCH", "")
+	embeds, _ = edit.JSON["embeds"].([]any)
+	if len(embeds) == 0 {
+		t.Fatalf("the game's start: %v", edit.JSON)
+	}
+	if desc := embeds[0].(map[string]any)["description"].(string); !strings.Contains(desc, "Team game #1 begins") || !strings.Contains(desc, "Turn order: <@333>, <@111>, <@444>, <@222>") {
+		t.Fatalf("the game's start: %q", desc)
+	}
+	if users := fmt.Sprint(edit.JSON["allowed_mentions"].(map[string]any)["users"]); users != "[333]" {
+		t.Errorf("the player to move should be pinged: %s", users)
+	}
+	// The caller is always in the first team: naming them again, or only
+	// partners, is refused.
+	for _, tc := range []struct{ opts, want string }{
+		{opt("opponent", 6, "111"), "is named twice"},
+		{opt("partner", 6, "222") + "," + opt("bogus", 3, "1"), "rengo has no option \"bogus\""},
+	} {
+		_, out := e.send(e.command("111", "alice", "rengo", tc.opts), now, false)
+		data := out["data"].(map[string]any)
+		if data["flags"] != float64(64) || !strings.Contains(data["content"].(string), tc.want) {
+			t.Errorf("%s: %v, want an ephemeral error saying %q", tc.opts, data["content"], tc.want)
+		}
 	}
 }

@@ -42,6 +42,11 @@ func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
 		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
 		var required, optional []*discordgo.ApplicationCommandOption
 		for _, a := range c.Args {
+			if a.Kind == protocol.ArgTeams { // teams.go: a user option per player
+				req, opt := teamOptions(a)
+				required, optional = append(required, req...), append(optional, opt...)
+				continue
+			}
 			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
 			switch a.Kind {
 			case protocol.ArgUser:
@@ -125,7 +130,22 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 		decl := a.cmds[sub.Name]
 		// Options go to chat by the declared argument's name, as typed
 		// values; chat parses them with the same declaration.
+		var team [2][gobot.MaxTeam + 1]string // teams.go
+		teamArg := ""
+		for _, d := range decl.Args {
+			if d.Kind == protocol.ArgTeams {
+				teamArg = d.Name
+			}
+		}
 		for _, o := range sub.Options {
+			if side, place, ok := teamSlot(o.Name); ok && teamArg != "" {
+				id := fmt.Sprint(o.Value)
+				team[side][place] = id
+				if ru, ok := resolvedUser(data, id); ok {
+					r.Mentions = append(r.Mentions, protocol.User{ID: gobot.NewUserID(Platform, id), Name: orDefault(ru.GlobalName, ru.Username)})
+				}
+				continue
+			}
 			name := o.Name
 			var kind protocol.ArgKind
 			for _, d := range decl.Args {
@@ -148,6 +168,12 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 				}
 			}
 			r.Named[name] = v
+		}
+		if team != [2][gobot.MaxTeam + 1]string{} {
+			if r.Named == nil {
+				r.Named = map[string]string{}
+			}
+			r.Named[teamArg] = teamWords(r.User.ID, team)
 		}
 	}
 	return r
