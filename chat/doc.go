@@ -19,7 +19,8 @@
 //     it returns; outbox.go: replies stored with their effect; message
 //     keys.
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
-//     engine.go: the handlers, by topic; complete.go: autocomplete.
+//     engine.go: the handlers, by topic; complete.go: autocomplete;
+//     rengo.go: team games (their challenge, turns, timeouts, header).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:

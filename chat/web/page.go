@@ -43,11 +43,21 @@ type snapshot struct {
 	community gobot.CommunityID
 	black     gobot.UserID
 	white     gobot.UserID
+	teams     *gobot.Teams // a team game's (rengo), else nil
 	names     map[gobot.UserID]string
 }
 
 // color returns u's colour in the game ("black", "white" or "").
 func (sn *snapshot) color(u gobot.UserID) string {
+	if sn.teams != nil { // a team game: every member plays
+		switch sn.teams.ColorOf(u) {
+		case game.Black:
+			return "black"
+		case game.White:
+			return "white"
+		}
+		return ""
+	}
 	switch u {
 	case sn.black:
 		return "black"
@@ -148,11 +158,11 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
 	}
-	sn := &snapshot{id: match.ID, room: match.Room, black: match.Black, white: match.White, names: map[gobot.UserID]string{}}
+	sn := &snapshot{id: match.ID, room: match.Room, black: match.Black, white: match.White, teams: match.Teams.Clone(), names: map[gobot.UserID]string{}}
 	if match.Rating != nil {
 		sn.community = match.Rating.Community
 	}
-	for _, u := range []gobot.UserID{match.Black, match.White} {
+	for _, u := range match.Players() {
 		name := u.Local()
 		if p, err := tx.Player(u); err == nil && p.Name != "" {
 			name = p.Name
@@ -167,7 +177,15 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 		if c == game.White {
 			u = match.White
 		}
-		p := player{Color: strings.ToLower(c.Name()), Name: sn.names[u], Captures: g.Captures(c) + g.PassStones(c),
+		name := sn.names[u]
+		if match.Teams != nil { // a team game: the team's players
+			var ns []string
+			for _, m := range match.Teams.Team(c) {
+				ns = append(ns, sn.names[m])
+			}
+			name = strings.Join(ns, ", ")
+		}
+		p := player{Color: strings.ToLower(c.Name()), Name: name, Captures: g.Captures(c) + g.PassStones(c),
 			ToMove: g.Phase() == game.Playing && g.ToMove() == c && match.Active()}
 		if match.Rating != nil {
 			p.Rank = match.Rating.BlackRank
@@ -226,6 +244,9 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 }
 
 func playerID(m *gobot.Match, c game.Color) gobot.UserID {
+	if m.Teams != nil { // a team game: whose turn it is in that team
+		return m.Teams.Turn(c, &m.Record)
+	}
 	if c == game.White {
 		return m.White
 	}
