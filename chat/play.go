@@ -293,7 +293,7 @@ func cmdDone(call *Call) (Result, error) {
 			return game.ErrNotScoring
 		}
 		if l.g.Accepted(me) {
-			return errorf("You already accepted this count; waiting for %s.", protocol.Mention(playerOf(l.match, me.Opponent())))
+			return errorf("You already accepted this count; waiting for %s.", answerer(tx, l.match, me.Opponent()))
 		}
 		_, over, err := l.g.Accept(me)
 		if err != nil {
@@ -303,7 +303,7 @@ func cmdDone(call *Call) (Result, error) {
 			finish(l.match, l.g, r.Time)
 			text = "Both players accepted the count."
 		} else {
-			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), protocol.Mention(playerOf(l.match, me.Opponent())), b.cmd("done"), b.cmd("dead <point>"))
+			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), answerer(tx, l.match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
 		}
 		return nil
 	})

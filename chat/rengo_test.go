@@ -118,8 +118,10 @@ func TestRengoScoring(t *testing.T) {
 	h.fails("alice", "pass", "It is <@test:bob>'s turn (Black: alice, bob)")
 	h.ok("bob", "pass")
 	h.ok("dave", "dead E5")
-	h.ok("bob", "done")
-	h.fails("alice", "done", "You already accepted")
+	if rep := h.ok("bob", "done"); !strings.Contains(rep.Text, "White (<@test:carol> or <@test:dave>), <cmd:done:cmd> to agree") {
+		t.Errorf("bob's done asks White's team: %s", rep.Text)
+	}
+	h.fails("alice", "done", "You already accepted this count; waiting for White (<@test:carol> or <@test:dave>)")
 	rep := h.ok("carol", "done")
 	if !strings.Contains(rep.Text, "Both players accepted") || !slices.Contains(rep.Mentions, "test:dave") {
 		t.Errorf("the count accepted: %s (mentions %v)", rep.Text, rep.Mentions)
@@ -167,5 +169,32 @@ func TestRengoFischerTimeouts(t *testing.T) {
 	last := notes[len(notes)-1].Reply.Text
 	if !strings.Contains(last, "Every Black player (alice, bob) has run out of time in a row") {
 		t.Errorf("the loss on time: %s", last)
+	}
+}
+
+// A pending team challenge is in every named player's games; an
+// outsider's accept or decline is refused; the challenger's own accept
+// says whom it waits for.
+func TestRengoPendingChallenge(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "rengo @alice @bob vs @carol @dave")
+	h.ok("bob", "accept")
+	for u, want := range map[string]string{
+		"alice": "team challenge #1: waiting for <@test:carol> and <@test:dave>",
+		"bob":   "team challenge #1: waiting for <@test:carol> and <@test:dave>",
+		"carol": "team challenge #1 from <@test:alice>: <cmd:accept #1:cmd> or <cmd:decline #1:cmd>",
+	} {
+		if rep := h.ok(u, "games"); !strings.Contains(rep.Text, want) {
+			t.Errorf("%s's games: %s", u, rep.Text)
+		}
+	}
+	h.fails("erin", "accept #1", "Team game #1 is for")
+	h.fails("erin", "decline #1", "Team game #1 is for")
+	h.fails("erin", "accept", "There is no challenge waiting for you here")
+	h.fails("alice", "accept", "Your challenge #1 is waiting for <@test:carol> and <@test:dave>")
+	h.fails("bob", "accept #1", "You already accepted team game #1")
+	h.ok("alice", "cancel #1")
+	if rep := h.ok("carol", "games"); strings.Contains(rep.Text, "#1") {
+		t.Errorf("a withdrawn team challenge is still listed: %s", rep.Text)
 	}
 }
