@@ -18,15 +18,24 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// The on-disk record format (schema 3) belongs to the stores, not to
-// the model: every record is JSON with "v":3, lower-case field names fixed
+// The on-disk record format (schema 4) belongs to the stores, not to
+// the model: every record is JSON with "v":4, lower-case field names fixed
 // here, enums as words, durations as Go duration text ("72h0m0s"),
 // points and moves as SGF ("dd", "B[dd];W[]"). Renaming a field or
 // reordering a constant in gobot or game changes nothing on disk; a
 // change of the format gets a new version and a migration in storage's
 // db.go. storage/testdata/records.golden and testdata/ratings.golden
 // pin it.
-const Format = 3
+//
+// Schema 4 added optional fields only (team games, room votes, planned
+// moves, vacation, room widgets): a schema-3 record is a schema-4 record
+// without them, so the decoders read both and the stores rewrite old
+// records as "v":4 when they migrate. A gobot that knows only schema 3
+// refuses a schema-4 record instead of dropping what it does not know.
+const Format = 4
+
+// oldestFormat is the oldest "v" the decoders read as today's format.
+const oldestFormat = 3
 
 // dur is a duration written as text.
 type dur time.Duration
@@ -363,7 +372,7 @@ func checkFormat(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
 	}
-	if v.V != Format {
+	if v.V < oldestFormat || v.V > Format {
 		return fmt.Errorf("record format %d, want %d", v.V, Format)
 	}
 	return nil
