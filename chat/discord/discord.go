@@ -433,6 +433,14 @@ func (a *Adapter) Register() error {
 			}
 		}
 		guilds = append([]string{""}, a.cfg.GuildIDs...)
+	} else if len(a.cfg.GuildIDs) > 0 && a.state != nil {
+		// user_install was on before: the global /go would show beside
+		// each guild's own, so it is removed.
+		none := []*discordgo.ApplicationCommand{}
+		if old, _ := a.state.GetState(context.Background(), Platform, "commands:"); len(old) > 0 && string(old) != hashCommands(none) {
+			perGuild[""] = none
+			guilds = append(guilds, "")
+		}
 	}
 	for _, g := range guilds {
 		cmds := cmds
