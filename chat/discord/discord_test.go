@@ -54,6 +54,9 @@ type fakeDiscord struct {
 	now        func() time.Time
 	violations []string
 	dmRefusals int
+	// oauth, when set, answers the OAuth2 and Activity endpoints
+	// (activity_test.go).
+	oauth *fakeOAuth
 }
 
 // issue records that Discord issued token at t.
@@ -167,6 +170,9 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	refused := f.check(w, r)
 	f.mu.Unlock()
 	if refused {
+		return
+	}
+	if f.oauth != nil && f.oauth.serve(w, r, c.Body) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
