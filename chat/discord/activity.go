@@ -199,3 +199,48 @@ func snowflake(s string) bool {
 	}
 	return true
 }
+
+// entryPointType is the application command type PRIMARY_ENTRY_POINT
+// (4): the "Launch" command Discord creates when Activities are enabled
+// in the Developer Portal (discordgo v0.29.0 has no constant for it).
+const entryPointType = 4
+
+// overwriteCommands puts cmds as the application's commands in guild
+// (""; global). A global overwrite keeps the application's Entry Point
+// command as Discord has it: Discord refuses a bulk overwrite that
+// would remove it ("You cannot remove this app's Entry Point command in
+// a bulk update operation"), and it is how people launch the Activity
+// from the App Launcher.
+func (a *Adapter) overwriteCommands(appID, guild string, cmds []*discordgo.ApplicationCommand) error {
+	if guild != "" {
+		_, err := a.s.ApplicationCommandBulkOverwrite(appID, guild, cmds)
+		return err
+	}
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	raw, err := a.s.RequestWithBucketID(http.MethodGet, endpoint, nil, endpoint)
+	if err != nil {
+		return err
+	}
+	var have []json.RawMessage
+	if err := json.Unmarshal(raw, &have); err != nil {
+		return fmt.Errorf("reading the global commands: %w", err)
+	}
+	body := make([]any, 0, len(cmds)+1)
+	for _, c := range cmds {
+		body = append(body, c)
+	}
+	for _, c := range have {
+		var head struct {
+			Type int `json:"type"`
+		}
+		if json.Unmarshal(c, &head) == nil && head.Type == entryPointType {
+			body = append(body, c) // as it is, handler included
+		}
+	}
+	if len(body) == len(cmds) {
+		_, err := a.s.ApplicationCommandBulkOverwrite(appID, "", cmds)
+		return err
+	}
+	_, err = a.s.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint)
+	return err
+}

@@ -313,3 +313,27 @@ func TestActivitySignIn(t *testing.T) {
 		t.Errorf("Discord unreachable: %v, want ErrUnavailable", err)
 	}
 }
+
+// TestRegisterKeepsEntryPoint: with Activities enabled, Discord has an
+// Entry Point command (type 4) among the global commands and refuses a
+// bulk overwrite without it: gobot's registration keeps it as it is.
+func TestRegisterKeepsEntryPoint(t *testing.T) {
+	e := activityEnv(t, true)
+	e.fake.globalCommands = `[{"id":"9","application_id":"app","version":"1","type":1,"name":"go","description":"old"},
+		{"id":"10","application_id":"app","version":"1","type":4,"name":"launch","description":"Launch gobot","handler":2,"integration_types":[0,1],"contexts":[0,1,2]}]`
+	e.a.cfg.UserInstall = true
+	if err := e.a.Register(); err != nil {
+		t.Fatal(err)
+	}
+	puts := e.fake.find("PUT", "/applications/app/commands")
+	if len(puts) != 1 {
+		t.Fatalf("registrations: %v", puts)
+	}
+	var cmds []map[string]any
+	if err := json.Unmarshal(puts[0].Body, &cmds); err != nil || len(cmds) != 2 {
+		t.Fatalf("the overwrite: %s", puts[0].Body)
+	}
+	if cmds[0]["name"] != "go" || cmds[0]["description"] == "old" || cmds[1]["type"] != float64(4) || cmds[1]["handler"] != float64(2) || cmds[1]["id"] != "10" {
+		t.Fatalf("the overwrite must be the new /go and the entry point as it was: %s", puts[0].Body)
+	}
+}

@@ -456,7 +456,7 @@ func (a *Adapter) Register() error {
 				continue
 			}
 		}
-		if _, err := a.s.ApplicationCommandBulkOverwrite(appID, g, cmds); err != nil {
+		if err := a.overwriteCommands(appID, g, cmds); err != nil { // keeps the Activity's entry point (activity.go)
 			return fmt.Errorf("registering /go (guild %q): %w", g, err)
 		}
 		if a.state != nil {
