@@ -70,6 +70,12 @@ type activity struct {
 	// Discord; Discord refuses a used code to every process anyway.
 	mu   sync.Mutex
 	used map[string]time.Time
+	// calls bounds the sign-in steps that reach Discord, whoever sends
+	// them: Discord bans for a while an address that makes too many
+	// refused requests (10,000 in 10 minutes), and a flood of made-up
+	// codes must not take the bot off Discord. Each step is at most two
+	// calls; 4 steps a second is at most 4,800 calls in 10 minutes.
+	calls *limiter
 }
 
 // codeTTL is how long an OAuth2 code is remembered as used.
@@ -81,7 +87,7 @@ func (s *Server) enableActivity(d DiscordActivity) error {
 		return err
 	}
 	sdk, _ := fs.Sub(activityFiles, "discord-sdk")
-	s.discord = &activity{d: d, page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}}
+	s.discord = &activity{d: d, page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}, calls: newLimiter(4, 20)}
 	s.mux.HandleFunc("GET /{$}", s.activityPage)
 	s.mux.Handle("GET /activity/sdk/", http.StripPrefix("/activity/sdk/", moduleTypes(s.discord.sdk)))
 	s.mux.HandleFunc("POST /activity/token", s.activityToken)
@@ -143,7 +149,18 @@ const (
 	msgInstance = "This Activity is not gobot's, or it has ended: open the board again from the game's message."
 	msgNotIn    = "You are not in this Activity: join it in Discord, then open the board again."
 	msgNoGame   = "No game is being played in this channel. Start one with “/go challenge”, then open the board from its message."
+	msgBusy     = "Too many sign-ins at once; close the board and open it again in a moment."
 )
+
+// busy answers 429 when the sign-in steps that reach Discord are over
+// their rate.
+func (s *Server) busy(w http.ResponseWriter) bool {
+	if s.discord.calls.allow("discord", s.now()) {
+		return false
+	}
+	s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: msgBusy})
+	return true
+}
 
 // readActivity decodes an Activity POST: JSON (a form from another site
 // cannot send it without the browser asking this server first, which
@@ -190,6 +207,9 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
+	if s.busy(w) {
+		return
+	}
 	token, err := s.discord.d.ExchangeCode(r.Context(), in.Code)
 	if err != nil {
 		s.discordRefusal(w, err, msgSignIn)
@@ -229,6 +249,9 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	if !readActivity(w, r, &in) || in.Token == "" || in.Instance == "" {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
+		return
+	}
+	if s.busy(w) {
 		return
 	}
 	user, err := s.discord.d.TokenUser(r.Context(), in.Token)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/discord"
@@ -356,4 +357,27 @@ func TestActivitySignIn(t *testing.T) {
 	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
 		t.Fatalf("choosing game %d: %d %+v", id2, st, a)
 	}
+}
+
+// TestActivitySignInsBounded: a flood of made-up codes reaches Discord at
+// most at the Activity's rate (Discord bans an address for a while after
+// too many refused requests): the rest get 429 in words, and the
+// sign-in works again a moment later.
+func TestActivitySignInsBounded(t *testing.T) {
+	ah := newActivityHarness(t)
+	busy := 0
+	for i := range 40 {
+		st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)})
+		if st == http.StatusTooManyRequests {
+			busy++
+			if a.Message != msgBusy {
+				t.Fatalf("429 says %q", a.Message)
+			}
+		}
+	}
+	if ah.discord.exchanges > 20 || busy != 40-ah.discord.exchanges {
+		t.Fatalf("%d made-up codes reached Discord at once (%d refused as busy), want at most 20", ah.discord.exchanges, busy)
+	}
+	ah.now.Advance(2 * time.Second)
+	ah.signIn("111")
 }
