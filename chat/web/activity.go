@@ -135,6 +135,7 @@ type activityAnswer struct {
 	AccessToken string         `json:"access_token,omitempty"`
 	URL         string         `json:"url,omitempty"`   // the board to open, relative
 	Games       []activityGame `json:"games,omitempty"` // several: the caller chooses
+	Watch       bool           `json:"watch,omitempty"` // the games listed are to watch
 }
 
 type activityGame struct {
@@ -296,7 +297,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		for _, m := range games[:min(len(games), 25)] {
 			list = append(list, activityGame{ID: m.ID, Label: s.gameLabel(r.Context(), m)})
 		}
-		s.activityAnswer(w, http.StatusOK, activityAnswer{Games: list})
+		s.activityAnswer(w, http.StatusOK, activityAnswer{Games: list, Watch: watch})
 		return
 	}
 	id := games[0].ID

@@ -146,4 +146,21 @@ func TestBrowserActivity(t *testing.T) {
 	if msg := eval[string](carol, frameJS(`d.querySelector('[data-activity-status]').textContent`)); msg != msgSignIn {
 		t.Errorf("a reused code shows %q", msg)
 	}
+
+	// Alice plays a second game in the channel: the Activity lists both,
+	// and a click opens the one she picks.
+	id2 := ah.discordGame("111", "333")
+	again := newTab(t, ah.harness, browser, "alice again")
+	again.do("desktop", chromedp.EmulateViewport(1000, 800))
+	ah.launch(again, ah.discord.code("111"), "111", "inst1")
+	again.waitFor("the list of games", frameJS(`d && d.body && d.body.dataset.state === 'choose'`))
+	if n := eval[int](again, frameJS(`d.querySelectorAll('#games button[data-game]').length`)); n != 2 {
+		t.Fatalf("%d games listed, want 2", n)
+	}
+	again.screenshot(filepath.Join("..", "..", "docs", "discord-activity-choose.png"))
+	ah.clickIn(again, fmt.Sprintf(`[data-game="%d"]`, id2))
+	again.waitFor("the chosen board", frameJS(`d && d.body && d.body.dataset.live === 'on'`))
+	if loc := eval[string](again, `document.querySelector('iframe').contentWindow.location.pathname`); loc != gamePath(id2) {
+		t.Fatalf("the chosen game opened %s, want %s", loc, gamePath(id2))
+	}
 }

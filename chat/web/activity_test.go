@@ -353,6 +353,14 @@ func TestActivitySignIn(t *testing.T) {
 	if st != 200 || len(a.Games) != 2 || len(cookies) != 0 || a.Games[1].ID != id2 || !strings.Contains(a.Games[1].Label, "against") {
 		t.Fatalf("two games: %d %+v", st, a)
 	}
+	if a.Watch {
+		t.Errorf("alice's own games listed as to watch")
+	}
+	// Someone who plays neither chooses one to watch.
+	ah.discord.instance("inst4", "777", "444")
+	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("444"), "instance_id": "inst4"}); st != 200 || len(a.Games) != 2 || !a.Watch {
+		t.Errorf("a watcher with two games in the channel: %d %+v", st, a)
+	}
 	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1", "game": id2})
 	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
 		t.Fatalf("choosing game %d: %d %+v", id2, st, a)

@@ -54,7 +54,7 @@ async function open(token, instance, game) {
     list.append(li);
   }
   choose.hidden = false;
-  say("Choose a game.", "choose");
+  say(s.out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
 }
 
 async function main() {
