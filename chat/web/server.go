@@ -67,14 +67,15 @@ type Config struct {
 
 // Server serves the web board. Link implements chat.Linker.
 type Server struct {
-	cfg     Config
-	base    *url.URL
-	sign    signer
-	limit   *limiter
-	snaps   *snapshots
-	page    *template.Template
-	static  http.Handler
-	mux     *http.ServeMux
+	cfg    Config
+	base   *url.URL
+	sign   signer
+	limit  *limiter
+	snaps  *snapshots
+	page   *template.Template
+	static http.Handler
+	mux    *http.ServeMux
+
 	discord *activity // the Discord Activity, or nil (activity.go)
 }
 
