@@ -280,6 +280,9 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	if p.Watch || d.Color == "" {
 		d.Role = "watcher"
 	}
+	if p.Activity {
+		activityHeaders(w) // inside Discord's frame (activity.go)
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Vary", "Accept-Encoding")

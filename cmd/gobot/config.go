@@ -81,6 +81,11 @@ type DiscordConfig struct {
 	APIURL        string       `yaml:"api_url"`
 	GatewayURL    string       `yaml:"gateway_url"`
 	UserInstall   *bool        `yaml:"user_install"` // nil: true (docs/discord.md)
+	// Activity: "Open board" launches the web board as a Discord
+	// Activity; ClientSecret (or GOBOT_DISCORD_CLIENT_SECRET) signs its
+	// users in (docs/discord.md).
+	Activity     bool   `yaml:"activity"`
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // MatrixConfig is the Matrix adapter's section.
@@ -111,6 +116,7 @@ var secretEnv = []struct {
 }{
 	{"GOBOT_DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = v }},
 	{"GOBOT_DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.PublicKey = v }},
+	{"GOBOT_DISCORD_CLIENT_SECRET", func(c *Config, v string) { c.Discord.ClientSecret = v }},
 	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
 	{"GOBOT_STORAGE_DSN", func(c *Config, v string) { c.Storage.DSN = v }},
@@ -228,6 +234,9 @@ func (c *Config) check() error {
 			return fmt.Errorf("discord.mode: %q is not gateway or http", d.Mode)
 		}
 		if err := d.checkShards(); err != nil {
+			return err
+		}
+		if err := c.checkActivity(); err != nil {
 			return err
 		}
 	}
