@@ -26,6 +26,9 @@ type Vacation struct {
 	End time.Time
 	// Reminded is set once the reminder before End was sent.
 	Reminded bool
+	// Room is where the running vacation was started: its end and the
+	// reminder go to the player there, as a direct message.
+	Room RoomID
 }
 
 // On reports whether the player is on vacation.

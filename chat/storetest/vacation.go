@@ -17,7 +17,7 @@ func testVacations(t *testing.T, s gobot.Store) {
 	at := func(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
 	onVacation := func(id gobot.UserID, end int) *gobot.Player {
 		return &gobot.Player{ID: id, Name: string(id), Updated: T0, Vacation: &gobot.Vacation{
-			FirstGame: T0.Add(-30 * 24 * time.Hour), Left: 100 * time.Hour, Weeks: 4, Start: T0, End: at(end), Reminded: end < 10}}
+			FirstGame: T0.Add(-30 * 24 * time.Hour), Left: 100 * time.Hour, Weeks: 4, Start: T0, End: at(end), Reminded: end < 10, Room: "t:room"}}
 	}
 	plain := &gobot.Player{ID: "t:plain", Name: "plain", Updated: T0}
 	back := &gobot.Player{ID: "t:back", Name: "back", Updated: T0, Vacation: &gobot.Vacation{FirstGame: T0, Left: 14 * 24 * time.Hour}}

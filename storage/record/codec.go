@@ -195,6 +195,7 @@ type vacationRec struct {
 	Start     time.Time `json:"start,omitzero"`
 	End       time.Time `json:"end,omitzero"`
 	Reminded  bool      `json:"reminded,omitempty"`
+	Room      string    `json:"room,omitempty"`
 }
 
 type roomRec struct {
@@ -475,7 +476,7 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 func EncodePlayer(p *gobot.Player) ([]byte, error) {
 	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated}
 	if v := p.Vacation; v != nil {
-		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded}
+		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: string(v.Room)}
 	}
 	return json.Marshal(rec)
 }
@@ -490,7 +491,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	}
 	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}
 	if v := rec.Vacation; v != nil {
-		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded}
+		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: gobot.RoomID(v.Room)}
 	}
 	return p, nil
 }
