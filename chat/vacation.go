@@ -27,15 +27,18 @@ import (
 // once with several processes and across restarts), with a reminder a
 // day before.
 
-// VacationConfig is the vacation allowance. Zero values take the
-// defaults: every player starts with 14 days, earns one more day per week
-// counted from their first game, and may hold at most 30. (As OGS does:
-// enough for a long holiday at once, earned back at a rate that keeps a
-// player from sitting on vacation for good.)
+// VacationConfig is the vacation allowance. The zero VacationConfig is
+// the default: every player starts with 14 days, earns one more day per
+// week counted from their first game, and may hold at most 30 (as OGS
+// does: enough for a long holiday at once, earned back at a rate that
+// keeps nobody on vacation for good). One with any field set is used as
+// given: PerWeek 0 earns nothing.
 type VacationConfig struct {
 	Start   time.Duration // allowance before the first game (default 14 days)
 	PerWeek time.Duration // earned per week from the first game (default 1 day)
 	Max     time.Duration // at most this much is held (default 30 days)
+	// Off turns vacations off: `vacation on` is refused.
+	Off bool
 }
 
 const (
@@ -46,15 +49,12 @@ const (
 	vacationReminder = day
 )
 
+// DefaultVacation is the allowance of the zero VacationConfig.
+var DefaultVacation = VacationConfig{Start: 14 * day, PerWeek: day, Max: 30 * day}
+
 func (c *VacationConfig) setDefaults() {
-	if c.Start == 0 {
-		c.Start = 14 * day
-	}
-	if c.PerWeek == 0 {
-		c.PerWeek = day
-	}
-	if c.Max == 0 {
-		c.Max = 30 * day
+	if *c == (VacationConfig{}) {
+		*c = DefaultVacation
 	}
 }
 
@@ -63,7 +63,7 @@ func (c *VacationConfig) setDefaults() {
 // vacation runs nothing is credited: its end was fixed when it began, and
 // the weeks that pass meanwhile are credited when it ends.
 func (b *core) vacationAccount(p *gobot.Player, now time.Time) gobot.Vacation {
-	v := gobot.Vacation{Left: b.cfg.Vacation.Start}
+	v := gobot.Vacation{Left: min(b.cfg.Vacation.Start, b.cfg.Vacation.Max)}
 	if p != nil && p.Vacation != nil {
 		v = *p.Vacation
 	}
@@ -270,11 +270,17 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if b.cfg.Vacation.Off {
+		return Result{}, errorf("Vacations are turned off on this bot: your games' clocks run as usual.")
+	}
 	if p.Vacation.On() {
 		return Result{}, errorf("You are already on vacation, until %s; %s ends it.", formatWhen(p.Vacation.End), b.cmd("vacation off"))
 	}
 	v := b.vacationAccount(p, r.Time)
 	if v.Left < time.Second {
+		if b.cfg.Vacation.PerWeek <= 0 {
+			return Result{}, errorf("You have no vacation days left, and none are earned here.")
+		}
 		return Result{}, errorf("You have no vacation days left: you earn %s a week from your first game.", formatDays(b.cfg.Vacation.PerWeek))
 	}
 	v.Start, v.End, v.Reminded, v.Room = r.Time, r.Time.Add(v.Left), v.Left <= vacationReminder, r.Room

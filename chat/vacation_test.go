@@ -184,7 +184,7 @@ func TestVacationWhichGamesStop(t *testing.T) {
 // vacation is ended once (the clocks resumed once).
 func TestVacationEndClaimedAndSentByAnother(t *testing.T) {
 	h := newHarness(t)
-	h.bot.cfg.Vacation.Start = 2 * day
+	h.bot.cfg.Vacation = VacationConfig{Start: 2 * day, PerWeek: day, Max: 30 * day}
 	h.start("clock=1d")
 	h.ok("alice", "play D4")
 	h.ok("bob", "vacation on")
