@@ -495,3 +495,20 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 	b.sendClaimed(ctx, step, fx.Notices)
 	return nil
 }
+
+// vacationDoc is docs/commands.md's paragraph on clocks and vacation
+// (written by TestCommandsDoc).
+const vacationDoc = `
+Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
+except games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told. A stopped clock keeps
+the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
+still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
+increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or
+when the days run out: a reminder comes a day before) each clock runs again from the time kept, to the
+second, whoever's turn it is. A game whose two players are away waits for both. A game that begins
+while one of its players is away starts with its clock stopped. Days are spent in real time, by the
+second: everyone starts with 14, earns one more each week counted from their first game, and holds at
+most 30 (the operator's ` + "`vacation:`" + ` settings may change the three numbers); days earned during a
+vacation are credited when it ends. (Players who played before vacations existed count their weeks
+from their next game.)
+`
