@@ -56,6 +56,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	match.Finished, match.Result = t, res.String()
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
+	match.PausedBy, match.PausedLeft, match.PausedAt = nil, 0, time.Time{} // vacation.go: nothing left to resume
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games

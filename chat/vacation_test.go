@@ -245,3 +245,20 @@ func TestVacationEndClaimedAndSentByAnother(t *testing.T) {
 	close(hang2.release)
 	<-ticked
 }
+
+// A game that ends while stopped keeps no stopped clock, and the
+// vacation's end leaves it alone.
+func TestVacationGameEndsWhileStopped(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	h.ok("bob", "vacation on")
+	h.ok("alice", "resign")
+	if m, _ := h.game(1); m.Paused() || m.PausedLeft != 0 || !m.PausedAt.IsZero() {
+		t.Fatalf("a finished game still stopped: %v, %v, %v", m.PausedBy, m.PausedLeft, m.PausedAt)
+	}
+	m, _ := h.game(1)
+	h.ok("bob", "vacation off")
+	if after, _ := h.game(1); after.Version != m.Version {
+		t.Fatal("ending the vacation wrote the finished game")
+	}
+}
