@@ -96,7 +96,7 @@ func commands() []Command {
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",
 			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer).",
 			Args: []protocol.Arg{{Name: "key=value", Kind: protocol.ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
-		{Name: "vacation", Aliases: []string{"holiday"}, Summary: "your vacation days left; vacation on stops the clocks of your games against people, vacation off starts them again",
+		{Name: "vacation", Aliases: []string{"holiday"}, Summary: "your vacation days; vacation on stops your games' clocks, vacation off restarts them",
 			Help: "A vacation stops the clocks of your games against people, except games challenged with vacation=off; your opponents are told, and moves can still be played. When it ends (vacation off, or when your days run out: you get a reminder a day before) each clock runs again with the time its player had left. Days are spent in real time. By default everyone starts with 14 days and earns one more a week from their first game, up to 30; `vacation` shows yours.",
 			Args: []protocol.Arg{{Name: "on", Kind: protocol.ArgChoice, Choices: []string{"on", "off"}, Help: "on starts your vacation, off ends it (nothing: show your days left)",
 				Synonyms: map[string]string{"start": "on", "end": "off", "stop": "off"}}}, run: cmdVacation, looks: vacationShown},
