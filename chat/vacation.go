@@ -202,7 +202,7 @@ func vacationHeader(noVacation bool) string {
 
 func formatWhen(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
 
-// formatDays is a vacation balance in words: "14 days", "2 days 3h".
+// formatDays is a vacation balance in words: "14 days", "2d 3h".
 func formatDays(d time.Duration) string {
 	d = d.Truncate(time.Second)
 	if d > 0 && d%day == 0 {
@@ -234,6 +234,12 @@ func (b *core) vacationShow(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	v := b.vacationAccount(&p, r.Time)
 	c := b.cfg.Vacation
 	earn := fmt.Sprintf("You earn %s a week from your first game, up to %s.", formatDays(c.PerWeek), formatDays(c.Max))
+	if c.PerWeek <= 0 {
+		earn = "No days are earned here."
+	}
+	if c.Off && !v.On() {
+		return Result{Reply: protocol.Reply{Title: "Vacation", Text: "Vacations are turned off on this bot: your games' clocks run as usual."}}, nil
+	}
 	if v.On() {
 		games, err := pausedGames(tx, r.User.ID)
 		if err != nil {

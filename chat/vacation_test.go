@@ -262,3 +262,18 @@ func TestVacationGameEndsWhileStopped(t *testing.T) {
 		t.Fatal("ending the vacation wrote the finished game")
 	}
 }
+
+// An operator's allowance: the view says what is earned; vacations
+// turned off are refused in words.
+func TestVacationConfigured(t *testing.T) {
+	h := newHarness(t)
+	h.bot.cfg.Vacation = VacationConfig{Start: 3 * day, Max: 5 * day}
+	if rep := h.ok("alice", "vacation"); !strings.Contains(rep.Text, "You have 3 days of vacation left. No days are earned here.") {
+		t.Fatalf("vacation: %s", rep.Text)
+	}
+	h.bot.cfg.Vacation = VacationConfig{PerWeek: day, Off: true}
+	if rep := h.ok("alice", "vacation"); !strings.Contains(rep.Text, "Vacations are turned off") {
+		t.Fatalf("vacation, turned off: %s", rep.Text)
+	}
+	h.refuses("alice", "vacation on", "Vacations are turned off on this bot")
+}
