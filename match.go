@@ -83,6 +83,15 @@ type Match struct {
 	Engine      string
 	EngineLevel int
 	EngineDead  int
+	// Vacation (vacation.go): NoVacation makes the game ignore vacations
+	// (the challenge said vacation=off). PausedBy lists the players whose
+	// vacation stops its clock now; while it is not empty Deadline is
+	// zero and PausedLeft is the time the player to move has left, given
+	// back when the last of them returns. PausedAt is when it stopped.
+	NoVacation bool
+	PausedBy   []UserID
+	PausedLeft time.Duration
+	PausedAt   time.Time
 }
 
 // Active reports whether the game is still being played or scored.
@@ -127,6 +136,8 @@ type Challenge struct {
 	Answered time.Time
 	// Rating says where and whether the game will be rated.
 	Rating *ChallengeRating
+	// Vacation: NoVacation (vacation=off) makes the game ignore vacations.
+	NoVacation bool
 }
 
 // Player is what gobot remembers of a user.
@@ -136,6 +147,8 @@ type Player struct {
 	Notify  string // "mention" (default), "dm", "off"
 	Theme   string // board theme: "wood" (default), "dark"
 	Updated time.Time
+	// Vacation: the player's vacation account (nil: never used).
+	Vacation *Vacation
 }
 
 // Room holds a room's settings; zero values mean "use the bot's config".

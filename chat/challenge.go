@@ -136,6 +136,9 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	}
 	startClock(match, g, r.Time)
 	l := &loaded{match, g}
+	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
+		return Result{}, err
+	}
 	b.engineDue(l, r.Time)
 	if err := tx.InsertMatch(match); err != nil {
 		return Result{}, err
@@ -200,7 +203,8 @@ func cmdChallenge(call *Call) (Result, error) {
 			}
 		}
 	}
-	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated,
+		NoVacation: a.Choice["vacation"] == "off"}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Result{}, err
 	}
@@ -366,9 +370,9 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	var text string
 	var mentions []gobot.UserID
 	if c.To == "" {
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	} else {
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []gobot.UserID{c.To}
 	}
 	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
@@ -497,7 +501,11 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	if c.Clock.Kind == gobot.Fischer {
 		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
+	match.NoVacation = c.NoVacation
 	startClock(match, g, r.Time)
+	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go
+		return nil, false, err
+	}
 	if err := tx.InsertMatch(match); err != nil {
 		return nil, false, err
 	}

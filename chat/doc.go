@@ -25,6 +25,8 @@
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
 //     their messages (and an engine's) claimed with an expiry, sent by
 //     another process if their claimer dies; engine.go: engine turns.
+//   - vacation.go: vacations (the command, stopped clocks, the allowance,
+//     the automatic end and its reminder in the clock loop).
 //   - bot.go: the Bot (the router over a store, with the notifiers) and
 //     core, what handlers and jobs read (configuration, declarations,
 //     engines, renderer, time), which has no store.

@@ -212,7 +212,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.Black), rankSuffix(match, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s%s · %d captured", protocol.Mention(match.White), rankSuffix(match, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: describeConfig(cfg, match.Clock), Inline: false},
+		{Name: "Game", Value: describeConfig(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
 	}
 	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
 	rep.Board = TextBoard(g)

@@ -42,6 +42,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
 	"web":       {"start", "carol: web #1"},
+	"vacation":  {"start", "alice: vacation on"},
 }
 
 // run plays a scenario's lines ("start" is h.start).

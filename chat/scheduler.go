@@ -24,6 +24,7 @@ func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	case gobot.Fischer:
 		match.Deadline = t.Add(match.Left[g.ToMove()])
 	}
+	keepPaused(match, t) // vacation.go
 }
 
 // moved updates the clock after mover moved at t.
@@ -32,6 +33,8 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	if match.Clock.Kind == gobot.Fischer && !match.Deadline.IsZero() {
 		left := match.Deadline.Sub(t) + match.Clock.Increment
 		match.Left[mover] = min(max(left, 0), match.Clock.Max)
+	} else if match.Clock.Kind == gobot.Fischer && match.Paused() { // vacation.go: the clock stopped
+		match.Left[mover] = min(match.PausedLeft+match.Clock.Increment, match.Clock.Max)
 	}
 	match.UndoBy = ""
 	startClock(match, g, t)
@@ -39,6 +42,9 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 
 // timeLeft describes the clock of the player to move.
 func timeLeft(match *gobot.Match, now time.Time) string {
+	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
+		return protocol.FormatDuration(match.PausedLeft) + " left (" + pausedNote(match) + ")"
+	}
 	if match.Deadline.IsZero() {
 		return ""
 	}
@@ -50,6 +56,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	match.Finished, match.Result = t, res.String()
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
+	match.PausedBy, match.PausedLeft, match.PausedAt = nil, 0, time.Time{} // vacation.go: nothing left to resume
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games
@@ -111,6 +118,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 		case err != nil:
 			b.log.Error("clock", "game", match.ID, "err", err)
 		}
+	}
+	if err := b.tickVacations(ctx, now); err != nil {
+		b.log.Error("clock: vacations", "err", err)
 	}
 	// Forget handled event IDs older than EventTTL.
 	return b.store.Update(ctx, func(tx gobot.Tx) error {

@@ -695,11 +695,6 @@ func (tx *Tx) Player(id gobot.UserID) (*gobot.Player, error) {
 	return get(tx, bPlayers, string(id), "player", record.DecodePlayer)
 }
 
-// PutPlayer stores a player.
-func (tx *Tx) PutPlayer(p *gobot.Player) error {
-	return put(tx, bPlayers, string(p.ID), p, record.EncodePlayer)
-}
-
 // Room returns a room's settings (ErrNotFound if never set).
 func (tx *Tx) Room(id gobot.RoomID) (*gobot.Room, error) {
 	return get(tx, bRooms, string(id), "room", record.DecodeRoom)

@@ -289,7 +289,7 @@ func undeclared(c *Decl, a *Args, w string) error {
 		k, _, _ := strings.Cut(lower, "=")
 		keys := c.optionKeys()
 		if len(keys) == 0 {
-			return c.UsageError(fmt.Sprintf("%s takes no options like key=value (I got %s); it takes %s.", c.Name, Echo(w), c.takesList()))
+			return c.UsageError(c.takesOrHelp(fmt.Sprintf("%s takes no options like key=value (I got %s)", c.Name, Echo(w))))
 		}
 		n, ok := Nearest(k, keys)
 		switch {
@@ -318,7 +318,7 @@ func undeclared(c *Decl, a *Args, w string) error {
 	case kind == ArgUser || kind == ArgPoint || kind == ArgSize:
 		if !c.takes(kind) {
 			what := map[ArgKind]string{ArgUser: "player", ArgPoint: "point", ArgSize: "number"}[kind]
-			return c.UsageError(fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, Echo(w), c.takesList()))
+			return c.UsageError(c.takesOrHelp(fmt.Sprintf("%s takes no %s (I got %s)", c.Name, what, Echo(w))))
 		}
 	}
 	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", Echo(w), c.Name, c.takesList())
@@ -377,6 +377,16 @@ func (c *Decl) takes(k ArgKind) bool {
 		}
 	}
 	return false
+}
+
+// takesOrHelp ends refusal s with what c takes, or, when that would
+// make the refusal too long (a command with many options), with where to
+// read it.
+func (c *Decl) takesOrHelp(s string) string {
+	if msg := s + "; it takes " + c.takesList() + "."; len(msg) <= MaxRefusal {
+		return msg
+	}
+	return fmt.Sprintf("%s; %s says what it takes.", s, Cmd("help "+c.Name))
 }
 
 // takesList names what each of c's arguments looks like.

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"RoomGames", testRoomGames},
 		{"MovedAndHandedOver", testMoved},
 		{"DueGames", testDueGames},
+		{"Vacations", testVacations},
 		{"Challenges", testChallenges},
 		{"PlayersAndRooms", testPlayersAndRooms},
 		{"Events", testEvents},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -191,6 +192,9 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 		sn.Status = fmt.Sprintf("%s to play (%s)", c.Name(), sn.names[playerID(match, c)])
 		if !match.Deadline.IsZero() {
 			sd.Clock = fmt.Sprintf("%s must move by %s.", sn.names[playerID(match, c)], match.Deadline.UTC().Format("2 Jan 15:04 MST"))
+		}
+		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
+			sd.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", sn.names[playerID(match, c)], protocol.FormatDuration(match.PausedLeft))
 		}
 	}
 	if match.UndoBy != "" && match.Active() {

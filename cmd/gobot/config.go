@@ -35,6 +35,8 @@ type Config struct {
 	Scoring  ScoringConfig   `yaml:"scoring"`
 	Ratings  RatingsConfig   `yaml:"ratings"`
 	Web      WebConfig       `yaml:"web"` // web.go
+	// Vacation: the vacation allowance (vacation.go).
+	Vacation VacationConfig `yaml:"vacation"`
 }
 
 // LogConfig chooses the log format and level.
@@ -180,6 +182,9 @@ func (c *Config) check() error {
 	if err := c.Web.check(); err != nil {
 		return err
 	}
+	if err := c.Vacation.check(); err != nil {
+		return err
+	}
 	if c.Defaults.Rules != "" {
 		r, err := game.ParseRules(c.Defaults.Rules)
 		if err == nil {
@@ -273,6 +278,7 @@ func (c *Config) chatConfig() chat.Config {
 	if c.Clock.ClaimTTL != "" {
 		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
+	cc.Vacation = c.Vacation.chatConfig()
 	return cc
 }
 

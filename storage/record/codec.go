@@ -156,6 +156,11 @@ type gameRec struct {
 	Engine      string         `json:"engine,omitempty"`
 	EngineLevel int            `json:"engine_level,omitempty"`
 	EngineDead  int            `json:"engine_dead,omitempty"`
+	// Vacation: absent in a game that was never paused.
+	NoVacation bool      `json:"no_vacation,omitempty"`
+	PausedBy   []string  `json:"paused_by,omitempty"`
+	PausedLeft dur       `json:"paused_left,omitempty"`
+	PausedAt   time.Time `json:"paused_at,omitzero"`
 }
 
 type challengeRec struct {
@@ -176,6 +181,8 @@ type challengeRec struct {
 	Message  string              `json:"message,omitempty"`
 	Answered time.Time           `json:"answered,omitzero"`
 	Rating   *challengeRatingRec `json:"rating,omitempty"`
+	// Vacation: vacation=off.
+	NoVacation bool `json:"no_vacation,omitempty"`
 }
 
 type playerRec struct {
@@ -185,6 +192,19 @@ type playerRec struct {
 	Notify  string    `json:"notify,omitempty"`
 	Theme   string    `json:"theme,omitempty"`
 	Updated time.Time `json:"updated"`
+	// Vacation: absent for a player who never started a game or a
+	// vacation.
+	Vacation *vacationRec `json:"vacation,omitempty"`
+}
+
+type vacationRec struct {
+	FirstGame time.Time `json:"first_game,omitzero"`
+	Left      dur       `json:"left"`
+	Weeks     int       `json:"weeks,omitempty"`
+	Start     time.Time `json:"start,omitzero"`
+	End       time.Time `json:"end,omitzero"`
+	Reminded  bool      `json:"reminded,omitempty"`
+	Room      string    `json:"room,omitempty"`
 }
 
 type roomRec struct {
@@ -331,7 +351,11 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
-		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead}
+		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
+		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt}
+	for _, u := range g.PausedBy {
+		rec.PausedBy = append(rec.PausedBy, string(u))
+	}
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -391,7 +415,11 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
-		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
+		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
+		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt}
+	for _, u := range rec.PausedBy {
+		g.PausedBy = append(g.PausedBy, gobot.UserID(u))
+	}
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
@@ -431,7 +459,7 @@ func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
-		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating), NoVacation: c.NoVacation}
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
 	}
@@ -450,12 +478,16 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating), NoVacation: rec.NoVacation}
 	return c, e.err
 }
 
 func EncodePlayer(p *gobot.Player) ([]byte, error) {
-	return json.Marshal(playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
+	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated}
+	if v := p.Vacation; v != nil {
+		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: string(v.Room)}
+	}
+	return json.Marshal(rec)
 }
 
 func DecodePlayer(raw []byte) (*gobot.Player, error) {
@@ -466,7 +498,11 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
+	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}
+	if v := rec.Vacation; v != nil {
+		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: gobot.RoomID(v.Room)}
+	}
+	return p, nil
 }
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {
