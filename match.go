@@ -83,6 +83,8 @@ type Match struct {
 	Engine      string
 	EngineLevel int
 	EngineDead  int
+	// Room-vote games (vote.go): the room's side, when VoteSeat holds a seat.
+	Vote *Vote
 }
 
 // Active reports whether the game is still being played or scored.
@@ -127,6 +129,8 @@ type Challenge struct {
 	Answered time.Time
 	// Rating says where and whether the game will be rated.
 	Rating *ChallengeRating
+	// Room-vote games (vote.go): the voting window; 0 = not a vote game.
+	VoteWindow time.Duration
 }
 
 // Player is what gobot remembers of a user.

@@ -147,6 +147,50 @@ type gameRec struct {
 	Engine      string         `json:"engine,omitempty"`
 	EngineLevel int            `json:"engine_level,omitempty"`
 	EngineDead  int            `json:"engine_dead,omitempty"`
+	// Room-vote games: absent in every other game.
+	Vote *voteRec `json:"vote,omitempty"`
+}
+
+// voteRec is a room-vote game's voting (gobot.Vote).
+type voteRec struct {
+	Window  dur         `json:"window"`
+	Closes  time.Time   `json:"closes,omitzero"`
+	Ballots []ballotRec `json:"ballots,omitempty"`
+	Voters  []string    `json:"voters,omitempty"`
+}
+
+type ballotRec struct {
+	By   string    `json:"by"`
+	Move string    `json:"move"`
+	At   time.Time `json:"at"`
+}
+
+func encodeVote(v *gobot.Vote) *voteRec {
+	if v == nil {
+		return nil
+	}
+	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes}
+	for _, b := range v.Ballots {
+		rec.Ballots = append(rec.Ballots, ballotRec{By: string(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range v.Voters {
+		rec.Voters = append(rec.Voters, string(u))
+	}
+	return rec
+}
+
+func decodeVote(rec *voteRec) *gobot.Vote {
+	if rec == nil {
+		return nil
+	}
+	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes}
+	for _, b := range rec.Ballots {
+		v.Ballots = append(v.Ballots, gobot.Ballot{By: gobot.UserID(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range rec.Voters {
+		v.Voters = append(v.Voters, gobot.UserID(u))
+	}
+	return v
 }
 
 type challengeRec struct {
@@ -167,6 +211,8 @@ type challengeRec struct {
 	Message  string              `json:"message,omitempty"`
 	Answered time.Time           `json:"answered,omitzero"`
 	Rating   *challengeRatingRec `json:"rating,omitempty"`
+	// Room-vote challenges: the voting window (absent: not a vote game).
+	VoteWindow dur `json:"vote_window,omitempty"`
 }
 
 type playerRec struct {
@@ -322,7 +368,8 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
-		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead}
+		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
+		Vote: encodeVote(g.Vote)}
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -382,7 +429,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
-		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
+		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead, Vote: decodeVote(rec.Vote)}
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
@@ -422,7 +469,8 @@ func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
-		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating),
+		VoteWindow: dur(c.VoteWindow)}
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
 	}
@@ -441,7 +489,8 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating),
+		VoteWindow: time.Duration(rec.VoteWindow)}
 	return c, e.err
 }
 
