@@ -42,6 +42,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
 	"web":       {"start", "carol: web #1"},
+	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 }
 
 // run plays a scenario's lines ("start" is h.start).

@@ -323,7 +323,11 @@ func undeclared(c *Decl, a *Args, w string) error {
 	case kind == ArgUser || kind == ArgPoint || kind == ArgSize:
 		if !c.takes(kind) {
 			what := map[ArgKind]string{ArgUser: "player", ArgPoint: "point", ArgSize: "number"}[kind]
-			return c.UsageError(fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, Echo(w), c.takesList()))
+			msg := fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, Echo(w), c.takesList())
+			if len(msg) > MaxRefusal {
+				msg = fmt.Sprintf("%s takes no %s (I got %s); %s says what it takes.", c.Name, what, Echo(w), Cmd("help "+c.Name))
+			}
+			return c.UsageError(msg)
 		}
 	}
 	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", Echo(w), c.Name, c.takesList())
