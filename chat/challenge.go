@@ -177,10 +177,6 @@ func cmdChallenge(call *Call) (Result, error) {
 	if err := b.checkVoteChallenge(r, a); err != nil { // vote.go
 		return Result{}, err
 	}
-	if a.Vote > 0 {
-		unrated := false
-		ro.Rated = &unrated
-	}
 	if a.HasLevel && a.Engine == "" {
 		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
 	}
@@ -205,6 +201,9 @@ func cmdChallenge(call *Call) (Result, error) {
 	rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
 	if err != nil {
 		return Result{}, err
+	}
+	if a.Vote > 0 {
+		rated = nil // vote games are unrated (vote.go)
 	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err

@@ -172,7 +172,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
 			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
 		}
-		if match.Engine == "" { // an engine takes nothing back (cmdUndo)
+		if match.Engine == "" && match.Vote == nil { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:

@@ -84,7 +84,7 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 	if match.Vote == nil {
 		return ""
 	}
-	return fmt.Sprintf(" The room plays %s by vote (unrated): %s, %s or %s; the first vote of a turn opens a %s window, and when it closes the move with the most votes is played.",
+	return fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens a %s window, and when it closes the move with the most votes is played.",
 		roomColor(match).Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
 }
 

@@ -102,7 +102,7 @@ func newVoteEngineHarness(t *testing.T) (*harness, *cornerEngine) {
 func TestVoteGameAgainstEngine(t *testing.T) {
 	h, eng := newVoteEngineHarness(t)
 	rep := h.ok("alice", "challenge engine=corner vote=10m black 9")
-	if !strings.Contains(rep.Text, "Game #1 begins: <@vote:the room> (Black) against <@engine:corner> (White)") || !strings.Contains(rep.Text, "by vote (unrated)") {
+	if !strings.Contains(rep.Text, "Game #1 begins: <@vote:the room> (Black) against <@engine:corner> (White)") || !strings.Contains(rep.Text, "(unrated). The room plays Black by vote") {
 		t.Fatalf("start: %s", rep.Text)
 	}
 	match, _ := h.game(1)
