@@ -56,7 +56,9 @@ type cornerEngine struct {
 	asked int
 }
 
-func (e *cornerEngine) List() []chat.EngineInfo { return []chat.EngineInfo{{Name: "corner", Levels: []int{1}}} }
+func (e *cornerEngine) List() []chat.EngineInfo {
+	return []chat.EngineInfo{{Name: "corner", Levels: []int{1}}}
+}
 
 func (e *cornerEngine) Check(ctx context.Context, name string, cfg game.Config, level int) error {
 	return nil
