@@ -252,6 +252,9 @@ func cmdVote(call *Call) (Result, error) {
 	case !roomToMove(match, l.g):
 		return Result{}, errorf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(voteOpponent(match)), match.ID)
 	}
+	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
+		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.g.MoveNumber()+1, match.ID)
+	}
 	move := "resign"
 	if !resign {
 		if move, err = legalVote(l, a.Points[0]); err != nil {

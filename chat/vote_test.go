@@ -145,6 +145,10 @@ func TestVoteGameAgainstEngine(t *testing.T) {
 	}
 	// Nothing is played before the window closes.
 	h.tick(8 * time.Minute)
+	// A vote at the window's end, before the clock loop closed it, is late.
+	h.clock.Advance(time.Minute)
+	h.fails("erin", "vote C3", "The vote for move 1 of game #1 has closed")
+	h.clock.Advance(-time.Minute)
 	if _, g := h.game(1); g.MoveCount() != 0 || eng.count() != 0 {
 		t.Fatalf("played before the window closed: %d moves", g.MoveCount())
 	}
