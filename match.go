@@ -92,6 +92,8 @@ type Match struct {
 	PausedBy   []UserID
 	PausedLeft time.Duration
 	PausedAt   time.Time
+	// Room-vote games (vote.go): the room's side, when VoteSeat holds a seat.
+	Vote *Vote
 }
 
 // Active reports whether the game is still being played or scored.
@@ -138,6 +140,8 @@ type Challenge struct {
 	Rating *ChallengeRating
 	// Vacation: NoVacation (vacation=off) makes the game ignore vacations.
 	NoVacation bool
+	// Room-vote games (vote.go): the voting window; 0 = not a vote game.
+	VoteWindow time.Duration
 }
 
 // Player is what gobot remembers of a user.

@@ -43,6 +43,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"help":      {"", "alice: help play"},
 	"web":       {"start", "carol: web #1"},
 	"vacation":  {"start", "alice: vacation on"},
+	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 }
 
 // run plays a scenario's lines ("start" is h.start).

@@ -15,8 +15,8 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing {
-		return
+	if g.Phase() != game.Playing || roomToMove(match, g) {
+		return // the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
 	case gobot.PerMove:
@@ -106,7 +106,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 			// process): leave it to one that can send the message.
 			continue
 		}
-		if b.engineTick(match) {
+		if b.voteTick(ctx, match, now) || b.engineTick(match) {
 			continue
 		}
 		// A platform served under a lease (Matrix) is claimed under its

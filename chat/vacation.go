@@ -121,10 +121,12 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 	return nil
 }
 
-// vacationApplies reports whether a vacation stops game l's clock.
+// vacationApplies reports whether a vacation stops game l's clock: not
+// in games against an engine or the room (a vote game's deadline is its
+// voting window too), nor with vacation=off or no clock.
 func vacationApplies(l *loaded) bool {
 	m := l.match
-	return m.Active() && m.Engine == "" && !m.NoVacation && m.Clock.Kind != gobot.NoClock &&
+	return m.Active() && m.Engine == "" && m.Vote == nil && !m.NoVacation && m.Clock.Kind != gobot.NoClock &&
 		m.Black.Platform() != EnginePlatform && m.White.Platform() != EnginePlatform
 }
 
@@ -506,7 +508,7 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 // (written by TestCommandsDoc).
 const vacationDoc = `
 Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
-except games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told. A stopped clock keeps
+except games against the room by vote and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told. A stopped clock keeps
 the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
 still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
 increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or

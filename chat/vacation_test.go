@@ -84,13 +84,6 @@ func TestVacationSpentInSeconds(t *testing.T) {
 	h.refuses("alice", "vacation maybe", "vacation takes on or off")
 }
 
-func (h *harness) tick() {
-	h.t.Helper()
-	if err := h.bot.Tick(context.Background()); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
 // The clock arithmetic of a Fischer game through two vacations: the
 // player to move gets back exactly the time they had; a move played
 // while stopped turns the clock over as a move does (the mover's bank
@@ -110,7 +103,7 @@ func TestVacationClockArithmetic(t *testing.T) {
 	}
 	before := len(h.notes.all())
 	h.clock.Advance(3 * day)
-	h.tick()
+	h.tick(0)
 	if m, _ := h.game(1); !m.Active() || len(h.notes.all()) != before {
 		t.Fatalf("a stopped clock ran out or reminded: %s, %d messages", m.Result, len(h.notes.all())-before)
 	}
@@ -135,12 +128,12 @@ func TestVacationClockArithmetic(t *testing.T) {
 		t.Errorf("vacation off: %s", rep.Text)
 	}
 	h.clock.Advance(49 * time.Minute)
-	h.tick()
+	h.tick(0)
 	if m, _ := h.game(1); !m.Active() {
 		t.Fatal("timed out before the time given back ran out")
 	}
 	h.clock.Advance(2 * time.Minute)
-	h.tick()
+	h.tick(0)
 	if m, _ := h.game(1); m.Result != "W+T" {
 		t.Fatalf("result %q, want W+T once the time given back ran out", m.Result)
 	}
@@ -203,7 +196,7 @@ func TestVacationEndClaimedAndSentByAnother(t *testing.T) {
 	h.bot.SetNotifier("test", h.notes)
 	seen := len(h.notes.all())
 	h.clock.Advance(3 * time.Minute)
-	h.tick()
+	h.tick(0)
 	if sent := h.notes.all()[seen:]; len(sent) != 1 || sent[0].Key != reminder.Key || sent[0].Reply.Text != reminder.Reply.Text {
 		t.Fatalf("sent after the reminder's claim expired: %+v", sent)
 	}
@@ -227,9 +220,9 @@ func TestVacationEndClaimedAndSentByAnother(t *testing.T) {
 	h.bot.SetNotifier("test", h.notes)
 	seen = len(h.notes.all())
 	h.clock.Advance(3 * time.Minute)
-	h.tick()
+	h.tick(0)
 	h.clock.Advance(3 * time.Minute)
-	h.tick()
+	h.tick(0)
 	var sent []protocol.Message
 	for _, m := range h.notes.all()[seen:] {
 		if strings.HasPrefix(m.Key, "vacation ") {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gobotgo/gobot"
@@ -26,6 +27,7 @@ type Args struct {
 	Engine    string            // an ArgEngine: engine=gnugo (lower case)
 	Level     int               // an ArgLevel: level=1..10
 	HasLevel  bool              // Level was given
+	Vote      time.Duration     // an ArgVote: vote=10m (a room-vote game's window)
 
 	typed map[string]string // argument name → what was typed, to name both of two values
 }
@@ -38,6 +40,7 @@ var kindKeys = map[ArgKind][]string{
 	ArgSize: {"size", "board"}, ArgRules: {"rules", "ruleset", "rule"}, ArgColor: {"color", "colour"},
 	ArgKomi: {"komi", "km"}, ArgHandicap: {"handicap", "ha", "h"}, ArgClock: {"clock", "time"},
 	ArgEngine: {"engine", "bot", "computer"}, ArgLevel: {"level", "lvl"},
+	ArgVote: {"vote"},
 }
 
 // what describes what an argument looks like, for usage errors.
@@ -67,6 +70,8 @@ func (a Arg) what() string {
 		return "engine=gnugo"
 	case ArgLevel:
 		return "level=1 to 10"
+	case ArgVote:
+		return "vote=10m"
 	case ArgChoice:
 		if !slices.Contains(a.Choices, a.Name) {
 			return a.Name + "=" + strings.Join(a.Choices, "|")
@@ -545,6 +550,12 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 			return Refusef("level=%s won't work: levels go from 1 (weakest) to 10 (strongest), like level=3.", ClipArg(v))
 		}
 		a.Level, a.HasLevel = n, true
+	case ArgVote:
+		d, err := parseDuration(strings.ToLower(strings.TrimSpace(v)))
+		if err != nil || d < gobot.MinVoteWindow || d > gobot.MaxVoteWindow {
+			return Refusef("vote=%s won't work: the voting window goes from 5 seconds to 7 days, like vote=30s, vote=10m or vote=1d.", ClipArg(v))
+		}
+		a.Vote = d
 	case ArgChoice:
 		ch, ok := arg.choice(v)
 		if !ok {

@@ -161,6 +161,50 @@ type gameRec struct {
 	PausedBy   []string  `json:"paused_by,omitempty"`
 	PausedLeft dur       `json:"paused_left,omitempty"`
 	PausedAt   time.Time `json:"paused_at,omitzero"`
+	// Room-vote games: absent in every other game.
+	Vote *voteRec `json:"vote,omitempty"`
+}
+
+// voteRec is a room-vote game's voting (gobot.Vote).
+type voteRec struct {
+	Window  dur         `json:"window"`
+	Closes  time.Time   `json:"closes,omitzero"`
+	Ballots []ballotRec `json:"ballots,omitempty"`
+	Voters  []string    `json:"voters,omitempty"`
+}
+
+type ballotRec struct {
+	By   string    `json:"by"`
+	Move string    `json:"move"`
+	At   time.Time `json:"at"`
+}
+
+func encodeVote(v *gobot.Vote) *voteRec {
+	if v == nil {
+		return nil
+	}
+	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes}
+	for _, b := range v.Ballots {
+		rec.Ballots = append(rec.Ballots, ballotRec{By: string(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range v.Voters {
+		rec.Voters = append(rec.Voters, string(u))
+	}
+	return rec
+}
+
+func decodeVote(rec *voteRec) *gobot.Vote {
+	if rec == nil {
+		return nil
+	}
+	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes}
+	for _, b := range rec.Ballots {
+		v.Ballots = append(v.Ballots, gobot.Ballot{By: gobot.UserID(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range rec.Voters {
+		v.Voters = append(v.Voters, gobot.UserID(u))
+	}
+	return v
 }
 
 type challengeRec struct {
@@ -183,6 +227,8 @@ type challengeRec struct {
 	Rating   *challengeRatingRec `json:"rating,omitempty"`
 	// Vacation: vacation=off.
 	NoVacation bool `json:"no_vacation,omitempty"`
+	// Room-vote challenges: the voting window (absent: not a vote game).
+	VoteWindow dur `json:"vote_window,omitempty"`
 }
 
 type playerRec struct {
@@ -352,7 +398,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
-		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt}
+		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote)}
 	for _, u := range g.PausedBy {
 		rec.PausedBy = append(rec.PausedBy, string(u))
 	}
@@ -416,7 +462,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
-		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt}
+		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote)}
 	for _, u := range rec.PausedBy {
 		g.PausedBy = append(g.PausedBy, gobot.UserID(u))
 	}
@@ -459,7 +505,8 @@ func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
-		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating), NoVacation: c.NoVacation}
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating), NoVacation: c.NoVacation,
+		VoteWindow: dur(c.VoteWindow)}
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
 	}
@@ -478,7 +525,8 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating), NoVacation: rec.NoVacation}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating), NoVacation: rec.NoVacation,
+		VoteWindow: time.Duration(rec.VoteWindow)}
 	return c, e.err
 }
 
