@@ -83,6 +83,17 @@ type Match struct {
 	Engine      string
 	EngineLevel int
 	EngineDead  int
+	// Vacation (vacation.go): NoVacation makes the game ignore vacations
+	// (the challenge said vacation=off). PausedBy lists the players whose
+	// vacation stops its clock now; while it is not empty Deadline is
+	// zero and PausedLeft is the time the player to move has left, given
+	// back when the last of them returns. PausedAt is when it stopped.
+	NoVacation bool
+	PausedBy   []UserID
+	PausedLeft time.Duration
+	PausedAt   time.Time
+	// Room-vote games (vote.go): the room's side, when VoteSeat holds a seat.
+	Vote *Vote
 	// Teams: the sides of a team game (rengo, team.go); nil otherwise.
 	Teams *Teams
 }
@@ -129,6 +140,10 @@ type Challenge struct {
 	Answered time.Time
 	// Rating says where and whether the game will be rated.
 	Rating *ChallengeRating
+	// Vacation: NoVacation (vacation=off) makes the game ignore vacations.
+	NoVacation bool
+	// Room-vote games (vote.go): the voting window; 0 = not a vote game.
+	VoteWindow time.Duration
 	// Teams: the sides of a team challenge (rengo, team.go), by colour;
 	// nil otherwise.
 	Teams *Teams
@@ -141,6 +156,8 @@ type Player struct {
 	Notify  string // "mention" (default), "dm", "off"
 	Theme   string // board theme: "wood" (default), "dark"
 	Updated time.Time
+	// Vacation: the player's vacation account (nil: never used).
+	Vacation *Vacation
 }
 
 // Room holds a room's settings; zero values mean "use the bot's config".

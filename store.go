@@ -72,8 +72,12 @@ type Tx interface {
 
 	// Player returns what is known of user id (ErrNotFound if nothing).
 	Player(id UserID) (*Player, error)
-	// PutPlayer stores a player.
+	// PutPlayer stores a player; the vacation index follows it.
 	PutPlayer(p *Player) error
+	// DueVacations returns the players on vacation whose vacation ends
+	// before t (Player.VacationDue), earliest first (ties by ID), at most
+	// limit (0 = all).
+	DueVacations(before time.Time, limit int) ([]*Player, error)
 	// Room returns a room's settings (ErrNotFound if never set).
 	Room(id RoomID) (*Room, error)
 	// PutRoom stores a room's settings.

@@ -41,6 +41,8 @@ type Config struct {
 	// rating of its own in the community). Off by default: engine games
 	// are unrated.
 	RateEngineGames bool
+	// Vacation: the vacation allowance (vacation.go).
+	Vacation VacationConfig
 }
 
 // Bot is the platform-neutral bot: the router over a store, and the
@@ -103,6 +105,7 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 	if cfg.ClaimTTL == 0 {
 		cfg.ClaimTTL = 2 * time.Minute
 	}
+	cfg.Vacation.setDefaults()
 	if cfg.Holder == "" {
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())

@@ -25,6 +25,9 @@ func prepareChallenge(p *Prep) (any, error) {
 	if a.Engine == "" {
 		return nil, nil
 	}
+	if err := b.checkVoteChallenge(p.Req, a); err != nil { // vote.go
+		return nil, err
+	}
 	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
 	if opponent != "" {
 		return nil, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", protocol.Mention(opponent))
@@ -95,18 +98,22 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
+	me := r.User.ID
+	if a.Vote > 0 {
+		me = gobot.VoteSeat // the room plays by vote (vote.go)
+	}
 	g, err := game.New(cfg)
 	if err != nil {
 		return Result{}, err
 	}
-	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time, VoteWindow: a.Vote}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Result{}, err
 	}
 	if err := tx.PutChallenge(c); err != nil {
 		return Result{}, err
 	}
-	black, white := r.User.ID, bot
+	black, white := me, bot
 	switch color {
 	case "white":
 		black, white = white, black
@@ -119,7 +126,9 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	}
 	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
 		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
-	if b.cfg.RateEngineGames {
+	if a.Vote > 0 {
+		match.Vote = newVote(a.Vote) // unrated: no Rating
+	} else if b.cfg.RateEngineGames {
 		// Rated as a game between people would be: an even game on
 		// a standard size, unless the challenger said unrated.
 		comm := communityOf(r)
@@ -136,6 +145,9 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	}
 	startClock(match, g, r.Time)
 	l := &loaded{match, g}
+	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
+		return Result{}, err
+	}
 	b.engineDue(l, r.Time)
 	if err := tx.InsertMatch(match); err != nil {
 		return Result{}, err
@@ -148,7 +160,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock), b.voteStartNote(l.match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
@@ -164,6 +176,9 @@ func cmdChallenge(call *Call) (Result, error) {
 	if v, ok := a.Choice["rated"]; ok {
 		rated := v == "rated"
 		ro.Rated = &rated
+	}
+	if err := b.checkVoteChallenge(r, a); err != nil { // vote.go
+		return Result{}, err
 	}
 	if a.HasLevel && a.Engine == "" {
 		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
@@ -190,6 +205,9 @@ func cmdChallenge(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if a.Vote > 0 {
+		rated = nil // vote games are unrated (vote.go)
+	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
@@ -200,7 +218,8 @@ func cmdChallenge(call *Call) (Result, error) {
 			}
 		}
 	}
-	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated}
+	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated,
+		NoVacation: a.Choice["vacation"] == "off", VoteWindow: a.Vote}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Result{}, err
 	}
@@ -365,10 +384,14 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
 	var mentions []gobot.UserID
-	if c.To == "" {
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
-	} else {
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+	switch {
+	case c.VoteWindow > 0:
+		text = b.voteChallengeText(c) // vote.go
+		mentions = []gobot.UserID{c.To}
+	case c.To == "":
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+	default:
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []gobot.UserID{c.To}
 	}
 	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
@@ -455,7 +478,7 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match), b.voteStartNote(l.match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
@@ -488,6 +511,9 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	// The game keeps the challenge's number where it is free.
 	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
 	black, white := c.From, r.User.ID
+	if c.VoteWindow > 0 {
+		black = gobot.VoteSeat // the challenger's side is the room's (vote.go)
+	}
 	switch c.Color {
 	case "white":
 		black, white = white, black
@@ -500,10 +526,17 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	}
 	match.Black, match.White = black, white
 	match.Rating = b.gameRatingFor(tx, c, r, black, white)
+	if c.VoteWindow > 0 {
+		match.Rating, match.Vote = nil, newVote(c.VoteWindow) // unrated
+	}
 	if c.Clock.Kind == gobot.Fischer {
 		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
+	match.NoVacation = c.NoVacation
 	startClock(match, g, r.Time)
+	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go
+		return nil, false, err
+	}
 	if err := tx.InsertMatch(match); err != nil {
 		return nil, false, err
 	}

@@ -31,6 +31,9 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 	names := map[gobot.UserID]string{}
 	b.store.View(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
+		if cmd == "vote" { // the room's vote games (vote.go)
+			games, _ = roomVoteGames(tx, &r)
+		}
 		if strings.Contains(arg, "game") {
 			for _, match := range games {
 				opp := playerOf(match, colorOf(match, r.User.ID).Opponent())

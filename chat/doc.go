@@ -21,11 +21,15 @@
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete;
 //     rengo.go: team games (their challenge, turns, timeouts, header).
+//   - vote.go: room-vote games (the vote command, windows closed by the
+//     clock loop, tallies; docs/vote.md).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
 //     their messages (and an engine's) claimed with an expiry, sent by
 //     another process if their claimer dies; engine.go: engine turns.
+//   - vacation.go: vacations (the command, stopped clocks, the allowance,
+//     the automatic end and its reminder in the clock loop).
 //   - bot.go: the Bot (the router over a store, with the notifiers) and
 //     core, what handlers and jobs read (configuration, declarations,
 //     engines, renderer, time), which has no store.

@@ -40,6 +40,7 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("`fischer:10m+1m/30m` starts with 10 minutes, adds 1 per move and holds at most 30. Without a maximum\n")
 	sb.WriteString("(`fischer:10m+1m`) it holds at most its starting time, and the challenge says so. Time left shows seconds\n")
 	sb.WriteString("under ten minutes (`1m 58s left`).\n")
+	sb.WriteString(vacationDoc) // vacation.go
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())
 		if c.Admin {

@@ -13,6 +13,9 @@ import (
 
 func cmdPlay(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+		return Result{}, err
+	}
 	var fx Effects
 	rest := a.Points
 	var what string
@@ -133,6 +136,9 @@ func (b *core) passText(l *loaded, u gobot.UserID) string {
 
 func cmdPass(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+		return Result{}, err
+	}
 	var fx Effects
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
@@ -148,6 +154,9 @@ func cmdPass(call *Call) (Result, error) {
 
 func cmdResign(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+		return Result{}, err
+	}
 	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
@@ -180,6 +189,9 @@ func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer b
 
 func cmdUndo(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	if err := b.voteRefusal(tx, r, a.Game); err != nil { // no undo in vote games (vote.go)
+		return Result{}, err
+	}
 	var fx Effects
 	refuse := a.Choice["no"] == "no"
 	var text string
@@ -384,6 +396,11 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 			here = append(here, g)
 		}
 	}
+	if len(here) == 0 && asPlayer { // a voter acts for the room (vote.go)
+		if here, err = votedHere(tx, r); err != nil {
+			return nil, err
+		}
+	}
 	if len(here) == 0 && !asPlayer {
 		here, err = tx.RoomGames(r.Room, true)
 		if err != nil {
@@ -485,7 +502,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if err != nil {
 		return nil, err
 	}
-	me := colorOf(match, r.User.ID)
+	me := seatOf(match, r.User.ID) // a player's colour, or a voter's room's (vote.go)
 	if asPlayer && me == game.Empty {
 		return nil, b.notAPlayer(tx, match)
 	}

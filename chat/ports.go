@@ -29,6 +29,13 @@ type Renderer interface {
 	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
 }
 
+// voteRenderer is a Renderer that also marks a vote game's open window
+// on the board (render.Renderer and render.Pool are); one that is not
+// draws the plain board.
+type voteRenderer interface {
+	BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (width, height int, err error)
+}
+
 // Engines is the computer players as chat uses them: GTP engines behind a
 // pool (package engine), adapted in chat/engines. chat knows no GTP.
 type Engines interface {

@@ -32,7 +32,7 @@ func (b *core) present(rep *protocol.Reply) error {
 		if d.Replay {
 			d.File, d.Err = b.replayImage(d.Game, d.ID, d.Theme)
 		} else {
-			d.File = b.boardImage(d.Game, d.ID, d.Theme)
+			d.File = b.boardImage(d.Game, d.ID, d.Theme, d.Votes)
 		}
 	}
 	if d.Err != nil {
@@ -53,12 +53,17 @@ func contentTag(data []byte) string {
 
 // boardImage renders g for a viewer's theme; errors are logged and the
 // reply goes without an image rather than failing the command.
-func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string) *protocol.File {
+func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string, votes map[game.Point]int) *protocol.File {
 	if b.render == nil {
 		return nil
 	}
 	var buf bytes.Buffer
-	w, h, err := b.render.Board(&buf, g, theme, 0)
+	w, h, err := 0, 0, error(nil)
+	if vr, ok := b.render.(voteRenderer); ok && len(votes) > 0 {
+		w, h, err = vr.BoardVotes(&buf, g, theme, votes)
+	} else {
+		w, h, err = b.render.Board(&buf, g, theme, 0)
+	}
 	if err != nil {
 		b.log.Error("render failed", "game", id, "err", err)
 		return nil
@@ -154,7 +159,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			side = teamLabel(tx, match, g.ToMove())
 		}
 		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), side)
-		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform {
+		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && next != gobot.VoteSeat {
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
@@ -164,11 +169,14 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
 		}
 		lines = append(lines, s+".")
+		if vl := b.voteLine(l, r.Time); vl != "" { // a vote game's room to move (vote.go)
+			lines = append(lines, vl)
+		}
 		rep.Actions = []protocol.Action{
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
 			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
 		}
-		if match.Engine == "" { // an engine takes nothing back (cmdUndo)
+		if match.Engine == "" && match.Vote == nil { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:
@@ -216,9 +224,10 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: describeConfig(cfg, match.Clock), Inline: false},
+		{Name: "Game", Value: describeConfig(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
 	}
 	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
+	rep.Draw.Votes = voteMarks(l) // an open window's votes (vote.go)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
 		np := playerIn(tx, next)

@@ -198,3 +198,30 @@ func TestRengoPendingChallenge(t *testing.T) {
 		t.Errorf("a withdrawn team challenge is still listed: %s", rep.Text)
 	}
 }
+
+// A vacation stops a player's two-player games but not a team game:
+// there the turn passes to a teammate, as on a timeout.
+func TestRengoVacationDoesNotStop(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d") // game #1: alice and bob get vacation accounts
+	h.ok("alice", "rengo @alice @bob vs @carol @dave black 9 clock=1d")
+	h.ok("bob", "accept")
+	h.ok("carol", "accept")
+	rep := h.ok("dave", "accept")
+	id := rep.Game
+	h.ok("alice", "vacation on")
+	if m, _ := h.game(1); len(m.PausedBy) != 1 {
+		t.Fatalf("the two-player game is not stopped: %+v", m.PausedBy)
+	}
+	if m, _ := h.game(id); len(m.PausedBy) != 0 || m.Deadline.IsZero() {
+		t.Fatalf("the team game was stopped: %+v", m.PausedBy)
+	}
+	h.clock.Advance(25 * time.Hour)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m, g := h.game(id)
+	if !m.Active() || playerOf(m, g.ToMove()) != "test:bob" {
+		t.Errorf("after alice's timeout on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
+	}
+}

@@ -42,6 +42,8 @@ var onceCases = map[string]struct{ setup, line string }{
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
 	"web":       {"start", "carol: web #1"},
+	"vacation":  {"start", "alice: vacation on"},
+	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 	"rengo":     {"", "alice: rengo @alice @bob vs @carol @dave 9"},
 }
 

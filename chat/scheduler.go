@@ -15,8 +15,8 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing {
-		return
+	if g.Phase() != game.Playing || roomToMove(match, g) {
+		return // the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
 	case gobot.PerMove:
@@ -24,6 +24,7 @@ func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	case gobot.Fischer:
 		match.Deadline = t.Add(match.Left[g.ToMove()])
 	}
+	keepPaused(match, t) // vacation.go
 }
 
 // moved updates the clock after mover moved at t.
@@ -32,6 +33,8 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	if match.Clock.Kind == gobot.Fischer && !match.Deadline.IsZero() {
 		left := match.Deadline.Sub(t) + match.Clock.Increment
 		match.Left[mover] = min(max(left, 0), match.Clock.Max)
+	} else if match.Clock.Kind == gobot.Fischer && match.Paused() { // vacation.go: the clock stopped
+		match.Left[mover] = min(match.PausedLeft+match.Clock.Increment, match.Clock.Max)
 	}
 	match.UndoBy = ""
 	if match.Teams != nil { // rengo.go: the team's timeouts in a row end
@@ -42,6 +45,9 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 
 // timeLeft describes the clock of the player to move.
 func timeLeft(match *gobot.Match, now time.Time) string {
+	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
+		return protocol.FormatDuration(match.PausedLeft) + " left (" + pausedNote(match) + ")"
+	}
 	if match.Deadline.IsZero() {
 		return ""
 	}
@@ -53,6 +59,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	match.Finished, match.Result = t, res.String()
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
+	match.PausedBy, match.PausedLeft, match.PausedAt = nil, 0, time.Time{} // vacation.go: nothing left to resume
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games
@@ -102,7 +109,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 			// process): leave it to one that can send the message.
 			continue
 		}
-		if b.engineTick(match) {
+		if b.voteTick(ctx, match, now) || b.engineTick(match) {
 			continue
 		}
 		// A platform served under a lease (Matrix) is claimed under its
@@ -114,6 +121,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 		case err != nil:
 			b.log.Error("clock", "game", match.ID, "err", err)
 		}
+	}
+	if err := b.tickVacations(ctx, now); err != nil {
+		b.log.Error("clock: vacations", "err", err)
 	}
 	// Forget handled event IDs older than EventTTL.
 	return b.store.Update(ctx, func(tx gobot.Tx) error {

@@ -28,6 +28,9 @@ type View struct {
 	// marks territory with small squares.
 	Dead  map[game.Point]bool
 	Owner []game.Color
+	// Votes maps empty points to how many votes they have in a room-vote
+	// game's open window: each gets a small red badge with the count.
+	Votes map[game.Point]int
 }
 
 // ViewOf returns what to draw for g now: last move, the last n moves
@@ -64,7 +67,9 @@ func ViewOf(g *game.Game, n int) View {
 
 // PNG writes g's current position as a PNG and returns the image size.
 func PNG(w io.Writer, g *game.Game, o Options) (int, int, error) {
-	return ViewPNG(w, ViewOf(g, o.Numbers), o)
+	v := ViewOf(g, o.Numbers)
+	v.Votes = o.Votes
+	return ViewPNG(w, v, o)
 }
 
 // ViewPNG writes v as a PNG.
@@ -210,6 +215,11 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 			dc.DrawStringAnchored(fmt.Sprint(n), cx, cy, 0.5, 0.35)
 		}
 	}
+	if len(v.Votes) > 0 {
+		if err := drawVotes(ctx(), l, t, v); err != nil {
+			return err
+		}
+	}
 	if v.Last.In(b.Width(), b.Height()) && b.At(v.Last) != game.Empty && v.Numbers[v.Last] == 0 {
 		dc := ctx()
 		cx, cy := l.center(v.Last)
@@ -217,6 +227,38 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 		dc.SetLineWidth(math.Max(2, l.cell/14))
 		dc.DrawCircle(cx, cy, l.stoneR*0.45)
 		dc.Stroke()
+	}
+	return nil
+}
+
+// drawVotes marks each voted point with a badge holding its count, in
+// the ko mark's colour with white digits, smaller than a stone so the
+// grid stays visible.
+func drawVotes(dc *gg.Context, l layout, t *Theme, v View) error {
+	b := v.Board
+	faces := faceSet{}
+	for p, n := range v.Votes {
+		if !p.In(b.Width(), b.Height()) {
+			return fmt.Errorf("%w: voted point %v", ErrOffBoard, p)
+		}
+		if n <= 0 {
+			continue
+		}
+		cx, cy := l.center(p)
+		dc.SetColor(t.Ko)
+		dc.DrawCircle(cx, cy, l.stoneR*0.6)
+		dc.Fill()
+		pts := l.cell * 0.36
+		if n >= 10 {
+			pts = l.cell * 0.28
+		}
+		f, err := faces.face(math.Round(pts))
+		if err != nil {
+			return err
+		}
+		dc.SetFontFace(f)
+		dc.SetColor(t.WhiteHi)
+		dc.DrawStringAnchored(fmt.Sprint(n), cx, cy, 0.5, 0.35)
 	}
 	return nil
 }

@@ -50,6 +50,19 @@ func (p *Pool) Board(w io.Writer, g *game.Game, theme string, numbers int) (int,
 	return p.r.Board(w, g, theme, numbers)
 }
 
+// BoardVotes draws g's position with its votes marked, in its turn; a
+// wrapped renderer that cannot mark votes draws the plain board.
+func (p *Pool) BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (int, int, error) {
+	p.acquire()
+	defer p.release()
+	if vr, ok := p.r.(interface {
+		BoardVotes(io.Writer, *game.Game, string, map[game.Point]int) (int, int, error)
+	}); ok {
+		return vr.BoardVotes(w, g, theme, votes)
+	}
+	return p.r.Board(w, g, theme, 0)
+}
+
 // Replay draws g's replay with the wrapped renderer, in its turn.
 func (p *Pool) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
 	p.acquire()

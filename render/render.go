@@ -39,6 +39,9 @@ type Options struct {
 	Theme   string // "wood" (default) or "dark"
 	Width   int    // image width in pixels (default 800)
 	Numbers int    // number the last N moves
+	// Votes marks points with their vote counts (a room-vote game's
+	// open window); nil draws none.
+	Votes map[game.Point]int
 }
 
 // Theme is a colour scheme.
@@ -396,6 +399,12 @@ type Renderer struct {
 // Board writes g's current position as a PNG.
 func (r *Renderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
 	return PNG(w, g, Options{Theme: theme, Width: r.Width, Numbers: numbers})
+}
+
+// BoardVotes writes g's current position as a PNG with each voted point
+// marked by its number of votes.
+func (r *Renderer) BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (int, int, error) {
+	return PNG(w, g, Options{Theme: theme, Width: r.Width, Votes: votes})
 }
 
 // Replay writes g as an animated GIF.

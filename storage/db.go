@@ -19,7 +19,7 @@ import (
 
 // SchemaVersion is the layout this code writes; older files are upgraded
 // by Open.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 var (
 	bMeta         = []byte("meta")
@@ -197,7 +197,9 @@ func (db *DB) checkSchema() error {
 // migrate brings the file to SchemaVersion. Version 1 files (the first
 // layout) had no deadline index and no event expiry index: version 2
 // builds both from the records. Version 3 rewrites every record in
-// storage/record's format from the model's encoding/json form.
+// storage/record's format from the model's encoding/json form. Version 4
+// records carry "v":4 (the format gained optional fields only): every
+// record is read and written again.
 func (db *DB) migrate() error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		meta, err := btx.CreateBucketIfNotExists(bMeta)
@@ -227,26 +229,43 @@ func (db *DB) migrate() error {
 				return fmt.Errorf("upgrading schema 2 to 3: %w", err)
 			}
 		}
+		if v >= 1 && v <= 3 {
+			if err := tx.migrate3to4(); err != nil {
+				return fmt.Errorf("upgrading schema 3 to 4: %w", err)
+			}
+		}
 		return meta.Put(keySchema, binary.BigEndian.AppendUint32(nil, SchemaVersion))
 	})
 }
 
 // migrate2to3 rewrites games, challenges, players and rooms from the
-// schema-2 encoding (record.DecodeMatchV2 and its kin) to the schema-3 one
-// (package record). Keys and
-// index entries stay as they are. A record that cannot be read is left
-// as it was: it is reported as damaged when read, like any other.
+// schema-2 encoding (record.DecodeMatchV2 and its kin) to package
+// record's format.
 func (tx *Tx) migrate2to3() error {
-	for _, step := range []struct {
-		bucket []byte
-		recode func([]byte) ([]byte, error)
-	}{
+	return tx.recodeBuckets([]recodeStep{
 		{bGames, recode(record.DecodeMatchV2, record.EncodeMatch)},
 		{bChallenges, recode(record.DecodeChallengeV2, record.EncodeChallenge)},
 		{bPlayers, recode(record.DecodePlayerV2, record.EncodePlayer)},
 		{bRooms, recode(record.DecodeRoomV2, record.EncodeRoom)},
-	} {
+	})
+}
+
+// recodeStep rewrites every record of one bucket.
+type recodeStep struct {
+	bucket []byte
+	recode func([]byte) ([]byte, error)
+}
+
+// recodeBuckets rewrites the records of each step's bucket (a missing
+// bucket has none). Keys and index entries stay as they are. A record
+// that cannot be read is left as it was: it is reported as damaged when
+// read, like any other.
+func (tx *Tx) recodeBuckets(steps []recodeStep) error {
+	for _, step := range steps {
 		b := tx.b(step.bucket)
+		if b == nil {
+			continue
+		}
 		var keys, vals [][]byte
 		err := b.ForEach(func(k, v []byte) error {
 			nv, err := step.recode(v)
@@ -266,6 +285,18 @@ func (tx *Tx) migrate2to3() error {
 		}
 	}
 	return nil
+}
+
+// migrate3to4 writes every record again in schema 4 ("v":4). The
+// schema-3 fields are unchanged, so today's decoders read the old bytes.
+func (tx *Tx) migrate3to4() error {
+	return tx.recodeBuckets([]recodeStep{
+		{bGames, recode(record.DecodeMatch, record.EncodeMatch)},
+		{bChallenges, recode(record.DecodeChallenge, record.EncodeChallenge)},
+		{bPlayers, recode(record.DecodePlayer, record.EncodePlayer)},
+		{bRooms, recode(record.DecodeRoom, record.EncodeRoom)},
+		{bRatings, recode(record.DecodeRating, record.EncodeRating)},
+	})
 }
 
 func recode[T any](decode func([]byte) (*T, error), encode func(*T) ([]byte, error)) func([]byte) ([]byte, error) {
@@ -669,11 +700,6 @@ func put[T any](tx *Tx, bucket []byte, key string, v *T, encode func(*T) ([]byte
 // Player returns what gobot knows of user id (ErrNotFound if nothing).
 func (tx *Tx) Player(id gobot.UserID) (*gobot.Player, error) {
 	return get(tx, bPlayers, string(id), "player", record.DecodePlayer)
-}
-
-// PutPlayer stores a player.
-func (tx *Tx) PutPlayer(p *gobot.Player) error {
-	return put(tx, bPlayers, string(p.ID), p, record.EncodePlayer)
 }
 
 // Room returns a room's settings (ErrNotFound if never set).

@@ -578,23 +578,28 @@ func TestRecordFormat(t *testing.T) {
 	}
 }
 
-// TestSchema2MigratesToToday: upgrading testdata/schema2.db gives, byte
-// for byte, the file this code writes for the same records.
-func TestSchema2MigratesToToday(t *testing.T) {
-	path := copyFixture(t, "schema2.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := dump(t, path); got != string(want) {
-		t.Errorf("schema2.db upgraded differs from records.golden:\n%s", firstDiff(got, string(want)))
+// TestOldSchemasMigrateToToday: upgrading testdata/schema2.db and
+// testdata/schema3.db (the fixture as the schema-3 release wrote it)
+// gives, byte for byte, the file this code writes for the same records.
+func TestOldSchemasMigrateToToday(t *testing.T) {
+	for _, name := range []string{"schema2.db", "schema3.db"} {
+		t.Run(name, func(t *testing.T) {
+			path := copyFixture(t, name)
+			db, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dump(t, path); got != string(want) {
+				t.Errorf("%s upgraded differs from records.golden:\n%s", name, firstDiff(got, string(want)))
+			}
+		})
 	}
 }
 
@@ -670,7 +675,8 @@ func TestDecodeRejectsUnknownWords(t *testing.T) {
 		{`"ko":"simple"`, `"ko":"super"`},
 		{`"scoring":"territory"`, `"scoring":"stones"`},
 		{`"kind":"per-move"`, `"kind":"hourglass"`},
-		{`"v":3`, `"v":2`},
+		{`"v":4`, `"v":2`},
+		{`"v":4`, `"v":5`},
 		{`"moves":"B[pd]`, `"moves":"X[pd]`},
 		{`"moves":"B[pd]`, `"moves":"B[p]`},
 	} {
@@ -680,6 +686,25 @@ func TestDecodeRejectsUnknownWords(t *testing.T) {
 		}
 		if _, err := record.DecodeMatch([]byte(raw)); err == nil {
 			t.Errorf("with %s: decoded", c.to)
+		}
+	}
+}
+
+// TestSchema3RecordsRead: a schema-3 record (schema 4 only added
+// optional fields) decodes as the same record with "v":4.
+func TestSchema3RecordsRead(t *testing.T) {
+	for _, raw := range goldenRecords(t, "games") {
+		old := strings.Replace(string(raw), `"v":4`, `"v":3`, 1)
+		if old == string(raw) {
+			t.Fatalf("%s has no \"v\":4", raw)
+		}
+		want, err := record.DecodeMatch(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := record.DecodeMatch([]byte(old))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("schema 3 %s:\n%+v\n%+v (%v)", old, got, want, err)
 		}
 	}
 }

@@ -99,6 +99,10 @@ func (db *DB) Quarantine(ctx context.Context, ref string) (Damage, error) {
 		case "challenge":
 			id, _ := strconv.ParseUint(key, 10, 64)
 			return tx.DeleteChallenge(gobot.ChallengeID(id))
+		case "player":
+			if err := tx.unindexVacation(gobot.UserID(key)); err != nil {
+				return err
+			}
 		}
 		return tx.b(bucket).Delete([]byte(key))
 	})

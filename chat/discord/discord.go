@@ -69,6 +69,12 @@ type Config struct {
 	// GatewayURL the websocket URL; both default to Discord's own.
 	APIURL     string
 	GatewayURL string
+	// Activity: a game's "Open board" button launches the web board as a
+	// Discord Activity (LAUNCH_ACTIVITY) instead of answering with a
+	// personal link; ClientSecret is the application's OAuth2 secret the
+	// Activity's sign-in needs (activity.go).
+	Activity     bool
+	ClientSecret string
 }
 
 // ErrLeaseHeld is what Config.Hold returns when another process holds
@@ -155,6 +161,9 @@ func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter
 		}
 	default:
 		return nil, fmt.Errorf("discord: mode %q is not gateway or http", cfg.Mode)
+	}
+	if cfg.Activity && (cfg.ApplicationID == "" || cfg.ClientSecret == "") {
+		return nil, errors.New("discord: the Activity needs the application ID and its client secret (discord.application_id, discord.client_secret)")
 	}
 	a.tr = &transport{gateway: cfg.GatewayURL, next: http.DefaultTransport}
 	if cfg.APIURL != "" {
@@ -433,6 +442,14 @@ func (a *Adapter) Register() error {
 			}
 		}
 		guilds = append([]string{""}, a.cfg.GuildIDs...)
+	} else if len(a.cfg.GuildIDs) > 0 && a.state != nil {
+		// user_install was on before: the global /go would show beside
+		// each guild's own, so it is removed.
+		none := []*discordgo.ApplicationCommand{}
+		if old, _ := a.state.GetState(context.Background(), Platform, "commands:"); len(old) > 0 && string(old) != hashCommands(none) {
+			perGuild[""] = none
+			guilds = append(guilds, "")
+		}
 	}
 	for _, g := range guilds {
 		cmds := cmds
@@ -447,7 +464,7 @@ func (a *Adapter) Register() error {
 				continue
 			}
 		}
-		if _, err := a.s.ApplicationCommandBulkOverwrite(appID, g, cmds); err != nil {
+		if err := a.overwriteCommands(appID, g, cmds); err != nil { // keeps the Activity's entry point (activity.go)
 			return fmt.Errorf("registering /go (guild %q): %w", g, err)
 		}
 		if a.state != nil {

@@ -54,6 +54,12 @@ type fakeDiscord struct {
 	now        func() time.Time
 	violations []string
 	dmRefusals int
+	// oauth, when set, answers the OAuth2 and Activity endpoints
+	// (activity_test.go).
+	oauth *fakeOAuth
+	// globalCommands, when set, is what GET .../commands answers (the
+	// application's commands as Discord has them).
+	globalCommands string
 }
 
 // issue records that Discord issued token at t.
@@ -169,10 +175,15 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if refused {
 		return
 	}
+	if f.oauth != nil && f.oauth.serve(w, r, c.Body) {
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/gateway/bot"):
 		fmt.Fprintf(w, `{"url":"wss://gateway.invalid","shards":%d,"session_start_limit":{"total":1000,"remaining":1000,"reset_after":0,"max_concurrency":1}}`, max(f.shards, 1))
+	case strings.HasSuffix(r.URL.Path, "/commands") && r.Method == http.MethodGet && f.globalCommands != "":
+		io.WriteString(w, f.globalCommands)
 	case strings.HasSuffix(r.URL.Path, "/commands"):
 		io.WriteString(w, "[]")
 	case strings.HasSuffix(r.URL.Path, "/users/@me/channels"):

@@ -131,9 +131,9 @@ func TestAPIBaseIsPerAdapter(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []string{"/api/v9/applications/app/commands", "/compat/api/applications/app/commands"}[i]
-		calls := fakes[i].take()
-		if len(calls) != 1 || calls[0].Path != want {
-			t.Errorf("adapter %d: calls %+v, want one to %s", i, calls, want)
+		calls := fakes[i].take() // the global commands read (for the Activity's entry point), then the overwrite
+		if len(calls) != 2 || calls[0].Path != want || calls[1].Path != want || calls[1].Method != "PUT" {
+			t.Errorf("adapter %d: calls %+v, want a GET and a PUT to %s", i, calls, want)
 		}
 	}
 	for _, bad := range []string{"discord.example/api", "ftp://x/api", "http:///api"} {

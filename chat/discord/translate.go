@@ -313,6 +313,9 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil, nil
 	case discordgo.InteractionMessageComponent:
+		if a.launches(in) { // the board opens inside Discord (activity.go)
+			return &discordgo.InteractionResponse{Type: launchActivity}, nil, nil
+		}
 		id := in.MessageComponentData().CustomID
 		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
 			label := "Yes"

@@ -415,6 +415,25 @@ func TestRegisterUserInstall(t *testing.T) {
 		t.Fatal("registered again with nothing changed")
 	}
 
+	// Turned off again: the guild gets its own /go back and the global
+	// one is removed (once).
+	e.a.cfg.UserInstall = false
+	if err := e.a.Register(); err != nil {
+		t.Fatal(err)
+	}
+	global = e.fake.find("PUT", "/applications/app/commands")
+	guild = e.fake.find("PUT", "/applications/app/guilds/g1/commands")
+	if len(global) != 1 || strings.TrimSpace(string(global[0].Body)) != "[]" {
+		t.Fatalf("global /go after user_install off: %v", global)
+	}
+	if len(guild) != 1 || !strings.Contains(string(guild[0].Body), `"name":"go"`) || strings.Contains(string(guild[0].Body), "integration_types") {
+		t.Fatalf("the guild's /go after user_install off: %v", guild)
+	}
+	e.fake.take()
+	if err := e.a.Register(); err != nil || len(e.fake.take()) != 0 {
+		t.Fatal("registered again with nothing changed")
+	}
+
 	e = newEnv(t)
 	e.a.cfg.GuildIDs = []string{"g1"}
 	if err := e.a.Register(); err != nil {

@@ -20,6 +20,7 @@ const (
 	ArgChoice                   // one of Choices
 	ArgEngine                   // engine=gnugo (autocompleted)
 	ArgLevel                    // level=1..10
+	ArgVote                     // vote=10m: a room-vote game's window
 	ArgTeams                    // two teams: "@alice @bob vs @carol @dave" (rengo, teams.go)
 )
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gobotgo/gobot"
@@ -26,6 +27,7 @@ type Args struct {
 	Engine    string            // an ArgEngine: engine=gnugo (lower case)
 	Level     int               // an ArgLevel: level=1..10
 	HasLevel  bool              // Level was given
+	Vote      time.Duration     // an ArgVote: vote=10m (a room-vote game's window)
 	Teams     [2][]gobot.UserID // an ArgTeams: the players before "vs" and after it, in order (teams.go)
 
 	typed map[string]string // argument name → what was typed, to name both of two values
@@ -39,6 +41,7 @@ var kindKeys = map[ArgKind][]string{
 	ArgSize: {"size", "board"}, ArgRules: {"rules", "ruleset", "rule"}, ArgColor: {"color", "colour"},
 	ArgKomi: {"komi", "km"}, ArgHandicap: {"handicap", "ha", "h"}, ArgClock: {"clock", "time"},
 	ArgEngine: {"engine", "bot", "computer"}, ArgLevel: {"level", "lvl"},
+	ArgVote: {"vote"},
 }
 
 // what describes what an argument looks like, for usage errors.
@@ -68,6 +71,8 @@ func (a Arg) what() string {
 		return "engine=gnugo"
 	case ArgLevel:
 		return "level=1 to 10"
+	case ArgVote:
+		return "vote=10m"
 	case ArgTeams:
 		return "players like @alice @bob vs @carol @dave"
 	case ArgChoice:
@@ -294,7 +299,7 @@ func undeclared(c *Decl, a *Args, w string) error {
 		k, _, _ := strings.Cut(lower, "=")
 		keys := c.optionKeys()
 		if len(keys) == 0 {
-			return c.UsageError(fmt.Sprintf("%s takes no options like key=value (I got %s); it takes %s.", c.Name, Echo(w), c.takesList()))
+			return c.UsageError(c.takesOrHelp(fmt.Sprintf("%s takes no options like key=value (I got %s)", c.Name, Echo(w))))
 		}
 		n, ok := Nearest(k, keys)
 		switch {
@@ -323,7 +328,7 @@ func undeclared(c *Decl, a *Args, w string) error {
 	case kind == ArgUser || kind == ArgPoint || kind == ArgSize:
 		if !c.takes(kind) {
 			what := map[ArgKind]string{ArgUser: "player", ArgPoint: "point", ArgSize: "number"}[kind]
-			return c.UsageError(fmt.Sprintf("%s takes no %s (I got %s); it takes %s.", c.Name, what, Echo(w), c.takesList()))
+			return c.UsageError(c.takesOrHelp(fmt.Sprintf("%s takes no %s (I got %s)", c.Name, what, Echo(w))))
 		}
 	}
 	msg := fmt.Sprintf("I don't understand %s here: %s takes %s.", Echo(w), c.Name, c.takesList())
@@ -382,6 +387,16 @@ func (c *Decl) takes(k ArgKind) bool {
 		}
 	}
 	return false
+}
+
+// takesOrHelp ends refusal s with what c takes, or, when that would
+// make the refusal too long (a command with many options), with where to
+// read it.
+func (c *Decl) takesOrHelp(s string) string {
+	if msg := s + "; it takes " + c.takesList() + "."; len(msg) <= MaxRefusal {
+		return msg
+	}
+	return fmt.Sprintf("%s; %s says what it takes.", s, Cmd("help "+c.Name))
 }
 
 // takesList names what each of c's arguments looks like.
@@ -542,6 +557,12 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 			return Refusef("level=%s won't work: levels go from 1 (weakest) to 10 (strongest), like level=3.", ClipArg(v))
 		}
 		a.Level, a.HasLevel = n, true
+	case ArgVote:
+		d, err := parseDuration(strings.ToLower(strings.TrimSpace(v)))
+		if err != nil || d < gobot.MinVoteWindow || d > gobot.MaxVoteWindow {
+			return Refusef("vote=%s won't work: the voting window goes from 5 seconds to 7 days, like vote=30s, vote=10m or vote=1d.", ClipArg(v))
+		}
+		a.Vote = d
 	case ArgChoice:
 		ch, ok := arg.choice(v)
 		if !ok {

@@ -145,6 +145,9 @@ type Drawing struct {
 	ID     gobot.GameID
 	Theme  string
 	Replay bool
+	// Votes, for a board, are the counts of a room-vote game's open
+	// window to mark on their points (nil: none).
+	Votes map[game.Point]int
 
 	Done bool
 	File *File

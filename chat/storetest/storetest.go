@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"RoomGames", testRoomGames},
 		{"MovedAndHandedOver", testMoved},
 		{"DueGames", testDueGames},
+		{"Vacations", testVacations},
 		{"Challenges", testChallenges},
 		{"PlayersAndRooms", testPlayersAndRooms},
 		{"Events", testEvents},
@@ -66,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"Ratings", testRatings},
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
+		{"VoteGames", testVoteGames}, // vote.go
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

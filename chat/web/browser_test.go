@@ -71,10 +71,16 @@ func newTab(t *testing.T, h *harness, browser context.Context, name string) *tab
 	return &tab{t: t, name: name, ctx: ctx, h: h}
 }
 
+// browserStep bounds one browser step (a navigation, a click, a wait for
+// the page to show something). It only turns a hung browser into a
+// failure: generous, because a loaded machine (CI runs every package's
+// tests at once) can take many seconds to load a page's modules.
+const browserStep = time.Minute
+
 // do runs actions with a time limit.
 func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		b.t.Fatalf("%s: %s: %v", b.name, what, err)
@@ -84,7 +90,7 @@ func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 // eval returns a JavaScript expression's value.
 func eval[T any](b *tab, expr string) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -96,7 +102,7 @@ func eval[T any](b *tab, expr string) T {
 // waitFor waits until a JavaScript predicate holds.
 func (b *tab) waitFor(what, expr string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
 		b.t.Fatalf("%s: waiting for %s: %v (status %q, message %q)", b.name, what, err, b.status(), b.message())
@@ -153,7 +159,7 @@ func (b *tab) waitStatus(re string) {
 
 func (b *tab) screenshot(path string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -210,6 +211,9 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 		if !match.Deadline.IsZero() {
 			sd.Clock = fmt.Sprintf("%s must move by %s.", sn.names[playerID(match, c)], match.Deadline.UTC().Format("2 Jan 15:04 MST"))
 		}
+		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
+			sd.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", sn.names[playerID(match, c)], protocol.FormatDuration(match.PausedLeft))
+		}
 	}
 	if match.UndoBy != "" && match.Active() {
 		sn.Undo = sn.color(match.UndoBy)
@@ -300,6 +304,9 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side)}
 	if p.Watch || d.Color == "" {
 		d.Role = "watcher"
+	}
+	if p.Activity {
+		activityHeaders(w) // inside Discord's frame (activity.go)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -60,6 +60,9 @@ type Config struct {
 	Burst int
 	Now   func() time.Time
 	Log   *slog.Logger
+	// Activity, when set, serves the board as a Discord Activity too
+	// (activity.go); nil: no Activity.
+	Activity DiscordActivity
 }
 
 // Server serves the web board. Link implements chat.Linker.
@@ -72,6 +75,8 @@ type Server struct {
 	page   *template.Template
 	static http.Handler
 	mux    *http.ServeMux
+
+	discord *activity // the Discord Activity, or nil (activity.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -119,6 +124,11 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /g/{id}/act", s.act)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	s.mux.HandleFunc("/", s.unknown)
+	if cfg.Activity != nil {
+		if err := s.enableActivity(cfg.Activity); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

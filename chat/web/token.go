@@ -32,6 +32,9 @@ type Pass struct {
 	// Session is set in a session cookie only: it names one opening of
 	// the link, to which the CSRF token and the rate limit are bound.
 	Session string `json:"s,omitempty"`
+	// Activity: a session opened by the Discord Activity, whose pages
+	// Discord's clients may frame (activity.go).
+	Activity bool `json:"a,omitempty"`
 }
 
 // A signer signs and checks passes with one secret. Link tokens and

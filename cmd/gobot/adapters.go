@@ -15,8 +15,9 @@ import (
 )
 
 // adapters builds a runner for every adapter the config enables and
-// registers their notifiers with the bot.
-func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStore, log *slog.Logger, stdin io.Reader, stdout io.Writer) ([]func(context.Context) error, error) {
+// registers their notifiers with the bot. board is the web board (nil:
+// off), which the Discord Activity signs in through.
+func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStore, log *slog.Logger, stdin io.Reader, stdout io.Writer, board *webBoard) ([]func(context.Context) error, error) {
 	var runners []func(context.Context) error
 	state := gobot.StoreState(store)
 	if cfg.Console.Enabled {
@@ -30,6 +31,9 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 			return nil, err
 		}
 		bot.SetNotifier(discord.Platform, a)
+		if board != nil && d.Activity {
+			board.activity = a // the Activity's sign-in asks Discord (docs/discord.md)
+		}
 		runners = append(runners, a.Run)
 	}
 	if m := cfg.Matrix; m.Enabled {
@@ -60,6 +64,7 @@ func discordConfig(d DiscordConfig, store gobot.Store, holder string, sc Storage
 		Mode: d.Mode, Token: d.Token, ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, Listen: d.Listen,
 		GuildIDs: d.GuildIDs, UserInstall: d.UserInstall == nil || *d.UserInstall, ShardID: id, ShardCount: count, AutoShards: auto, APIURL: d.APIURL, GatewayURL: d.GatewayURL,
 		Hold: discord.StoreLeases(store, holder, sc.leaseTTL()), LeaseRound: sc.shardRound(),
+		Activity: d.Activity, ClientSecret: d.ClientSecret,
 	}
 }
 

@@ -35,6 +35,8 @@ type Config struct {
 	Scoring  ScoringConfig   `yaml:"scoring"`
 	Ratings  RatingsConfig   `yaml:"ratings"`
 	Web      WebConfig       `yaml:"web"` // web.go
+	// Vacation: the vacation allowance (vacation.go).
+	Vacation VacationConfig `yaml:"vacation"`
 }
 
 // LogConfig chooses the log format and level.
@@ -81,6 +83,11 @@ type DiscordConfig struct {
 	APIURL        string       `yaml:"api_url"`
 	GatewayURL    string       `yaml:"gateway_url"`
 	UserInstall   *bool        `yaml:"user_install"` // nil: true (docs/discord.md)
+	// Activity: "Open board" launches the web board as a Discord
+	// Activity; ClientSecret (or GOBOT_DISCORD_CLIENT_SECRET) signs its
+	// users in (docs/discord.md).
+	Activity     bool   `yaml:"activity"`
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // MatrixConfig is the Matrix adapter's section.
@@ -111,6 +118,7 @@ var secretEnv = []struct {
 }{
 	{"GOBOT_DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = v }},
 	{"GOBOT_DISCORD_PUBLIC_KEY", func(c *Config, v string) { c.Discord.PublicKey = v }},
+	{"GOBOT_DISCORD_CLIENT_SECRET", func(c *Config, v string) { c.Discord.ClientSecret = v }},
 	{"GOBOT_MATRIX_ACCESS_TOKEN", func(c *Config, v string) { c.Matrix.AccessToken = v }},
 	{"GOBOT_MATRIX_PASSWORD", func(c *Config, v string) { c.Matrix.Password = v }},
 	{"GOBOT_STORAGE_DSN", func(c *Config, v string) { c.Storage.DSN = v }},
@@ -174,6 +182,9 @@ func (c *Config) check() error {
 	if err := c.Web.check(); err != nil {
 		return err
 	}
+	if err := c.Vacation.check(); err != nil {
+		return err
+	}
 	if c.Defaults.Rules != "" {
 		r, err := game.ParseRules(c.Defaults.Rules)
 		if err == nil {
@@ -230,6 +241,9 @@ func (c *Config) check() error {
 		if err := d.checkShards(); err != nil {
 			return err
 		}
+		if err := c.checkActivity(); err != nil {
+			return err
+		}
 	}
 	if m := c.Matrix; m.Enabled {
 		if m.Homeserver == "" {
@@ -264,6 +278,7 @@ func (c *Config) chatConfig() chat.Config {
 	if c.Clock.ClaimTTL != "" {
 		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
+	cc.Vacation = c.Vacation.chatConfig()
 	return cc
 }
 

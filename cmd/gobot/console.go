@@ -202,7 +202,7 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	if store.bolt != nil {
 		serveBackups(ctx, store.bolt, log)
 	}
-	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout)
+	runners, err := adapters(ctx, cfg, bot, store, log, stdin, stdout, board)
 	if err != nil {
 		return err
 	}

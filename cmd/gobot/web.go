@@ -83,6 +83,8 @@ type webBoard struct {
 	hub    *web.Hub
 	store  gobot.Store
 	listen func(context.Context) error // the PostgreSQL listener, or nil
+	// activity is the Discord adapter when discord.activity is on.
+	activity web.DiscordActivity
 }
 
 // newWebBoard wraps store so that committed game changes reach the
@@ -106,7 +108,7 @@ func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g
 // serveWeb starts serving the board on ln and enables the `web` command;
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
-	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log})
+	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log, Activity: wb.activity})
 	if err != nil {
 		return nil, err
 	}

@@ -295,14 +295,6 @@ func (t *tx) Player(id gobot.UserID) (*gobot.Player, error) {
 	return decodePlayer(id, raw)
 }
 
-func (t *tx) PutPlayer(p *gobot.Player) error {
-	raw, err := encodePlayer(p)
-	if err != nil {
-		return err
-	}
-	return t.putRecord("players", string(p.ID), raw)
-}
-
 func (t *tx) Room(id gobot.RoomID) (*gobot.Room, error) {
 	raw, err := t.getRecord("rooms", "room", string(id))
 	if err != nil {

@@ -18,15 +18,24 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// The on-disk record format (schema 3) belongs to the stores, not to
-// the model: every record is JSON with "v":3, lower-case field names fixed
+// The on-disk record format (schema 4) belongs to the stores, not to
+// the model: every record is JSON with "v":4, lower-case field names fixed
 // here, enums as words, durations as Go duration text ("72h0m0s"),
 // points and moves as SGF ("dd", "B[dd];W[]"). Renaming a field or
 // reordering a constant in gobot or game changes nothing on disk; a
 // change of the format gets a new version and a migration in storage's
 // db.go. storage/testdata/records.golden and testdata/ratings.golden
 // pin it.
-const Format = 3
+//
+// Schema 4 added optional fields only (team games, room votes, planned
+// moves, vacation, room widgets): a schema-3 record is a schema-4 record
+// without them, so the decoders read both and the stores rewrite old
+// records as "v":4 when they migrate. A gobot that knows only schema 3
+// refuses a schema-4 record instead of dropping what it does not know.
+const Format = 4
+
+// oldestFormat is the oldest "v" the decoders read as today's format.
+const oldestFormat = 3
 
 // dur is a duration written as text.
 type dur time.Duration
@@ -147,8 +156,58 @@ type gameRec struct {
 	Engine      string         `json:"engine,omitempty"`
 	EngineLevel int            `json:"engine_level,omitempty"`
 	EngineDead  int            `json:"engine_dead,omitempty"`
+	// Vacation: absent in a game that was never paused.
+	NoVacation bool      `json:"no_vacation,omitempty"`
+	PausedBy   []string  `json:"paused_by,omitempty"`
+	PausedLeft dur       `json:"paused_left,omitempty"`
+	PausedAt   time.Time `json:"paused_at,omitzero"`
+	// Room-vote games: absent in every other game.
+	Vote *voteRec `json:"vote,omitempty"`
 	// Teams: a team game's sides (team.go).
 	Teams *teamsRec `json:"teams,omitempty"`
+}
+
+// voteRec is a room-vote game's voting (gobot.Vote).
+type voteRec struct {
+	Window  dur         `json:"window"`
+	Closes  time.Time   `json:"closes,omitzero"`
+	Ballots []ballotRec `json:"ballots,omitempty"`
+	Voters  []string    `json:"voters,omitempty"`
+}
+
+type ballotRec struct {
+	By   string    `json:"by"`
+	Move string    `json:"move"`
+	At   time.Time `json:"at"`
+}
+
+func encodeVote(v *gobot.Vote) *voteRec {
+	if v == nil {
+		return nil
+	}
+	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes}
+	for _, b := range v.Ballots {
+		rec.Ballots = append(rec.Ballots, ballotRec{By: string(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range v.Voters {
+		rec.Voters = append(rec.Voters, string(u))
+	}
+	return rec
+}
+
+func decodeVote(rec *voteRec) *gobot.Vote {
+	if rec == nil {
+		return nil
+	}
+	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes}
+	for _, b := range rec.Ballots {
+		v.Ballots = append(v.Ballots, gobot.Ballot{By: gobot.UserID(b.By), Move: b.Move, At: b.At})
+	}
+	for _, u := range rec.Voters {
+		v.Voters = append(v.Voters, gobot.UserID(u))
+	}
+	return v
+
 }
 
 type challengeRec struct {
@@ -169,6 +228,10 @@ type challengeRec struct {
 	Message  string              `json:"message,omitempty"`
 	Answered time.Time           `json:"answered,omitzero"`
 	Rating   *challengeRatingRec `json:"rating,omitempty"`
+	// Vacation: vacation=off.
+	NoVacation bool `json:"no_vacation,omitempty"`
+	// Room-vote challenges: the voting window (absent: not a vote game).
+	VoteWindow dur `json:"vote_window,omitempty"`
 	// Teams: a team challenge's sides (team.go).
 	Teams *teamsRec `json:"teams,omitempty"`
 }
@@ -180,6 +243,19 @@ type playerRec struct {
 	Notify  string    `json:"notify,omitempty"`
 	Theme   string    `json:"theme,omitempty"`
 	Updated time.Time `json:"updated"`
+	// Vacation: absent for a player who never started a game or a
+	// vacation.
+	Vacation *vacationRec `json:"vacation,omitempty"`
+}
+
+type vacationRec struct {
+	FirstGame time.Time `json:"first_game,omitzero"`
+	Left      dur       `json:"left"`
+	Weeks     int       `json:"weeks,omitempty"`
+	Start     time.Time `json:"start,omitzero"`
+	End       time.Time `json:"end,omitzero"`
+	Reminded  bool      `json:"reminded,omitempty"`
+	Room      string    `json:"room,omitempty"`
 }
 
 type roomRec struct {
@@ -326,7 +402,11 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
-		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead}
+		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
+		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote)}
+	for _, u := range g.PausedBy {
+		rec.PausedBy = append(rec.PausedBy, string(u))
+	}
 	rec.Teams = encodeTeams(&e, g.Teams)
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
@@ -368,7 +448,7 @@ func checkFormat(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
 	}
-	if v.V != Format {
+	if v.V < oldestFormat || v.V > Format {
 		return fmt.Errorf("record format %d, want %d", v.V, Format)
 	}
 	return nil
@@ -387,7 +467,11 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
-		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead}
+		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
+		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote)}
+	for _, u := range rec.PausedBy {
+		g.PausedBy = append(g.PausedBy, gobot.UserID(u))
+	}
 	g.Teams = decodeTeams(&e, rec.Teams)
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	r := &g.Record
@@ -428,7 +512,8 @@ func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
-		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating)}
+		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating), NoVacation: c.NoVacation,
+		VoteWindow: dur(c.VoteWindow)}
 	rec.Teams = encodeTeams(&e, c.Teams)
 	if e.err != nil {
 		return nil, fmt.Errorf("challenge #%d cannot be stored: %w", c.ID, e.err)
@@ -448,13 +533,18 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
-		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating)}
+		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating), NoVacation: rec.NoVacation,
+		VoteWindow: time.Duration(rec.VoteWindow)}
 	c.Teams = decodeTeams(&e, rec.Teams)
 	return c, e.err
 }
 
 func EncodePlayer(p *gobot.Player) ([]byte, error) {
-	return json.Marshal(playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated})
+	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated}
+	if v := p.Vacation; v != nil {
+		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: string(v.Room)}
+	}
+	return json.Marshal(rec)
 }
 
 func DecodePlayer(raw []byte) (*gobot.Player, error) {
@@ -465,7 +555,11 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	return &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}, nil
+	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}
+	if v := rec.Vacation; v != nil {
+		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: gobot.RoomID(v.Room)}
+	}
+	return p, nil
 }
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {

@@ -1,0 +1,523 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Vacation: a player on vacation stops the clocks of their correspondence
+// games (not those against an engine, not those challenged with
+// vacation=off). The clock of a paused game keeps the time the player to
+// move had left (Match.PausedLeft) and gives it back, to the second, when
+// the last of its players on vacation returns. Moves may still be played
+// in a paused game: the clock turns over as usual, but stopped (per move:
+// the next player's full time; Fischer: the mover's bank plus the
+// increment, the next player's bank) until the vacation ends.
+//
+// A vacation ends with `vacation off`, or by itself when its days run out
+// (the clock loop: tickVacations, claimed like a reminder so it happens
+// once with several processes and across restarts), with a reminder a
+// day before.
+
+// VacationConfig is the vacation allowance. The zero VacationConfig is
+// the default: every player starts with 14 days, earns one more day per
+// week counted from their first game, and may hold at most 30 (as OGS
+// does: enough for a long holiday at once, earned back at a rate that
+// keeps nobody on vacation for good). One with any field set is used as
+// given: PerWeek 0 earns nothing.
+type VacationConfig struct {
+	Start   time.Duration // allowance before the first game (default 14 days)
+	PerWeek time.Duration // earned per week from the first game (default 1 day)
+	Max     time.Duration // at most this much is held (default 30 days)
+	// Off turns vacations off: `vacation on` is refused.
+	Off bool
+}
+
+const (
+	day  = 24 * time.Hour
+	week = 7 * day
+	// vacationReminder is how long before a vacation's end its player
+	// is reminded.
+	vacationReminder = day
+)
+
+// DefaultVacation is the allowance of the zero VacationConfig.
+var DefaultVacation = VacationConfig{Start: 14 * day, PerWeek: day, Max: 30 * day}
+
+func (c *VacationConfig) setDefaults() {
+	if *c == (VacationConfig{}) {
+		*c = DefaultVacation
+	}
+}
+
+// vacationAccount returns p's vacation account as of now, with the weeks
+// since their first game credited (a copy; nothing is stored). While a
+// vacation runs nothing is credited: its end was fixed when it began, and
+// the weeks that pass meanwhile are credited when it ends.
+func (b *core) vacationAccount(p *gobot.Player, now time.Time) gobot.Vacation {
+	v := gobot.Vacation{Left: min(b.cfg.Vacation.Start, b.cfg.Vacation.Max)}
+	if p != nil && p.Vacation != nil {
+		v = *p.Vacation
+	}
+	if v.On() || v.FirstGame.IsZero() {
+		return v
+	}
+	if weeks := int(now.Sub(v.FirstGame) / week); weeks > v.Weeks {
+		if v.Left < b.cfg.Vacation.Max {
+			v.Left = min(v.Left+time.Duration(weeks-v.Weeks)*b.cfg.Vacation.PerWeek, b.cfg.Vacation.Max)
+		}
+		v.Weeks = weeks
+	}
+	return v
+}
+
+// loadPlayer returns u's record, or a new one.
+func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
+	p, err := tx.Player(u)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return &gobot.Player{ID: u}, nil
+	}
+	return p, err
+}
+
+// gameBegins starts the week count of each of the game's human players
+// whose first game this is (their vacation allowance grows from it), and
+// stops the new game's clock at once if one of them is on vacation. Called
+// when a game between people begins, before it is stored.
+func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
+	for _, u := range []gobot.UserID{l.match.Black, l.match.White} {
+		if u.Platform() == EnginePlatform {
+			continue
+		}
+		p, err := loadPlayer(tx, u)
+		if errors.Is(err, gobot.ErrCorrupt) {
+			b.log.Error("corrupt record", "err", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if p.Vacation.On() {
+			pauseGame(l, u, t)
+		}
+		if p.Vacation != nil && !p.Vacation.FirstGame.IsZero() {
+			continue
+		}
+		v := b.vacationAccount(p, t)
+		v.FirstGame, v.Weeks = t, 0
+		p.Vacation = &v
+		if err := tx.PutPlayer(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vacationApplies reports whether a vacation stops game l's clock: not
+// in games against an engine or the room (a vote game's deadline is its
+// voting window too), nor in team games (the turn passes to a teammate),
+// nor with vacation=off or no clock.
+func vacationApplies(l *loaded) bool {
+	m := l.match
+	return m.Active() && m.Engine == "" && m.Vote == nil && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
+		m.Black.Platform() != EnginePlatform && m.White.Platform() != EnginePlatform
+}
+
+// pauseGame stops game l's clock for u's vacation and reports whether it
+// did (not when vacation does not apply, u already paused it, or the
+// player to move is already out of time: the clock loop ends that game).
+func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
+	m := l.match
+	if !vacationApplies(l) || slices.Contains(m.PausedBy, u) {
+		return false
+	}
+	if !m.Paused() {
+		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() {
+			if !now.Before(m.Deadline) {
+				return false
+			}
+			m.PausedLeft, m.Deadline = m.Deadline.Sub(now), time.Time{}
+		}
+		m.PausedAt = now
+	}
+	m.PausedBy = append(m.PausedBy, u)
+	return true
+}
+
+// unpauseGame takes u's vacation off game l and reports whether its clock
+// runs again (nobody else's vacation holds it): the player to move gets
+// back the time they had left.
+func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
+	m := l.match
+	i := slices.Index(m.PausedBy, u)
+	if i < 0 {
+		return false
+	}
+	m.PausedBy = slices.Delete(m.PausedBy, i, i+1)
+	if len(m.PausedBy) > 0 {
+		return false
+	}
+	m.PausedBy = nil
+	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock {
+		m.Deadline = now.Add(m.PausedLeft)
+	}
+	m.PausedLeft, m.PausedAt = 0, time.Time{}
+	return true
+}
+
+// keepPaused moves a clock that startClock just started into the paused
+// game's stopped clock.
+func keepPaused(match *gobot.Match, t time.Time) {
+	if match.Paused() && !match.Deadline.IsZero() {
+		match.PausedLeft, match.Deadline = match.Deadline.Sub(t), time.Time{}
+	}
+}
+
+// pausedNote says why a paused game's clock is stopped: "clock stopped:
+// @alice is on vacation".
+func pausedNote(match *gobot.Match) string {
+	var who []string
+	for _, u := range match.PausedBy {
+		who = append(who, protocol.Mention(u))
+	}
+	verb := "is"
+	if len(who) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("clock stopped: %s %s on vacation", strings.Join(who, " and "), verb)
+}
+
+// vacationHeader is what the game's header adds about vacation.
+func vacationHeader(noVacation bool) string {
+	if noVacation {
+		return ", vacation=off (vacations do not stop its clock)"
+	}
+	return ""
+}
+
+func formatWhen(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
+
+// formatDays is a vacation balance in words: "14 days", "2d 3h".
+func formatDays(d time.Duration) string {
+	d = d.Truncate(time.Second)
+	if d > 0 && d%day == 0 {
+		n := int(d / day)
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
+	}
+	return protocol.FormatDuration(d)
+}
+
+func cmdVacation(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	switch a.Choice["on"] {
+	case "on":
+		return b.vacationOn(tx, r)
+	case "off":
+		return b.vacationOff(tx, r)
+	}
+	return b.vacationShow(tx, r)
+}
+
+// vacationShown: `vacation` alone only looks.
+func vacationShown(a *protocol.Args) bool { return a.Choice["on"] == "" }
+
+func (b *core) vacationShow(tx gobot.Tx, r *protocol.Request) (Result, error) {
+	p := playerIn(tx, r.User.ID)
+	v := b.vacationAccount(&p, r.Time)
+	c := b.cfg.Vacation
+	earn := fmt.Sprintf("You earn %s a week from your first game, up to %s.", formatDays(c.PerWeek), formatDays(c.Max))
+	if c.PerWeek <= 0 {
+		earn = "No days are earned here."
+	}
+	if c.Off && !v.On() {
+		return Result{Reply: protocol.Reply{Title: "Vacation", Text: "Vacations are turned off on this bot: your games' clocks run as usual."}}, nil
+	}
+	if v.On() {
+		games, err := pausedGames(tx, r.User.ID)
+		if err != nil {
+			return Result{}, err
+		}
+		text := fmt.Sprintf("You are on vacation until %s: %s left. %s ends it.", formatWhen(v.End), formatDays(v.End.Sub(r.Time)), b.cmd("vacation off"))
+		if len(games) > 0 {
+			text += " Stopped clocks: " + protocol.ListSome(games) + "."
+		}
+		return Result{Reply: protocol.Reply{Title: "Vacation", Text: text + " " + earn}}, nil
+	}
+	return Result{Reply: protocol.Reply{Title: "Vacation", Text: fmt.Sprintf("You have %s of vacation left. %s %s stops the clocks of your games against people until you are back (%s), or until the days run out.",
+		formatDays(v.Left), earn, b.cmd("vacation on"), b.cmd("vacation off"))}}, nil
+}
+
+// pausedGames names u's games whose clock u's vacation stops.
+func pausedGames(tx gobot.Tx, u gobot.UserID) ([]string, error) {
+	games, err := tx.ActiveGames(u)
+	if err != nil && len(games) == 0 {
+		return nil, err
+	}
+	var names []string
+	for _, m := range games {
+		if slices.Contains(m.PausedBy, u) {
+			names = append(names, fmt.Sprintf("#%d", m.ID))
+		}
+	}
+	return names, nil
+}
+
+func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
+	u := r.User.ID
+	p, err := loadPlayer(tx, u)
+	if err != nil {
+		return Result{}, err
+	}
+	if b.cfg.Vacation.Off {
+		return Result{}, errorf("Vacations are turned off on this bot: your games' clocks run as usual.")
+	}
+	if p.Vacation.On() {
+		return Result{}, errorf("You are already on vacation, until %s; %s ends it.", formatWhen(p.Vacation.End), b.cmd("vacation off"))
+	}
+	v := b.vacationAccount(p, r.Time)
+	if v.Left < time.Second {
+		if b.cfg.Vacation.PerWeek <= 0 {
+			return Result{}, errorf("You have no vacation days left, and none are earned here.")
+		}
+		return Result{}, errorf("You have no vacation days left: you earn %s a week from your first game.", formatDays(b.cfg.Vacation.PerWeek))
+	}
+	v.Start, v.End, v.Reminded, v.Room = r.Time, r.Time.Add(v.Left), v.Left <= vacationReminder, r.Room
+	p.Vacation = &v
+	if err := tx.PutPlayer(p); err != nil {
+		return Result{}, err
+	}
+	var fx Effects
+	games, err := tx.ActiveGames(u)
+	if err != nil {
+		return Result{}, err
+	}
+	var stopped, running []string
+	for _, m := range games {
+		l, err := load(m)
+		if err != nil {
+			return Result{}, err
+		}
+		if !pauseGame(l, u, r.Time) {
+			if vacationApplies(l) || m.NoVacation {
+				running = append(running, fmt.Sprintf("#%d", m.ID))
+			}
+			continue
+		}
+		l.match.Updated = r.Time
+		if err := tx.PutMatch(l.match); err != nil {
+			return Result{}, err
+		}
+		stopped = append(stopped, fmt.Sprintf("#%d", m.ID))
+		opp := playerOf(m, colorOf(m, u).Opponent())
+		text := fmt.Sprintf("%s is on vacation until %s: the clock of game #%d is stopped", protocol.Mention(u), formatWhen(v.End), m.ID)
+		if l.g.Phase() == game.Playing {
+			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(playerOf(m, l.g.ToMove())))
+		}
+		b.tellOpponent(&fx, tx, m, opp, text+". Moves can still be played.")
+	}
+	text := fmt.Sprintf("You are on vacation until %s (%s).", formatWhen(v.End), formatDays(v.Left))
+	if len(stopped) > 0 {
+		text += " Clocks stopped: " + protocol.ListSome(stopped) + "; your opponents are told."
+	} else {
+		text += " None of your games has a clock to stop."
+	}
+	if len(running) > 0 {
+		text += " Still running: " + protocol.ListSome(running) + " (vacation=off, or out of time already)."
+	}
+	text += fmt.Sprintf(" %s ends it.", b.cmd("vacation off"))
+	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
+}
+
+// tellOpponent posts text in game m's room for its player opp (in a DM
+// when they asked for DMs).
+func (b *core) tellOpponent(fx *Effects, tx gobot.Tx, m *gobot.Match, opp gobot.UserID, text string) {
+	msg := protocol.Message{Room: m.Room, Reply: protocol.Reply{Game: m.ID, Title: fmt.Sprintf("Game #%d", m.ID), Text: text}}
+	switch playerIn(tx, opp).Notify {
+	case "dm":
+		msg.To = opp
+	case "off":
+	default:
+		msg.Reply.Mentions = []gobot.UserID{opp}
+	}
+	fx.notify(msg)
+}
+
+func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {
+	p, err := loadPlayer(tx, r.User.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	if !p.Vacation.On() {
+		return Result{}, errorf("You are not on vacation; %s starts it.", b.cmd("vacation on"))
+	}
+	var fx Effects
+	resumed, err := b.endVacation(&fx, tx, p, r.Time)
+	if err != nil {
+		return Result{}, err
+	}
+	text := fmt.Sprintf("Welcome back: your vacation is over, with %s left.", formatDays(p.Vacation.Left))
+	if resumed != "" {
+		text += " " + resumed
+	}
+	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
+}
+
+// endVacation ends p's vacation at now (or at its end, if that passed):
+// the time spent comes off the account, the weeks passed are credited,
+// and the clocks it stopped run again unless the opponent's vacation
+// holds them too; each opponent is told. It returns a sentence on the
+// games for p.
+func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.Time) (string, error) {
+	v := *p.Vacation
+	end := now
+	if v.End.Before(end) {
+		end = v.End
+	}
+	v.Left = max(v.Left-end.Sub(v.Start).Truncate(time.Second), 0)
+	v.Start, v.End, v.Reminded, v.Room = time.Time{}, time.Time{}, false, ""
+	p.Vacation = &v
+	v = b.vacationAccount(p, now)
+	p.Vacation = &v
+	if err := tx.PutPlayer(p); err != nil {
+		return "", err
+	}
+	games, err := tx.ActiveGames(p.ID)
+	if err != nil {
+		return "", err
+	}
+	var running, held []string
+	for _, m := range games {
+		if !slices.Contains(m.PausedBy, p.ID) {
+			continue
+		}
+		l, err := load(m)
+		if err != nil {
+			return "", err
+		}
+		opp := playerOf(m, colorOf(m, p.ID).Opponent())
+		var text string
+		if unpauseGame(l, p.ID, now) {
+			running = append(running, fmt.Sprintf("#%d", m.ID))
+			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
+			if l.g.Phase() == game.Playing {
+				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(m.Deadline.Sub(now)))
+			}
+		} else {
+			held = append(held, fmt.Sprintf("#%d", m.ID))
+			text = fmt.Sprintf("%s is back from vacation; game #%d stays stopped (%s)", protocol.Mention(p.ID), m.ID, pausedNote(m))
+		}
+		m.Updated = now
+		if err := tx.PutMatch(m); err != nil {
+			return "", err
+		}
+		b.tellOpponent(fx, tx, m, opp, text+".")
+	}
+	var s []string
+	if len(running) > 0 {
+		s = append(s, "Clocks running again: "+protocol.ListSome(running)+".")
+	}
+	if len(held) > 0 {
+		s = append(s, protocol.ListSome(held)+" stay stopped: your opponent is on vacation too.")
+	}
+	return strings.Join(s, " "), nil
+}
+
+// tickVacations ends the vacations whose days ran out and reminds the
+// players whose vacation ends within a day, each in a transaction that
+// claims its messages (claim.go): with several processes, or after a
+// restart, each happens once.
+func (b *Bot) tickVacations(ctx context.Context, now time.Time) error {
+	var due []*gobot.Player
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
+		var err error
+		// Those that end within a day, that day's end included.
+		due, err = tx.DueVacations(now.Add(vacationReminder+time.Nanosecond), 0)
+		return err
+	}); err != nil && len(due) == 0 {
+		return err
+	}
+	for _, p := range due {
+		platform := p.ID.Platform()
+		if _, ok := b.notifier(platform); !ok {
+			continue // left to a process that can tell the player
+		}
+		err := b.tickVacation(b.fenced(ctx, platform), p.ID, now)
+		switch {
+		case errors.Is(err, gobot.ErrLeaseLost):
+			b.log.Info("vacation: the platform's lease is held elsewhere now", "player", p.ID, "err", err)
+		case err != nil:
+			b.log.Error("vacation", "player", p.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) error {
+	var fx Effects
+	var step string
+	err := b.store.Update(ctx, func(tx gobot.Tx) error {
+		fx, step = Effects{}, "" // decide afresh if run again
+		p, err := tx.Player(u)
+		if err != nil {
+			return err
+		}
+		v := p.Vacation
+		if !v.On() {
+			return nil
+		}
+		msg := protocol.Message{To: u, Room: v.Room, Reply: protocol.Reply{Title: "Vacation"}}
+		if now.Before(v.End) {
+			if v.Reminded || v.End.Sub(now) > vacationReminder {
+				return nil
+			}
+			v.Reminded = true
+			if err := tx.PutPlayer(p); err != nil {
+				return err
+			}
+			step = fmt.Sprintf("vacation %s %d reminder", u, v.Start.UnixNano())
+			msg.Reply.Text = fmt.Sprintf("Your vacation ends on %s, in %s: then the clocks of your games run again. %s ends it sooner.", formatWhen(v.End), protocol.FormatDuration(v.End.Sub(now)), b.cmd("vacation off"))
+		} else {
+			step = fmt.Sprintf("vacation %s %d end", u, v.Start.UnixNano())
+			resumed, err := b.endVacation(&fx, tx, p, now)
+			if err != nil {
+				return err
+			}
+			msg.Reply.Text = strings.TrimSpace("Your vacation days ran out, so your vacation is over. " + resumed)
+		}
+		fx.Notices = append([]protocol.Message{msg}, fx.Notices...)
+		return b.claim(tx, step, fx.Notices, now)
+	})
+	if err != nil {
+		return err
+	}
+	b.sendClaimed(ctx, step, fx.Notices)
+	return nil
+}
+
+// vacationDoc is docs/commands.md's paragraph on clocks and vacation
+// (written by TestCommandsDoc).
+const vacationDoc = `
+Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
+except games against the room by vote and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told. A stopped clock keeps
+the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
+still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
+increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or
+when the days run out: a reminder comes a day before) each clock runs again from the time kept, to the
+second, whoever's turn it is. A game whose two players are away waits for both. A game that begins
+while one of its players is away starts with its clock stopped. Days are spent in real time, by the
+second: everyone starts with 14, earns one more each week counted from their first game, and holds at
+most 30 (the operator's ` + "`vacation:`" + ` settings may change the three numbers); days earned during a
+vacation are credited when it ends. (Players who played before vacations existed count their weeks
+from their next game.)
+`

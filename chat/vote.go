@@ -1,0 +1,577 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Room-vote games (docs/commands.md, "Room-vote games"). The room's seat
+// is gobot.VoteSeat; match.Vote holds the turn's ballots and its window.
+// The room's side has no clock: its turn waits for the first vote, which
+// opens a window of match.Vote.Window; the window's end is the game's
+// Deadline, so the clock loop (Tick → voteTick) of whichever process
+// comes first closes it, in one transaction that replays the game,
+// plays the winning move and claims its announcement (claim.go): played
+// once, announced once. The opponent (a person or an engine) moves as
+// in any game, under the game's clock.
+
+// roomColor is the room's colour in a vote game (Empty in other games).
+func roomColor(match *gobot.Match) game.Color {
+	if match.Vote == nil {
+		return game.Empty
+	}
+	return colorOf(match, gobot.VoteSeat)
+}
+
+// roomToMove reports whether it is the room's turn to play in match.
+func roomToMove(match *gobot.Match, g *game.Game) bool {
+	rc := roomColor(match)
+	return rc != game.Empty && g.Phase() == game.Playing && g.ToMove() == rc
+}
+
+// seatOf is u's colour in match: a player's, or in a vote game the
+// room's for anyone who has voted in it (they mark dead stones and
+// accept the count for the room).
+func seatOf(match *gobot.Match, u gobot.UserID) game.Color {
+	if c := colorOf(match, u); c != game.Empty {
+		return c
+	}
+	if match.Vote.Voted(u) {
+		return roomColor(match)
+	}
+	return game.Empty
+}
+
+// voteOpponent is the person or engine the room plays.
+func voteOpponent(match *gobot.Match) gobot.UserID {
+	return playerOf(match, roomColor(match).Opponent())
+}
+
+// checkVoteChallenge refuses what a vote challenge cannot be: rated, in a
+// direct conversation, without an opponent, with handicap=auto.
+func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
+	if a.Vote == 0 {
+		return nil
+	}
+	switch {
+	case r.DM:
+		return errorf("A vote game is played by a room: challenge from the room whose members will vote.")
+	case a.User == "" && a.Engine == "":
+		return errorf("A vote game needs the room's opponent: engine=%s, or a player like @alice (everyone else votes against them).", cmp.Or(strings.Join(b.engineNames(), "|"), "gnugo"))
+	case a.Choice["rated"] == "rated":
+		return errorf("Vote games are unrated; leave out rated.")
+	case a.Rating.Auto:
+		return errorf("handicap=auto needs two ratings, and the room has none: give a number, like handicap=2.")
+	}
+	return nil
+}
+
+// newVote starts the voting of a game whose window is w.
+func newVote(w time.Duration) *gobot.Vote { return &gobot.Vote{Window: w} }
+
+// voteStartNote tells the room how it plays, for a game's start message.
+func (b *core) voteStartNote(match *gobot.Match) string {
+	if match.Vote == nil {
+		return ""
+	}
+	return fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens a %s window, and when it closes the move with the most votes is played.",
+		roomColor(match).Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
+}
+
+// voteChallengeText is a vote challenge's announcement.
+func (b *core) voteChallengeText(c *gobot.Challenge) string {
+	colour := map[string]string{"black": " (the room takes Black)", "white": " (the room takes White)", "random": " (colours by lot)"}[c.Color]
+	return fmt.Sprintf("%s challenges %s to play against the room, by vote%s: %s; voting window %s, unrated.%s %s, answer with %s or %s.",
+		protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), protocol.FormatDuration(c.VoteWindow), clockNote(c.Clock),
+		protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+}
+
+// voteRefusal explains, to a caller who is not a player of the vote game
+// a play, pass, resign or undo refers to, that the room moves by vote;
+// undo is refused in vote games to everyone. nil: not a vote game, or
+// the caller plays it (the opponent moves as usual).
+func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) error {
+	var match *gobot.Match
+	if id != 0 {
+		m, err := tx.Match(id)
+		if err != nil {
+			return nil // findGame says what is wrong
+		}
+		match = m
+	} else {
+		mine, err := tx.ActiveGames(r.User.ID)
+		if err != nil {
+			return err
+		}
+		for _, g := range mine {
+			if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
+				return nil // the caller's own game here comes first
+			}
+		}
+		games, err := roomVoteGames(tx, r)
+		if err != nil || len(games) != 1 {
+			return err
+		}
+		match = games[0]
+	}
+	if match.Vote == nil || !match.Active() {
+		return nil
+	}
+	if r.Command == "undo" {
+		return errorf("Vote games have no undo: the room's moves are chosen by vote, and a vote is not taken back.")
+	}
+	if colorOf(match, r.User.ID) != game.Empty {
+		return nil
+	}
+	what := map[string]string{"pass": "vote pass", "resign": "vote resign"}[r.Command]
+	if what == "" {
+		what = "vote <point>"
+	}
+	return errorf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens a %s window; then the move with the most votes is played.",
+		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(what), protocol.FormatDuration(match.Vote.Window))
+}
+
+// roomVoteGames are the active vote games of r's room (its thread's, in
+// a thread).
+func roomVoteGames(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
+	games, err := tx.RoomGames(r.Room, true)
+	if gobot.Damaged(err) != nil {
+		err = nil // the readable ones
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*gobot.Match
+	for _, g := range games {
+		if g.Vote != nil {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// votedHere are the active vote games in r's room in which the caller
+// has voted: their scoring commands act for the room (findGame).
+func votedHere(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
+	games, err := roomVoteGames(tx, r)
+	if err != nil {
+		return nil, err
+	}
+	var out []*gobot.Match
+	for _, g := range games {
+		if g.Vote.Voted(r.User.ID) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// findVoteGame resolves the game a vote is for: "#7", or the room's one
+// active vote game.
+func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*gobot.Match, error) {
+	if id != 0 {
+		match, err := findGame(tx, b, r, id, false)
+		if err != nil {
+			return nil, err
+		}
+		if match.Vote == nil {
+			return nil, errorf("Game #%d is not a vote game: its players move with %s.", match.ID, b.cmd("play"))
+		}
+		return match, nil
+	}
+	games, err := roomVoteGames(tx, r)
+	if err != nil {
+		return nil, err
+	}
+	switch len(games) {
+	case 0:
+		eng := "gnugo"
+		if names := b.engineNames(); len(names) > 0 {
+			eng = names[0]
+		}
+		return nil, errorf("No vote game is being played here. Start one with %s (the room against the computer) or %s.", b.cmd("challenge engine="+eng+" vote=10m"), b.cmd("challenge @player vote=1h"))
+	case 1:
+		return games[0], nil
+	}
+	var ids []string
+	for _, g := range games {
+		ids = append(ids, fmt.Sprintf("#%d", g.ID))
+	}
+	return nil, errorf("Which game? The room votes in several: %s. Add the game, like %s.", protocol.ListSome(ids), b.cmd(fmt.Sprintf("vote %s #%d", voteWord(r), games[0].ID)))
+}
+
+// voteWord is the move a vote request names, as typed (clipped), for examples.
+func voteWord(r *protocol.Request) string {
+	for _, a := range r.Args {
+		if !strings.HasPrefix(a, "#") {
+			return protocol.ClipArg(a)
+		}
+	}
+	return "<point>"
+}
+
+func cmdVote(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	resign := a.Choice["resign"] == "resign"
+	switch {
+	case resign && len(a.Points) > 0:
+		return Result{}, errorf("Vote for one move: a point, pass, or resign — not %s and resign.", protocol.Echo(a.Points[0]))
+	case !resign && len(a.Points) == 0:
+		return Result{}, errorf("vote needs your move: a point like E5, pass, or resign.")
+	}
+	match, err := findVoteGame(tx, b, r, a.Game)
+	if err != nil {
+		return Result{}, err
+	}
+	if !match.Active() {
+		return Result{}, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
+	}
+	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
+		return Result{}, errorf("The room of game #%d votes in its own room; vote there.", match.ID)
+	}
+	if colorOf(match, r.User.ID) != game.Empty {
+		return Result{}, errorf("You play against the room in game #%d: make your moves with %s; the others vote.", match.ID, b.cmd("play"))
+	}
+	l, err := load(match)
+	if err != nil {
+		return Result{}, err
+	}
+	switch {
+	case l.g.Phase() == game.Scoring:
+		return Result{}, errorf("Game #%d is being scored: those who voted mark dead stones with %s and accept for the room with %s.", match.ID, b.cmd("dead <point>"), b.cmd("done"))
+	case !roomToMove(match, l.g):
+		return Result{}, errorf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(voteOpponent(match)), match.ID)
+	}
+	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
+		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.g.MoveNumber()+1, match.ID)
+	}
+	move := "resign"
+	if !resign {
+		if move, err = legalVote(l, a.Points[0]); err != nil {
+			return Result{}, err
+		}
+	}
+	v := match.Vote
+	opened := v.Closes.IsZero()
+	if opened {
+		v.Closes = r.Time.Add(v.Window)
+		match.Deadline, match.Reminded = v.Closes, 0
+	}
+	changed, before := false, ""
+	for i := range v.Ballots {
+		if v.Ballots[i].By == r.User.ID {
+			changed, before = true, v.Ballots[i].Move
+			v.Ballots[i].Move, v.Ballots[i].At = move, r.Time
+		}
+	}
+	if !changed {
+		v.Ballots = append(v.Ballots, gobot.Ballot{By: r.User.ID, Move: move, At: r.Time})
+	}
+	if !v.Voted(r.User.ID) {
+		v.Voters = append(v.Voters, r.User.ID)
+	}
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Result{}, err
+	}
+	match.Updated = r.Time
+	if err := tx.PutMatch(match); err != nil {
+		return Result{}, err
+	}
+	me, number := protocol.Mention(r.User.ID), l.g.MoveNumber()+1
+	var text string
+	switch {
+	case opened:
+		text = fmt.Sprintf("%s votes %s and opens the vote for move %d of game #%d: it closes in %s. Everyone here but %s may vote with %s.",
+			me, move, number, match.ID, protocol.FormatDuration(v.Window), protocol.Mention(voteOpponent(match)), b.cmd("vote <point>"))
+	case changed && before == move:
+		text = fmt.Sprintf("%s already votes %s.", me, move)
+	case changed:
+		text = fmt.Sprintf("%s changes their vote from %s to %s.", me, before, move)
+	default:
+		text = fmt.Sprintf("%s votes %s.", me, move)
+	}
+	text += fmt.Sprintf("\nVotes for move %d: %s; the window closes in %s.", number, tallyText(v.Ballots), protocol.FormatDuration(v.Closes.Sub(r.Time)))
+	return reply(protocol.Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · vote for move %d", match.ID, number), Text: text}, Effects{})
+}
+
+// legalVote checks that the room may play s now, with play's reasons when
+// it may not, and returns the move as a ballot holds it ("E5", "pass").
+func legalVote(l *loaded, s string) (string, error) {
+	cfg := l.g.Config()
+	p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
+	if err != nil {
+		if errors.Is(err, game.ErrOffBoard) {
+			return "", errorf("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(s), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
+		}
+		if strings.Contains(strings.ToUpper(s), "I") && !strings.EqualFold(s, "pass") {
+			return "", errorf("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(s))
+		}
+		return "", errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(s))
+	}
+	// Tried on a copy: the game itself changes only when the window closes.
+	try, err := game.Replay(l.g.Record())
+	if err != nil {
+		return "", err
+	}
+	rc := try.ToMove()
+	if p.IsPass() {
+		if err := try.Play(rc, game.Pass); err != nil {
+			return "", err
+		}
+		return "pass", nil
+	}
+	name := p.GTP(cfg.Height)
+	if try.At(p) != game.Empty {
+		return "", errorf("%s is occupied — choose an empty point.", name)
+	}
+	if err := try.Play(rc, p); err != nil {
+		if errors.Is(err, game.ErrKo) {
+			return "", errorf("%s would retake the ko — the room must play elsewhere first (a ko threat).", name)
+		}
+		return "", err
+	}
+	return name, nil
+}
+
+// voteCount is one move's votes.
+type voteCount struct {
+	move  string
+	n     int
+	first int // when its first ballot was cast, as an index
+}
+
+// countVotes counts ballots by move, most votes first (ties: the move
+// voted first).
+func countVotes(ballots []gobot.Ballot) []voteCount {
+	var out []voteCount
+	for i, bl := range ballots {
+		j := slices.IndexFunc(out, func(c voteCount) bool { return c.move == bl.Move })
+		if j < 0 {
+			out = append(out, voteCount{move: bl.Move, first: i})
+			j = len(out) - 1
+		}
+		out[j].n++
+	}
+	slices.SortStableFunc(out, func(a, b voteCount) int { return cmp.Or(b.n-a.n, a.first-b.first) })
+	return out
+}
+
+// tallyText is the tally in words: "E5 (2 votes), C3 (1)".
+func tallyText(ballots []gobot.Ballot) string {
+	var parts []string
+	for i, c := range countVotes(ballots) {
+		if i == 0 {
+			parts = append(parts, fmt.Sprintf("%s (%d vote%s)", c.move, c.n, plural(c.n)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s (%d)", c.move, c.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none yet"
+	}
+	return protocol.ListSome(parts)
+}
+
+// voteMarks are the votes to draw on the board while a window is open:
+// the count on each voted point.
+func voteMarks(l *loaded) map[game.Point]int {
+	v := l.match.Vote
+	if v == nil || v.Closes.IsZero() || !roomToMove(l.match, l.g) {
+		return nil
+	}
+	cfg := l.g.Config()
+	marks := map[game.Point]int{}
+	for _, bl := range v.Ballots {
+		if p, err := game.ParsePoint(bl.Move, cfg.Width, cfg.Height); err == nil && !p.IsPass() {
+			marks[p]++
+		}
+	}
+	if len(marks) == 0 {
+		return nil
+	}
+	return marks
+}
+
+// voteLine is the game reply's line about the room's turn: how to vote,
+// and while a window is open, the tally and when it closes.
+func (b *core) voteLine(l *loaded, now time.Time) string {
+	if !roomToMove(l.match, l.g) {
+		return ""
+	}
+	v := l.match.Vote
+	if v.Closes.IsZero() {
+		return fmt.Sprintf("The room votes: %s, %s or %s; the first vote opens a %s window.", b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(v.Window))
+	}
+	return fmt.Sprintf("Votes: %s; the window closes in %s (%s to vote).", tallyText(v.Ballots), protocol.FormatDuration(v.Closes.Sub(now)), b.cmd("vote <point>"))
+}
+
+// voteTick handles a due vote game whose due item is the room's window:
+// it closes the window if its time has come and reports true, so the
+// clock treats it as no timeout or reminder (the room has no clock).
+func (b *Bot) voteTick(ctx context.Context, match *gobot.Match, now time.Time) bool {
+	if match.Vote == nil {
+		return false
+	}
+	l, err := load(match)
+	if err != nil || !roomToMove(match, l.g) {
+		return false
+	}
+	if match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
+		return true
+	}
+	err = b.closeVote(b.fenced(ctx, match.Room.Platform()), match.ID, now)
+	switch {
+	case errors.Is(err, gobot.ErrLeaseLost):
+		b.log.Info("clock: the platform's lease is held elsewhere now", "game", match.ID, "err", err)
+	case err != nil:
+		b.log.Error("closing a vote", "game", match.ID, "err", err)
+	}
+	return true
+}
+
+// closeVote closes game id's window if it is due: in one transaction it
+// counts the ballots, plays the move with the most votes (or resigns),
+// and claims the announcement. A second process, or this one again,
+// finds the window closed (the turn moved on) and does nothing.
+func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) error {
+	var fx Effects
+	var step string
+	wake := false
+	err := b.store.Update(ctx, func(tx gobot.Tx) error {
+		fx, step, wake = Effects{}, "", false // a rerun decides afresh
+		match, err := tx.Match(id)
+		if err != nil {
+			return err
+		}
+		if !match.Active() || match.Vote == nil || match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
+			return nil
+		}
+		if _, ok := b.notifier(match.Room.Platform()); !ok {
+			return nil // the notifier went away since Tick looked
+		}
+		l, err := load(match)
+		if err != nil {
+			return err
+		}
+		if !roomToMove(match, l.g) {
+			return nil
+		}
+		step = fmt.Sprintf("game %d vote at move %d resume %d", id, l.g.MoveCount(), len(l.g.Record().Resumes))
+		what, err := b.playVote(l, now)
+		if err != nil {
+			return err
+		}
+		if l.g.Phase() == game.Over {
+			finish(match, l.g, now)
+		}
+		match.Record = l.g.Record()
+		match.Updated = now
+		b.engineDue(l, now)
+		if err := tx.PutMatch(match); err != nil {
+			return err
+		}
+		wake = b.engineJob(match, l.g) != jobNone
+		r := &protocol.Request{Time: now, Room: match.Room}
+		rep := b.gameReply(&fx, tx, l, r, what)
+		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+		return b.claim(tx, step, fx.Notices, now)
+	})
+	if err != nil {
+		return err
+	}
+	b.sendClaimed(ctx, step, fx.Notices)
+	if wake {
+		b.startEngineTurn(id)
+	}
+	return nil
+}
+
+// playVote plays the room's move its ballots chose, clears them, and says
+// what happened with the tally. Resigning needs more than half of the
+// turn's voters; otherwise the move with the most votes (resign aside)
+// is played, a tie drawn by lot (the same lot on every attempt: it
+// hashes the game and the move).
+func (b *core) playVote(l *loaded, now time.Time) (string, error) {
+	v, rc := l.match.Vote, roomColor(l.match)
+	tally := tallyText(v.Ballots)
+	counts := countVotes(v.Ballots)
+	resigns := 0
+	var moves []voteCount
+	for _, c := range counts {
+		if c.move == "resign" {
+			resigns = c.n
+		} else {
+			moves = append(moves, c)
+		}
+	}
+	v.Ballots, v.Closes = nil, time.Time{}
+	if 2*resigns > resigns+countBallots(moves) || len(moves) == 0 {
+		if err := l.g.Resign(rc); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("The room resigns (%d of %d voters chose to). Votes: %s.", resigns, resigns+countBallots(moves), tally), nil
+	}
+	top := moves[0].n
+	var tied []string
+	for _, c := range moves {
+		if c.n == top {
+			tied = append(tied, c.move)
+		}
+	}
+	pick := tied[0]
+	tie := ""
+	if len(tied) > 1 {
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%d|%d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
+		pick = tied[h.Sum32()%uint32(len(tied))]
+		list := protocol.ListSome(tied)
+		if len(tied) == 2 {
+			list = tied[0] + " and " + tied[1]
+		}
+		tie = fmt.Sprintf(" (%s tied; drawn at random)", list)
+	}
+	cfg := l.g.Config()
+	if pick == "pass" {
+		if err := l.g.Play(rc, game.Pass); err != nil {
+			return "", err
+		}
+		moved(l.match, l.g, rc, now)
+		s := fmt.Sprintf("The room passes%s. Votes: %s.", tie, tally)
+		if l.g.Phase() == game.Scoring {
+			s += " Both sides passed: the game is being scored; those who voted mark and accept for the room."
+		}
+		return s, nil
+	}
+	p, err := game.ParsePoint(pick, cfg.Width, cfg.Height)
+	if err != nil {
+		return "", err
+	}
+	before, count := l.g.Captures(rc), l.g.MoveCount()
+	if err := l.g.Play(rc, p); err != nil {
+		return "", fmt.Errorf("the room's vote %s: %w", pick, err)
+	}
+	moved(l.match, l.g, rc, now)
+	s := fmt.Sprintf("The room plays %s%s", pick, tie)
+	if n := l.g.Captures(rc) - before; n > 0 {
+		s += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
+	}
+	return s + fmt.Sprintf(". Votes: %s.", tally) + autoPassText(l, count), nil
+}
+
+func countBallots(cs []voteCount) int {
+	n := 0
+	for _, c := range cs {
+		n += c.n
+	}
+	return n
+}

@@ -1,0 +1,374 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// cornerEngine is an engine for chat's tests that plays the first empty
+// legal point in reading order from the top left (A9 on 9x9), passes
+// when the opponent passed, and accepts any count. It counts its moves.
+type cornerEngine struct {
+	mu    sync.Mutex
+	moves int
+}
+
+func (e *cornerEngine) List() []EngineInfo { return []EngineInfo{{Name: "corner", Levels: []int{1}}} }
+
+func (e *cornerEngine) Check(ctx context.Context, name string, cfg game.Config, level int) error {
+	return nil
+}
+
+func (e *cornerEngine) Move(ctx context.Context, name string, rec game.Record, level int, cleanup bool) (EngineMove, error) {
+	e.mu.Lock()
+	e.moves++
+	e.mu.Unlock()
+	return cornerMove(rec)
+}
+
+func (e *cornerEngine) count() int { e.mu.Lock(); defer e.mu.Unlock(); return e.moves }
+
+// cornerMove is cornerEngine's move in rec.
+func cornerMove(rec game.Record) (EngineMove, error) {
+	g, err := game.Replay(rec)
+	if err != nil {
+		return EngineMove{}, err
+	}
+	c := g.ToMove()
+	if m, ok := g.LastMove(); ok && m.IsPass() {
+		return EngineMove{Moves: []game.Move{{Color: c, Point: game.Pass}}}, nil
+	}
+	cfg := g.Config()
+	for y := 0; y < cfg.Height; y++ {
+		for x := 0; x < cfg.Width; x++ {
+			try, _ := game.Replay(rec)
+			if try.At(game.Pt(x, y)) == game.Empty && try.Play(c, game.Pt(x, y)) == nil {
+				return EngineMove{Moves: []game.Move{{Color: c, Point: game.Pt(x, y)}}}, nil
+			}
+		}
+	}
+	return EngineMove{Moves: []game.Move{{Color: c, Point: game.Pass}}}, nil
+}
+
+func (e *cornerEngine) Dead(ctx context.Context, name string, rec game.Record) ([]game.Point, error) {
+	return nil, nil
+}
+
+func (e *cornerEngine) Review(ctx context.Context, name string, rec game.Record, c game.Color) (bool, error) {
+	return true, nil
+}
+
+// tick advances the clock by d and runs the clock loop, then waits for
+// the engine turns it started.
+func (h *harness) tick(d time.Duration) {
+	h.t.Helper()
+	h.clock.Advance(d)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.bot.WaitEngines()
+}
+
+// notesSaying counts the messages sent on the bot's own that contain s.
+func (h *harness) notesSaying(s string) int {
+	n := 0
+	for _, m := range h.notes.all() {
+		if strings.Contains(m.Reply.Text, s) {
+			n++
+		}
+	}
+	return n
+}
+
+func newVoteEngineHarness(t *testing.T) (*harness, *cornerEngine) {
+	h := newHarness(t)
+	eng := &cornerEngine{}
+	h.bot.SetEngines(eng, "", "")
+	t.Cleanup(h.bot.StopEngines)
+	return h, eng
+}
+
+// The room against an engine: votes open a window, a changed vote
+// replaces the earlier one, an illegal vote is refused with play's
+// reason, and when the window closes the move with the most votes is
+// played, announced with the tally, and the engine answers at once.
+func TestVoteGameAgainstEngine(t *testing.T) {
+	h, eng := newVoteEngineHarness(t)
+	rep := h.ok("alice", "challenge engine=corner vote=10m black 9")
+	if !strings.Contains(rep.Text, "Game #1 begins: <@vote:the room> (Black) against <@engine:corner> (White)") || !strings.Contains(rep.Text, "(unrated). The room plays Black by vote") {
+		t.Fatalf("start: %s", rep.Text)
+	}
+	match, _ := h.game(1)
+	if match.Vote == nil || match.Vote.Window != 10*time.Minute || match.Rating != nil || !match.Deadline.IsZero() {
+		t.Fatalf("stored game: vote %+v rating %+v deadline %v", match.Vote, match.Rating, match.Deadline)
+	}
+	if !strings.Contains(rep.Text, "the first vote opens a 10m window") {
+		t.Fatalf("the start does not say how to vote: %s", rep.Text)
+	}
+	h.fails("bob", "play E5", "the room plays against <@engine:corner> by vote: <cmd:vote <point>:cmd>")
+	h.fails("bob", "pass", "<cmd:vote pass:cmd>")
+	h.fails("bob", "resign", "<cmd:vote resign:cmd>")
+	h.fails("bob", "undo", "Vote games have no undo")
+	h.fails("bob", "vote", "vote needs your move")
+	h.fails("bob", "vote Z5", "Z5 is off the board")
+	h.fails("bob", "vote E5 resign", "Vote for one move")
+
+	rep = h.ok("bob", "vote E5")
+	if !strings.Contains(rep.Text, "<@test:bob> votes E5 and opens the vote for move 1 of game #1: it closes in 10m") || !strings.Contains(rep.Text, "Votes for move 1: E5 (1 vote)") {
+		t.Fatalf("first vote: %s", rep.Text)
+	}
+	match, _ = h.game(1)
+	if !match.Deadline.Equal(h.clock.Now().Add(10*time.Minute)) || !match.Vote.Closes.Equal(match.Deadline) {
+		t.Fatalf("window: deadline %v closes %v", match.Deadline, match.Vote.Closes)
+	}
+	h.clock.Advance(time.Minute)
+	h.ok("carol", "vote C3")
+	h.ok("dave", "vote c3")
+	rep = h.ok("dave", "vote E5")
+	if !strings.Contains(rep.Text, "changes their vote from C3 to E5") || !strings.Contains(rep.Text, "E5 (2 votes), C3 (1)") || !strings.Contains(rep.Text, "closes in 9m") {
+		t.Fatalf("changed vote: %s", rep.Text)
+	}
+	// The board during the window: the tally in words, the counts drawn.
+	board := h.ok("erin", "board")
+	if !strings.Contains(board.Text, "Votes: E5 (2 votes), C3 (1); the window closes in 9m") {
+		t.Fatalf("board text: %s", board.Text)
+	}
+	if !strings.Contains(board.Text, "<@vote:the room> (Black) to play.") {
+		t.Fatalf("board's turn line: %s", board.Text)
+	}
+	// Nothing is played before the window closes.
+	h.tick(8 * time.Minute)
+	// A vote at the window's end, before the clock loop closed it, is late.
+	h.clock.Advance(time.Minute)
+	h.fails("erin", "vote C3", "The vote for move 1 of game #1 has closed")
+	h.clock.Advance(-time.Minute)
+	if _, g := h.game(1); g.MoveCount() != 0 || eng.count() != 0 {
+		t.Fatalf("played before the window closed: %d moves", g.MoveCount())
+	}
+	h.tick(time.Minute)
+	match, g := h.game(1)
+	if g.MoveCount() != 2 || g.At(game.Pt(4, 4)) != game.Black || eng.count() != 1 {
+		t.Fatalf("after the window: %d moves, E5 %v, engine asked %d times", g.MoveCount(), g.At(game.Pt(4, 4)), eng.count())
+	}
+	if match.Vote.Closes.IsZero() == false || len(match.Vote.Ballots) != 0 || len(match.Vote.Voters) != 3 {
+		t.Fatalf("vote after closing: %+v", match.Vote)
+	}
+	if !match.Deadline.IsZero() {
+		t.Fatalf("the room's next turn has a deadline before any vote: %v", match.Deadline)
+	}
+	if n := h.notesSaying("The room plays E5. Votes: E5 (2 votes), C3 (1)."); n != 1 {
+		t.Fatalf("the close is announced %d times: %+v", n, h.notes.all())
+	}
+	if n := h.notesSaying("<@engine:corner> played A9."); n != 1 {
+		t.Fatalf("the engine's answer is announced %d times", n)
+	}
+	// Ticking again plays nothing more.
+	h.tick(time.Hour)
+	if _, g := h.game(1); g.MoveCount() != 2 || eng.count() != 1 {
+		t.Fatalf("a second tick: %d moves", g.MoveCount())
+	}
+	// An illegal vote is refused at once, with the reason.
+	h.fails("bob", "vote E5", "E5 is occupied")
+}
+
+// The board image during a window carries the counts on their points,
+// and only then.
+func TestVoteBoardMarksVotes(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=1h black 9")
+	if d := h.drawOf("board"); d == nil || d.Votes != nil {
+		t.Fatalf("board before any vote: %+v", d)
+	}
+	h.ok("bob", "vote E5")
+	h.ok("carol", "vote E5")
+	h.ok("dave", "vote pass")
+	d := h.drawOf("board")
+	if d == nil || len(d.Votes) != 1 || d.Votes[game.Pt(4, 4)] != 2 {
+		t.Fatalf("board during the window: %+v", d)
+	}
+}
+
+// drawOf returns the drawing the reply to line would carry (before it is
+// drawn), by asking through the handler directly.
+func (h *harness) drawOf(line string) *protocol.Drawing {
+	h.t.Helper()
+	var d *protocol.Drawing
+	err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		f := strings.Fields(line)
+		r := &protocol.Request{User: protocol.User{ID: "test:zed", Name: "zed"}, Room: "test:main", Command: f[0], Args: f[1:], Time: h.clock.Now()}
+		res, err := cmdBoard(&Call{Ctx: context.Background(), Tx: tx, Req: r, Args: &protocol.Args{}, bot: h.bot.core})
+		d = res.Reply.Draw
+		return err
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return d
+}
+
+// A tie is drawn at random and said so; resigning needs more than half
+// of the turn's voters.
+func TestVoteTieAndResign(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=5s black 9")
+	h.ok("bob", "vote E5")
+	h.ok("carol", "vote C3")
+	h.ok("dave", "vote resign")
+	h.tick(5 * time.Second)
+	_, g := h.game(1)
+	if g.MoveCount() != 2 || (g.At(game.Pt(4, 4)) != game.Black && g.At(game.Pt(2, 6)) != game.Black) {
+		t.Fatalf("after a tie: %d moves", g.MoveCount())
+	}
+	if n := h.notesSaying("(E5 and C3 tied; drawn at random). Votes: E5 (1 vote), C3 (1), resign (1)."); n != 1 {
+		t.Fatalf("tie announced %d times: %+v", n, h.notes.all())
+	}
+	// Two of three for resigning is a majority.
+	h.ok("bob", "vote resign")
+	h.ok("carol", "vote D4")
+	h.ok("dave", "vote resign")
+	h.tick(5 * time.Second)
+	match, _ := h.game(1)
+	if match.Active() || match.Result != "W+R" {
+		t.Fatalf("after a majority to resign: active %v, result %q", match.Active(), match.Result)
+	}
+	if n := h.notesSaying("The room resigns (2 of 3 voters chose to). Votes: resign (2 votes), D4 (1)."); n != 1 {
+		t.Fatalf("resignation announced %d times", n)
+	}
+	h.fails("bob", "vote E5", "No vote game is being played here. Start one with <cmd:challenge engine=corner vote=10m:cmd>")
+	h.fails("bob", "vote E5 #1", "Game #1 is over")
+}
+
+// Half the voters for resigning is not enough: the other move is played.
+func TestVoteResignNeedsMajority(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=5s black 9")
+	h.ok("bob", "vote resign")
+	h.ok("carol", "vote D4")
+	h.tick(5 * time.Second)
+	match, g := h.game(1)
+	if !match.Active() || g.At(game.Pt(3, 5)) != game.Black {
+		t.Fatalf("one of two voted resign: active %v, D4 %v", match.Active(), g.At(game.Pt(3, 5)))
+	}
+}
+
+// The room against a person: alice accepts, plays with play under the
+// game's clock; the others vote; alice may not vote. Scoring: the voters
+// mark and accept for the room.
+func TestVoteGameAgainstPerson(t *testing.T) {
+	h := newHarness(t)
+	rep := h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	if !strings.Contains(rep.Text, "<@test:bob> challenges <@test:alice> to play against the room, by vote (the room takes Black)") || !strings.Contains(rep.Text, "voting window 1h, unrated") {
+		t.Fatalf("challenge: %s", rep.Text)
+	}
+	h.fails("carol", "accept #1", "Challenge #1 is for <@test:alice>")
+	rep = h.ok("alice", "accept")
+	if !strings.Contains(rep.Text, "<@vote:the room> (Black) against <@test:alice> (White)") || strings.Contains(rep.Text, "rated,") {
+		t.Fatalf("start: %s", rep.Text)
+	}
+	match, _ := h.game(1)
+	if match.Vote == nil || match.Rating != nil || !match.Deadline.IsZero() {
+		t.Fatalf("stored: vote %+v rating %+v deadline %v", match.Vote, match.Rating, match.Deadline)
+	}
+	h.fails("alice", "play E5", "It's not your turn")
+	h.fails("alice", "vote E5", "You play against the room in game #1")
+	h.ok("bob", "vote E5")
+	h.ok("carol", "vote E5")
+	h.tick(time.Hour)
+	match, g := h.game(1)
+	if g.MoveCount() != 1 || g.At(game.Pt(4, 4)) != game.Black {
+		t.Fatalf("the room's move: %d moves", g.MoveCount())
+	}
+	if !match.Deadline.Equal(h.clock.Now().Add(24 * time.Hour)) {
+		t.Fatalf("alice's clock: deadline %v", match.Deadline)
+	}
+	if n := h.notesSaying("The room plays E5. Votes: E5 (2 votes)."); n != 1 {
+		t.Fatalf("announced %d times", n)
+	}
+	h.fails("bob", "vote D4", "It's <@test:alice>'s turn in game #1")
+	h.fails("bob", "play D4", "the room plays against <@test:alice> by vote")
+	rep = h.ok("alice", "play C3")
+	if !strings.Contains(rep.Text, "The room votes: <cmd:vote <point>:cmd>") {
+		t.Fatalf("after alice's move: %s", rep.Text)
+	}
+	// Both pass: scoring; a voter accepts for the room, alice for herself.
+	h.ok("bob", "vote pass")
+	h.tick(time.Hour)
+	h.ok("alice", "pass")
+	_, g = h.game(1)
+	if g.Phase() != game.Scoring {
+		t.Fatalf("phase %v", g.Phase())
+	}
+	h.fails("zed", "done #1", "Only <@vote:the room> and <@test:alice> play game #1")
+	h.ok("carol", "done")
+	rep = h.ok("alice", "done")
+	if !strings.Contains(rep.Text, "Both players accepted the count") {
+		t.Fatalf("end: %s", rep.Text)
+	}
+	if match, _ := h.game(1); match.Active() || match.Rating != nil {
+		t.Fatalf("the game: active %v rating %+v", match.Active(), match.Rating)
+	}
+}
+
+// Refusals of a vote challenge: the window out of range, rated, no
+// opponent, handicap=auto, a direct conversation; nothing is stored.
+func TestVoteChallengeRefusals(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	for _, c := range []struct{ line, want string }{
+		{"challenge engine=corner vote=4s", "the voting window goes from 5 seconds to 7 days"},
+		{"challenge engine=corner vote=8d", "the voting window goes from 5 seconds to 7 days"},
+		{"challenge engine=corner vote=soon", "vote=soon won't work"},
+		{"challenge @bob vote=1h rated", "Vote games are unrated"},
+		{"challenge engine=corner vote=1h rated", "Vote games are unrated"},
+		{"challenge vote=1h", "A vote game needs the room's opponent"},
+		{"challenge @bob vote=1h handicap=auto", "the room has none"},
+	} {
+		h.fails("alice", c.line, c.want)
+	}
+	if rep := h.do("bob", "vote E5"); !rep.Error || !strings.Contains(rep.Text, "No vote game is being played here") {
+		t.Fatalf("a vote with no vote game: %s", rep.Text)
+	}
+	h.start("9")
+	h.fails("carol", "vote E5 #1", "Game #1 is not a vote game")
+}
+
+// A window is a stored deadline: a bot started afresh on the same
+// database (a restart) closes it once.
+func TestVoteWindowSurvivesRestart(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	h.ok("bob", "vote G7")
+	h.bot.StopEngines()
+	h.clock.Advance(11 * time.Minute)
+	second := New(Config{Rules: "japanese", Width: 9, Height: 9}, h.db, pngRenderer{}, h.clock, nil)
+	notes := &recordingNotifier{}
+	second.SetNotifier("test", notes)
+	eng := &cornerEngine{}
+	second.SetEngines(eng, "", "")
+	defer second.StopEngines()
+	for range 2 {
+		if err := second.Tick(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		second.WaitEngines()
+	}
+	_, g := h.game(1)
+	if g.MoveCount() != 2 || g.At(game.Pt(6, 2)) != game.Black || eng.count() != 1 {
+		t.Fatalf("after the restart: %d moves, engine asked %d times", g.MoveCount(), eng.count())
+	}
+	n := 0
+	for _, m := range notes.all() {
+		if strings.Contains(m.Reply.Text, "The room plays G7") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("announced %d times", n)
+	}
+}

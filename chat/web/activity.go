@@ -1,0 +1,356 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// The Discord Activity: the web board inside Discord. A game's "Open
+// board" button launches it (chat/discord); Discord loads GET / through
+// its proxy (https://<app>.discordsays.com, URL mapping / → public_url)
+// with frame_id and instance_id in the query. The page (activity.html,
+// static/activity.js) runs Discord's Embedded App SDK (vendored in
+// discord-sdk/): ready, authorize (scope identify), then it posts the
+// code to /activity/token, which exchanges it with the client secret;
+// authenticate with the access token; then /activity/session, which asks
+// Discord who the token belongs to and which channel the instance runs
+// in, picks the game and sets the game's session cookie (third-party:
+// SameSite=None; Secure; Partitioned). The page then opens the game's
+// board, which plays as for a personal link. Nothing the page says about
+// the user or the channel is believed. docs/discord.md.
+
+//go:embed activity.html all:discord-sdk
+var activityFiles embed.FS
+
+// DiscordActivity is Discord's side of the Activity's sign-in; the
+// Discord adapter (chat/discord) implements it. Refusals (a forged or
+// used code, a bad token, a foreign instance) are errors that do not
+// wrap gobot.ErrUnavailable; Discord out of reach is one that does.
+type DiscordActivity interface {
+	// ActivityClientID is the application's ID (the SDK's client ID).
+	ActivityClientID() string
+	// ExchangeCode trades an OAuth2 code for an access token.
+	ExchangeCode(ctx context.Context, code string) (string, error)
+	// TokenUser is the user an access token belongs to.
+	TokenUser(ctx context.Context, token string) (protocol.User, error)
+	// ActivityInstance is the room an instance runs in and its users.
+	ActivityInstance(ctx context.Context, instance string) (gobot.RoomID, []gobot.UserID, error)
+}
+
+// activityCSP is the Activity's pages' policy: the page's own CSP, and
+// framing allowed by Discord's clients (discord.com and its proxy
+// frames on discordsays.com) instead of by nobody.
+const activityCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+	"frame-ancestors 'self' https://*.discordsays.com https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+
+// activitySessionTTL bounds an Activity session (at most the link TTL).
+const activitySessionTTL = 12 * time.Hour
+
+// activity is the server's Activity state.
+type activity struct {
+	d    DiscordActivity
+	page *template.Template
+	sdk  http.Handler
+	// used remembers the codes this process exchanged (10 minutes, the
+	// life of a code), so a code shown again is refused without asking
+	// Discord; Discord refuses a used code to every process anyway.
+	mu   sync.Mutex
+	used map[string]time.Time
+	// calls bounds the sign-in steps that reach Discord, whoever sends
+	// them: Discord bans for a while an address that makes too many
+	// refused requests (10,000 in 10 minutes), and a flood of made-up
+	// codes must not take the bot off Discord. Each step is at most two
+	// calls; 4 steps a second is at most 4,800 calls in 10 minutes.
+	calls *limiter
+}
+
+// codeTTL is how long an OAuth2 code is remembered as used.
+const codeTTL = 10 * time.Minute
+
+func (s *Server) enableActivity(d DiscordActivity) error {
+	page, err := template.ParseFS(activityFiles, "activity.html")
+	if err != nil {
+		return err
+	}
+	sdk, _ := fs.Sub(activityFiles, "discord-sdk")
+	s.discord = &activity{d: d, page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}, calls: newLimiter(4, 20)}
+	s.mux.HandleFunc("GET /{$}", s.activityPage)
+	s.mux.Handle("GET /activity/sdk/", http.StripPrefix("/activity/sdk/", moduleTypes(s.discord.sdk)))
+	s.mux.HandleFunc("POST /activity/token", s.activityToken)
+	s.mux.HandleFunc("POST /activity/session", s.activitySession)
+	return nil
+}
+
+// moduleTypes serves .mjs files as JavaScript whatever the system's MIME
+// table says: browsers run a module script only with a JavaScript type.
+func moduleTypes(h http.Handler) http.Handler {
+	js := mime.TypeByExtension(".js")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".mjs") {
+			w.Header().Set("Content-Type", js)
+		}
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// activityHeaders lets Discord's clients frame the response.
+func activityHeaders(w http.ResponseWriter) {
+	w.Header().Set("Content-Security-Policy", activityCSP)
+	w.Header().Del("X-Frame-Options")
+}
+
+// activityPage serves the Activity's page where Discord loads it: GET /
+// with the SDK's frame_id. Elsewhere / is what it always was.
+func (s *Server) activityPage(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("frame_id") == "" {
+		s.unknown(w, r)
+		return
+	}
+	activityHeaders(w)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.discord.page.ExecuteTemplate(w, "activity", struct{ ClientID string }{s.discord.d.ActivityClientID()}); err != nil {
+		s.cfg.Log.Error("web: activity template", "err", err)
+	}
+}
+
+// activityAnswer is the JSON the Activity's POSTs get.
+type activityAnswer struct {
+	Message     string         `json:"message,omitempty"`
+	AccessToken string         `json:"access_token,omitempty"`
+	URL         string         `json:"url,omitempty"`   // the board to open, relative
+	Games       []activityGame `json:"games,omitempty"` // several: the caller chooses
+	Watch       bool           `json:"watch,omitempty"` // the games listed are to watch
+}
+
+type activityGame struct {
+	ID    gobot.GameID `json:"id"`
+	Label string       `json:"label"`
+}
+
+const (
+	msgSignIn   = "Discord did not accept this sign-in (the code is not valid, or was used already). Close the board and open it again."
+	msgDiscord  = "Discord could not be reached just now; close the board and open it again in a moment."
+	msgRequest  = "That request is not one the Activity page makes; nothing was changed."
+	msgInstance = "This Activity is not gobot's, or it has ended: open the board again from the game's message."
+	msgNotIn    = "You are not in this Activity: join it in Discord, then open the board again."
+	msgNoGame   = "No game is being played in this channel. Start one with “/go challenge”, then open the board from its message."
+	msgBusy     = "Too many sign-ins at once; close the board and open it again in a moment."
+)
+
+// busy answers 429 when the sign-in steps that reach Discord are over
+// their rate.
+func (s *Server) busy(w http.ResponseWriter) bool {
+	if s.discord.calls.allow("discord", s.now()) {
+		return false
+	}
+	s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: msgBusy})
+	return true
+}
+
+// readActivity decodes an Activity POST: JSON (a form from another site
+// cannot send it without the browser asking this server first, which
+// never agrees), at most maxBody bytes.
+func readActivity(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	return json.NewDecoder(r.Body).Decode(v) == nil
+}
+
+func (s *Server) activityAnswer(w http.ResponseWriter, code int, a activityAnswer) {
+	b, _ := json.Marshal(a) // strings and numbers always encode
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(b)
+}
+
+// discordRefusal answers a failed step with Discord: 503 when Discord was
+// out of reach, else 401 with refused.
+func (s *Server) discordRefusal(w http.ResponseWriter, err error, refused string) {
+	if errors.Is(err, gobot.ErrUnavailable) {
+		s.cfg.Log.Warn("web: activity sign-in", "err", err)
+		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: msgDiscord})
+		return
+	}
+	s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: refused})
+}
+
+// activityToken exchanges the SDK's OAuth2 code for an access token,
+// which the page hands to the SDK's authenticate. A code is exchanged
+// once.
+func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if !readActivity(w, r, &in) || in.Code == "" || len(in.Code) > 256 {
+		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
+		return
+	}
+	if !s.discord.firstUse(in.Code, s.now()) {
+		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
+		return
+	}
+	if s.busy(w) {
+		return
+	}
+	token, err := s.discord.d.ExchangeCode(r.Context(), in.Code)
+	if err != nil {
+		s.discordRefusal(w, err, msgSignIn)
+		return
+	}
+	s.activityAnswer(w, http.StatusOK, activityAnswer{AccessToken: token})
+}
+
+// firstUse records code as used and reports whether it was new.
+func (a *activity) firstUse(code string, now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for c, at := range a.used {
+		if now.Sub(at) > codeTTL {
+			delete(a.used, c)
+		}
+	}
+	if _, seen := a.used[code]; seen {
+		return false
+	}
+	if len(a.used) < 100_000 { // a flood of made-up codes still reaches Discord, which refuses them
+		a.used[code] = now
+	}
+	return true
+}
+
+// activitySession opens the game's session for the token's user: Discord
+// says who the user is (GET /users/@me) and where the instance runs
+// (activity-instances), the store says which games are played there.
+// The caller's one game there opens at once; several are listed to
+// choose from (the page posts again with game); a non-player watches.
+func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Token    string       `json:"access_token"`
+		Instance string       `json:"instance_id"`
+		Game     gobot.GameID `json:"game"`
+	}
+	if !readActivity(w, r, &in) || in.Token == "" || in.Instance == "" {
+		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
+		return
+	}
+	if s.busy(w) {
+		return
+	}
+	user, err := s.discord.d.TokenUser(r.Context(), in.Token)
+	if err != nil {
+		s.discordRefusal(w, err, msgSignIn)
+		return
+	}
+	room, users, err := s.discord.d.ActivityInstance(r.Context(), in.Instance)
+	if err != nil {
+		if errors.Is(err, gobot.ErrUnavailable) {
+			s.discordRefusal(w, err, "")
+			return
+		}
+		s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: msgInstance})
+		return
+	}
+	if !slices.Contains(users, user.ID) {
+		s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: msgNotIn})
+		return
+	}
+	games, watch, err := s.roomGames(r.Context(), room, user.ID)
+	if err != nil {
+		s.cfg.Log.Error("web: activity games", "room", room, "err", err)
+		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The games could not be read just now; try again in a moment."})
+		return
+	}
+	if in.Game != 0 {
+		i := slices.IndexFunc(games, func(m *gobot.Match) bool { return m.ID == in.Game })
+		if i < 0 {
+			s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
+			return
+		}
+		games = games[i : i+1]
+	}
+	switch len(games) {
+	case 0:
+		s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: msgNoGame})
+		return
+	case 1:
+	default:
+		var list []activityGame
+		for _, m := range games[:min(len(games), 25)] {
+			list = append(list, activityGame{ID: m.ID, Label: s.gameLabel(r.Context(), m)})
+		}
+		s.activityAnswer(w, http.StatusOK, activityAnswer{Games: list, Watch: watch})
+		return
+	}
+	id := games[0].ID
+	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
+	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
+	// Inside Discord the page is a third-party frame: the cookie must be
+	// SameSite=None (so the frame sends it), Secure (which None
+	// requires) and Partitioned (kept under Discord's site only, where
+	// browsers block other third-party cookies).
+	http.SetCookie(w, &http.Cookie{
+		Name:        cookieName(id),
+		Value:       s.sign.sign(purposeSession, p),
+		Path:        gamePath(id),
+		Expires:     time.Unix(p.Expires, 0),
+		HttpOnly:    true,
+		Secure:      true,
+		SameSite:    http.SameSiteNoneMode,
+		Partitioned: true,
+	})
+	s.activityAnswer(w, http.StatusOK, activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/")})
+}
+
+// roomGames are the games an Activity in room may open for user: theirs
+// being played there (or in a thread of it), else every game being
+// played there, to watch.
+func (s *Server) roomGames(ctx context.Context, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
+	err = s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
+		games, watch = nil, false
+		mine, err := tx.ActiveGames(user)
+		if err != nil {
+			return err
+		}
+		for _, m := range mine {
+			if m.Room == room || m.Parent == room {
+				games = append(games, m)
+			}
+		}
+		if len(games) > 0 {
+			return nil
+		}
+		watch = true
+		games, err = tx.RoomGames(room, true)
+		return err
+	})
+	return games, watch, err
+}
+
+// gameLabel names a game in the Activity's list: "#7: alice (Black)
+// against bob (White)".
+func (s *Server) gameLabel(ctx context.Context, m *gobot.Match) string {
+	name := func(u gobot.UserID) string { return u.Local() }
+	if sn, err := s.snapshot(ctx, m.ID); err == nil {
+		name = func(u gobot.UserID) string { return sn.names[u] }
+	}
+	return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, name(m.Black), name(m.White))
+}

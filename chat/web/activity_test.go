@@ -1,0 +1,391 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// discordCom stands in for discord.com's OAuth2 and Activity endpoints,
+// enforcing what Discord does: a code is exchanged once, with the client
+// secret; /users/@me answers a live access token; an instance is read
+// with the bot token.
+type discordCom struct {
+	mu        sync.Mutex
+	codes     map[string]string // code → user ID, until exchanged
+	tokens    map[string]string // access token → user ID
+	instances map[string]discordInstance
+	exchanges int // POSTs to /oauth2/token
+	n         int
+}
+
+type discordInstance struct {
+	channel string
+	users   []string
+}
+
+func (d *discordCom) code(user string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.n++
+	c := fmt.Sprintf("c%d-%s", d.n, user)
+	d.codes[c] = user
+	return c
+}
+
+func (d *discordCom) instance(id, channel string, users ...string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.instances[id] = discordInstance{channel, users}
+}
+
+func (d *discordCom) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
+	switch {
+	case path == "/oauth2/token":
+		d.exchanges++
+		r.ParseForm()
+		user, ok := d.codes[r.PostForm.Get("code")]
+		if r.PostForm.Get("client_secret") != "activity-secret" || r.PostForm.Get("client_id") != "app" || !ok {
+			w.WriteHeader(400)
+			io.WriteString(w, `{"error":"invalid_grant"}`)
+			return
+		}
+		delete(d.codes, r.PostForm.Get("code"))
+		d.n++
+		tok := fmt.Sprintf("t%d-%s", d.n, user)
+		d.tokens[tok] = user
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":604800,"scope":"identify"}`, tok)
+	case path == "/users/@me":
+		user, ok := d.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		if !ok {
+			w.WriteHeader(401)
+			io.WriteString(w, `{"message":"401: Unauthorized","code":0}`)
+			return
+		}
+		fmt.Fprintf(w, `{"id":%q,"username":"u%s","discriminator":"0"}`, user, user)
+	case strings.HasPrefix(path, "/applications/app/activity-instances/") && r.Header.Get("Authorization") == "Bot bot-token":
+		id := strings.TrimPrefix(path, "/applications/app/activity-instances/")
+		in, ok := d.instances[id]
+		if !ok {
+			w.WriteHeader(404)
+			io.WriteString(w, `{"message":"Unknown Application Instance","code":10000}`)
+			return
+		}
+		users, _ := json.Marshal(in.users)
+		fmt.Fprintf(w, `{"application_id":"app","instance_id":%q,"location":{"id":"gc","kind":"gc","channel_id":%q},"users":%s}`, id, in.channel, users)
+	default:
+		w.WriteHeader(404)
+		io.WriteString(w, `{"message":"404: Not Found","code":0}`)
+	}
+}
+
+// activityHarness is the harness's bot with a second web server whose
+// Activity signs in through the real Discord adapter against
+// discordCom. Its server also serves /discord-client.html, the page
+// that plays Discord's client for the browser tests.
+type activityHarness struct {
+	*harness
+	srv     *Server
+	ts      *httptest.Server
+	discord *discordCom
+	room    gobot.RoomID
+	posts   *recorder // what the bot posts in Discord
+}
+
+func newActivityHarness(t *testing.T) *activityHarness {
+	t.Helper()
+	h := newHarness(t)
+	dc := &discordCom{codes: map[string]string{}, tokens: map[string]string{}, instances: map[string]discordInstance{}}
+	api := httptest.NewServer(dc)
+	t.Cleanup(api.Close)
+	a, err := discord.New(discord.Config{Mode: "gateway", Token: "bot-token", ApplicationID: "app", APIURL: api.URL + "/api/v9/",
+		Activity: true, ClientSecret: "activity-secret"}, h.bot, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ah := &activityHarness{harness: h, discord: dc, room: "discord:777", posts: &recorder{}}
+	h.bot.SetNotifier("discord", ah.posts)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ah.srv, err = New(Config{Bot: h.bot, Store: h.srv.cfg.Store, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Activity: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /discord-client.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, discordClientPage)
+	})
+	mux.Handle("/", ah.srv.Handler())
+	ah.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
+	ah.ts.Start()
+	t.Cleanup(func() { ah.ts.CloseClientConnections(); ah.ts.Close() })
+	return ah
+}
+
+// discordCmd runs a command as Discord user id in the harness's channel.
+func (ah *activityHarness) discordCmd(user, command string, args ...string) protocol.Reply {
+	ah.t.Helper()
+	return ah.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: gobot.UserID("discord:" + user), Name: "u" + user},
+		Room: ah.room, Command: command, Args: args, Community: "discord:guild:g1"})
+}
+
+// discordGame starts a 9x9 game in the channel, black against white.
+func (ah *activityHarness) discordGame(black, white string) gobot.GameID {
+	ah.t.Helper()
+	if r := ah.discordCmd(black, "challenge", "@discord:"+white, "9", "black"); r.Error {
+		ah.t.Fatal(r.Text)
+	}
+	r := ah.discordCmd(white, "accept")
+	if r.Error || r.Game == 0 {
+		ah.t.Fatalf("accept: %+v", r)
+	}
+	return r.Game
+}
+
+// postJSON posts v as JSON; the status, the answer and its cookies.
+func (ah *activityHarness) postJSON(path string, v any) (int, activityAnswer, []*http.Cookie) {
+	ah.t.Helper()
+	body, _ := json.Marshal(v)
+	res, err := http.Post(ah.ts.URL+path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		ah.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var a activityAnswer
+	json.NewDecoder(res.Body).Decode(&a)
+	if len(a.Message) > 300 {
+		ah.t.Errorf("a refusal of %d bytes: %q", len(a.Message), a.Message)
+	}
+	return res.StatusCode, a, res.Cookies()
+}
+
+// signIn exchanges a code of user's and returns the access token.
+func (ah *activityHarness) signIn(user string) string {
+	ah.t.Helper()
+	code, a, _ := ah.postJSON("/activity/token", map[string]string{"code": ah.discord.code(user)})
+	if code != 200 || a.AccessToken == "" {
+		ah.t.Fatalf("sign-in of %s: %d %+v", user, code, a)
+	}
+	return a.AccessToken
+}
+
+// get fetches path with cookie c (Go's cookie jar keeps Secure cookies
+// off plain http, where the browser tests' loopback server runs).
+func (ah *activityHarness) get(path string, c *http.Cookie) (*http.Response, string) {
+	ah.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, ah.ts.URL+path, nil)
+	if c != nil {
+		req.AddCookie(c)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ah.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, string(body)
+}
+
+// TestActivityPage: Discord loads GET / with frame_id; the page may be
+// framed by Discord's clients (not by others), loads the vendored SDK by
+// relative addresses, and the SDK's modules are served as JavaScript.
+// Without frame_id, / is the usual 401; the other pages keep
+// frame-ancestors 'none'.
+func TestActivityPage(t *testing.T) {
+	ah := newActivityHarness(t)
+	res, page := ah.get("/?frame_id=f1&instance_id=i1&platform=desktop", nil)
+	csp := res.Header.Get("Content-Security-Policy")
+	if res.StatusCode != 200 || !strings.Contains(csp, "frame-ancestors 'self' https://*.discordsays.com https://discord.com") || res.Header.Get("X-Frame-Options") != "" {
+		t.Fatalf("activity page: %d, CSP %q, X-Frame-Options %q", res.StatusCode, csp, res.Header.Get("X-Frame-Options"))
+	}
+	for _, want := range []string{`data-client-id="app"`, `src="static/activity.js"`, `href="static/board.css"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, `="/`) || strings.Contains(page, "http") {
+		t.Errorf("the page has an absolute address (Discord's proxy forwards only relative ones):\n%s", page)
+	}
+	for _, p := range []string{"/activity/sdk/index.mjs", "/activity/sdk/_virtual/index.mjs", "/activity/sdk/lib/zod/lib/index.mjs", "/static/activity.js"} {
+		res, body := ah.get(p, nil)
+		if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") || len(body) == 0 {
+			t.Errorf("%s: %d %q", p, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	}
+	if res, _ := ah.get("/activity/sdk/LICENSE.md", nil); res.StatusCode != 200 {
+		t.Errorf("the SDK's licence: %d", res.StatusCode)
+	}
+	res, _ = ah.get("/", nil)
+	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("/ without frame_id: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	}
+	// Without the Activity, / with frame_id is the 401 it always was.
+	res, _ = ah.harness.browser().get(ah.harness.ts.URL + "/?frame_id=f1&instance_id=i1&platform=desktop")
+	if res.StatusCode != 401 {
+		t.Errorf("/ on a board without the Activity: %d", res.StatusCode)
+	}
+}
+
+// TestActivitySignIn: a code is exchanged once; a forged or reused code
+// is refused with a short message; the session is the token's user's
+// (Discord says who, not the page), for the game in the instance's
+// channel (Discord says where), in a third-party cookie; a user not in
+// the instance, a made-up token and a channel without games are
+// refused; several games are listed to choose from; a non-player
+// watches.
+func TestActivitySignIn(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222", "333")
+
+	// A code works once; a made-up one never.
+	code := ah.discord.code("111")
+	st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code})
+	if st != 200 || a.AccessToken == "" {
+		t.Fatalf("exchange: %d %+v", st, a)
+	}
+	token := a.AccessToken
+	before := ah.discord.exchanges
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != 401 || a.Message != msgSignIn || a.AccessToken != "" {
+		t.Errorf("a reused code: %d %+v", st, a)
+	}
+	if ah.discord.exchanges != before {
+		t.Errorf("a reused code went to Discord again")
+	}
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": "c99-111"}); st != 401 || a.Message != msgSignIn {
+		t.Errorf("a forged code: %d %+v", st, a)
+	}
+	res, err := http.Post(ah.ts.URL+"/activity/token", "application/x-www-form-urlencoded", strings.NewReader("code="+ah.discord.code("111")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Errorf("a form post (what another site can send): %d", res.StatusCode)
+	}
+
+	// The session: the token's user, the instance's channel's game.
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1"})
+	if st != 200 || a.URL != fmt.Sprintf("g/%d", id) || len(cookies) != 1 {
+		t.Fatalf("session: %d %+v %v", st, a, cookies)
+	}
+	c := cookies[0]
+	if c.Name != cookieName(id) || c.Path != gamePath(id) || !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteNoneMode || !c.Partitioned {
+		t.Fatalf("the Activity's cookie: %s (want SameSite=None; Secure; Partitioned; HttpOnly)", c)
+	}
+	res, page := ah.get(gamePath(id), c)
+	if res.StatusCode != 200 || !strings.Contains(page, `data-role="player"`) || !strings.Contains(page, `data-color="black"`) ||
+		!strings.Contains(res.Header.Get("Content-Security-Policy"), "https://*.discordsays.com") || res.Header.Get("X-Frame-Options") != "" {
+		t.Fatalf("the board in the Activity: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	}
+	// A personal link's session on the same server keeps
+	// frame-ancestors 'none'.
+	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	lres, err := noFollow.Get(link)
+	if err != nil || len(lres.Cookies()) != 1 {
+		t.Fatalf("link: %v", err)
+	}
+	lres.Body.Close()
+	if lc := lres.Cookies()[0]; lc.SameSite != http.SameSiteLaxMode || lc.Partitioned {
+		t.Errorf("a link's cookie changed: %s", lc)
+	}
+	res, _ = ah.get(gamePath(id), lres.Cookies()[0])
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("a link's board: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	}
+
+	// A non-player in the instance watches.
+	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("333"), "instance_id": "inst1"})
+	if st != 200 || len(cookies) != 1 {
+		t.Fatalf("carol: %d %+v", st, a)
+	}
+	if _, page := ah.get(gamePath(id), cookies[0]); !strings.Contains(page, `data-role="watcher"`) {
+		t.Errorf("carol's board is not watch-only")
+	}
+
+	// Refusals, each short and specific, with no cookie.
+	ah.discord.instance("inst2", "888", "111")
+	ah.discord.instance("inst3", "777", "222")
+	for _, c := range []struct {
+		why    string
+		body   map[string]any
+		status int
+		msg    string
+	}{
+		{"a made-up token", map[string]any{"access_token": "t1-111", "instance_id": "inst1"}, 401, msgSignIn},
+		{"not in the instance", map[string]any{"access_token": token, "instance_id": "inst3"}, 403, msgNotIn},
+		{"an unknown instance", map[string]any{"access_token": token, "instance_id": "inst9"}, 403, msgInstance},
+		{"no game in the channel", map[string]any{"access_token": token, "instance_id": "inst2"}, 404, msgNoGame},
+		{"another channel's game", map[string]any{"access_token": token, "instance_id": "inst1", "game": 99}, 403, "Game #99 is not played in this channel."},
+		{"no instance", map[string]any{"access_token": token}, 400, msgRequest},
+	} {
+		st, a, cookies := ah.postJSON("/activity/session", c.body)
+		if st != c.status || a.Message != c.msg || len(cookies) != 0 || a.URL != "" {
+			t.Errorf("%s: %d %+v %v", c.why, st, a, cookies)
+		}
+	}
+
+	// Two of alice's games in the channel: a list, then her choice.
+	id2 := ah.discordGame("111", "333")
+	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1"})
+	if st != 200 || len(a.Games) != 2 || len(cookies) != 0 || a.Games[1].ID != id2 || !strings.Contains(a.Games[1].Label, "against") {
+		t.Fatalf("two games: %d %+v", st, a)
+	}
+	if a.Watch {
+		t.Errorf("alice's own games listed as to watch")
+	}
+	// Someone who plays neither chooses one to watch.
+	ah.discord.instance("inst4", "777", "444")
+	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("444"), "instance_id": "inst4"}); st != 200 || len(a.Games) != 2 || !a.Watch {
+		t.Errorf("a watcher with two games in the channel: %d %+v", st, a)
+	}
+	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1", "game": id2})
+	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
+		t.Fatalf("choosing game %d: %d %+v", id2, st, a)
+	}
+}
+
+// TestActivitySignInsBounded: a flood of made-up codes reaches Discord at
+// most at the Activity's rate (Discord bans an address for a while after
+// too many refused requests): the rest get 429 in words, and the
+// sign-in works again a moment later.
+func TestActivitySignInsBounded(t *testing.T) {
+	ah := newActivityHarness(t)
+	busy := 0
+	for i := range 40 {
+		st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)})
+		if st == http.StatusTooManyRequests {
+			busy++
+			if a.Message != msgBusy {
+				t.Fatalf("429 says %q", a.Message)
+			}
+		}
+	}
+	if ah.discord.exchanges > 20 || busy != 40-ah.discord.exchanges {
+		t.Fatalf("%d made-up codes reached Discord at once (%d refused as busy), want at most 20", ah.discord.exchanges, busy)
+	}
+	ah.now.Advance(2 * time.Second)
+	ah.signIn("111")
+}
