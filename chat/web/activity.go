@@ -352,5 +352,15 @@ func (s *Server) gameLabel(ctx context.Context, m *gobot.Match) string {
 	if sn, err := s.snapshot(ctx, m.ID); err == nil {
 		name = func(u gobot.UserID) string { return sn.names[u] }
 	}
+	if m.Teams != nil { // a team game: "#7: alice, bob (Black) against carol, dave (White)"
+		team := func(us []gobot.UserID) string {
+			var ns []string
+			for _, u := range us {
+				ns = append(ns, name(u))
+			}
+			return strings.Join(ns, ", ")
+		}
+		return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, team(m.Teams.Black), team(m.Teams.White))
+	}
 	return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, name(m.Black), name(m.White))
 }

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/gobotgo/gobot"
 )
 
 // A team game on the web board: every member's link is a player's, the
@@ -44,5 +47,13 @@ func TestTeamGameClicks(t *testing.T) {
 	}
 	if code, msg := bob.post("play", "G5", "click-g5-0001"); code != 200 || msg != "" {
 		t.Fatalf("bob, the second Black player, plays G5: %d %q", code, msg)
+	}
+	// The Activity's list names both teams.
+	var m *gobot.Match
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) (err error) { m, err = tx.Match(id); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.srv.gameLabel(context.Background(), m); got != "#1: alice, bob (Black) against carol, dave (White)" {
+		t.Errorf("the Activity's label: %q", got)
 	}
 }
