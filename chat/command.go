@@ -93,7 +93,7 @@ func commands() []Command {
 		{Name: "engines", view: true, Aliases: []string{"bots", "computer"}, Summary: "the computer opponents on offer, with levels and board sizes", run: cmdEngines},
 		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []protocol.Arg{{Name: "preset", Kind: protocol.ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area (alone, they change the room's ruleset)"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",
-			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer).",
+			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer); on Matrix, widget=on adds each new game's board to the room as a widget.",
 			Args: []protocol.Arg{{Name: "key=value", Kind: protocol.ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
 		{Name: "abort", Summary: "end a game without result (room admins)", Admin: true, Args: []protocol.Arg{gameArg}, run: cmdAbort},
 		{Name: "help", view: true, Aliases: []string{"h", "?", "commands"}, Summary: "list commands, or explain one", Args: []protocol.Arg{{Name: "command", Kind: protocol.ArgText}}, run: cmdHelp},
