@@ -113,4 +113,3 @@ func (a *Adapter) widgetNotice(ctx context.Context, room id.RoomID, key, text st
 	_, err := a.sendContent(ctx, room, c, a.txnID(key, partWidget))
 	return err
 }
-
