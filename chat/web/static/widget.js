@@ -47,7 +47,11 @@
     try {
       creds = await api.requestOpenIDConnectToken(); // answered at once, or after the user allows it
     } catch (e) {
-      signin("refused", "Your Matrix client did not share who you are, so the board cannot let you play or watch. Reopen the widget and allow it to verify your identity.");
+      if (/declined/i.test(String(e && e.message))) {
+        signin("refused", "Your Matrix client did not share who you are, so the board cannot let you play or watch. Reopen the widget and allow it to verify your identity.");
+      } else {
+        signin("failed", "Your Matrix client did not answer the board's sign-in; reopen the widget to try again.");
+      }
       return;
     }
     signin("checking", "Checking with your homeserver…");
@@ -132,7 +136,7 @@
           say("The server could not be reached; nothing was changed. Try again.");
           return;
         }
-        if (res.status === 401 || res.status === 403 && !res.headers.get("Content-Type").includes("json")) {
+        if (res.status === 401 || res.status === 403 && !(res.headers.get("Content-Type") || "").includes("json")) {
           say("Your session on the board has ended; reopen the widget.");
           return;
         }
