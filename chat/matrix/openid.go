@@ -138,14 +138,47 @@ func (a *Adapter) InRoom(ctx context.Context, room gobot.RoomID, user gobot.User
 	if !ok || !ok2 {
 		return false, nil
 	}
+	cli, err := a.readClient()
+	if err != nil {
+		return false, err
+	}
 	var resp *mautrix.RespJoinedMembers
 	if err := a.retry(ctx, "members", func() error {
 		var err error
-		resp, err = a.cli.JoinedMembers(ctx, r)
+		resp, err = cli.JoinedMembers(ctx, r)
 		return err
 	}); err != nil {
 		return false, fmt.Errorf("matrix: listing the members of a game's room: %w", gobot.ErrUnavailable)
 	}
 	_, in := resp.Joined[u]
 	return in, nil
+}
+
+// readClient is a client to read rooms with: the running adapter's, or,
+// in an adapter that does not sync here (the web board's checker, a
+// process standing by while another holds the sync lease), one with the
+// configured access token or the session the syncing process stored.
+func (a *Adapter) readClient() (*mautrix.Client, error) {
+	select {
+	case <-a.ready:
+		return a.cli, nil
+	default:
+	}
+	token := a.cfg.AccessToken
+	if token == "" {
+		var s session
+		if b, err := a.getState("session " + a.cfg.UserID); err == nil && b != nil && json.Unmarshal(b, &s) == nil {
+			token = s.AccessToken
+		}
+	}
+	if token == "" {
+		return nil, fmt.Errorf("matrix: the bot has not logged in yet: %w", gobot.ErrUnavailable)
+	}
+	cli, err := mautrix.NewClient(a.cfg.Homeserver, id.UserID(a.cfg.UserID), token)
+	if err != nil {
+		return nil, fmt.Errorf("matrix: %w", err)
+	}
+	cli.Log = zerologTo(a.log)
+	cli.DefaultHTTPRetries = 0
+	return cli, nil
 }

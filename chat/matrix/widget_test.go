@@ -11,6 +11,7 @@ import (
 
 	"maunium.net/go/mautrix"
 	"maunium.net/go/mautrix/event"
+	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
@@ -120,6 +121,20 @@ func TestWidgetState(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJoined(t, ctx, room, botID, ann.cli, bob.cli)
+	// Membership, as the widget page checks it: from the running adapter,
+	// and from one that does not sync (another process, the web board's
+	// checker), with the session the running one stored.
+	idle, err := New(Config{Homeserver: hs, UserID: string(botID), Password: "password-gobot"}, bot.adapter.bot, gobot.StoreState(bot.db), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []*Adapter{bot.adapter, idle} {
+		for u, want := range map[id.UserID]bool{ann.cli.UserID: true, bob.cli.UserID: true, "@nobody:localhost": false} {
+			if in, err := a.InRoom(ctx, RoomID(room, ""), UserID(u)); err != nil || in != want {
+				t.Errorf("InRoom(%s): %v, %v; want %v", u, in, err, want)
+			}
+		}
+	}
 	ask := func(h *human, text string) {
 		t.Helper()
 		cmd := h.say(t, ctx, room, text)
