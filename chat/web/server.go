@@ -4,8 +4,10 @@
 // rights, clocks, ratings and engines work as for a typed move, and the
 // game's room gets the same announcement. The page is opened from a
 // personal link that the chat's `web` command mints (Server.Link); the
-// link is exchanged for a session cookie. docs/web.md describes the
-// routes, tokens, sessions and live updates.
+// link is exchanged for a session cookie. The same board also runs as a
+// Matrix room widget (widget.go), signed in with an OpenID token and a
+// bearer token instead. docs/web.md describes the routes, tokens,
+// sessions and live updates.
 package web
 
 import (
