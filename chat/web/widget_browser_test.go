@@ -195,6 +195,23 @@ func TestBrowserWidget(t *testing.T) {
 		t.Errorf("the widget keeps %v characters of cookies or storage", n)
 	}
 
+	// A click plays as alice and is announced in the Matrix room.
+	alice.do("click E5", chromedp.Click(chromedp.CSS(`[data-point="E5"]`), chromedp.FromNode(frame)))
+	frameWait(alice, frame, "the stone on E5", `document.querySelector('[data-point="E5"]').dataset.stone === 'black'`)
+	until(t, ctx, "the click's announcement in the Matrix room", func() bool { return m.announced(ctx, "E5") })
+	if _, n := m.game1(ctx); n != 1 {
+		t.Errorf("game #1 has %d moves, want 1", n)
+	}
+	// Resigning asks in the page (the sandbox has no confirm()).
+	alice.do("resign", chromedp.Click(chromedp.CSS(`[data-action="resign"]`), chromedp.FromNode(frame)))
+	frameWait(alice, frame, "the in-page confirmation", `!document.getElementById('confirm').hidden`)
+	alice.do("cancel", chromedp.Click(chromedp.CSS(`[data-action="cancel"]`), chromedp.FromNode(frame)))
+	frameWait(alice, frame, "the confirmation closed", `document.getElementById('confirm').hidden`)
+
+	// bob moves by typing in the room: the widget follows live.
+	m.say(ctx, m.bob, "!go play C3")
+	frameWait(alice, frame, "bob's typed move", `document.querySelector('[data-point="C3"]').dataset.stone === 'white'`)
+
 	// Screenshots: desktop width and a 360-px phone.
 	for _, vp := range []struct {
 		w, h   int64
@@ -213,24 +230,6 @@ func TestBrowserWidget(t *testing.T) {
 		}
 		alice.screenshot(filepath.Join("..", "..", "docs", vp.shot))
 	}
-	alice.do("viewport", chromedp.EmulateViewport(1000, 800))
-
-	// A click plays as alice and is announced in the Matrix room.
-	alice.do("click E5", chromedp.Click(chromedp.CSS(`[data-point="E5"]`), chromedp.FromNode(frame)))
-	frameWait(alice, frame, "the stone on E5", `document.querySelector('[data-point="E5"]').dataset.stone === 'black'`)
-	until(t, ctx, "the click's announcement in the Matrix room", func() bool { return m.announced(ctx, "E5") })
-	if _, n := m.game1(ctx); n != 1 {
-		t.Errorf("game #1 has %d moves, want 1", n)
-	}
-	// Resigning asks in the page (the sandbox has no confirm()).
-	alice.do("resign", chromedp.Click(chromedp.CSS(`[data-action="resign"]`), chromedp.FromNode(frame)))
-	frameWait(alice, frame, "the in-page confirmation", `!document.getElementById('confirm').hidden`)
-	alice.do("cancel", chromedp.Click(chromedp.CSS(`[data-action="cancel"]`), chromedp.FromNode(frame)))
-	frameWait(alice, frame, "the confirmation closed", `document.getElementById('confirm').hidden`)
-
-	// bob moves by typing in the room: the widget follows live.
-	m.say(ctx, m.bob, "!go play C3")
-	frameWait(alice, frame, "bob's typed move", `document.querySelector('[data-point="C3"]').dataset.stone === 'white'`)
 
 	// A client that answers at once (the user allowed it before).
 	again := newTab(t, m.harness, browser, "alice again")
