@@ -115,18 +115,20 @@ func openIDError(err error, server string) error {
 	return fmt.Errorf("matrix: %s could not be asked about an OpenID token: %w", clipText(server, 80), gobot.ErrUnavailable)
 }
 
-var (
-	fedOnce   sync.Once
-	fedClient *federation.Client
-)
-
 // federation is the client that finds other homeservers (server
-// discovery, HTTPS only, public addresses only) and asks them.
+// discovery, HTTPS only, public addresses only) and asks them; made once
+// per adapter.
 func (a *Adapter) federation() *federation.Client {
-	fedOnce.Do(func() {
-		fedClient = federation.NewClient("", nil, nil, exhttp.ClientSettings{DialTimeout: 5 * time.Second, GlobalTimeout: openIDTimeout})
+	a.fed.once.Do(func() {
+		a.fed.cli = federation.NewClient("", nil, nil, exhttp.ClientSettings{DialTimeout: 5 * time.Second, GlobalTimeout: openIDTimeout})
 	})
-	return fedClient
+	return a.fed.cli
+}
+
+// fedClient is an adapter's federation client, made on first use.
+type fedClient struct {
+	once sync.Once
+	cli  *federation.Client
 }
 
 // InRoom reports whether user is joined to room (a game's room; a
