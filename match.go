@@ -167,4 +167,6 @@ type Room struct {
 	// NoEngines: engine games may not be started here.
 	NoEngines bool
 	Updated   time.Time
+	// Matrix widget: every new game here is added as a room widget.
+	Widget bool
 }

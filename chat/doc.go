@@ -22,6 +22,8 @@
 //     engine.go: the handlers, by topic; complete.go: autocomplete.
 //   - vote.go: room-vote games (the vote command, windows closed by the
 //     clock loop, tallies; docs/vote.md).
+//   - web.go: the `web` command and the Linker port; widget.go: a game's
+//     board as a room widget (WidgetLinker, widget=on).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:

@@ -107,26 +107,35 @@ func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool
 	pl := a.cache(room).power
 	a.mu.Unlock()
 	if pl == nil {
-		pl = &event.PowerLevelsEventContent{}
-		if err := a.retry(ctx, "power levels", func() error {
-			return a.cli.StateEvent(ctx, room, event.StatePowerLevels, "", pl)
-		}); err != nil {
+		var err error
+		if pl, err = a.readPower(ctx, room); err != nil {
 			a.log.Warn("reading power levels", "room", room, "err", err)
 			return false
-		}
-		var create *event.Event
-		if err := a.retry(ctx, "create event", func() error {
-			var err error
-			create, err = a.cli.FullStateEvent(ctx, room, event.StateCreate, "")
-			return err
-		}); err == nil && create != nil && create.Content.Parsed != nil {
-			pl.CreateEvent = create // room versions where creators outrank everyone
 		}
 		a.mu.Lock()
 		a.cache(room).power = pl
 		a.mu.Unlock()
 	}
 	return pl.GetUserLevel(u) >= pl.StateDefault()
+}
+
+// readPower reads the room's power levels from the homeserver.
+func (a *Adapter) readPower(ctx context.Context, room id.RoomID) (*event.PowerLevelsEventContent, error) {
+	pl := &event.PowerLevelsEventContent{}
+	if err := a.retry(ctx, "power levels", func() error {
+		return a.cli.StateEvent(ctx, room, event.StatePowerLevels, "", pl)
+	}); err != nil {
+		return nil, err
+	}
+	var create *event.Event
+	if err := a.retry(ctx, "create event", func() error {
+		var err error
+		create, err = a.cli.FullStateEvent(ctx, room, event.StateCreate, "")
+		return err
+	}); err == nil && create != nil && create.Content.Parsed != nil {
+		pl.CreateEvent = create // room versions where creators outrank everyone
+	}
+	return pl, nil
 }
 
 // name is how a user is shown in room: display name, else localpart.

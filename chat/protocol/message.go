@@ -134,6 +134,10 @@ type Reply struct {
 	// Draw is the Image still to be drawn: the bot draws it after the
 	// transaction that built the reply, before anyone sees the reply.
 	Draw *Drawing `json:"-"`
+
+	// Widget asks the adapter to show a game's web board in a room as a
+	// widget (Matrix); adapters without widgets ignore it.
+	Widget *Widget `json:",omitempty"`
 }
 
 // Drawing is an image a reply shows, drawn after the transaction that

@@ -264,6 +264,7 @@ type roomRec struct {
 	Threads   bool      `json:"threads,omitempty"`
 	NoEngines bool      `json:"no_engines,omitempty"`
 	Updated   time.Time `json:"updated"`
+	Widget    bool      `json:"widget,omitempty"` // Matrix widget
 }
 
 // errs collects the first error of a run of conversions.
@@ -555,7 +556,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: Format, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
-		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated})
+		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget})
 }
 
 func DecodeRoom(raw []byte) (*gobot.Room, error) {
@@ -567,5 +568,5 @@ func DecodeRoom(raw []byte) (*gobot.Room, error) {
 		return nil, err
 	}
 	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
-		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated}, nil
+		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget}, nil
 }
