@@ -83,6 +83,9 @@ type Match struct {
 	Engine      string
 	EngineLevel int
 	EngineDead  int
+	// Conditional moves (plan.go): the plan of the player not to move;
+	// nil when there is none.
+	Plan *Plan
 }
 
 // Active reports whether the game is still being played or scored.

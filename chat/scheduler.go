@@ -50,6 +50,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	res, _ := g.Result()
 	match.Finished, match.Result = t, res.String()
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
+	match.Plan = nil // conditional moves end with the game (plan.go)
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games

@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"Ratings", testRatings},
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
+		{"Plan", testPlan}, // conditional moves (plan.go)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -147,6 +147,8 @@ type gameRec struct {
 	Engine      string         `json:"engine,omitempty"`
 	EngineLevel int            `json:"engine_level,omitempty"`
 	EngineDead  int            `json:"engine_dead,omitempty"`
+	// Conditional moves (plan.go): absent when the game has no plan.
+	Plan *planRec `json:"plan,omitempty"`
 }
 
 type challengeRec struct {
@@ -344,6 +346,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	if r.Ended != nil {
 		rec.Ended = &resultRec{Winner: wordOf(&e, colorWords, r.Ended.Winner), Margin: r.Ended.Margin, Reason: wordOf(&e, reasonWords, r.Ended.Reason)}
 	}
+	rec.Plan = encodePlan(&e, g.Plan)
 	for _, u := range g.Undos {
 		was, err := moveText(u.Was)
 		e.add(err)
@@ -414,6 +417,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		e.add(err)
 		g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(u.By), Move: u.Move, Was: was, At: u.At})
 	}
+	g.Plan = decodePlan(&e, rec.Plan)
 	return g, e.err
 }
 
