@@ -103,6 +103,13 @@ func (a *Adapter) members(ctx context.Context, room id.RoomID) map[id.UserID]str
 // isAdmin reports whether u's power level reaches the room's
 // state_default (50 when unset).
 func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool {
+	pl := a.powerLevels(ctx, room)
+	return pl != nil && pl.GetUserLevel(u) >= pl.StateDefault()
+}
+
+// powerLevels returns the room's power levels (cached until they
+// change); nil when they cannot be read.
+func (a *Adapter) powerLevels(ctx context.Context, room id.RoomID) *event.PowerLevelsEventContent {
 	a.mu.Lock()
 	pl := a.cache(room).power
 	a.mu.Unlock()
@@ -112,7 +119,7 @@ func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool
 			return a.cli.StateEvent(ctx, room, event.StatePowerLevels, "", pl)
 		}); err != nil {
 			a.log.Warn("reading power levels", "room", room, "err", err)
-			return false
+			return nil
 		}
 		var create *event.Event
 		if err := a.retry(ctx, "create event", func() error {
@@ -126,7 +133,7 @@ func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool
 		a.cache(room).power = pl
 		a.mu.Unlock()
 	}
-	return pl.GetUserLevel(u) >= pl.StateDefault()
+	return pl
 }
 
 // name is how a user is shown in room: display name, else localpart.
