@@ -562,6 +562,7 @@ var update = flag.Bool("update", false, "rewrite testdata/records.golden")
 func TestRecordFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "format.db")
 	writeFixture(t, path, buildFixture(t))
+	writeFixture(t, path, newerFixture(t))
 	got := dump(t, path)
 	golden := filepath.Join("testdata", "records.golden")
 	if *update {
@@ -589,6 +590,7 @@ func TestSchema2MigratesToToday(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
+	writeFixture(t, path, newerFixture(t))
 	want, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
 	if err != nil {
 		t.Fatal(err)
