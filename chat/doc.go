@@ -20,6 +20,8 @@
 //     keys.
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete.
+//   - plan.go: conditional moves (plan, plans), the plan followed
+//     when the opponent moves (followPlan, from play.go).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
