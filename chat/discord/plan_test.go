@@ -1,10 +1,15 @@
 package discord
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // Plans are private on Discord: the answers to /go plan and /go plans
@@ -57,3 +62,33 @@ func TestPlanRepliesAreEphemeral(t *testing.T) {
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }
+
+// A private notice (a player's plan dropped) whose DM was refused waits
+// in a channel where gobot is no member for its player alone, even where
+// replies are public: the opponent's next interaction does not get it,
+// the player's does, ephemerally.
+func TestPrivateHeldNoticeWaitsForItsPlayer(t *testing.T) {
+	e := newEnv(t)
+	w := where{channel: "c9", guild: "g9", context: 0, owners: `{"1":"111"}`, perms: fmt.Sprint(discordgo.PermissionUseExternalApps)}
+	e.fake.noBot = map[string]bool{"c9": true}
+	e.fake.dmRefused = map[string]bool{"111": true}
+	now := time.Now()
+	e.send(e.ix(w, "222", "games", ""), now, false)
+	notice := protocol.Message{To: "discord:111", Room: "discord:c9", Reply: protocol.Reply{Game: 1, Title: "Your plan · game #1", Private: true,
+		Text: "Your plan in game #1 is cleared: bob played G5, which your plan did not cover."}}
+	if err := e.a.Notify(context.Background(), notice); err != nil {
+		t.Fatal(err)
+	}
+	body := e.ix(w, "222", "games", "")
+	e.send(body, now, false)
+	if fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body)); len(fus) != 0 {
+		t.Fatalf("alice's plan notice was shown to bob: %v", fus)
+	}
+	body = e.ix(w, "111", "games", "")
+	e.send(body, now, false)
+	fus := e.fake.find("POST", "/webhooks/app/"+tokenOf(body))
+	if len(fus) != 1 || !strings.Contains(fmt.Sprint(fus[0].JSON["embeds"]), "did not cover") || fus[0].JSON["flags"] != float64(64) {
+		t.Fatalf("alice's held notice: %v", fus)
+	}
+	e.fake.obeyed(t)
+}
