@@ -156,7 +156,7 @@ func checkLine(g *game.Game, me game.Color, words []string) ([]gobot.PlanPair, e
 			return nil, errorf("Move %d of the line, %s, isn't a point: write them like D4 (or pass). Nothing was planned.", i+1, protocol.Echo(w))
 		}
 		if err := try.Play(who, p); err != nil {
-			return nil, errorf("Move %d of the line (%s %s): %s Nothing was planned.", i+1, whose, p.GTP(cfg.Height), planMoveError(err, p, cfg.Height))
+			return nil, errorf("Move %d of the line (%s %s): %s Nothing was planned.", i+1, whose, p.GTP(cfg.Height), planMoveError(err, p, cfg.Height, true))
 		}
 		if i%2 == 0 {
 			pair.Their = p
@@ -168,22 +168,28 @@ func checkLine(g *game.Game, me game.Color, words []string) ([]gobot.PlanPair, e
 	return line, nil
 }
 
-// planMoveError says why a move of a line (or a planned reply) cannot
-// be played, in the words `play` uses.
-func planMoveError(err error, p game.Point, h int) string {
+// planMoveError says why a move of a line (ahead: when planned) or a
+// planned reply (now) cannot be played, in the words `play` uses.
+func planMoveError(err error, p game.Point, h int, ahead bool) string {
+	then := ""
+	if ahead {
+		then = " by then"
+	}
 	switch {
 	case errors.Is(err, game.ErrOccupied):
-		return fmt.Sprintf("%s is occupied by then.", p.GTP(h))
+		return fmt.Sprintf("%s is occupied%s.", p.GTP(h), then)
 	case errors.Is(err, game.ErrKo):
 		return fmt.Sprintf("%s would retake the ko at once.", p.GTP(h))
 	case errors.Is(err, game.ErrSuperko):
 		return fmt.Sprintf("%s would repeat an earlier whole-board position (superko).", p.GTP(h))
 	case errors.Is(err, game.ErrSuicide):
 		return fmt.Sprintf("%s would have no liberties and capture nothing: suicide is not allowed under these rules.", p.GTP(h))
-	case errors.Is(err, game.ErrScoring):
+	case errors.Is(err, game.ErrScoring) && ahead:
 		return "both players have passed by then, so the game is being scored and the line can't go on."
+	case errors.Is(err, game.ErrScoring):
+		return "the game is being scored."
 	case errors.Is(err, game.ErrGameOver):
-		return "the game is over by then."
+		return "the game is over" + then + "."
 	case errors.Is(err, game.ErrHandicapPass):
 		return "handicap stones are placed before anyone passes."
 	}
@@ -270,7 +276,7 @@ func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.P
 	}
 	before := l.g.Captures(me)
 	if err := l.g.Play(me, br.Reply); err != nil {
-		b.dropPlan(fx, l, fmt.Sprintf("%s played %s, but your planned reply %s can't be played now: %s It's your move.", protocol.Mention(playerOf(l.match, mover)), their.GTP(h), br.Reply.GTP(h), planMoveError(err, br.Reply, h)))
+		b.dropPlan(fx, l, fmt.Sprintf("%s played %s, but your planned reply %s can't be played now: %s It's your move.", protocol.Mention(playerOf(l.match, mover)), their.GTP(h), br.Reply.GTP(h), planMoveError(err, br.Reply, h, false)))
 		return ""
 	}
 	moved(l.match, l.g, me, r.Time)
