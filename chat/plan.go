@@ -269,14 +269,18 @@ func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.P
 		return ""
 	}
 	h := l.g.Config().Height
+	did := protocol.Mention(playerOf(l.match, mover)) + " played " + their.GTP(h)
+	if their.IsPass() {
+		did = protocol.Mention(playerOf(l.match, mover)) + " passed"
+	}
 	br, ok := gobot.PlanFollow(plan.Branches, their)
 	if !ok {
-		b.dropPlan(fx, l, fmt.Sprintf("%s played %s, which your plan did not cover. It's your move.", protocol.Mention(playerOf(l.match, mover)), their.GTP(h)))
+		b.dropPlan(fx, l, did+", which your plan did not cover. It's your move.")
 		return ""
 	}
 	before := l.g.Captures(me)
 	if err := l.g.Play(me, br.Reply); err != nil {
-		b.dropPlan(fx, l, fmt.Sprintf("%s played %s, but your planned reply %s can't be played now: %s It's your move.", protocol.Mention(playerOf(l.match, mover)), their.GTP(h), br.Reply.GTP(h), planMoveError(err, br.Reply, h, false)))
+		b.dropPlan(fx, l, fmt.Sprintf("%s, but your planned reply %s can't be played now: %s It's your move.", did, br.Reply.GTP(h), planMoveError(err, br.Reply, h, false)))
 		return ""
 	}
 	moved(l.match, l.g, me, r.Time)

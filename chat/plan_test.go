@@ -185,6 +185,18 @@ func TestPlanDeviationDropsIt(t *testing.T) {
 	if !told {
 		t.Fatal("alice not told privately")
 	}
+	// A pass it does not cover, the same.
+	h.ok("alice", "play G6")
+	planAs(h, "alice", "plan C3 C4", true, false)
+	n = len(h.notes.all())
+	h.ok("bob", "pass")
+	told = false
+	for _, msg := range h.notes.all()[n:] {
+		told = told || msg.To == "test:alice" && strings.Contains(msg.Reply.Text, "<@test:bob> passed, which your plan did not cover")
+	}
+	if m, _ := h.game(1); !told || m.Plan != nil {
+		t.Fatalf("a pass left the plan %+v (told %v)", m.Plan, told)
+	}
 }
 
 // An undo by agreement clears the plans.
