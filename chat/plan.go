@@ -25,9 +25,9 @@ func (b *core) planPrivate(name string) error {
 	return errorf("Plans are private: send %s to me in a direct message instead (add the game, like #7, if you have several). I haven't kept what you wrote.", b.cmd(name))
 }
 
-// planGame finds the game a plan command names and checks that the
-// caller may plan in it now.
-func (b *core) planGame(call *Call, mine bool) (*loaded, game.Color, error) {
+// planGame finds the game a plan command names, one the caller plays
+// in; planning, it also checks that the caller may plan there now.
+func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) {
 	tx, r, a := call.Tx, call.Req, call.Args
 	match, err := findGame(tx, b, r, a.Game, true)
 	if err != nil {
@@ -47,7 +47,7 @@ func (b *core) planGame(call *Call, mine bool) (*loaded, game.Color, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if !mine {
+	if !planning {
 		return l, me, nil
 	}
 	switch {
