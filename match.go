@@ -94,6 +94,9 @@ type Match struct {
 	PausedAt   time.Time
 	// Room-vote games (vote.go): the room's side, when VoteSeat holds a seat.
 	Vote *Vote
+	// Conditional moves (plan.go): the plan of the player not to move;
+	// nil when there is none.
+	Plan *Plan
 }
 
 // Active reports whether the game is still being played or scored.

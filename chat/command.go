@@ -16,6 +16,11 @@ type Command struct {
 	Args    []protocol.Arg
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
+	// private commands' replies are for the caller alone (plan): where
+	// the platform cannot show a reply to the caller alone (a shared
+	// Matrix room), the router refuses them and asks the adapter to
+	// withdraw the message.
+	private bool
 	// view commands change nothing: they run in a read transaction, their
 	// event marked just before. The others run in the write transaction
 	// the router opens, in which it marks the event (router.go).
@@ -82,6 +87,11 @@ func commands() []Command {
 		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no (an engine never does)",
 			Args: []protocol.Arg{{Name: "no", Kind: protocol.ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
 				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},
+		{Name: "plan", private: true, Aliases: []string{"conditional"}, Summary: "on your opponent's turn, plan replies: if they play C3, you play C4 (private)",
+			Help: "`plan C3 C4 D3 D4`: if they play C3, you play C4; then if they play D3, you play D4. Lines add up to a tree; a line that answers a move differently replaces that branch. Each move is checked on the board as it stands. When they play a move the plan covers, the reply is played at once; any other move drops the plan (you are told privately). `plan clear` drops it; `plans` shows it. Plans are private: on Matrix, send them to the bot in a direct message. At most 20 pairs a line, 100 replies a plan.",
+			Args: []protocol.Arg{{Name: "clear", Kind: protocol.ArgChoice, Choices: []string{"clear"}, Help: "drop the whole plan"},
+				{Name: "moves", Kind: protocol.ArgPoint, Repeat: true, Help: "their move, your reply, their move, your reply… like C3 C4 D3 D4"}, gameArg}, run: cmdPlan},
+		{Name: "plans", view: true, private: true, Summary: "your plan (conditional moves) in a game, privately", Args: []protocol.Arg{gameArg}, run: cmdPlans},
 		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []protocol.Arg{gameArg}, run: cmdBoard},
 		{Name: "games", view: true, Aliases: []string{"list"}, Summary: "your active games and challenges: whose turn (in scoring, who marks or accepts), time left", run: cmdGames},
 		{Name: "web", view: true, Aliases: []string{"link", "click"}, Summary: "your personal link to the game's live web board (click to play)", Args: []protocol.Arg{gameArg}, run: cmdWeb},

@@ -103,6 +103,13 @@ func (a *Adapter) members(ctx context.Context, room id.RoomID) map[id.UserID]str
 // isAdmin reports whether u's power level reaches the room's
 // state_default (50 when unset).
 func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool {
+	pl := a.powerLevels(ctx, room)
+	return pl != nil && pl.GetUserLevel(u) >= pl.StateDefault()
+}
+
+// powerLevels returns the room's power levels (cached until they
+// change); nil when they cannot be read.
+func (a *Adapter) powerLevels(ctx context.Context, room id.RoomID) *event.PowerLevelsEventContent {
 	a.mu.Lock()
 	pl := a.cache(room).power
 	a.mu.Unlock()
@@ -110,13 +117,13 @@ func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool
 		var err error
 		if pl, err = a.readPower(ctx, room); err != nil {
 			a.log.Warn("reading power levels", "room", room, "err", err)
-			return false
+			return nil
 		}
 		a.mu.Lock()
 		a.cache(room).power = pl
 		a.mu.Unlock()
 	}
-	return pl.GetUserLevel(u) >= pl.StateDefault()
+	return pl
 }
 
 // readPower reads the room's power levels from the homeserver.

@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
 		{"VoteGames", testVoteGames}, // vote.go
+		{"Plan", testPlan},           // conditional moves (plan.go)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -163,6 +163,8 @@ type gameRec struct {
 	PausedAt   time.Time `json:"paused_at,omitzero"`
 	// Room-vote games: absent in every other game.
 	Vote *voteRec `json:"vote,omitempty"`
+	// Conditional moves (plan.go): absent when the game has no plan.
+	Plan *planRec `json:"plan,omitempty"`
 }
 
 // voteRec is a room-vote game's voting (gobot.Vote).
@@ -424,6 +426,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	if r.Ended != nil {
 		rec.Ended = &resultRec{Winner: wordOf(&e, colorWords, r.Ended.Winner), Margin: r.Ended.Margin, Reason: wordOf(&e, reasonWords, r.Ended.Reason)}
 	}
+	rec.Plan = encodePlan(&e, g.Plan)
 	for _, u := range g.Undos {
 		was, err := moveText(u.Was)
 		e.add(err)
@@ -498,6 +501,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		e.add(err)
 		g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(u.By), Move: u.Move, Was: was, At: u.At})
 	}
+	g.Plan = decodePlan(&e, rec.Plan)
 	return g, e.err
 }
 
