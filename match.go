@@ -94,6 +94,9 @@ type Match struct {
 	PausedAt   time.Time
 	// Room-vote games (vote.go): the room's side, when VoteSeat holds a seat.
 	Vote *Vote
+	// Conditional moves (plan.go): the plan of the player not to move;
+	// nil when there is none.
+	Plan *Plan
 	// Teams: the sides of a team game (rengo, team.go); nil otherwise.
 	Teams *Teams
 }
@@ -172,4 +175,6 @@ type Room struct {
 	// NoEngines: engine games may not be started here.
 	NoEngines bool
 	Updated   time.Time
+	// Matrix widget: every new game here is added as a room widget.
+	Widget bool
 }

@@ -90,7 +90,7 @@ func (h *harness) do(user, line string) protocol.Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user]}
+		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: true}
 	return h.bot.Handle(context.Background(), r)
 }
 

@@ -165,6 +165,9 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
+	if err := b.autoWidget(tx, &rep, l.match); err != nil {
+		return Result{}, err
+	}
 	b.wakeEngine(&fx, l)
 	return reply(rep, fx)
 }
@@ -482,6 +485,9 @@ func cmdAccept(call *Call) (Result, error) {
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
+	}
+	if err := b.autoWidget(tx, &rep, l.match); err != nil {
+		return Result{}, err
 	}
 	return reply(rep, fx)
 }

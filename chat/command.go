@@ -16,6 +16,11 @@ type Command struct {
 	Args    []protocol.Arg
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
+	// private commands' replies are for the caller alone (plan): where
+	// the platform cannot show a reply to the caller alone (a shared
+	// Matrix room), the router refuses them and asks the adapter to
+	// withdraw the message.
+	private bool
 	// view commands change nothing: they run in a read transaction, their
 	// event marked just before. The others run in the write transaction
 	// the router opens, in which it marks the event (router.go).
@@ -92,6 +97,11 @@ func commands() []Command {
 		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no (an engine never does)",
 			Args: []protocol.Arg{{Name: "no", Kind: protocol.ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
 				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},
+		{Name: "plan", private: true, Aliases: []string{"conditional"}, Summary: "on your opponent's turn, plan replies: if they play C3, you play C4 (private)",
+			Help: "`plan C3 C4 D3 D4`: if they play C3, you play C4; then if they play D3, you play D4. Lines add up to a tree; a line that answers a move differently replaces that branch. Each move is checked on the board as it stands. When they play a move the plan covers, the reply is played at once; any other move drops the plan (you are told privately). `plan clear` drops it; `plans` shows it. Plans are private: on Matrix, send them to the bot in a direct message. At most 20 pairs a line, 100 replies a plan.",
+			Args: []protocol.Arg{{Name: "clear", Kind: protocol.ArgChoice, Choices: []string{"clear"}, Help: "drop the whole plan"},
+				{Name: "moves", Kind: protocol.ArgPoint, Repeat: true, Help: "their move, your reply, their move, your reply… like C3 C4 D3 D4"}, gameArg}, run: cmdPlan},
+		{Name: "plans", view: true, private: true, Summary: "your plan (conditional moves) in a game, privately", Args: []protocol.Arg{gameArg}, run: cmdPlans},
 		{Name: "board", view: true, Aliases: []string{"show", "b"}, Summary: "show the board", Args: []protocol.Arg{gameArg}, run: cmdBoard},
 		{Name: "games", view: true, Aliases: []string{"list"}, Summary: "your active games and challenges: whose turn (in scoring, who marks or accepts), time left", run: cmdGames},
 		{Name: "web", view: true, Aliases: []string{"link", "click"}, Summary: "your personal link to the game's live web board (click to play)", Args: []protocol.Arg{gameArg}, run: cmdWeb},
@@ -109,7 +119,7 @@ func commands() []Command {
 		{Name: "engines", view: true, Aliases: []string{"bots", "computer"}, Summary: "the computer opponents on offer, with levels and board sizes", run: cmdEngines},
 		{Name: "rules", view: true, Summary: "explain a ruleset in plain words", Args: []protocol.Arg{{Name: "preset", Kind: protocol.ArgRules, Repeat: true, Choices: game.PresetNames(), Help: "a ruleset, or options like ko=simple scoring=area (alone, they change the room's ruleset)"}}, run: cmdRules},
 		{Name: "settings", Aliases: []string{"set", "config"}, Summary: "your settings (notify, theme, rank) or, for admins, the room's (rules, size, clock, engines…)",
-			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer).",
+			Help: "`settings` shows them. Yours: notify=mention|dm|off, theme=wood|dark, rank=5k, rank=10 kyu or rank=3 dan (your starting rank here, before your first rated game). The room's (admins): room rules=japanese size=19 komi=6.5 clock=3d threads=on engines=on|off (games against the computer); on Matrix, widget=on adds each new game's board to the room as a widget.",
 			Args: []protocol.Arg{{Name: "key=value", Kind: protocol.ArgText, Repeat: true}}, run: cmdSettings, looks: settingsOnlyShown},
 		{Name: "vacation", Aliases: []string{"holiday"}, Summary: "your vacation days; vacation on stops your games' clocks, vacation off restarts them",
 			Help: "A vacation stops the clocks of your games against people, except games challenged with vacation=off; your opponents are told, and moves can still be played. When it ends (vacation off, or when your days run out: you get a reminder a day before) each clock runs again with the time its player had left. Days are spent in real time. By default everyone starts with 14 days and earns one more a week from their first game, up to 30; `vacation` shows yours.",

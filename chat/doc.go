@@ -23,6 +23,10 @@
 //     rengo.go: team games (their challenge, turns, timeouts, header).
 //   - vote.go: room-vote games (the vote command, windows closed by the
 //     clock loop, tallies; docs/vote.md).
+//   - web.go: the `web` command and the Linker port; widget.go: a game's
+//     board as a room widget (WidgetLinker, widget=on).
+//   - plan.go: conditional moves (plan, plans), the plan followed
+//     when the opponent moves (followPlan, from play.go).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:

@@ -35,7 +35,11 @@ func cmdPlay(call *Call) (Result, error) {
 			return err
 		}
 		if p.IsPass() {
-			return b.pass(l, me, r)
+			if err := b.pass(l, me, r); err != nil {
+				return err
+			}
+			what = b.passText(l, r.User.ID) + b.followPlan(&fx, l, me, p, r)
+			return nil
 		}
 		if l.g.At(p) != game.Empty {
 			return errorf("%s is occupied — choose an empty point.", p.GTP(cfg.Height))
@@ -54,13 +58,11 @@ func cmdPlay(call *Call) (Result, error) {
 		what += "." + autoPassText(l, count)
 		moved(l.match, l.g, me, r.Time)
 		b.afterMove(l, r)
+		what += b.followPlan(&fx, l, me, p, r)
 		return nil
 	})
 	if err != nil {
 		return Result{}, err
-	}
-	if what == "" {
-		what = b.passText(l, r.User.ID)
 	}
 	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
@@ -140,16 +142,21 @@ func cmdPass(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	var fx Effects
+	var what string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
 			return err
 		}
-		return b.pass(l, me, r)
+		if err := b.pass(l, me, r); err != nil {
+			return err
+		}
+		what = b.passText(l, r.User.ID) + b.followPlan(&fx, l, me, game.Pass, r)
+		return nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, b.passText(l, r.User.ID)), fx)
+	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
 
 func cmdResign(call *Call) (Result, error) {
@@ -227,6 +234,7 @@ func cmdUndo(call *Call) (Result, error) {
 				l.match.MoveTimes = l.match.MoveTimes[:k]
 			}
 			l.match.UndoBy = ""
+			l.match.Plan = nil // an undo by agreement clears the plans (plan.go)
 			startClock(l.match, l.g, r.Time)
 			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
@@ -475,6 +483,9 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	}
 	if scoringCommands[cmd] {
 		return l.g.Phase() == game.Scoring
+	}
+	if cmd == "plan" { // plans are made on the opponent's turn (plan.go)
+		return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(match, u).Opponent()
 	}
 	return l.g.Phase() == game.Playing && playerOf(match, l.g.ToMove()) == u
 }

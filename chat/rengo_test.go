@@ -116,6 +116,7 @@ func TestRengoScoring(t *testing.T) {
 	h.ok("alice", "play E5")
 	h.ok("carol", "pass")
 	h.fails("alice", "pass", "It is <@test:bob>'s turn (Black: alice, bob)")
+	h.fails("dave", "plan C3 C4", "Plans are for two-player games: in team game #1")
 	h.ok("bob", "pass")
 	h.ok("dave", "dead E5")
 	if rep := h.ok("bob", "done"); !strings.Contains(rep.Text, "White (<@test:carol> or <@test:dave>), <cmd:done:cmd> to agree") {

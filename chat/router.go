@@ -93,6 +93,12 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name))), then
 	}
+	if cmd.private && !r.DM && !r.PrivateReplies {
+		// Refused before its words are read: nothing of them is repeated.
+		rep := b.errorReply(b.planPrivate(cmd.Name))
+		rep.Withdraw = true
+		return rep, then
+	}
 	args, err := protocol.ParseArgs(cmd.Decl(), &r)
 	if err != nil {
 		return b.errorReply(err), then

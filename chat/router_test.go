@@ -44,6 +44,8 @@ var onceCases = map[string]struct{ setup, line string }{
 	"web":       {"start", "carol: web #1"},
 	"vacation":  {"start", "alice: vacation on"},
 	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
+	"plan":      {"start; alice: play D4", "alice: plan C3 C4"},
+	"plans":     {"start; alice: play D4; alice: plan C3 C4", "alice: plans"},
 	"rengo":     {"", "alice: rengo @alice @bob vs @carol @dave 9"},
 }
 
@@ -69,7 +71,7 @@ func (h *harness) request(l string, id gobot.EventID) protocol.Request {
 	user, line, _ := strings.Cut(l, ":")
 	f := strings.Fields(line)
 	return protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
-		Command: f[0], Args: f[1:], Admin: h.admins[user]}
+		Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: true}
 }
 
 // Every command is applied once per event, whatever its handler does:

@@ -60,6 +60,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Finished, match.Result = t, res.String()
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
 	match.PausedBy, match.PausedLeft, match.PausedAt = nil, 0, time.Time{} // vacation.go: nothing left to resume
+	match.Plan = nil                                                       // conditional moves end with the game (plan.go)
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games

@@ -28,7 +28,7 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
-var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true}
+var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true}
 
 // rankWords joins a rank written in two words, as ranks are spoken:
 // "rank=10 kyu", "rank=3 dan", "rank=5 k" are rank=10kyu, rank=3dan,
@@ -99,6 +99,10 @@ func cmdSettings(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	room, widget, err := widgetSetting(room, r)
+	if err != nil {
+		return Result{}, err
+	}
 	if len(room) > 0 {
 		var err error
 		if o, err = protocol.ParseOptions(room); err != nil {
@@ -139,7 +143,7 @@ func cmdSettings(call *Call) (Result, error) {
 				return err
 			}
 		}
-		if len(room) > 0 || engines != nil {
+		if len(room) > 0 || engines != nil || widget != nil {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
 				if !errors.Is(err, gobot.ErrNotFound) {
@@ -179,6 +183,9 @@ func cmdSettings(call *Call) (Result, error) {
 			}
 			if engines != nil {
 				rm.NoEngines = !*engines
+			}
+			if widget != nil {
+				rm.Widget = *widget
 			}
 			rm.Updated = r.Time
 			return tx.PutRoom(rm)
@@ -225,8 +232,12 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 	if rm.Komi != nil {
 		komi = game.FormatKomi(*rm.Komi)
 	}
-	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s\nChange yours with %s; admins change the room's with %s.",
+	widget := ""
+	if widgetPlatforms[r.Room.Platform()] {
+		widget = " widget=" + map[bool]string{true: "on", false: "off"}[rm.Widget]
+	}
+	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s%s\nChange yours with %s; admins change the room's with %s.",
 		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
-		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], widget, b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

@@ -82,5 +82,9 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	var fx Effects
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
-	return reply(protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}, fx)
+	ack := protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}
+	if match.Room == r.Room || match.Parent == r.Room {
+		ack.Widget = b.widgetOf(match) // in the game's room, the board becomes the room's widget too
+	}
+	return reply(ack, fx)
 }

@@ -562,6 +562,7 @@ var update = flag.Bool("update", false, "rewrite testdata/records.golden")
 func TestRecordFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "format.db")
 	writeFixture(t, path, buildFixture(t))
+	writeFixture(t, path, newerFixture(t))
 	got := dump(t, path)
 	golden := filepath.Join("testdata", "records.golden")
 	if *update {
@@ -579,8 +580,9 @@ func TestRecordFormat(t *testing.T) {
 }
 
 // TestOldSchemasMigrateToToday: upgrading testdata/schema2.db and
-// testdata/schema3.db (the fixture as the schema-3 release wrote it)
-// gives, byte for byte, the file this code writes for the same records.
+// testdata/schema3.db (the fixture as the schema-3 release wrote it),
+// then writing the records of newer features (newerFixture), gives, byte
+// for byte, the file this code writes for the same records.
 func TestOldSchemasMigrateToToday(t *testing.T) {
 	for _, name := range []string{"schema2.db", "schema3.db"} {
 		t.Run(name, func(t *testing.T) {
@@ -592,6 +594,7 @@ func TestOldSchemasMigrateToToday(t *testing.T) {
 			if err := db.Close(); err != nil {
 				t.Fatal(err)
 			}
+			writeFixture(t, path, newerFixture(t))
 			want, err := os.ReadFile(filepath.Join("testdata", "records.golden"))
 			if err != nil {
 				t.Fatal(err)

@@ -188,6 +188,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		Args:    fields[1:],
 	}
 	req.Community = "console" // the terminal is one community for ratings
+	req.PrivateReplies = true // printed to whoever sits at the terminal
 	for i, a := range req.Args {
 		name, ok := strings.CutPrefix(a, "@")
 		if local, own := strings.CutPrefix(name, Platform+":"); own {

@@ -368,8 +368,11 @@ func (a *Adapter) showHeld(ctx context.Context, channel string, caller gobot.Use
 	private := a.ch.latest[channel] != nil && a.ch.latest[channel].private
 	a.ch.mu.Unlock()
 	// Where replies are shown to their caller alone, a notice for others
-	// waits for them.
-	forCaller := func(h held) bool { return !private || len(h.For) == 0 || slices.Contains(h.For, caller) }
+	// waits for them; a private notice (a player's plan dropped) waits
+	// for its player everywhere.
+	forCaller := func(h held) bool {
+		return (!private && !h.Reply.Private) || len(h.For) == 0 || slices.Contains(h.For, caller)
+	}
 	var offer []held
 	if err := a.updateHeld(ctx, channel, func(cur []held) []held {
 		offer = nil

@@ -95,6 +95,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	// of its own, not a conversation with the bot.
 	private := in.Context == discordgo.InteractionContextPrivateChannel
 	r := protocol.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
+	r.PrivateReplies = true // an interaction's response can be ephemeral anywhere
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User

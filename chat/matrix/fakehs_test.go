@@ -52,6 +52,10 @@ type fakeHS struct {
 	// limit, when set, cuts sync timelines to their last limit events
 	// (limited, with a prev_batch for /messages).
 	limit int
+	// power gives a room's m.room.power_levels content (default: Ann
+	// 100, everyone else 0); redacted are the events the bot redacted.
+	power    map[string]map[string]any
+	redacted []string
 }
 
 // fakeItem is one event in the sync stream: a timeline event in a joined
@@ -184,7 +188,18 @@ func (f *fakeHS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 		f.json(w, 200, map[string]any{"joined": m})
 	case strings.Contains(p, "/state/m.room.power_levels"):
-		f.json(w, 200, map[string]any{"users": map[string]any{"@ann:example.org": 100}})
+		f.mu.Lock()
+		pl, ok := f.power[arg(3)]
+		f.mu.Unlock()
+		if !ok {
+			pl = map[string]any{"users": map[string]any{"@ann:example.org": 100}}
+		}
+		f.json(w, 200, pl)
+	case strings.Contains(p, "/redact/"):
+		f.mu.Lock()
+		f.redacted = append(f.redacted, arg(1))
+		f.mu.Unlock()
+		f.json(w, 200, map[string]any{"event_id": "$redaction"})
 	case strings.Contains(p, "/state/m.room.create"):
 		f.json(w, 200, map[string]any{"type": "m.room.create", "state_key": "", "sender": "@ann:example.org", "event_id": "$create",
 			"room_id": arg(3), "content": map[string]any{"room_version": "10"}})

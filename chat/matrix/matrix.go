@@ -76,6 +76,9 @@ type Adapter struct {
 	// process left in flight (send.go).
 	sent         sentTxns
 	resendSettle time.Duration
+
+	// fed asks other homeservers about widgets' OpenID tokens (openid.go).
+	fed fedClient
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps

@@ -103,30 +103,46 @@ func (a *Adapter) members(ctx context.Context, room id.RoomID) map[id.UserID]str
 // isAdmin reports whether u's power level reaches the room's
 // state_default (50 when unset).
 func (a *Adapter) isAdmin(ctx context.Context, room id.RoomID, u id.UserID) bool {
+	pl := a.powerLevels(ctx, room)
+	return pl != nil && pl.GetUserLevel(u) >= pl.StateDefault()
+}
+
+// powerLevels returns the room's power levels (cached until they
+// change); nil when they cannot be read.
+func (a *Adapter) powerLevels(ctx context.Context, room id.RoomID) *event.PowerLevelsEventContent {
 	a.mu.Lock()
 	pl := a.cache(room).power
 	a.mu.Unlock()
 	if pl == nil {
-		pl = &event.PowerLevelsEventContent{}
-		if err := a.retry(ctx, "power levels", func() error {
-			return a.cli.StateEvent(ctx, room, event.StatePowerLevels, "", pl)
-		}); err != nil {
+		var err error
+		if pl, err = a.readPower(ctx, room); err != nil {
 			a.log.Warn("reading power levels", "room", room, "err", err)
-			return false
-		}
-		var create *event.Event
-		if err := a.retry(ctx, "create event", func() error {
-			var err error
-			create, err = a.cli.FullStateEvent(ctx, room, event.StateCreate, "")
-			return err
-		}); err == nil && create != nil && create.Content.Parsed != nil {
-			pl.CreateEvent = create // room versions where creators outrank everyone
+			return nil
 		}
 		a.mu.Lock()
 		a.cache(room).power = pl
 		a.mu.Unlock()
 	}
-	return pl.GetUserLevel(u) >= pl.StateDefault()
+	return pl
+}
+
+// readPower reads the room's power levels from the homeserver.
+func (a *Adapter) readPower(ctx context.Context, room id.RoomID) (*event.PowerLevelsEventContent, error) {
+	pl := &event.PowerLevelsEventContent{}
+	if err := a.retry(ctx, "power levels", func() error {
+		return a.cli.StateEvent(ctx, room, event.StatePowerLevels, "", pl)
+	}); err != nil {
+		return nil, err
+	}
+	var create *event.Event
+	if err := a.retry(ctx, "create event", func() error {
+		var err error
+		create, err = a.cli.FullStateEvent(ctx, room, event.StateCreate, "")
+		return err
+	}); err == nil && create != nil && create.Content.Parsed != nil {
+		pl.CreateEvent = create // room versions where creators outrank everyone
+	}
+	return pl, nil
 }
 
 // name is how a user is shown in room: display name, else localpart.

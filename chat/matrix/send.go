@@ -149,6 +149,11 @@ func (a *Adapter) deliver(ctx context.Context, rep protocol.Reply, from *route, 
 			return err
 		}
 	}
+	if rep.Widget != nil {
+		if err := a.addWidget(ctx, *rep.Widget, key); err != nil {
+			return err
+		}
+	}
 	if afterDeliver != nil {
 		afterDeliver(rep)
 	}

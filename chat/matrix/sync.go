@@ -300,6 +300,9 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	if afterHandle != nil {
 		afterHandle(rep)
 	}
+	if rep.Withdraw {
+		a.withdraw(ctx, evt) // a plan typed in a shared room (withdraw.go)
+	}
 	// Named after the event it answers: sent again after a crash, the
 	// reply is stored once (txnID).
 	if err := a.deliver(ctx, rep, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(req.EventID)); err != nil {

@@ -50,6 +50,11 @@ type Request struct {
 	// Community is where ratings are kept (a Discord guild, a Matrix
 	// room); empty means the Room.
 	Community gobot.CommunityID
+	// PrivateReplies says the adapter shows a Private reply to the
+	// caller alone wherever the request came from (Discord's ephemeral
+	// responses, the terminal); a DM is private anyway. Commands whose
+	// replies must stay private (plan) are refused elsewhere.
+	PrivateReplies bool
 }
 
 // Style is how a button looks.
@@ -112,6 +117,10 @@ type Reply struct {
 	// (ephemeral); errors are private.
 	Private bool
 	Error   bool
+	// Withdraw says the request's own message showed what should have
+	// stayed private (a plan typed in a shared room): the adapter removes
+	// it where it can (Matrix redacts it when the bot has the power).
+	Withdraw bool
 	// Duplicate says the request's event was handled before and its
 	// answer delivered: adapters drop it silently (the platform handed
 	// the same event over twice), or that it came in under a lease this
@@ -134,6 +143,10 @@ type Reply struct {
 	// Draw is the Image still to be drawn: the bot draws it after the
 	// transaction that built the reply, before anyone sees the reply.
 	Draw *Drawing `json:"-"`
+
+	// Widget asks the adapter to show a game's web board in a room as a
+	// widget (Matrix); adapters without widgets ignore it.
+	Widget *Widget `json:",omitempty"`
 }
 
 // Drawing is an image a reply shows, drawn after the transaction that

@@ -32,7 +32,7 @@ func chromiumPath() string {
 
 // startBrowser starts a headless chromium for the test; each tab made
 // from it with newTab has its own cookies.
-func startBrowser(t *testing.T) context.Context {
+func startBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
@@ -45,6 +45,7 @@ func startBrowser(t *testing.T) context.Context {
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.WindowSize(1000, 1000))
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })

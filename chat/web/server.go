@@ -4,8 +4,10 @@
 // rights, clocks, ratings and engines work as for a typed move, and the
 // game's room gets the same announcement. The page is opened from a
 // personal link that the chat's `web` command mints (Server.Link); the
-// link is exchanged for a session cookie. docs/web.md describes the
-// routes, tokens, sessions and live updates.
+// link is exchanged for a session cookie. The same board also runs as a
+// Matrix room widget (widget.go), signed in with an OpenID token and a
+// bearer token instead. docs/web.md describes the routes, tokens,
+// sessions and live updates.
 package web
 
 import (
@@ -27,7 +29,7 @@ import (
 	"github.com/gobotgo/gobot/chat"
 )
 
-//go:embed static page.html
+//go:embed static page.html widget.html
 var files embed.FS
 
 // DefaultLinkTTL is how long a personal link works when the config does
@@ -63,6 +65,14 @@ type Config struct {
 	// Activity, when set, serves the board as a Discord Activity too
 	// (activity.go); nil: no Activity.
 	Activity DiscordActivity
+
+	// Widgets checks who opens a game's widget page (the Matrix
+	// adapter); nil: the widget page cannot sign anyone in.
+	Widgets Widgets
+	// WidgetOrigins may frame the widget page (CSP frame-ancestors):
+	// the chat clients' origins, like https://app.element.io; "*" for
+	// any site. Empty: no one. Other pages are never framed.
+	WidgetOrigins []string
 }
 
 // Server serves the web board. Link implements chat.Linker.
@@ -110,7 +120,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	page, err := template.ParseFS(files, "page.html")
+	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
+		return nil, err
+	}
+	page, err := template.ParseFS(files, "page.html", "widget.html")
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +135,8 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /g/{id}", s.show)
 	s.mux.HandleFunc("GET /g/{id}/events", s.events)
 	s.mux.HandleFunc("POST /g/{id}/act", s.act)
+	s.mux.HandleFunc("GET /widget/{id}", s.widgetPage)
+	s.mux.HandleFunc("POST /widget/{id}/session", s.widgetSessionRoute)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	s.mux.HandleFunc("/", s.unknown)
 	if cfg.Activity != nil {
@@ -211,12 +226,18 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	c, err := r.Cookie(cookieName(gobot.GameID(id)))
-	if err != nil {
-		s.refuse(w, errNoSession)
-		return Pass{}, false
+	var p Pass
+	if tok, ok := bearer(r); ok {
+		// A widget's session: the token from its sign-in, no cookie.
+		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
+	} else {
+		c, cerr := r.Cookie(cookieName(gobot.GameID(id)))
+		if cerr != nil {
+			s.refuse(w, errNoSession)
+			return Pass{}, false
+		}
+		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	}
-	p, err := s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	if err == nil && (p.Game != gobot.GameID(id) || p.Session == "") {
 		err = errWrongGame
 	}

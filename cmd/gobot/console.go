@@ -212,6 +212,10 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 			return fmt.Errorf("web.listen: %w", err)
 		}
 		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL) // checked with the config
+		if err := board.matrixWidgets(cfg, bot, store, log); err != nil {
+			ln.Close()
+			return err
+		}
 		public := cfg.Web.PublicURL
 		if public == "" {
 			public = "http://" + ln.Addr().String() // the port bound, if listen said :0

@@ -32,6 +32,10 @@ type WebConfig struct {
 	Secret string `yaml:"secret"`
 	// LinkTTL is how long a personal link works: 720h or 30d (default).
 	LinkTTL string `yaml:"link_ttl"`
+	// WidgetOrigins are the chat clients that may show a game's board as
+	// a Matrix room widget (its page's frame-ancestors): Element's
+	// origins, like https://app.element.io; "*" for any (widget.go).
+	WidgetOrigins []string `yaml:"widget_origins" want:"a list of origins like [https://app.element.io]"`
 }
 
 func (w WebConfig) check() error {
@@ -47,7 +51,7 @@ func (w WebConfig) check() error {
 	if _, err := web.CheckPublicURL(w.publicURL()); err != nil {
 		return fmt.Errorf("web.public_url: %w", err)
 	}
-	return nil
+	return web.CheckWidgetOrigins(w.WidgetOrigins)
 }
 
 func (w WebConfig) listen() string { return orDefault(w.Listen, "127.0.0.1:8080") }
@@ -85,6 +89,10 @@ type webBoard struct {
 	listen func(context.Context) error // the PostgreSQL listener, or nil
 	// activity is the Discord adapter when discord.activity is on.
 	activity web.DiscordActivity
+	// widgets signs in the Matrix widget page, framed by widgetOrigins
+	// (nil: Matrix is off; widget.go).
+	widgets       web.Widgets
+	widgetOrigins []string
 }
 
 // newWebBoard wraps store so that committed game changes reach the
@@ -108,7 +116,8 @@ func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g
 // serveWeb starts serving the board on ln and enables the `web` command;
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
-	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log, Activity: wb.activity})
+	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins})
 	if err != nil {
 		return nil, err
 	}

@@ -109,6 +109,11 @@ func TestWebConfig(t *testing.T) {
 		"listen anywhere":  {yaml: "web: {enabled: true, listen: '0.0.0.0:8080'}\n", env: secret, err: "web.public_url"},
 		"bad ttl":          {yaml: "web: {enabled: true, link_ttl: soon}\n", env: secret, err: "web.link_ttl"},
 		"unknown key":      {yaml: "web: {enabled: true, port: 8}\n", env: secret, err: "port"},
+		"widget origins":   {yaml: "web: {enabled: true, widget_origins: [https://app.element.io, 'vector:']}\n", env: secret},
+		"widget anywhere":  {yaml: "web: {enabled: true, widget_origins: ['*']}\n", env: secret},
+		"widget path":      {yaml: "web: {enabled: true, widget_origins: [https://app.element.io/room]}\n", env: secret, err: "c.yaml:1: web.widget_origins: \"https://app.element.io/room\" is not an origin like https://app.element.io"},
+		"widget http":      {yaml: "web: {enabled: true, widget_origins: [http://element.example.org]}\n", env: secret, err: "web.widget_origins: \"http://element.example.org\": a chat client that frames the widget is served over https://"},
+		"widget not list":  {yaml: "web: {enabled: true, widget_origins: https://app.element.io}\n", env: secret, err: "web.widget_origins: write a list of origins like [https://app.element.io]"},
 	} {
 		_, err := parseConfig([]byte(tc.yaml), "c.yaml", func(k string) string {
 			if k == "GOBOT_WEB_SECRET" {

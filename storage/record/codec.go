@@ -163,6 +163,8 @@ type gameRec struct {
 	PausedAt   time.Time `json:"paused_at,omitzero"`
 	// Room-vote games: absent in every other game.
 	Vote *voteRec `json:"vote,omitempty"`
+	// Conditional moves (plan.go): absent when the game has no plan.
+	Plan *planRec `json:"plan,omitempty"`
 	// Teams: a team game's sides (team.go).
 	Teams *teamsRec `json:"teams,omitempty"`
 }
@@ -269,6 +271,7 @@ type roomRec struct {
 	Threads   bool      `json:"threads,omitempty"`
 	NoEngines bool      `json:"no_engines,omitempty"`
 	Updated   time.Time `json:"updated"`
+	Widget    bool      `json:"widget,omitempty"` // Matrix widget
 }
 
 // errs collects the first error of a run of conversions.
@@ -429,6 +432,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	if r.Ended != nil {
 		rec.Ended = &resultRec{Winner: wordOf(&e, colorWords, r.Ended.Winner), Margin: r.Ended.Margin, Reason: wordOf(&e, reasonWords, r.Ended.Reason)}
 	}
+	rec.Plan = encodePlan(&e, g.Plan)
 	for _, u := range g.Undos {
 		was, err := moveText(u.Was)
 		e.add(err)
@@ -504,6 +508,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		e.add(err)
 		g.Undos = append(g.Undos, gobot.Undo{By: gobot.UserID(u.By), Move: u.Move, Was: was, At: u.At})
 	}
+	g.Plan = decodePlan(&e, rec.Plan)
 	return g, e.err
 }
 
@@ -564,7 +569,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: Format, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
-		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated})
+		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget})
 }
 
 func DecodeRoom(raw []byte) (*gobot.Room, error) {
@@ -576,5 +581,5 @@ func DecodeRoom(raw []byte) (*gobot.Room, error) {
 		return nil, err
 	}
 	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
-		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated}, nil
+		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget}, nil
 }

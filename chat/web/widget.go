@@ -1,0 +1,229 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+)
+
+// The widget page: a game's board inside a chat client (a Matrix room
+// widget in Element). Element shows it in a sandboxed iframe of another
+// site, where third-party cookies are blocked and native dialogs do
+// nothing, so the page keeps its session in memory: it asks the client
+// for an OpenID token (the widget API's get_openid), the server checks
+// it with the user's homeserver (Widgets.VerifyOpenID) and answers with
+// a bearer token, which the page sends as "Authorization: Bearer" to
+// the game's routes (/g/{id}/act and /g/{id}/events). docs/matrix.md
+// describes the setup.
+
+// Widgets checks who opens a widget page; the Matrix adapter
+// (chat/matrix) implements it.
+type Widgets interface {
+	// VerifyOpenID returns the user an OpenID token from server belongs
+	// to, as the user's homeserver says. A server that could not be
+	// asked wraps gobot.ErrUnavailable; any other error is a refusal.
+	VerifyOpenID(ctx context.Context, token, server string) (gobot.UserID, error)
+	// InRoom reports whether user is a member of room (a game's room).
+	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+}
+
+// widgetTTL is how long a widget's session (its bearer token) works; the
+// page signs in again when it is reopened.
+const widgetTTL = 12 * time.Hour
+
+// purposeWidget signs a widget's bearer tokens: neither a link nor a
+// cookie can stand for one, nor one for them.
+const purposeWidget = "widget"
+
+// CheckWidgetOrigins checks the origins that may frame the widget page
+// (web.widget_origins): each "https://host" or "https://host:port" (a
+// leading "*." in the host for its subdomains), "http://" on a loopback
+// host, a bare scheme like "vector:" (Element Desktop), or "*" alone for
+// any site.
+func CheckWidgetOrigins(origins []string) error {
+	for _, o := range origins {
+		if o == "*" {
+			if len(origins) > 1 {
+				return errors.New(`web.widget_origins: "*" (any site) stands alone; remove the other origins or the "*"`)
+			}
+			continue
+		}
+		if strings.HasSuffix(o, ":") && !strings.Contains(o, "/") && len(o) > 1 && validScheme(o[:len(o)-1]) {
+			continue
+		}
+		u, err := url.Parse(o)
+		host := ""
+		if err == nil {
+			host = strings.TrimPrefix(u.Hostname(), "*.")
+		}
+		if err != nil || u.Host == "" || host == "" || strings.ContainsAny(host, "*") || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return fmt.Errorf("web.widget_origins: %q is not an origin like https://app.element.io (a scheme and a host, no path)", clip(o))
+		}
+		if u.Scheme != "https" && !(u.Scheme == "http" && loopback(host)) {
+			return fmt.Errorf("web.widget_origins: %q: a chat client that frames the widget is served over https:// (http:// only on a loopback address)", clip(o))
+		}
+	}
+	return nil
+}
+
+func validScheme(s string) bool {
+	for i, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// widgetCSP is the widget page's policy: the board's, but framed by the
+// configured origins instead of by no one.
+func (s *Server) widgetCSP() string {
+	anc := "'none'"
+	if len(s.cfg.WidgetOrigins) > 0 {
+		var o []string
+		for _, x := range s.cfg.WidgetOrigins {
+			o = append(o, strings.TrimSuffix(x, "/"))
+		}
+		anc = strings.Join(o, " ")
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors " + anc
+}
+
+// WidgetURL is game id's widget page (chat.WidgetLinker). The client
+// fills in the room and the user; the page shows them, the server
+// trusts neither.
+func (s *Server) WidgetURL(id gobot.GameID) string {
+	return s.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
+}
+
+// widgetPage serves the widget page: the same markup as a game's page,
+// empty until the page has signed in. GET: it reads nothing and changes
+// nothing.
+func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.unknown(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", s.widgetCSP())
+	h.Del("X-Frame-Options") // it names one origin at most; frame-ancestors says who may frame
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.page.ExecuteTemplate(w, "widget", struct{ Game gobot.GameID }{gobot.GameID(id)}); err != nil {
+		s.cfg.Log.Error("web: widget template", "err", err)
+	}
+}
+
+// widgetSignIn is what the page posts: the OpenID credentials the chat
+// client gave it.
+type widgetSignIn struct {
+	AccessToken      string `json:"access_token"`
+	MatrixServerName string `json:"matrix_server_name"`
+}
+
+// widgetSession is the answer to a sign-in.
+type widgetSession struct {
+	Message string `json:"message,omitempty"`
+	Token   string `json:"token,omitempty"`
+	Role    string `json:"role,omitempty"`  // player or watcher
+	Color   string `json:"color,omitempty"` // the player's colour
+	Name    string `json:"name,omitempty"`  // who signed in
+	State   *state `json:"state,omitempty"`
+}
+
+// widgetSessionRoute opens a widget's session: it checks the OpenID
+// token with the user's homeserver and answers with a bearer token for
+// the game's routes. A player may play; anyone else in the game's room
+// may watch; nobody else gets the game. It changes no game.
+func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
+	reply := func(code int, ws widgetSession) {
+		b, _ := json.Marshal(ws)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		w.Write(b)
+	}
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		reply(http.StatusNotFound, widgetSession{Message: "This is not a game's widget."})
+		return
+	}
+	if s.cfg.Widgets == nil {
+		reply(http.StatusServiceUnavailable, widgetSession{Message: "This gobot cannot check Matrix sign-ins (its Matrix adapter is off)."})
+		return
+	}
+	var in widgetSignIn
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&in); err != nil || in.AccessToken == "" || in.MatrixServerName == "" {
+		reply(http.StatusBadRequest, widgetSession{Message: "The sign-in was malformed; reload the widget."})
+		return
+	}
+	// Each sign-in asks a homeserver: at most Burst at once and Rate per
+	// second for each server, so the page cannot be used to flood one.
+	if !s.limit.allow("openid:"+strings.ToLower(clip(in.MatrixServerName)), s.now()) {
+		reply(http.StatusTooManyRequests, widgetSession{Message: "Too many sign-ins from your homeserver just now; reload the widget in a moment."})
+		return
+	}
+	user, err := s.cfg.Widgets.VerifyOpenID(r.Context(), in.AccessToken, in.MatrixServerName)
+	if errors.Is(err, gobot.ErrUnavailable) {
+		s.cfg.Log.Warn("web: widget sign-in", "server", clip(in.MatrixServerName), "err", err)
+		reply(http.StatusServiceUnavailable, widgetSession{Message: "Your homeserver could not be asked who you are just now; reload the widget in a moment."})
+		return
+	}
+	if err != nil {
+		reply(http.StatusUnauthorized, widgetSession{Message: "Your homeserver did not confirm who you are; reload the widget to sign in again."})
+		return
+	}
+	sn, err := s.snapshot(r.Context(), gobot.GameID(id))
+	if errors.Is(err, errNoGame) {
+		reply(http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Game #%d no longer exists.", id)})
+		return
+	}
+	if err != nil {
+		reply(http.StatusServiceUnavailable, widgetSession{Message: "The game could not be read just now; reload the widget in a moment."})
+		return
+	}
+	color := sn.color(user)
+	if color == "" {
+		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.room, user)
+		if err != nil {
+			reply(http.StatusServiceUnavailable, widgetSession{Message: "The game's room could not be checked just now; reload the widget in a moment."})
+			return
+		}
+		if !in {
+			reply(http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the players of game #%d and the members of its room can see its board.", id)})
+			return
+		}
+	}
+	p := Pass{Game: gobot.GameID(id), User: user, Watch: color == "", Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: "player", Color: color, Name: user.Local(), State: &sn.state}
+	if n, ok := sn.names[user]; ok {
+		ws.Name = n
+	}
+	if p.Watch {
+		ws.Role = "watcher"
+	}
+	reply(http.StatusOK, ws)
+}
+
+// bearer returns the request's bearer token, if it has an Authorization
+// header (then only that header counts, never a cookie).
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", false
+	}
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok {
+		return "", true // present but not a bearer token: refused
+	}
+	return strings.TrimSpace(tok), true
+}

@@ -1,0 +1,69 @@
+package chat
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// WidgetLinker is a Linker whose web board can also be shown inside a
+// chat room as a widget (chat/web's widget page, for Matrix rooms).
+type WidgetLinker interface {
+	Linker
+	// WidgetURL is the address of game id's widget page.
+	WidgetURL(id gobot.GameID) string
+}
+
+// widgetPlatforms are the platforms whose rooms show widgets.
+var widgetPlatforms = map[string]bool{"matrix": true}
+
+// widgetOf is game match's widget, for its room; nil when the web
+// board is off or has no widget page, or the room's platform shows no
+// widgets.
+func (b *core) widgetOf(match *gobot.Match) *protocol.Widget {
+	wl, ok := b.linker().(WidgetLinker)
+	if !ok || !widgetPlatforms[match.Room.Platform()] {
+		return nil
+	}
+	return &protocol.Widget{Game: match.ID, Room: match.Room, URL: wl.WidgetURL(match.ID), Name: fmt.Sprintf("Go: game #%d", match.ID)}
+}
+
+// autoWidget adds a new game's widget to its reply when its room says
+// widget=on.
+func (b *core) autoWidget(tx gobot.Tx, rep *protocol.Reply, match *gobot.Match) error {
+	rm, err := tx.Room(match.Room)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if rm.Widget {
+		rep.Widget = b.widgetOf(match)
+	}
+	return nil
+}
+
+// widgetSetting takes widget=on|off out of a room's settings; it is
+// refused where rooms show no widgets.
+func widgetSetting(room []string, r *protocol.Request) (rest []string, on *bool, err error) {
+	for _, a := range room {
+		k, v, _ := strings.Cut(a, "=")
+		if !strings.EqualFold(k, "widget") {
+			rest = append(rest, a)
+			continue
+		}
+		if !widgetPlatforms[r.Room.Platform()] {
+			return nil, nil, errorf("widget= is for Matrix rooms, which show a game's board as a room widget; this room cannot.")
+		}
+		b, ok := protocol.ParseBool(v)
+		if !ok {
+			return nil, nil, errorf("widget=%s: write widget=on or widget=off.", protocol.ClipArg(v))
+		}
+		on = &b
+	}
+	return rest, on, nil
+}

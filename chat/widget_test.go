@@ -1,0 +1,112 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// widgetLinker is a testLinker with a widget page.
+type widgetLinker struct{ testLinker }
+
+func (widgetLinker) WidgetURL(id gobot.GameID) string {
+	return fmt.Sprintf("http://127.0.0.1:1/widget/%d?room=$matrix_room_id", id)
+}
+
+// mx sends line as the Matrix user @NAME:example.org in room.
+func (h *harness) mx(user, room, line string, admin bool) protocol.Reply {
+	h.t.Helper()
+	h.seq++
+	f := strings.Fields(line)
+	r := protocol.Request{User: protocol.User{ID: gobot.UserID("matrix:@" + user + ":example.org"), Name: user}, Room: gobot.RoomID(room),
+		EventID: gobot.EventID(fmt.Sprintf("matrix:$e%d", h.seq)), Command: f[0], Args: f[1:], Admin: admin}
+	return h.bot.Handle(context.Background(), r)
+}
+
+// TestWebWidget: `web` in a Matrix game's room asks for the game's
+// widget there (besides the DM with the link); in another room, on
+// another platform, or with a web board that has no widget page, it
+// does not.
+func TestWebWidget(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	h.bot.SetLinker(widgetLinker{})
+	const room = "matrix:!main:example.org"
+	if rep := h.mx("alice", room, "challenge @matrix:@bob:example.org black", false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	start := h.mx("bob", room, "accept", false)
+	if start.Error || start.Widget != nil {
+		t.Fatalf("a game started without widget=on carries a widget: %+v", start)
+	}
+	rep := h.mx("alice", room, "web", false)
+	w := rep.Widget
+	if rep.Error || w == nil || w.Game != 1 || w.Room != room || w.URL != "http://127.0.0.1:1/widget/1?room=$matrix_room_id" || w.Name == "" || w.WidgetID() != "gobot_game_1" {
+		t.Fatalf("web in the game's room: %+v, widget %+v", rep, w)
+	}
+	if rep := h.mx("carol", room, "web #1", false); rep.Widget == nil {
+		t.Errorf("a watcher's web in the game's room adds no widget: %+v", rep)
+	}
+	if rep := h.mx("alice", "matrix:!other:example.org", "web #1", false); rep.Error || rep.Widget != nil {
+		t.Errorf("web in another room: %+v", rep)
+	}
+	h.bot.SetLinker(testLinker{}) // a web board without a widget page
+	if rep := h.mx("alice", room, "web", false); rep.Error || rep.Widget != nil {
+		t.Errorf("without a widget page: %+v", rep)
+	}
+	h.bot.SetLinker(widgetLinker{})
+	h.ok("alice", "challenge @bob black") // test:main, a platform without widgets
+	h.ok("bob", "accept")
+	if rep := h.ok("alice", "web #2"); rep.Widget != nil {
+		t.Errorf("a widget on a platform without them: %+v", rep.Widget)
+	}
+}
+
+// TestWidgetSetting: widget=on (room admins, Matrix rooms) makes every
+// new game in the room carry its widget; widget=off stops it; elsewhere and for others it is refused and
+// changes nothing.
+func TestWidgetSetting(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	h.bot.SetLinker(widgetLinker{})
+	const room = "matrix:!main:example.org"
+	if rep := h.mx("bob", room, "settings room widget=on", false); !rep.Error || !strings.Contains(rep.Text, "Only room admins") {
+		t.Fatalf("a non-admin: %+v", rep)
+	}
+	if rep := h.mx("ann", room, "settings room widget=maybe", true); !rep.Error || !strings.Contains(rep.Text, "widget=on or widget=off") {
+		t.Fatalf("widget=maybe: %+v", rep)
+	}
+	if rep := h.mx("ann", room, "settings", false); !strings.Contains(rep.Text, "widget=off") {
+		t.Fatalf("settings before: %q", rep.Text)
+	}
+	h.mx("alice", room, "challenge @matrix:@bob:example.org", false)
+	if rep := h.mx("bob", room, "accept", false); rep.Error || rep.Widget != nil {
+		t.Fatalf("before widget=on: %+v", rep)
+	}
+	if rep := h.mx("ann", room, "settings room widget=on", true); rep.Error || !strings.Contains(rep.Text, "widget=on") {
+		t.Fatalf("widget=on: %+v", rep)
+	}
+	h.mx("alice", room, "challenge @matrix:@bob:example.org", false)
+	rep := h.mx("bob", room, "accept", false)
+	if rep.Error || rep.Widget == nil || rep.Widget.Game != 2 || rep.Widget.Room != room {
+		t.Fatalf("a new game with widget=on: %+v", rep)
+	}
+	if rep := h.mx("ann", room, "settings room widget=off", true); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	h.mx("alice", room, "challenge @matrix:@bob:example.org", false)
+	if rep := h.mx("bob", room, "accept", false); rep.Error || rep.Widget != nil {
+		t.Fatalf("after widget=off: %+v", rep)
+	}
+	h.admins = map[string]bool{"alice": true}
+	if rep := h.do("alice", "settings room widget=on"); !rep.Error || !strings.Contains(rep.Text, "Matrix") {
+		t.Fatalf("widget=on on a platform without widgets: %+v", rep)
+	}
+	if rep := h.do("alice", "settings"); strings.Contains(rep.Text, "widget") {
+		t.Errorf("settings on a platform without widgets shows widget=: %q", rep.Text)
+	}
+}
