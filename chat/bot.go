@@ -51,6 +51,9 @@ type Bot struct {
 	*core
 	store     gobot.Store
 	notifiers *notifiers // by platform ("discord")
+	// wake tells the clock loop (Run) that a command changed something:
+	// it looks again for the next voting window to close.
+	wake chan struct{}
 }
 
 // core is what handlers and the clock's jobs read besides their
@@ -110,7 +113,8 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}}}
+	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}},
+		wake: make(chan struct{}, 1)}
 	b.commands = commands()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {

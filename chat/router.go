@@ -114,6 +114,9 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	if err != nil {
 		return b.errorReply(err), then
 	}
+	if !cmd.view {
+		b.poke()
+	}
 	rep := res.Reply
 	then = func(ctx context.Context) {
 		defer func() {

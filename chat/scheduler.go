@@ -64,20 +64,72 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 }
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games
-// whose deadline passed while the bot was down are handled at once.
+// whose deadline passed while the bot was down are handled at once. It
+// ticks every Config.Tick, and sooner when a voting window (as short as
+// 5 seconds) closes before the next tick: after each tick and each
+// command that changed something it looks for the next one.
 func (b *Bot) Run(ctx context.Context) error {
-	t := time.NewTicker(b.cfg.Tick)
-	defer t.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var last time.Time // when the last tick ran
 	for {
-		if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
-			b.log.Error("clock", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
+		case <-timer.C:
+			last = b.timeSource.Now()
+			if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
+				b.log.Error("clock", "err", err)
+			}
+		case <-b.wake:
+		}
+		wait := last.Add(b.cfg.Tick).Sub(b.timeSource.Now())
+		if next, ok := b.nextWindow(ctx, last, b.cfg.Tick); ok {
+			wait = min(wait, next)
+		}
+		timer.Reset(max(wait, 0))
+	}
+}
+
+// poke tells Run to look again for the next voting window (never blocks:
+// one pending poke is enough).
+func (b *Bot) poke() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// nextWindow is how long until the first voting window that closes
+// after the last tick and within d from now (a game whose deadline is
+// the window's close); false when none. A window that closed before the
+// last tick was that tick's to close: if it could not, the next regular
+// tick tries again.
+func (b *Bot) nextWindow(ctx context.Context, last time.Time, d time.Duration) (time.Duration, bool) {
+	now := b.timeSource.Now()
+	var due []*gobot.Match
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
+		var err error
+		due, err = tx.DueGames(now.Add(d), 0)
+		return err
+	}); err != nil && len(due) == 0 {
+		return 0, false
+	}
+	var next time.Duration
+	found := false
+	for _, m := range due {
+		if m.Vote == nil || !m.Vote.Closes.After(last) || !m.Vote.Closes.Equal(m.Deadline) {
+			continue
+		}
+		if _, ok := b.notifier(m.Room.Platform()); !ok {
+			continue // another process closes it
+		}
+		// A window just closed is closed by the next tick, a moment on.
+		if w := max(m.Vote.Closes.Sub(now), 100*time.Millisecond); !found || w < next {
+			next, found = w, true
 		}
 	}
+	return next, found
 }
 
 // Tick handles every due clock once: it sends the reminders that are due

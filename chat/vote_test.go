@@ -372,3 +372,30 @@ func TestVoteWindowSurvivesRestart(t *testing.T) {
 		t.Fatalf("announced %d times", n)
 	}
 }
+
+// The clock loop closes a voting window when it ends, not at its next
+// regular tick: with ticks an hour apart, a 5-second window opened after
+// the loop started still closes and its move is played.
+func TestVoteWindowClosesOnTime(t *testing.T) {
+	h := newHarness(t)
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9, Tick: time.Hour}, h.db, pngRenderer{}, nil, nil) // the system's time
+	h.bot.SetNotifier("test", h.notes)
+	h.bot.SetLinker(testLinker{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.bot.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	h.ok("bob", "challenge @alice vote=5s black 9")
+	h.ok("alice", "accept")
+	h.ok("bob", "vote E5")
+	// A bound on a hung loop, far under the hour between ticks.
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if _, g := h.game(1); g.MoveCount() == 1 {
+			return
+		}
+	}
+	t.Fatal("the 5-second window was not closed by the clock loop within a minute (its ticks are an hour apart)")
+}
