@@ -65,9 +65,10 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 
 // Run drives the clock: reminders and timeouts, until ctx ends. Games
 // whose deadline passed while the bot was down are handled at once. It
-// ticks every Config.Tick, and sooner when a voting window (as short as
-// 5 seconds) closes before the next tick: after each tick and each
-// command that changed something it looks for the next one.
+// ticks every Config.Tick, and sooner when a deadline (a voting window,
+// as short as 5 seconds, or a player's time) falls before the next tick:
+// after each tick and each command that changed something it looks for
+// the next one.
 func (b *Bot) Run(ctx context.Context) error {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -84,15 +85,15 @@ func (b *Bot) Run(ctx context.Context) error {
 		case <-b.wake:
 		}
 		wait := last.Add(b.cfg.Tick).Sub(b.timeSource.Now())
-		if next, ok := b.nextWindow(ctx, last, b.cfg.Tick); ok {
+		if next, ok := b.nextDeadline(ctx, last, b.cfg.Tick); ok {
 			wait = min(wait, next)
 		}
 		timer.Reset(max(wait, 0))
 	}
 }
 
-// poke tells Run to look again for the next voting window (never blocks:
-// one pending poke is enough).
+// poke tells Run to look again for the next deadline (never blocks: one
+// pending poke is enough).
 func (b *Bot) poke() {
 	select {
 	case b.wake <- struct{}{}:
@@ -100,12 +101,12 @@ func (b *Bot) poke() {
 	}
 }
 
-// nextWindow is how long until the first voting window that closes
-// after the last tick and within d from now (a game whose deadline is
-// the window's close); false when none. A window that closed before the
-// last tick was that tick's to close: if it could not, the next regular
+// nextDeadline is how long until the first game deadline (a voting
+// window's close, a player's time running out) after the last tick and
+// within d from now; false when none. A deadline that passed before the
+// last tick was that tick's to handle: if it could not, the next regular
 // tick tries again.
-func (b *Bot) nextWindow(ctx context.Context, last time.Time, d time.Duration) (time.Duration, bool) {
+func (b *Bot) nextDeadline(ctx context.Context, last time.Time, d time.Duration) (time.Duration, bool) {
 	now := b.timeSource.Now()
 	var due []*gobot.Match
 	if err := b.store.View(ctx, func(tx gobot.Tx) error {
@@ -118,14 +119,14 @@ func (b *Bot) nextWindow(ctx context.Context, last time.Time, d time.Duration) (
 	var next time.Duration
 	found := false
 	for _, m := range due {
-		if m.Vote == nil || !m.Vote.Closes.After(last) || !m.Vote.Closes.Equal(m.Deadline) {
+		if !m.Deadline.After(last) {
 			continue
 		}
 		if _, ok := b.notifier(m.Room.Platform()); !ok {
-			continue // another process closes it
+			continue // another process handles it
 		}
-		// A window just closed is closed by the next tick, a moment on.
-		if w := max(m.Vote.Closes.Sub(now), 100*time.Millisecond); !found || w < next {
+		// A deadline just passed is handled by the next tick, a moment on.
+		if w := max(m.Deadline.Sub(now), 100*time.Millisecond); !found || w < next {
 			next, found = w, true
 		}
 	}
