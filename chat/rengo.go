@@ -49,6 +49,9 @@ func cmdRengo(call *Call) (Result, error) {
 	if len(seen) == 2 {
 		return Result{}, errorf("That is a game between two players: %s.", b.cmd("challenge @player"))
 	}
+	if a.Choice["rated"] == "rated" {
+		return Result{}, errorf("Team games are unrated: ratings are for one player against another. Leave out %s.", "`rated`")
+	}
 	if a.Rating.Auto {
 		return Result{}, errorf("Team games are unrated, so handicap=auto has no ratings to go by; give a number, like handicap=2.")
 	}

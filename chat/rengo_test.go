@@ -38,6 +38,7 @@ func TestRengoRefusals(t *testing.T) {
 		"rengo @alice @b @c @d @e vs @f":                   "A team has at most 4",
 		"rengo @alice @b @c @d vs @e @f @g @h @i":          "Too many players",
 		"rengo @alice @bob vs @carol @dave handicap=auto":  "Team games are unrated",
+		"rengo @alice @bob vs @carol @dave 9 rated":        "Team games are unrated",
 		"rengo @alice @bob vs @carol @dave 9 engine=gnugo": `rengo has no option "engine"`,
 	} {
 		h.fails("alice", line, want)

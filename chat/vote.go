@@ -113,16 +113,24 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 		if err != nil {
 			return err
 		}
+		var here []*gobot.Match
 		for _, g := range mine {
 			if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-				return nil // the caller's own game here comes first
+				here = append(here, g)
 			}
 		}
-		games, err := roomVoteGames(tx, r)
-		if err != nil || len(games) != 1 {
-			return err
+		switch {
+		case len(here) == 1 && here[0].Vote != nil && r.Command == "undo":
+			match = here[0] // the room's opponent has no undo either
+		case len(here) > 0:
+			return nil // the caller's own game here comes first
+		default:
+			games, err := roomVoteGames(tx, r)
+			if err != nil || len(games) != 1 {
+				return err
+			}
+			match = games[0]
 		}
-		match = games[0]
 	}
 	if match.Vote == nil || !match.Active() {
 		return nil

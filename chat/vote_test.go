@@ -399,3 +399,19 @@ func TestVoteWindowClosesOnTime(t *testing.T) {
 	}
 	t.Fatal("the 5-second window was not closed by the clock loop within a minute (its ticks are an hour apart)")
 }
+
+// The room's opponent cannot ask for an undo either: nobody could answer
+// it (the room's undo is refused), so it is refused at once.
+func TestVoteGameOpponentHasNoUndo(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=5s black 9")
+	h.ok("alice", "accept")
+	h.ok("bob", "vote E5")
+	h.tick(5 * time.Second)
+	h.ok("alice", "play D5")
+	h.fails("alice", "undo", "Vote games have no undo")
+	h.fails("alice", "undo #1", "Vote games have no undo")
+	if m, g := h.game(1); m.UndoBy != "" || g.MoveCount() != 2 {
+		t.Fatalf("undo by %q, %d moves", m.UndoBy, g.MoveCount())
+	}
+}
