@@ -204,11 +204,14 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
-	if !s.discord.firstUse(in.Code, s.now()) {
-		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
+	// The rate first: a code turned away as busy is not used up (the
+	// page may post it again), and the codes remembered grow at most at
+	// the rate.
+	if s.busy(w) {
 		return
 	}
-	if s.busy(w) {
+	if !s.discord.firstUse(in.Code, s.now()) {
+		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
 	token, err := s.discord.d.ExchangeCode(r.Context(), in.Code)

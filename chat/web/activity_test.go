@@ -389,3 +389,27 @@ func TestActivitySignInsBounded(t *testing.T) {
 	ah.now.Advance(2 * time.Second)
 	ah.signIn("111")
 }
+
+// TestActivityBusyKeepsCode: a real code turned away while the sign-ins
+// are over their rate is not used up: posted again a moment later, it
+// is exchanged. (Remembered as used before the rate was checked, it was
+// refused as "used already" without ever reaching Discord.)
+func TestActivityBusyKeepsCode(t *testing.T) {
+	ah := newActivityHarness(t)
+	for i := 0; ; i++ {
+		if st, _, _ := ah.postJSON("/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)}); st == http.StatusTooManyRequests {
+			break
+		}
+		if i > 100 {
+			t.Fatal("the sign-ins are never over their rate")
+		}
+	}
+	code := ah.discord.code("111")
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != http.StatusTooManyRequests {
+		t.Fatalf("over the rate: %d %+v, want 429", st, a)
+	}
+	ah.now.Advance(2 * time.Second)
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != http.StatusOK || a.AccessToken == "" {
+		t.Fatalf("the code turned away as busy, posted again: %d %+v, want its access token", st, a)
+	}
+}
