@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"crypto/hmac"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -133,6 +135,7 @@ func (s *Server) activityPage(w http.ResponseWriter, r *http.Request) {
 type activityAnswer struct {
 	Message     string         `json:"message,omitempty"`
 	AccessToken string         `json:"access_token,omitempty"`
+	Proof       string         `json:"proof,omitempty"` // that gobot exchanged AccessToken (tokenProof)
 	URL         string         `json:"url,omitempty"`   // the board to open, relative
 	Games       []activityGame `json:"games,omitempty"` // several: the caller chooses
 	Watch       bool           `json:"watch,omitempty"` // the games listed are to watch
@@ -204,11 +207,14 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
-	if !s.discord.firstUse(in.Code, s.now()) {
-		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
+	// The rate first: a code turned away as busy is not used up (the
+	// page may post it again), and the codes remembered grow at most at
+	// the rate.
+	if s.busy(w) {
 		return
 	}
-	if s.busy(w) {
+	if !s.discord.firstUse(in.Code, s.now()) {
+		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
 	token, err := s.discord.d.ExchangeCode(r.Context(), in.Code)
@@ -216,7 +222,25 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		s.discordRefusal(w, err, msgSignIn)
 		return
 	}
-	s.activityAnswer(w, http.StatusOK, activityAnswer{AccessToken: token})
+	s.activityAnswer(w, http.StatusOK, activityAnswer{AccessToken: token, Proof: s.tokenProof(token)})
+}
+
+// purposeActivityToken signs the access tokens this gobot exchanged.
+const purposeActivityToken = "activity-token"
+
+// tokenProof is the proof, kept by the page beside an access token, that
+// gobot got the token from a code of its own application's. /users/@me
+// names the user of any application's token with the identify scope:
+// without the proof, another application that a user allowed could
+// open a session as them with its token of theirs.
+func (s *Server) tokenProof(token string) string {
+	return base64.RawURLEncoding.EncodeToString(s.sign.mac(purposeActivityToken, []byte(token)))
+}
+
+// checkTokenProof reports whether proof is token's tokenProof.
+func (s *Server) checkTokenProof(token, proof string) bool {
+	got, err := base64.RawURLEncoding.DecodeString(proof)
+	return err == nil && hmac.Equal(got, s.sign.mac(purposeActivityToken, []byte(token)))
 }
 
 // firstUse records code as used and reports whether it was new.
@@ -237,19 +261,25 @@ func (a *activity) firstUse(code string, now time.Time) bool {
 	return true
 }
 
-// activitySession opens the game's session for the token's user: Discord
-// says who the user is (GET /users/@me) and where the instance runs
+// activitySession opens the game's session for the token's user (a
+// token gobot exchanged itself, its proof says): Discord says who the
+// user is (GET /users/@me) and where the instance runs
 // (activity-instances), the store says which games are played there.
 // The caller's one game there opens at once; several are listed to
 // choose from (the page posts again with game); a non-player watches.
 func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Token    string       `json:"access_token"`
+		Proof    string       `json:"proof"`
 		Instance string       `json:"instance_id"`
 		Game     gobot.GameID `json:"game"`
 	}
 	if !readActivity(w, r, &in) || in.Token == "" || in.Instance == "" {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
+		return
+	}
+	if !s.checkTokenProof(in.Token, in.Proof) { // a token gobot did not exchange
+		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
 	if s.busy(w) {

@@ -107,7 +107,8 @@ type activityHarness struct {
 	ts      *httptest.Server
 	discord *discordCom
 	room    gobot.RoomID
-	posts   *recorder // what the bot posts in Discord
+	posts   *recorder         // what the bot posts in Discord
+	proofs  map[string]string // access token → its proof (signIn)
 }
 
 func newActivityHarness(t *testing.T) *activityHarness {
@@ -121,7 +122,7 @@ func newActivityHarness(t *testing.T) *activityHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ah := &activityHarness{harness: h, discord: dc, room: "discord:777", posts: &recorder{}}
+	ah := &activityHarness{harness: h, discord: dc, room: "discord:777", posts: &recorder{}, proofs: map[string]string{}}
 	h.bot.SetNotifier("discord", ah.posts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -163,9 +164,16 @@ func (ah *activityHarness) discordGame(black, white string) gobot.GameID {
 	return r.Game
 }
 
-// postJSON posts v as JSON; the status, the answer and its cookies.
+// postJSON posts v as JSON; the status, the answer and its cookies. An
+// access token that signIn got goes with its proof, as the page sends
+// it, unless v has a proof of its own.
 func (ah *activityHarness) postJSON(path string, v any) (int, activityAnswer, []*http.Cookie) {
 	ah.t.Helper()
+	if m, ok := v.(map[string]any); ok {
+		if tok, ok := m["access_token"].(string); ok && ah.proofs[tok] != "" && m["proof"] == nil {
+			m["proof"] = ah.proofs[tok]
+		}
+	}
 	body, _ := json.Marshal(v)
 	res, err := http.Post(ah.ts.URL+path, "application/json", bytes.NewReader(body))
 	if err != nil {
@@ -184,9 +192,10 @@ func (ah *activityHarness) postJSON(path string, v any) (int, activityAnswer, []
 func (ah *activityHarness) signIn(user string) string {
 	ah.t.Helper()
 	code, a, _ := ah.postJSON("/activity/token", map[string]string{"code": ah.discord.code(user)})
-	if code != 200 || a.AccessToken == "" {
+	if code != 200 || a.AccessToken == "" || a.Proof == "" {
 		ah.t.Fatalf("sign-in of %s: %d %+v", user, code, a)
 	}
+	ah.proofs[a.AccessToken] = a.Proof
 	return a.AccessToken
 }
 
@@ -266,6 +275,7 @@ func TestActivitySignIn(t *testing.T) {
 		t.Fatalf("exchange: %d %+v", st, a)
 	}
 	token := a.AccessToken
+	ah.proofs[token] = a.Proof
 	before := ah.discord.exchanges
 	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != 401 || a.Message != msgSignIn || a.AccessToken != "" {
 		t.Errorf("a reused code: %d %+v", st, a)
@@ -388,4 +398,60 @@ func TestActivitySignInsBounded(t *testing.T) {
 	}
 	ah.now.Advance(2 * time.Second)
 	ah.signIn("111")
+}
+
+// TestActivityBusyKeepsCode: a real code turned away while the sign-ins
+// are over their rate is not used up: posted again a moment later, it
+// is exchanged. (Remembered as used before the rate was checked, it was
+// refused as "used already" without ever reaching Discord.)
+func TestActivityBusyKeepsCode(t *testing.T) {
+	ah := newActivityHarness(t)
+	for i := 0; ; i++ {
+		if st, _, _ := ah.postJSON("/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)}); st == http.StatusTooManyRequests {
+			break
+		}
+		if i > 100 {
+			t.Fatal("the sign-ins are never over their rate")
+		}
+	}
+	code := ah.discord.code("111")
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != http.StatusTooManyRequests {
+		t.Fatalf("over the rate: %d %+v, want 429", st, a)
+	}
+	ah.now.Advance(2 * time.Second)
+	if st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": code}); st != http.StatusOK || a.AccessToken == "" {
+		t.Fatalf("the code turned away as busy, posted again: %d %+v, want its access token", st, a)
+	}
+}
+
+// TestActivityTokenMustBeGobots: /users/@me names the user of any
+// application's access token, so an access token that gobot did not
+// exchange itself (another application's, which the user once allowed)
+// opens no session, even for a user in the Activity, and is refused
+// without asking Discord; nor does one token's proof stand for another.
+func TestActivityTokenMustBeGobots(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	ah.discord.mu.Lock()
+	ah.discord.tokens["other-app-token-111"] = "111" // Discord's token of alice's for another application
+	ah.discord.mu.Unlock()
+	bobs := ah.signIn("222")
+	for _, c := range []struct {
+		why  string
+		body map[string]any
+	}{
+		{"another application's token", map[string]any{"access_token": "other-app-token-111", "instance_id": "inst1"}},
+		{"with bob's proof", map[string]any{"access_token": "other-app-token-111", "proof": ah.proofs[bobs], "instance_id": "inst1"}},
+		{"with a made-up proof", map[string]any{"access_token": "other-app-token-111", "proof": "AAAA", "instance_id": "inst1"}},
+	} {
+		st, a, cookies := ah.postJSON("/activity/session", c.body)
+		if st != http.StatusUnauthorized || a.Message != msgSignIn || len(cookies) != 0 || a.URL != "" {
+			t.Errorf("%s: %d %+v %v, want 401 and no session", c.why, st, a, cookies)
+		}
+	}
+	// bob's own token, with its proof, opens his session.
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": bobs, "instance_id": "inst1"}); st != 200 || a.URL != fmt.Sprintf("g/%d", id) || len(cookies) != 1 {
+		t.Fatalf("bob: %d %+v", st, a)
+	}
 }

@@ -141,7 +141,7 @@ func boardSVG(buf *bytes.Buffer, g *game.Game) {
 	buf.WriteString(`</g>`)
 	// The points: transparent squares on top, what tests, screen readers
 	// and clicks use. Their size and tabindex come from board.css and
-	// board.js, to keep the page small.
+	// boardui.js, to keep the page small.
 	buf.WriteString(`<g class="points">`)
 	var num [20]byte
 	for y := 0; y < h; y++ {

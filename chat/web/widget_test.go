@@ -49,12 +49,14 @@ func TestVendoredWidgetAPI(t *testing.T) {
 }
 
 func TestCheckWidgetOrigins(t *testing.T) {
-	for _, ok := range [][]string{nil, {"https://app.element.io"}, {"https://app.element.io", "https://*.example.org:8443", "vector:"}, {"*"}, {"http://localhost:8080"}} {
+	for _, ok := range [][]string{nil, {"https://app.element.io"}, {"https://app.element.io", "https://*.example.org:8443", "vector:"}, {"*"}, {"http://localhost:8080"}, {"http://127.0.0.1:8080"}, {"http://[::1]:8080"}} {
 		if err := CheckWidgetOrigins(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range [][]string{{"app.element.io"}, {"https://app.element.io/x"}, {"http://element.example.org"}, {"*", "https://app.element.io"}, {"https://a b"}, {"https://*"}, {"https://app.element.io?x=1"}} {
+	for _, bad := range [][]string{{"app.element.io"}, {"https://app.element.io/x"}, {"http://element.example.org"}, {"*", "https://app.element.io"}, {"https://a b"}, {"https://*"}, {"https://app.element.io?x=1"},
+		// Nothing that would add to the header's policy.
+		{"https://a.example;script-src"}, {"https://a.example,b"}, {"https://a.example'"}, {"https://a.example;sandbox"}} {
 		err := CheckWidgetOrigins(bad)
 		if err == nil || !strings.HasPrefix(err.Error(), "web.widget_origins: ") || len(err.Error()) > 300 {
 			t.Errorf("%q: %v", bad, err)

@@ -37,9 +37,9 @@ async function post(path, data) {
 
 // open asks gobot for the game's session and goes to its board; with
 // several games it lists them.
-async function open(token, instance, game) {
+async function open(token, proof, instance, game) {
   say("Opening the board…");
-  const s = await post("activity/session", { access_token: token, instance_id: instance, game: game || 0 });
+  const s = await post("activity/session", { access_token: token, proof: proof, instance_id: instance, game: game || 0 });
   if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
   if (s.out.url) { location.replace(s.out.url); return; }
   list.replaceChildren();
@@ -49,7 +49,7 @@ async function open(token, instance, game) {
     b.type = "button";
     b.dataset.game = String(g.id);
     b.textContent = g.label;
-    b.addEventListener("click", () => { choose.hidden = true; open(token, instance, g.id); });
+    b.addEventListener("click", () => { choose.hidden = true; open(token, proof, instance, g.id); });
     li.append(b);
     list.append(li);
   }
@@ -85,7 +85,7 @@ async function main() {
     say("Discord did not accept the sign-in; close the board and open it again.", "refused");
     return;
   }
-  await open(t.out.access_token, sdk.instanceId, 0);
+  await open(t.out.access_token, t.out.proof, sdk.instanceId, 0);
 }
 
 main();

@@ -9,19 +9,18 @@
 (function () {
   const body = document.body;
   const game = body.dataset.game;
-  const board = document.getElementById("board");
-  const side = document.getElementById("side");
   const actions = document.getElementById("actions");
   const status = document.querySelector("[data-status]");
-  const message = document.querySelector("[data-message]");
   const who = document.querySelector("[data-who]");
-  const confirmBox = document.getElementById("confirm");
-  let token = "", me = "", version = 0, focusIndex = -1;
+  let token = "";
+  // The board itself (drawing, clicks, keys, buttons) is boardui.js's;
+  // this page adds the sign-in and the bearer token.
+  const ui = window.gobotBoard({
+    auth: () => token ? { credentials: "omit", headers: { "Authorization": "Bearer " + token } } : null,
+    ended: "Your session on the board has ended; reopen the widget.",
+  });
+  const say = ui.say;
 
-  function say(text) {
-    message.textContent = text || "";
-    message.dataset.seq = String((Number(message.dataset.seq) || 0) + 1);
-  }
   function signin(state, text) {
     body.dataset.signin = state;
     if (text !== undefined) status.textContent = text;
@@ -72,81 +71,14 @@
       return;
     }
     token = data.token;
-    me = data.color || "";
     body.dataset.role = data.role;
-    body.dataset.color = me;
-    who.textContent = data.role === "player" ? "(" + data.name + ", " + me + ")" : "(" + data.name + ", watching)";
+    body.dataset.color = data.color || "";
+    who.textContent = data.role === "player" ? "(" + data.name + ", " + data.color + ")" : "(" + data.name + ", watching)";
     if (data.role === "player") actions.hidden = false;
     else document.getElementById("watching").hidden = false;
     signin("on");
-    apply(data.state);
+    ui.apply(data.state);
     listen();
-  }
-
-  function points() { return Array.from(board.querySelectorAll("[data-point]")); }
-
-  function buttons() {
-    const phase = body.dataset.phase, undo = body.dataset.undo;
-    actions.querySelectorAll("[data-when]").forEach((b) => {
-      const when = b.dataset.when.split(" ");
-      let show = when.includes(phase);
-      if (when.includes("undo-asked")) show = phase === "playing" && undo !== "" && undo !== me;
-      b.hidden = !show;
-    });
-    const undoButton = actions.querySelector('[data-action="undo"]');
-    undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
-  }
-
-  function apply(st) {
-    if (!st || st.v < version) return;
-    const moved = st.v > version;
-    version = st.v;
-    board.innerHTML = st.board;
-    side.innerHTML = st.side;
-    status.textContent = st.status;
-    body.dataset.phase = st.phase;
-    body.dataset.turn = st.turn;
-    body.dataset.undo = st.undo;
-    body.dataset.version = String(st.v);
-    if (moved) say("");
-    buttons();
-    const pts = points();
-    pts.forEach((p, i) => p.setAttribute("tabindex", i === Math.max(0, focusIndex) ? "0" : "-1"));
-  }
-
-  function clientID() {
-    const b = new Uint8Array(16);
-    crypto.getRandomValues(b);
-    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  }
-
-  let busy = false;
-  async function act(action, point) {
-    if (busy || !token) return;
-    busy = true;
-    const form = new URLSearchParams({ action: action, point: point || "", id: clientID() });
-    try {
-      for (let attempt = 0; attempt < 2; attempt++) {
-        let res;
-        try {
-          res = await fetch("/g/" + game + "/act", { method: "POST", body: form, credentials: "omit",
-            headers: { "Accept": "application/json", "Authorization": "Bearer " + token } });
-        } catch (e) {
-          if (attempt === 0) continue; // the same id: applied once
-          say("The server could not be reached; nothing was changed. Try again.");
-          return;
-        }
-        if (res.status === 401 || res.status === 403 && !(res.headers.get("Content-Type") || "").includes("json")) {
-          say("Your session on the board has ended; reopen the widget.");
-          return;
-        }
-        let data = {};
-        try { data = await res.json(); } catch (e) { data = { message: "The server answered " + res.status + "." }; }
-        if (data.state) apply(data.state);
-        say(data.message || "");
-        return;
-      }
-    } finally { busy = false; }
   }
 
   // The live stream: Server-Sent Events read through fetch, which can
@@ -154,7 +86,7 @@
   async function listen() {
     for (;;) {
       try {
-        const res = await fetch("/g/" + game + "/events?v=" + version, { credentials: "omit", cache: "no-store",
+        const res = await fetch("/g/" + game + "/events?v=" + ui.version(), { credentials: "omit", cache: "no-store",
           headers: { "Accept": "text/event-stream", "Authorization": "Bearer " + token } });
         if (res.status === 401 || res.status === 403) {
           body.dataset.live = "off";
@@ -178,7 +110,7 @@
                 if (l.startsWith("event: ")) kind = l.slice(7);
                 else if (l.startsWith("data: ")) data += l.slice(6);
               });
-              if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
+              if (kind === "state") { try { ui.apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
             }
           }
         }
@@ -188,52 +120,4 @@
     }
   }
 
-  board.addEventListener("click", (ev) => {
-    const pt = ev.target.closest("[data-point]");
-    if (!pt) return;
-    focusIndex = points().indexOf(pt);
-    if (body.dataset.role !== "player") {
-      say("You are watching game #" + game + ": only its players can play.");
-      return;
-    }
-    act(body.dataset.phase === "scoring" && pt.dataset.stone ? "dead" : "play", pt.dataset.point);
-  });
-
-  board.addEventListener("keydown", (ev) => {
-    const pts = points();
-    if (!pts.length) return;
-    const size = board.querySelector("svg").viewBox.baseVal;
-    const cols = Math.round((size.width - 96) / 40) + 1; // margins of 48 (svg.go)
-    let i = pts.indexOf(document.activeElement);
-    if (i < 0) i = Math.max(0, focusIndex);
-    let j = i;
-    switch (ev.key) {
-      case "ArrowLeft": j = i - 1; break;
-      case "ArrowRight": j = i + 1; break;
-      case "ArrowUp": j = i - cols; break;
-      case "ArrowDown": j = i + cols; break;
-      case "Enter": case " ":
-        ev.preventDefault();
-        pts[i].dispatchEvent(new MouseEvent("click", { bubbles: true }));
-        return;
-      default: return;
-    }
-    ev.preventDefault();
-    if (j < 0 || j >= pts.length) return;
-    pts[i].setAttribute("tabindex", "-1");
-    pts[j].setAttribute("tabindex", "0");
-    pts[j].focus();
-    focusIndex = j;
-  });
-
-  // Resigning is confirmed in the page: the sandbox has no confirm().
-  actions.addEventListener("click", (ev) => {
-    const b = ev.target.closest("button[data-action]");
-    if (!b) return;
-    const a = b.dataset.action;
-    if (a === "resign") { confirmBox.hidden = false; confirmBox.querySelector('[data-action="confirm"]').focus(); return; }
-    if (a === "cancel") { confirmBox.hidden = true; return; }
-    if (a === "confirm") { confirmBox.hidden = true; act("resign"); return; }
-    act(a);
-  });
 })();
