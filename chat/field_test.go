@@ -173,7 +173,12 @@ func TestOneNumberPerChallengeAndGame(t *testing.T) {
 	if rep := h.ok("alice", "challenge @bob 9 black"); !strings.Contains(rep.Title, "Challenge #4") {
 		t.Fatalf("the new challenge should skip the old games' numbers: %s", rep.Title)
 	}
-	h.fails("carol", "board #4", "#4 is a challenge that nobody has accepted yet")
+	// Only whom it may concern is told to accept it.
+	if rep := h.fails("carol", "board #4", "#4 is a challenge to <@test:bob>, not a game yet"); strings.Contains(rep.Text, "accept") {
+		t.Fatalf("carol is told to accept bob's challenge: %s", rep.Text)
+	}
+	h.fails("bob", "board #4", "#4 is a challenge that nobody has accepted yet, not a game: <cmd:accept #4:cmd> takes it")
+	h.fails("alice", "play C3 #4", "#4 is your challenge, not a game yet")
 	if rep := h.ok("bob", "accept #4"); !strings.Contains(rep.Text, "Game #4 begins") {
 		t.Fatalf("the game should keep its challenge's number: %s", rep.Text)
 	}

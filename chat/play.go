@@ -380,6 +380,18 @@ func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
 	return match.Black
 }
 
+// pendingNotAGame says that pending challenge c is not a game yet, and
+// what u can do about it: accept it only where it is u's to accept.
+func pendingNotAGame(b *core, c *gobot.Challenge, u gobot.UserID) error {
+	switch {
+	case c.From == u:
+		return errorf("#%d is your challenge, not a game yet: it begins when it is accepted.", c.ID)
+	case c.To == "" || c.To == u || (c.Teams != nil && c.Teams.ColorOf(u) != game.Empty):
+		return errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", c.ID, b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+	}
+	return errorf("#%d is a challenge to %s, not a game yet.", c.ID, protocol.Mention(c.To))
+}
+
 // findGame resolves a game reference for r: "#7", or (empty) the
 // caller's single active game in this room (in a DM: anywhere); for
 // lookers (asPlayer false) also the room's single active game.
@@ -388,7 +400,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			if c, cerr := tx.Challenge(gobot.ChallengeID(id)); cerr == nil && c.Status == gobot.Pending {
-				return nil, errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", id, b.cmd(fmt.Sprintf("accept #%d", id)))
+				return nil, pendingNotAGame(b, c, r.User.ID)
 			}
 			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
 		}

@@ -270,3 +270,13 @@ func TestVacationConfigured(t *testing.T) {
 	}
 	h.refuses("alice", "vacation on", "Vacations are turned off on this bot")
 }
+
+// The usage of a command whose argument is a choice named after one of
+// its words shows every word: vacation [on|off], not vacation [on].
+func TestVacationUsageShowsOff(t *testing.T) {
+	h := newHarness(t)
+	rep := h.fails("alice", "vacation of", "off")
+	if !strings.Contains(rep.Text, "vacation [on|off]") {
+		t.Fatalf("usage: %s", rep.Text)
+	}
+}

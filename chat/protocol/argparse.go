@@ -627,6 +627,9 @@ func (c *Decl) Usage() string {
 	sb.WriteString(c.Name)
 	for _, a := range c.Args {
 		name := a.Name
+		if a.Kind == ArgChoice && slices.Contains(a.Choices, a.Name) {
+			name = strings.Join(a.Choices, "|") // [on|off], not [on]
+		}
 		if a.Repeat {
 			name += "…"
 		}
