@@ -86,7 +86,7 @@ func cmdPlan(call *Call) (Result, error) {
 func planLine(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	if n := len(a.Points); n > 2*gobot.MaxPlanPairs {
-		return Result{}, errorf("A line holds at most %d pairs (their move, your reply); this one has %d moves. Plan it in parts.", gobot.MaxPlanPairs, n)
+		return Result{}, errorf("A line holds at most %d pairs (their move, your reply); this one has %d moves. Plan the first %d pairs now and the rest once they are played.", gobot.MaxPlanPairs, n, gobot.MaxPlanPairs)
 	} else if n%2 == 1 {
 		return Result{}, errorf("A plan goes in pairs: their move, then your reply. You gave %d move%s; add your reply to the last one.", n, plural(n))
 	}

@@ -210,9 +210,17 @@ func TestPlanClearedByUndo(t *testing.T) {
 	if m, _ := h.game(1); m.Plan == nil {
 		t.Fatal("asking for an undo dropped the plan")
 	}
+	n := len(h.notes.all())
 	h.ok("bob", "undo")
 	if m, _ := h.game(1); m.Plan != nil {
 		t.Fatalf("plan kept after an undo: %+v", m.Plan)
+	}
+	told := false
+	for _, msg := range h.notes.all()[n:] {
+		told = told || msg.To == "test:alice" && msg.Reply.Private && strings.Contains(msg.Reply.Text, "was taken back")
+	}
+	if !told {
+		t.Errorf("alice was not told her plan went with the undo: %+v", h.notes.all()[n:])
 	}
 }
 

@@ -234,7 +234,9 @@ func cmdUndo(call *Call) (Result, error) {
 				l.match.MoveTimes = l.match.MoveTimes[:k]
 			}
 			l.match.UndoBy = ""
-			l.match.Plan = nil // an undo by agreement clears the plans (plan.go)
+			// An undo by agreement clears the plan (plan.go); its owner
+			// is told, as when a move leaves it.
+			b.dropPlan(&fx, l, fmt.Sprintf("move %d was taken back, so the position it was planned for is gone.", number))
 			startClock(l.match, l.g, r.Time)
 			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
 		default:
