@@ -187,6 +187,9 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
 	}
 	if a.Engine != "" {
+		if a.Choice["vacation"] == "off" {
+			return Result{}, errorf("vacation=off changes nothing against the computer: vacations never stop an engine game's clock.")
+		}
 		eg, _ := call.Prepared.(*engineGame)
 		return b.engineChallenge(tx, r, a, eg)
 	}
@@ -203,6 +206,9 @@ func cmdChallenge(call *Call) (Result, error) {
 	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
 		return Result{}, err
+	}
+	if a.Choice["vacation"] == "off" && clock.Kind == gobot.NoClock {
+		return Result{}, errorf("vacation=off is for a game with a clock, and this one has none: add one, like clock=3d, or leave vacation=off out.")
 	}
 	rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
 	if err != nil {

@@ -280,3 +280,16 @@ func TestVacationUsageShowsOff(t *testing.T) {
 		t.Fatalf("usage: %s", rep.Text)
 	}
 }
+
+// vacation=off where it could change nothing (no clock; an engine game)
+// is refused with the reason, and nothing is stored.
+func TestVacationOffWhereMeaningless(t *testing.T) {
+	h, _ := newVoteEngineHarness(t) // a computer opponent
+	before := h.dump()
+	h.fails("alice", "challenge @bob 9 vacation=off", "this one has none")
+	h.fails("alice", "challenge engine=corner 9 clock=3d vacation=off", "changes nothing against the computer")
+	if h.dump() != before {
+		t.Error("a refused challenge changed the store")
+	}
+	h.ok("alice", "challenge @bob 9 clock=3d vacation=off")
+}
