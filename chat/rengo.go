@@ -153,6 +153,9 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
 	startClock(match, g, r.Time)
+	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go: the week count
+		return Result{}, true, err
+	}
 	if err := tx.InsertMatch(match); err != nil {
 		return Result{}, true, err
 	}

@@ -226,3 +226,15 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 		t.Errorf("after alice's timeout on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
 	}
 }
+
+// A team game is a game: it starts the vacation week count of every
+// member, not only of each team's first player.
+func TestRengoStartsWeekCount(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "clock=1d")
+	for _, u := range []string{"alice", "bob", "carol", "dave"} {
+		if v := h.player(u).Vacation; v == nil || !v.FirstGame.Equal(h.clock.Now()) {
+			t.Errorf("%s's week count: %+v, want it started by the team game", u, v)
+		}
+	}
+}

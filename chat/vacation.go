@@ -89,12 +89,14 @@ func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 }
 
 // gameBegins starts the week count of each of the game's human players
-// whose first game this is (their vacation allowance grows from it), and
-// stops the new game's clock at once if one of them is on vacation. Called
-// when a game between people begins, before it is stored.
+// (every member of a team game's teams) whose first game this is (their
+// vacation allowance grows from it), and stops the new game's clock at
+// once if one of them is on vacation. Called when a game begins, before
+// it is stored. An engine and the room's seat of a vote game are no
+// players: nothing is stored for them.
 func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
-	for _, u := range []gobot.UserID{l.match.Black, l.match.White} {
-		if u.Platform() == EnginePlatform {
+	for _, u := range l.match.Players() {
+		if u.Platform() == EnginePlatform || u == gobot.VoteSeat {
 			continue
 		}
 		p, err := loadPlayer(tx, u)

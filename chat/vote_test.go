@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -370,5 +371,23 @@ func TestVoteWindowSurvivesRestart(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("announced %d times", n)
+	}
+}
+
+// The room's seat is nobody: a vote game stores no player record for it
+// (the challenger and the opponent get their vacation week count).
+func TestVoteSeatIsNoPlayer(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	h.ok("alice", "accept")
+	err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		_, err := tx.Player(gobot.VoteSeat)
+		return err
+	})
+	if !errors.Is(err, gobot.ErrNotFound) {
+		t.Errorf("a player record for the room's seat: err %v, want ErrNotFound", err)
+	}
+	if v := h.player("alice").Vacation; v == nil || v.FirstGame.IsZero() {
+		t.Errorf("alice's week count did not start: %+v", v)
 	}
 }
