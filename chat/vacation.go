@@ -409,11 +409,13 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		}
 		opp := playerOf(m, colorOf(m, p.ID).Opponent())
 		var text string
-		if unpauseGame(l, p.ID, now) {
+		// The clock runs again from when the vacation ended, not from when
+		// the clock loop (or a late `vacation off`) noticed it.
+		if unpauseGame(l, p.ID, end) {
 			running = append(running, fmt.Sprintf("#%d", m.ID))
 			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
 			if l.g.Phase() == game.Playing {
-				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(m.Deadline.Sub(now)))
+				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
 			}
 		} else {
 			held = append(held, fmt.Sprintf("#%d", m.ID))
