@@ -2,12 +2,14 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -237,4 +239,31 @@ func TestRengoStartsWeekCount(t *testing.T) {
 			t.Errorf("%s's week count: %+v, want it started by the team game", u, v)
 		}
 	}
+}
+
+// Refusals that name a team game's players stay under MaxRefusal bytes
+// however long the eight players' names are: past it they name nobody.
+func TestRengoRefusalsShortWithLongNames(t *testing.T) {
+	h := newHarness(t)
+	var n []string
+	for i := range 8 {
+		n = append(n, fmt.Sprintf("p%d_%s", i, strings.Repeat("x", 29))) // 32 characters, the most a test name has
+	}
+	h.ok(n[0], fmt.Sprintf("rengo @%s @%s @%s @%s vs @%s @%s @%s @%s black 9", n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]))
+	check := func(rep protocol.Reply) {
+		t.Helper()
+		if len(rep.Text) > protocol.MaxRefusal {
+			t.Errorf("a refusal of %d bytes: %s", len(rep.Text), rep.Text)
+		}
+	}
+	check(h.fails("zed", "accept #1", "game #1"))
+	check(h.fails("zed", "decline #1", "game #1"))
+	check(h.fails(n[0], "accept #1", "You proposed team game #1"))
+	h.ok(n[1], "accept #1")
+	check(h.fails(n[1], "accept #1", "You already accepted team game #1"))
+	for _, u := range n[2:] {
+		h.ok(u, "accept #1")
+	}
+	check(h.fails("zed", "play C3 #1", "You are not in team game #1"))
+	check(h.fails(n[1], "play C3 #1", "It is <@test:"+n[0]+">'s turn"))
 }
