@@ -212,7 +212,9 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	h.ok("carol", "accept")
 	rep := h.ok("dave", "accept")
 	id := rep.Game
-	h.ok("alice", "vacation on")
+	if rep := h.ok("alice", "vacation on"); !strings.Contains(rep.Text, fmt.Sprintf("Still running: #%d (a team game: your turns pass to a teammate).", id)) {
+		t.Errorf("vacation on does not say the team game's clock runs on: %s", rep.Text)
+	}
 	if m, _ := h.game(1); len(m.PausedBy) != 1 {
 		t.Fatalf("the two-player game is not stopped: %+v", m.PausedBy)
 	}

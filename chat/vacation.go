@@ -312,8 +312,14 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 			return Result{}, err
 		}
 		if !pauseGame(l, u, r.Time) {
-			if vacationApplies(l) || m.NoVacation {
-				running = append(running, fmt.Sprintf("#%d", m.ID))
+			switch {
+			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
+			case m.NoVacation:
+				running = append(running, fmt.Sprintf("#%d (vacation=off)", m.ID))
+			case m.Teams != nil: // rengo.go
+				running = append(running, fmt.Sprintf("#%d (a team game: your turns pass to a teammate)", m.ID))
+			case vacationApplies(l):
+				running = append(running, fmt.Sprintf("#%d (out of time already)", m.ID))
 			}
 			continue
 		}
@@ -336,7 +342,7 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		text += " None of your games has a clock to stop."
 	}
 	if len(running) > 0 {
-		text += " Still running: " + protocol.ListSome(running) + " (vacation=off, or out of time already)."
+		text += " Still running: " + protocol.ListSome(running) + "."
 	}
 	text += fmt.Sprintf(" %s ends it.", b.cmd("vacation off"))
 	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
