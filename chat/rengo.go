@@ -44,7 +44,8 @@ func cmdRengo(call *Call) (Result, error) {
 		seen[u] = true
 	}
 	if !seen[r.User.ID] {
-		return Result{}, errorf("You play in the game you propose: name yourself in one team, like %s.", b.cmd("rengo @"+r.User.ID.Local()+" @bob vs @carol @dave"))
+		// Not the caller's raw ID in the example (a Discord number, a Matrix "@@name:server").
+		return Result{}, errorf("You play in the game you propose: name yourself in one team, like %s when you are alice.", b.cmd("rengo @alice @bob vs @carol @dave"))
 	}
 	if len(seen) == 2 {
 		return Result{}, errorf("That is a game between two players: %s.", b.cmd("challenge @player"))

@@ -269,3 +269,14 @@ func TestRengoRefusalsShortWithLongNames(t *testing.T) {
 	check(h.fails("zed", "play C3 #1", "You are not in team game #1"))
 	check(h.fails(n[1], "play C3 #1", "It is <@test:"+n[0]+">'s turn"))
 }
+
+// The refusal of a team challenge without its sender shows no raw user
+// ID in its example (a Discord number, a Matrix "@@name:server").
+func TestRengoWithoutSenderShowsNoRawID(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	rep := h.mx("alice", "matrix:!main:example.org", "rengo @matrix:@bob:example.org @matrix:@erin:example.org vs @matrix:@carol:example.org", false)
+	if !rep.Error || !strings.Contains(rep.Text, "You play in the game you propose") || strings.Contains(rep.Text, "example.org") {
+		t.Fatalf("refusal: %s", rep.Text)
+	}
+}
