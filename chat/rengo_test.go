@@ -280,3 +280,18 @@ func TestRengoWithoutSenderShowsNoRawID(t *testing.T) {
 		t.Fatalf("refusal: %s", rep.Text)
 	}
 }
+
+// Undo in a team game: a teammate of the asker is told who asked, not
+// "you already asked"; any member of the other team answers.
+func TestRengoUndoAskedByTeammate(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "")
+	h.ok("alice", "play C3")
+	h.ok("alice", "undo")
+	h.fails("bob", "undo", "<@test:alice> already asked for your team; waiting for White")
+	h.fails("alice", "undo", "You already asked; waiting for White")
+	h.ok("dave", "undo")
+	if _, g := h.game(1); g.MoveCount() != 0 {
+		t.Fatalf("%d moves after the undo", g.MoveCount())
+	}
+}
