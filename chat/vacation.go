@@ -463,13 +463,7 @@ func (b *Bot) tickVacations(ctx context.Context, now time.Time) error {
 		if _, ok := b.notifier(platform); !ok {
 			continue // left to a process that can tell the player
 		}
-		err := b.tickVacation(b.fenced(ctx, platform), p.ID, now)
-		switch {
-		case errors.Is(err, gobot.ErrLeaseLost):
-			b.log.Info("vacation: the platform's lease is held elsewhere now", "player", p.ID, "err", err)
-		case err != nil:
-			b.log.Error("vacation", "player", p.ID, "err", err)
-		}
+		b.logClock(b.tickVacation(b.fenced(ctx, platform), p.ID, now), "vacation", "player", p.ID)
 	}
 	return nil
 }
