@@ -514,7 +514,7 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 // (written by TestCommandsDoc).
 const vacationDoc = `
 Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
-except games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
+except team games (your turns pass to a teammate, as on a timeout) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
 the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
 still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
 increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or
