@@ -279,6 +279,10 @@ func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.P
 	if their.IsPass() {
 		did = protocol.Mention(playerOf(l.match, mover)) + " passed"
 	}
+	if l.g.Phase() == game.Scoring { // their pass answered the owner's: no reply is played now
+		b.dropPlan(fx, l, did+" after your pass, so the game is being scored; nothing of your plan was played.")
+		return ""
+	}
 	br, ok := gobot.PlanFollow(plan.Branches, their)
 	if !ok {
 		b.dropPlan(fx, l, did+", which your plan did not cover. It's your move.")

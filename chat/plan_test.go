@@ -308,3 +308,32 @@ func TestPlanRefusedInVoteGame(t *testing.T) {
 		t.Fatalf("stored: %+v", m.Plan)
 	}
 }
+
+// A pass that ends the game's play (the plan's owner passed just before)
+// drops the plan with the reason, not "It's your move": the game is
+// being scored.
+func TestPlanDroppedWhenScoringBegins(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.ok("alice", "play E5")
+	h.ok("bob", "play C3")
+	h.ok("alice", "pass")
+	if rep := planAs(h, "alice", "plan D3 D4", true, false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	n := len(h.notes.all())
+	h.ok("bob", "pass")
+	m, g := h.game(1)
+	if g.Phase() != game.Scoring || m.Plan != nil {
+		t.Fatalf("phase %v, plan %+v", g.Phase(), m.Plan)
+	}
+	var text string
+	for _, msg := range h.notes.all()[n:] {
+		if msg.To == "test:alice" && msg.Reply.Private {
+			text = msg.Reply.Text
+		}
+	}
+	if !strings.Contains(text, "being scored") || strings.Contains(text, "It's your move") {
+		t.Fatalf("alice is told: %q", text)
+	}
+}

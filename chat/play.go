@@ -219,7 +219,11 @@ func cmdUndo(call *Call) (Result, error) {
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
 		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me:
-			return errorf("You already asked; waiting for %s to answer %s or %s.", answerer(tx, l.match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
+			who := "You already asked"
+			if l.match.UndoBy != r.User.ID { // a teammate asked (rengo.go)
+				who = protocol.Mention(l.match.UndoBy) + " already asked for your team"
+			}
+			return errorf("%s; waiting for %s to answer %s or %s.", who, answerer(tx, l.match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
 		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me.Opponent():
 			last, ok := l.g.LastMove()
 			if !ok {

@@ -44,7 +44,8 @@ func cmdRengo(call *Call) (Result, error) {
 		seen[u] = true
 	}
 	if !seen[r.User.ID] {
-		return Result{}, errorf("You play in the game you propose: name yourself in one team, like %s.", b.cmd("rengo @"+r.User.ID.Local()+" @bob vs @carol @dave"))
+		// Not the caller's raw ID in the example (a Discord number, a Matrix "@@name:server").
+		return Result{}, errorf("You play in the game you propose: name yourself in one team, like %s when you are alice.", b.cmd("rengo @alice @bob vs @carol @dave"))
 	}
 	if len(seen) == 2 {
 		return Result{}, errorf("That is a game between two players: %s.", b.cmd("challenge @player"))
@@ -124,13 +125,15 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		return Result{}, true, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if c.From == r.User.ID {
-		return Result{}, true, errorf("You proposed team game #%d, so you have agreed; waiting for %s (or %s).", c.ID, mentions(teamWaiting(c)), b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+		return Result{}, true, shortest(fmt.Sprintf("You proposed team game #%d, so you have agreed; waiting for %s (or %s).", c.ID, mentions(teamWaiting(c)), b.cmd(fmt.Sprintf("cancel #%d", c.ID))),
+			fmt.Sprintf("You proposed team game #%d, so you have agreed; waiting for the others (or %s).", c.ID, b.cmd(fmt.Sprintf("cancel #%d", c.ID))))
 	}
 	if c.Teams.ColorOf(r.User.ID) == game.Empty {
-		return Result{}, true, errorf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members()))
+		return Result{}, true, notInTeamChallenge(c)
 	}
 	if slices.Contains(c.Teams.Accepted, r.User.ID) {
-		return Result{}, true, errorf("You already accepted team game #%d; waiting for %s.", c.ID, mentions(teamWaiting(c)))
+		return Result{}, true, shortest(fmt.Sprintf("You already accepted team game #%d; waiting for %s.", c.ID, mentions(teamWaiting(c))),
+			fmt.Sprintf("You already accepted team game #%d; waiting for the others.", c.ID))
 	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, true, err
@@ -156,6 +159,9 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
 	startClock(match, g, r.Time)
+	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go: the week count
+		return Result{}, true, err
+	}
 	if err := tx.InsertMatch(match); err != nil {
 		return Result{}, true, err
 	}
@@ -170,6 +176,9 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", match.ID)
+	}
+	if err := b.autoWidget(tx, &rep, match); err != nil { // widget.go: widget=on rooms
+		return Result{}, true, err
 	}
 	res, err = reply(rep, fx)
 	return res, true, err
@@ -189,7 +198,7 @@ func declineTeam(call *Call) (res Result, ok bool, err error) {
 	case c.From == r.User.ID:
 		return Result{}, true, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 	case c.Teams.ColorOf(r.User.ID) == game.Empty:
-		return Result{}, true, errorf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members()))
+		return Result{}, true, notInTeamChallenge(c)
 	}
 	c.Status, c.Answered = gobot.Declined, r.Time
 	if err := tx.PutChallenge(c); err != nil {
@@ -262,7 +271,8 @@ func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
 	if next == u {
 		return nil
 	}
-	return errorf("It is %s's turn (%s) in game #%d.", protocol.Mention(next), teamLabel(tx, l.match, l.g.ToMove()), l.match.ID)
+	return shortest(fmt.Sprintf("It is %s's turn (%s) in game #%d.", protocol.Mention(next), teamLabel(tx, l.match, l.g.ToMove()), l.match.ID),
+		fmt.Sprintf("It is %s's turn in game #%d.", protocol.Mention(next), l.match.ID))
 }
 
 // notAPlayer refuses someone who does not play match.
@@ -271,7 +281,24 @@ func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
 	if match.Teams == nil {
 		return errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, watch)
 	}
-	return errorf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, teamLabel(tx, match, game.Black), teamLabel(tx, match, game.White), watch)
+	return shortest(fmt.Sprintf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, teamLabel(tx, match, game.Black), teamLabel(tx, match, game.White), watch),
+		fmt.Sprintf("You are not in team game #%d; you can watch with %s.", match.ID, watch))
+}
+
+// notInTeamChallenge refuses an answer to team challenge c from someone
+// it does not name.
+func notInTeamChallenge(c *gobot.Challenge) error {
+	return shortest(fmt.Sprintf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members())),
+		fmt.Sprintf("You are not one of the players named in team game #%d, so you can't answer it.", c.ID))
+}
+
+// shortest refuses with long, which names the players, unless their
+// names make it longer than a refusal may be; then with short.
+func shortest(long, short string) error {
+	if len(long) <= protocol.MaxRefusal {
+		return errorf("%s", long)
+	}
+	return errorf("%s", short)
 }
 
 // teamTimeout handles a team game's deadline passing at now: the turn

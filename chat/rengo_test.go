@@ -2,12 +2,14 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -211,7 +213,9 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	h.ok("carol", "accept")
 	rep := h.ok("dave", "accept")
 	id := rep.Game
-	h.ok("alice", "vacation on")
+	if rep := h.ok("alice", "vacation on"); !strings.Contains(rep.Text, fmt.Sprintf("Still running: #%d (a team game: your turns pass to a teammate).", id)) {
+		t.Errorf("vacation on does not say the team game's clock runs on: %s", rep.Text)
+	}
 	if m, _ := h.game(1); len(m.PausedBy) != 1 {
 		t.Fatalf("the two-player game is not stopped: %+v", m.PausedBy)
 	}
@@ -225,5 +229,70 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	m, g := h.game(id)
 	if !m.Active() || playerOf(m, g.ToMove()) != "test:bob" {
 		t.Errorf("after alice's timeout on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
+	}
+}
+
+// A team game is a game: it starts the vacation week count of every
+// member, not only of each team's first player.
+func TestRengoStartsWeekCount(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "clock=1d")
+	for _, u := range []string{"alice", "bob", "carol", "dave"} {
+		if v := h.player(u).Vacation; v == nil || !v.FirstGame.Equal(h.clock.Now()) {
+			t.Errorf("%s's week count: %+v, want it started by the team game", u, v)
+		}
+	}
+}
+
+// Refusals that name a team game's players stay under MaxRefusal bytes
+// however long the eight players' names are: past it they name nobody.
+func TestRengoRefusalsShortWithLongNames(t *testing.T) {
+	h := newHarness(t)
+	var n []string
+	for i := range 8 {
+		n = append(n, fmt.Sprintf("p%d_%s", i, strings.Repeat("x", 29))) // 32 characters, the most a test name has
+	}
+	h.ok(n[0], fmt.Sprintf("rengo @%s @%s @%s @%s vs @%s @%s @%s @%s black 9", n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]))
+	check := func(rep protocol.Reply) {
+		t.Helper()
+		if len(rep.Text) > protocol.MaxRefusal {
+			t.Errorf("a refusal of %d bytes: %s", len(rep.Text), rep.Text)
+		}
+	}
+	check(h.fails("zed", "accept #1", "game #1"))
+	check(h.fails("zed", "decline #1", "game #1"))
+	check(h.fails(n[0], "accept #1", "You proposed team game #1"))
+	h.ok(n[1], "accept #1")
+	check(h.fails(n[1], "accept #1", "You already accepted team game #1"))
+	for _, u := range n[2:] {
+		h.ok(u, "accept #1")
+	}
+	check(h.fails("zed", "play C3 #1", "You are not in team game #1"))
+	check(h.fails(n[1], "play C3 #1", "It is <@test:"+n[0]+">'s turn"))
+}
+
+// The refusal of a team challenge without its sender shows no raw user
+// ID in its example (a Discord number, a Matrix "@@name:server").
+func TestRengoWithoutSenderShowsNoRawID(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	rep := h.mx("alice", "matrix:!main:example.org", "rengo @matrix:@bob:example.org @matrix:@erin:example.org vs @matrix:@carol:example.org", false)
+	if !rep.Error || !strings.Contains(rep.Text, "You play in the game you propose") || strings.Contains(rep.Text, "example.org") {
+		t.Fatalf("refusal: %s", rep.Text)
+	}
+}
+
+// Undo in a team game: a teammate of the asker is told who asked, not
+// "you already asked"; any member of the other team answers.
+func TestRengoUndoAskedByTeammate(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "")
+	h.ok("alice", "play C3")
+	h.ok("alice", "undo")
+	h.fails("bob", "undo", "<@test:alice> already asked for your team; waiting for White")
+	h.fails("alice", "undo", "You already asked; waiting for White")
+	h.ok("dave", "undo")
+	if _, g := h.game(1); g.MoveCount() != 0 {
+		t.Fatalf("%d moves after the undo", g.MoveCount())
 	}
 }

@@ -43,6 +43,17 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	startClock(match, g, t)
 }
 
+// logClock logs err, from one step of the clock loop (what, on attrs'
+// game or player): a lease held elsewhere now is news, not an error.
+func (b *Bot) logClock(err error, what string, attrs ...any) {
+	switch {
+	case errors.Is(err, gobot.ErrLeaseLost):
+		b.log.Info(what+": the platform's lease is held elsewhere now", append(attrs, "err", err)...)
+	case err != nil:
+		b.log.Error(what, append(attrs, "err", err)...)
+	}
+}
+
 // timeLeft describes the clock of the player to move.
 func timeLeft(match *gobot.Match, now time.Time) string {
 	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
@@ -168,13 +179,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 		}
 		// A platform served under a lease (Matrix) is claimed under its
 		// term: a process that lost the lease claims nothing there.
-		err := b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now)
-		switch {
-		case errors.Is(err, gobot.ErrLeaseLost):
-			b.log.Info("clock: the platform's lease is held elsewhere now", "game", match.ID, "err", err)
-		case err != nil:
-			b.log.Error("clock", "game", match.ID, "err", err)
-		}
+		b.logClock(b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock", "game", match.ID)
 	}
 	if err := b.tickVacations(ctx, now); err != nil {
 		b.log.Error("clock: vacations", "err", err)

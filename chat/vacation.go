@@ -89,12 +89,14 @@ func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 }
 
 // gameBegins starts the week count of each of the game's human players
-// whose first game this is (their vacation allowance grows from it), and
-// stops the new game's clock at once if one of them is on vacation. Called
-// when a game between people begins, before it is stored.
+// (every member of a team game's teams) whose first game this is (their
+// vacation allowance grows from it), and stops the new game's clock at
+// once if one of them is on vacation. Called when a game begins, before
+// it is stored. An engine and the room's seat of a vote game are no
+// players: nothing is stored for them.
 func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
-	for _, u := range []gobot.UserID{l.match.Black, l.match.White} {
-		if u.Platform() == EnginePlatform {
+	for _, u := range l.match.Players() {
+		if u.Platform() == EnginePlatform || u == gobot.VoteSeat {
 			continue
 		}
 		p, err := loadPlayer(tx, u)
@@ -122,12 +124,13 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 }
 
 // vacationApplies reports whether a vacation stops game l's clock: not
-// in games against an engine or the room (a vote game's deadline is its
-// voting window too), nor in team games (the turn passes to a teammate),
-// nor with vacation=off or no clock.
+// in games against an engine, nor in team games (the turn passes to a
+// teammate), nor with vacation=off or no clock. In a vote game against
+// a person it stops that person's clock; the room has none (its voting
+// windows run as usual: pauseGame and unpauseGame leave them alone).
 func vacationApplies(l *loaded) bool {
 	m := l.match
-	return m.Active() && m.Engine == "" && m.Vote == nil && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
+	return m.Active() && m.Engine == "" && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
 		m.Black.Platform() != EnginePlatform && m.White.Platform() != EnginePlatform
 }
 
@@ -140,7 +143,7 @@ func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 		return false
 	}
 	if !m.Paused() {
-		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() {
+		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !roomToMove(m, l.g) { // a vote window is no clock (vote.go)
 			if !now.Before(m.Deadline) {
 				return false
 			}
@@ -166,7 +169,7 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 		return false
 	}
 	m.PausedBy = nil
-	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock {
+	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !roomToMove(m, l.g) { // the room's turn has no clock (vote.go)
 		m.Deadline = now.Add(m.PausedLeft)
 	}
 	m.PausedLeft, m.PausedAt = 0, time.Time{}
@@ -309,8 +312,14 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 			return Result{}, err
 		}
 		if !pauseGame(l, u, r.Time) {
-			if vacationApplies(l) || m.NoVacation {
-				running = append(running, fmt.Sprintf("#%d", m.ID))
+			switch {
+			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
+			case m.NoVacation:
+				running = append(running, fmt.Sprintf("#%d (vacation=off)", m.ID))
+			case m.Teams != nil: // rengo.go
+				running = append(running, fmt.Sprintf("#%d (a team game: your turns pass to a teammate)", m.ID))
+			case vacationApplies(l):
+				running = append(running, fmt.Sprintf("#%d (out of time already)", m.ID))
 			}
 			continue
 		}
@@ -321,7 +330,7 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		stopped = append(stopped, fmt.Sprintf("#%d", m.ID))
 		opp := playerOf(m, colorOf(m, u).Opponent())
 		text := fmt.Sprintf("%s is on vacation until %s: the clock of game #%d is stopped", protocol.Mention(u), formatWhen(v.End), m.ID)
-		if l.g.Phase() == game.Playing {
+		if l.g.Phase() == game.Playing && !roomToMove(m, l.g) {
 			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(playerOf(m, l.g.ToMove())))
 		}
 		b.tellOpponent(&fx, tx, m, opp, text+". Moves can still be played.")
@@ -333,7 +342,7 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		text += " None of your games has a clock to stop."
 	}
 	if len(running) > 0 {
-		text += " Still running: " + protocol.ListSome(running) + " (vacation=off, or out of time already)."
+		text += " Still running: " + protocol.ListSome(running) + "."
 	}
 	text += fmt.Sprintf(" %s ends it.", b.cmd("vacation off"))
 	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
@@ -407,11 +416,13 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		}
 		opp := playerOf(m, colorOf(m, p.ID).Opponent())
 		var text string
-		if unpauseGame(l, p.ID, now) {
+		// The clock runs again from when the vacation ended, not from when
+		// the clock loop (or a late `vacation off`) noticed it.
+		if unpauseGame(l, p.ID, end) {
 			running = append(running, fmt.Sprintf("#%d", m.ID))
 			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
-			if l.g.Phase() == game.Playing {
-				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(m.Deadline.Sub(now)))
+			if l.g.Phase() == game.Playing && !roomToMove(m, l.g) {
+				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
 			}
 		} else {
 			held = append(held, fmt.Sprintf("#%d", m.ID))
@@ -452,13 +463,7 @@ func (b *Bot) tickVacations(ctx context.Context, now time.Time) error {
 		if _, ok := b.notifier(platform); !ok {
 			continue // left to a process that can tell the player
 		}
-		err := b.tickVacation(b.fenced(ctx, platform), p.ID, now)
-		switch {
-		case errors.Is(err, gobot.ErrLeaseLost):
-			b.log.Info("vacation: the platform's lease is held elsewhere now", "player", p.ID, "err", err)
-		case err != nil:
-			b.log.Error("vacation", "player", p.ID, "err", err)
-		}
+		b.logClock(b.tickVacation(b.fenced(ctx, platform), p.ID, now), "vacation", "player", p.ID)
 	}
 	return nil
 }
@@ -509,7 +514,7 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 // (written by TestCommandsDoc).
 const vacationDoc = `
 Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
-except games against the room by vote and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told. A stopped clock keeps
+except team games (your turns pass to a teammate, as on a timeout) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
 the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
 still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
 increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or

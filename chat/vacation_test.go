@@ -293,3 +293,20 @@ func TestVacationOffWhereMeaningless(t *testing.T) {
 	}
 	h.ok("alice", "challenge @bob 9 clock=3d vacation=off")
 }
+
+// A vacation that ran out while nobody ticked (the bot was down, or a
+// late `vacation off`) gives the clock back from its end, not from when
+// it was noticed: the game gains no time beyond the vacation.
+func TestVacationEndNoticedLateGivesNoExtraTime(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	h.clock.Advance(2 * time.Hour) // alice to move, 22h left
+	h.ok("alice", "vacation on")
+	end := h.player("alice").Vacation.End
+	h.clock.Advance(14*day + 3*time.Hour) // the days ran out 3h ago
+	h.tick(0)
+	m, _ := h.game(1)
+	if m.Paused() || !m.Deadline.Equal(end.Add(22*time.Hour)) {
+		t.Fatalf("resumed: paused %v, deadline %v after the vacation's end, want 22h", m.Paused(), m.Deadline.Sub(end))
+	}
+}

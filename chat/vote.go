@@ -437,13 +437,7 @@ func (b *Bot) voteTick(ctx context.Context, match *gobot.Match, now time.Time) b
 	if match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
 		return true
 	}
-	err = b.closeVote(b.fenced(ctx, match.Room.Platform()), match.ID, now)
-	switch {
-	case errors.Is(err, gobot.ErrLeaseLost):
-		b.log.Info("clock: the platform's lease is held elsewhere now", "game", match.ID, "err", err)
-	case err != nil:
-		b.log.Error("closing a vote", "game", match.ID, "err", err)
-	}
+	b.logClock(b.closeVote(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock: closing a vote", "game", match.ID)
 	return true
 }
 

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -413,5 +414,64 @@ func TestVoteGameOpponentHasNoUndo(t *testing.T) {
 	h.fails("alice", "undo #1", "Vote games have no undo")
 	if m, g := h.game(1); m.UndoBy != "" || g.MoveCount() != 2 {
 		t.Fatalf("undo by %q, %d moves", m.UndoBy, g.MoveCount())
+	}
+}
+
+// The room's seat is nobody: a vote game stores no player record for it
+// (the challenger and the opponent get their vacation week count).
+func TestVoteSeatIsNoPlayer(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	h.ok("alice", "accept")
+	err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		_, err := tx.Player(gobot.VoteSeat)
+		return err
+	})
+	if !errors.Is(err, gobot.ErrNotFound) {
+		t.Errorf("a player record for the room's seat: err %v, want ErrNotFound", err)
+	}
+	if v := h.player("alice").Vacation; v == nil || v.FirstGame.IsZero() {
+		t.Errorf("alice's week count did not start: %+v", v)
+	}
+}
+
+// Vacation in a vote game against a person (issue 30: every game
+// against people): the person's clock stops and resumes; the room's
+// voting windows run as usual, opened or closed while the clock is
+// stopped.
+func TestVoteGameVacationStopsThePersonsClock(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	h.ok("alice", "accept")
+	h.ok("bob", "vote E5")
+	h.ok("alice", "vacation on") // during the room's window
+	if m, _ := h.game(1); !m.Paused() || !m.Deadline.Equal(m.Vote.Closes) {
+		t.Fatalf("vacation during the window: paused %v, deadline %v, window closes %v", m.Paused(), m.Deadline, m.Vote.Closes)
+	}
+	h.tick(time.Hour) // the window closes: E5 is played
+	m, g := h.game(1)
+	if g.MoveCount() != 1 || !m.Deadline.IsZero() || m.PausedLeft != 24*time.Hour {
+		t.Fatalf("alice's turn while away: %d moves, deadline %v, left %v (want stopped with 1d)", g.MoveCount(), m.Deadline, m.PausedLeft)
+	}
+	h.tick(3 * day)
+	if m, _ := h.game(1); !m.Active() {
+		t.Fatalf("alice lost on time while on vacation: %s", m.Result)
+	}
+	h.ok("alice", "play C3") // moves may be played while away; the room votes as usual
+	h.ok("carol", "vote G7")
+	h.tick(time.Hour)
+	if m, g := h.game(1); g.MoveCount() != 3 || !m.Deadline.IsZero() || m.PausedLeft != 24*time.Hour {
+		t.Fatalf("after the room's second move: %d moves, deadline %v, left %v", g.MoveCount(), m.Deadline, m.PausedLeft)
+	}
+	h.ok("alice", "vacation off")
+	if m, _ := h.game(1); m.Paused() || !m.Deadline.Equal(h.clock.Now().Add(24*time.Hour)) {
+		t.Fatalf("back: paused %v, deadline in %v (want 1d)", m.Paused(), m.Deadline.Sub(h.clock.Now()))
+	}
+	// Back on the room's turn: no clock is started for the room.
+	h.ok("alice", "play D4")
+	h.ok("alice", "vacation on")
+	h.ok("alice", "vacation off")
+	if m, _ := h.game(1); m.Paused() || !m.Deadline.IsZero() {
+		t.Fatalf("a vacation on the room's turn left a deadline %v", m.Deadline)
 	}
 }

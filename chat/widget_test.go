@@ -110,3 +110,23 @@ func TestWidgetSetting(t *testing.T) {
 		t.Errorf("settings on a platform without widgets shows widget=: %q", rep.Text)
 	}
 }
+
+// A team game is a new game too: in a widget=on room it carries its
+// widget when the last player accepts.
+func TestWidgetTeamGame(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	h.bot.SetLinker(widgetLinker{})
+	const room = "matrix:!main:example.org"
+	if rep := h.mx("ann", room, "settings room widget=on", true); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	if rep := h.mx("alice", room, "rengo @matrix:@alice:example.org @matrix:@bob:example.org vs @matrix:@carol:example.org", false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	h.mx("bob", room, "accept #1", false)
+	rep := h.mx("carol", room, "accept #1", false)
+	if rep.Error || !strings.Contains(rep.Text, "Team game #1 begins") || rep.Widget == nil || rep.Widget.Game != 1 || rep.Widget.Room != room {
+		t.Fatalf("a team game with widget=on: %+v", rep)
+	}
+}
