@@ -128,10 +128,18 @@ func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
 	return nil
 }
 
+// sides names a game's two sides: "players", or "teams" in a team game.
+func sides(m *gobot.Match) string {
+	if m.Teams != nil {
+		return "teams"
+	}
+	return "players"
+}
+
 func (b *core) passText(l *loaded, u gobot.UserID) string {
 	s := fmt.Sprintf("%s passed.", protocol.Mention(u))
 	if l.g.Phase() == game.Scoring {
-		s += " Both players passed: the game is being scored."
+		s += fmt.Sprintf(" Both %s passed: the game is being scored.", sides(l.match))
 	}
 	return s
 }
@@ -327,7 +335,7 @@ func cmdDone(call *Call) (Result, error) {
 		}
 		if over {
 			finish(l.match, l.g, r.Time)
-			text = "Both players accepted the count."
+			text = fmt.Sprintf("Both %s accepted the count.", sides(l.match))
 		} else {
 			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), answerer(tx, l.match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
 		}

@@ -172,7 +172,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	var fx Effects
 	l := &loaded{match, g}
 	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. Turn order: %s, then round again.",
-		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams)))
+		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams, g.ToMove())))
 	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", match.ID)
@@ -216,12 +216,14 @@ func teamWaiting(c *gobot.Challenge) []gobot.UserID {
 	})
 }
 
-// turnOrder is a team game's order of play: B1 W1 B2 W2 …, for as many
+// turnOrder is a team game's order of play from the team that moves
+// first (White, after fixed handicap stones): B1 W1 B2 W2 …, for as many
 // turns as the larger team has players.
-func turnOrder(t *gobot.Teams) string {
+func turnOrder(t *gobot.Teams, first game.Color) string {
 	var order []string
-	for i := range max(len(t.Black), len(t.White)) {
-		order = append(order, protocol.Mention(t.Black[i%len(t.Black)]), protocol.Mention(t.White[i%len(t.White)]))
+	a, b := t.Team(first), t.Team(first.Opponent())
+	for i := range max(len(a), len(b)) {
+		order = append(order, protocol.Mention(a[i%len(a)]), protocol.Mention(b[i%len(b)]))
 	}
 	return strings.Join(order, ", ")
 }

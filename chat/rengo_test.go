@@ -120,14 +120,16 @@ func TestRengoScoring(t *testing.T) {
 	h.ok("carol", "pass")
 	h.fails("alice", "pass", "It is <@test:bob>'s turn (Black: alice, bob)")
 	h.fails("dave", "plan C3 C4", "Plans are for two-player games: in team game #1")
-	h.ok("bob", "pass")
+	if rep := h.ok("bob", "pass"); !strings.Contains(rep.Text, "Both teams passed") {
+		t.Errorf("the second pass: %s", rep.Text)
+	}
 	h.ok("dave", "dead E5")
 	if rep := h.ok("bob", "done"); !strings.Contains(rep.Text, "White (<@test:carol> or <@test:dave>), <cmd:done:cmd> to agree") {
 		t.Errorf("bob's done asks White's team: %s", rep.Text)
 	}
 	h.fails("alice", "done", "You already accepted this count; waiting for White (<@test:carol> or <@test:dave>)")
 	rep := h.ok("carol", "done")
-	if !strings.Contains(rep.Text, "Both players accepted") || !slices.Contains(rep.Mentions, "test:dave") {
+	if !strings.Contains(rep.Text, "Both teams accepted") || !slices.Contains(rep.Mentions, "test:dave") {
 		t.Errorf("the count accepted: %s (mentions %v)", rep.Text, rep.Mentions)
 	}
 	if match, _ := h.game(1); match.Active() || !strings.HasPrefix(match.Result, "W+") {
@@ -295,4 +297,19 @@ func TestRengoUndoAskedByTeammate(t *testing.T) {
 	if _, g := h.game(1); g.MoveCount() != 0 {
 		t.Fatalf("%d moves after the undo", g.MoveCount())
 	}
+}
+
+// After fixed handicap stones White moves first, and the announced turn
+// order starts with White's first player.
+func TestRengoHandicapTurnOrder(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "rengo @alice @bob vs @carol @dave black 9 handicap=2")
+	h.ok("bob", "accept")
+	h.ok("carol", "accept #1")
+	rep := h.ok("dave", "accept")
+	if !strings.Contains(rep.Text, "Turn order: <@test:carol>, <@test:alice>, <@test:dave>, <@test:bob>") {
+		t.Fatalf("the turn order after handicap stones: %s", rep.Text)
+	}
+	h.fails("alice", "play E5", "It is <@test:carol>'s turn")
+	h.ok("carol", "play E5")
 }
