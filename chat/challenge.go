@@ -587,7 +587,24 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 		return protocol.Reply{}, err
 	}
 	if mine {
-		return protocol.Reply{Text: fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)}, nil
+		// Whoever it was for is told (every named player of a team
+		// challenge).
+		var to []gobot.UserID
+		switch {
+		case c.Teams != nil:
+			for _, u := range c.Teams.Members() {
+				if u != c.From {
+					to = append(to, u)
+				}
+			}
+		case c.To != "":
+			to = []gobot.UserID{c.To}
+		}
+		text := fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)
+		if len(to) > 0 {
+			text = fmt.Sprintf("%s withdrew challenge #%d to %s.", protocol.Mention(c.From), c.ID, mentions(to))
+		}
+		return protocol.Reply{Text: text, Mentions: to}, nil
 	}
 	return protocol.Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", protocol.Mention(r.User.ID), c.ID, protocol.Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
 }

@@ -313,3 +313,25 @@ func TestRengoHandicapTurnOrder(t *testing.T) {
 	h.fails("alice", "play E5", "It is <@test:carol>'s turn")
 	h.ok("carol", "play E5")
 }
+
+// A withdrawn challenge tells whom it was for: every other player of a
+// team challenge, the challenged player of a two-player one.
+func TestWithdrawnChallengeTellsItsPlayers(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "rengo @alice @bob vs @carol @dave 9")
+	h.ok("bob", "accept")
+	rep := h.ok("alice", "cancel #1")
+	if !strings.Contains(rep.Text, "withdrew challenge #1 to ") {
+		t.Fatalf("withdrawn team challenge: %s", rep.Text)
+	}
+	for _, u := range []gobot.UserID{"test:bob", "test:carol", "test:dave"} {
+		if !slices.Contains(rep.Mentions, u) || !strings.Contains(rep.Text, "<@"+string(u)+">") {
+			t.Errorf("%s is not told: %s %v", u, rep.Text, rep.Mentions)
+		}
+	}
+	h.ok("alice", "challenge @bob 9")
+	rep = h.ok("alice", "cancel")
+	if !strings.Contains(rep.Text, "to <@test:bob>") || !slices.Equal(rep.Mentions, []gobot.UserID{"test:bob"}) {
+		t.Fatalf("withdrawn challenge: %s %v", rep.Text, rep.Mentions)
+	}
+}
