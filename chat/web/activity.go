@@ -342,6 +342,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		Value:       s.sign.sign(purposeSession, p),
 		Path:        gamePath(id),
 		Expires:     time.Unix(p.Expires, 0),
+		MaxAge:      maxAge(p.Expires, s.now()),
 		HttpOnly:    true,
 		Secure:      true,
 		SameSite:    http.SameSiteNoneMode,

@@ -304,6 +304,9 @@ func TestActivitySignIn(t *testing.T) {
 	if c.Name != cookieName(id) || c.Path != gamePath(id) || !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteNoneMode || !c.Partitioned {
 		t.Fatalf("the Activity's cookie: %s (want SameSite=None; Secure; Partitioned; HttpOnly)", c)
 	}
+	if c.MaxAge != int(activitySessionTTL/time.Second) {
+		t.Errorf("the Activity's cookie lasts Max-Age=%d, want %d: counted from the browser's receipt, whatever its clock says", c.MaxAge, int(activitySessionTTL/time.Second))
+	}
 	res, page := ah.get(gamePath(id), c)
 	if res.StatusCode != 200 || !strings.Contains(page, `data-role="player"`) || !strings.Contains(page, `data-color="black"`) ||
 		!strings.Contains(res.Header.Get("Content-Security-Policy"), "https://*.discordsays.com") || res.Header.Get("X-Frame-Options") != "" {

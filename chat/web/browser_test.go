@@ -105,8 +105,9 @@ func (b *tab) waitFor(what, expr string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
-		b.t.Fatalf("%s: waiting for %s: %v (status %q, message %q)", b.name, what, err, b.status(), b.message())
+	// Poll's own bound (30 s by default) is off: the step's bound holds.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
+		b.t.Fatalf("%s: waiting for %s: %v (the page: %s)", b.name, what, err, b.describe())
 	}
 }
 
@@ -133,6 +134,27 @@ func (b *tab) play(p string) { b.t.Helper(); b.click(fmt.Sprintf(`[data-point=%q
 func (b *tab) stone(p string) string {
 	b.t.Helper()
 	return eval[string](b, fmt.Sprintf(`document.querySelector('[data-point=%q]').getAttribute('data-stone') || ''`, p))
+}
+
+// describe says what the page shows, for a failure's message: its
+// address, status and message lines, in the top page or the first
+// frame (an Activity's or a widget's), whichever has them.
+func (b *tab) describe() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const f = document.querySelector('iframe');
+		let d = document;
+		try { if (!d.querySelector('[data-status]') && f && f.contentDocument) d = f.contentDocument; } catch (e) {}
+		const text = (sel) => { const e = d.querySelector(sel); return e ? JSON.stringify(e.textContent) : "none"; };
+ 		let inner = "";
+		try { if (d === document && f) inner = " frame " + f.src + " → " + (f.contentDocument ? f.contentDocument.location.href + " " + JSON.stringify((f.contentDocument.body || {}).innerText || "").slice(0, 300) : "cross-origin"); } catch (e) { inner = " frame: " + e; }
+		return d.location.href + inner + " status " + text('[data-status]') + " message " + text('[data-message]') + " state " + JSON.stringify(d.body ? d.body.dataset : {});
+	})()`))
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return v
 }
 
 func (b *tab) status() string {

@@ -210,12 +210,22 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 		Value:    s.sign.sign(purposeSession, p),
 		Path:     gamePath(p.Game),
 		Expires:  time.Unix(p.Expires, 0),
+		MaxAge:   maxAge(p.Expires, s.cfg.Now()),
 		HttpOnly: true,
 		Secure:   r.TLS != nil || s.base.Scheme == "https",
 		SameSite: http.SameSiteLaxMode,
 	})
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, gamePath(p.Game), http.StatusSeeOther)
+}
+
+// maxAge is a cookie's Max-Age for a session that ends at expires (Unix
+// seconds): browsers count it from when they get the cookie, so a
+// browser whose clock is off from the server's keeps the session as
+// long as the server does (with Max-Age, Expires is only for browsers
+// too old to know it).
+func maxAge(expires int64, now time.Time) int {
+	return max(1, int(expires-now.Unix()))
 }
 
 // session returns the pass of the request's session for the game in its

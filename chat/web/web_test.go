@@ -253,6 +253,9 @@ func TestLinkOpensPage(t *testing.T) {
 	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != gamePath(id) || ck[0].Secure {
 		t.Fatalf("cookie %+v: want one HttpOnly, SameSite=Lax cookie on %s, not Secure over http", ck, gamePath(id))
 	}
+	if want := int(DefaultLinkTTL / time.Second); ck[0].MaxAge != want {
+		t.Errorf("cookie Max-Age=%d, want %d (the link's time left, counted by the browser: its clock may differ from the server's)", ck[0].MaxAge, want)
+	}
 	for _, hd := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"} {
 		if res.Header.Get(hd) == "" {
 			t.Errorf("no %s header", hd)

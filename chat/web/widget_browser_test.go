@@ -124,9 +124,9 @@ func inFrame(b *tab) *chromedp.Node {
 // frameWait waits until a JavaScript predicate holds inside the iframe.
 func frameWait(b *tab, frame *chromedp.Node, what, expr string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInFrame(frame), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInFrame(frame), chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		status, _ := chromedp.Run(b.ctx, chromedp.Poll[string](`document.querySelector('[data-status]').textContent + ' | ' + document.querySelector('[data-message]').textContent`, chromedp.WithPollingInFrame(frame), chromedp.WithPollingTimeout(time.Second)))
 		b.t.Fatalf("%s: waiting in the widget for %s: %v (page says %q; Element's log %v; raw %v)", b.name, what, err, status, eval[[]string](b, "window.log"), eval[any](b, "window.raw"))
 	}
@@ -135,10 +135,10 @@ func frameWait(b *tab, frame *chromedp.Node, what, expr string) {
 // frameEval returns an expression's value inside the iframe.
 func frameEval[T any](b *tab, frame *chromedp.Node, expr string) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	// Poll waits for a truthy value: the value goes in a JSON string.
-	raw, err := chromedp.Run(ctx, chromedp.Poll[string]("JSON.stringify({v: ("+expr+")})", chromedp.WithPollingInFrame(frame), chromedp.WithPollingTimeout(5*time.Second)))
+	raw, err := chromedp.Run(ctx, chromedp.Poll[string]("JSON.stringify({v: ("+expr+")})", chromedp.WithPollingInFrame(frame), chromedp.WithPollingTimeout(0)))
 	var v struct{ V T }
 	if err == nil {
 		err = json.Unmarshal([]byte(raw), &v)
