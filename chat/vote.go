@@ -126,10 +126,13 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 			return nil // the caller's own game here comes first
 		default:
 			games, err := roomVoteGames(tx, r)
-			if err != nil || len(games) != 1 {
+			if err != nil || len(games) == 0 {
 				return err
 			}
 			match = games[0]
+			if len(games) > 1 && r.Command != "undo" {
+				return b.severalVoteGames(r, games)
+			}
 		}
 	}
 	if match.Vote == nil || !match.Active() {
@@ -141,12 +144,35 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 	if colorOf(match, r.User.ID) != game.Empty {
 		return nil
 	}
-	what := map[string]string{"pass": "vote pass", "resign": "vote resign"}[r.Command]
-	if what == "" {
-		what = "vote <point>"
+	return b.votesInstead(match, r)
+}
+
+// voteInstead is the vote that does what r's command would (play,
+// pass, resign).
+func voteInstead(r *protocol.Request) string {
+	if what := map[string]string{"pass": "vote pass", "resign": "vote resign"}[r.Command]; what != "" {
+		return what
 	}
+	return "vote <point>"
+}
+
+// votesInstead refuses a move, pass or resignation in vote game match
+// from someone who is not its opponent: the room moves by vote.
+func (b *core) votesInstead(match *gobot.Match, r *protocol.Request) error {
 	return errorf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens a %s window; then the move with the most votes is played.",
-		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(what), protocol.FormatDuration(match.Vote.Window))
+		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window))
+}
+
+// severalVoteGames refuses a move, pass or resignation without a game
+// in a room that plays several games by vote: each is voted on, with
+// its number.
+func (b *core) severalVoteGames(r *protocol.Request, games []*gobot.Match) error {
+	var ids []string
+	for _, g := range games {
+		ids = append(ids, fmt.Sprintf("#%d", g.ID))
+	}
+	return errorf("This room plays %s by vote: %s, naming the game (the last vote you cast counts).",
+		protocol.ListSome(ids), b.cmd(fmt.Sprintf("%s #%d", voteInstead(r), games[0].ID)))
 }
 
 // roomVoteGames are the active vote games of r's room (its thread's, in

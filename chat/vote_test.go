@@ -475,3 +475,24 @@ func TestVoteGameVacationStopsThePersonsClock(t *testing.T) {
 		t.Fatalf("a vacation on the room's turn left a deadline %v", m.Deadline)
 	}
 }
+
+// With two vote games in a room, a voter's play, pass, resign or undo
+// without a game is refused as in one: the room moves by vote, in each
+// game by its number. Nothing changes.
+func TestVoteTwoGamesInRoomVoterCannotMove(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	h.ok("bob", "vote E5 #1")
+	h.fails("bob", "resign", "This room plays #1, #2 by vote: <cmd:vote resign #1:cmd>, naming the game")
+	h.fails("bob", "pass", "This room plays #1, #2 by vote: <cmd:vote pass #1:cmd>")
+	h.fails("bob", "play D4", "This room plays #1, #2 by vote: <cmd:vote <point> #1:cmd>")
+	h.fails("bob", "undo", "Vote games have no undo")
+	h.fails("bob", "resign #1", "In game #1 the room plays against")
+	for _, id := range []gobot.GameID{1, 2} {
+		match, g := h.game(id)
+		if !match.Active() || g.MoveCount() != 0 {
+			t.Fatalf("game #%d changed: active %v, %d moves", id, match.Active(), g.MoveCount())
+		}
+	}
+}
