@@ -58,8 +58,10 @@ func (t *Teams) Members() []UserID {
 }
 
 // Turn returns the player of colour c whose turn it is, given rec (the
-// team's moves so far; automatic moves, such as White's passes while
-// Black places handicap stones, are no one's turn).
+// team's moves so far). Placing handicap stones one by one (free
+// placement, or White passing between them) is Black's first player's
+// one turn, however many stones; White's automatic passes meanwhile are
+// no one's.
 func (t *Teams) Turn(c game.Color, rec *game.Record) UserID {
 	team := t.Team(c)
 	if len(team) == 0 {
@@ -67,9 +69,19 @@ func (t *Teams) Turn(c game.Color, rec *game.Record) UserID {
 	}
 	n := t.Skipped[c]
 	cfg := rec.Config
-	for i, m := range rec.Moves {
-		auto := cfg.Rules.Placement == game.PlacementWhitePasses && cfg.Handicap >= 2 && i < 2*cfg.Handicap-1 && m.Color == game.White && m.IsPass()
-		if m.Color == c && !auto {
+	placing := 0 // handicap stones still to place as moves
+	if p := cfg.Rules.Placement; cfg.Handicap >= 2 && (p == game.PlacementFree || p == game.PlacementWhitePasses) {
+		placing = cfg.Handicap
+	}
+	for _, m := range rec.Moves {
+		switch {
+		case placing > 0 && m.Color == game.Black:
+			if placing--; placing == 0 && c == game.Black {
+				n++ // the placement was one turn
+			}
+		case placing > 0 && m.Color == game.White && m.IsPass():
+			// White's automatic pass between two stones
+		case m.Color == c:
 			n++
 		}
 	}

@@ -54,8 +54,27 @@ func TestTeamsTurn(t *testing.T) {
 	if got := teams.Turn(game.White, &hrec); got != "t:w2" { // skipped 1, no moves of White's own
 		t.Errorf("White's first real turn after a handicap: %s, want t:w2", got)
 	}
-	if got := teams.Turn(game.Black, &hrec); got != "t:b2" { // three stones: b1 b2 b1, then b2
+	if got := teams.Turn(game.Black, &hrec); got != "t:b2" { // b1 placed the three stones: one turn
 		t.Errorf("Black's turn after three handicap stones: %s, want t:b2", got)
+	}
+	// Free placement: Black's first player places every stone, then the
+	// order runs W1 B2 W2 …, as the game's start announces it.
+	r.Placement = game.PlacementFree
+	fg, err := game.New(game.Config{Width: 9, Height: 9, Rules: r, Handicap: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	teams.Skipped = [3]int{}
+	var placed []string
+	for _, p := range []game.Point{game.Pt(2, 2), game.Pt(6, 6), game.Pt(2, 6), game.Pt(4, 4), game.Pt(6, 2), game.Pt(4, 6)} {
+		c := fg.ToMove()
+		placed = append(placed, string(teams.Turn(c, ptr(fg.Record()))))
+		if err := fg.Play(c, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := strings.Join(placed, " "), "t:b1 t:b1 t:b1 t:w1 t:b2 t:w2"; got != want {
+		t.Errorf("free placement then play: %s, want %s", got, want)
 	}
 	m := &Match{Black: "t:b1", White: "t:w1", Teams: teams}
 	if got := len(m.Players()); got != 5 {

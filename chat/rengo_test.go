@@ -312,6 +312,26 @@ func TestRengoHandicapTurnOrder(t *testing.T) {
 	}
 	h.fails("alice", "play E5", "It is <@test:carol>'s turn")
 	h.ok("carol", "play E5")
+
+	// Stones placed as moves (chinese: free placement): Black's first
+	// player places them all, one turn, and the order is the one
+	// announced.
+	h.ok("alice", "rengo @alice @bob vs @carol @dave black 9 chinese handicap=3")
+	h.ok("bob", "accept #2")
+	h.ok("carol", "accept #2")
+	rep = h.ok("dave", "accept #2")
+	if !strings.Contains(rep.Text, "Turn order: <@test:alice>, <@test:carol>, <@test:bob>, <@test:dave>") {
+		t.Fatalf("the turn order with free placement: %s", rep.Text)
+	}
+	h.fails("bob", "play C3 #2", "It is <@test:alice>'s turn")
+	for _, p := range []string{"C3", "G7", "C7"} {
+		h.ok("alice", "play "+p+" #2")
+	}
+	h.fails("alice", "play G3 #2", "It is <@test:carol>'s turn")
+	h.ok("carol", "play E5 #2")
+	h.fails("alice", "play G3 #2", "It is <@test:bob>'s turn")
+	h.ok("bob", "play G3 #2")
+	h.ok("dave", "play D5 #2")
 }
 
 // A withdrawn challenge tells whom it was for: every other player of a
