@@ -36,7 +36,8 @@ func cmdRengo(call *Call) (Result, error) {
 	seen := map[gobot.UserID]bool{}
 	for _, u := range append(slices.Clone(first), second...) {
 		if seen[u] {
-			return Result{}, errorf("%s is named twice: each player plays in one team, once.", protocol.Mention(u))
+			return Result{}, shortest(fmt.Sprintf("%s is named twice: each player plays in one team, once.", protocol.Mention(u)),
+				"A player is named twice: each player plays in one team, once.")
 		}
 		if u.Platform() == EnginePlatform {
 			return Result{}, errorf("Team games are between people; %s can't join one.", protocol.Mention(u))

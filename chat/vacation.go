@@ -170,7 +170,9 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 	}
 	m.PausedBy = nil
 	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !roomToMove(m, l.g) { // the room's turn has no clock (vote.go)
-		m.Deadline = now.Add(m.PausedLeft)
+		// A new deadline: its reminders are due afresh (the player to
+		// move may have had the 24-hour one before the clock stopped).
+		m.Deadline, m.Reminded = now.Add(m.PausedLeft), 0
 	}
 	m.PausedLeft, m.PausedAt = 0, time.Time{}
 	return true
@@ -301,16 +303,13 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		return Result{}, err
 	}
 	var fx Effects
-	games, err := tx.ActiveGames(u)
+	games, err := b.vacationGames(tx, u)
 	if err != nil {
 		return Result{}, err
 	}
 	var stopped, running []string
-	for _, m := range games {
-		l, err := load(m)
-		if err != nil {
-			return Result{}, err
-		}
+	for _, l := range games {
+		m := l.match
 		if !pauseGame(l, u, r.Time) {
 			switch {
 			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
@@ -382,6 +381,30 @@ func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
 }
 
+// vacationGames are u's active games a vacation starts or ends in,
+// loaded. A damaged record is left out (and logged), so one unreadable
+// game neither blocks a vacation nor keeps the others stopped.
+func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*loaded, error) {
+	games, err := tx.ActiveGames(u)
+	if d := gobot.Damaged(err); d != nil {
+		b.log.Error("vacation: left out damaged records", "player", u, "err", d)
+		err = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*loaded
+	for _, m := range games {
+		l, err := load(m)
+		if err != nil {
+			b.log.Error("vacation: left out a game that does not replay", "game", m.ID, "err", err)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
 // endVacation ends p's vacation at now (or at its end, if that passed):
 // the time spent comes off the account, the weeks passed are credited,
 // and the clocks it stopped run again unless the opponent's vacation
@@ -393,7 +416,10 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	if v.End.Before(end) {
 		end = v.End
 	}
-	v.Left = max(v.Left-end.Sub(v.Start).Truncate(time.Second), 0)
+	// Time spent is never negative: a late-delivered event may carry a
+	// time before the vacation's start.
+	spent := max(end.Sub(v.Start), 0).Truncate(time.Second)
+	v.Left = max(v.Left-spent, 0)
 	v.Start, v.End, v.Reminded, v.Room = time.Time{}, time.Time{}, false, ""
 	p.Vacation = &v
 	v = b.vacationAccount(p, now)
@@ -401,18 +427,15 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	if err := tx.PutPlayer(p); err != nil {
 		return "", err
 	}
-	games, err := tx.ActiveGames(p.ID)
+	games, err := b.vacationGames(tx, p.ID)
 	if err != nil {
 		return "", err
 	}
 	var running, held []string
-	for _, m := range games {
+	for _, l := range games {
+		m := l.match
 		if !slices.Contains(m.PausedBy, p.ID) {
 			continue
-		}
-		l, err := load(m)
-		if err != nil {
-			return "", err
 		}
 		opp := playerOf(m, colorOf(m, p.ID).Opponent())
 		var text string

@@ -310,3 +310,79 @@ func TestVacationEndNoticedLateGivesNoExtraTime(t *testing.T) {
 		t.Fatalf("resumed: paused %v, deadline %v after the vacation's end, want 22h", m.Paused(), m.Deadline.Sub(end))
 	}
 }
+
+// A clock that runs again has a new deadline, and its reminders are due
+// afresh: bob had the 24-hour reminder before alice's vacation stopped
+// his clock, and gets it again when it resumes with 20 hours left.
+func TestVacationResumedClockRemindsAgain(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=2d")
+	h.ok("alice", "play D4")
+	h.clock.Advance(28 * time.Hour) // bob: 20h left
+	h.tick(0)
+	reminded := func() int { return h.notesSaying("it's your move in game #1") }
+	if n := reminded(); n != 1 {
+		t.Fatalf("bob was reminded %d times with 20h left", n)
+	}
+	h.ok("alice", "vacation on")
+	h.clock.Advance(2 * day)
+	h.ok("alice", "vacation off")
+	h.tick(0)
+	if n := reminded(); n != 2 {
+		t.Fatalf("after the clock resumed with 20h left, bob was reminded %d times in all, want 2", n)
+	}
+	h.tick(0)
+	if n := reminded(); n != 2 {
+		t.Fatalf("reminded again on the next tick: %d", n)
+	}
+}
+
+// Time from the sender's clock cannot stretch a vacation: a request
+// dated in the future counts from the bot's time, and a vacation that
+// ends "before" it began spends nothing and gains nothing.
+func TestVacationSenderClockIgnored(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=1d")
+	on := h.request("alice: vacation on", "test:future-on")
+	on.Time = h.clock.Now().Add(300 * day)
+	if rep := h.bot.Handle(context.Background(), on); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	v := h.player("alice").Vacation
+	if !v.Start.Equal(h.clock.Now()) || !v.End.Equal(h.clock.Now().Add(14*day)) {
+		t.Fatalf("a vacation asked for from the future starts %v, ends %v; want now and 14 days on", v.Start, v.End)
+	}
+	off := h.request("alice: vacation off", "test:past-off")
+	off.Time = h.clock.Now().Add(-day)
+	if rep := h.bot.Handle(context.Background(), off); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	if v := h.player("alice").Vacation; v.On() || v.Left != 14*day {
+		t.Fatalf("a vacation ended before its start: %+v, want 14 days left", v)
+	}
+}
+
+// One damaged game record neither blocks a vacation nor keeps it from
+// ending: the readable games stop and run again.
+func TestVacationWithADamagedGame(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "challenge @bob black clock=1d")
+	h.ok("bob", "accept #1")
+	h.ok("alice", "challenge @bob black clock=1d")
+	h.ok("bob", "accept #2")
+	h.ok("alice", "vacation on")
+	h.damageGame(1, `{"ID":1,"Room":"te`)
+	h.bot.SetNotifier("test", h.notes)
+	h.bot.SetLinker(testLinker{})
+	rep := h.ok("alice", "vacation off")
+	if !strings.Contains(rep.Text, "Clocks running again: #2") {
+		t.Fatalf("vacation off with game #1 damaged: %s", rep.Text)
+	}
+	if m, _ := h.game(2); m.Paused() || m.Deadline.IsZero() {
+		t.Fatalf("game #2 still stopped: %+v", m.PausedBy)
+	}
+	h.ok("alice", "vacation on")
+	if m, _ := h.game(2); !m.Paused() {
+		t.Fatal("game #2 did not stop")
+	}
+}

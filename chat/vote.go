@@ -159,8 +159,9 @@ func voteInstead(r *protocol.Request) string {
 // votesInstead refuses a move, pass or resignation in vote game match
 // from someone who is not its opponent: the room moves by vote.
 func (b *core) votesInstead(match *gobot.Match, r *protocol.Request) error {
-	return errorf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens a %s window; then the move with the most votes is played.",
-		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window))
+	return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens a %s window; then the move with the most votes is played.",
+		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window)),
+		fmt.Sprintf("In game #%d the room plays by vote: %s (the last vote you cast counts).", match.ID, b.cmd(voteInstead(r))))
 }
 
 // severalVoteGames refuses a move, pass or resignation without a game
@@ -284,7 +285,8 @@ func cmdVote(call *Call) (Result, error) {
 	case l.g.Phase() == game.Scoring:
 		return Result{}, errorf("Game #%d is being scored: those who voted mark dead stones with %s and accept for the room with %s.", match.ID, b.cmd("dead <point>"), b.cmd("done"))
 	case !roomToMove(match, l.g):
-		return Result{}, errorf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(voteOpponent(match)), match.ID)
+		return Result{}, shortest(fmt.Sprintf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(voteOpponent(match)), match.ID),
+			fmt.Sprintf("It's the room's opponent's turn in game #%d; the room votes again after that move.", match.ID))
 	}
 	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
 		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.g.MoveNumber()+1, match.ID)

@@ -496,3 +496,46 @@ func TestVoteTwoGamesInRoomVoterCannotMove(t *testing.T) {
 		}
 	}
 }
+
+// A vote dated in the future (a Matrix homeserver's clock) opens the
+// window from the bot's time, so it closes on time.
+func TestVoteFromTheFutureOpensWindowNow(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	r := h.request("bob: vote E5", "test:future-vote")
+	r.Time = h.clock.Now().Add(365 * day)
+	if rep := h.bot.Handle(context.Background(), r); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	if match, _ := h.game(1); !match.Vote.Closes.Equal(h.clock.Now().Add(10 * time.Minute)) {
+		t.Fatalf("the window closes at %v, want 10 minutes from now", match.Vote.Closes)
+	}
+	h.tick(10 * time.Minute)
+	if _, g := h.game(1); g.MoveCount() != 2 {
+		t.Fatalf("after the window: %d moves, want the room's and the engine's", g.MoveCount())
+	}
+}
+
+// Refusals that name a player stay under MaxRefusal bytes with the
+// longest Matrix IDs (255 bytes): they drop the name instead.
+func TestRefusalsShortWithLongMatrixIDs(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	long := strings.Repeat("l", 240) // @l…l:example.org is 253 bytes
+	room := "matrix:!main:example.org"
+	check := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if !rep.Error || !strings.Contains(rep.Text, want) || len(rep.Text) > protocol.MaxRefusal {
+			t.Errorf("want a refusal of at most %d bytes saying %q, got %d bytes: %s", protocol.MaxRefusal, want, len(rep.Text), rep.Text)
+		}
+	}
+	check(h.mx("alice", room, "rengo @matrix:@alice:example.org @matrix:@"+long+":example.org vs @matrix:@"+long+":example.org", false), "named twice")
+	if rep := h.mx("alice", room, "challenge @matrix:@"+long+":example.org vote=1h white 9", false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	if rep := h.mx(long, room, "accept", false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	check(h.mx("bob", room, "play E5", false), "the room plays by vote")
+	check(h.mx("bob", room, "vote E5", false), "the room votes again after that move")
+}
