@@ -75,7 +75,8 @@ type Config struct {
 	WidgetOrigins []string
 }
 
-// Server serves the web board. Link implements chat.Linker.
+// Server serves the web board. Link implements chat.Linker; give the bot
+// Linker(), which adds the widget page when the board serves it.
 type Server struct {
 	cfg    Config
 	base   *url.URL

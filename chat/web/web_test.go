@@ -110,7 +110,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.bot.SetLinker(h.srv)
+	h.bot.SetLinker(h.srv.Linker())
 	h.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.srv.Handler()}}
 	h.ts.Start()
 	ctx, cancel := context.WithCancel(context.Background())

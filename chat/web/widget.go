@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 )
 
 // The widget page: a game's board inside a chat client (a Matrix room
@@ -113,11 +114,31 @@ func (s *Server) widgetCSP() string {
 	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors " + anc
 }
 
-// WidgetURL is game id's widget page (chat.WidgetLinker). The client
-// fills in the room and the user; the page shows them, the server
-// trusts neither.
-func (s *Server) WidgetURL(id gobot.GameID) string {
-	return s.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
+// servesWidgets reports whether the widget page can show a board: some
+// chat client may frame it (WidgetOrigins; with none its frame-ancestors
+// is 'none') and someone can sign the page in (Widgets).
+func (s *Server) servesWidgets() bool {
+	return len(s.cfg.WidgetOrigins) > 0 && s.cfg.Widgets != nil
+}
+
+// Linker is the chat.Linker to give the bot (Bot.SetLinker): a
+// chat.WidgetLinker when the board serves widgets, else the Server
+// alone, which mints links only, so no room gets a widget that no
+// client can load.
+func (s *Server) Linker() chat.Linker {
+	if s.servesWidgets() {
+		return widgetLinker{s}
+	}
+	return s
+}
+
+// widgetLinker is the Server as a chat.WidgetLinker.
+type widgetLinker struct{ *Server }
+
+// WidgetURL is game id's widget page. The client fills in the room and
+// the user; the page shows them, the server trusts neither.
+func (w widgetLinker) WidgetURL(id gobot.GameID) string {
+	return w.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
 }
 
 // widgetPage serves the widget page: the same markup as a game's page,

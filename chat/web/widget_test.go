@@ -147,7 +147,7 @@ func newMatrixHarness(t *testing.T, origins ...string) *mxHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.bot.SetLinker(h.srv)
+	h.bot.SetLinker(h.srv.Linker())
 	h.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.srv.Handler()}}
 	h.ts.Start()
 	rctx, stop := context.WithCancel(context.Background())
