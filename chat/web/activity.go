@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -351,26 +352,12 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	s.activityAnswer(w, http.StatusOK, activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/")})
 }
 
-// roomGames are the games an Activity in room may open for user: theirs
-// being played there (or in a thread of it), else every game being
-// played there, to watch.
+// roomGames are the games an Activity in room may open for user
+// (chat.BoardGames: the bot's `web` launches the Activity only where it
+// shows the button's game).
 func (s *Server) roomGames(ctx context.Context, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
 	err = s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		games, watch = nil, false
-		mine, err := tx.ActiveGames(user)
-		if err != nil {
-			return err
-		}
-		for _, m := range mine {
-			if m.Room == room || m.Parent == room {
-				games = append(games, m)
-			}
-		}
-		if len(games) > 0 {
-			return nil
-		}
-		watch = true
-		games, err = tx.RoomGames(room, true)
+		games, watch, err = chat.BoardGames(tx, room, user)
 		return err
 	})
 	return games, watch, err
