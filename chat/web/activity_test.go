@@ -219,8 +219,9 @@ func (ah *activityHarness) get(path string, c *http.Cookie) (*http.Response, str
 // TestActivityPage: Discord loads GET / with frame_id; the page may be
 // framed by Discord's clients (not by others), loads the vendored SDK by
 // relative addresses, and the SDK's modules are served as JavaScript.
-// Without frame_id, / is the usual 401; the other pages keep
-// frame-ancestors 'none'.
+// Without frame_id, / is the usual 401 (a refusal, which Discord may
+// frame: TestActivityErrorPages); the other pages keep frame-ancestors
+// 'none'.
 func TestActivityPage(t *testing.T) {
 	ah := newActivityHarness(t)
 	res, page := ah.get("/?frame_id=f1&instance_id=i1&platform=desktop", nil)
@@ -246,8 +247,12 @@ func TestActivityPage(t *testing.T) {
 		t.Errorf("the SDK's licence: %d", res.StatusCode)
 	}
 	res, _ = ah.get("/", nil)
-	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
-		t.Errorf("/ without frame_id: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	if res.StatusCode != 401 {
+		t.Errorf("/ without frame_id: %d", res.StatusCode)
+	}
+	res, _ = ah.get("/static/board.css", nil)
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("a page that is not the Activity's: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
 	}
 	// Without the Activity, / with frame_id is the 401 it always was.
 	res, _ = ah.harness.browser().get(ah.harness.ts.URL + "/?frame_id=f1&instance_id=i1&platform=desktop")
@@ -377,6 +382,40 @@ func TestActivitySignIn(t *testing.T) {
 	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1", "game": id2})
 	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
 		t.Fatalf("choosing game %d: %d %+v", id2, st, a)
+	}
+}
+
+// TestActivityErrorPages: with the Activity on, a refusal on a game's
+// page (no session, as when Discord's frame lost or never had its
+// cookie; an expired one) may be shown in Discord's frame — it holds
+// nothing to click — and says how to open the board there again. On a
+// board without the Activity refusals keep frame-ancestors 'none' and
+// say nothing of Discord.
+func TestActivityErrorPages(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("111"), "instance_id": "inst1"})
+	if st != 200 || len(cookies) != 1 {
+		t.Fatalf("session: %d %+v", st, a)
+	}
+	framed := func(what string, res *http.Response, page string, code int) {
+		t.Helper()
+		if res.StatusCode != code || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'self' https://*.discordsays.com") ||
+			res.Header.Get("X-Frame-Options") != "" || !strings.Contains(page, "press <strong>Open board</strong>") {
+			t.Errorf("%s: %d, CSP %q, X-Frame-Options %q:\n%s", what, res.StatusCode, res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options"), page)
+		}
+	}
+	res, page := ah.get(gamePath(id), nil)
+	framed("no session", res, page, 401)
+	ah.now.Advance(activitySessionTTL + time.Minute)
+	res, page = ah.get(gamePath(id), cookies[0])
+	framed("an expired session", res, page, 403)
+
+	res, page = ah.harness.browser().get(ah.harness.ts.URL + gamePath(id))
+	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" ||
+		strings.Contains(page, "Open board") || !strings.Contains(page, "personal link") {
+		t.Errorf("a refusal without the Activity: %d %q:\n%s", res.StatusCode, res.Header.Get("Content-Security-Policy"), page)
 	}
 }
 

@@ -286,11 +286,21 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 	s.errorPage(w, http.StatusUnauthorized, "This address is not a gobot link.")
 }
 
+// errorPage answers a refusal. With the Activity on it may be shown in
+// Discord's frame (it holds nothing to click, so framing it risks
+// nothing), where a game's page is refused when the frame's session
+// cookie is gone, and it says how to open the board there again.
 func (s *Server) errorPage(w http.ResponseWriter, code int, why string) {
+	if s.discord != nil {
+		activityHeaders(w)
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	s.page.ExecuteTemplate(w, "error", struct{ Why string }{why})
+	s.page.ExecuteTemplate(w, "error", struct {
+		Why      string
+		Activity bool
+	}{why, s.discord != nil})
 }
 
 func clip(s string) string {
