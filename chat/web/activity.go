@@ -167,15 +167,41 @@ func (s *Server) busy(w http.ResponseWriter) bool {
 	return true
 }
 
-// readActivity decodes an Activity POST: JSON (a form from another site
-// cannot send it without the browser asking this server first, which
-// never agrees), at most maxBody bytes.
-func readActivity(w http.ResponseWriter, r *http.Request, v any) bool {
+// readJSON decodes a sign-in POST (the Activity's, the widget's): JSON
+// only (a form from another site cannot send it without the browser
+// asking this server first, which never agrees), at most maxBody bytes.
+// It returns errNotJSON, errTooLarge, or the decoder's error.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return errNotJSON
+	}
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(v)
+	if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
+		return errTooLarge
+	}
+	return err
+}
+
+var (
+	errNotJSON  = errors.New("web: the body is not JSON")
+	errTooLarge = errors.New("web: the body is over the limit")
+)
+
+// msgTooLarge answers a POST over maxBody (413).
+const msgTooLarge = "That request was too large; nothing was changed."
+
+// readActivity decodes an Activity POST (readJSON); a refused one is
+// answered: 413 over the limit, else 400.
+func (s *Server) readActivity(w http.ResponseWriter, r *http.Request, v any) bool {
+	switch err := readJSON(w, r, v); {
+	case errors.Is(err, errTooLarge):
+		s.activityAnswer(w, http.StatusRequestEntityTooLarge, activityAnswer{Message: msgTooLarge})
+		return false
+	case err != nil:
+		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return false
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	return json.NewDecoder(r.Body).Decode(v) == nil
+	return true
 }
 
 func (s *Server) activityAnswer(w http.ResponseWriter, code int, a activityAnswer) {
@@ -204,7 +230,10 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Code string `json:"code"`
 	}
-	if !readActivity(w, r, &in) || in.Code == "" || len(in.Code) > 256 {
+	if !s.readActivity(w, r, &in) {
+		return
+	}
+	if in.Code == "" || len(in.Code) > 256 {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
@@ -275,7 +304,10 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		Instance string       `json:"instance_id"`
 		Game     gobot.GameID `json:"game"`
 	}
-	if !readActivity(w, r, &in) || in.Token == "" || in.Instance == "" {
+	if !s.readActivity(w, r, &in) {
+		return
+	}
+	if in.Token == "" || in.Instance == "" {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}

@@ -419,6 +419,27 @@ func TestActivityErrorPages(t *testing.T) {
 	}
 }
 
+// TestActivityBodyBounded: an Activity POST over the body limit is 413,
+// not a malformed request.
+func TestActivityBodyBounded(t *testing.T) {
+	ah := newActivityHarness(t)
+	pad := strings.Repeat("x", 10<<10)
+	for _, c := range []struct {
+		path string
+		body map[string]any
+	}{
+		{"/activity/token", map[string]any{"code": pad}},
+		{"/activity/session", map[string]any{"access_token": pad, "proof": "p", "instance_id": "inst1"}},
+	} {
+		if st, a, _ := ah.postJSON(c.path, c.body); st != http.StatusRequestEntityTooLarge || !strings.Contains(a.Message, "too large") {
+			t.Errorf("%s with 10 KB: %d %+v, want 413", c.path, st, a)
+		}
+	}
+	if ah.discord.exchanges != 0 {
+		t.Errorf("a refused body reached Discord")
+	}
+}
+
 // TestActivitySignInsBounded: a flood of made-up codes reaches Discord at
 // most at the Activity's rate (Discord bans an address for a while after
 // too many refused requests): the rest get 429 in words, and the

@@ -199,7 +199,14 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in widgetSignIn
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&in); err != nil || in.AccessToken == "" || in.MatrixServerName == "" {
+	switch err := readJSON(w, r, &in); {
+	case errors.Is(err, errNotJSON):
+		reply(http.StatusBadRequest, widgetSession{Message: "A widget signs in with JSON (Content-Type: application/json); reload the widget."})
+		return
+	case errors.Is(err, errTooLarge):
+		reply(http.StatusRequestEntityTooLarge, widgetSession{Message: "That sign-in was too large; reload the widget."})
+		return
+	case err != nil || in.AccessToken == "" || in.MatrixServerName == "":
 		reply(http.StatusBadRequest, widgetSession{Message: "The sign-in was malformed; reload the widget."})
 		return
 	}

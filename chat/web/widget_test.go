@@ -64,6 +64,69 @@ func TestCheckWidgetOrigins(t *testing.T) {
 	}
 }
 
+// TestWidgetSignInBody: the widget's sign-in takes JSON only (as the
+// Activity's POSTs), and a body over the limit is 413, not "malformed";
+// both are refused before any homeserver is asked.
+func TestWidgetSignInBody(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	asked := &countingWidgets{}
+	srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
+		Widgets: asked, WidgetOrigins: []string{"https://app.element.io"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	post := func(ctype, body string) (int, widgetSession) {
+		t.Helper()
+		res, err := http.Post(fmt.Sprintf("%s/widget/%d/session", ts.URL, id), ctype, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var ws widgetSession
+		json.NewDecoder(res.Body).Decode(&ws)
+		if len(ws.Message) > 300 || ws.Token != "" {
+			t.Errorf("%s: %+v", ctype, ws)
+		}
+		return res.StatusCode, ws
+	}
+	big := `{"access_token":"` + strings.Repeat("x", 10<<10) + `","matrix_server_name":"example.org"}`
+	if code, ws := post("application/json", big); code != http.StatusRequestEntityTooLarge || !strings.Contains(ws.Message, "too large") {
+		t.Errorf("a 10 KB sign-in: %d %q, want 413", code, ws.Message)
+	}
+	ok := `{"access_token":"tok","matrix_server_name":"example.org"}`
+	for _, ctype := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
+		if code, ws := post(ctype, ok); code != http.StatusBadRequest || !strings.Contains(ws.Message, "JSON") {
+			t.Errorf("a sign-in sent as %q: %d %q, want 400 asking for JSON", ctype, code, ws.Message)
+		}
+	}
+	if asked.n != 0 {
+		t.Errorf("refused sign-ins asked a homeserver %d times", asked.n)
+	}
+	if code, _ := post("application/json; charset=utf-8", ok); code != http.StatusUnauthorized || asked.n != 1 {
+		t.Errorf("a JSON sign-in: %d, asked %d times", code, asked.n)
+	}
+}
+
+// countingWidgets refuses every token and counts the checks.
+type countingWidgets struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingWidgets) VerifyOpenID(context.Context, string, string) (gobot.UserID, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return "", errors.New("refused")
+}
+
+func (c *countingWidgets) InRoom(context.Context, gobot.RoomID, gobot.UserID) (bool, error) {
+	return false, nil
+}
+
 // mxHarness is the web board in front of the real Matrix adapter on a
 // real Dendrite (federation on, so it serves the OpenID userinfo
 // route): a game between alice (Black) and bob in a room with carol.
