@@ -258,16 +258,15 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	reply(http.StatusOK, ws)
 }
 
-// bearer returns the request's bearer token, if it has an Authorization
-// header (then only that header counts, never a cookie).
+// bearer returns the request's bearer token, if its Authorization
+// header has the Bearer scheme (in any case, RFC 9110): then only that
+// token counts, never a cookie. Another scheme (Basic credentials a
+// reverse proxy passes on) is none of the board's: the cookie session
+// decides, with its CSRF check.
 func bearer(r *http.Request) (string, bool) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	scheme, tok, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
 		return "", false
-	}
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		return "", true // present but not a bearer token: refused
 	}
 	return strings.TrimSpace(tok), true
 }
