@@ -344,11 +344,28 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.Game != 0 {
 		i := slices.IndexFunc(games, func(m *gobot.Match) bool { return m.ID == in.Game })
-		if i < 0 {
-			s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
-			return
+		if i >= 0 {
+			games = games[i : i+1]
+		} else {
+			// Not among the caller's games here: chosen from a list to
+			// watch shown before they started one of their own here (or
+			// sent by hand). A game being played here they may watch,
+			// as that list offered; otherwise say why not.
+			m, err := s.channelGame(r.Context(), room, in.Game)
+			switch {
+			case err != nil && !errors.Is(err, gobot.ErrNotFound):
+				s.cfg.Log.Error("web: activity game", "game", in.Game, "err", err)
+				s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
+				return
+			case m == nil:
+				s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
+				return
+			case !m.Active():
+				s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)})
+				return
+			}
+			games, watch = []*gobot.Match{m}, true
 		}
-		games = games[i : i+1]
 	}
 	switch len(games) {
 	case 0:
@@ -393,6 +410,20 @@ func (s *Server) roomGames(ctx context.Context, room gobot.RoomID, user gobot.Us
 		return err
 	})
 	return games, watch, err
+}
+
+// channelGame is game id if it is played in room or a thread of it
+// (ended or not); nil otherwise.
+func (s *Server) channelGame(ctx context.Context, room gobot.RoomID, id gobot.GameID) (*gobot.Match, error) {
+	var m *gobot.Match
+	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
+		g, err := tx.Match(id)
+		if err == nil && (g.Room == room || g.Parent == room) {
+			m = g
+		}
+		return err
+	})
+	return m, err
 }
 
 // gameLabel names a game in the Activity's list: "#7: alice (Black)

@@ -440,6 +440,52 @@ func TestActivityBodyBounded(t *testing.T) {
 	}
 }
 
+// TestActivityChooseGame: a game chosen from the Activity's list that
+// is not among the caller's own there (a list to watch, shown before
+// they started a game of their own in the channel) opens to watch, as
+// the list offered; a chosen game that has ended, or is played
+// elsewhere, is refused saying so.
+func TestActivityChooseGame(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	other := ah.discordGame("333", "444")
+	ah.discord.instance("inst1", "777", "111", "222", "333", "444", "555")
+	// 555 plays none: both games, to watch.
+	tok := ah.signIn("555")
+	st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1"})
+	if st != 200 || len(a.Games) != 2 || !a.Watch {
+		t.Fatalf("555's list: %d %+v", st, a)
+	}
+	// Meanwhile 555 starts a game in the channel, then picks #1 from
+	// the list to watch.
+	mine := ah.discordGame("555", "666")
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": id})
+	if st != 200 || a.URL != fmt.Sprintf("g/%d", id) || len(cookies) != 1 {
+		t.Fatalf("choosing game %d to watch: %d %+v", id, st, a)
+	}
+	if _, page := ah.get(gamePath(id), cookies[0]); !strings.Contains(page, `data-role="watcher"`) {
+		t.Errorf("555's board of game %d is not watch-only", id)
+	}
+	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": mine}); st != 200 || a.URL != fmt.Sprintf("g/%d", mine) {
+		t.Errorf("choosing their own game: %d %+v", st, a)
+	}
+	// An ended game: said so.
+	if r := ah.discordCmd("333", "resign", fmt.Sprintf("#%d", other)); r.Error {
+		t.Fatal(r.Text)
+	}
+	want := fmt.Sprintf("Game #%d has ended", other)
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": other}); st != 404 || !strings.HasPrefix(a.Message, want) || len(cookies) != 0 {
+		t.Errorf("choosing an ended game: %d %+v, want %q", st, a, want)
+	}
+	// A game of another channel: not played here.
+	ah.room = "discord:888"
+	elsewhere := ah.discordGame("777", "888")
+	want = fmt.Sprintf("Game #%d is not played in this channel.", elsewhere)
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": elsewhere}); st != 403 || a.Message != want || len(cookies) != 0 {
+		t.Errorf("choosing another channel's game: %d %+v, want %q", st, a, want)
+	}
+}
+
 // TestActivitySignInsBounded: a flood of made-up codes reaches Discord at
 // most at the Activity's rate (Discord bans an address for a while after
 // too many refused requests): the rest get 429 in words, and the
