@@ -87,7 +87,8 @@ type Server struct {
 	static http.Handler
 	mux    *http.ServeMux
 
-	discord *activity // the Discord Activity, or nil (activity.go)
+	discord *activity   // the Discord Activity, or nil (activity.go)
+	openIDs *usedTokens // the OpenID tokens that opened widget sessions (widget.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -130,7 +131,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
-		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static)}
+		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static),
+		openIDs: newUsedTokens(maxUsedTokens)}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}", s.show)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -165,6 +167,78 @@ func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request) {
 type widgetSignIn struct {
 	AccessToken      string `json:"access_token"`
 	MatrixServerName string `json:"matrix_server_name"`
+	// ExpiresIn is the token's life in seconds, as the client said: how
+	// long it is remembered as used (usedTokens), within bounds.
+	ExpiresIn float64 `json:"expires_in"`
+}
+
+// usedTokens remembers the OpenID tokens that opened a widget session on
+// this process (their SHA-256), each until it expires, at most max of
+// them: a token opens one session. A Matrix OpenID token is not bound to
+// one widget, so one the user gave another widget could otherwise be
+// replayed here (docs/matrix.md); the page asks its client for a new
+// token each time it loads.
+type usedTokens struct {
+	mu     sync.Mutex
+	max    int
+	m      map[[sha256.Size]byte]time.Time // until when
+	pruned time.Time
+}
+
+// maxUsedTokens bounds the memory of used tokens (about 7 MB).
+const maxUsedTokens = 100_000
+
+// A token is remembered for its life as the client says, at least
+// minTokenMemory (a homeserver's usual OpenID lifetime: Synapse's and
+// Dendrite's are an hour) and at most maxTokenMemory.
+const (
+	minTokenMemory = time.Hour
+	maxTokenMemory = 24 * time.Hour
+)
+
+func newUsedTokens(max int) *usedTokens {
+	return &usedTokens{max: max, m: map[[sha256.Size]byte]time.Time{}}
+}
+
+// tokenMemory is how long a token that lives expiresIn seconds is
+// remembered.
+func tokenMemory(expiresIn float64) time.Duration {
+	if expiresIn > maxTokenMemory.Seconds() {
+		return maxTokenMemory
+	}
+	return max(time.Duration(expiresIn)*time.Second, minTokenMemory)
+}
+
+// claim records token as used until then and reports whether it was
+// new. Full of live tokens, it records nothing and reports true: a
+// flood of genuine sign-ins must not lock everyone out.
+func (u *usedTokens) claim(token string, until, now time.Time) bool {
+	k := sha256.Sum256([]byte(token))
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if t, ok := u.m[k]; ok && now.Before(t) {
+		return false
+	}
+	if len(u.m) >= u.max && now.Sub(u.pruned) >= time.Minute {
+		u.pruned = now
+		for k, t := range u.m {
+			if !now.Before(t) {
+				delete(u.m, k)
+			}
+		}
+	}
+	if len(u.m) < u.max {
+		u.m[k] = until
+	}
+	return true
+}
+
+// release forgets token: it opened no session.
+func (u *usedTokens) release(token string) {
+	k := sha256.Sum256([]byte(token))
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.m, k)
 }
 
 // widgetSession is the answer to a sign-in.
@@ -216,6 +290,20 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusTooManyRequests, widgetSession{Message: "Too many sign-ins from your homeserver just now; reload the widget in a moment."})
 		return
 	}
+	// A token opens one session (usedTokens): claimed before the
+	// homeserver is asked, so two sign-ins with it at once open one;
+	// given back if it opens none.
+	now := s.now()
+	if !s.openIDs.claim(in.AccessToken, now.Add(tokenMemory(in.ExpiresIn)), now) {
+		reply(http.StatusUnauthorized, widgetSession{Message: "This sign-in was used already; reopen the widget to sign in again."})
+		return
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			s.openIDs.release(in.AccessToken)
+		}
+	}()
 	user, err := s.cfg.Widgets.VerifyOpenID(r.Context(), in.AccessToken, in.MatrixServerName)
 	if errors.Is(err, gobot.ErrUnavailable) {
 		s.cfg.Log.Warn("web: widget sign-in", "server", clip(in.MatrixServerName), "err", err)
@@ -255,6 +343,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	if p.Watch {
 		ws.Role = "watcher"
 	}
+	opened = true
 	reply(http.StatusOK, ws)
 }
 
