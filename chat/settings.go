@@ -99,7 +99,7 @@ func cmdSettings(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	room, widget, err := widgetSetting(room, r)
+	room, widget, err := widgetSetting(room, r, b.linker())
 	if err != nil {
 		return Result{}, err
 	}

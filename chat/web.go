@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -77,6 +78,16 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	text := fmt.Sprintf(what, match.ID, expires.UTC().Format("2 Jan 2006")) + "\n" + url
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
+	if r.CanLaunch && r.PrivateReplies {
+		games, _, err := BoardGames(tx, r.Room, r.User.ID)
+		if err != nil {
+			return Result{}, err
+		}
+		link.Launch = slices.ContainsFunc(games, func(m *gobot.Match) bool { return m.ID == match.ID })
+		if link.Launch {
+			return Result{Reply: link}, nil
+		}
+	}
 	if r.DM || privateInRoom[r.User.ID.Platform()] {
 		return Result{Reply: link}, nil
 	}
@@ -87,4 +98,25 @@ func cmdWeb(call *Call) (Result, error) {
 		ack.Widget = b.widgetOf(match) // in the game's room, the board becomes the room's widget too
 	}
 	return reply(ack, fx)
+}
+
+// BoardGames are the games a board opened inside room (not for one
+// game: the Discord Activity, chat/web) shows user: user's games being
+// played there or in a thread of it; if there are none, every game
+// being played in room itself, to watch.
+func BoardGames(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
+	mine, err := tx.ActiveGames(user)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, m := range mine {
+		if m.Room == room || m.Parent == room {
+			games = append(games, m)
+		}
+	}
+	if len(games) > 0 {
+		return games, false, nil
+	}
+	games, err = tx.RoomGames(room, true)
+	return games, true, err
 }

@@ -74,3 +74,82 @@ func TestOpenBoardButton(t *testing.T) {
 		}
 	}
 }
+
+// TestWebLaunch: where the adapter can open the board inside the client
+// (Request.CanLaunch: Discord's Activity, which shows the games of the
+// channel it runs in), `web` asks it to (Reply.Launch) only when the
+// board opened in the request's room would show the request's game: a
+// player's game in that room or a thread of it, or, for someone who
+// plays no game there, a game of that very room to watch. Elsewhere (a
+// DM, another room, a finished game, a caller whose own game there the
+// board would show instead) it answers with the link, as without
+// CanLaunch.
+func TestWebLaunch(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	web := func(user string, room gobot.RoomID, dm, can bool, game string) protocol.Reply {
+		h.t.Helper()
+		h.seq++
+		rep := h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: room, DM: dm,
+			EventID: gobot.EventID(fmt.Sprintf("test:launch-%d", h.seq)), Command: "web", Args: []string{game}, PrivateReplies: true, CanLaunch: can})
+		if rep.Error {
+			t.Fatalf("%s: web %s in %s: %s", user, game, room, rep.Text)
+		}
+		return rep
+	}
+	h.start("9") // #1: alice and bob in test:main
+	h.ok("carol", "challenge @dave black 9")
+	h.ok("dave", "accept") // #2: carol and dave in test:main
+	for _, c := range []struct {
+		user string
+		room gobot.RoomID
+		dm   bool
+		game string
+		want bool
+	}{
+		{"alice", "test:main", false, "#1", true},
+		{"erin", "test:main", false, "#1", true},      // plays none there: watches
+		{"erin", "test:main", false, "#2", true},      // the list to watch holds both
+		{"carol", "test:main", false, "#1", false},    // the board would open her #2
+		{"alice", "test:other", false, "#1", false},   // another channel
+		{"alice", "test:dm-alice", true, "#1", false}, // a DM with the bot
+		{"bob", "test:main", false, "#1", true},
+	} {
+		if got := web(c.user, c.room, c.dm, true, c.game).Launch; got != c.want {
+			t.Errorf("%s: web %s in %s (dm %v): Launch %v, want %v", c.user, c.game, c.room, c.dm, got, c.want)
+		}
+	}
+	if rep := web("alice", "test:main", false, false, "#1"); rep.Launch {
+		t.Errorf("without CanLaunch: %+v", rep)
+	}
+	if rep := web("carol", "test:main", false, true, "#1"); !strings.Contains(rep.Text+fmt.Sprint(h.notes.all()), "/l/1-test:carol-true") {
+		t.Errorf("no launch: carol gets no watch link of #1: %+v", rep)
+	}
+	h.ok("alice", "resign #1")
+	if rep := web("alice", "test:main", false, true, "#1"); rep.Launch {
+		t.Errorf("a finished game launches: %+v", rep)
+	}
+
+	// A game in a thread: launched from the thread or its parent channel
+	// for a player; a watcher only in the thread (the board in the parent
+	// lists the parent's own games to watch).
+	h = newHarness(t)
+	admin := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, EventID: "test:threads-on",
+		Command: "settings", Args: []string{"room", "threads=on"}}
+	if rep := h.bot.Handle(ctx, admin); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	h.start("9")
+	if err := h.bot.ThreadCreated(ctx, 1, "test:thread-1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		user string
+		room gobot.RoomID
+		want bool
+	}{{"alice", "test:thread-1", true}, {"alice", "test:main", true}, {"erin", "test:thread-1", true}, {"erin", "test:main", false}} {
+		if got := web(c.user, c.room, false, true, "#1").Launch; got != c.want {
+			t.Errorf("thread: %s in %s: Launch %v, want %v", c.user, c.room, got, c.want)
+		}
+	}
+}

@@ -10,7 +10,10 @@ import (
 )
 
 // WidgetLinker is a Linker whose web board can also be shown inside a
-// chat room as a widget (chat/web's widget page, for Matrix rooms).
+// chat room as a widget (chat/web's widget page, for Matrix rooms). A
+// web board that cannot serve its widget page (no chat client may frame
+// it, or nobody can be signed in) gives the bot a plain Linker instead,
+// so no room gets a widget nothing can show.
 type WidgetLinker interface {
 	Linker
 	// WidgetURL is the address of game id's widget page.
@@ -48,8 +51,9 @@ func (b *core) autoWidget(tx gobot.Tx, rep *protocol.Reply, match *gobot.Match) 
 }
 
 // widgetSetting takes widget=on|off out of a room's settings; it is
-// refused where rooms show no widgets.
-func widgetSetting(room []string, r *protocol.Request) (rest []string, on *bool, err error) {
+// refused where rooms show no widgets, and widget=on where the web
+// board cannot serve them (l is the bot's Linker).
+func widgetSetting(room []string, r *protocol.Request, l Linker) (rest []string, on *bool, err error) {
 	for _, a := range room {
 		k, v, _ := strings.Cut(a, "=")
 		if !strings.EqualFold(k, "widget") {
@@ -62,6 +66,14 @@ func widgetSetting(room []string, r *protocol.Request) (rest []string, on *bool,
 		b, ok := protocol.ParseBool(v)
 		if !ok {
 			return nil, nil, errorf("widget=%s: write widget=on or widget=off.", protocol.ClipArg(v))
+		}
+		if b {
+			if l == nil {
+				return nil, nil, errorf("widget=on needs the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
+			}
+			if _, ok := l.(WidgetLinker); !ok {
+				return nil, nil, errorf("widget=on: this bot cannot show boards as room widgets yet; its operator must list Element's origins in web.widget_origins (see docs/matrix.md).")
+			}
 		}
 		on = &b
 	}

@@ -130,3 +130,34 @@ func TestWidgetTeamGame(t *testing.T) {
 		t.Fatalf("a team game with widget=on: %+v", rep)
 	}
 }
+
+// TestWidgetSettingNeedsWidgets: widget=on is refused, with what the
+// operator must do, where the web board cannot serve widgets (it is off,
+// or its linker has no widget page: no web.widget_origins); widget=off
+// is always accepted, and a refusal saves nothing.
+func TestWidgetSettingNeedsWidgets(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	const room = "matrix:!main:example.org"
+	for _, c := range []struct {
+		name   string
+		linker Linker
+		want   string
+	}{{"no widget page", testLinker{}, "web.widget_origins"}, {"no web board", nil, "web board"}} {
+		h.bot.SetLinker(c.linker)
+		rep := h.mx("ann", room, "settings room widget=on", true)
+		if !rep.Error || !strings.Contains(rep.Text, c.want) || len(rep.Text) > 300 {
+			t.Errorf("%s: widget=on: %+v", c.name, rep)
+		}
+		if rep := h.mx("ann", room, "settings", false); !strings.Contains(rep.Text, "widget=off") {
+			t.Errorf("%s: the refused widget=on was saved: %q", c.name, rep.Text)
+		}
+		if rep := h.mx("ann", room, "settings room widget=off", true); rep.Error {
+			t.Errorf("%s: widget=off: %+v", c.name, rep)
+		}
+	}
+	h.bot.SetLinker(widgetLinker{})
+	if rep := h.mx("ann", room, "settings room widget=on", true); rep.Error || !strings.Contains(rep.Text, "widget=on") {
+		t.Errorf("with a widget page: %+v", rep)
+	}
+}

@@ -19,7 +19,9 @@ import (
 
 // The Discord Activity: with Config.Activity on, a game's "Open board"
 // button launches the web board inside Discord (an Activity) instead of
-// answering with a personal link, and the web board's Activity page
+// answering with a personal link, where the Activity shows that game
+// (the bot decides: Request.CanLaunch, Reply.Launch), and the web
+// board's Activity page
 // signs its user in through the methods below (chat/web's
 // DiscordActivity): the OAuth2 code the page got from the Embedded App
 // SDK is exchanged with the client secret, the access token names the
@@ -30,9 +32,12 @@ import (
 // which discordgo v0.29.0 has no constant for. It has no data.
 const launchActivity discordgo.InteractionResponseType = 12
 
-// launches reports whether a component interaction is an "Open board"
-// button that launches the Activity.
-func (a *Adapter) launches(in *discordgo.Interaction) bool {
+// canLaunch reports whether a component interaction is an "Open board"
+// button that may launch the Activity (Request.CanLaunch): the bot's
+// `web` says whether it does (Reply.Launch), as the Activity opens the
+// games of the channel it runs in, which may not hold the button's game
+// (a DM, another channel).
+func (a *Adapter) canLaunch(in *discordgo.Interaction) bool {
 	if !a.cfg.Activity || in.Type != discordgo.InteractionMessageComponent {
 		return false
 	}

@@ -221,7 +221,8 @@ func TestOpenBoardLaunchesActivity(t *testing.T) {
 }
 
 // TestOpenBoardLaunchesActivityGateway: the same over the gateway: the
-// interaction callback's body is {"type":12}.
+// interaction callback's body is {"type":12} in the game's channel, the
+// presser's link in another.
 func TestOpenBoardLaunchesActivityGateway(t *testing.T) {
 	e := activityEnv(t, true)
 	open := e.openBoardButton()
@@ -239,18 +240,89 @@ func TestOpenBoardLaunchesActivityGateway(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
 	defer func() { cancel(); <-done }()
-	gw.send(e.button("222", "bob", open), 1, 1)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		for _, c := range e.fake.take() {
-			if strings.HasSuffix(c.Path, "/callback") {
-				if got := strings.TrimSpace(string(c.Body)); got != `{"type":12}` {
-					t.Fatalf("gateway callback: %s, want {\"type\":12}", got)
+	callback := func() string {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			for _, c := range e.fake.take() {
+				if strings.HasSuffix(c.Path, "/callback") {
+					return strings.TrimSpace(string(c.Body))
 				}
-				return
 			}
 		}
+		t.Fatal("no interaction callback")
+		return ""
 	}
-	t.Fatal("no interaction callback")
+	gw.send(e.button("222", "bob", open), 1, 1)
+	if got := callback(); got != `{"type":12}` {
+		t.Fatalf("gateway callback: %s, want {\"type\":12}", got)
+	}
+	// In another channel the Activity would not show game #1: bob's link.
+	gw.send(e.buttonIn("222", "bob", "c2", open), 1, 1)
+	if got := callback(); !strings.HasPrefix(got, `{"type":4,`) || !strings.Contains(got, "https://go.example.org/l/1-222") {
+		t.Fatalf("gateway callback in another channel: %s, want bob's link", got)
+	}
+}
+
+// buttonIn is button pressed in channel (of guild g1; "" for a DM with
+// the bot).
+func (e *env) buttonIn(user, name, channel, customID string) []byte {
+	e.seq++
+	where := `"guild_id":"g1",` + member(user, name)
+	if channel == "dm" {
+		where = fmt.Sprintf(`"context":1,"user":{"id":%q,"username":%q}`, user, name)
+	}
+	return []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":3,"token":"tok%d","channel_id":%q,%s,
+		"data":{"custom_id":%q,"component_type":2}}`, e.seq, e.seq, channel, where, customID))
+}
+
+// TestOpenBoardLaunchesOnlyWhereItShowsTheGame: the Activity opens the
+// games of the channel it runs in, so Open board launches it only where
+// that is the button's game. Pressed in a DM with the bot, in another
+// channel, or by someone whose own game in the channel the Activity
+// would open instead, it answers with the presser's private link.
+func TestOpenBoardLaunchesOnlyWhereItShowsTheGame(t *testing.T) {
+	e := activityEnv(t, true)
+	open := e.openBoardButton() // game #1, alice and bob, channel c1
+	now := time.Now()
+	e.send(e.command("333", "carol", "challenge", opt("player", 6, "444")+","+opt("size", 3, "9")), now, false)
+	e.fake.take()
+	e.send(e.command("444", "dave", "accept", ""), now, false) // #2, carol and dave, c1
+	if edit := findCall(t, e.fake.take(), "PATCH", ""); !strings.Contains(string(edit.Body), "#2") {
+		t.Fatalf("dave's accept: %s", edit.Body)
+	}
+	for _, c := range []struct {
+		user, name, channel string
+		launch              bool
+		link                string
+	}{
+		{"111", "alice", "c1", true, ""},
+		{"555", "erin", "c1", true, ""}, // plays nothing there: watches
+		{"111", "alice", "c2", false, "https://go.example.org/l/1-111"},
+		{"111", "alice", "dm", false, "https://go.example.org/l/1-111"},
+		{"333", "carol", "c1", false, "https://go.example.org/l/1-333"}, // the Activity would open her #2
+	} {
+		code, raw := e.sendRaw(e.buttonIn(c.user, c.name, c.channel, open))
+		if c.launch {
+			if code != 200 || raw != `{"type":12}` {
+				t.Errorf("%s in %s: %d %s, want {\"type\":12}", c.name, c.channel, code, raw)
+			}
+			continue
+		}
+		var got struct {
+			Type int
+			Data struct {
+				Content string
+				Flags   int
+				Embeds  []struct{ Description string }
+			}
+		}
+		json.Unmarshal([]byte(raw), &got)
+		if code != 200 || got.Type != 4 || got.Data.Flags != 64 || !strings.Contains(fmt.Sprint(got.Data), c.link) {
+			t.Errorf("%s in %s: %d %s, want the private link %s", c.name, c.channel, code, raw, c.link)
+		}
+	}
+	if calls := e.fake.take(); len(calls) != 0 {
+		t.Errorf("answering Open board called Discord: %v", calls)
+	}
 }
 
 // TestActivityNeedsSecret: the Activity without a client secret is a

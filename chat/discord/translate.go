@@ -120,6 +120,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	switch in.Type {
 	case discordgo.InteractionMessageComponent:
 		r.Action = in.MessageComponentData().CustomID
+		r.CanLaunch = a.canLaunch(in) // activity.go
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		data := in.ApplicationCommandData()
 		if len(data.Options) == 0 {
@@ -314,9 +315,6 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil, nil
 	case discordgo.InteractionMessageComponent:
-		if a.launches(in) { // the board opens inside Discord (activity.go)
-			return &discordgo.InteractionResponse{Type: launchActivity}, nil, nil
-		}
 		id := in.MessageComponentData().CustomID
 		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
 			label := "Yes"
@@ -341,6 +339,9 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		// second callback would be refused (40060).
 		a.log.Debug("dropped a duplicate interaction", "id", in.ID)
 		return nil, nil, nil
+	}
+	if rep.Launch { // the board opens inside Discord, where it shows this game (activity.go)
+		return &discordgo.InteractionResponse{Type: launchActivity}, nil, then
 	}
 	a.seen(ctx, in)
 	if nb && rep.Thread {

@@ -55,6 +55,12 @@ type Request struct {
 	// responses, the terminal); a DM is private anyway. Commands whose
 	// replies must stay private (plan) are refused elsewhere.
 	PrivateReplies bool
+	// CanLaunch says the adapter can answer this request by opening a
+	// game's web board inside the chat client, in the request's room
+	// (Discord's Activity, for an Open board button): `web` then sets
+	// Reply.Launch where that board shows the game. Only adapters with
+	// PrivateReplies set it.
+	CanLaunch bool
 }
 
 // Style is how a button looks.
@@ -147,6 +153,14 @@ type Reply struct {
 	// Widget asks the adapter to show a game's web board in a room as a
 	// widget (Matrix); adapters without widgets ignore it.
 	Widget *Widget `json:",omitempty"`
+
+	// Launch asks the adapter to open Game's web board inside the chat
+	// client, in the request's room, instead of showing this reply
+	// (Discord's Activity: LAUNCH_ACTIVITY). The `web` command sets it
+	// only when the request said it can (Request.CanLaunch) and the board
+	// opened in that room shows this game; the reply is still the
+	// caller's private link, for an adapter that cannot launch after all.
+	Launch bool `json:",omitempty"`
 }
 
 // Drawing is an image a reply shows, drawn after the transaction that

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -166,15 +167,41 @@ func (s *Server) busy(w http.ResponseWriter) bool {
 	return true
 }
 
-// readActivity decodes an Activity POST: JSON (a form from another site
-// cannot send it without the browser asking this server first, which
-// never agrees), at most maxBody bytes.
-func readActivity(w http.ResponseWriter, r *http.Request, v any) bool {
+// readJSON decodes a sign-in POST (the Activity's, the widget's): JSON
+// only (a form from another site cannot send it without the browser
+// asking this server first, which never agrees), at most maxBody bytes.
+// It returns errNotJSON, errTooLarge, or the decoder's error.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return errNotJSON
+	}
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(v)
+	if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
+		return errTooLarge
+	}
+	return err
+}
+
+var (
+	errNotJSON  = errors.New("web: the body is not JSON")
+	errTooLarge = errors.New("web: the body is over the limit")
+)
+
+// msgTooLarge answers a POST over maxBody (413).
+const msgTooLarge = "That request was too large; nothing was changed."
+
+// readActivity decodes an Activity POST (readJSON); a refused one is
+// answered: 413 over the limit, else 400.
+func (s *Server) readActivity(w http.ResponseWriter, r *http.Request, v any) bool {
+	switch err := readJSON(w, r, v); {
+	case errors.Is(err, errTooLarge):
+		s.activityAnswer(w, http.StatusRequestEntityTooLarge, activityAnswer{Message: msgTooLarge})
+		return false
+	case err != nil:
+		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return false
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	return json.NewDecoder(r.Body).Decode(v) == nil
+	return true
 }
 
 func (s *Server) activityAnswer(w http.ResponseWriter, code int, a activityAnswer) {
@@ -203,7 +230,10 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Code string `json:"code"`
 	}
-	if !readActivity(w, r, &in) || in.Code == "" || len(in.Code) > 256 {
+	if !s.readActivity(w, r, &in) {
+		return
+	}
+	if in.Code == "" || len(in.Code) > 256 {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
@@ -274,7 +304,10 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		Instance string       `json:"instance_id"`
 		Game     gobot.GameID `json:"game"`
 	}
-	if !readActivity(w, r, &in) || in.Token == "" || in.Instance == "" {
+	if !s.readActivity(w, r, &in) {
+		return
+	}
+	if in.Token == "" || in.Instance == "" {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
@@ -311,11 +344,28 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.Game != 0 {
 		i := slices.IndexFunc(games, func(m *gobot.Match) bool { return m.ID == in.Game })
-		if i < 0 {
-			s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
-			return
+		if i >= 0 {
+			games = games[i : i+1]
+		} else {
+			// Not among the caller's games here: chosen from a list to
+			// watch shown before they started one of their own here (or
+			// sent by hand). A game being played here they may watch,
+			// as that list offered; otherwise say why not.
+			m, err := s.channelGame(r.Context(), room, in.Game)
+			switch {
+			case err != nil && !errors.Is(err, gobot.ErrNotFound):
+				s.cfg.Log.Error("web: activity game", "game", in.Game, "err", err)
+				s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
+				return
+			case m == nil:
+				s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
+				return
+			case !m.Active():
+				s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)})
+				return
+			}
+			games, watch = []*gobot.Match{m}, true
 		}
-		games = games[i : i+1]
 	}
 	switch len(games) {
 	case 0:
@@ -351,29 +401,29 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	s.activityAnswer(w, http.StatusOK, activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/")})
 }
 
-// roomGames are the games an Activity in room may open for user: theirs
-// being played there (or in a thread of it), else every game being
-// played there, to watch.
+// roomGames are the games an Activity in room may open for user
+// (chat.BoardGames: the bot's `web` launches the Activity only where it
+// shows the button's game).
 func (s *Server) roomGames(ctx context.Context, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
 	err = s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		games, watch = nil, false
-		mine, err := tx.ActiveGames(user)
-		if err != nil {
-			return err
-		}
-		for _, m := range mine {
-			if m.Room == room || m.Parent == room {
-				games = append(games, m)
-			}
-		}
-		if len(games) > 0 {
-			return nil
-		}
-		watch = true
-		games, err = tx.RoomGames(room, true)
+		games, watch, err = chat.BoardGames(tx, room, user)
 		return err
 	})
 	return games, watch, err
+}
+
+// channelGame is game id if it is played in room or a thread of it
+// (ended or not); nil otherwise.
+func (s *Server) channelGame(ctx context.Context, room gobot.RoomID, id gobot.GameID) (*gobot.Match, error) {
+	var m *gobot.Match
+	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
+		g, err := tx.Match(id)
+		if err == nil && (g.Room == room || g.Parent == room) {
+			m = g
+		}
+		return err
+	})
+	return m, err
 }
 
 // gameLabel names a game in the Activity's list: "#7: alice (Black)

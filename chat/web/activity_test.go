@@ -219,8 +219,9 @@ func (ah *activityHarness) get(path string, c *http.Cookie) (*http.Response, str
 // TestActivityPage: Discord loads GET / with frame_id; the page may be
 // framed by Discord's clients (not by others), loads the vendored SDK by
 // relative addresses, and the SDK's modules are served as JavaScript.
-// Without frame_id, / is the usual 401; the other pages keep
-// frame-ancestors 'none'.
+// Without frame_id, / is the usual 401 (a refusal, which Discord may
+// frame: TestActivityErrorPages); the other pages keep frame-ancestors
+// 'none'.
 func TestActivityPage(t *testing.T) {
 	ah := newActivityHarness(t)
 	res, page := ah.get("/?frame_id=f1&instance_id=i1&platform=desktop", nil)
@@ -246,8 +247,12 @@ func TestActivityPage(t *testing.T) {
 		t.Errorf("the SDK's licence: %d", res.StatusCode)
 	}
 	res, _ = ah.get("/", nil)
-	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
-		t.Errorf("/ without frame_id: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	if res.StatusCode != 401 {
+		t.Errorf("/ without frame_id: %d", res.StatusCode)
+	}
+	res, _ = ah.get("/static/board.css", nil)
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("a page that is not the Activity's: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
 	}
 	// Without the Activity, / with frame_id is the 401 it always was.
 	res, _ = ah.harness.browser().get(ah.harness.ts.URL + "/?frame_id=f1&instance_id=i1&platform=desktop")
@@ -377,6 +382,107 @@ func TestActivitySignIn(t *testing.T) {
 	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1", "game": id2})
 	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
 		t.Fatalf("choosing game %d: %d %+v", id2, st, a)
+	}
+}
+
+// TestActivityErrorPages: with the Activity on, a refusal on a game's
+// page (no session, as when Discord's frame lost or never had its
+// cookie; an expired one) may be shown in Discord's frame — it holds
+// nothing to click — and says how to open the board there again. On a
+// board without the Activity refusals keep frame-ancestors 'none' and
+// say nothing of Discord.
+func TestActivityErrorPages(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("111"), "instance_id": "inst1"})
+	if st != 200 || len(cookies) != 1 {
+		t.Fatalf("session: %d %+v", st, a)
+	}
+	framed := func(what string, res *http.Response, page string, code int) {
+		t.Helper()
+		if res.StatusCode != code || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'self' https://*.discordsays.com") ||
+			res.Header.Get("X-Frame-Options") != "" || !strings.Contains(page, "press <strong>Open board</strong>") {
+			t.Errorf("%s: %d, CSP %q, X-Frame-Options %q:\n%s", what, res.StatusCode, res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options"), page)
+		}
+	}
+	res, page := ah.get(gamePath(id), nil)
+	framed("no session", res, page, 401)
+	ah.now.Advance(activitySessionTTL + time.Minute)
+	res, page = ah.get(gamePath(id), cookies[0])
+	framed("an expired session", res, page, 403)
+
+	res, page = ah.harness.browser().get(ah.harness.ts.URL + gamePath(id))
+	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" ||
+		strings.Contains(page, "Open board") || !strings.Contains(page, "personal link") {
+		t.Errorf("a refusal without the Activity: %d %q:\n%s", res.StatusCode, res.Header.Get("Content-Security-Policy"), page)
+	}
+}
+
+// TestActivityBodyBounded: an Activity POST over the body limit is 413,
+// not a malformed request.
+func TestActivityBodyBounded(t *testing.T) {
+	ah := newActivityHarness(t)
+	pad := strings.Repeat("x", 10<<10)
+	for _, c := range []struct {
+		path string
+		body map[string]any
+	}{
+		{"/activity/token", map[string]any{"code": pad}},
+		{"/activity/session", map[string]any{"access_token": pad, "proof": "p", "instance_id": "inst1"}},
+	} {
+		if st, a, _ := ah.postJSON(c.path, c.body); st != http.StatusRequestEntityTooLarge || !strings.Contains(a.Message, "too large") {
+			t.Errorf("%s with 10 KB: %d %+v, want 413", c.path, st, a)
+		}
+	}
+	if ah.discord.exchanges != 0 {
+		t.Errorf("a refused body reached Discord")
+	}
+}
+
+// TestActivityChooseGame: a game chosen from the Activity's list that
+// is not among the caller's own there (a list to watch, shown before
+// they started a game of their own in the channel) opens to watch, as
+// the list offered; a chosen game that has ended, or is played
+// elsewhere, is refused saying so.
+func TestActivityChooseGame(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	other := ah.discordGame("333", "444")
+	ah.discord.instance("inst1", "777", "111", "222", "333", "444", "555")
+	// 555 plays none: both games, to watch.
+	tok := ah.signIn("555")
+	st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1"})
+	if st != 200 || len(a.Games) != 2 || !a.Watch {
+		t.Fatalf("555's list: %d %+v", st, a)
+	}
+	// Meanwhile 555 starts a game in the channel, then picks #1 from
+	// the list to watch.
+	mine := ah.discordGame("555", "666")
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": id})
+	if st != 200 || a.URL != fmt.Sprintf("g/%d", id) || len(cookies) != 1 {
+		t.Fatalf("choosing game %d to watch: %d %+v", id, st, a)
+	}
+	if _, page := ah.get(gamePath(id), cookies[0]); !strings.Contains(page, `data-role="watcher"`) {
+		t.Errorf("555's board of game %d is not watch-only", id)
+	}
+	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": mine}); st != 200 || a.URL != fmt.Sprintf("g/%d", mine) {
+		t.Errorf("choosing their own game: %d %+v", st, a)
+	}
+	// An ended game: said so.
+	if r := ah.discordCmd("333", "resign", fmt.Sprintf("#%d", other)); r.Error {
+		t.Fatal(r.Text)
+	}
+	want := fmt.Sprintf("Game #%d has ended", other)
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": other}); st != 404 || !strings.HasPrefix(a.Message, want) || len(cookies) != 0 {
+		t.Errorf("choosing an ended game: %d %+v, want %q", st, a, want)
+	}
+	// A game of another channel: not played here.
+	ah.room = "discord:888"
+	elsewhere := ah.discordGame("777", "888")
+	want = fmt.Sprintf("Game #%d is not played in this channel.", elsewhere)
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "game": elsewhere}); st != 403 || a.Message != want || len(cookies) != 0 {
+		t.Errorf("choosing another channel's game: %d %+v, want %q", st, a, want)
 	}
 }
 

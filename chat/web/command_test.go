@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -76,5 +78,64 @@ func TestWebCommandOff(t *testing.T) {
 	h.bot.SetLinker(nil)
 	if rep := h.cmd("alice", "web"); !rep.Error || !strings.Contains(rep.Text, "not enabled") {
 		t.Errorf("web without a board: %+v", rep)
+	}
+}
+
+// noWidgets is a Widgets that signs nobody in.
+type noWidgets struct{}
+
+func (noWidgets) VerifyOpenID(context.Context, string, string) (gobot.UserID, error) {
+	return "", errors.New("no")
+}
+func (noWidgets) InRoom(context.Context, gobot.RoomID, gobot.UserID) (bool, error) {
+	return false, nil
+}
+
+// TestWebWidgetOnlyWhenServed: the board offers the bot a widget only
+// when it can serve one (origins that may frame the page and a Widgets
+// to sign people in). Otherwise `web` in a Matrix game's room sends only
+// the link, and widget=on is refused saying what the operator must set.
+func TestWebWidgetOnlyWhenServed(t *testing.T) {
+	h := newHarness(t)
+	mroom := gobot.RoomID("matrix:!room:example.org")
+	ann, bea := gobot.UserID("matrix:@ann:example.org"), gobot.UserID("matrix:@bea:example.org")
+	seq := 0
+	mreq := func(u gobot.UserID, admin bool, cmd string, args ...string) protocol.Reply {
+		seq++
+		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: u}, Room: mroom, Command: cmd, Args: args, Admin: admin,
+			EventID: gobot.EventID(fmt.Sprintf("matrix:$w%d", seq))})
+	}
+	mreq(ann, false, "challenge", "@"+string(bea), "9")
+	if r := mreq(bea, false, "accept"); r.Error {
+		t.Fatal(r.Text)
+	}
+	for _, c := range []struct {
+		name    string
+		widgets Widgets
+		origins []string
+		want    bool
+	}{
+		{"neither", nil, nil, false},
+		{"no origins", noWidgets{}, nil, false},
+		{"no sign-in", nil, []string{"https://app.element.io"}, false},
+		{"both", noWidgets{}, []string{"https://app.element.io"}, true},
+	} {
+		srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
+			Widgets: c.widgets, WidgetOrigins: c.origins})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.bot.SetLinker(srv.Linker())
+		rep := mreq(ann, false, "web")
+		if rep.Error || !strings.Contains(rep.Text, "direct message") || (rep.Widget != nil) != c.want {
+			t.Errorf("%s: web in the game's room: %+v, want a widget: %v", c.name, rep, c.want)
+		}
+		if c.want && (rep.Widget.URL == "" || !strings.HasPrefix(rep.Widget.URL, h.ts.URL+"/widget/")) {
+			t.Errorf("%s: the widget's address %q", c.name, rep.Widget.URL)
+		}
+		rep = mreq(ann, true, "settings", "room", "widget=on")
+		if rep.Error == c.want || !c.want && !strings.Contains(rep.Text, "web.widget_origins") {
+			t.Errorf("%s: widget=on: %+v", c.name, rep)
+		}
 	}
 }

@@ -75,7 +75,8 @@ type Config struct {
 	WidgetOrigins []string
 }
 
-// Server serves the web board. Link implements chat.Linker.
+// Server serves the web board. Link implements chat.Linker; give the bot
+// Linker(), which adds the widget page when the board serves it.
 type Server struct {
 	cfg    Config
 	base   *url.URL
@@ -86,7 +87,8 @@ type Server struct {
 	static http.Handler
 	mux    *http.ServeMux
 
-	discord *activity // the Discord Activity, or nil (activity.go)
+	discord *activity   // the Discord Activity, or nil (activity.go)
+	openIDs *usedTokens // the OpenID tokens that opened widget sessions (widget.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -129,7 +131,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
-		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static)}
+		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static),
+		openIDs: newUsedTokens(maxUsedTokens)}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}", s.show)
@@ -285,11 +288,21 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 	s.errorPage(w, http.StatusUnauthorized, "This address is not a gobot link.")
 }
 
+// errorPage answers a refusal. With the Activity on it may be shown in
+// Discord's frame (it holds nothing to click, so framing it risks
+// nothing), where a game's page is refused when the frame's session
+// cookie is gone, and it says how to open the board there again.
 func (s *Server) errorPage(w http.ResponseWriter, code int, why string) {
+	if s.discord != nil {
+		activityHeaders(w)
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	s.page.ExecuteTemplate(w, "error", struct{ Why string }{why})
+	s.page.ExecuteTemplate(w, "error", struct {
+		Why      string
+		Activity bool
+	}{why, s.discord != nil})
 }
 
 func clip(s string) string {

@@ -110,7 +110,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.bot.SetLinker(h.srv)
+	h.bot.SetLinker(h.srv.Linker())
 	h.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.srv.Handler()}}
 	h.ts.Start()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -457,6 +457,64 @@ func TestBodyBounded(t *testing.T) {
 	code, _ := b.postForm(url.Values{"csrf": {b.csrf}, "action": {"play"}, "point": {"E5"}, "id": {"big-body-1"}, "pad": {strings.Repeat("x", 10<<10)}})
 	if code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 10 KB body: %d, want 413", code)
+	}
+}
+
+// TestAuthorizationSchemes: only a Bearer Authorization (the scheme in
+// any case) is a widget's session. Another scheme, such as the Basic
+// credentials a reverse proxy passes on, leaves the cookie session in
+// charge, CSRF check included.
+func TestAuthorizationSchemes(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	b := h.browser()
+	b.open(h.link(id, "alice", false), id)
+	send := func(c *http.Client, method, auth string, f url.Values) int {
+		t.Helper()
+		u := h.ts.URL + gamePath(id)
+		var body io.Reader
+		if method == http.MethodPost {
+			u += "/act"
+			body = strings.NewReader(f.Encode())
+		}
+		req, _ := http.NewRequest(method, u, body)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		req.Header.Set("Authorization", auth)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	const basic = "Basic dXNlcjpwYXNz"
+	if code := send(b.c, http.MethodGet, basic, nil); code != 200 {
+		t.Errorf("the page with the cookie and Basic credentials: %d", code)
+	}
+	if code := send(b.c, http.MethodPost, basic, url.Values{"action": {"play"}, "point": {"E5"}, "id": {"auth-no-csrf"}}); code != http.StatusForbidden {
+		t.Errorf("Basic credentials stood in for the CSRF token: %d", code)
+	}
+	if code := send(b.c, http.MethodPost, basic, url.Values{"csrf": {b.csrf}, "action": {"play"}, "point": {"E5"}, "id": {"auth-basic"}}); code != 200 {
+		t.Errorf("a move with the cookie and Basic credentials: %d", code)
+	}
+	// bob's widget token, its scheme written in lower case, plays
+	// without cookie or CSRF token.
+	tok := h.srv.sign.sign(purposeWidget, Pass{Game: id, User: "console:bob", Expires: h.now.Now().Add(time.Hour).Unix(), Session: newSessionID()})
+	if code := send(http.DefaultClient, http.MethodPost, "bearer "+tok, url.Values{"action": {"play"}, "point": {"C3"}, "id": {"auth-bearer"}}); code != 200 {
+		t.Errorf("bob's bearer token: %d", code)
+	}
+	var moves int
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
+		m, err := tx.Match(id)
+		if err == nil {
+			moves = len(m.Record.Moves)
+		}
+		return err
+	})
+	if moves != 2 {
+		t.Errorf("%d moves recorded, want 2 (alice's with the cookie, bob's with the bearer)", moves)
 	}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,9 +11,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 )
 
 // The widget page: a game's board inside a chat client (a Matrix room
@@ -113,11 +116,31 @@ func (s *Server) widgetCSP() string {
 	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors " + anc
 }
 
-// WidgetURL is game id's widget page (chat.WidgetLinker). The client
-// fills in the room and the user; the page shows them, the server
-// trusts neither.
-func (s *Server) WidgetURL(id gobot.GameID) string {
-	return s.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
+// servesWidgets reports whether the widget page can show a board: some
+// chat client may frame it (WidgetOrigins; with none its frame-ancestors
+// is 'none') and someone can sign the page in (Widgets).
+func (s *Server) servesWidgets() bool {
+	return len(s.cfg.WidgetOrigins) > 0 && s.cfg.Widgets != nil
+}
+
+// Linker is the chat.Linker to give the bot (Bot.SetLinker): a
+// chat.WidgetLinker when the board serves widgets, else the Server
+// alone, which mints links only, so no room gets a widget that no
+// client can load.
+func (s *Server) Linker() chat.Linker {
+	if s.servesWidgets() {
+		return widgetLinker{s}
+	}
+	return s
+}
+
+// widgetLinker is the Server as a chat.WidgetLinker.
+type widgetLinker struct{ *Server }
+
+// WidgetURL is game id's widget page. The client fills in the room and
+// the user; the page shows them, the server trusts neither.
+func (w widgetLinker) WidgetURL(id gobot.GameID) string {
+	return w.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
 }
 
 // widgetPage serves the widget page: the same markup as a game's page,
@@ -144,6 +167,78 @@ func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request) {
 type widgetSignIn struct {
 	AccessToken      string `json:"access_token"`
 	MatrixServerName string `json:"matrix_server_name"`
+	// ExpiresIn is the token's life in seconds, as the client said: how
+	// long it is remembered as used (usedTokens), within bounds.
+	ExpiresIn float64 `json:"expires_in"`
+}
+
+// usedTokens remembers the OpenID tokens that opened a widget session on
+// this process (their SHA-256), each until it expires, at most max of
+// them: a token opens one session. A Matrix OpenID token is not bound to
+// one widget, so one the user gave another widget could otherwise be
+// replayed here (docs/matrix.md); the page asks its client for a new
+// token each time it loads.
+type usedTokens struct {
+	mu     sync.Mutex
+	max    int
+	m      map[[sha256.Size]byte]time.Time // until when
+	pruned time.Time
+}
+
+// maxUsedTokens bounds the memory of used tokens (about 7 MB).
+const maxUsedTokens = 100_000
+
+// A token is remembered for its life as the client says, at least
+// minTokenMemory (a homeserver's usual OpenID lifetime: Synapse's and
+// Dendrite's are an hour) and at most maxTokenMemory.
+const (
+	minTokenMemory = time.Hour
+	maxTokenMemory = 24 * time.Hour
+)
+
+func newUsedTokens(max int) *usedTokens {
+	return &usedTokens{max: max, m: map[[sha256.Size]byte]time.Time{}}
+}
+
+// tokenMemory is how long a token that lives expiresIn seconds is
+// remembered.
+func tokenMemory(expiresIn float64) time.Duration {
+	if expiresIn > maxTokenMemory.Seconds() {
+		return maxTokenMemory
+	}
+	return max(time.Duration(expiresIn)*time.Second, minTokenMemory)
+}
+
+// claim records token as used until then and reports whether it was
+// new. Full of live tokens, it records nothing and reports true: a
+// flood of genuine sign-ins must not lock everyone out.
+func (u *usedTokens) claim(token string, until, now time.Time) bool {
+	k := sha256.Sum256([]byte(token))
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if t, ok := u.m[k]; ok && now.Before(t) {
+		return false
+	}
+	if len(u.m) >= u.max && now.Sub(u.pruned) >= time.Minute {
+		u.pruned = now
+		for k, t := range u.m {
+			if !now.Before(t) {
+				delete(u.m, k)
+			}
+		}
+	}
+	if len(u.m) < u.max {
+		u.m[k] = until
+	}
+	return true
+}
+
+// release forgets token: it opened no session.
+func (u *usedTokens) release(token string) {
+	k := sha256.Sum256([]byte(token))
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.m, k)
 }
 
 // widgetSession is the answer to a sign-in.
@@ -178,7 +273,14 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in widgetSignIn
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&in); err != nil || in.AccessToken == "" || in.MatrixServerName == "" {
+	switch err := readJSON(w, r, &in); {
+	case errors.Is(err, errNotJSON):
+		reply(http.StatusBadRequest, widgetSession{Message: "A widget signs in with JSON (Content-Type: application/json); reload the widget."})
+		return
+	case errors.Is(err, errTooLarge):
+		reply(http.StatusRequestEntityTooLarge, widgetSession{Message: "That sign-in was too large; reload the widget."})
+		return
+	case err != nil || in.AccessToken == "" || in.MatrixServerName == "":
 		reply(http.StatusBadRequest, widgetSession{Message: "The sign-in was malformed; reload the widget."})
 		return
 	}
@@ -188,6 +290,20 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusTooManyRequests, widgetSession{Message: "Too many sign-ins from your homeserver just now; reload the widget in a moment."})
 		return
 	}
+	// A token opens one session (usedTokens): claimed before the
+	// homeserver is asked, so two sign-ins with it at once open one;
+	// given back if it opens none.
+	now := s.now()
+	if !s.openIDs.claim(in.AccessToken, now.Add(tokenMemory(in.ExpiresIn)), now) {
+		reply(http.StatusUnauthorized, widgetSession{Message: "This sign-in was used already; reopen the widget to sign in again."})
+		return
+	}
+	opened := false
+	defer func() {
+		if !opened {
+			s.openIDs.release(in.AccessToken)
+		}
+	}()
 	user, err := s.cfg.Widgets.VerifyOpenID(r.Context(), in.AccessToken, in.MatrixServerName)
 	if errors.Is(err, gobot.ErrUnavailable) {
 		s.cfg.Log.Warn("web: widget sign-in", "server", clip(in.MatrixServerName), "err", err)
@@ -227,19 +343,19 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	if p.Watch {
 		ws.Role = "watcher"
 	}
+	opened = true
 	reply(http.StatusOK, ws)
 }
 
-// bearer returns the request's bearer token, if it has an Authorization
-// header (then only that header counts, never a cookie).
+// bearer returns the request's bearer token, if its Authorization
+// header has the Bearer scheme (in any case, RFC 9110): then only that
+// token counts, never a cookie. Another scheme (Basic credentials a
+// reverse proxy passes on) is none of the board's: the cookie session
+// decides, with its CSRF check.
 func bearer(r *http.Request) (string, bool) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	scheme, tok, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
 		return "", false
-	}
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		return "", true // present but not a bearer token: refused
 	}
 	return strings.TrimSpace(tok), true
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gobotgo/gobot/chat"
 )
 
 // elementPage plays Element for the widget page in its iframe: the same
@@ -95,7 +97,7 @@ func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode s
 		mode := r.URL.Query().Get("mode")
 		// What Element does with the widget's URL: the template
 		// variables filled in, then its widgetId and parentUrl added.
-		src := m.srv.WidgetURL(m.game)
+		src := m.srv.Linker().(chat.WidgetLinker).WidgetURL(m.game)
 		src = strings.NewReplacer("$matrix_room_id", url.QueryEscape(string(m.room)), "$matrix_user_id", url.QueryEscape("@alice:localhost")).Replace(src)
 		src += "&widgetId=gobot_game_1&parentUrl=" + url.QueryEscape(base+"/")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -64,6 +64,189 @@ func TestCheckWidgetOrigins(t *testing.T) {
 	}
 }
 
+// TestWidgetSignInBody: the widget's sign-in takes JSON only (as the
+// Activity's POSTs), and a body over the limit is 413, not "malformed";
+// both are refused before any homeserver is asked.
+func TestWidgetSignInBody(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	asked := &countingWidgets{}
+	srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
+		Widgets: asked, WidgetOrigins: []string{"https://app.element.io"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	post := func(ctype, body string) (int, widgetSession) {
+		t.Helper()
+		res, err := http.Post(fmt.Sprintf("%s/widget/%d/session", ts.URL, id), ctype, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var ws widgetSession
+		json.NewDecoder(res.Body).Decode(&ws)
+		if len(ws.Message) > 300 || ws.Token != "" {
+			t.Errorf("%s: %+v", ctype, ws)
+		}
+		return res.StatusCode, ws
+	}
+	big := `{"access_token":"` + strings.Repeat("x", 10<<10) + `","matrix_server_name":"example.org"}`
+	if code, ws := post("application/json", big); code != http.StatusRequestEntityTooLarge || !strings.Contains(ws.Message, "too large") {
+		t.Errorf("a 10 KB sign-in: %d %q, want 413", code, ws.Message)
+	}
+	ok := `{"access_token":"tok","matrix_server_name":"example.org"}`
+	for _, ctype := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
+		if code, ws := post(ctype, ok); code != http.StatusBadRequest || !strings.Contains(ws.Message, "JSON") {
+			t.Errorf("a sign-in sent as %q: %d %q, want 400 asking for JSON", ctype, code, ws.Message)
+		}
+	}
+	if asked.n != 0 {
+		t.Errorf("refused sign-ins asked a homeserver %d times", asked.n)
+	}
+	if code, _ := post("application/json; charset=utf-8", ok); code != http.StatusUnauthorized || asked.n != 1 {
+		t.Errorf("a JSON sign-in: %d, asked %d times", code, asked.n)
+	}
+}
+
+// TestWidgetOpenIDOnce: an OpenID token opens one widget session on
+// this process: shown again (a replay, by whoever got it) it is refused
+// without asking the homeserver, for as long as the token lives (the
+// page's expires_in, at least an hour, at most a day). A reload asks the
+// client for a new token, which signs in.
+func TestWidgetOpenIDOnce(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	hs := &tokenWidgets{users: map[string]gobot.UserID{"tok-1": "console:alice", "tok-2": "console:alice", "tok-3": "console:bob"}}
+	srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
+		Widgets: hs, WidgetOrigins: []string{"https://app.element.io"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	signIn := func(token string, expiresIn int) (int, widgetSession) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"access_token": token, "matrix_server_name": "example.org", "expires_in": expiresIn})
+		res, err := http.Post(fmt.Sprintf("%s/widget/%d/session", ts.URL, id), "application/json", strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var ws widgetSession
+		json.NewDecoder(res.Body).Decode(&ws)
+		return res.StatusCode, ws
+	}
+	if code, ws := signIn("tok-1", 3600); code != 200 || ws.Token == "" || ws.Color != "black" {
+		t.Fatalf("alice's sign-in: %d %+v", code, ws)
+	}
+	asked := hs.count()
+	code, ws := signIn("tok-1", 3600)
+	if code != 401 || ws.Token != "" || !strings.Contains(ws.Message, "used already") || len(ws.Message) > 300 {
+		t.Errorf("the same token again: %d %+v", code, ws)
+	}
+	if hs.count() != asked {
+		t.Errorf("a used token was checked with the homeserver again")
+	}
+	if code, ws := signIn("tok-2", 3600); code != 200 || ws.Token == "" {
+		t.Errorf("alice's new token (a reload): %d %+v", code, ws)
+	}
+	// A token the homeserver refused is not remembered as used, nor
+	// does a refused one keep a good one out.
+	if code, _ := signIn("tok-bad", 3600); code != 401 {
+		t.Errorf("a made-up token: %d", code)
+	}
+	// A token that lives two hours is refused for two hours; a page
+	// claiming a shorter life still gets an hour.
+	if code, _ := signIn("tok-3", 7200); code != 200 {
+		t.Fatalf("bob's sign-in: %d", code)
+	}
+	h.now.Advance(time.Hour + time.Minute)
+	if code, _ := signIn("tok-3", 0); code != 401 {
+		t.Errorf("bob's two-hour token after an hour: %d, want 401", code)
+	}
+	if code, _ := signIn("tok-1", 0); code != 200 {
+		t.Errorf("alice's one-hour token after an hour (expired: the homeserver decides): %d", code)
+	}
+	h.now.Advance(time.Hour)
+	if code, _ := signIn("tok-3", 0); code != 200 {
+		t.Errorf("bob's token after its two hours (the homeserver decides): %d", code)
+	}
+}
+
+// TestUsedTokensBounded: the memory of used OpenID tokens forgets
+// expired ones and holds at most max; full of live ones, it remembers
+// no more (the sign-in still works) rather than refusing everyone.
+func TestUsedTokensBounded(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	u := newUsedTokens(3)
+	for i := range 3 {
+		if !u.claim(fmt.Sprint(i), now.Add(time.Hour), now) {
+			t.Fatalf("token %d claimed before", i)
+		}
+	}
+	if u.claim("0", now.Add(time.Hour), now) {
+		t.Error("token 0 claimed twice")
+	}
+	if !u.claim("3", now.Add(time.Hour), now) || !u.claim("3", now.Add(time.Hour), now) || len(u.m) != 3 {
+		t.Errorf("full: a new token is let in unremembered (%d held)", len(u.m))
+	}
+	later := now.Add(2 * time.Hour)
+	if !u.claim("4", later.Add(time.Hour), later) || len(u.m) != 1 || u.claim("4", later.Add(time.Hour), later) {
+		t.Errorf("expired tokens are not forgotten: %d held", len(u.m))
+	}
+	u.release("4")
+	if !u.claim("4", later.Add(time.Hour), later) {
+		t.Error("a released token stays claimed")
+	}
+}
+
+// tokenWidgets is a homeserver that knows some OpenID tokens; everyone
+// is in the game's room.
+type tokenWidgets struct {
+	mu    sync.Mutex
+	users map[string]gobot.UserID
+	n     int
+}
+
+func (w *tokenWidgets) VerifyOpenID(_ context.Context, token, _ string) (gobot.UserID, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n++
+	if u, ok := w.users[token]; ok {
+		return u, nil
+	}
+	return "", errors.New("unknown token")
+}
+
+func (w *tokenWidgets) InRoom(context.Context, gobot.RoomID, gobot.UserID) (bool, error) {
+	return true, nil
+}
+
+func (w *tokenWidgets) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
+
+// countingWidgets refuses every token and counts the checks.
+type countingWidgets struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingWidgets) VerifyOpenID(context.Context, string, string) (gobot.UserID, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return "", errors.New("refused")
+}
+
+func (c *countingWidgets) InRoom(context.Context, gobot.RoomID, gobot.UserID) (bool, error) {
+	return false, nil
+}
+
 // mxHarness is the web board in front of the real Matrix adapter on a
 // real Dendrite (federation on, so it serves the OpenID userinfo
 // route): a game between alice (Black) and bob in a room with carol.
@@ -147,7 +330,7 @@ func newMatrixHarness(t *testing.T, origins ...string) *mxHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.bot.SetLinker(h.srv)
+	h.bot.SetLinker(h.srv.Linker())
 	h.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.srv.Handler()}}
 	h.ts.Start()
 	rctx, stop := context.WithCancel(context.Background())
@@ -308,6 +491,12 @@ func TestWidgetSignIn(t *testing.T) {
 	until(t, ctx, "the announcement in the room", func() bool { return m.announced(ctx, "E5") })
 	if code, a := m.bearerPost(m.game, alice, "play", "D4"); code != 200 || !strings.Contains(a.Message, "not your turn") && !strings.Contains(a.Message, "turn") {
 		t.Errorf("alice out of turn: %d %+v", code, a)
+	}
+
+	// A token opens one session: shown again (another widget the user
+	// allowed could replay it) it is refused.
+	if code, ws := m.signIn(m.game, "", tok.AccessToken, tok.MatrixServerName); code != 401 || ws.Token != "" || !strings.Contains(ws.Message, "used already") {
+		t.Errorf("alice's token again: %d %+v", code, ws)
 	}
 
 	// bob's token is bob's.

@@ -121,7 +121,7 @@ func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secr
 	if err != nil {
 		return nil, err
 	}
-	bot.SetLinker(srv)
+	bot.SetLinker(srv.Linker()) // with the widget page only when it can be shown
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return func(ctx context.Context) error {

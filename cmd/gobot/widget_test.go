@@ -11,14 +11,20 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 // TestWebWidgetWiring: with Matrix on, the web board can sign in the
 // widget page (a Matrix adapter of its own checks the tokens) and the
 // page may be framed by web.widget_origins; with Matrix off it cannot.
+// Only with both does the bot offer Matrix rooms widgets (widget=on).
 func TestWebWidgetWiring(t *testing.T) {
-	for _, matrixOn := range []bool{false, true} {
-		y := "database: " + filepath.Join(t.TempDir(), "g.db") + "\nweb:\n  enabled: true\n  secret: " + strings.Repeat("k", 40) + "\n  widget_origins: [https://app.element.io]\n"
+	for _, c := range []struct{ matrixOn, origins bool }{{false, true}, {true, true}, {true, false}} {
+		matrixOn := c.matrixOn
+		y := "database: " + filepath.Join(t.TempDir(), "g.db") + "\nweb:\n  enabled: true\n  secret: " + strings.Repeat("k", 40) + "\n"
+		if c.origins {
+			y += "  widget_origins: [https://app.element.io]\n"
+		}
 		if matrixOn {
 			y += "matrix:\n  enabled: true\n  homeserver: https://matrix.example.org\n  user_id: '@gobot:example.org'\n  access_token: tok\n"
 		}
@@ -57,8 +63,13 @@ func TestWebWidgetWiring(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasSuffix(csp, "frame-ancestors https://app.element.io") {
+		if csp := resp.Header.Get("Content-Security-Policy"); c.origins && !strings.HasSuffix(csp, "frame-ancestors https://app.element.io") || !c.origins && !strings.HasSuffix(csp, "frame-ancestors 'none'") {
 			t.Errorf("the widget page's CSP: %q", csp)
+		}
+		rep := bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "matrix:@ann:example.org"}, Room: "matrix:!r:example.org",
+			EventID: "matrix:$w1", Command: "settings", Args: []string{"room", "widget=on"}, Admin: true})
+		if want := matrixOn && c.origins; rep.Error == want {
+			t.Errorf("matrix on: %v, origins: %v: widget=on: %+v", matrixOn, c.origins, rep)
 		}
 		resp, err = http.Post(base+"/widget/1/session", "application/json", strings.NewReader(`{"access_token":"x","matrix_server_name":"example.org"}`))
 		if err != nil {

@@ -59,7 +59,7 @@
       res = await fetch("/widget/" + game + "/session", {
         method: "POST", credentials: "omit", cache: "no-store",
         headers: { "Content-Type": "application/json", "Accept": "application/json" },
-        body: JSON.stringify({ access_token: creds.access_token, matrix_server_name: creds.matrix_server_name }),
+        body: JSON.stringify({ access_token: creds.access_token, matrix_server_name: creds.matrix_server_name, expires_in: Math.floor(Number(creds.expires_in)) || 0 }),
       });
       data = await res.json();
     } catch (e) {
