@@ -462,7 +462,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		s = append(s, "Clocks running again: "+protocol.ListSome(running)+".")
 	}
 	if len(held) > 0 {
-		s = append(s, protocol.ListSome(held)+" stay stopped: your opponent is on vacation too.")
+		s = append(s, map[bool]string{true: "Still stopped, as your opponent is on vacation too: ", false: "Still stopped, as your opponents there are on vacation too: "}[len(held) == 1]+protocol.ListSome(held)+".")
 	}
 	return strings.Join(s, " "), nil
 }

@@ -84,7 +84,7 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 	if match.Vote == nil {
 		return ""
 	}
-	return fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens a %s window, and when it closes the move with the most votes is played.",
+	return fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
 		roomColor(match).Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
 }
 
@@ -159,7 +159,7 @@ func voteInstead(r *protocol.Request) string {
 // votesInstead refuses a move, pass or resignation in vote game match
 // from someone who is not its opponent: the room moves by vote.
 func (b *core) votesInstead(match *gobot.Match, r *protocol.Request) error {
-	return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens a %s window; then the move with the most votes is played.",
+	return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens the voting window (%s); then the move with the most votes is played.",
 		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window)),
 		fmt.Sprintf("In game #%d the room plays by vote: %s (the last vote you cast counts).", match.ID, b.cmd(voteInstead(r))))
 }
@@ -446,7 +446,7 @@ func (b *core) voteLine(l *loaded, now time.Time) string {
 	}
 	v := l.match.Vote
 	if v.Closes.IsZero() {
-		return fmt.Sprintf("The room votes: %s, %s or %s; the first vote opens a %s window.", b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(v.Window))
+		return fmt.Sprintf("The room votes: %s, %s or %s; the first vote opens the voting window (%s).", b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(v.Window))
 	}
 	return fmt.Sprintf("Votes: %s; the window closes in %s (%s to vote).", tallyText(v.Ballots), protocol.FormatDuration(v.Closes.Sub(now)), b.cmd("vote <point>"))
 }
@@ -549,7 +549,11 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 		if err := l.g.Resign(rc); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("The room resigns (%d of %d voters chose to). Votes: %s.", resigns, resigns+countBallots(moves), tally), nil
+		return fmt.Sprintf("The room resigns (%d of %d voter%s chose to). Votes: %s.", resigns, resigns+countBallots(moves), plural(resigns+countBallots(moves)), tally), nil
+	}
+	short := "" // why a resignation with votes was not played
+	if resigns > 0 {
+		short = fmt.Sprintf(" Resigning had %d of %d votes; it needs more than half.", resigns, resigns+countBallots(moves))
 	}
 	top := moves[0].n
 	var tied []string
@@ -576,7 +580,7 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 			return "", err
 		}
 		moved(l.match, l.g, rc, now)
-		s := fmt.Sprintf("The room passes%s. Votes: %s.", tie, tally)
+		s := fmt.Sprintf("The room passes%s. Votes: %s.%s", tie, tally, short)
 		if l.g.Phase() == game.Scoring {
 			s += " Both sides passed: the game is being scored; those who voted mark and accept for the room."
 		}
@@ -595,7 +599,7 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	if n := l.g.Captures(rc) - before; n > 0 {
 		s += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
 	}
-	return s + fmt.Sprintf(". Votes: %s.", tally) + autoPassText(l, count), nil
+	return s + fmt.Sprintf(". Votes: %s.", tally) + short + autoPassText(l, count), nil
 }
 
 func countBallots(cs []voteCount) int {

@@ -110,7 +110,7 @@ func TestVoteGameAgainstEngine(t *testing.T) {
 	if match.Vote == nil || match.Vote.Window != 10*time.Minute || match.Rating != nil || !match.Deadline.IsZero() {
 		t.Fatalf("stored game: vote %+v rating %+v deadline %v", match.Vote, match.Rating, match.Deadline)
 	}
-	if !strings.Contains(rep.Text, "the first vote opens a 10m window") {
+	if !strings.Contains(rep.Text, "the first vote opens the voting window (10m)") {
 		t.Fatalf("the start does not say how to vote: %s", rep.Text)
 	}
 	h.fails("bob", "play E5", "the room plays against <@engine:corner> by vote: <cmd:vote <point>:cmd>")
@@ -256,6 +256,9 @@ func TestVoteResignNeedsMajority(t *testing.T) {
 	match, g := h.game(1)
 	if !match.Active() || g.At(game.Pt(3, 5)) != game.Black {
 		t.Fatalf("one of two voted resign: active %v, D4 %v", match.Active(), g.At(game.Pt(3, 5)))
+	}
+	if n := h.notesSaying("The room plays D4. Votes: resign (1 vote), D4 (1). Resigning had 1 of 2 votes; it needs more than half."); n != 1 {
+		t.Fatalf("the resignation's shortfall said %d times: %+v", n, h.notes.all())
 	}
 }
 
