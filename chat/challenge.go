@@ -574,7 +574,10 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 		return protocol.Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if mine && c.From != r.User.ID {
-		return protocol.Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, b.cmd("decline"))
+		if c.To == r.User.ID || (c.Teams != nil && c.Teams.ColorOf(r.User.ID) != game.Empty) {
+			return protocol.Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		}
+		return protocol.Reply{}, errorf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID)
 	}
 	if !mine && c.To != r.User.ID {
 		if c.From == r.User.ID {

@@ -488,12 +488,18 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 		return fitting[0], nil
 	}
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
-	var c []string
+	var c, ids []string
 	for _, g := range here {
-		c = append(c, fmt.Sprintf("#%d (%s vs %s)", g.ID, protocol.Mention(g.Black), protocol.Mention(g.White)))
+		vs := fmt.Sprintf("%s vs %s", protocol.Mention(g.Black), protocol.Mention(g.White))
+		if g.Teams != nil {
+			vs = fmt.Sprintf("%s vs %s", names(tx, g.Teams.Black), names(tx, g.Teams.White))
+		}
+		c = append(c, fmt.Sprintf("#%d (%s)", g.ID, vs))
+		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
-	example := protocol.ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), protocol.MaxEcho)
-	return nil, errorf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), b.cmd(example+" #"+fmt.Sprint(here[0].ID)))
+	example := b.cmd(protocol.ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), protocol.MaxEcho) + " #" + fmt.Sprint(here[0].ID))
+	return nil, shortest(fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), example),
+		fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(ids), example))
 }
 
 // scoringCommands act only on a game being scored.

@@ -281,6 +281,10 @@ func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
 // notAPlayer refuses someone who does not play match.
 func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
 	watch := b.cmd(fmt.Sprintf("board #%d", match.ID))
+	if match.Vote != nil { // vote.go
+		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(voteOpponent(match)), watch),
+			fmt.Sprintf("In game #%d the room plays by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, watch))
+	}
 	if match.Teams == nil {
 		return errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, watch)
 	}

@@ -355,3 +355,26 @@ func TestWithdrawnChallengeTellsItsPlayers(t *testing.T) {
 		t.Fatalf("withdrawn challenge: %s %v", rep.Text, rep.Mentions)
 	}
 }
+
+// cancel by someone who did not make the challenge: the challenged
+// player is pointed to decline; a bystander is told only who can cancel.
+func TestCancelOthersChallenge(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice 9")
+	h.fails("alice", "cancel #1", "Only <@test:bob> can cancel challenge #1; you may <cmd:decline #1:cmd> it.")
+	rep := h.fails("carol", "cancel #1", "Only <@test:bob>, who made challenge #1, can cancel it.")
+	if strings.Contains(rep.Text, "decline") {
+		t.Errorf("a bystander is pointed to decline: %s", rep.Text)
+	}
+	h.ok("bob", "rengo @bob @dave vs @alice @erin 9")
+	h.fails("erin", "cancel #2", "you may <cmd:decline #2:cmd> it")
+}
+
+// "Which game?" names a team game by its teams.
+func TestWhichGameNamesTeams(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "")
+	h.ok("carol", "challenge @bob 9")
+	h.ok("bob", "accept")
+	h.fails("bob", "undo", "Which game? There are several: #2 (<@test:bob> vs <@test:carol>), #1 (alice, bob vs carol, dave).")
+}

@@ -309,7 +309,7 @@ func TestVoteGameAgainstPerson(t *testing.T) {
 	if g.Phase() != game.Scoring {
 		t.Fatalf("phase %v", g.Phase())
 	}
-	h.fails("zed", "done #1", "Only <@vote:the room> and <@test:alice> play game #1")
+	h.fails("zed", "done #1", "In game #1 the room plays against <@test:alice> by vote; only those who voted in it act for the room")
 	h.ok("carol", "done")
 	rep = h.ok("alice", "done")
 	if !strings.Contains(rep.Text, "Both players accepted the count") {
