@@ -64,6 +64,7 @@ func cmdGames(call *Call) (Result, error) {
 		}
 		lines = append(lines, s)
 	}
+	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {
 		if c.Teams != nil { // rengo.go
 			lines = append(lines, teamChallengeLine(b, c, r.User.ID))

@@ -176,6 +176,47 @@ func (b *core) severalVoteGames(r *protocol.Request, games []*gobot.Match) error
 		protocol.ListSome(ids), b.cmd(fmt.Sprintf("%s #%d", voteInstead(r), games[0].ID)))
 }
 
+// roomVoteLines are games' lines for the room's vote games, for the
+// room's members (the room plays them), beyond mine, the caller's own
+// games already listed (the opponent's).
+func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Match) []string {
+	if r.DM {
+		return nil
+	}
+	games, err := roomVoteGames(tx, r)
+	if err != nil {
+		b.log.Error("games: the room's vote games", "err", err)
+		return nil
+	}
+	var lines []string
+	for _, m := range games {
+		if slices.ContainsFunc(mine, func(g *gobot.Match) bool { return g.ID == m.ID }) {
+			continue
+		}
+		l, err := load(m)
+		if err != nil {
+			continue // listed as damaged where it is read as a game
+		}
+		rc := roomColor(m)
+		s := fmt.Sprintf("#%d, the room (%s) vs %s by vote (%s, move %d): ", m.ID, rc.Name(), protocol.Mention(voteOpponent(m)), game.SizeString(l.g.Config().Width, l.g.Config().Height), l.g.MoveNumber())
+		switch {
+		case l.g.Phase() == game.Scoring:
+			s += "being scored by those who voted"
+		case !roomToMove(m, l.g):
+			s += "their move"
+		default:
+			s += "the room's vote"
+			for _, bl := range m.Vote.Ballots {
+				if bl.By == r.User.ID {
+					s += ", yours: " + bl.Move
+				}
+			}
+		}
+		lines = append(lines, s)
+	}
+	return lines
+}
+
 // roomVoteGames are the active vote games of r's room (its thread's, in
 // a thread).
 func roomVoteGames(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {

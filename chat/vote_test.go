@@ -542,3 +542,18 @@ func TestRefusalsShortWithLongMatrixIDs(t *testing.T) {
 	check(h.mx("bob", room, "play E5", false), "the room plays by vote")
 	check(h.mx("bob", room, "vote E5", false), "the room votes again after that move")
 }
+
+// games lists the room's vote games for its members: the room plays
+// them, with the caller's vote this turn.
+func TestGamesListsRoomVoteGames(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	rep := h.ok("alice", "games")
+	if !strings.Contains(rep.Text, "#1, the room (Black) vs <@engine:corner> by vote (9x9, move 0): the room's vote") {
+		t.Fatalf("alice's games: %s", rep.Text)
+	}
+	h.ok("bob", "vote E5")
+	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "the room's vote, yours: E5") {
+		t.Fatalf("bob's games: %s", rep.Text)
+	}
+}
