@@ -54,6 +54,9 @@ type Choice struct {
 
 var gameArg = protocol.Arg{Name: "#game", Kind: protocol.ArgGame, Help: "the game, like #7 (default: your game in this room)"}
 
+// placementArg is where handicap stones go, for challenge and rengo.
+var placementArg = protocol.Arg{Name: "placement", Kind: protocol.ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}}
+
 // commands declares every command once.
 func commands() []Command {
 	return []Command{
@@ -67,7 +70,7 @@ func commands() []Command {
 				{Name: "handicap", Kind: protocol.ArgHandicap, Help: "handicap stones, 2 to 9, or auto (from both ratings)"},
 				{Name: "clock", Kind: protocol.ArgClock, Help: "time per move, 1m to 365d (3d), or fischer:3d+1d/7d: start+increment/maximum"},
 				{Name: "rated", Kind: protocol.ArgChoice, Help: "rated (default for even games on 9, 13, 19) or unrated", Choices: []string{"rated", "unrated"}},
-				{Name: "placement", Kind: protocol.ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}},
+				placementArg,
 				{Name: "engine", Kind: protocol.ArgEngine, Help: "play the computer: engine=gnugo (the game starts at once, unrated)"},
 				{Name: "level", Kind: protocol.ArgLevel, Help: "the computer's strength, level=1 (weakest) to 10"},
 				{Name: "vacation", Kind: protocol.ArgChoice, Help: "vacation=off: the players' vacations do not stop this game's clock (for tournaments)", Choices: []string{"on", "off"}},
@@ -82,6 +85,7 @@ func commands() []Command {
 				{Name: "komi", Kind: protocol.ArgKomi, Help: "komi, like 6.5"},
 				{Name: "handicap", Kind: protocol.ArgHandicap, Help: "handicap stones, 2 to 9"},
 				{Name: "clock", Kind: protocol.ArgClock, Help: "each turn's time, 1m to 365d (3d), or fischer:3d+1d/7d: start+increment/maximum"},
+				placementArg,
 				{Name: "rated", Kind: protocol.ArgChoice, Help: "team games are unrated: unrated is taken, rated is refused", Choices: []string{"rated", "unrated"}}},
 			run: cmdRengo},
 		{Name: "accept", Summary: "accept a challenge", Args: []protocol.Arg{{Name: "#challenge", Kind: protocol.ArgChallenge, Help: "the challenge, like #3"}}, run: cmdAccept},

@@ -61,7 +61,9 @@ func cmdRengo(call *Call) (Result, error) {
 	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
 		return Result{}, err
 	}
-	cfg, clock, color, err := b.challengeConfig(room, a.Options)
+	o := a.Options
+	o.Placement = a.Choice["placement"]
+	cfg, clock, color, err := b.challengeConfig(room, o)
 	if err != nil {
 		return Result{}, err
 	}

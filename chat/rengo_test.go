@@ -378,3 +378,20 @@ func TestWhichGameNamesTeams(t *testing.T) {
 	h.ok("bob", "accept")
 	h.fails("bob", "undo", "Which game? There are several: #2 (<@test:bob> vs <@test:carol>), #1 (alice, bob vs carol, dave).")
 }
+
+// rengo takes placement= as challenge does: the advice for a handicap
+// without fixed points can be followed.
+func TestRengoPlacement(t *testing.T) {
+	h := newHarness(t)
+	h.fails("alice", "rengo @alice @bob vs @carol 5 handicap=3", "add placement=free")
+	h.ok("alice", "rengo @alice @bob vs @carol 5 black handicap=3 placement=free")
+	h.ok("bob", "accept")
+	rep := h.ok("carol", "accept")
+	if !strings.Contains(rep.Text, "Turn order: <@test:alice>, <@test:carol>, <@test:bob>, <@test:carol>") {
+		t.Fatalf("start: %s", rep.Text)
+	}
+	for _, p := range []string{"B2", "D4", "B4"} {
+		h.ok("alice", "play "+p)
+	}
+	h.ok("carol", "play C3")
+}
