@@ -144,7 +144,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		match.Left[game.Black], match.Left[game.White] = clock.Main, clock.Main
 	}
 	startClock(match, g, r.Time)
-	l := &loaded{match, g}
+	l := &loaded{match: match, g: g}
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
 		return Result{}, err
 	}
@@ -546,7 +546,7 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	}
 	match.NoVacation = c.NoVacation
 	startClock(match, g, r.Time)
-	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go
+	if err := b.gameBegins(tx, &loaded{match: match, g: g}, r.Time); err != nil { // vacation.go
 		return nil, false, err
 	}
 	if err := tx.InsertMatch(match); err != nil {
@@ -562,7 +562,7 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	if room, err := tx.Room(c.Room); err == nil {
 		threads = room.Threads
 	}
-	return &loaded{match, g}, threads, nil
+	return &loaded{match: match, g: g}, threads, nil
 }
 
 func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {

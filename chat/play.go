@@ -526,6 +526,9 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 type loaded struct {
 	match *gobot.Match
 	g     *game.Game
+	// note is said after what a command did with the game (a team
+	// game's turn passed on from a player on vacation: rengo.go).
+	note string
 }
 
 func load(match *gobot.Match) (*loaded, error) {
@@ -533,7 +536,7 @@ func load(match *gobot.Match) (*loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
 	}
-	return &loaded{match, g}, nil
+	return &loaded{match: match, g: g}, nil
 }
 
 // change applies fn to the game r refers to, in the command's write
@@ -570,6 +573,9 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		}
 	}
 	l.match.Record = l.g.Record()
+	if l.note, err = b.passAwayTurns(tx, l); err != nil { // rengo.go
+		return nil, err
+	}
 	l.match.Updated = r.Time
 	b.engineDue(l, r.Time)
 	if err := tx.PutMatch(l.match); err != nil {

@@ -150,6 +150,9 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	if what != "" {
 		lines = append(lines, what)
 	}
+	if l.note != "" {
+		lines = append(lines, l.note)
+	}
 	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:

@@ -162,7 +162,11 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
 	}
 	startClock(match, g, r.Time)
-	if err := b.gameBegins(tx, &loaded{match, g}, r.Time); err != nil { // vacation.go: the week count
+	l := &loaded{match: match, g: g}
+	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go: the week count
+		return Result{}, true, err
+	}
+	if l.note, err = b.passAwayTurns(tx, l); err != nil {
 		return Result{}, true, err
 	}
 	if err := tx.InsertMatch(match); err != nil {
@@ -173,7 +177,6 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		return Result{}, true, err
 	}
 	var fx Effects
-	l := &loaded{match, g}
 	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. Turn order: %s, then round again.",
 		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams, g.ToMove())))
 	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
@@ -325,6 +328,10 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	step = fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano())
 	t.Late[c]++
 	t.Skipped[c]++
+	next := playerOf(match, c)
+	if l.note, err = b.passAwayTurns(tx, l); err != nil { // the next one may be away
+		return "", true, err
+	}
 	if match.Clock.Kind == gobot.Fischer {
 		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
 	}
@@ -334,9 +341,58 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 		return "", true, err
 	}
 	r := &protocol.Request{Time: now, Room: match.Room}
-	rep := b.gameReply(fx, tx, l, r, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(playerOf(match, c)), teamLabel(tx, match, c)))
+	rep := b.gameReply(fx, tx, l, r, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(next), teamLabel(tx, match, c)))
 	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 	return step, true, b.claim(tx, step, fx.Notices, now)
+}
+
+// passAwayTurns passes a team game's turn on from players on vacation
+// (vacation.go) to the next teammate who is not, at once: team games'
+// clocks do not stop for a vacation, so the team plays on without its
+// absent members. Unlike a timeout it is no step towards losing on
+// time, and the clock runs on as it stands. A team whose players are
+// all away keeps its turn. It returns what to say ("" when the turn
+// stayed). Call it on the stored state: after a move is recorded in
+// l.match.
+func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) (string, error) {
+	m := l.match
+	if m.Teams == nil || !m.Active() || l.g.Phase() != game.Playing {
+		return "", nil
+	}
+	c := l.g.ToMove()
+	team := m.Teams.Team(c)
+	var away []gobot.UserID
+	for range team {
+		u := playerOf(m, c)
+		p, err := loadPlayer(tx, u)
+		if gobot.Damaged(err) != nil || errors.Is(err, gobot.ErrCorrupt) {
+			break // an unreadable player record: they keep their turn
+		}
+		if err != nil {
+			return "", err
+		}
+		if !p.Vacation.On() {
+			break
+		}
+		away = append(away, u)
+		m.Teams.Skipped[c]++
+	}
+	if len(away) == 0 {
+		return "", nil
+	}
+	if len(away) == len(team) { // all away: the turn stays where it was
+		m.Teams.Skipped[c] -= len(team)
+		return "", nil
+	}
+	var who []string
+	for _, u := range away {
+		who = append(who, protocol.Mention(u))
+	}
+	verb := "is"
+	if len(who) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(playerOf(m, c)), teamLabel(tx, m, c)), nil
 }
 
 // teamLostNote says, when a team game is lost on time, that the whole

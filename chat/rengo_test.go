@@ -221,17 +221,73 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	if m, _ := h.game(1); len(m.PausedBy) != 1 {
 		t.Fatalf("the two-player game is not stopped: %+v", m.PausedBy)
 	}
-	if m, _ := h.game(id); len(m.PausedBy) != 0 || m.Deadline.IsZero() {
-		t.Fatalf("the team game was stopped: %+v", m.PausedBy)
+	if m, g := h.game(id); len(m.PausedBy) != 0 || m.Deadline.IsZero() || playerOf(m, g.ToMove()) != "test:bob" {
+		t.Fatalf("the team game was stopped (%+v), or its turn stayed with alice on vacation (%s to move)", m.PausedBy, playerOf(m, g.ToMove()))
 	}
+	if n := h.notesSaying("<@test:alice> is on vacation: the turn passes to <@test:bob> (Black: alice, bob)."); n != 1 {
+		t.Fatalf("the room was told %d times that the turn passed: %+v", n, h.notes.all())
+	}
+	// bob runs out of time: alice is away, so the turn comes back to him;
+	// his next timeout is the whole team's (everyone present timed out).
 	h.clock.Advance(25 * time.Hour)
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	m, g := h.game(id)
 	if !m.Active() || playerOf(m, g.ToMove()) != "test:bob" {
-		t.Errorf("after alice's timeout on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
+		t.Errorf("after bob's timeout with alice on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
 	}
+	h.clock.Advance(25 * time.Hour)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := h.game(id); m.Active() || m.Result != "W+T" {
+		t.Errorf("after bob's second timeout: active=%v, result %q", m.Active(), m.Result)
+	}
+}
+
+// A team game plays on without a member on vacation: their turns pass
+// to the next teammate at once (when it starts on their turn, and each
+// time the turn comes round), said in the room; back from vacation,
+// they play in turn again. A team all away keeps its turn, and the
+// first to come back takes it.
+func TestRengoTurnsSkipVacation(t *testing.T) {
+	h := newHarness(t)
+	h.start("") // alice and bob get vacation accounts
+	h.ok("alice", "rengo @alice @bob @erin vs @carol @dave black 9")
+	for _, u := range []string{"bob", "erin", "carol", "dave"} {
+		h.ok(u, "accept #2")
+	}
+	h.ok("erin", "vacation on")
+	h.ok("alice", "play E5 #2")
+	h.ok("carol", "play C3 #2")
+	h.ok("bob", "play G5 #2")
+	rep := h.ok("dave", "play G3 #2")
+	if !strings.Contains(rep.Text, "<@test:erin> is on vacation: the turn passes to <@test:alice> (Black: alice, bob, erin).") {
+		t.Fatalf("erin's turn was not passed on: %s", rep.Text)
+	}
+	h.fails("erin", "play C7 #2", "It is <@test:alice>")
+	h.ok("erin", "vacation off")
+	h.ok("alice", "play C7 #2")
+	h.ok("carol", "play G7 #2")
+	h.ok("bob", "play D5 #2")
+	h.ok("dave", "play F5 #2")
+	h.ok("erin", "play D4 #2") // back in turn
+
+	// The whole team away: the turn stays; the first back takes it.
+	h.ok("carol", "play F4 #2")
+	h.ok("erin", "vacation on")
+	h.ok("bob", "vacation on")
+	h.ok("alice", "vacation on")
+	m, g := h.game(2)
+	if playerOf(m, g.ToMove()) != "test:alice" {
+		t.Fatalf("with all of Black away, %s is to move, want alice (whose turn it was)", playerOf(m, g.ToMove()))
+	}
+	h.ok("bob", "vacation off")
+	if m, g := h.game(2); playerOf(m, g.ToMove()) != "test:bob" {
+		t.Fatalf("bob came back to %s's turn", playerOf(m, g.ToMove()))
+	}
+	h.ok("bob", "play C5 #2")
 }
 
 // A team game is a game: it starts the vacation week count of every

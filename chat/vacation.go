@@ -310,13 +310,18 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	var stopped, running []string
 	for _, l := range games {
 		m := l.match
+		if m.Teams != nil { // rengo.go: no team game stops; a turn of u's passes on now
+			running = append(running, fmt.Sprintf("#%d (a team game: your turns pass to a teammate)", m.ID))
+			if err := b.passTurnNow(&fx, tx, l, r.Time); err != nil {
+				return Result{}, err
+			}
+			continue
+		}
 		if !pauseGame(l, u, r.Time) {
 			switch {
 			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
 			case m.NoVacation:
 				running = append(running, fmt.Sprintf("#%d (vacation=off)", m.ID))
-			case m.Teams != nil: // rengo.go
-				running = append(running, fmt.Sprintf("#%d (a team game: your turns pass to a teammate)", m.ID))
 			case vacationApplies(l):
 				running = append(running, fmt.Sprintf("#%d (out of time already)", m.ID))
 			}
@@ -345,6 +350,23 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	}
 	text += fmt.Sprintf(" %s ends it.", b.cmd("vacation off"))
 	return reply(protocol.Reply{Title: "Vacation", Text: text}, fx)
+}
+
+// passTurnNow passes team game l's turn on from players on vacation
+// (passAwayTurns) when a vacation starts or ends, and tells the room.
+func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) error {
+	note, err := b.passAwayTurns(tx, l)
+	if err != nil || note == "" {
+		return err
+	}
+	l.match.Updated = now
+	if err := tx.PutMatch(l.match); err != nil {
+		return err
+	}
+	l.note = note
+	r := &protocol.Request{Time: now, Room: l.match.Room}
+	fx.notify(protocol.Message{Room: l.match.Room, Reply: b.gameReply(fx, tx, l, r, "")})
+	return nil
 }
 
 // tellOpponent posts text in game m's room for its player opp (in a DM
@@ -434,6 +456,12 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	var running, held []string
 	for _, l := range games {
 		m := l.match
+		if m.Teams != nil { // rengo.go: a team all away kept its turn; p can take it now
+			if err := b.passTurnNow(fx, tx, l, now); err != nil {
+				return "", err
+			}
+			continue
+		}
 		if !slices.Contains(m.PausedBy, p.ID) {
 			continue
 		}
@@ -537,7 +565,7 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 // (written by TestCommandsDoc).
 const vacationDoc = `
 Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
-except team games (your turns pass to a teammate, as on a timeout) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
+except team games (your turns pass at once to a teammate who is not away) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
 the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
 still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
 increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or
