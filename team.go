@@ -25,7 +25,8 @@ type Teams struct {
 	// far; the game begins when every player but the challenger has.
 	Accepted []UserID
 	// Skipped (a game only), indexed by game.Color: the turns that passed
-	// to the next teammate because the player to move ran out of time.
+	// to the next teammate because the player to move ran out of time
+	// or was on vacation.
 	Skipped [3]int
 	// Late (a game only), indexed by game.Color: the team's timeouts in a
 	// row since its last move; when it reaches the team's size the team

@@ -575,9 +575,12 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 	}
 	if mine && c.From != r.User.ID {
 		if c.To == r.User.ID || (c.Teams != nil && c.Teams.ColorOf(r.User.ID) != game.Empty) {
-			return protocol.Reply{}, errorf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+			decline := b.cmd(fmt.Sprintf("decline #%d", c.ID))
+			return protocol.Reply{}, shortest(fmt.Sprintf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, decline),
+				fmt.Sprintf("Only the challenger can cancel challenge #%d; you may %s it.", c.ID, decline))
 		}
-		return protocol.Reply{}, errorf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID)
+		return protocol.Reply{}, shortest(fmt.Sprintf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID),
+			fmt.Sprintf("Only the challenger can cancel challenge #%d.", c.ID))
 	}
 	if !mine && c.To != r.User.ID {
 		if c.From == r.User.ID {

@@ -552,13 +552,13 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if asPlayer && me == game.Empty {
 		return nil, b.notAPlayer(tx, match)
 	}
+	if !match.Active() {
+		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
+	}
 	if asPlayer && me != colorOf(match, r.User.ID) && !scoringCommands[r.Command] {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
 		return nil, b.votesInstead(match, r)
-	}
-	if !match.Active() {
-		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
 	}
 	l, err := load(match)
 	if err != nil {

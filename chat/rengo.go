@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -321,7 +322,13 @@ func shortest(long, short string) error {
 func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (step string, handled bool, err error) {
 	match, c := l.match, l.g.ToMove()
 	t := match.Teams
-	if t == nil || t.Late[c]+1 >= len(t.Team(c)) {
+	if t == nil {
+		return "", false, nil
+	}
+	// The run that loses is every player present: members on vacation
+	// have no turns (passAwayTurns); with all away, every member.
+	present, _ := teamPresence(tx, t.Team(c))
+	if need := cmp.Or(len(present), len(t.Team(c))); t.Late[c]+1 >= need {
 		return "", false, nil
 	}
 	late := playerOf(match, c)
@@ -384,6 +391,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) (string, error) {
 		m.Teams.Skipped[c] -= len(team)
 		return "", nil
 	}
+	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string
 	for _, u := range away {
 		who = append(who, protocol.Mention(u))
@@ -401,7 +409,24 @@ func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	if match.Teams == nil {
 		return ""
 	}
+	present, away := teamPresence(tx, match.Teams.Team(c))
+	if len(away) > 0 && len(present) > 0 {
+		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, present), c.Name())
+	}
 	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, match.Teams.Team(c)), c.Name())
+}
+
+// teamPresence splits a team into its players who are not on vacation
+// and those who are. An unreadable player record counts as present.
+func teamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserID) {
+	for _, u := range team {
+		if p, err := loadPlayer(tx, u); err == nil && p.Vacation.On() {
+			away = append(away, u)
+		} else {
+			present = append(present, u)
+		}
+	}
+	return present, away
 }
 
 // answerer names who may answer for colour c: its player, or in a team

@@ -227,22 +227,17 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	if n := h.notesSaying("<@test:alice> is on vacation: the turn passes to <@test:bob> (Black: alice, bob)."); n != 1 {
 		t.Fatalf("the room was told %d times that the turn passed: %+v", n, h.notes.all())
 	}
-	// bob runs out of time: alice is away, so the turn comes back to him;
-	// his next timeout is the whole team's (everyone present timed out).
-	h.clock.Advance(25 * time.Hour)
-	if err := h.bot.Tick(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	m, g := h.game(id)
-	if !m.Active() || playerOf(m, g.ToMove()) != "test:bob" {
-		t.Errorf("after bob's timeout with alice on vacation: active=%v, %s to move", m.Active(), playerOf(m, g.ToMove()))
-	}
+	// bob runs out of time: with alice away he is the team's only player
+	// present, so Black loses on time, as a team of one would.
 	h.clock.Advance(25 * time.Hour)
 	if err := h.bot.Tick(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := h.game(id); m.Active() || m.Result != "W+T" {
-		t.Errorf("after bob's second timeout: active=%v, result %q", m.Active(), m.Result)
+		t.Errorf("after bob's timeout with alice on vacation: active=%v, result %q", m.Active(), m.Result)
+	}
+	if n := h.notesSaying("Every Black player not on vacation (bob) has run out of time in a row: Black loses on time."); n != 1 {
+		t.Errorf("the loss on time said %d times: %+v", n, h.notes.all())
 	}
 }
 
@@ -450,4 +445,25 @@ func TestRengoPlacement(t *testing.T) {
 		h.ok("alice", "play "+p)
 	}
 	h.ok("carol", "play C3")
+}
+
+// The teammate a turn passes to from a player on vacation gets the
+// turn's reminders: alice had the 24-hour one, bob gets his.
+func TestRengoPassedTurnReminds(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=3d") // game #1: alice and bob get vacation accounts
+	h.ok("alice", "rengo @alice @bob vs @carol @dave black 9 clock=3d")
+	for _, u := range []string{"bob", "carol", "dave"} {
+		h.ok(u, "accept #2")
+	}
+	h.clock.Advance(50 * time.Hour)
+	h.tick(0)
+	if n := h.notesSaying("<@test:alice>, it's your move in game #2"); n != 1 {
+		t.Fatalf("alice was reminded %d times", n)
+	}
+	h.ok("alice", "vacation on")
+	h.tick(0)
+	if n := h.notesSaying("<@test:bob>, it's your move in game #2"); n != 1 {
+		t.Fatalf("bob, to play with 22h left after alice's turn passed to him, was reminded %d times: %+v", n, h.notes.all())
+	}
 }

@@ -255,6 +255,9 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		}
 		left := match.Deadline.Sub(now)
 		step = fmt.Sprintf("game %d deadline %d reminder %d", id, match.Deadline.UnixNano(), k)
+		if match.Teams != nil { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
+			step += " to " + string(late)
+		}
 		match.Reminded = k
 		if err := tx.PutMatch(match); err != nil {
 			return err

@@ -311,7 +311,11 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	for _, l := range games {
 		m := l.match
 		if m.Teams != nil { // rengo.go: no team game stops; a turn of u's passes on now
-			running = append(running, fmt.Sprintf("#%d (a team game: your turns pass to a teammate)", m.ID))
+			why := "a team game: your turns pass to a teammate"
+			if len(m.Teams.Team(colorOf(m, u))) == 1 {
+				why = "a team game: its clock runs on"
+			}
+			running = append(running, fmt.Sprintf("#%d (%s)", m.ID, why))
 			if err := b.passTurnNow(&fx, tx, l, r.Time); err != nil {
 				return Result{}, err
 			}
@@ -434,14 +438,16 @@ func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*loaded, error) {
 // games for p.
 func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.Time) (string, error) {
 	v := *p.Vacation
+	// It ends no earlier than it began (a late-delivered event may carry
+	// a time before the vacation's start) and no later than its end.
 	end := now
 	if v.End.Before(end) {
 		end = v.End
 	}
-	// Time spent is never negative: a late-delivered event may carry a
-	// time before the vacation's start.
-	spent := max(end.Sub(v.Start), 0).Truncate(time.Second)
-	v.Left = max(v.Left-spent, 0)
+	if end.Before(v.Start) {
+		end = v.Start
+	}
+	v.Left = max(v.Left-end.Sub(v.Start).Truncate(time.Second), 0)
 	v.Start, v.End, v.Reminded, v.Room = time.Time{}, time.Time{}, false, ""
 	p.Vacation = &v
 	v = b.vacationAccount(p, now)

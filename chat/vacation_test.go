@@ -343,6 +343,8 @@ func TestVacationResumedClockRemindsAgain(t *testing.T) {
 func TestVacationSenderClockIgnored(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=1d")
+	h.ok("alice", "play D4")
+	h.clock.Advance(time.Hour) // bob: 23h left
 	on := h.request("alice: vacation on", "test:future-on")
 	on.Time = h.clock.Now().Add(300 * day)
 	if rep := h.bot.Handle(context.Background(), on); rep.Error {
@@ -359,6 +361,9 @@ func TestVacationSenderClockIgnored(t *testing.T) {
 	}
 	if v := h.player("alice").Vacation; v.On() || v.Left != 14*day {
 		t.Fatalf("a vacation ended before its start: %+v, want 14 days left", v)
+	}
+	if m, _ := h.game(1); m.Paused() || !m.Deadline.Equal(h.clock.Now().Add(23*time.Hour)) {
+		t.Fatalf("bob's clock after a vacation ended before its start: paused %v, %v left, want 23h", m.Paused(), m.Deadline.Sub(h.clock.Now()))
 	}
 }
 

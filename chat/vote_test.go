@@ -244,6 +244,7 @@ func TestVoteTieAndResign(t *testing.T) {
 	}
 	h.fails("bob", "vote E5", "No vote game is being played here. Start one with <cmd:challenge engine=corner vote=10m:cmd>")
 	h.fails("bob", "vote E5 #1", "Game #1 is over")
+	h.fails("bob", "pass #1", "Game #1 is over") // a voter of an ended game: over, not "vote"
 }
 
 // Half the voters for resigning is not enough: the other move is played.
@@ -541,6 +542,11 @@ func TestRefusalsShortWithLongMatrixIDs(t *testing.T) {
 	}
 	check(h.mx("bob", room, "play E5", false), "the room plays by vote")
 	check(h.mx("bob", room, "vote E5", false), "the room votes again after that move")
+	if rep := h.mx(long, room, "challenge @matrix:@alice:example.org 9", false); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	check(h.mx("alice", room, "cancel #2", false), "you may")
+	check(h.mx("carol", room, "cancel #2", false), "Only the challenger can cancel challenge #2.")
 }
 
 // games lists the room's vote games for its members: the room plays
