@@ -573,9 +573,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		}
 	}
 	l.match.Record = l.g.Record()
-	if l.note, err = b.passAwayTurns(tx, l); err != nil { // rengo.go
-		return nil, err
-	}
+	l.note = b.passAwayTurns(tx, l) // rengo.go
 	l.match.Updated = r.Time
 	b.engineDue(l, r.Time)
 	if err := tx.PutMatch(l.match); err != nil {

@@ -167,9 +167,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go: the week count
 		return Result{}, true, err
 	}
-	if l.note, err = b.passAwayTurns(tx, l); err != nil {
-		return Result{}, true, err
-	}
+	l.note = b.passAwayTurns(tx, l)
 	if err := tx.InsertMatch(match); err != nil {
 		return Result{}, true, err
 	}
@@ -336,9 +334,7 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	t.Late[c]++
 	t.Skipped[c]++
 	next := playerOf(match, c)
-	if l.note, err = b.passAwayTurns(tx, l); err != nil { // the next one may be away
-		return "", true, err
-	}
+	l.note = b.passAwayTurns(tx, l) // the next one may be away
 	if match.Clock.Kind == gobot.Fischer {
 		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
 	}
@@ -361,35 +357,28 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 // all away keeps its turn. It returns what to say ("" when the turn
 // stayed). Call it on the stored state: after a move is recorded in
 // l.match.
-func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) (string, error) {
+func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	m := l.match
 	if m.Teams == nil || !m.Active() || l.g.Phase() != game.Playing {
-		return "", nil
+		return ""
 	}
 	c := l.g.ToMove()
 	team := m.Teams.Team(c)
 	var away []gobot.UserID
 	for range team {
 		u := playerOf(m, c)
-		p, err := loadPlayer(tx, u)
-		if gobot.Damaged(err) != nil || errors.Is(err, gobot.ErrCorrupt) {
-			break // an unreadable player record: they keep their turn
-		}
-		if err != nil {
-			return "", err
-		}
-		if !p.Vacation.On() {
+		if !onVacation(tx, u) {
 			break
 		}
 		away = append(away, u)
 		m.Teams.Skipped[c]++
 	}
 	if len(away) == 0 {
-		return "", nil
+		return ""
 	}
 	if len(away) == len(team) { // all away: the turn stays where it was
 		m.Teams.Skipped[c] -= len(team)
-		return "", nil
+		return ""
 	}
 	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string
@@ -400,7 +389,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) (string, error) {
 	if len(who) > 1 {
 		verb = "are"
 	}
-	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(playerOf(m, c)), teamLabel(tx, m, c)), nil
+	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(playerOf(m, c)), teamLabel(tx, m, c))
 }
 
 // teamLostNote says, when a team game is lost on time, that the whole
@@ -416,11 +405,18 @@ func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, match.Teams.Team(c)), c.Name())
 }
 
+// onVacation reports whether u is on vacation; a player whose record
+// cannot be read counts as present (they keep their turns).
+func onVacation(tx gobot.Tx, u gobot.UserID) bool {
+	p, err := loadPlayer(tx, u)
+	return err == nil && p.Vacation.On()
+}
+
 // teamPresence splits a team into its players who are not on vacation
-// and those who are. An unreadable player record counts as present.
+// and those who are.
 func teamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserID) {
 	for _, u := range team {
-		if p, err := loadPlayer(tx, u); err == nil && p.Vacation.On() {
+		if onVacation(tx, u) {
 			away = append(away, u)
 		} else {
 			present = append(present, u)

@@ -359,9 +359,9 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 // passTurnNow passes team game l's turn on from players on vacation
 // (passAwayTurns) when a vacation starts or ends, and tells the room.
 func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) error {
-	note, err := b.passAwayTurns(tx, l)
-	if err != nil || note == "" {
-		return err
+	note := b.passAwayTurns(tx, l)
+	if note == "" {
+		return nil
 	}
 	l.match.Updated = now
 	if err := tx.PutMatch(l.match); err != nil {
