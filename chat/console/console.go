@@ -169,7 +169,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			fmt.Fprintf(c.Out, "! clock: %v\n", err)
 		}
 		return true
-	case "/go", "!go":
+	case "/go", "/gobot", "!go": // as Discord and Matrix write them
 		fields = fields[1:]
 		if len(fields) == 0 {
 			fields = []string{"help"}

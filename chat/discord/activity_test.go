@@ -402,10 +402,10 @@ func TestRegisterKeepsEntryPoint(t *testing.T) {
 		t.Fatalf("registrations: %v", puts)
 	}
 	var cmds []map[string]any
-	if err := json.Unmarshal(puts[0].Body, &cmds); err != nil || len(cmds) != 2 {
+	if err := json.Unmarshal(puts[0].Body, &cmds); err != nil || len(cmds) != 3 {
 		t.Fatalf("the overwrite: %s", puts[0].Body)
 	}
-	if cmds[0]["name"] != "go" || cmds[0]["description"] == "old" || cmds[1]["type"] != float64(4) || cmds[1]["handler"] != float64(2) || cmds[1]["id"] != "10" {
-		t.Fatalf("the overwrite must be the new /go and the entry point as it was: %s", puts[0].Body)
+	if cmds[0]["name"] != "go" || cmds[0]["description"] == "old" || cmds[1]["name"] != "gobot" || cmds[2]["type"] != float64(4) || cmds[2]["handler"] != float64(2) || cmds[2]["id"] != "10" {
+		t.Fatalf("the overwrite must be the new /go and /gobot and the entry point as it was: %s", puts[0].Body)
 	}
 }

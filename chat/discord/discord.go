@@ -206,31 +206,41 @@ func (a *Adapter) session(id, count int) (*discordgo.Session, error) {
 	return s, nil
 }
 
-// Run registers the /go command (when it changed, by one process) and
+// Run registers the commands (when they changed, by one process) and
 // serves interactions until ctx ends. It returns once every interaction
-// in flight is answered: the store may close after it.
-func (a *Adapter) Run(ctx context.Context) error {
+// in flight is answered: the store may close after it. A registration
+// Discord refuses (*RefusedError) ends Run with that error.
+func (a *Adapter) Run(ctx context.Context) (err error) {
 	var bg sync.WaitGroup
 	defer bg.Wait()
-	rctx, stopRegistering := context.WithCancel(ctx)
-	defer stopRegistering() // before bg.Wait: Run may end on an error
+	sctx, stopServing := context.WithCancelCause(ctx)
+	defer stopServing(nil) // before bg.Wait: Run may end on an error
 	bg.Add(1)
 	go func() {
 		defer bg.Done()
-		a.registerOnce(rctx)
+		if err := a.registerOnce(sctx); err != nil {
+			a.log.Error("Discord refused the commands: stopping", "err", err)
+			stopServing(err)
+		}
+	}()
+	defer func() {
+		var refused *RefusedError
+		if cause := context.Cause(sctx); errors.As(cause, &refused) {
+			err = refused
+		}
 	}()
 	if a.cfg.Mode == "http" {
 		ln, err := net.Listen("tcp", a.cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("discord: %w", err)
 		}
-		return a.Serve(ctx, ln)
+		return a.Serve(sctx, ln)
 	}
 	defer a.drain()
 	if a.cfg.AutoShards {
-		return a.runAutoShards(ctx)
+		return a.runAutoShards(sctx)
 	}
-	return a.runShard(ctx, a.cfg.ShardID, a.cfg.ShardCount, nil)
+	return a.runShard(sctx, a.cfg.ShardID, a.cfg.ShardCount, nil)
 }
 
 // drain stops new gateway interactions and waits for those in flight.
@@ -412,8 +422,10 @@ func hashCommands(cmds []*discordgo.ApplicationCommand) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Register puts the /go command globally or in each configured guild,
-// only when its definition changed since the last registration.
+// Register puts the commands (/go and /gobot) globally or in each
+// configured guild, only when their definition changed since the last
+// registration. An error Discord gives for good (HTTP 4xx but 429) is a
+// *RefusedError.
 func (a *Adapter) Register() error {
 	appID := a.cfg.ApplicationID
 	if appID == "" {
@@ -424,8 +436,7 @@ func (a *Adapter) Register() error {
 		appID = u.ID
 		a.cfg.ApplicationID = appID
 	}
-	cmd := ApplicationCommand(a.bot.Commands())
-	cmds := []*discordgo.ApplicationCommand{cmd}
+	cmds := ApplicationCommands(a.bot.Commands())
 	guilds := a.cfg.GuildIDs
 	if len(guilds) == 0 {
 		guilds = []string{""}
@@ -434,8 +445,10 @@ func (a *Adapter) Register() error {
 	if a.cfg.UserInstall {
 		// Install types and contexts apply to global commands only. A
 		// guild's own /go from before would show twice: it is removed.
-		cmd.IntegrationTypes = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
-		cmd.Contexts = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+		for _, cmd := range cmds {
+			cmd.IntegrationTypes = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+			cmd.Contexts = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+		}
 		for _, g := range guilds {
 			if g != "" {
 				perGuild[g] = []*discordgo.ApplicationCommand{}
@@ -465,14 +478,14 @@ func (a *Adapter) Register() error {
 			}
 		}
 		if err := a.overwriteCommands(appID, g, cmds); err != nil { // keeps the Activity's entry point (activity.go)
-			return fmt.Errorf("registering /go (guild %q): %w", g, err)
+			return registrationError(g, cmds, err)
 		}
 		if a.state != nil {
 			if err := a.state.PutState(context.Background(), Platform, map[string][]byte{key: []byte(hash)}); err != nil {
 				return err
 			}
 		}
-		a.log.Info("registered /go", "guild", g, "commands", len(cmds), "user_install", a.cfg.UserInstall)
+		a.log.Info("registered the commands", "guild", g, "commands", commandNames(cmds), "user_install", a.cfg.UserInstall)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func (f *fakeDiscord) refuse(w http.ResponseWriter, status, code int, why string
 
 // check applies Discord's refusals to r (f.mu held); it reports whether
 // r was refused.
-func (f *fakeDiscord) check(w http.ResponseWriter, r *http.Request) bool {
+func (f *fakeDiscord) check(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/api/v9/"), "/")
 	now := time.Now()
 	if f.now != nil {
@@ -99,6 +99,8 @@ func (f *fakeDiscord) check(w http.ResponseWriter, r *http.Request) bool {
 		token = parts[2]
 	case len(parts) == 4 && parts[0] == "interactions" && parts[3] == "callback":
 		token = parts[2]
+	case len(parts) >= 3 && parts[0] == "applications" && parts[len(parts)-1] == "commands" && r.Method == http.MethodPut:
+		return f.refuseCommands(w, body, len(parts) == 3)
 	case len(parts) >= 3 && parts[0] == "channels" && parts[2] == "messages" && r.Method == http.MethodPost:
 		ch := parts[1]
 		if f.noBot[ch] {
@@ -170,7 +172,7 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
-	refused := f.check(w, r)
+	refused := f.check(w, r, c.Body)
 	f.mu.Unlock()
 	if refused {
 		return
@@ -278,8 +280,8 @@ func member(id, name string) string {
 func (e *env) command(user, name, sub string, opts string) []byte {
 	e.seq++
 	return []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":2,"token":"tok%d","channel_id":"c1","guild_id":"g1",%s,
-		"data":{"id":"cmd","name":"go","type":1,"options":[{"name":%q,"type":1,"options":[%s]}],
-		"resolved":{"users":{"222":{"id":"222","username":"bob"}}}}}`, e.seq, e.seq, member(user, name), sub, opts))
+		"data":{"id":"cmd","name":%q,"type":1,"options":[{"name":%q,"type":1,"options":[%s]}],
+		"resolved":{"users":{"222":{"id":"222","username":"bob"}}}}}`, e.seq, e.seq, member(user, name), TopLevel(sub), sub, opts))
 }
 
 func (e *env) button(user, name, customID string) []byte {
@@ -470,11 +472,11 @@ func TestApplicationCommandShape(t *testing.T) {
 	db, _ := storage.Open(filepath.Join(t.TempDir(), "x.db"), storage.Options{})
 	defer db.Close()
 	bot := chat.New(chat.Config{}, db, nil, nil, nil)
-	cmd := ApplicationCommand(bot.Commands())
-	if cmd.Name != "go" || len(cmd.Options) != len(bot.Commands()) {
-		t.Fatalf("%d subcommands", len(cmd.Options))
+	cmds := ApplicationCommands(bot.Commands())
+	if len(cmds) != 2 || cmds[0].Name != "go" || cmds[1].Name != "gobot" || len(subcommands(cmds)) != len(bot.Commands())+1 { // help is in both
+		t.Fatalf("%d commands, %d subcommands", len(cmds), len(subcommands(cmds)))
 	}
-	for _, sub := range cmd.Options {
+	for _, sub := range subcommands(cmds) {
 		if len(sub.Description) == 0 || len(sub.Description) > 100 {
 			t.Errorf("%s: description length %d", sub.Name, len(sub.Description))
 		}
@@ -523,7 +525,7 @@ func TestGameThreads(t *testing.T) {
 	e.seq++
 	admin := []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":2,"token":"tok%d","channel_id":"c1","guild_id":"g1",
 		"member":{"user":{"id":"111","username":"alice"},"permissions":"32"},
-		"data":{"id":"cmd","name":"go","type":1,"options":[{"name":"settings","type":1,"options":[{"name":"options","type":3,"value":"room threads=on"}]}]}}`, e.seq, e.seq))
+		"data":{"id":"cmd","name":"gobot","type":1,"options":[{"name":"settings","type":1,"options":[{"name":"options","type":3,"value":"room threads=on"}]}]}}`, e.seq, e.seq))
 	if code, out := e.send(admin, now, false); code != 200 || strings.Contains(fmt.Sprint(out), "Only room admins") {
 		t.Fatalf("settings: %d %v", code, out)
 	}

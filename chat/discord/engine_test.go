@@ -12,9 +12,9 @@ import (
 // 1 to 10, and both reach chat as engine= and level=.
 func TestEngineOptions(t *testing.T) {
 	bot := chat.New(chat.Config{}, nil, nil, nil, nil)
-	root := ApplicationCommand(bot.Commands())
+	subs := subcommands(ApplicationCommands(bot.Commands()))
 	var eng, lvl *discordgo.ApplicationCommandOption
-	for _, sub := range root.Options {
+	for _, sub := range subs {
 		if sub.Name != "challenge" {
 			continue
 		}

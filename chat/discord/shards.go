@@ -102,33 +102,6 @@ func (a *Adapter) takeShard(ctx context.Context, count int, running *sync.WaitGr
 	}
 }
 
-// registerOnce registers the command, under the registration lease when
-// processes share a store: the first process to take it registers (if the
-// definition changed), the others wait for it and then find the stored
-// hash unchanged.
-func (a *Adapter) registerOnce(ctx context.Context) {
-	register := func(context.Context) error { return a.Register() }
-	for {
-		var err error
-		if a.cfg.Hold == nil {
-			err = register(ctx)
-		} else {
-			err = a.cfg.Hold(ctx, registerLease, register)
-		}
-		if !errors.Is(err, ErrLeaseHeld) {
-			if err != nil && ctx.Err() == nil {
-				a.log.Error("registering /go", "err", err)
-			}
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(a.cfg.LeaseRound):
-		}
-	}
-}
-
 // StoreLeases returns a Config.Hold that keeps its leases in store
 // (chat's lease records): holder names this process (unique per process,
 // such as host:pid:random), ttl is how long a lease outlives its holder's

@@ -13,8 +13,39 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
-// CommandPrefix is how commands are typed on Discord: "/go accept #1".
-const CommandPrefix = "/go"
+// Discord holds gobot's commands under two top-level slash commands,
+// since Discord allows at most 25 subcommands in one: GameCommand has
+// what is typed around a game ("/go play D4"), BotCommand the rest
+// (ratings, engines, rules, settings, vacation, the admin's abort).
+// help is in both. docs/discord.md says why.
+const (
+	GameCommand = "go"
+	BotCommand  = "gobot"
+)
+
+// botCommands are the chat commands under BotCommand; every other
+// command is under GameCommand.
+var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true}
+
+// TopLevel names the top-level command a chat command is typed under on
+// Discord ("go" or "gobot").
+func TopLevel(command string) string {
+	if botCommands[strings.ToLower(command)] {
+		return BotCommand
+	}
+	return GameCommand
+}
+
+// CommandLine writes a chat command line as Discord shows it:
+// "play D4" → "/go play D4", "rating @bob" → "/gobot rating @bob".
+func CommandLine(line string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	return "/" + TopLevel(name) + " " + line
+}
+
+// codeCommand renders a command token as Discord shows it, as inline
+// code.
+func codeCommand(line string) string { return "`" + CommandLine(line) + "`" }
 
 // optionName turns an argument name into a Discord option name:
 // "@player" → "player", "#game" → "game", "key=value" → "options".
@@ -34,51 +65,67 @@ func optionName(a protocol.Arg) string {
 // clip cuts s to at most n characters, ending in "…" when cut.
 func clip(s string, n int) string { return protocol.ClipRunes(s, n) }
 
-// ApplicationCommand builds the /go command with one subcommand per chat
-// command, from the chat package's declarations.
-func ApplicationCommand(cmds []chat.Command) *discordgo.ApplicationCommand {
-	root := &discordgo.ApplicationCommand{Name: "go", Description: "Play Go (baduk, weiqi) here", Type: discordgo.ChatApplicationCommand}
+// ApplicationCommands builds the top-level commands, /go and /gobot,
+// with one subcommand per chat command, from the chat package's
+// declarations. help is under both.
+func ApplicationCommands(cmds []chat.Command) []*discordgo.ApplicationCommand {
+	game := &discordgo.ApplicationCommand{Name: GameCommand, Description: "Play Go (baduk, weiqi) here: challenge, play, pass, resign, board…", Type: discordgo.ChatApplicationCommand}
+	bot := &discordgo.ApplicationCommand{Name: BotCommand, Description: "gobot: ratings, leaderboard, engines, rules, settings, vacation, help", Type: discordgo.ChatApplicationCommand}
 	for _, c := range cmds {
-		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
-		var required, optional []*discordgo.ApplicationCommandOption
-		for _, a := range c.Args {
-			if a.Kind == protocol.ArgTeams { // teams.go: a user option per player
-				req, opt := teamOptions(a)
-				required, optional = append(required, req...), append(optional, opt...)
-				continue
-			}
-			o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
-			switch a.Kind {
-			case protocol.ArgUser:
-				o.Type = discordgo.ApplicationCommandOptionUser
-				o.MaxLength = 0 // only string options have a length
-			case protocol.ArgGame, protocol.ArgPoint, protocol.ArgEngine:
-				o.Autocomplete = !a.Repeat
-			case protocol.ArgRules:
-				// Suggested, not a fixed list: options of a ruleset
-				// ("japanese ko=simple") are free text.
-				o.Autocomplete = true
-			case protocol.ArgLevel:
-				lo, hi := 1.0, 10.0
-				o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
-			case protocol.ArgColor, protocol.ArgChoice:
-				for _, ch := range a.Choices {
-					o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
-				}
-			}
-			if a.Repeat {
-				o.Description = clip(o.Description+" (several: separate with spaces)", 100)
-			}
-			if a.Required {
-				required = append(required, o)
-			} else {
-				optional = append(optional, o)
+		sub := subcommand(c)
+		switch {
+		case c.Name == "help":
+			game.Options = append(game.Options, sub)
+			bot.Options = append(bot.Options, subcommand(c))
+		case TopLevel(c.Name) == BotCommand:
+			bot.Options = append(bot.Options, sub)
+		default:
+			game.Options = append(game.Options, sub)
+		}
+	}
+	return []*discordgo.ApplicationCommand{game, bot}
+}
+
+// subcommand declares chat command c as a Discord subcommand.
+func subcommand(c chat.Command) *discordgo.ApplicationCommandOption {
+	sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: c.Name, Description: clip(c.Summary, 100)}
+	var required, optional []*discordgo.ApplicationCommandOption
+	for _, a := range c.Args {
+		if a.Kind == protocol.ArgTeams { // teams.go: a user option per player
+			req, opt := teamOptions(a)
+			required, optional = append(required, req...), append(optional, opt...)
+			continue
+		}
+		o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
+		switch a.Kind {
+		case protocol.ArgUser:
+			o.Type = discordgo.ApplicationCommandOptionUser
+			o.MaxLength = 0 // only string options have a length
+		case protocol.ArgGame, protocol.ArgPoint, protocol.ArgEngine:
+			o.Autocomplete = !a.Repeat
+		case protocol.ArgRules:
+			// Suggested, not a fixed list: options of a ruleset
+			// ("japanese ko=simple") are free text.
+			o.Autocomplete = true
+		case protocol.ArgLevel:
+			lo, hi := 1.0, 10.0
+			o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
+		case protocol.ArgColor, protocol.ArgChoice:
+			for _, ch := range a.Choices {
+				o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
 			}
 		}
-		sub.Options = append(required, optional...)
-		root.Options = append(root.Options, sub)
+		if a.Repeat {
+			o.Description = clip(o.Description+" (several: separate with spaces)", 100)
+		}
+		if a.Required {
+			required = append(required, o)
+		} else {
+			optional = append(optional, o)
+		}
 	}
-	return root
+	sub.Options = append(required, optional...)
+	return sub
 }
 
 func orDefault(s, d string) string {
@@ -220,7 +267,7 @@ type Message struct {
 // pings limited to the reply's mentions.
 func Translate(rep protocol.Reply) Message {
 	m := Message{Ephemeral: rep.Private || rep.Error}
-	rep = protocol.FormatReply(rep, protocol.CodeCommand(CommandPrefix))
+	rep = protocol.FormatReply(rep, codeCommand)
 	text := protocol.FormatText(rep.Text, mention)
 	m.Mentions = &discordgo.MessageAllowedMentions{Users: []string{}}
 	var pings []string

@@ -48,9 +48,9 @@ func (e *env) ix(w where, user, sub, opts string) []byte {
 	}
 	return []byte(fmt.Sprintf(`{"id":"u%d","application_id":"app","type":2,"token":"utok%d","channel_id":%q,%s,
 		"context":%d,"authorizing_integration_owners":%s,"app_permissions":%q,
-		"data":{"id":"cmd","name":"go","type":1,"options":[{"name":%q,"type":1,"options":[%s]}],
+		"data":{"id":"cmd","name":%q,"type":1,"options":[{"name":%q,"type":1,"options":[%s]}],
 		"resolved":{"users":{"111":{"id":"111","username":"alice"},"222":{"id":"222","username":"bob"},"333":{"id":"333","username":"carol"}}}}}`,
-		e.seq, e.seq, w.channel, who, w.context, w.owners, w.perms, sub, opts))
+		e.seq, e.seq, w.channel, who, w.context, w.owners, w.perms, TopLevel(sub), sub, opts))
 }
 
 // find returns the calls made so far to method and a path ending in
@@ -401,11 +401,13 @@ func TestRegisterUserInstall(t *testing.T) {
 		t.Fatalf("registrations: %v", e.fake.take())
 	}
 	var cmds []map[string]any
-	if err := json.Unmarshal(global[0].Body, &cmds); err != nil || len(cmds) != 1 {
+	if err := json.Unmarshal(global[0].Body, &cmds); err != nil || len(cmds) != 2 {
 		t.Fatalf("global commands: %s", global[0].Body)
 	}
-	if cmds[0]["name"] != "go" || fmt.Sprint(cmds[0]["integration_types"]) != "[0 1]" || fmt.Sprint(cmds[0]["contexts"]) != "[0 1 2]" {
-		t.Fatalf("/go: name %v, integration_types %v, contexts %v", cmds[0]["name"], cmds[0]["integration_types"], cmds[0]["contexts"])
+	for i, name := range []string{"go", "gobot"} {
+		if cmds[i]["name"] != name || fmt.Sprint(cmds[i]["integration_types"]) != "[0 1]" || fmt.Sprint(cmds[i]["contexts"]) != "[0 1 2]" {
+			t.Fatalf("/%s: name %v, integration_types %v, contexts %v", name, cmds[i]["name"], cmds[i]["integration_types"], cmds[i]["contexts"])
+		}
 	}
 	if strings.TrimSpace(string(guild[0].Body)) != "[]" {
 		t.Fatalf("the guild's own /go: %s", guild[0].Body)
@@ -426,7 +428,7 @@ func TestRegisterUserInstall(t *testing.T) {
 	if len(global) != 1 || strings.TrimSpace(string(global[0].Body)) != "[]" {
 		t.Fatalf("global /go after user_install off: %v", global)
 	}
-	if len(guild) != 1 || !strings.Contains(string(guild[0].Body), `"name":"go"`) || strings.Contains(string(guild[0].Body), "integration_types") {
+	if len(guild) != 1 || !strings.Contains(string(guild[0].Body), `"name":"go"`) || !strings.Contains(string(guild[0].Body), `"name":"gobot"`) || strings.Contains(string(guild[0].Body), "integration_types") {
 		t.Fatalf("the guild's /go after user_install off: %v", guild)
 	}
 	e.fake.take()

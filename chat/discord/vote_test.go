@@ -30,9 +30,9 @@ func (c *voteClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.
 // option for the window.
 func TestVoteCommandRegistered(t *testing.T) {
 	bot := chat.New(chat.Config{}, nil, nil, nil, nil)
-	root := ApplicationCommand(bot.Commands())
+	subs := subcommands(ApplicationCommands(bot.Commands()))
 	opts := map[string]map[string]*discordgo.ApplicationCommandOption{}
-	for _, sub := range root.Options {
+	for _, sub := range subs {
 		opts[sub.Name] = map[string]*discordgo.ApplicationCommandOption{}
 		for _, o := range sub.Options {
 			opts[sub.Name][o.Name] = o

@@ -194,8 +194,8 @@ func LooksLikePoint(s string) bool {
 func ParseArgs(c *Decl, r *Request) (*Args, error) {
 	a := &Args{Choice: map[string]string{}, typed: map[string]string{}}
 	words := r.Args
-	if c.Name == "help" && len(words) > 1 && (strings.EqualFold(words[0], "!go") || strings.EqualFold(words[0], "/go")) {
-		words = words[1:] // "help /go play": the platform's prefix copied along
+	if c.Name == "help" && len(words) > 1 && (strings.EqualFold(words[0], "!go") || strings.EqualFold(words[0], "/go") || strings.EqualFold(words[0], "/gobot")) {
+		words = words[1:] // "help /go play", "help /gobot rating": the platform's prefix copied along
 	}
 	for i, w := range words {
 		if !utf8.ValidString(w) {

@@ -156,14 +156,16 @@ func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
 	w.Write(b)
 }
 
-// platformPrefix is how the game's platform writes a command.
-var platformPrefix = map[string]string{"discord": "/go ", "matrix": "!go "}
-
 // plain turns a chat reply's text into the page's: mentions become
 // names and command tokens the command as the game's room types it.
 func (s *Server) plain(text string, sn *snapshot) string {
-	prefix := platformPrefix[sn.room.Platform()]
-	text = protocol.FormatCommands(text, func(c string) string { return "“" + prefix + c + "”" })
+	platform := sn.room.Platform()
+	text = protocol.FormatCommands(text, func(c string) string {
+		if s.cfg.CommandLine != nil {
+			c = s.cfg.CommandLine(platform, c)
+		}
+		return "“" + c + "”"
+	})
 	text = protocol.FormatText(text, func(u gobot.UserID) string {
 		if n, ok := sn.names[u]; ok {
 			return n

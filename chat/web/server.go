@@ -73,6 +73,11 @@ type Config struct {
 	// the chat clients' origins, like https://app.element.io; "*" for
 	// any site. Empty: no one. Other pages are never framed.
 	WidgetOrigins []string
+
+	// CommandLine writes a command line as a platform's users type it
+	// ("play D4" → "/go play D4" on Discord, "!go play D4" on Matrix);
+	// nil: bare, as in the terminal.
+	CommandLine func(platform, line string) string
 }
 
 // Server serves the web board. Link implements chat.Linker; give the bot

@@ -220,6 +220,7 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 		if public == "" {
 			public = "http://" + ln.Addr().String() // the port bound, if listen said :0
 		}
+		board.matrixPrefix = cfg.Matrix.Prefix
 		run, err := board.serve(ln, bot, public, []byte(cfg.Web.Secret), ttl, log)
 		if err != nil {
 			ln.Close()

@@ -132,3 +132,59 @@ discord:
 		t.Fatalf("Discord hint: %s", d)
 	}
 }
+
+// On a board, a hint names the command as the game's platform types it.
+func TestBoardCommandLines(t *testing.T) {
+	wb := &webBoard{}
+	for _, tc := range []struct{ platform, line, want string }{
+		{"discord", "accept #1", "/go accept #1"},
+		{"discord", "settings room widget=on", "/gobot settings room widget=on"},
+		{"matrix", "accept #1", "!go accept #1"},
+		{"console", "accept #1", "accept #1"},
+	} {
+		if got := wb.commandLine(tc.platform, tc.line); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.platform, tc.line, got, tc.want)
+		}
+	}
+	wb.matrixPrefix = "!baduk"
+	if got := wb.commandLine("matrix", "games"); got != "!baduk games" {
+		t.Errorf("matrix.prefix: %q", got)
+	}
+}
+
+// When Discord refuses the commands, `gobot run` stops at start with a
+// non-zero status and one message naming the command, Discord's reason
+// and what to do.
+func TestRunStopsWhenDiscordRefusesCommands(t *testing.T) {
+	dir := t.TempDir()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/commands") {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"code":50035,"errors":{"0":{"options":{"_errors":[{"code":"BASE_TYPE_MAX_LENGTH","message":"Must be 25 or fewer in length."}]}}},"message":"Invalid Form Body"}`)
+			return
+		}
+		io.WriteString(w, "[]")
+	}))
+	t.Cleanup(api.Close)
+	pub, _, _ := ed25519.GenerateKey(nil)
+	path := filepath.Join(dir, "gobot.yaml")
+	os.WriteFile(path, []byte(fmt.Sprintf(`database: %s
+discord:
+  enabled: true
+  mode: http
+  token: tok
+  application_id: app
+  public_key: %s
+  listen: 127.0.0.1:0
+  api_url: %s/api/v9/
+`, filepath.Join(dir, "g.db"), hex.EncodeToString(pub), api.URL)), 0o600)
+	var stderr syncBuffer
+	code := run([]string{"run", "-config", path}, strings.NewReader(""), io.Discard, &stderr)
+	if code == 0 {
+		t.Fatal("gobot run went on with its commands refused")
+	}
+	if !strings.Contains(stderr.String(), "gobot: discord: the command /go is refused by Discord (HTTP 400): go.options: Must be 25 or fewer in length.") {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+}

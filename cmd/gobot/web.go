@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/web"
 )
 
@@ -93,6 +96,20 @@ type webBoard struct {
 	// (nil: Matrix is off; widget.go).
 	widgets       web.Widgets
 	widgetOrigins []string
+	// matrixPrefix is how Matrix rooms type commands (matrix.prefix).
+	matrixPrefix string
+}
+
+// commandLine writes a command line as the game's platform shows it, for
+// the board's texts: "/go play D4", "/gobot rating", "!go play D4".
+func (wb *webBoard) commandLine(platform, line string) string {
+	switch platform {
+	case discord.Platform:
+		return discord.CommandLine(line)
+	case matrix.Platform:
+		return cmp.Or(wb.matrixPrefix, matrix.DefaultPrefix) + " " + line
+	}
+	return line
 }
 
 // newWebBoard wraps store so that committed game changes reach the
@@ -117,7 +134,7 @@ func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
-		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins})
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, CommandLine: wb.commandLine})
 	if err != nil {
 		return nil, err
 	}
