@@ -55,10 +55,38 @@ type DiscordActivity interface {
 }
 
 // activityCSP is the Activity's pages' policy: the page's own CSP, and
-// framing allowed by Discord's clients (discord.com and its proxy
-// frames on discordsays.com) instead of by nobody.
-const activityCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
-	"frame-ancestors 'self' https://*.discordsays.com https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+// framing allowed by Discord's clients instead of by nobody: the
+// application's own proxy origin (https://{application id}.discordsays.com;
+// 'self' when the page is served through it) and the origins of
+// Discord's clients that the Embedded App SDK accepts messages from
+// (discord-sdk/Discord.mjs, less its localhost and staging ones). Never
+// https://*.discordsays.com: every application's Activity runs on a
+// subdomain of it, and any of them could frame this board with its
+// partitioned cookie attached.
+func activityCSP(appID string, clients []string) string {
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+		"frame-ancestors 'self' https://" + appID + ".discordsays.com " + strings.Join(clients, " ")
+}
+
+// discordClientOrigins are the origins of Discord's own clients.
+var discordClientOrigins = []string{
+	"https://discord.com", "https://ptb.discord.com", "https://canary.discord.com", "https://pax.discord.com",
+	"https://discordapp.com", "https://ptb.discordapp.com", "https://canary.discordapp.com",
+}
+
+// validAppID accepts an application ID that is one DNS label (Discord's
+// are snowflakes, digits only): it goes into a host name in a header.
+func validAppID(id string) bool {
+	if id == "" || len(id) > 63 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
 
 // activitySessionTTL bounds an Activity session (at most the link TTL).
 const activitySessionTTL = 12 * time.Hour
@@ -66,6 +94,7 @@ const activitySessionTTL = 12 * time.Hour
 // activity is the server's Activity state.
 type activity struct {
 	d    DiscordActivity
+	csp  string // activityCSP for the application
 	page *template.Template
 	sdk  http.Handler
 	// used remembers the codes this process exchanged (10 minutes, the
@@ -89,8 +118,12 @@ func (s *Server) enableActivity(d DiscordActivity) error {
 	if err != nil {
 		return err
 	}
+	id := d.ActivityClientID()
+	if !validAppID(id) {
+		return fmt.Errorf("web: the Activity's application ID %q is not one like 123456789012345678 (discord.application_id)", clip(id))
+	}
 	sdk, _ := fs.Sub(activityFiles, "discord-sdk")
-	s.discord = &activity{d: d, page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}, calls: newLimiter(4, 20)}
+	s.discord = &activity{d: d, csp: activityCSP(id, discordClientOrigins), page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}, calls: newLimiter(4, 20)}
 	s.mux.HandleFunc("GET /{$}", s.activityPage)
 	s.mux.Handle("GET /activity/sdk/", http.StripPrefix("/activity/sdk/", moduleTypes(s.discord.sdk)))
 	s.mux.HandleFunc("POST /activity/token", s.activityToken)
@@ -111,9 +144,14 @@ func moduleTypes(h http.Handler) http.Handler {
 	})
 }
 
-// activityHeaders lets Discord's clients frame the response.
-func activityHeaders(w http.ResponseWriter) {
-	w.Header().Set("Content-Security-Policy", activityCSP)
+// activityHeaders lets Discord's clients frame the response (with the
+// Activity off, nobody: an Activity session's board is then framed by
+// no one).
+func (s *Server) activityHeaders(w http.ResponseWriter) {
+	if s.discord == nil {
+		return
+	}
+	w.Header().Set("Content-Security-Policy", s.discord.csp)
 	w.Header().Del("X-Frame-Options")
 }
 
@@ -124,7 +162,7 @@ func (s *Server) activityPage(w http.ResponseWriter, r *http.Request) {
 		s.unknown(w, r)
 		return
 	}
-	activityHeaders(w)
+	s.activityHeaders(w)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.discord.page.ExecuteTemplate(w, "activity", struct{ ClientID string }{s.discord.d.ActivityClientID()}); err != nil {

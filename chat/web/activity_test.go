@@ -216,6 +216,38 @@ func (ah *activityHarness) get(path string, c *http.Cookie) (*http.Response, str
 	return res, string(body)
 }
 
+// activityFrameAncestors is the Activity's frame-ancestors for the
+// harness's application ("app"): its own proxy origin and Discord's
+// clients, never another application's Activity (*.discordsays.com).
+const activityFrameAncestors = "; frame-ancestors 'self' https://app.discordsays.com https://discord.com https://ptb.discord.com https://canary.discord.com https://pax.discord.com https://discordapp.com https://ptb.discordapp.com https://canary.discordapp.com"
+
+// activityFramed reports whether csp lets exactly Discord frame the page.
+func activityFramed(csp string) bool {
+	return strings.HasSuffix(csp, activityFrameAncestors) && strings.Count(csp, "frame-ancestors") == 1 && !strings.Contains(csp, "*")
+}
+
+// TestActivityAppIDChecked: the application ID goes into the Activity's
+// frame-ancestors as a host name, so one that is not a DNS label (which
+// could add to the policy) is refused when the board starts.
+func TestActivityAppIDChecked(t *testing.T) {
+	h := newHarness(t)
+	checked := 0
+	for _, id := range []string{"app.discordsays.com https://evil.example", "*", "123; script-src *"} {
+		a, err := discord.New(discord.Config{Mode: "gateway", Token: "bot-token", ApplicationID: id, Activity: true, ClientSecret: "s"}, h.bot, nil, slog.New(slog.DiscardHandler))
+		if err != nil {
+			continue // the adapter refused it already
+		}
+		checked++
+		_, err = New(Config{Bot: h.bot, Store: h.srv.cfg.Store, Hub: h.hub, Secret: testSecret, PublicURL: "http://127.0.0.1:1", Activity: a})
+		if err == nil || !strings.Contains(err.Error(), "application ID") {
+			t.Errorf("application ID %q: %v, want a refusal naming it", id, err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the Discord adapter refused every ID: the board's own check went untested")
+	}
+}
+
 // TestActivityPage: Discord loads GET / with frame_id; the page may be
 // framed by Discord's clients (not by others), loads the vendored SDK by
 // relative addresses, and the SDK's modules are served as JavaScript.
@@ -226,7 +258,7 @@ func TestActivityPage(t *testing.T) {
 	ah := newActivityHarness(t)
 	res, page := ah.get("/?frame_id=f1&instance_id=i1&platform=desktop", nil)
 	csp := res.Header.Get("Content-Security-Policy")
-	if res.StatusCode != 200 || !strings.Contains(csp, "frame-ancestors 'self' https://*.discordsays.com https://discord.com") || res.Header.Get("X-Frame-Options") != "" {
+	if res.StatusCode != 200 || !activityFramed(csp) || res.Header.Get("X-Frame-Options") != "" {
 		t.Fatalf("activity page: %d, CSP %q, X-Frame-Options %q", res.StatusCode, csp, res.Header.Get("X-Frame-Options"))
 	}
 	for _, want := range []string{`data-client-id="app"`, `src="static/activity.js"`, `href="static/board.css"`} {
@@ -314,7 +346,7 @@ func TestActivitySignIn(t *testing.T) {
 	}
 	res, page := ah.get(gamePath(id), c)
 	if res.StatusCode != 200 || !strings.Contains(page, `data-role="player"`) || !strings.Contains(page, `data-color="black"`) ||
-		!strings.Contains(res.Header.Get("Content-Security-Policy"), "https://*.discordsays.com") || res.Header.Get("X-Frame-Options") != "" {
+		!activityFramed(res.Header.Get("Content-Security-Policy")) || res.Header.Get("X-Frame-Options") != "" {
 		t.Fatalf("the board in the Activity: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
 	}
 	// A personal link's session on the same server keeps
@@ -401,7 +433,7 @@ func TestActivityErrorPages(t *testing.T) {
 	}
 	framed := func(what string, res *http.Response, page string, code int) {
 		t.Helper()
-		if res.StatusCode != code || !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'self' https://*.discordsays.com") ||
+		if res.StatusCode != code || !activityFramed(res.Header.Get("Content-Security-Policy")) ||
 			res.Header.Get("X-Frame-Options") != "" || !strings.Contains(page, "press <strong>Open board</strong>") {
 			t.Errorf("%s: %d, CSP %q, X-Frame-Options %q:\n%s", what, res.StatusCode, res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options"), page)
 		}

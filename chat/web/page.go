@@ -306,7 +306,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		d.Role = "watcher"
 	}
 	if p.Activity {
-		activityHeaders(w) // inside Discord's frame (activity.go)
+		s.activityHeaders(w) // inside Discord's frame (activity.go)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

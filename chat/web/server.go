@@ -299,7 +299,7 @@ func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
 // cookie is gone, and it says how to open the board there again.
 func (s *Server) errorPage(w http.ResponseWriter, code int, why string) {
 	if s.discord != nil {
-		activityHeaders(w)
+		s.activityHeaders(w)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
