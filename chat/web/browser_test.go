@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -180,8 +181,16 @@ func (b *tab) waitStatus(re string) {
 	b.waitFor("a status matching "+re, fmt.Sprintf(`new RegExp(%q).test(document.querySelector('[data-status]').textContent)`, re))
 }
 
+// update writes the docs' screenshots (docs/*.png) from the browser
+// tests: go test ./chat/web -run Browser -update.
+var update = flag.Bool("update", false, "write the screenshots in docs/")
+
+// screenshot writes the page's screenshot to path, with -update only.
 func (b *tab) screenshot(path string) {
 	b.t.Helper()
+	if !*update {
+		return
+	}
 	ctx, cancel := context.WithTimeout(b.ctx, browserStep)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: a PNG

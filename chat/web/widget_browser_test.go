@@ -5,16 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"maunium.net/go/mautrix"
 
 	"github.com/gobotgo/gobot/chat"
 )
@@ -30,6 +35,7 @@ var elementPage = template.Must(template.New("element").Parse(`<!doctype html>
 <style>html,body{margin:0;height:100%} iframe{border:0;width:100%;height:100%;display:block}</style></head>
 <body>
 <iframe id="w" sandbox="allow-forms allow-popups allow-popups-to-escape-sandbox allow-same-origin allow-scripts allow-downloads" src="{{.Src}}"></iframe>
+{{if .Cfg.Evil}}<iframe id="evil" src="{{.Cfg.Evil}}" style="height:1px"></iframe>{{end}}
 <script>
 const cfg = {{.Cfg}};
 window.log = []; window.requested = null; window.openidAsked = 0; window.credentialsAcked = false;
@@ -42,8 +48,16 @@ function send(action, data) {
 }
 let capabilities = null, credentials = null;
 frame.addEventListener("load", () => { capabilities = send("capabilities", {}); });
+let openidRequest = null;
 window.addEventListener("message", (ev) => {
   window.raw = (window.raw || []).concat([ev.origin + " " + JSON.stringify(ev.data).slice(0, 200)]);
+  const evil = document.getElementById("evil");
+  if (evil && ev.source === evil.contentWindow && ev.data && ev.data.sent) {
+    // The sibling has posted its forgery: now the user allows.
+    window.forged = ev.data.sent;
+    credentials = send("openid_credentials", Object.assign({state: "allowed", original_request_id: openidRequest}, cfg.creds));
+    return;
+  }
   if (ev.source !== frame.contentWindow || ev.origin !== cfg.origin) return;
   const m = ev.data;
   window.log.push(m.api + " " + m.action + (m.response ? " answered" : ""));
@@ -67,6 +81,14 @@ window.addEventListener("message", (ev) => {
   case "get_openid":
     window.openidAsked++;
     if (cfg.mode === "blocked") reply({state: "blocked"});
+    else if (cfg.mode === "hostile") {
+      // Another widget in the room guesses the request's ID (it is
+      // "widgetapi-" and the time) and answers first with its user's
+      // token; the ID is handed to it here, a perfect guess.
+      openidRequest = m.requestId;
+      reply({state: "request"});
+      document.getElementById("evil").contentWindow.postMessage({attack: m.requestId}, "*");
+    }
     else if (cfg.mode === "at-once") reply(Object.assign({state: "allowed"}, cfg.creds));
     else {
       reply({state: "request"});
@@ -85,12 +107,45 @@ type elementCfg struct {
 	Origin   string            `json:"origin"`
 	Mode     string            `json:"mode"`
 	Creds    map[string]string `json:"creds"`
+	Evil     string            `json:"evil,omitempty"` // mode hostile: the sibling frame's address
+}
+
+// evilWidgetPage is another widget in the same room (a sibling frame of
+// another site): told the ID of the board's OpenID request, it posts to
+// the board's window what the chat client would — openid_credentials for
+// that request, with its own user's token (?creds=, JSON) — then tells
+// the client it has.
+const evilWidgetPage = `<!doctype html><html><head><meta charset="utf-8"><title>another widget</title></head><body><script>
+const creds = JSON.parse(new URLSearchParams(location.search).get("creds"));
+window.addEventListener("message", (ev) => {
+  if (!ev.data || !ev.data.attack) return;
+  const board = parent.frames[0];
+  board.postMessage({api: "toWidget", widgetId: "gobot_game_1", requestId: "evil-1", action: "openid_credentials",
+    data: Object.assign({state: "allowed", original_request_id: ev.data.attack}, creds)}, "*");
+  parent.postMessage({sent: creds.access_token.slice(0, 6)}, "*");
+});
+</script></body></html>`
+
+// startEvilWidget serves evilWidgetPage on 127.0.0.2, a site of its own.
+func startEvilWidget(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no second loopback address: %v", err)
+	}
+	ts := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, evilWidgetPage)
+	})}}
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts.URL
 }
 
 // startElement serves the Element stand-in on http://localhost (another
 // site than the board's 127.0.0.1): each GET /?mode=… frames game's
 // widget for the user whose OpenID token creds returns.
-func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode string) map[string]string) string {
+func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode string) map[string]string, evil string) string {
 	t.Helper()
 	base := "http://localhost:" + fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 	ts := &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -101,10 +156,14 @@ func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode s
 		src = strings.NewReplacer("$matrix_room_id", url.QueryEscape(string(m.room)), "$matrix_user_id", url.QueryEscape("@alice:localhost")).Replace(src)
 		src += "&widgetId=gobot_game_1&parentUrl=" + url.QueryEscape(base+"/")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		cfg := elementCfg{WidgetID: "gobot_game_1", Origin: m.ts.URL, Mode: mode, Creds: creds(mode)}
+		if mode == "hostile" {
+			cfg.Evil = evil + "/?creds=" + url.QueryEscape(r.URL.Query().Get("evil"))
+		}
 		elementPage.Execute(w, struct {
 			Src string
 			Cfg elementCfg
-		}{src, elementCfg{WidgetID: "gobot_game_1", Origin: m.ts.URL, Mode: mode, Creds: creds(mode)}})
+		}{src, cfg})
 	})}}
 	ts.Start()
 	t.Cleanup(ts.Close)
@@ -172,10 +231,11 @@ func TestBrowserWidget(t *testing.T) {
 	m := newMatrixHarness(t, parent)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	base := startElement(t, m, ln, func(mode string) map[string]string {
-		tok := openID(t, m.alice)
+	creds := func(c *mautrix.Client) map[string]string {
+		tok := openID(t, c)
 		return map[string]string{"access_token": tok.AccessToken, "token_type": tok.TokenType, "matrix_server_name": tok.MatrixServerName, "expires_in": fmt.Sprint(tok.ExpiresIn)}
-	})
+	}
+	base := startElement(t, m, ln, func(mode string) map[string]string { return creds(m.alice) }, startEvilWidget(t))
 
 	alice := newTab(t, m.harness, browser, "alice")
 	alice.do("open Element", chromedp.Navigate(base+"/?mode=two-step"))
@@ -249,5 +309,31 @@ func TestBrowserWidget(t *testing.T) {
 	}
 	if n := frameEval[float64](no, f3, `document.querySelectorAll('[data-point]').length`); n != 0 {
 		t.Errorf("a board shown without signing in (%v points)", n)
+	}
+
+	// Another widget in the room (a sibling frame of another site)
+	// answers the board's OpenID request first, with bob's token, while
+	// alice's client still asks her: the board hears only its client,
+	// and signs alice in. (What reached the board's window is recorded
+	// by a listener added before the page's own scripts.)
+	evil := newTab(t, m.harness, browser, "alice, beside another widget")
+	evil.do("record messages", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `window.heard_ = [];
+			window.addEventListener("message", (e) => { window.heard_.push(e.origin + " " + (e.data && e.data.action)); }, true);`})
+		return err
+	}))
+	bobs, _ := json.Marshal(creds(m.bob))
+	evil.do("open Element", chromedp.Navigate(base+"/?mode=hostile&evil="+url.QueryEscape(string(bobs))))
+	f4 := inFrame(evil)
+	frameWait(evil, f4, "the board", `document.body.dataset.signin === 'on'`)
+	if eval[string](evil, "window.forged || ''") == "" {
+		t.Fatal("the other widget never posted its forgery")
+	}
+	heard := frameEval[[]string](evil, f4, `window.heard_`)
+	if !slices.ContainsFunc(heard, func(h string) bool { return strings.HasPrefix(h, "http://127.0.0.2:") && strings.HasSuffix(h, " openid_credentials") }) {
+		t.Fatalf("the forgery never reached the board's window (it heard %q): the test proves nothing", heard)
+	}
+	if who := frameEval[string](evil, f4, `document.querySelector('[data-who]').textContent`); who != "(alice, black)" {
+		t.Errorf("beside another widget that forged bob's sign-in, the board signed in as %q, want alice", who)
 	}
 }

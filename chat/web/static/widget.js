@@ -30,11 +30,24 @@
   const query = new URLSearchParams(location.search);
   let parentOrigin = null;
   try { parentOrigin = new URL(query.get("parentUrl")).origin; } catch (e) { parentOrigin = null; }
+  // The frame that really holds this page, where the browser says
+  // (Chromium and WebKit): "null" when the client hides it.
+  const ancestor = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : "null";
+  if (!parentOrigin || parentOrigin === "null") parentOrigin = ancestor;
   const mx = typeof window.mxwidgets === "function" ? window.mxwidgets() : window.mxwidgets;
-  if (!mx || window.parent === window) {
+  if (!mx || window.parent === window || !parentOrigin || parentOrigin === "null" || (ancestor !== "null" && ancestor !== parentOrigin)) {
     signin("failed", "Open this board from its Matrix room: it is a widget there.");
     return;
   }
+  // matrix-widget-api believes any window that posts to this one: a
+  // sibling frame (another widget in the room) could answer the OpenID
+  // request with its own user's token. Only the chat client, the
+  // parent window at its origin, is heard: every other message is
+  // stopped before the API's listener (added later, by api.start())
+  // sees it.
+  window.addEventListener("message", (e) => {
+    if (e.source !== window.parent || e.origin !== parentOrigin) e.stopImmediatePropagation();
+  }, true);
   const api = new mx.WidgetApi(query.get("widgetId"), parentOrigin);
   // No requestCapability calls: the board needs nothing of the room.
   api.on("ready", signIn);
