@@ -175,7 +175,15 @@ type activityAnswer struct {
 	Message     string         `json:"message,omitempty"`
 	AccessToken string         `json:"access_token,omitempty"`
 	Proof       string         `json:"proof,omitempty"` // that gobot exchanged AccessToken (tokenProof)
-	URL         string         `json:"url,omitempty"`   // the board to open, relative
+	URL         string         `json:"url,omitempty"`   // the board's own page, relative (for the cookie)
+	// The session, kept by the page (bearer, purposeActivity), and what
+	// the page needs to show the board in place.
+	Token string       `json:"token,omitempty"`
+	Game  gobot.GameID `json:"game,omitempty"`
+	Role  string       `json:"role,omitempty"`  // player or watcher
+	Color string       `json:"color,omitempty"` // the player's colour
+	Name  string       `json:"name,omitempty"`  // who signed in
+	State *state       `json:"state,omitempty"`
 	Games       []activityGame `json:"games,omitempty"` // several: the caller chooses
 	Watch       bool           `json:"watch,omitempty"` // the games listed are to watch
 }
@@ -419,12 +427,33 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := games[0].ID
+	sn, err := s.snapshot(r.Context(), id)
+	if err != nil {
+		s.cfg.Log.Error("web: activity game", "game", id, "err", err)
+		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
+		return
+	}
 	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
-	// Inside Discord the page is a third-party frame: the cookie must be
-	// SameSite=None (so the frame sends it), Secure (which None
-	// requires) and Partitioned (kept under Discord's site only, where
-	// browsers block other third-party cookies).
+	a := activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/"), Token: s.sign.sign(purposeActivity, p), Game: id,
+		Role: "player", Color: sn.color(user.ID), Name: user.Name, State: &sn.state}
+	if a.Name == "" {
+		a.Name = user.ID.Local()
+	}
+	if n, ok := sn.names[user.ID]; ok {
+		a.Name = n
+	}
+	if p.Watch || a.Color == "" {
+		a.Role, a.Color = "watcher", ""
+	}
+	// The page keeps the session (the bearer token above): WebKit —
+	// Discord's iOS app — blocks third-party cookies and has no
+	// Partitioned. The cookie is the fallback, for the board's own page
+	// loaded in the frame by its address. Inside Discord the page is a
+	// third-party frame: the cookie must be SameSite=None (so the frame
+	// sends it), Secure (which None requires) and Partitioned (kept
+	// under Discord's site only, where browsers block other third-party
+	// cookies).
 	http.SetCookie(w, &http.Cookie{
 		Name:        cookieName(id),
 		Value:       s.sign.sign(purposeSession, p),
@@ -436,8 +465,12 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		SameSite:    http.SameSiteNoneMode,
 		Partitioned: true,
 	})
-	s.activityAnswer(w, http.StatusOK, activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/")})
+	s.activityAnswer(w, http.StatusOK, a)
 }
+
+// purposeActivity signs the Activity's bearer tokens: neither a link, a
+// cookie nor a widget's token can stand for one, nor one for them.
+const purposeActivity = "activity"
 
 // roomGames are the games an Activity in room may open for user
 // (chat.BoardGames: the bot's `web` launches the Activity only where it

@@ -1,24 +1,41 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
-// discordClientPage plays Discord's client for the Activity page, as the
-// Embedded App SDK (discord-sdk/Discord.mjs) expects it: the Activity is
-// an iframe loaded with frame_id, instance_id and platform in its query;
-// it sends HANDSHAKE (opcode 0) to its parent, which dispatches READY
-// (opcode 1, cmd DISPATCH); then each command (opcode 1 with a nonce)
-// gets its response with the same nonce: AUTHORIZE → the code this page
-// was given in its own query (?code=), AUTHENTICATE → the token's
-// details. The user it announces in READY and AUTHENTICATE is a lie
-// (?claim=): gobot must take the user from Discord, not from the page.
+// The browser tests of the Activity run it where Discord does: the
+// browser resolves discord.com, app.discordsays.com (the application
+// "app"'s proxy origin) and other.discordsays.com (another
+// application's Activity) to servers on loopback (--host-resolver-rules),
+// all over https (test certificates, --ignore-certificate-errors). So
+// the Activity is a cross-site frame of https://discord.com, as inside
+// Discord, and its frame-ancestors are the real ones.
+
+// discordClientPage plays Discord's client (https://discord.com) for the
+// Activity page, as the Embedded App SDK (discord-sdk/Discord.mjs)
+// expects it: the Activity is an iframe of https://app.discordsays.com
+// loaded with frame_id, instance_id and platform in its query; it sends
+// HANDSHAKE (opcode 0) to its parent, which dispatches READY (opcode 1,
+// cmd DISPATCH); then each command (opcode 1 with a nonce) gets its
+// response with the same nonce: AUTHORIZE → the code this page was
+// given in its own query (?code=), AUTHENTICATE → the token's details.
+// The user it announces in READY and AUTHENTICATE is a lie (?claim=):
+// gobot must take the user from Discord, not from the page.
 // window.frames_ records every frame it received.
 const discordClientPage = `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord (test)</title>
@@ -27,12 +44,14 @@ const discordClientPage = `<!doctype html>
 <script>
 const q = new URLSearchParams(location.search);
 const claim = q.get("claim");
+const app = "https://app.discordsays.com";
 window.frames_ = [];
 const frame = document.createElement("iframe");
-const send = (m) => frame.contentWindow.postMessage(m, location.origin);
+frame.id = "w";
+const send = (m) => frame.contentWindow.postMessage(m, app);
 const user = {id: claim, username: "user" + claim, discriminator: "0", public_flags: 0, global_name: null};
 window.addEventListener("message", (ev) => {
-  if (ev.source !== frame.contentWindow || !Array.isArray(ev.data)) return;
+  if (ev.source !== frame.contentWindow || ev.origin !== app || !Array.isArray(ev.data)) return;
   const [op, data] = ev.data;
   window.frames_.push([op, data && data.cmd, data && data.args]);
   if (op === 0) {
@@ -48,62 +67,166 @@ window.addEventListener("message", (ev) => {
       scopes: ["identify"], expires: "2030-01-01T00:00:00Z", application: {id: "app", name: "gobot", description: ""}}}]);
   }
 });
-frame.src = "/?frame_id=frame-" + claim + "&instance_id=" + q.get("instance") + "&platform=desktop&guild_id=g1&channel_id=" + q.get("channel");
+frame.src = app + "/?frame_id=frame-" + claim + "&instance_id=" + q.get("instance") + "&platform=desktop&guild_id=g1&channel_id=" + q.get("channel");
 document.body.append(frame);
 </script>
 </body></html>`
 
-// frameJS evaluates an expression in the Activity's frame (the same
-// origin as the test's Discord page).
-func frameJS(expr string) string {
-	return `(() => { const d = document.querySelector('iframe').contentDocument; return ` + expr + `; })()`
+// otherActivityPage is another application's Activity
+// (https://other.discordsays.com), which frames gobot's.
+const otherActivityPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>another Activity (test)</title></head>
+<body><iframe id="w" src="https://app.discordsays.com/?frame_id=f&instance_id=inst1&platform=desktop"></iframe>
+<script>document.getElementById("w").addEventListener("load", () => { window.loaded = true; });</script>
+</body></html>`
+
+// activityBrowser is the Activity's browser harness: the harness, the
+// stand-ins for discord.com and another Activity, the board behind
+// app.discordsays.com as WebKit would keep it (no Set-Cookie reaches
+// the browser: WebKit blocks third-party cookies and has no
+// Partitioned), and what the board's game routes were sent.
+type activityBrowser struct {
+	*activityHarness
+	browser context.Context
+	tt      *testing.T
+	mu      sync.Mutex
+	routes  []string // "POST /g/1/act bearer" or "… cookie"
+}
+
+func newActivityBrowser(t *testing.T) *activityBrowser {
+	t.Helper()
+	ab := &activityBrowser{activityHarness: newActivityHarness(t), tt: t}
+	page := func(body string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, body)
+		})
+	}
+	board := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/g/") {
+			how := ""
+			if _, ok := bearer(r); ok {
+				how += " bearer"
+			}
+			if r.Header.Get("Cookie") != "" {
+				how += " cookie"
+			}
+			ab.mu.Lock()
+			ab.routes = append(ab.routes, r.Method+" "+r.URL.Path+how)
+			ab.mu.Unlock()
+		}
+		ab.srv.Handler().ServeHTTP(noSetCookie{w}, r)
+	})
+	rules := []string{}
+	for _, s := range []struct {
+		host string
+		h    http.Handler
+	}{{"discord.com", page(discordClientPage)}, {"other.discordsays.com", page(otherActivityPage)}, {"app.discordsays.com", board}} {
+		ts := httptest.NewUnstartedServer(s.h)
+		ts.StartTLS()
+		t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
+		rules = append(rules, "MAP "+s.host+" "+strings.TrimPrefix(ts.URL, "https://"))
+	}
+	ab.browser = startBrowser(t,
+		chromedp.Flag("host-resolver-rules", strings.Join(rules, ", ")),
+		chromedp.Flag("ignore-certificate-errors", true),
+		// Keep the cross-site frame in the page's process, so the test
+		// can look inside it (chromedp's WithPollingInFrame).
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	return ab
+}
+
+// noSetCookie drops the response's cookies, as WebKit does in a
+// third-party frame.
+type noSetCookie struct{ http.ResponseWriter }
+
+func (w noSetCookie) WriteHeader(code int) {
+	w.Header().Del("Set-Cookie")
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w noSetCookie) Write(b []byte) (int, error) {
+	w.Header().Del("Set-Cookie")
+	return w.ResponseWriter.Write(b)
+}
+
+func (w noSetCookie) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+// tab opens a browser context that blocks third-party cookies.
+func (ab *activityBrowser) tab(name string) *tab {
+	b := newTab(ab.tt, ab.harness, ab.browser, name)
+	b.do("block third-party cookies", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, network.SetCookieControls, network.SetCookieControlsParams{EnableThirdPartyCookieRestriction: true})
+		return err
+	}))
+	return b
 }
 
 // launch opens the Activity in b as Discord would for a user whose
-// code is code, claiming to be claim.
-func (ah *activityHarness) launch(b *tab, code, claim, instance string) {
+// code is code, claiming to be claim, and returns its frame.
+func (ab *activityBrowser) launch(b *tab, code, claim, instance string) *chromedp.Node {
 	b.t.Helper()
-	b.do("launch the Activity", chromedp.Navigate(fmt.Sprintf("%s/discord-client.html?code=%s&claim=%s&instance=%s&channel=777", ah.ts.URL, code, claim, instance)))
+	b.do("launch the Activity", chromedp.Navigate(fmt.Sprintf("https://discord.com/?code=%s&claim=%s&instance=%s&channel=777", code, claim, instance)))
+	return inFrame(b)
 }
 
-// clickIn clicks, with the mouse, the element sel inside the Activity's
-// frame.
-func (ah *activityHarness) clickIn(b *tab, sel string) {
-	b.t.Helper()
-	b.h.now.Advance(time.Second) // a second per click, as for a person
-	xy := eval[[]float64](b, fmt.Sprintf(`(() => { const f = document.querySelector('iframe'); const fr = f.getBoundingClientRect();
-		const r = f.contentDocument.querySelector(%q).getBoundingClientRect();
-		return [fr.left + f.clientLeft + r.left + r.width / 2, fr.top + f.clientTop + r.top + r.height / 2]; })()`, sel))
-	b.do("click "+sel, chromedp.MouseClickXY(xy[0], xy[1]))
+// onSDKPage fails the test unless the Activity's frame is still the
+// page Discord loaded, which made one handshake: it never left it.
+func onSDKPage(t *testing.T, b *tab, frame *chromedp.Node, what string) {
+	t.Helper()
+	if loc := frameEval[string](b, frame, `location.pathname + location.search`); !strings.HasPrefix(loc, "/?frame_id=") {
+		t.Errorf("%s: %s: the Activity left the SDK's page for %s", b.name, what, loc)
+	}
+	if n := eval[int](b, `window.frames_.filter(f => f[0] === 0).length`); n != 1 {
+		t.Errorf("%s: %s: %d handshakes with Discord, want 1 (the page was loaded again)", b.name, what, n)
+	}
 }
 
-func (ah *activityHarness) waitStoneIn(b *tab, p, c string) {
+func clickIn(b *tab, frame *chromedp.Node, sel string) {
 	b.t.Helper()
-	b.waitFor(fmt.Sprintf("%s to be %q in the Activity", p, c), frameJS(fmt.Sprintf(`d && d.querySelector('[data-point=%q]') && (d.querySelector('[data-point=%q]').getAttribute('data-stone') || '') === %q`, p, p, c)))
+	b.h.now.Advance(1e9) // a second per click, as for a person
+	b.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.FromNode(frame)))
 }
 
-// TestBrowserActivity: the Activity page in a frame whose parent plays
-// Discord's client: the SDK's handshake, READY, AUTHORIZE (scope
-// identify) and AUTHENTICATE with the token gobot got for the code; the
-// page then opens the board of the game in the instance's channel as
-// the code's user (whoever the page claims to be), and two players
+func waitStoneIn(b *tab, frame *chromedp.Node, p, c string) {
+	b.t.Helper()
+	frameWait(b, frame, fmt.Sprintf("%s to be %q", p, c), fmt.Sprintf(`(document.querySelector('[data-point=%q]') || {dataset: {}}).dataset.stone === %q`, p, c))
+}
+
+// TestBrowserActivity: the Activity in a cross-site frame of a page
+// that plays Discord's client (the SDK's handshake, READY, AUTHORIZE
+// with scope identify, AUTHENTICATE), with third-party cookies blocked
+// and no cookie kept at all, as in WebKit (Discord's iOS app). The page
+// signs in as the code's user (whoever it claims to be) and shows the
+// board of the instance's channel's game in place: it never leaves the
+// SDK's page, and its session is the bearer token it holds. Two players
 // play by clicking, each seeing the other's move live. A reused code
-// shows the refusal. Screenshots of the sign-in's end and the board at
-// desktop width and 360 px: docs/discord-activity*.png.
+// shows the refusal; two games are listed and the one picked opens, in
+// place too. Another application's Activity cannot frame gobot's. The
+// board fits at desktop width and at 360 px; docs/discord-activity*.png
+// with -update.
 func TestBrowserActivity(t *testing.T) {
-	browser := startBrowser(t)
-	ah := newActivityHarness(t)
-	id := ah.discordGame("111", "222")
-	ah.discord.instance("inst1", "777", "111", "222")
-	alice, bob := newTab(t, ah.harness, browser, "alice"), newTab(t, ah.harness, browser, "bob")
-	aliceCode := ah.discord.code("111")
-	ah.launch(alice, aliceCode, "222", "inst1") // claims to be bob: gobot asks Discord
-	ah.launch(bob, ah.discord.code("222"), "222", "inst1")
-	for _, b := range []*tab{alice, bob} {
-		b.waitFor("the board in the Activity", frameJS(`d && d.body && d.body.dataset.live === 'on'`))
-		if loc := eval[string](b, `document.querySelector('iframe').contentWindow.location.pathname`); loc != gamePath(id) {
-			t.Fatalf("%s: the Activity shows %s", b.name, loc)
+	ab := newActivityBrowser(t)
+	ab.discordGame("111", "222")
+	ab.discord.instance("inst1", "777", "111", "222")
+	alice, bob := ab.tab("alice"), ab.tab("bob")
+	aliceCode := ab.discord.code("111")
+	af := ab.launch(alice, aliceCode, "222", "inst1") // claims to be bob: gobot asks Discord
+	bf := ab.launch(bob, ab.discord.code("222"), "222", "inst1")
+	for _, c := range []struct {
+		b     *tab
+		f     *chromedp.Node
+		color string
+	}{{alice, af, "black"}, {bob, bf, "white"}} {
+		frameWait(c.b, c.f, "the board in the Activity", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on' && !!document.querySelector('[data-point="E5"]')`)
+		if got := frameEval[string](c.b, c.f, `document.body.dataset.color`); got != c.color {
+			t.Fatalf("%s's Activity plays %q, want %s: the user must come from Discord", c.b.name, got, c.color)
 		}
+		if n := frameEval[int](c.b, c.f, `document.querySelectorAll('[data-status]').length * 10 + document.querySelectorAll('[data-message]').length`); n != 11 {
+			t.Errorf("%s: want one data-status and one data-message, got %d", c.b.name, n)
+		}
+		onSDKPage(t, c.b, c.f, "signed in")
 	}
 	hs := eval[map[string]any](alice, `window.handshake`)
 	if hs["client_id"] != "app" || hs["frame_id"] != "frame-222" || hs["v"] != float64(1) {
@@ -113,54 +236,100 @@ func TestBrowserActivity(t *testing.T) {
 	if !strings.Contains(cmds, `["AUTHORIZE",{"client_id":"app","response_type":"code","state":"","prompt":"none","scope":["identify"]}]`) || !strings.Contains(cmds, `"AUTHENTICATE",{"access_token":"t`) {
 		t.Errorf("the page's commands: %s", cmds)
 	}
-	if c := eval[string](alice, frameJS(`d.body.dataset.color`)); c != "black" {
-		t.Fatalf("alice's page (claiming to be bob) plays %q, want black: the user must come from Discord", c)
-	}
-	if c := eval[string](bob, frameJS(`d.body.dataset.color`)); c != "white" {
-		t.Fatalf("bob's page plays %q", c)
-	}
-	// Two players move by clicking; each sees the other's move.
-	ah.clickIn(alice, `[data-point="E5"]`)
-	ah.waitStoneIn(bob, "E5", "black")
-	ah.clickIn(bob, `[data-point="C3"]`)
-	ah.waitStoneIn(alice, "C3", "white")
-	ah.clickIn(alice, `[data-point="G7"]`)
-	ah.waitStoneIn(bob, "G7", "black")
-	if got := ah.posts.texts(); len(got) < 3 || !strings.Contains(strings.Join(got, "\n"), "E5") {
+
+	// Two players move by clicking; each sees the other's move live.
+	clickIn(alice, af, `[data-point="E5"]`)
+	waitStoneIn(bob, bf, "E5", "black")
+	clickIn(bob, bf, `[data-point="C3"]`)
+	waitStoneIn(alice, af, "C3", "white")
+	clickIn(alice, af, `[data-point="G7"]`)
+	waitStoneIn(bob, bf, "G7", "black")
+	if got := ab.posts.texts(); len(got) < 3 || !strings.Contains(strings.Join(got, "\n"), "E5") {
 		t.Errorf("the moves were not announced in the channel: %q", got)
 	}
-	alice.do("desktop", chromedp.EmulateViewport(1000, 800))
-	alice.screenshot(filepath.Join("..", "..", "docs", "discord-activity.png"))
-	alice.do("phone", chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
-	fits := eval[string](alice, frameJS(`(() => { const r = d.querySelector('svg.goban').getBoundingClientRect(); const w = d.defaultView;
-		return w.innerWidth <= 360 && r.left >= 0 && r.right <= w.innerWidth + 0.5 && r.width > 200 ? 'ok' : JSON.stringify([r.left, r.right, w.innerWidth]); })()`))
-	if fits != "ok" {
-		t.Errorf("360 px: the board does not fit the Activity: %s", fits)
+	onSDKPage(t, alice, af, "after playing")
+	onSDKPage(t, bob, bf, "after playing")
+	// Every request to the game's routes carried the page's bearer
+	// token and no cookie (the browser holds none).
+	ab.mu.Lock()
+	routes := slices.Clone(ab.routes)
+	ab.mu.Unlock()
+	acts, streams := 0, 0
+	for _, r := range routes {
+		if !strings.HasSuffix(r, " bearer") {
+			t.Errorf("a request to the game's routes without the bearer token, or with a cookie: %s", r)
+		}
+		acts += strings.Count(r, "/act")
+		streams += strings.Count(r, "/events")
 	}
-	alice.screenshot(filepath.Join("..", "..", "docs", "discord-activity-phone.png"))
+	if acts < 3 || streams < 2 {
+		t.Errorf("the game's routes saw %d clicks and %d streams: %q", acts, streams, routes)
+	}
+
+	// Desktop width and a 360-px phone: the board fits.
+	for _, vp := range []struct {
+		w, h   int64
+		mobile bool
+		shot   string
+	}{{1000, 800, false, "discord-activity.png"}, {360, 740, true, "discord-activity-phone.png"}} {
+		opts := []chromedp.EmulateViewportOption{}
+		if vp.mobile {
+			opts = append(opts, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
+		}
+		alice.do("viewport", chromedp.EmulateViewport(vp.w, vp.h, opts...))
+		fits := frameEval[string](alice, af, `(() => { const r = document.querySelector('svg.goban').getBoundingClientRect();
+			return r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5 && r.width > 200 ? 'ok' : JSON.stringify([r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]); })()`)
+		if fits != "ok" {
+			t.Errorf("%dx%d: the board does not fit the Activity: %s", vp.w, vp.h, fits)
+		}
+		alice.screenshot(filepath.Join("..", "..", "docs", vp.shot))
+	}
 
 	// The same code again (a replayed launch): refused, in words.
-	carol := newTab(t, ah.harness, browser, "carol")
-	ah.launch(carol, aliceCode, "111", "inst1")
-	carol.waitFor("the refusal", frameJS(`d && d.body && d.body.dataset.state === 'refused'`))
-	if msg := eval[string](carol, frameJS(`d.querySelector('[data-activity-status]').textContent`)); msg != msgSignIn {
+	carol := ab.tab("carol")
+	cf := ab.launch(carol, aliceCode, "111", "inst1")
+	frameWait(carol, cf, "the refusal", `document.body.dataset.state === 'refused'`)
+	if msg := frameEval[string](carol, cf, `document.querySelector('[data-activity-status]').textContent`); msg != msgSignIn {
 		t.Errorf("a reused code shows %q", msg)
 	}
 
 	// Alice plays a second game in the channel: the Activity lists both,
-	// and a click opens the one she picks.
-	id2 := ah.discordGame("111", "333")
-	again := newTab(t, ah.harness, browser, "alice again")
+	// and a click opens the one she picks, in place.
+	id2 := ab.discordGame("111", "333")
+	again := ab.tab("alice again")
 	again.do("desktop", chromedp.EmulateViewport(1000, 800))
-	ah.launch(again, ah.discord.code("111"), "111", "inst1")
-	again.waitFor("the list of games", frameJS(`d && d.body && d.body.dataset.state === 'choose'`))
-	if n := eval[int](again, frameJS(`d.querySelectorAll('#games button[data-game]').length`)); n != 2 {
+	gf := ab.launch(again, ab.discord.code("111"), "111", "inst1")
+	frameWait(again, gf, "the list of games", `document.body.dataset.state === 'choose'`)
+	if n := frameEval[int](again, gf, `document.querySelectorAll('#games button[data-game]').length`); n != 2 {
 		t.Fatalf("%d games listed, want 2", n)
 	}
 	again.screenshot(filepath.Join("..", "..", "docs", "discord-activity-choose.png"))
-	ah.clickIn(again, fmt.Sprintf(`[data-game="%d"]`, id2))
-	again.waitFor("the chosen board", frameJS(`d && d.body && d.body.dataset.live === 'on'`))
-	if loc := eval[string](again, `document.querySelector('iframe').contentWindow.location.pathname`); loc != gamePath(id2) {
-		t.Fatalf("the chosen game opened %s, want %s", loc, gamePath(id2))
+	clickIn(again, gf, fmt.Sprintf(`[data-game="%d"]`, id2))
+	frameWait(again, gf, "the chosen board", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on'`)
+	if g := frameEval[string](again, gf, `document.body.dataset.game`); g != fmt.Sprint(id2) {
+		t.Fatalf("the chosen game opened #%s, want #%d", g, id2)
+	}
+	onSDKPage(t, again, gf, "the chosen board")
+
+	// Another application's Activity frames gobot's: the browser
+	// refuses to show it (frame-ancestors), while Discord's own page
+	// shows it above.
+	other := ab.tab("another Activity")
+	other.do("open another Activity", chromedp.Navigate("https://other.discordsays.com/"))
+	other.waitFor("the frame's load", `window.loaded === true`)
+	var child string
+	other.do("read the frames", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		ft, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		if len(ft.FrameTree.ChildFrames) == 1 {
+			f := ft.FrameTree.ChildFrames[0].Frame
+			child = f.URL + " " + f.UnreachableURL
+		}
+		return nil
+	}))
+	if !strings.HasPrefix(child, "chrome-error://") || !strings.HasSuffix(child, " https://app.discordsays.com/?frame_id=f&instance_id=inst1&platform=desktop") {
+		t.Errorf("another application's Activity framing gobot's: its frame is %q, want the browser's refusal", child)
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -99,8 +101,7 @@ func (d *discordCom) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // activityHarness is the harness's bot with a second web server whose
 // Activity signs in through the real Discord adapter against
-// discordCom. Its server also serves /discord-client.html, the page
-// that plays Discord's client for the browser tests.
+// discordCom.
 type activityHarness struct {
 	*harness
 	srv     *Server
@@ -132,13 +133,7 @@ func newActivityHarness(t *testing.T) *activityHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /discord-client.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, discordClientPage)
-	})
-	mux.Handle("/", ah.srv.Handler())
-	ah.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux}}
+	ah.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: ah.srv.Handler()}}
 	ah.ts.Start()
 	t.Cleanup(func() { ah.ts.CloseClientConnections(); ah.ts.Close() })
 	return ah
@@ -594,5 +589,121 @@ func TestActivityTokenMustBeGobots(t *testing.T) {
 	// bob's own token, with its proof, opens his session.
 	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": bobs, "instance_id": "inst1"}); st != 200 || a.URL != fmt.Sprintf("g/%d", id) || len(cookies) != 1 {
 		t.Fatalf("bob: %d %+v", st, a)
+	}
+}
+
+// bearer sends method path with the Authorization "Bearer token" and no
+// cookie; the status and the body.
+func (ah *activityHarness) bearer(ctx context.Context, method, path, token string, form url.Values) (*http.Response, error) {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequestWithContext(ctx, method, ah.ts.URL+path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	return http.DefaultClient.Do(req)
+}
+
+// TestActivityBearerSession: the Activity's session is kept by the page,
+// not by a cookie (WebKit, Discord's iOS app, keeps no third-party
+// cookie): the sign-in answers a bearer token with the role, the colour
+// and the game's state; with it alone — no cookie, no CSRF token — the
+// player plays and follows the live stream. The token is the
+// Activity's: it is not a cookie, a link or a widget's token, and one
+// for game 1 opens no other game; the watcher's watches. The partitioned
+// cookie is still set, as the fallback for the board's own page.
+func TestActivityBearerSession(t *testing.T) {
+	ah := newActivityHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := ah.discordGame("111", "222")
+	other := ah.discordGame("333", "444")
+	ah.discord.instance("inst1", "777", "111", "222", "555")
+	st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("111"), "instance_id": "inst1"})
+	if st != 200 || a.Token == "" || a.Game != id || a.Role != "player" || a.Color != "black" || a.Name != "u111" || a.State == nil || a.State.Phase != "playing" || len(cookies) != 1 {
+		t.Fatalf("the Activity's session: %d %+v %v", st, a, cookies)
+	}
+	tok := a.Token
+
+	// The live stream with the token, then a click with it: the stream
+	// brings the move.
+	res, err := ah.bearer(ctx, http.MethodGet, fmt.Sprintf("/g/%d/events?v=%d", id, a.State.V), tok, nil)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the live stream with the Activity's token: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	events := bufio.NewScanner(res.Body)
+	ah.now.Advance(time.Second)
+	res2, err := ah.bearer(ctx, http.MethodPost, fmt.Sprintf("/g/%d/act", id), tok, url.Values{"action": {"play"}, "point": {"E5"}, "id": {"activity-click-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans answer
+	json.NewDecoder(res2.Body).Decode(&ans)
+	res2.Body.Close()
+	if res2.StatusCode != 200 || ans.Message != "" || ans.State == nil || !strings.Contains(ans.State.Board, `data-point="E5" data-stone="black"`) {
+		t.Fatalf("a click with the Activity's token: %d %+v", res2.StatusCode, ans.Message)
+	}
+	got := ""
+	for events.Scan() {
+		if strings.HasPrefix(events.Text(), "data: ") && strings.Contains(events.Text(), `data-point=\"E5\" data-stone=\"black\"`) {
+			got = "E5"
+			break
+		}
+	}
+	if got != "E5" {
+		t.Errorf("the stream did not bring the move: %v", events.Err())
+	}
+
+	// What the token is not.
+	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	for _, c := range []struct{ why, token string }{
+		{"the cookie's value as a bearer", cookies[0].Value},
+		{"a link's token as a bearer", link[strings.LastIndex(link, "/")+1:]},
+		{"a changed token", tok[:len(tok)-2] + "AA"},
+	} {
+		res, err := ah.bearer(ctx, http.MethodPost, fmt.Sprintf("/g/%d/act", id), c.token, url.Values{"action": {"pass"}, "id": {"activity-click-2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 401 {
+			t.Errorf("%s: %d, want 401", c.why, res.StatusCode)
+		}
+	}
+	res, err = ah.bearer(ctx, http.MethodPost, fmt.Sprintf("/g/%d/act", other), tok, url.Values{"action": {"pass"}, "id": {"activity-click-3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 403 {
+		t.Errorf("game %d's token on game %d: %d, want 403", id, other, res.StatusCode)
+	}
+	// A watcher's token watches.
+	st, w, _ := ah.postJSON("/activity/session", map[string]any{"access_token": ah.signIn("555"), "instance_id": "inst1", "game": id})
+	if st != 200 || w.Role != "watcher" || w.Color != "" || w.Token == "" {
+		t.Fatalf("a watcher's session: %d %+v", st, w)
+	}
+	res, err = ah.bearer(ctx, http.MethodPost, fmt.Sprintf("/g/%d/act", id), w.Token, url.Values{"action": {"play"}, "point": {"C3"}, "id": {"activity-click-4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(res.Body).Decode(&ans)
+	res.Body.Close()
+	if res.StatusCode != 403 || !strings.Contains(ans.Message, "watching") {
+		t.Errorf("a watcher's click: %d %q", res.StatusCode, ans.Message)
+	}
+	// After 12 hours the token has expired.
+	ah.now.Advance(activitySessionTTL)
+	res, err = ah.bearer(ctx, http.MethodPost, fmt.Sprintf("/g/%d/act", id), tok, url.Values{"action": {"pass"}, "id": {"activity-click-5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 403 {
+		t.Errorf("an expired token: %d, want 403", res.StatusCode)
 	}
 }

@@ -246,8 +246,12 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
 	}
 	var p Pass
 	if tok, ok := bearer(r); ok {
-		// A widget's session: the token from its sign-in, no cookie.
+		// A widget's or the Activity's session: the token from its
+		// sign-in, no cookie.
 		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
+		if errors.Is(err, ErrForged) && s.discord != nil {
+			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
+		}
 	} else {
 		c, cerr := r.Cookie(cookieName(gobot.GameID(id)))
 		if cerr != nil {

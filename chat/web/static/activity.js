@@ -1,19 +1,33 @@
 // gobot's Discord Activity page: Discord's Embedded App SDK (vendored,
-// served at activity/sdk/) signs the user in, then the page opens the
-// game's board. Every address is relative: inside Discord the page is
-// served through Discord's proxy (https://<app>.discordsays.com), which
-// forwards only to the URL mapping / → gobot's public URL. The server
-// believes nothing this page says about the user or the channel: it asks
-// Discord. No inline script (the CSP forbids it).
+// served at activity/sdk/) signs the user in, then the page shows the
+// game's board in place: one page, the SDK connected throughout (Discord
+// expects an Activity to stay on its page; leaving it drops the SDK's
+// connection). The session is a bearer token kept in this page's memory
+// (boardui.js sends it with clicks and the live stream): WebKit —
+// Discord's iOS app — keeps no third-party cookie. Every address is
+// relative: inside Discord the page is served through Discord's proxy
+// (https://<app>.discordsays.com), which forwards only through the URL
+// mapping / → gobot's public URL. The server believes nothing this page
+// says about the user or the channel: it asks Discord. No inline script
+// (the CSP forbids it).
 import { DiscordSDK } from "../activity/sdk/index.mjs";
 
 const body = document.body;
 const statusLine = document.querySelector("[data-activity-status]");
+const signinBox = document.getElementById("signin");
+const gameBox = document.getElementById("game");
 const choose = document.getElementById("choose");
 const list = document.getElementById("games");
+let token = "";
+const ui = window.gobotBoard({
+  base: "",
+  auth: () => token ? { credentials: "omit", headers: { "Authorization": "Bearer " + token } } : null,
+  ended: "Your session on the board has ended; close the board and open it again from the game's message.",
+});
 
-// say shows where the sign-in is; state is "working", "refused" or
-// "choose" (tests and CSS read body[data-state]).
+// say shows where the sign-in is; state is "working", "refused",
+// "choose" or, once the board is shown, "board" (tests and CSS read
+// body[data-state]).
 function say(text, state) {
   statusLine.textContent = text;
   body.dataset.state = state || "working";
@@ -23,7 +37,7 @@ async function post(path, data) {
   let res;
   try {
     res = await fetch(path, {
-      method: "POST", credentials: "include",
+      method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json" },
       body: JSON.stringify(data),
     });
@@ -35,13 +49,31 @@ async function post(path, data) {
   return { ok: res.ok, out: out };
 }
 
-// open asks gobot for the game's session and goes to its board; with
+// show puts the game's board in the page for the session gobot opened.
+function show(s) {
+  token = s.token;
+  body.dataset.game = String(s.game);
+  body.dataset.role = s.role;
+  body.dataset.color = s.color || "";
+  document.querySelector("[data-title]").textContent = "Game #" + s.game;
+  document.querySelector("[data-who]").textContent = s.role === "player" ? "(" + s.name + ", " + s.color + ")" : "(" + s.name + ", watching)";
+  document.getElementById("actions").hidden = s.role !== "player";
+  document.getElementById("watching").hidden = s.role === "player";
+  document.title = "Game #" + s.game + " · gobot";
+  ui.apply(s.state);
+  signinBox.hidden = true;
+  gameBox.hidden = false;
+  say("", "board");
+  ui.listen();
+}
+
+// open asks gobot for the game's session and shows its board; with
 // several games it lists them.
-async function open(token, proof, instance, game) {
+async function open(accessToken, proof, instance, game) {
   say("Opening the board…");
-  const s = await post("activity/session", { access_token: token, proof: proof, instance_id: instance, game: game || 0 });
+  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: instance, game: game || 0 });
   if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
-  if (s.out.url) { location.replace(s.out.url); return; }
+  if (s.out.token) { show(s.out); return; }
   list.replaceChildren();
   for (const g of s.out.games || []) {
     const li = document.createElement("li");
@@ -49,7 +81,7 @@ async function open(token, proof, instance, game) {
     b.type = "button";
     b.dataset.game = String(g.id);
     b.textContent = g.label;
-    b.addEventListener("click", () => { choose.hidden = true; open(token, proof, instance, g.id); });
+    b.addEventListener("click", () => { choose.hidden = true; open(accessToken, proof, instance, g.id); });
     li.append(b);
     list.append(li);
   }

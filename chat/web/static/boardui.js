@@ -1,16 +1,22 @@
 // gobot's board in a page, shared by the web board (board.js, a session
-// cookie) and the Matrix widget (widget.js, a bearer token in memory):
-// a state from the server drawn into the page, clicks and keys on the
-// board, the action buttons, and the POSTs to the game's /act route.
-// How a POST proves its session is the page's: opt.auth(form) adds what
-// it needs to the form and returns the fetch options (credentials,
-// headers). opt.ended, when set, is said when the session has ended
-// (401, or a 403 that is not the server's JSON answer). No framework,
-// no inline script (the CSP forbids it).
+// cookie), the Matrix widget (widget.js) and the Discord Activity
+// (activity.js), both with a bearer token in memory: a state from the
+// server drawn into the page, clicks and keys on the board, the action
+// buttons, the POSTs to the game's /act route and, for a bearer, the
+// live stream (listen). How a request proves its session is the page's:
+// opt.auth(form) adds what it needs to the form and returns the fetch
+// options (credentials, headers), or null before the page has signed
+// in. opt.ended, when set, is said when the session has ended (401, or
+// a 403 that is not the server's JSON answer). opt.base prefixes the
+// game's routes: "/" (default), or "" for addresses relative to the
+// page (the Activity, behind Discord's proxy). The game is
+// body[data-game], read at each request (the Activity learns it on
+// sign-in). No framework, no inline script (the CSP forbids it).
 "use strict";
 window.gobotBoard = function (opt) {
   const body = document.body;
-  const game = body.dataset.game;
+  const base = opt.base === undefined ? "/" : opt.base;
+  const route = (r) => base + "g/" + body.dataset.game + "/" + r;
   const board = document.getElementById("board");
   const side = document.getElementById("side");
   const status = document.querySelector("[data-status]");
@@ -80,7 +86,7 @@ window.gobotBoard = function (opt) {
       for (let attempt = 0; attempt < 2; attempt++) {
         let res;
         try {
-          res = await fetch("/g/" + game + "/act", { method: "POST", body: form, credentials: how.credentials,
+          res = await fetch(route("act"), { method: "POST", body: form, credentials: how.credentials,
             headers: Object.assign({ "Accept": "application/json" }, how.headers) });
         } catch (e) {
           if (attempt === 0) continue; // the same id: applied once
@@ -150,5 +156,46 @@ window.gobotBoard = function (opt) {
   if (body.dataset.role === "player") buttons();
   points().forEach((p, i) => p.setAttribute("tabindex", i === 0 ? "0" : "-1"));
 
-  return { apply: apply, say: say, version: () => version };
+  // listen follows the game with a bearer session: Server-Sent Events
+  // read through fetch, which can send the Authorization header
+  // (EventSource cannot), reconnecting after a second when cut.
+  async function listen() {
+    for (;;) {
+      const how = opt.auth(new URLSearchParams());
+      try {
+        const res = await fetch(route("events?v=" + version), { credentials: how.credentials, cache: "no-store",
+          headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
+        if (res.status === 401 || res.status === 403) {
+          body.dataset.live = "off";
+          say(opt.ended);
+          return;
+        }
+        if (res.ok && res.body) {
+          body.dataset.live = "on";
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buf = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += value;
+            let i;
+            while ((i = buf.indexOf("\n\n")) >= 0) {
+              const block = buf.slice(0, i);
+              buf = buf.slice(i + 2);
+              let kind = "", data = "";
+              block.split("\n").forEach((l) => {
+                if (l.startsWith("event: ")) kind = l.slice(7);
+                else if (l.startsWith("data: ")) data += l.slice(6);
+              });
+              if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
+            }
+          }
+        }
+      } catch (e) { /* reconnect below */ }
+      body.dataset.live = "off";
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  return { apply: apply, say: say, listen: listen, version: () => version };
 };

@@ -4,7 +4,8 @@
 // client for an OpenID token (it asks for no room capabilities), the
 // server checks it with the user's homeserver and returns a bearer token
 // that lives in this page's memory only. Clicks are POSTs and live
-// updates a streamed fetch, both with "Authorization: Bearer".
+// updates a streamed fetch (boardui.js), both with "Authorization:
+// Bearer".
 "use strict";
 (function () {
   const body = document.body;
@@ -91,46 +92,7 @@
     else document.getElementById("watching").hidden = false;
     signin("on");
     ui.apply(data.state);
-    listen();
-  }
-
-  // The live stream: Server-Sent Events read through fetch, which can
-  // send the Authorization header (EventSource cannot).
-  async function listen() {
-    for (;;) {
-      try {
-        const res = await fetch("/g/" + game + "/events?v=" + ui.version(), { credentials: "omit", cache: "no-store",
-          headers: { "Accept": "text/event-stream", "Authorization": "Bearer " + token } });
-        if (res.status === 401 || res.status === 403) {
-          body.dataset.live = "off";
-          say("Your session on the board has ended; reopen the widget.");
-          return;
-        }
-        if (res.ok && res.body) {
-          body.dataset.live = "on";
-          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buf = "";
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buf += value;
-            let i;
-            while ((i = buf.indexOf("\n\n")) >= 0) {
-              const block = buf.slice(0, i);
-              buf = buf.slice(i + 2);
-              let kind = "", data = "";
-              block.split("\n").forEach((l) => {
-                if (l.startsWith("event: ")) kind = l.slice(7);
-                else if (l.startsWith("data: ")) data += l.slice(6);
-              });
-              if (kind === "state") { try { ui.apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
-            }
-          }
-        }
-      } catch (e) { /* reconnect below */ }
-      body.dataset.live = "off";
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    ui.listen();
   }
 
 })();
