@@ -172,20 +172,20 @@ func (s *Server) activityPage(w http.ResponseWriter, r *http.Request) {
 
 // activityAnswer is the JSON the Activity's POSTs get.
 type activityAnswer struct {
-	Message     string         `json:"message,omitempty"`
-	AccessToken string         `json:"access_token,omitempty"`
-	Proof       string         `json:"proof,omitempty"` // that gobot exchanged AccessToken (tokenProof)
-	URL         string         `json:"url,omitempty"`   // the board's own page, relative (for the cookie)
+	Message     string `json:"message,omitempty"`
+	AccessToken string `json:"access_token,omitempty"`
+	Proof       string `json:"proof,omitempty"` // that gobot exchanged AccessToken (tokenProof)
+	URL         string `json:"url,omitempty"`   // the board's own page, relative (for the cookie)
 	// The session, kept by the page (bearer, purposeActivity), and what
 	// the page needs to show the board in place.
-	Token string       `json:"token,omitempty"`
-	Game  gobot.GameID `json:"game,omitempty"`
-	Role  string       `json:"role,omitempty"`  // player or watcher
-	Color string       `json:"color,omitempty"` // the player's colour
-	Name  string       `json:"name,omitempty"`  // who signed in
-	State *state       `json:"state,omitempty"`
-	Games       []activityGame `json:"games,omitempty"` // several: the caller chooses
-	Watch       bool           `json:"watch,omitempty"` // the games listed are to watch
+	Token string         `json:"token,omitempty"`
+	Game  gobot.GameID   `json:"game,omitempty"`
+	Role  string         `json:"role,omitempty"`  // player or watcher
+	Color string         `json:"color,omitempty"` // the player's colour
+	Name  string         `json:"name,omitempty"`  // who signed in
+	State *state         `json:"state,omitempty"`
+	Games []activityGame `json:"games,omitempty"` // several: the caller chooses
+	Watch bool           `json:"watch,omitempty"` // the games listed are to watch
 }
 
 type activityGame struct {

@@ -330,7 +330,9 @@ func TestBrowserWidget(t *testing.T) {
 		t.Fatal("the other widget never posted its forgery")
 	}
 	heard := frameEval[[]string](evil, f4, `window.heard_`)
-	if !slices.ContainsFunc(heard, func(h string) bool { return strings.HasPrefix(h, "http://127.0.0.2:") && strings.HasSuffix(h, " openid_credentials") }) {
+	if !slices.ContainsFunc(heard, func(h string) bool {
+		return strings.HasPrefix(h, "http://127.0.0.2:") && strings.HasSuffix(h, " openid_credentials")
+	}) {
 		t.Fatalf("the forgery never reached the board's window (it heard %q): the test proves nothing", heard)
 	}
 	if who := frameEval[string](evil, f4, `document.querySelector('[data-who]').textContent`); who != "(alice, black)" {
