@@ -69,17 +69,19 @@ func validClientID(id string) bool {
 	return true
 }
 
-// act takes one click: checks the session, its CSRF token and its rate,
-// then runs the action through the bot's router as the player's chat
-// command, with the click's ID as the event ID (a retried POST is
-// applied once). A taken action is announced in the game's room as a
+// act takes one click: checks the session, its CSRF token and the
+// player's rate in the game, then runs the action through the bot's
+// router as the player's chat command, with the click's ID as the event
+// ID (a retried POST is applied once). A taken action is announced in the game's room as a
 // typed one is; a refusal comes back with the chat's text.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.session(w, r)
 	if !ok {
 		return
 	}
-	if !s.limit.allow(p.Session, s.now()) {
+	// The rate is the player's in the game, whichever session clicks:
+	// opening the link again starts a session, not a new allowance.
+	if !s.limit.allow(fmt.Sprintf("%d/%s", p.Game, p.User), s.now()) {
 		s.answer(w, http.StatusTooManyRequests, answer{Message: "Slow down: too many clicks at once. Nothing was changed; wait a moment."})
 		return
 	}

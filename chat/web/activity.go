@@ -102,12 +102,12 @@ type activity struct {
 	// Discord; Discord refuses a used code to every process anyway.
 	mu   sync.Mutex
 	used map[string]time.Time
-	// calls bounds the sign-in steps that reach Discord, whoever sends
-	// them: Discord bans for a while an address that makes too many
-	// refused requests (10,000 in 10 minutes), and a flood of made-up
-	// codes must not take the bot off Discord. Each step is at most two
-	// calls; 4 steps a second is at most 4,800 calls in 10 minutes.
-	calls *limiter
+	// calls bounds the sign-in steps that reach Discord: per client,
+	// per instance (the session step) and for everyone (limit.go).
+	// Discord bans for a while an address that makes too many refused
+	// requests (10,000 in 10 minutes): a flood of made-up codes must not
+	// take the bot off Discord, nor one client's lock others out.
+	calls *signInLimit
 }
 
 // codeTTL is how long an OAuth2 code is remembered as used.
@@ -123,7 +123,8 @@ func (s *Server) enableActivity(d DiscordActivity) error {
 		return fmt.Errorf("web: the Activity's application ID %q is not one like 123456789012345678 (discord.application_id)", clip(id))
 	}
 	sdk, _ := fs.Sub(activityFiles, "discord-sdk")
-	s.discord = &activity{d: d, csp: activityCSP(id, discordClientOrigins), page: page, sdk: http.FileServerFS(sdk), used: map[string]time.Time{}, calls: newLimiter(4, 20)}
+	s.discord = &activity{d: d, csp: activityCSP(id, discordClientOrigins), page: page, sdk: filesOnly(sdk), used: map[string]time.Time{},
+		calls: newSignInLimit(activityClient, activityInstance, activityAll)}
 	s.mux.HandleFunc("GET /{$}", s.activityPage)
 	s.mux.Handle("GET /activity/sdk/", http.StripPrefix("/activity/sdk/", moduleTypes(s.discord.sdk)))
 	s.mux.HandleFunc("POST /activity/token", s.activityToken)
@@ -203,13 +204,21 @@ const (
 	msgBusy     = "Too many sign-ins at once; close the board and open it again in a moment."
 )
 
-// busy answers 429 when the sign-in steps that reach Discord are over
-// their rate.
-func (s *Server) busy(w http.ResponseWriter) bool {
-	if s.discord.calls.allow("discord", s.now()) {
+// activityBusy is a refused step's text, by the limit that refused it.
+var activityBusy = map[refusal]string{
+	overClient: "Too many sign-ins from your network just now; close the board and open it again in a minute.",
+	overTarget: "Too many sign-ins in this Activity just now; close the board and open it again in a moment.",
+	overAll:    msgBusy,
+}
+
+// busy answers 429 when a sign-in step that reaches Discord is over a
+// limit: its client's, its instance's (instance "": none), everyone's.
+func (s *Server) busy(w http.ResponseWriter, r *http.Request, instance string) bool {
+	why := s.discord.calls.allow(s.clientKey(r), instance, s.now())
+	if why == allowed {
 		return false
 	}
-	s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: msgBusy})
+	s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[why]})
 	return true
 }
 
@@ -286,7 +295,7 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 	// The rate first: a code turned away as busy is not used up (the
 	// page may post it again), and the codes remembered grow at most at
 	// the rate.
-	if s.busy(w) {
+	if s.busy(w, r, "") {
 		return
 	}
 	if !s.discord.firstUse(in.Code, s.now()) {
@@ -361,7 +370,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
-	if s.busy(w) {
+	if s.busy(w, r, clip(in.Instance)) {
 		return
 	}
 	user, err := s.discord.d.TokenUser(r.Context(), in.Token)

@@ -513,27 +513,106 @@ func TestActivityChooseGame(t *testing.T) {
 	}
 }
 
-// TestActivitySignInsBounded: a flood of made-up codes reaches Discord at
-// most at the Activity's rate (Discord bans an address for a while after
-// too many refused requests): the rest get 429 in words, and the
-// sign-in works again a moment later.
+// TestActivitySignInsBounded: a flood of made-up codes from one client
+// reaches Discord at most at that client's rate (Discord bans an address
+// for a while after too many refused requests): the rest get 429 in
+// words, and another client's sign-in goes through at once. The client
+// itself signs in again a moment later.
 func TestActivitySignInsBounded(t *testing.T) {
 	ah := newActivityHarness(t)
+	flooder := clientFrom(t, "127.0.0.2")
 	busy := 0
-	for i := range 40 {
-		st, a, _ := ah.postJSON("/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)})
+	for i := range 50 {
+		st, a := ah.postFrom(flooder, "/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d", i)})
 		if st == http.StatusTooManyRequests {
 			busy++
-			if a.Message != msgBusy {
+			if a.Message != activityBusy[overClient] {
 				t.Fatalf("429 says %q", a.Message)
 			}
 		}
 	}
-	if ah.discord.exchanges > 20 || busy != 40-ah.discord.exchanges {
-		t.Fatalf("%d made-up codes reached Discord at once (%d refused as busy), want at most 20", ah.discord.exchanges, busy)
+	if ah.discord.exchanges != activityClient.Burst || busy != 50-activityClient.Burst {
+		t.Fatalf("%d made-up codes from one client reached Discord (%d refused as busy), want %d", ah.discord.exchanges, busy, activityClient.Burst)
+	}
+	ah.signIn("111") // from 127.0.0.1, while the flood goes on
+	if st, _ := ah.postFrom(flooder, "/activity/token", map[string]string{"code": ah.discord.code("222")}); st != http.StatusTooManyRequests {
+		t.Fatalf("the flooding client: %d, want 429", st)
 	}
 	ah.now.Advance(2 * time.Second)
+	if st, a := ah.postFrom(flooder, "/activity/token", map[string]string{"code": ah.discord.code("222")}); st != 200 || a.AccessToken == "" {
+		t.Fatalf("the flooding client 2 s later: %d %+v", st, a)
+	}
+}
+
+// TestActivityInstanceBounded: session steps naming one instance are
+// limited for the instance (here from two clients, each within its own
+// rate); another instance is not.
+func TestActivityInstanceBounded(t *testing.T) {
+	ah := newActivityHarness(t)
+	ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	tok := ah.signIn("111")
+	over := 0
+	for _, ip := range []string{"127.0.0.3", "127.0.0.4"} {
+		c := clientFrom(t, ip)
+		for range activityClient.Burst {
+			st, a := ah.postFrom(c, "/activity/session", map[string]any{"access_token": tok, "proof": ah.proofs[tok], "instance_id": "inst-unknown"})
+			switch {
+			case st == http.StatusTooManyRequests && a.Message == activityBusy[overTarget]:
+				over++
+			case st != http.StatusForbidden:
+				t.Fatalf("an unknown instance: %d %+v", st, a)
+			}
+		}
+	}
+	if want := 2*activityClient.Burst - activityInstance.Burst; over != want {
+		t.Errorf("%d of %d steps refused for the instance, want %d", over, 2*activityClient.Burst, want)
+	}
+	if st, a := ah.postFrom(clientFrom(t, "127.0.0.5"), "/activity/session", map[string]any{"access_token": tok, "proof": ah.proofs[tok], "instance_id": "inst1"}); st != 200 || a.URL == "" {
+		t.Fatalf("another instance: %d %+v", st, a)
+	}
+}
+
+// TestActivitySignInCeiling: one ceiling for everyone, high above a
+// community's needs, keeps many clients together from flooding Discord:
+// twelve clients' bursts (240 steps) reach it, then everyone waits, and a
+// second later sign-ins go through again.
+func TestActivitySignInCeiling(t *testing.T) {
+	ah := newActivityHarness(t)
+	clients := activityAll.Burst / activityClient.Burst
+	for i := range clients {
+		c := clientFrom(t, fmt.Sprintf("127.0.1.%d", i+1))
+		for j := range activityClient.Burst {
+			if st, a := ah.postFrom(c, "/activity/token", map[string]string{"code": fmt.Sprintf("forged-%d-%d", i, j)}); st != http.StatusUnauthorized {
+				t.Fatalf("client %d, code %d: %d %+v", i, j, st, a)
+			}
+		}
+	}
+	if ah.discord.exchanges != activityAll.Burst {
+		t.Fatalf("%d codes reached Discord, want %d", ah.discord.exchanges, activityAll.Burst)
+	}
+	if st, a := ah.postFrom(clientFrom(t, "127.0.2.1"), "/activity/token", map[string]string{"code": ah.discord.code("111")}); st != http.StatusTooManyRequests || a.Message != msgBusy {
+		t.Fatalf("over the ceiling: %d %+v, want 429 %q", st, a, msgBusy)
+	}
+	ah.now.Advance(time.Second)
 	ah.signIn("111")
+}
+
+// postFrom posts v as JSON with client c; the status and the answer.
+func (ah *activityHarness) postFrom(c *http.Client, path string, v any) (int, activityAnswer) {
+	ah.t.Helper()
+	body, _ := json.Marshal(v)
+	res, err := c.Post(ah.ts.URL+path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		ah.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var a activityAnswer
+	json.NewDecoder(res.Body).Decode(&a)
+	if len(a.Message) > 300 {
+		ah.t.Errorf("a refusal of %d bytes: %q", len(a.Message), a.Message)
+	}
+	return res.StatusCode, a
 }
 
 // TestActivityBusyKeepsCode: a real code turned away while the sign-ins

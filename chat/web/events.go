@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -25,6 +26,18 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	done, why := s.streams.open(p.Session)
+	if done == nil {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, why, http.StatusTooManyRequests)
+		return
+	}
+	defer done()
+	// A stream lasts as long as the page: the server's read and write
+	// timeouts (Timeouts) are for the other requests.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	last, err := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64)
 	if err != nil {
 		last, _ = strconv.ParseUint(r.URL.Query().Get("v"), 10, 64)
@@ -64,4 +77,60 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			f.Flush()
 		}
 	}
+}
+
+// MaxSessionStreams bounds the live streams of one session (its tabs
+// and windows on one link); DefaultMaxStreams those of a process
+// (web.max_streams).
+const (
+	MaxSessionStreams = 8
+	DefaultMaxStreams = 10_000
+)
+
+// streams counts the live streams open, per session and in all.
+type streams struct {
+	mu        sync.Mutex
+	max, per  int
+	n         int
+	bySession map[string]int
+}
+
+func newStreams(max, per int) *streams {
+	return &streams{max: max, per: per, bySession: map[string]int{}}
+}
+
+// The refusals of a stream over its limits (429).
+const (
+	msgSessionStreams = "Too many live pages are open on this link: close some of its tabs, then reload this one."
+	msgStreams        = "Too many live pages are open on this server just now: reload in a moment."
+)
+
+// open counts a stream of session's; done ends it. Over a limit done is
+// nil and why says which.
+func (st *streams) open(session string) (done func(), why string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.bySession[session] >= st.per {
+		return nil, msgSessionStreams
+	}
+	if st.n >= st.max {
+		return nil, msgStreams
+	}
+	st.n++
+	st.bySession[session]++
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.n--
+		if st.bySession[session]--; st.bySession[session] == 0 {
+			delete(st.bySession, session)
+		}
+	}, ""
+}
+
+// count reports how many streams are open (for tests and metrics).
+func (st *streams) count() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.n
 }

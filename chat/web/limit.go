@@ -5,13 +5,14 @@ import (
 	"time"
 )
 
-// limiter is a token bucket per session: burst POSTs at once, then rate
-// per second. A click storm gets 429 instead of a flood of chat messages.
+// limiter is a token bucket per key: burst at once, then rate per
+// second. A click storm gets 429 instead of a flood of chat messages.
 type limiter struct {
 	mu      sync.Mutex
 	rate    float64
 	burst   float64
 	buckets map[string]*bucket
+	swept   time.Time
 }
 
 type bucket struct {
@@ -23,17 +24,18 @@ func newLimiter(rate float64, burst int) *limiter {
 	return &limiter{rate: rate, burst: float64(burst), buckets: map[string]*bucket{}}
 }
 
-// allow takes a token from session sid's bucket at now.
-func (l *limiter) allow(sid string, now time.Time) bool {
+// allow takes a token from key's bucket at now.
+func (l *limiter) allow(key string, now time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.buckets[sid]
+	b := l.buckets[key]
 	if b == nil {
-		if len(l.buckets) >= 100_000 {
+		if len(l.buckets) >= 100_000 && now.Sub(l.swept) >= time.Second {
+			l.swept = now
 			l.sweep(now)
 		}
 		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[sid] = b
+		l.buckets[key] = b
 	}
 	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
 	b.last = now
@@ -46,9 +48,129 @@ func (l *limiter) allow(sid string, now time.Time) bool {
 
 // sweep forgets the buckets that are full again.
 func (l *limiter) sweep(now time.Time) {
-	for sid, b := range l.buckets {
+	for key, b := range l.buckets {
 		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
-			delete(l.buckets, sid)
+			delete(l.buckets, key)
 		}
 	}
+}
+
+// A sign-in (the Activity's, the widget's) passes three limits in turn:
+// its client's (clientKey), its target's (the Activity instance, the
+// homeserver it names; none for the Activity's first step) and one for
+// everyone. A client over its own limit is refused before it takes
+// anything from the others, and one client's rate is well below a
+// target's and far below everyone's: a flood from one client refuses
+// that client only. The ceiling for everyone is what keeps Discord and
+// the homeservers from being flooded through the board, and it stays
+// far above a real community's sign-ins.
+type signInLimit struct {
+	client, target, all *limiter
+}
+
+// rate is one limit: Burst at once, then Rate per second.
+type rate struct {
+	Rate  float64
+	Burst int
+}
+
+// The sign-in limits, per route. A sign-in in Discord is two steps
+// (/activity/token, /activity/session), in Element one.
+var (
+	// activityClient: 20 steps at once from one client, then one every
+	// 2 s (10 sign-ins, then 15 a minute).
+	activityClient = rate{0.5, 20}
+	// activityInstance: 30 session steps at once in one Activity, then
+	// one a second.
+	activityInstance = rate{1, 30}
+	// activityAll: 240 steps at once, then 7 a second (210 sign-ins a
+	// minute), each at most two calls to Discord: at most 8,880 calls in
+	// 10 minutes, under the 10,000 refused requests after which Discord
+	// bans an address for a while.
+	activityAll = rate{7, 240}
+	// widgetClient: 20 sign-ins at once from one client, then one every
+	// 2 s.
+	widgetClient = rate{0.5, 20}
+	// widgetServer: 60 sign-ins at once naming one homeserver, then 2 a
+	// second (120 a minute).
+	widgetServer = rate{2, 60}
+	// widgetAll: 300 sign-ins at once, then 10 a second (600 a minute).
+	widgetAll = rate{10, 300}
+)
+
+func newSignInLimit(client, target, all rate) *signInLimit {
+	return &signInLimit{client: newLimiter(client.Rate, client.Burst), target: newLimiter(target.Rate, target.Burst), all: newLimiter(all.Rate, all.Burst)}
+}
+
+// A refusal says which limit refused.
+type refusal int
+
+const (
+	allowed      refusal = iota
+	overClient           // the client's own
+	overTarget           // the instance's, the homeserver's
+	overAll              // everyone's
+	overInFlight         // too many checks under way (inFlight)
+)
+
+// allow charges a sign-in of client's for target ("": none) at now.
+func (l *signInLimit) allow(client, target string, now time.Time) refusal {
+	if !l.client.allow(client, now) {
+		return overClient
+	}
+	if target != "" && !l.target.allow(target, now) {
+		return overTarget
+	}
+	if !l.all.allow("", now) {
+		return overAll
+	}
+	return allowed
+}
+
+// inFlight bounds the checks under way with other servers (a widget's
+// OpenID token with its homeserver, each up to 10 s): in all, per server
+// name and per client. A client holds at most perClient of them, so a
+// flood from one client (naming servers that never answer, say) leaves
+// the rest to everyone else.
+type inFlight struct {
+	mu                        sync.Mutex
+	max, perServer, perClient int
+	n                         int
+	servers, clients          map[string]int
+}
+
+// The outgoing OpenID checks under way: 16 in all, 4 per homeserver, 2
+// per client.
+const (
+	maxChecks          = 16
+	maxChecksPerServer = 4
+	maxChecksPerClient = 2
+)
+
+func newInFlight(max, perServer, perClient int) *inFlight {
+	return &inFlight{max: max, perServer: perServer, perClient: perClient, servers: map[string]int{}, clients: map[string]int{}}
+}
+
+// acquire takes a place for client's check with server; ok false: none
+// is free. release gives it back.
+func (f *inFlight) acquire(client, server string) (release func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n >= f.max || f.servers[server] >= f.perServer || f.clients[client] >= f.perClient {
+		return nil, false
+	}
+	f.n++
+	f.servers[server]++
+	f.clients[client]++
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.n--
+		if f.servers[server]--; f.servers[server] == 0 {
+			delete(f.servers, server)
+		}
+		if f.clients[client]--; f.clients[client] == 0 {
+			delete(f.clients, client)
+		}
+	}, true
 }

@@ -19,7 +19,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,8 +58,9 @@ type Config struct {
 	PublicURL string
 	// LinkTTL is how long a link works (default DefaultLinkTTL).
 	LinkTTL time.Duration
-	// Rate and Burst limit each session's POSTs: Burst at once, then
-	// Rate per second (defaults 8 and 2).
+	// Rate and Burst limit each player's clicks in a game (all their
+	// sessions together): Burst at once, then Rate per second (defaults
+	// 8 and 2).
 	Rate  float64
 	Burst int
 	Now   func() time.Time
@@ -78,6 +81,14 @@ type Config struct {
 	// ("play D4" → "/go play D4" on Discord, "!go play D4" on Matrix);
 	// nil: bare, as in the terminal.
 	CommandLine func(platform, line string) string
+
+	// TrustedProxies are the proxies in front of the board whose
+	// X-Forwarded-For names the client (client.go); nil: none, the
+	// peer's address is the client's.
+	TrustedProxies []netip.Prefix
+	// MaxStreams bounds the live streams open on this process (default
+	// DefaultMaxStreams); each session has at most MaxSessionStreams.
+	MaxStreams int
 }
 
 // Server serves the web board. Link implements chat.Linker; give the bot
@@ -94,6 +105,11 @@ type Server struct {
 
 	discord *activity   // the Discord Activity, or nil (activity.go)
 	openIDs *usedTokens // the OpenID tokens that opened widget sessions (widget.go)
+	// widgetSignIns and checks bound the widget's sign-ins and the
+	// OpenID checks they start (limit.go).
+	widgetSignIns *signInLimit
+	checks        *inFlight
+	streams       *streams // the live streams open (events.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -124,6 +140,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
@@ -136,8 +155,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
-		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: http.FileServerFS(static),
-		openIDs: newUsedTokens(maxUsedTokens)}
+		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
+		openIDs:       newUsedTokens(maxUsedTokens),
+		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newInFlight(maxChecks, maxChecksPerServer, maxChecksPerClient),
+		streams: newStreams(cfg.MaxStreams, MaxSessionStreams)}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}", s.show)
@@ -153,6 +174,38 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// filesOnly serves fsys's files, and a 404 for a directory (no
+// listing of what is there) or anything else.
+func filesOnly(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if st, err := fs.Stat(fsys, name); err != nil || st.IsDir() || strings.HasSuffix(r.URL.Path, "/") {
+			http.Error(w, "No such file.", http.StatusNotFound)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// Timeouts bound how long a connection may take over a request: its
+// headers, the whole request, the answer, and waiting idle for the
+// next. A live stream is exempt from the read and write timeouts
+// (events.go): it lasts as long as its page.
+type Timeouts struct {
+	ReadHeader, Read, Write, Idle time.Duration
+}
+
+// DefaultTimeouts: a slow client holds a connection for at most 10 s
+// before its headers are in, 30 s for its request (bodies are at most 4
+// KB), 60 s for the answer; an idle connection is closed after 2 min.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: time.Minute, Idle: 2 * time.Minute}
+
+// HTTPServer is an http.Server for the board with timeouts t.
+func (s *Server) HTTPServer(t Timeouts) *http.Server {
+	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
 }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.

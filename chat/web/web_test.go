@@ -423,28 +423,41 @@ func TestCSRF(t *testing.T) {
 	}
 }
 
+// TestRateLimit: a player's clicks in a game are limited together,
+// whichever of their sessions sends them: opening the link again (three
+// sessions here) is no new allowance. Another player is not limited by
+// them.
 func TestRateLimit(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame()
-	b := h.browser()
-	b.open(h.link(id, "alice", false), id)
+	var sessions []*browser
+	for range 3 {
+		b := h.browser()
+		b.open(h.link(id, "alice", false), id)
+		sessions = append(sessions, b)
+	}
 	limited := 0
-	for i := range 20 { // the clock stands still: no token comes back
-		code, _ := b.post("play", "Z99", "rate-limit-"+string(rune('a'+i)))
+	for i := range 21 { // the clock stands still: no token comes back
+		code, _ := sessions[i%3].post("play", "Z99", "rate-limit-"+string(rune('a'+i)))
 		if code == http.StatusTooManyRequests {
 			limited++
 		}
 	}
-	if limited != 20-8 {
-		t.Errorf("%d of 20 POSTs refused with 429, want 12 (burst 8)", limited)
+	if limited != 21-8 {
+		t.Errorf("%d of 21 POSTs from 3 sessions of alice's refused with 429, want 13 (burst 8 for the player)", limited)
 	}
-	other := h.browser()
-	other.open(h.link(id, "alice", false), id)
-	if code, _ := other.post("play", "E5", "rate-limit-other"); code != 200 {
-		t.Errorf("another session is limited too: %d", code)
+	fresh := h.browser()
+	fresh.open(h.link(id, "alice", false), id)
+	if code, msg := fresh.post("play", "E5", "rate-limit-fresh"); code != http.StatusTooManyRequests || !strings.Contains(msg, "Slow down") {
+		t.Errorf("a fourth session of alice's: %d %q, want 429", code, msg)
+	}
+	bob := h.browser()
+	bob.open(h.link(id, "bob", false), id)
+	if code, _ := bob.post("play", "E5", "rate-limit-other"); code != 200 {
+		t.Errorf("bob is limited by alice's clicks: %d", code)
 	}
 	h.now.Advance(time.Second)
-	if code, _ := b.post("pass", "", "rate-limit-later"); code == http.StatusTooManyRequests {
+	if code, _ := sessions[0].post("pass", "", "rate-limit-later"); code == http.StatusTooManyRequests {
 		t.Errorf("still limited a second later")
 	}
 }

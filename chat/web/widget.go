@@ -251,6 +251,14 @@ type widgetSession struct {
 	State   *state `json:"state,omitempty"`
 }
 
+// widgetBusy is a refused sign-in's text, by the limit that refused it.
+var widgetBusy = map[refusal]string{
+	overClient:   "Too many sign-ins from your network just now; reload the widget in a minute.",
+	overTarget:   "Too many sign-ins from your homeserver just now; reload the widget in a moment.",
+	overAll:      "Too many sign-ins just now; reload the widget in a moment.",
+	overInFlight: "Too many sign-ins are being checked just now; reload the widget in a moment.",
+}
+
 // widgetSessionRoute opens a widget's session: it checks the OpenID
 // token with the user's homeserver and answers with a bearer token for
 // the game's routes. A player may play; anyone else in the game's room
@@ -284,12 +292,26 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, widgetSession{Message: "The sign-in was malformed; reload the widget."})
 		return
 	}
-	// Each sign-in asks a homeserver: at most Burst at once and Rate per
-	// second for each server, so the page cannot be used to flood one.
-	if !s.limit.allow("openid:"+strings.ToLower(clip(in.MatrixServerName)), s.now()) {
-		reply(http.StatusTooManyRequests, widgetSession{Message: "Too many sign-ins from your homeserver just now; reload the widget in a moment."})
+	// Each sign-in asks a homeserver: limited per client, then per
+	// server named, then for everyone (limit.go), and at most a few
+	// checks under way at once, so the page cannot be used to flood a
+	// homeserver nor one client to lock others out.
+	client, server := s.clientKey(r), strings.ToLower(clip(in.MatrixServerName))
+	if why := s.widgetSignIns.allow(client, server, s.now()); why != allowed {
+		reply(http.StatusTooManyRequests, widgetSession{Message: widgetBusy[why]})
 		return
 	}
+	release, ok := s.checks.acquire(client, server)
+	if !ok {
+		reply(http.StatusTooManyRequests, widgetSession{Message: widgetBusy[overInFlight]})
+		return
+	}
+	checked := false
+	defer func() {
+		if !checked {
+			release()
+		}
+	}()
 	// A token opens one session (usedTokens): claimed before the
 	// homeserver is asked, so two sign-ins with it at once open one;
 	// given back if it opens none.
@@ -305,6 +327,8 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	user, err := s.cfg.Widgets.VerifyOpenID(r.Context(), in.AccessToken, in.MatrixServerName)
+	checked = true
+	release()
 	if errors.Is(err, gobot.ErrUnavailable) {
 		s.cfg.Log.Warn("web: widget sign-in", "server", clip(in.MatrixServerName), "err", err)
 		reply(http.StatusServiceUnavailable, widgetSession{Message: "Your homeserver could not be asked who you are just now; reload the widget in a moment."})

@@ -97,6 +97,11 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if board != nil {
 		secret := []byte(os.Getenv("GOBOT_WEB_SECRET"))
 		if len(secret) < web.MinSecret {
+			if len(secret) > 0 {
+				// gobot run refuses such a secret; here the board still
+				// starts, but says why its links will not outlive the run.
+				fmt.Fprintf(stderr, "GOBOT_WEB_SECRET is shorter than %d bytes, so this run signs its links with a random secret instead: they stop working when gobot stops. Set it to at least %d bytes (e.g. `openssl rand -base64 48`) to keep them.\n", web.MinSecret, web.MinSecret)
+			}
 			secret = randomSecret()
 		}
 		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL)
@@ -211,7 +216,9 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return fmt.Errorf("web.listen: %w", err)
 		}
-		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL) // checked with the config
+		ttl, _ := parseLinkTTL(cfg.Web.LinkTTL)                                   // checked with the config
+		board.trustedProxies, _ = web.ParseTrustedProxies(cfg.Web.TrustedProxies) // likewise
+		board.maxStreams = cfg.Web.MaxStreams
 		if err := board.matrixWidgets(cfg, bot, store, log); err != nil {
 			ln.Close()
 			return err

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,13 @@ type WebConfig struct {
 	// a Matrix room widget (its page's frame-ancestors): Element's
 	// origins, like https://app.element.io; "*" for any (widget.go).
 	WidgetOrigins []string `yaml:"widget_origins" want:"a list of origins like [https://app.element.io]"`
+	// TrustedProxies are the proxies in front of the board (addresses or
+	// networks) whose X-Forwarded-For names the client that sign-ins
+	// are limited by; empty: the peer's address is the client's.
+	TrustedProxies []string `yaml:"trusted_proxies" want:"a list of addresses or networks like [127.0.0.1, 10.0.0.0/8]"`
+	// MaxStreams bounds the live pages (event streams) open on this
+	// process (default 10,000).
+	MaxStreams int `yaml:"max_streams" want:"a number like 10000"`
 }
 
 func (w WebConfig) check() error {
@@ -53,6 +61,12 @@ func (w WebConfig) check() error {
 	}
 	if _, err := web.CheckPublicURL(w.publicURL()); err != nil {
 		return fmt.Errorf("web.public_url: %w", err)
+	}
+	if w.MaxStreams < 0 {
+		return fmt.Errorf("web.max_streams: %d is not a number of streams; give one like 10000, or leave it out for the default", w.MaxStreams)
+	}
+	if _, err := web.ParseTrustedProxies(w.TrustedProxies); err != nil {
+		return err
 	}
 	return web.CheckWidgetOrigins(w.WidgetOrigins)
 }
@@ -98,6 +112,10 @@ type webBoard struct {
 	widgetOrigins []string
 	// matrixPrefix is how Matrix rooms type commands (matrix.prefix).
 	matrixPrefix string
+	// trustedProxies and maxStreams: web.trusted_proxies and
+	// web.max_streams (none and the default in the terminal game).
+	trustedProxies []netip.Prefix
+	maxStreams     int
 }
 
 // commandLine writes a command line as the game's platform shows it, for
@@ -134,13 +152,14 @@ func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
-		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, CommandLine: wb.commandLine})
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, CommandLine: wb.commandLine,
+		TrustedProxies: wb.trustedProxies, MaxStreams: wb.maxStreams})
 	if err != nil {
 		return nil, err
 	}
 	bot.SetLinker(srv.Linker()) // with the widget page only when it can be shown
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer(web.DefaultTimeouts)
+	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	return func(ctx context.Context) error {
 		errc := make(chan error, 2)
 		go func() { errc <- hs.Serve(ln) }()
