@@ -95,6 +95,30 @@ func TestConsoleWebOff(t *testing.T) {
 	}
 }
 
+// TestConsoleShortSecret: a GOBOT_WEB_SECRET too short to sign with is
+// replaced by a random one for the run, and the terminal says so
+// (without showing it); a long enough one is used without a word.
+func TestConsoleShortSecret(t *testing.T) {
+	for _, c := range []struct {
+		secret string
+		warned bool
+	}{
+		{"too-short-to-sign", true},
+		{strings.Repeat("k", 40), false},
+		{"", false}, // unset: a secret of the run, as documented
+	} {
+		t.Setenv("GOBOT_WEB_SECRET", c.secret)
+		var out, errb strings.Builder
+		if code := run([]string{"-db", filepath.Join(t.TempDir(), "gobot.db")}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		warned := strings.Contains(errb.String(), "GOBOT_WEB_SECRET is shorter than 32 bytes")
+		if warned != c.warned || c.secret != "" && strings.Contains(errb.String(), c.secret) {
+			t.Errorf("GOBOT_WEB_SECRET of %d bytes: stderr %q", len(c.secret), errb.String())
+		}
+	}
+}
+
 func TestWebConfig(t *testing.T) {
 	secret := strings.Repeat("s", 40)
 	for name, tc := range map[string]struct {
@@ -114,6 +138,10 @@ func TestWebConfig(t *testing.T) {
 		"widget path":      {yaml: "web: {enabled: true, widget_origins: [https://app.element.io/room]}\n", env: secret, err: "c.yaml:1: web.widget_origins: \"https://app.element.io/room\" is not an origin like https://app.element.io"},
 		"widget http":      {yaml: "web: {enabled: true, widget_origins: [http://element.example.org]}\n", env: secret, err: "web.widget_origins: \"http://element.example.org\": a chat client that frames the widget is served over https://"},
 		"widget not list":  {yaml: "web: {enabled: true, widget_origins: https://app.element.io}\n", env: secret, err: "web.widget_origins: write a list of origins like [https://app.element.io]"},
+		"trusted proxies":  {yaml: "web: {enabled: true, trusted_proxies: [127.0.0.1, '10.0.0.0/8', '::1']}\n", env: secret},
+		"bad proxy":        {yaml: "web: {enabled: true, trusted_proxies: [proxy.example.org]}\n", env: secret, err: "web.trusted_proxies: \"proxy.example.org\" is not an address or a network"},
+		"max streams":      {yaml: "web: {enabled: true, max_streams: 500}\n", env: secret},
+		"negative streams": {yaml: "web: {enabled: true, max_streams: -1}\n", env: secret, err: "web.max_streams"},
 	} {
 		_, err := parseConfig([]byte(tc.yaml), "c.yaml", func(k string) string {
 			if k == "GOBOT_WEB_SECRET" {
