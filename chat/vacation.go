@@ -170,9 +170,9 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 	}
 	m.PausedBy = nil
 	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !roomToMove(m, l.g) { // the room's turn has no clock (vote.go)
-		// A new deadline: its reminders are due afresh (the player to
-		// move may have had the 24-hour one before the clock stopped).
-		m.Deadline, m.Reminded = now.Add(m.PausedLeft), 0
+		// The same turn goes on: a reminder already sent for it is not
+		// sent again (the vacation's end says the time left).
+		m.Deadline = now.Add(m.PausedLeft)
 	}
 	m.PausedLeft, m.PausedAt = 0, time.Time{}
 	return true
