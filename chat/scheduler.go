@@ -15,8 +15,8 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing || roomToMove(match, g) {
-		return // the room's turn has no clock: its first vote opens a window (vote.go)
+	if g.Phase() != game.Playing || (roomToMove(match, g) && !roomClock(match)) {
+		return // against an engine the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
 	case gobot.PerMove:
@@ -278,7 +278,11 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 			}
 			r := &protocol.Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", protocol.Mention(late))+teamLostNote(tx, match, lost))
+			what := fmt.Sprintf("%s ran out of time.", protocol.Mention(late)) + teamLostNote(tx, match, lost)
+			if late == gobot.VoteSeat { // vote.go: the room's clock
+				what = roomTimeoutText(match, l.g)
+			}
+			rep := b.gameReply(&fx, tx, l, r, what)
 			fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 			return b.claim(tx, step, fx.Notices, now)
 		}
@@ -298,7 +302,9 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
 			Mentions: []gobot.UserID{late}}}
-		if playerIn(tx, late).Notify == "dm" {
+		if late == gobot.VoteSeat { // vote.go: the room is reminded in the room, nobody pinged
+			msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.g, left), nil
+		} else if playerIn(tx, late).Notify == "dm" {
 			msg.To = late
 		}
 		fx.notify(msg)

@@ -176,6 +176,9 @@ type voteRec struct {
 	Closes  time.Time   `json:"closes,omitzero"`
 	Ballots []ballotRec `json:"ballots,omitempty"`
 	Voters  []string    `json:"voters,omitempty"`
+	// Absent in records written before issue 35.
+	Recent [][]string `json:"recent,omitempty"`
+	Left   dur        `json:"left,omitempty"`
 }
 
 type ballotRec struct {
@@ -188,7 +191,14 @@ func encodeVote(v *gobot.Vote) *voteRec {
 	if v == nil {
 		return nil
 	}
-	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes}
+	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes, Left: dur(v.Left)}
+	for _, turn := range v.Recent {
+		var us []string
+		for _, u := range turn {
+			us = append(us, string(u))
+		}
+		rec.Recent = append(rec.Recent, us)
+	}
 	for _, b := range v.Ballots {
 		rec.Ballots = append(rec.Ballots, ballotRec{By: string(b.By), Move: b.Move, At: b.At})
 	}
@@ -202,7 +212,14 @@ func decodeVote(rec *voteRec) *gobot.Vote {
 	if rec == nil {
 		return nil
 	}
-	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes}
+	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes, Left: time.Duration(rec.Left)}
+	for _, turn := range rec.Recent {
+		us := []gobot.UserID{} // a turn nobody voted in stays a turn
+		for _, u := range turn {
+			us = append(us, gobot.UserID(u))
+		}
+		v.Recent = append(v.Recent, us)
+	}
 	for _, b := range rec.Ballots {
 		v.Ballots = append(v.Ballots, gobot.Ballot{By: gobot.UserID(b.By), Move: b.Move, At: b.At})
 	}
