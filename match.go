@@ -62,8 +62,14 @@ type Match struct {
 	// Deadline is when the player to move loses on time; zero = none.
 	// Indexed while the game is active.
 	Deadline time.Time
-	// Reminded counts reminders already sent for the current Deadline.
+	// Reminded counts reminders already sent (or passed over) for the
+	// current turn, as an index into the configured leads, longest first.
 	Reminded int
+	// TurnTime is the time the player to move had on the clock when the
+	// turn began: no reminder comes in its first half, nor one with a
+	// longer lead than it. Zero: unknown (a game stored before it was
+	// kept), then the time from the last move to Deadline.
+	TurnTime time.Duration
 	// UndoBy is the player asking to take back the last move, if any.
 	UndoBy UserID
 	// Undos records every move taken back.

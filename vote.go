@@ -8,7 +8,9 @@ import (
 // Room-vote games (issue 29): one side of the game is the room, which
 // plays by vote. Everyone in the room but the opponent may vote; the
 // first vote of a turn opens a window of Vote.Window, and when it closes
-// the move with the most votes is played.
+// the move with the most votes is played. Against a person the room's
+// side has a clock like any side (issue 35): a room that casts no vote
+// by its deadline loses on time.
 
 // VoteSeat is the room's seat in a room-vote game: Match.Black or
 // Match.White holds it, as an engine's seat holds the engine's user. It
@@ -36,7 +38,21 @@ type Vote struct {
 	// Voters is everyone who has voted in this game: any of them marks
 	// dead stones and accepts the count for the room.
 	Voters []UserID
+	// Recent holds who voted in each of the room's last turns before this
+	// one, oldest first, at most RecentTurns-1 of them: a resignation's
+	// quorum counts on them. Nil in a game stored before it was kept
+	// (then Voters stands for them).
+	Recent [][]UserID
+	// Left is the time the room's clock had when the turn's window
+	// opened (its clock stops while the window runs, and runs again from
+	// there if the window stays open without a move); zero without a
+	// clock.
+	Left time.Duration
 }
+
+// RecentTurns is how many of the room's turns, this one included, a
+// resignation's quorum looks back on.
+const RecentTurns = 5
 
 // A Ballot is one voter's vote for the room's next move.
 type Ballot struct {

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -650,4 +651,60 @@ func TestAcceptOwnChallenge(t *testing.T) {
 	h.fails("alice", "accept", "Your challenge #1 is waiting for <@test:bob> to accept it")
 	h.ok("alice", "challenge 9")
 	h.fails("alice", "decline", "is waiting for")
+}
+
+// A reminder says something new (issue 35): none in the first half of a
+// turn's time (the move that began the turn pinged the player), none for
+// a turn shorter than the reminder's lead, at most one per turn per lead.
+// The default leads are 24 hours and an hour; the bot's clock ticks
+// every step through each turn until it times out.
+func TestRemindersSaySomethingNew(t *testing.T) {
+	for _, tc := range []struct {
+		clock string
+		step  time.Duration
+		want  []string // the time left each reminder of the turn says
+	}{
+		{"clock=1d", 10 * time.Minute, []string{"12h left", "1h left"}},
+		{"clock=1m", time.Second, nil},
+		{"clock=2d", 10 * time.Minute, []string{"1d left", "1h left"}},
+		{"clock=90m", time.Minute, []string{"45m left"}},
+		{"clock=3h", time.Minute, []string{"1h left"}},
+		{"clock=fischer:30m+1m/1h", time.Minute, nil},
+		{"clock=fischer:36h+1h/2d", 10 * time.Minute, []string{"18h left", "1h left"}},
+	} {
+		t.Run(tc.clock, func(t *testing.T) {
+			h := newHarness(t)
+			h.start("9 " + tc.clock)
+			says := func() []string {
+				var out []string
+				for _, m := range h.notes.all() {
+					if _, left, ok := strings.Cut(m.Reply.Text, "it's your move in game #1 — "); ok {
+						out = append(out, strings.TrimSuffix(left, "."))
+					}
+				}
+				return out
+			}
+			// Two turns: Black's from the start, White's after a move
+			// played in the middle of Black's time.
+			m, _ := h.game(1)
+			for h.clock.Now().Add(tc.step).Before(m.Deadline.Add(-m.TurnTime / 2)) {
+				h.tick(tc.step)
+			}
+			if got := says(); len(got) > 0 {
+				t.Fatalf("reminded in the first half of the turn: %v", got)
+			}
+			h.ok("alice", "play D4")
+			m, _ = h.game(1)
+			for m.Active() {
+				h.tick(tc.step)
+				m, _ = h.game(1)
+			}
+			if got := says(); !slices.Equal(got, tc.want) {
+				t.Fatalf("bob's reminders: %q, want %q", got, tc.want)
+			}
+			if m.Result != "B+T" {
+				t.Fatalf("result %q, want B+T", m.Result)
+			}
+		})
+	}
 }

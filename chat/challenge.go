@@ -207,6 +207,12 @@ func cmdChallenge(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if a.Vote > 0 && clock.Kind == gobot.NoClock { // vote.go: the room's side needs time like any side
+		if o.Clock != nil {
+			return Result{}, errorf("A vote game against a person needs a clock (nobody can ask a room to resign): leave clock= out for 3 days a move, or give one like clock=1d.")
+		}
+		clock = voteDefaultClock
+	}
 	if a.Choice["vacation"] == "off" && clock.Kind == gobot.NoClock {
 		return Result{}, errorf("vacation=off is for a game with a clock, and this one has none: add one, like clock=3d, or leave vacation=off out.")
 	}

@@ -42,7 +42,10 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("\nClocks count whole minutes: a time per move is 1 minute to 365 days (`clock=3d`); a Fischer clock\n")
 	sb.WriteString("`fischer:10m+1m/30m` starts with 10 minutes, adds 1 per move and holds at most 30. Without a maximum\n")
 	sb.WriteString("(`fischer:10m+1m`) it holds at most its starting time, and the challenge says so. Time left shows seconds\n")
-	sb.WriteString("under ten minutes (`1m 58s left`).\n")
+	sb.WriteString("under ten minutes (`1m 58s left`). Reminders (by default 24 hours and 1 hour before the deadline, the\n")
+	sb.WriteString("operator's `clock.reminders`) say only something new: none in the first half of a turn's time, none\n")
+	sb.WriteString("whose lead is longer than the turn, each at most once a turn (a clock that runs again after a vacation\n")
+	sb.WriteString("goes on with the same turn). With `clock=1d` the first comes with 12 hours left; with `clock=1m`, none.\n")
 	sb.WriteString(vacationDoc) // vacation.go
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())

@@ -162,7 +162,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			side = teamLabel(tx, match, g.ToMove())
 		}
 		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), side)
-		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && next != gobot.VoteSeat {
+		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !windowOpen(match)) { // a window's end is no clock (vote.go)
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {

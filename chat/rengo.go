@@ -176,7 +176,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		return Result{}, true, err
 	}
 	var fx Effects
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. Turn order: %s, then round again.",
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. %s",
 		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams, g.ToMove())))
 	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
 		rep.Thread = true
@@ -221,16 +221,41 @@ func teamWaiting(c *gobot.Challenge) []gobot.UserID {
 	})
 }
 
-// turnOrder is a team game's order of play from the team that moves
-// first (White, after fixed handicap stones): B1 W1 B2 W2 …, for as many
-// turns as the larger team has players.
+// turnOrder says how a team game's turns go, from the team that moves
+// first (White, after fixed handicap stones). The teams alternate and
+// each rotates through its own players (gobot.Teams.Turn), so the order
+// repeats after twice the least common multiple of the teams' sizes:
+// when that cycle is short (2 against 2: B1 W1 B2 W2) it is spelled out
+// whole; a longer one (2 against 3 takes 12 turns) is said per team.
 func turnOrder(t *gobot.Teams, first game.Color) string {
-	var order []string
 	a, b := t.Team(first), t.Team(first.Opponent())
-	for i := range max(len(a), len(b)) {
-		order = append(order, protocol.Mention(a[i%len(a)]), protocol.Mention(b[i%len(b)]))
+	cycle := 2 * len(a) * len(b) / gcd(len(a), len(b))
+	if cycle <= maxSpelledCycle {
+		var order []string
+		for i := range cycle / 2 {
+			order = append(order, protocol.Mention(a[i%len(a)]), protocol.Mention(b[i%len(b)]))
+		}
+		return fmt.Sprintf("Turn order: %s, then round again.", strings.Join(order, ", "))
 	}
-	return strings.Join(order, ", ")
+	team := func(c game.Color) string {
+		var s []string
+		for _, u := range t.Team(c) {
+			s = append(s, protocol.Mention(u))
+		}
+		return fmt.Sprintf("%s: %s in turn", c.Name(), strings.Join(s, ", "))
+	}
+	return fmt.Sprintf("Turn order: the teams alternate, %s first, and each takes its own players in turn (the order repeats after %d turns). %s; %s.",
+		first.Name(), cycle, team(first), team(first.Opponent()))
+}
+
+// maxSpelledCycle is the longest turn cycle turnOrder spells out whole.
+const maxSpelledCycle = 8
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // mentions lists users as mentions: "@a, @b and @c".

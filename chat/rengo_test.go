@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -465,5 +466,88 @@ func TestRengoPassedTurnReminds(t *testing.T) {
 	h.tick(0)
 	if n := h.notesSaying("<@test:bob>, it's your move in game #2"); n != 1 {
 		t.Fatalf("bob, to play with 22h left after alice's turn passed to him, was reminded %d times: %+v", n, h.notes.all())
+	}
+}
+
+// announcedOrder reads the turn order a team game's start announced, in
+// either of turnOrder's forms, as the first n players to move.
+func announcedOrder(t *testing.T, text string, n int) []string {
+	t.Helper()
+	at := strings.Index(text, "Turn order: ")
+	if at < 0 {
+		t.Fatalf("no turn order announced: %s", text)
+	}
+	text = text[at:]
+	mention := regexp.MustCompile(`<@test:(\w+)>`)
+	names := func(s string) []string {
+		var out []string
+		for _, m := range mention.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	var cycle []string
+	if whole := regexp.MustCompile(`^Turn order: (.*?), then round again\.`).FindStringSubmatch(text); whole != nil {
+		cycle = names(whole[1])
+	} else {
+		perTeam := regexp.MustCompile(`^Turn order: the teams alternate, (Black|White) first, and each takes its own players in turn \(the order repeats after \d+ turns\)\. (Black|White): (.*?) in turn; (Black|White): (.*?) in turn\.`).FindStringSubmatch(text)
+		if perTeam == nil || perTeam[1] != perTeam[2] || perTeam[2] == perTeam[4] {
+			t.Fatalf("the turn order is in neither form: %s", text)
+		}
+		a, b := names(perTeam[3]), names(perTeam[5])
+		for i := range len(a) * len(b) {
+			cycle = append(cycle, a[i%len(a)], b[i%len(b)])
+		}
+	}
+	var out []string
+	for i := range n {
+		out = append(out, cycle[i%len(cycle)])
+	}
+	return out
+}
+
+// The turn order announced at the start of a team game is the order
+// played, for teams of any sizes: every turn of two whole cycles is
+// played by the player the announcement names (each team rotates on its
+// own, so 2 against 3 repeats after 12 turns), and nobody else may play
+// it.
+func TestRengoAnnouncedOrderIsPlayed(t *testing.T) {
+	for _, tc := range []struct {
+		black, white string
+		first        []string // the first turns, as the issue saw them played
+	}{
+		{"alice bob", "carol dave erin", []string{"alice", "carol", "bob", "dave", "alice", "erin", "bob", "carol", "alice", "dave", "bob", "erin"}},
+		{"alice", "carol dave erin", []string{"alice", "carol", "alice", "dave", "alice", "erin"}},
+		{"alice bob carol", "dave erin frank gina", nil},
+		{"alice bob", "carol dave", []string{"alice", "carol", "bob", "dave"}},
+		{"alice bob", "carol dave erin gina", nil},
+	} {
+		t.Run(strings.ReplaceAll(tc.black+" vs "+tc.white, " ", "_"), func(t *testing.T) {
+			h := newHarness(t)
+			black, white := strings.Fields(tc.black), strings.Fields(tc.white)
+			at := func(us []string) string { return "@" + strings.Join(us, " @") }
+			h.ok(black[0], "rengo "+at(black)+" vs "+at(white)+" 19 black")
+			var rep protocol.Reply
+			for _, u := range append(black[1:], white...) {
+				rep = h.ok(u, "accept #1")
+			}
+			a, b := len(black), len(white)
+			cycle := 2 * a * b / gcd(a, b)
+			order := announcedOrder(t, rep.Text, 2*cycle)
+			if tc.first != nil && !slices.Equal(order[:len(tc.first)], tc.first) {
+				t.Fatalf("announced %v, want %v first: %s", order, tc.first, rep.Text)
+			}
+			everyone := append(slices.Clone(black), white...)
+			for i, u := range order {
+				// Points two apart on both axes: no stone is ever captured.
+				p := game.Pt(2*(i%10), 2*(i/10)).GTP(19)
+				for _, other := range everyone {
+					if other != u {
+						h.fails(other, "play "+p, "turn")
+					}
+				}
+				h.ok(u, "play "+p)
+			}
+		})
 	}
 }

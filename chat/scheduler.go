@@ -15,14 +15,18 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing || roomToMove(match, g) {
-		return // the room's turn has no clock: its first vote opens a window (vote.go)
+	if g.Phase() != game.Playing || (roomToMove(match, g) && !roomClock(match)) {
+		return // against an engine the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
 	case gobot.PerMove:
 		match.Deadline = t.Add(match.Clock.PerMove)
 	case gobot.Fischer:
 		match.Deadline = t.Add(match.Left[g.ToMove()])
+	}
+	match.TurnTime = match.Deadline.Sub(t) // the reminders' rule (remindersDue)
+	if match.Deadline.IsZero() {
+		match.TurnTime = 0
 	}
 	keepPaused(match, t) // vacation.go
 }
@@ -41,6 +45,40 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 		match.Teams.Late[mover] = 0
 	}
 	startClock(match, g, t)
+}
+
+// remindersDue is how far through the reminders (Config.Reminders,
+// longest lead first) match's turn is at now: the reminders before index
+// k are due or passed over. A reminder says something new only: the one
+// with lead d is due once the time left is at most d and at most half of
+// the turn's time (never in the turn's first half: the move that began
+// the turn told the player to move), and never for a turn shorter than
+// d. With clock=1d the 24-hour reminder comes with 12 hours left and the
+// one-hour one with an hour left; with clock=1m none comes. The caller
+// sends one message for all that are due at once (Match.Reminded).
+func (b *core) remindersDue(match *gobot.Match, now time.Time) int {
+	left, turn := match.Deadline.Sub(now), turnTime(match)
+	k := 0
+	for i, d := range b.cfg.Reminders {
+		if d <= turn && left <= d && 2*left <= turn {
+			k = i + 1
+		}
+	}
+	return k
+}
+
+// turnTime is the time the player to move had when their turn began
+// (Match.TurnTime; in a game stored before it was kept, the time from the
+// last move, or the start, to the deadline).
+func turnTime(match *gobot.Match) time.Duration {
+	if match.TurnTime > 0 {
+		return match.TurnTime
+	}
+	start := match.Created
+	if n := len(match.MoveTimes); n > 0 {
+		start = match.MoveTimes[n-1]
+	}
+	return match.Deadline.Sub(start)
 }
 
 // logClock logs err, from one step of the clock loop (what, on attrs'
@@ -154,7 +192,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 	now := b.timeSource.Now()
 	horizon := now
 	if len(b.cfg.Reminders) > 0 {
-		horizon = now.Add(b.cfg.Reminders[0])
+		horizon = now.Add(b.cfg.Reminders[0] + 1) // DueGames is strict: a reminder due just now is due
 	}
 	var due []*gobot.Match
 	if err := b.store.View(ctx, func(tx gobot.Tx) error {
@@ -240,16 +278,15 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 			}
 			r := &protocol.Request{Time: now, Room: match.Room}
 			step = fmt.Sprintf("game %d timeout", id)
-			rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s ran out of time.", protocol.Mention(late))+teamLostNote(tx, match, lost))
+			what := fmt.Sprintf("%s ran out of time.", protocol.Mention(late)) + teamLostNote(tx, match, lost)
+			if late == gobot.VoteSeat { // vote.go: the room's clock
+				what = roomTimeoutText(match, l.g)
+			}
+			rep := b.gameReply(&fx, tx, l, r, what)
 			fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 			return b.claim(tx, step, fx.Notices, now)
 		}
-		k := 0
-		for i, d := range b.cfg.Reminders {
-			if match.Deadline.Sub(now) <= d {
-				k = i + 1
-			}
-		}
+		k := b.remindersDue(match, now)
 		if k <= match.Reminded {
 			return nil
 		}
@@ -265,7 +302,9 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
 			Mentions: []gobot.UserID{late}}}
-		if playerIn(tx, late).Notify == "dm" {
+		if late == gobot.VoteSeat { // vote.go: the room is reminded in the room, nobody pinged
+			msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.g, left), nil
+		} else if playerIn(tx, late).Notify == "dm" {
 			msg.To = late
 		}
 		fx.notify(msg)

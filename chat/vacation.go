@@ -126,8 +126,9 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 // vacationApplies reports whether a vacation stops game l's clock: not
 // in games against an engine, nor in team games (the turn passes to a
 // teammate), nor with vacation=off or no clock. In a vote game against
-// a person it stops that person's clock; the room has none (its voting
-// windows run as usual: pauseGame and unpauseGame leave them alone).
+// a person it stops the clock as in any game, the room's included (vote.go),
+// but a voting window that is running goes on: pauseGame and unpauseGame
+// leave it alone.
 func vacationApplies(l *loaded) bool {
 	m := l.match
 	return m.Active() && m.Engine == "" && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
@@ -143,7 +144,7 @@ func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 		return false
 	}
 	if !m.Paused() {
-		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !roomToMove(m, l.g) { // a vote window is no clock (vote.go)
+		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !(roomToMove(m, l.g) && windowOpen(m)) { // a vote window is no clock (vote.go)
 			if !now.Before(m.Deadline) {
 				return false
 			}
@@ -169,10 +170,12 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 		return false
 	}
 	m.PausedBy = nil
-	if l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !roomToMove(m, l.g) { // the room's turn has no clock (vote.go)
-		// A new deadline: its reminders are due afresh (the player to
-		// move may have had the 24-hour one before the clock stopped).
-		m.Deadline, m.Reminded = now.Add(m.PausedLeft), 0
+	// A running vote window goes on; a vote game stored before the
+	// room's turns had a clock (issue 35) kept none for it (vote.go).
+	if room := roomToMove(m, l.g); l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !(room && (windowOpen(m) || m.PausedLeft == 0)) {
+		// The same turn goes on: a reminder already sent for it is not
+		// sent again (the vacation's end says the time left).
+		m.Deadline = now.Add(m.PausedLeft)
 	}
 	m.PausedLeft, m.PausedAt = 0, time.Time{}
 	return true
@@ -338,7 +341,7 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		stopped = append(stopped, fmt.Sprintf("#%d", m.ID))
 		opp := playerOf(m, colorOf(m, u).Opponent())
 		text := fmt.Sprintf("%s is on vacation until %s: the clock of game #%d is stopped", protocol.Mention(u), formatWhen(v.End), m.ID)
-		if l.g.Phase() == game.Playing && !roomToMove(m, l.g) {
+		if l.g.Phase() == game.Playing && !(roomToMove(m, l.g) && windowOpen(m)) {
 			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(playerOf(m, l.g.ToMove())))
 		}
 		b.tellOpponent(&fx, tx, m, opp, text+". Moves can still be played.")
@@ -478,7 +481,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		if unpauseGame(l, p.ID, end) {
 			running = append(running, fmt.Sprintf("#%d", m.ID))
 			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
-			if l.g.Phase() == game.Playing && !roomToMove(m, l.g) {
+			if l.g.Phase() == game.Playing && !(roomToMove(m, l.g) && windowOpen(m)) {
 				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
 			}
 		} else {
@@ -571,7 +574,7 @@ func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) e
 // (written by TestCommandsDoc).
 const vacationDoc = `
 Clocks and vacation: ` + "`vacation on`" + ` stops the clock of every game you play against a person that has one,
-except team games (your turns pass at once to a teammate who is not away) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room; its voting windows run as usual). A stopped clock keeps
+except team games (your turns pass at once to a teammate who is not away) and games challenged with ` + "`vacation=off`" + ` (tournaments); your opponents are told (in a vote game, the room: its turns' clock stops too, but a running voting window goes on). A stopped clock keeps
 the time the player to move had left: no reminder and no loss on time while it is stopped, and moves may
 still be played (per move: the next player's full time is kept; Fischer: the mover's bank plus the
 increment, up to the maximum, and the next player's bank). When the vacation ends (` + "`vacation off`" + `, or

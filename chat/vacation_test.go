@@ -311,10 +311,12 @@ func TestVacationEndNoticedLateGivesNoExtraTime(t *testing.T) {
 	}
 }
 
-// A clock that runs again has a new deadline, and its reminders are due
-// afresh: bob had the 24-hour reminder before alice's vacation stopped
-// his clock, and gets it again when it resumes with 20 hours left.
-func TestVacationResumedClockRemindsAgain(t *testing.T) {
+// A clock that runs again goes on with the same turn: bob had the
+// 24-hour reminder before alice's vacation stopped his clock; when it
+// resumes with 20 hours left the vacation's end tells him so, and no
+// reminder repeats it (issue 35: a reminder says something new, at most
+// one per turn per lead); the one-hour reminder comes in its time.
+func TestVacationResumedClockRemindsOncePerLead(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=2d")
 	h.ok("alice", "play D4")
@@ -327,9 +329,17 @@ func TestVacationResumedClockRemindsAgain(t *testing.T) {
 	h.ok("alice", "vacation on")
 	h.clock.Advance(2 * day)
 	h.ok("alice", "vacation off")
+	if h.notesSaying("<@test:bob> (White) to play with 20h left") != 1 {
+		t.Fatalf("the vacation's end does not tell bob his time: %+v", h.notes.all())
+	}
+	h.tick(0)
+	if n := reminded(); n != 1 {
+		t.Fatalf("after the clock resumed with 20h left, bob was reminded %d times in all, want 1", n)
+	}
+	h.clock.Advance(19 * time.Hour)
 	h.tick(0)
 	if n := reminded(); n != 2 {
-		t.Fatalf("after the clock resumed with 20h left, bob was reminded %d times in all, want 2", n)
+		t.Fatalf("with an hour left bob was reminded %d times in all, want 2", n)
 	}
 	h.tick(0)
 	if n := reminded(); n != 2 {

@@ -15,15 +15,17 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// Room-vote games (docs/commands.md, "Room-vote games"). The room's seat
-// is gobot.VoteSeat; match.Vote holds the turn's ballots and its window.
-// The room's side has no clock: its turn waits for the first vote, which
-// opens a window of match.Vote.Window; the window's end is the game's
-// Deadline, so the clock loop (Tick → voteTick) of whichever process
-// comes first closes it, in one transaction that replays the game,
-// plays the winning move and claims its announcement (claim.go): played
-// once, announced once. The opponent (a person or an engine) moves as
-// in any game, under the game's clock.
+// Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
+// match.Vote holds the turn's ballots and its window. The first vote of
+// a turn opens a window of match.Vote.Window; the window's end is the
+// game's Deadline, so the clock loop (Tick → voteTick) of whichever
+// process comes first closes it, in one transaction that replays the
+// game, plays the winning move and claims its announcement (claim.go):
+// played once, announced once. Against a person the room's turn runs on
+// the game's clock until its first vote (reminded in the room, lost on
+// time by a room that casts no vote: tickGame); against an engine it
+// waits for the first vote. The opponent moves as in any game, under
+// the game's clock.
 
 // roomColor is the room's colour in a vote game (Empty in other games).
 func roomColor(match *gobot.Match) game.Color {
@@ -76,6 +78,39 @@ func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
 	return nil
 }
 
+// voteDefaultClock is a vote game's clock against a person when neither
+// the challenge nor the room's settings give one: the room's side needs
+// time like any side, and nobody can ask a room to resign.
+var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * time.Hour}
+
+// roomClock reports whether the room's turns in match run on the game's
+// clock: in a vote game against a person. Against an engine nobody waits
+// on the room (and a vote game stored before issue 35 without a clock
+// has none).
+func roomClock(match *gobot.Match) bool {
+	return match.Vote != nil && match.Engine == "" && match.Clock.Kind != gobot.NoClock
+}
+
+// windowOpen reports whether a voting window is running in match: its
+// end is the game's Deadline.
+func windowOpen(match *gobot.Match) bool {
+	return match.Vote != nil && !match.Vote.Closes.IsZero()
+}
+
+// roomReminderText reminds the room, in its room, that its vote is due.
+func (b *core) roomReminderText(match *gobot.Match, g *game.Game, left time.Duration) string {
+	return fmt.Sprintf("The room's move in game #%d (move %d) — %s left to vote: %s; the first vote opens the voting window (%s). A room that casts no vote in time loses on time.",
+		match.ID, g.MoveNumber()+1, protocol.FormatDuration(left), b.cmd("vote <point>"), protocol.FormatDuration(match.Vote.Window))
+}
+
+// roomTimeoutText says why the room lost on time (before g records it).
+func roomTimeoutText(match *gobot.Match, g *game.Game) string {
+	if len(match.Vote.Ballots) > 0 { // only resign votes, short of the quorum (playVote)
+		return fmt.Sprintf("The room ran out of time: no move was voted for move %d, and resigning was short of the quorum.", g.MoveNumber()+1)
+	}
+	return fmt.Sprintf("The room ran out of time: nobody voted for move %d by its deadline.", g.MoveNumber()+1)
+}
+
 // newVote starts the voting of a game whose window is w.
 func newVote(w time.Duration) *gobot.Vote { return &gobot.Vote{Window: w} }
 
@@ -84,8 +119,12 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 	if match.Vote == nil {
 		return ""
 	}
-	return fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
+	s := fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
 		roomColor(match).Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
+	if roomClock(match) {
+		s += " The room's turns run on the clock too: a room that casts no vote in time loses on time."
+	}
+	return s
 }
 
 // voteChallengeText is a vote challenge's announcement.
@@ -211,6 +250,9 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 					s += ", yours: " + bl.Move
 				}
 			}
+			if left := timeLeft(m, r.Time); left != "" && !windowOpen(m) { // the room's clock
+				s += ", " + left
+			}
 		}
 		lines = append(lines, s)
 	}
@@ -332,6 +374,9 @@ func cmdVote(call *Call) (Result, error) {
 	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
 		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.g.MoveNumber()+1, match.ID)
 	}
+	if c := match.Vote.Closes; c.IsZero() && !match.Deadline.IsZero() && !r.Time.Before(match.Deadline) {
+		return Result{}, errorf("The room's time for move %d of game #%d ran out before this vote: it loses on time.", l.g.MoveNumber()+1, match.ID)
+	}
 	move := "resign"
 	if !resign {
 		if move, err = legalVote(l, a.Points[0]); err != nil {
@@ -340,9 +385,19 @@ func cmdVote(call *Call) (Result, error) {
 	}
 	v := match.Vote
 	opened := v.Closes.IsZero()
+	reopened := opened && len(v.Ballots) > 0 // a window that stayed open without a move (playVote)
 	if opened {
+		// The room has answered: its clock stops with the time it had
+		// (given back if the window stays open without a move).
+		switch {
+		case !roomClock(match):
+		case match.Paused(): // vacation.go: the opponent's vacation stopped it
+			v.Left = match.PausedLeft
+		case !match.Deadline.IsZero():
+			v.Left = match.Deadline.Sub(r.Time)
+		}
 		v.Closes = r.Time.Add(v.Window)
-		match.Deadline, match.Reminded = v.Closes, 0
+		match.Deadline = v.Closes
 	}
 	changed, before := false, ""
 	for i := range v.Ballots {
@@ -367,6 +422,8 @@ func cmdVote(call *Call) (Result, error) {
 	me, number := protocol.Mention(r.User.ID), l.g.MoveNumber()+1
 	var text string
 	switch {
+	case reopened:
+		text = fmt.Sprintf("%s votes %s: the vote for move %d of game #%d runs again and closes in %s.", me, move, number, match.ID, protocol.FormatDuration(v.Window))
 	case opened:
 		text = fmt.Sprintf("%s votes %s and opens the vote for move %d of game #%d: it closes in %s. Everyone here but %s may vote with %s.",
 			me, move, number, match.ID, protocol.FormatDuration(v.Window), protocol.Mention(voteOpponent(match)), b.cmd("vote <point>"))
@@ -486,6 +543,9 @@ func (b *core) voteLine(l *loaded, now time.Time) string {
 		return ""
 	}
 	v := l.match.Vote
+	if v.Closes.IsZero() && len(v.Ballots) > 0 { // stayed open without a move (playVote)
+		return fmt.Sprintf("Votes: %s; the window stays open: the next vote runs it again for %s (%s).", tallyText(v.Ballots), protocol.FormatDuration(v.Window), b.cmd("vote <point>"))
+	}
 	if v.Closes.IsZero() {
 		return fmt.Sprintf("The room votes: %s, %s or %s; the first vote opens the voting window (%s).", b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(v.Window))
 	}
@@ -494,16 +554,17 @@ func (b *core) voteLine(l *loaded, now time.Time) string {
 
 // voteTick handles a due vote game whose due item is the room's window:
 // it closes the window if its time has come and reports true, so the
-// clock treats it as no timeout or reminder (the room has no clock).
+// clock treats it as no timeout or reminder. The room's clock before its
+// first vote is tickGame's, as a player's.
 func (b *Bot) voteTick(ctx context.Context, match *gobot.Match, now time.Time) bool {
-	if match.Vote == nil {
+	if !windowOpen(match) {
 		return false
 	}
 	l, err := load(match)
 	if err != nil || !roomToMove(match, l.g) {
 		return false
 	}
-	if match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
+	if now.Before(match.Vote.Closes) {
 		return true
 	}
 	b.logClock(b.closeVote(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock: closing a vote", "game", match.ID)
@@ -537,7 +598,9 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 		if !roomToMove(match, l.g) {
 			return nil
 		}
-		step = fmt.Sprintf("game %d vote at move %d resume %d", id, l.g.MoveCount(), len(l.g.Record().Resumes))
+		// A window that stays open without a move closes again later, at
+		// the same move: its close time tells the two apart.
+		step = fmt.Sprintf("game %d vote at move %d resume %d closes %d", id, l.g.MoveCount(), len(l.g.Record().Resumes), match.Vote.Closes.UnixNano())
 		what, err := b.playVote(l, now)
 		if err != nil {
 			return err
@@ -568,15 +631,16 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 }
 
 // playVote plays the room's move its ballots chose, clears them, and says
-// what happened with the tally. Resigning needs more than half of the
-// turn's voters; otherwise the move with the most votes (resign aside)
-// is played, a tie drawn by lot (the same lot on every attempt: it
-// hashes the game and the move).
+// what happened with the tally. Resigning needs a quorum (resignQuorum);
+// short of it the move with the most votes other than resign is played,
+// a tie drawn by lot (the same lot on every attempt: it hashes the game
+// and the move), and when resign was the only vote the window stays open
+// without a move. The tally says why.
 func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	v, rc := l.match.Vote, roomColor(l.match)
 	tally := tallyText(v.Ballots)
 	counts := countVotes(v.Ballots)
-	resigns := 0
+	resigns, voters := 0, len(v.Ballots)
 	var moves []voteCount
 	for _, c := range counts {
 		if c.move == "resign" {
@@ -585,16 +649,45 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 			moves = append(moves, c)
 		}
 	}
-	v.Ballots, v.Closes = nil, time.Time{}
-	if 2*resigns > resigns+countBallots(moves) || len(moves) == 0 {
+	need := resignQuorum(v)
+	number := l.g.MoveNumber() + 1
+	if resigns > 0 && 2*resigns > voters && voters >= need {
+		endVoteTurn(v)
 		if err := l.g.Resign(rc); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("The room resigns (%d of %d voter%s chose to). Votes: %s.", resigns, resigns+countBallots(moves), plural(resigns+countBallots(moves)), tally), nil
+		return fmt.Sprintf("The room resigns (%d of %d voter%s chose to). Votes: %s.", resigns, voters, plural(voters), tally), nil
 	}
 	short := "" // why a resignation with votes was not played
-	if resigns > 0 {
-		short = fmt.Sprintf(" Resigning had %d of %d votes; it needs more than half.", resigns, resigns+countBallots(moves))
+	switch {
+	case resigns == 0:
+	case 2*resigns <= voters:
+		short = fmt.Sprintf(" Resigning had %d of %d votes; it needs more than half.", resigns, voters)
+	default:
+		short = fmt.Sprintf(" Resigning needs votes from at least %d voters (3, or everyone who voted in the room's last %d turns when fewer); %d voted.", need, gobot.RecentTurns, voters)
+	}
+	if len(moves) == 0 {
+		// Resign was the only vote, short of the quorum: the window
+		// stays open, and the room's clock runs again from the time it
+		// had when the window opened (a room nobody else votes for loses
+		// on time, as one that casts no vote).
+		v.Closes = time.Time{}
+		l.match.Deadline = time.Time{}
+		if roomClock(l.match) {
+			l.match.Deadline = now.Add(v.Left)
+			keepPaused(l.match, now) // vacation.go
+		}
+		s := fmt.Sprintf("The vote for move %d stays open: votes %s.%s The next vote runs the window again (%s), and any other move is played over resign.", number, tally, short, b.cmd("vote <point>"))
+		if left := timeLeft(l.match, now); roomClock(l.match) && left != "" {
+			s += fmt.Sprintf(" The room has %s.", left)
+		}
+		return s, nil
+	}
+	left := v.Left
+	endVoteTurn(v)
+	if roomClock(l.match) && l.match.Clock.Kind == gobot.Fischer {
+		// The room's bank is what it had when its window opened.
+		l.match.Deadline = now.Add(left)
 	}
 	top := moves[0].n
 	var tied []string
@@ -641,6 +734,48 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 		s += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
 	}
 	return s + fmt.Sprintf(". Votes: %s.", tally) + short + autoPassText(l, count), nil
+}
+
+// resignQuorum is how many voters a turn's window needs for the room to
+// resign (besides more than half of the votes): 3, or every member who
+// voted in the room's last gobot.RecentTurns turns (this one included)
+// when they are fewer. A game stored before the recent turns were kept
+// counts everyone who has voted in it.
+func resignQuorum(v *gobot.Vote) int {
+	var members []gobot.UserID
+	add := func(u gobot.UserID) {
+		if !slices.Contains(members, u) {
+			members = append(members, u)
+		}
+	}
+	if v.Recent == nil {
+		for _, u := range v.Voters {
+			add(u)
+		}
+	}
+	for _, turn := range v.Recent {
+		for _, u := range turn {
+			add(u)
+		}
+	}
+	for _, bl := range v.Ballots {
+		add(bl.By)
+	}
+	return min(3, len(members))
+}
+
+// endVoteTurn closes the room's turn: its voters join the recent turns
+// (resignQuorum), its ballots, window and stopped clock are cleared.
+func endVoteTurn(v *gobot.Vote) {
+	turn := []gobot.UserID{}
+	for _, bl := range v.Ballots {
+		turn = append(turn, bl.By)
+	}
+	v.Recent = append(v.Recent, turn)
+	if n := len(v.Recent) - (gobot.RecentTurns - 1); n > 0 {
+		v.Recent = slices.Delete(v.Recent, 0, n)
+	}
+	v.Ballots, v.Closes, v.Left = nil, time.Time{}, 0
 }
 
 func countBallots(cs []voteCount) int {

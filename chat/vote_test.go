@@ -278,7 +278,7 @@ func TestVoteGameAgainstPerson(t *testing.T) {
 		t.Fatalf("start: %s", rep.Text)
 	}
 	match, _ := h.game(1)
-	if match.Vote == nil || match.Rating != nil || !match.Deadline.IsZero() {
+	if match.Vote == nil || match.Rating != nil || !match.Deadline.Equal(h.clock.Now().Add(24*time.Hour)) { // the room's clock (issue 35)
 		t.Fatalf("stored: vote %+v rating %+v deadline %v", match.Vote, match.Rating, match.Deadline)
 	}
 	h.fails("alice", "play E5", "It's not your turn")
@@ -471,12 +471,18 @@ func TestVoteGameVacationStopsThePersonsClock(t *testing.T) {
 	if m, _ := h.game(1); m.Paused() || !m.Deadline.Equal(h.clock.Now().Add(24*time.Hour)) {
 		t.Fatalf("back: paused %v, deadline in %v (want 1d)", m.Paused(), m.Deadline.Sub(h.clock.Now()))
 	}
-	// Back on the room's turn: no clock is started for the room.
+	// Back on the room's turn, before its first vote: the room's clock
+	// (issue 35) stops and runs again as any.
 	h.ok("alice", "play D4")
+	h.tick(2 * time.Hour)
 	h.ok("alice", "vacation on")
+	if m, _ := h.game(1); !m.Paused() || !m.Deadline.IsZero() || m.PausedLeft != 22*time.Hour {
+		t.Fatalf("a vacation on the room's turn: paused %v, deadline %v, left %v (want stopped with 22h)", m.Paused(), m.Deadline, m.PausedLeft)
+	}
+	h.tick(3 * day)
 	h.ok("alice", "vacation off")
-	if m, _ := h.game(1); m.Paused() || !m.Deadline.IsZero() {
-		t.Fatalf("a vacation on the room's turn left a deadline %v", m.Deadline)
+	if m, _ := h.game(1); m.Paused() || !m.Deadline.Equal(h.clock.Now().Add(22*time.Hour)) {
+		t.Fatalf("back on the room's turn: paused %v, deadline in %v (want 22h)", m.Paused(), m.Deadline.Sub(h.clock.Now()))
 	}
 }
 
@@ -561,5 +567,250 @@ func TestGamesListsRoomVoteGames(t *testing.T) {
 	h.ok("bob", "vote E5")
 	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "the room's vote, yours: E5") {
 		t.Fatalf("bob's games: %s", rep.Text)
+	}
+}
+
+// A vote game against a person cannot stall (issue 35): the room's turn
+// runs on the game's clock from its start, and a room that casts no vote
+// by its deadline loses on time, as a player would.
+func TestVoteRoomLosesOnTime(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=5s 9 white clock=1m")
+	h.ok("alice", "accept")
+	h.ok("alice", "play E5")
+	if m, _ := h.game(1); !m.Deadline.Equal(h.clock.Now().Add(time.Minute)) {
+		t.Fatalf("the room's clock: deadline in %v, want 1m", m.Deadline.Sub(h.clock.Now()))
+	}
+	for range 11 {
+		h.tick(5 * time.Second)
+	}
+	if m, _ := h.game(1); !m.Active() {
+		t.Fatalf("the room lost before its time ran out: %s", m.Result)
+	}
+	h.clock.Advance(5 * time.Second)
+	h.fails("carol", "vote D4", "The room's time for move 2 of game #1 ran out before this vote")
+	h.tick(0)
+	m, _ := h.game(1)
+	if m.Active() || m.Result != "B+T" {
+		t.Fatalf("after 60s without a vote: active %v, result %q", m.Active(), m.Result)
+	}
+	if n := h.notesSaying("The room ran out of time: nobody voted for move 2 by its deadline."); n != 1 {
+		t.Fatalf("the loss on time said %d times: %+v", n, h.notes.all())
+	}
+	if h.notesSaying("Black wins on time") != 1 || h.notesSaying("it's your move") != 0 {
+		t.Fatalf("notices: %+v", h.notes.all())
+	}
+}
+
+// The room is reminded in the room, as a player is, under the same rule
+// (issue 35): with a day a move, the 24-hour reminder halfway; nobody is
+// pinged or sent a DM.
+func TestVoteRoomReminded(t *testing.T) {
+	h := newHarness(t)
+	h.ok("carol", "settings notify=dm")
+	h.ok("carol", "challenge @alice vote=1h 9 white clock=1d")
+	h.ok("alice", "accept")
+	h.ok("alice", "play E5")
+	h.tick(11 * time.Hour)
+	if n := h.notesSaying("The room's move"); n != 0 {
+		t.Fatalf("reminded in the first half of the room's turn: %+v", h.notes.all())
+	}
+	h.tick(time.Hour)
+	var reminders []protocol.Message
+	for _, m := range h.notes.all() {
+		if strings.Contains(m.Reply.Text, "The room's move in game #1 (move 2) — 12h left to vote: <cmd:vote <point>:cmd>") {
+			reminders = append(reminders, m)
+		}
+	}
+	if len(reminders) != 1 || reminders[0].To != "" || len(reminders[0].Reply.Mentions) != 0 || reminders[0].Room != "test:main" {
+		t.Fatalf("the room's reminder: %+v", h.notes.all())
+	}
+	h.tick(11 * time.Hour)
+	if n := h.notesSaying("The room's move in game #1 (move 2) — 1h left to vote"); n != 1 {
+		t.Fatalf("the one-hour reminder sent %d times: %+v", n, h.notes.all())
+	}
+	// Its first vote stops the room's clock: the window closes on its
+	// own time and the move is played after the deadline had passed.
+	h.tick(30 * time.Minute)
+	h.ok("carol", "vote D4")
+	h.tick(time.Hour)
+	m, g := h.game(1)
+	if !m.Active() || g.MoveCount() != 2 || !m.Deadline.Equal(h.clock.Now().Add(24*time.Hour)) {
+		t.Fatalf("after the window: active %v (%s), %d moves, alice's deadline in %v", m.Active(), m.Result, g.MoveCount(), m.Deadline.Sub(h.clock.Now()))
+	}
+	if n := h.notesSaying("The room's move"); n != 2 {
+		t.Fatalf("the room was reminded %d times, want twice", n)
+	}
+}
+
+// A Fischer clock on the room's side: the room's bank is charged up to
+// its first vote (the window runs on the room's own time), plus the
+// increment.
+func TestVoteRoomFischerBank(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=10m 9 white clock=fischer:1h+10m/2h")
+	h.ok("alice", "accept")
+	h.ok("alice", "play E5")
+	h.tick(20 * time.Minute)
+	h.ok("bob", "vote D4")
+	h.tick(10 * time.Minute)
+	m, g := h.game(1)
+	if g.MoveCount() != 2 || m.Left[game.White] != 50*time.Minute {
+		t.Fatalf("the room's bank after its move: %d moves, %v (want 40m left at the vote + 10m)", g.MoveCount(), m.Left[game.White])
+	}
+}
+
+// A vote game against a person always has a clock: the room's default,
+// else 3 days a move; clock=none is refused.
+func TestVoteGameAgainstPersonHasAClock(t *testing.T) {
+	h := newHarness(t)
+	before := h.dump()
+	h.fails("bob", "challenge @alice vote=1h 9 clock=none", "A vote game against a person needs a clock")
+	if h.dump() != before {
+		t.Fatal("a refused challenge changed the store")
+	}
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 3d") {
+		t.Fatalf("without a clock: %s", rep.Text)
+	}
+	h.admins = map[string]bool{"bob": true}
+	h.ok("bob", "settings clock=1d")
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 1d") {
+		t.Fatalf("with the room's clock: %s", rep.Text)
+	}
+	if rep := h.ok("bob", "challenge @alice vote=1h 9 clock=2h"); !strings.Contains(rep.Text, "clock 2h") {
+		t.Fatalf("with a clock: %s", rep.Text)
+	}
+}
+
+// One voter cannot resign for the room (issue 35): a resignation needs
+// more than half of the votes and at least 3 voters, or everyone who
+// voted in the room's last 5 turns when fewer. Short of it, resign alone
+// keeps the window open (the tally says why) and any other vote is
+// played.
+func TestVoteLoneResign(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	for _, turn := range [][2]string{{"carol", "C3"}, {"dave", "D4"}, {"bob", "E5"}} {
+		h.ok(turn[0], "vote "+turn[1])
+		h.tick(10 * time.Minute)
+	}
+	// bob, carol and dave voted in the last turns: bob alone is short.
+	h.ok("bob", "vote resign")
+	h.tick(10 * time.Minute)
+	m, g := h.game(1)
+	if !m.Active() || g.MoveCount() != 6 || len(m.Vote.Ballots) != 1 || !m.Vote.Closes.IsZero() || !m.Deadline.IsZero() {
+		t.Fatalf("after a lone resign vote: active %v (%s), %d moves, ballots %v, window closes %v, deadline %v", m.Active(), m.Result, g.MoveCount(), m.Vote.Ballots, m.Vote.Closes, m.Deadline)
+	}
+	if n := h.notesSaying("The vote for move 7 stays open: votes resign (1 vote). Resigning needs votes from at least 3 voters (3, or everyone who voted in the room's last 5 turns when fewer); 1 voted."); n != 1 {
+		t.Fatalf("the open window said %d times: %+v", n, h.notes.all())
+	}
+	if rep := h.ok("carol", "board"); !strings.Contains(rep.Text, "Votes: resign (1 vote); the window stays open") {
+		t.Fatalf("board: %s", rep.Text)
+	}
+	h.tick(time.Hour)
+	if m, _ := h.game(1); !m.Active() {
+		t.Fatal("the open window ended the game")
+	}
+	rep := h.ok("carol", "vote G7")
+	if !strings.Contains(rep.Text, "<@test:carol> votes G7: the vote for move 7 of game #1 runs again and closes in 10m.") || !strings.Contains(rep.Text, "resign (1 vote), G7 (1)") {
+		t.Fatalf("the vote that runs the window again: %s", rep.Text)
+	}
+	h.tick(10 * time.Minute)
+	if m, g := h.game(1); !m.Active() || g.At(game.Pt(6, 2)) != game.Black {
+		t.Fatalf("G7 was not played: active %v", m.Active())
+	}
+	if n := h.notesSaying("The room plays G7. Votes: resign (1 vote), G7 (1). Resigning had 1 of 2 votes; it needs more than half."); n != 1 {
+		t.Fatalf("G7 announced %d times: %+v", n, h.notes.all())
+	}
+	// Two of three resign, with a third voter: the quorum is met.
+	h.ok("bob", "vote resign")
+	h.ok("carol", "vote resign")
+	h.ok("dave", "vote J9")
+	h.tick(10 * time.Minute)
+	if m, _ := h.game(1); m.Active() || m.Result != "W+R" {
+		t.Fatalf("two of three voted resign: active %v, result %q", m.Active(), m.Result)
+	}
+	if n := h.notesSaying("The room resigns (2 of 3 voters chose to)."); n != 1 {
+		t.Fatalf("the resignation said %d times", n)
+	}
+}
+
+// Two of two resigning is not enough when three voted recently, and a
+// move with the other votes is played; a voter of 5 turns ago no longer
+// counts.
+func TestVoteResignQuorumLooksBackFiveTurns(t *testing.T) {
+	h, _ := newVoteEngineHarness(t)
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	voters := [][]string{{"erin"}, {"bob"}, {"carol"}, {"bob"}, {"carol"}}
+	for i, vs := range voters {
+		for _, u := range vs {
+			h.ok(u, "vote "+[]string{"A9", "C9", "E9", "G9", "J9"}[i])
+		}
+		h.tick(10 * time.Minute)
+	}
+	// The room's last 5 turns (this one included) had bob and carol:
+	// erin's vote was 6 turns ago. Both of them is the quorum.
+	h.ok("bob", "vote resign")
+	h.ok("carol", "vote resign")
+	h.tick(10 * time.Minute)
+	if m, _ := h.game(1); m.Active() || m.Result != "W+R" {
+		t.Fatalf("both recent voters resign: active %v, result %q", m.Active(), m.Result)
+	}
+
+	// A room where bob alone has voted: his is every vote of the last
+	// 5 turns, so he resigns alone.
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	h.ok("bob", "vote resign #2")
+	h.tick(10 * time.Minute)
+	if m, _ := h.game(2); m.Active() || m.Result != "W+R" {
+		t.Fatalf("the only voter resigns: active %v, result %q", m.Active(), m.Result)
+	}
+
+	// Two of three recent voters, without the third: short.
+	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	for i, u := range []string{"bob", "carol", "dave"} {
+		h.ok(u, "vote "+[]string{"A9", "C9", "E9"}[i]+" #3")
+		h.tick(10 * time.Minute)
+	}
+	h.ok("bob", "vote resign #3")
+	h.ok("carol", "vote resign #3")
+	h.tick(10 * time.Minute)
+	if m, _ := h.game(3); !m.Active() {
+		t.Fatalf("two of three recent voters resigned: %s", m.Result)
+	}
+	if n := h.notesSaying("The vote for move 7 stays open: votes resign (2 votes). Resigning needs votes from at least 3 voters"); n != 1 {
+		t.Fatalf("the shortfall said %d times: %+v", n, h.notes.all())
+	}
+}
+
+// Against a person, a window that stays open on a lone resign vote gives
+// the room's clock back the time it had at that vote: when nobody votes a
+// move by the deadline, the room loses on time, and the message says why.
+func TestVoteLoneResignAgainstPersonEndsOnTime(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=5s 9 white clock=1m")
+	h.ok("alice", "accept")
+	for i, u := range []string{"carol", "dave", "erin"} {
+		h.ok("alice", "play "+[]string{"A1", "C1", "E1"}[i])
+		h.ok(u, "vote "+[]string{"A9", "C9", "E9"}[i])
+		h.tick(5 * time.Second)
+	}
+	h.ok("alice", "play G1")
+	h.tick(10 * time.Second)
+	h.ok("bob", "vote resign")
+	h.tick(5 * time.Second)
+	m, _ := h.game(1)
+	if !m.Active() || !m.Deadline.Equal(h.clock.Now().Add(50*time.Second)) {
+		t.Fatalf("after the lone resign vote: active %v, the room's deadline in %v (want 50s)", m.Active(), m.Deadline.Sub(h.clock.Now()))
+	}
+	if n := h.notesSaying("The room has 50s left."); n != 1 {
+		t.Fatalf("the room's time not said: %+v", h.notes.all())
+	}
+	h.tick(50 * time.Second)
+	if m, _ := h.game(1); m.Active() || m.Result != "B+T" {
+		t.Fatalf("nobody voted a move: active %v, result %q", m.Active(), m.Result)
+	}
+	if n := h.notesSaying("The room ran out of time: no move was voted for move 8, and resigning was short of the quorum."); n != 1 {
+		t.Fatalf("the loss on time said %d times: %+v", n, h.notes.all())
 	}
 }

@@ -147,7 +147,7 @@ func TestRoundTripEveryField(t *testing.T) {
 		Record: rec, MoveTimes: times,
 		Clock:    gobot.TimeControl{Kind: gobot.Fischer, PerMove: time.Hour, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
 		Left:     [3]time.Duration{0, 50 * time.Hour, 60 * time.Hour},
-		Deadline: t0.Add(99 * time.Hour), Reminded: 2, UndoBy: "discord:1234",
+		Deadline: t0.Add(99 * time.Hour), Reminded: 2, TurnTime: 72 * time.Hour, UndoBy: "discord:1234",
 		Undos:     []gobot.Undo{{By: "discord:1234", Move: 5, Was: game.Move{Color: game.Black, Point: game.Pt(4, 4)}, At: t0}},
 		Challenge: 1, Created: t0, Updated: t0.Add(time.Minute), Finished: t0.Add(time.Hour), Result: "W+3.5",
 	}

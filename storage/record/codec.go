@@ -145,6 +145,7 @@ type gameRec struct {
 	LeftWhite   dur            `json:"left_white,omitempty"`
 	Deadline    time.Time      `json:"deadline,omitzero"`
 	Reminded    int            `json:"reminded,omitempty"`
+	TurnTime    dur            `json:"turn_time,omitempty"`
 	UndoBy      string         `json:"undo_by,omitempty"`
 	Undos       []undoRec      `json:"undos,omitempty"`
 	Challenge   uint64         `json:"challenge,omitempty"`
@@ -175,6 +176,9 @@ type voteRec struct {
 	Closes  time.Time   `json:"closes,omitzero"`
 	Ballots []ballotRec `json:"ballots,omitempty"`
 	Voters  []string    `json:"voters,omitempty"`
+	// Absent in records written before issue 35.
+	Recent [][]string `json:"recent,omitempty"`
+	Left   dur        `json:"left,omitempty"`
 }
 
 type ballotRec struct {
@@ -187,7 +191,14 @@ func encodeVote(v *gobot.Vote) *voteRec {
 	if v == nil {
 		return nil
 	}
-	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes}
+	rec := &voteRec{Window: dur(v.Window), Closes: v.Closes, Left: dur(v.Left)}
+	for _, turn := range v.Recent {
+		var us []string
+		for _, u := range turn {
+			us = append(us, string(u))
+		}
+		rec.Recent = append(rec.Recent, us)
+	}
 	for _, b := range v.Ballots {
 		rec.Ballots = append(rec.Ballots, ballotRec{By: string(b.By), Move: b.Move, At: b.At})
 	}
@@ -201,7 +212,14 @@ func decodeVote(rec *voteRec) *gobot.Vote {
 	if rec == nil {
 		return nil
 	}
-	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes}
+	v := &gobot.Vote{Window: time.Duration(rec.Window), Closes: rec.Closes, Left: time.Duration(rec.Left)}
+	for _, turn := range rec.Recent {
+		us := []gobot.UserID{} // a turn nobody voted in stays a turn
+		for _, u := range turn {
+			us = append(us, gobot.UserID(u))
+		}
+		v.Recent = append(v.Recent, us)
+	}
 	for _, b := range rec.Ballots {
 		v.Ballots = append(v.Ballots, gobot.Ballot{By: gobot.UserID(b.By), Move: b.Move, At: b.At})
 	}
@@ -403,7 +421,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Black: string(g.Black), White: string(g.White),
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
-		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded,
+		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
 		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote)}
@@ -469,7 +487,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 	var e errs
 	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
-		Deadline: rec.Deadline, Reminded: rec.Reminded, UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
+		Deadline: rec.Deadline, Reminded: rec.Reminded, TurnTime: time.Duration(rec.TurnTime), UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
 		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote)}

@@ -27,7 +27,7 @@ func TestCodecVoteFields(t *testing.T) {
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	g.Vote = &gobot.Vote{Window: 10 * time.Minute, Closes: at.Add(10 * time.Minute),
 		Ballots: []gobot.Ballot{{By: "t:c", Move: "E5", At: at}, {By: "t:d", Move: "resign", At: at.Add(time.Second)}},
-		Voters:  []gobot.UserID{"t:c", "t:d", "t:e"}}
+		Voters:  []gobot.UserID{"t:c", "t:d", "t:e"}, Recent: [][]gobot.UserID{{"t:c"}, {"t:d", "t:e"}}, Left: 90 * time.Minute}
 	raw, err := EncodeMatch(g)
 	if err != nil {
 		t.Fatal(err)
