@@ -61,7 +61,7 @@ var placementArg = protocol.Arg{Name: "placement", Kind: protocol.ArgChoice, Hel
 func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
-			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (from both ratings, scaled to the board: a stone is worth 6 grades on 9x9, 3 on 13x13), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
+			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (the ratings' difference rounded to whole grades: 1 is no stones and komi 0.5, 2 to 9 that many stones; scaled to the board: a stone is worth 6 grades on 9x9, 3 on 13x13), clock=3d or clock=fischer:3d+1d/7d, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
 			Args: []protocol.Arg{{Name: "@player", Kind: protocol.ArgUser, Help: "who to play (empty: anyone in the room)"},
 				{Name: "size", Kind: protocol.ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "rules", Kind: protocol.ArgRules, Help: "ruleset", Choices: game.PresetNames()},

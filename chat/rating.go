@@ -91,13 +91,7 @@ func autoHandicap(from, to *gobot.PlayerRating, o protocol.GameOptions, cfg *gam
 		return errorf("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	}
 	h := rating.SuggestFor(from.Rating, to.Rating, cfg.Rules, cfg.Width, cfg.Height)
-	// The ranks shown are rounded; the handicap comes from the ratings.
-	d := math.Abs(rating.Grade(from.Rating) - rating.Grade(to.Rating))
-	apart := fmt.Sprintf("the ratings are %.2f grades apart", d)
-	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 && d >= 0.5 {
-		apart += fmt.Sprintf("; a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
-	}
-	cr.Suggested = fmt.Sprintf("%s (%s)", h, apart)
+	cr.Suggested = handicapChoice(h, math.Abs(rating.Grade(from.Rating)-rating.Grade(to.Rating)), cfg)
 	if h.Black == rating.Either {
 		return nil
 	}
@@ -120,6 +114,39 @@ func autoHandicap(from, to *gobot.PlayerRating, o protocol.GameOptions, cfg *gam
 	return nil
 }
 
+// handicapChoice says in plain words how handicap=auto chose h for
+// players d grades apart (their ratings' grades, unrounded) on cfg's
+// board: "1 grade apart (the ratings differ by 1.20 grades, rounded): no
+// stones, White's komi 0.5". The ranks shown are rounded down, so the
+// difference of the ratings is given too.
+func handicapChoice(h rating.Handicap, d float64, cfg *game.Config) string {
+	komi := func(k float64) string {
+		if k == 0 {
+			return "no komi"
+		}
+		return "White's komi " + game.FormatKomi(k)
+	}
+	k := h.Komi(cfg.Rules, cfg.Width, cfg.Height)
+	if h.Grades == 0 {
+		return fmt.Sprintf("under half a grade apart (the ratings differ by %.2f grades): an even game, %s", d, komi(k))
+	}
+	grades := "grades"
+	if h.Grades == 1 {
+		grades = "grade"
+	}
+	s := fmt.Sprintf("%d %s apart (the ratings differ by %.2f grades, rounded)", h.Grades, grades, d)
+	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 {
+		s += fmt.Sprintf(", and a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
+	}
+	switch {
+	case h.Stones == 0:
+		return s + ": no stones, " + komi(k)
+	case h.Stones == game.MaxHandicap && h.Grades > game.MaxHandicap:
+		return s + fmt.Sprintf(": %d stones (the most), %s", h.Stones, komi(k))
+	}
+	return s + fmt.Sprintf(": %d stones, %s", h.Stones, komi(k))
+}
+
 // challengeRatingNote is the line a challenge message gets about ratings.
 func challengeRatingNote(c *gobot.Challenge) string {
 	cr := c.Rating
@@ -136,14 +163,14 @@ func challengeRatingNote(c *gobot.Challenge) string {
 	}
 	s += " Ranks: " + strings.Join(ranks, ", ") + "."
 	if cr.Auto {
-		s += " handicap=auto chose " + cr.Suggested
+		s += " handicap=auto: " + cr.Suggested
 		cfg := c.Config
 		switch handicap := rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi) > 0; {
 		case !handicap:
 		case c.Color == "black":
-			s += ": " + protocol.Mention(c.From) + " takes Black"
+			s += "; " + protocol.Mention(c.From) + " takes Black"
 		case c.Color == "white":
-			s += ": " + protocol.Mention(c.To) + " takes Black"
+			s += "; " + protocol.Mention(c.To) + " takes Black"
 		}
 		s += "."
 	}
@@ -472,4 +499,4 @@ func cmdTop(call *Call) (Result, error) {
 
 // handicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const handicapRule = "Handicap from ratings (handicap=auto): the weaker player takes Black, with a stone for each grade between the two ratings on 19x19 (each 3 grades on 13x13, each 6 on 9x9) and what remains as komi."
+const handicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings rounded to whole grades; the weaker player takes Black, with no stones and komi 0.5 for 1 grade, that many stones for 2 to 9 on 19x19 (a stone for each 3 grades on 13x13, each 6 on 9x9, and what remains as komi)."

@@ -177,9 +177,9 @@ func TestLastResultsBounded(t *testing.T) {
 
 // Issue 24: handicap=auto on 9x9 between players 3.6 grades apart gave 4
 // stones, a crushing handicap there. A stone is worth 6 grades on 9x9:
-// 3.6 grades are 0.6 of a free move, so 2 stones with komi 11.5 (13
-// points a move, 7.8 of them wanted); the game is rated with what that
-// is worth on 9x9.
+// 3.6 grades, 4 rounded (issue 35), are 0.67 of a free move, so 2 stones
+// with komi 10.5 (13 points a move, 8.7 of them wanted); the game is
+// rated with what that is worth on 9x9.
 func TestHandicapAutoSmallBoard(t *testing.T) {
 	h := newHarness(t)
 	ann, bob := rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}, rating.Player{Rating: 1700, RD: 80, Volatility: 0.06}
@@ -192,15 +192,15 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 		}
 	}
 	rep := h.ok("alice", "challenge @bob 9 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose 2 stones, komi 11.5 (the ratings are 3.60 grades apart; a stone is worth 6 grades on 9x9): <@test:bob> takes Black.") {
+	if !strings.Contains(rep.Text, "handicap=auto: 4 grades apart (the ratings differ by 3.60 grades, rounded), and a stone is worth 6 grades on 9x9: 2 stones, White's komi 10.5; <@test:bob> takes Black.") {
 		t.Fatalf("3.6 grades apart on 9x9: %s", rep.Text)
 	}
 	h.ok("bob", "accept")
-	if _, g := h.game(1); g.Config().Handicap != 2 || g.Config().Rules.Komi != 11.5 {
+	if _, g := h.game(1); g.Config().Handicap != 2 || g.Config().Rules.Komi != 10.5 {
 		t.Fatalf("the game: %d stones, komi %v", g.Config().Handicap, g.Config().Rules.Komi)
 	}
 	h.ok("alice", "resign")
-	worth := (6.5 - 11.5 + 13) * 6 / 13 // 3.69 grades
+	worth := (6.5 - 10.5 + 13) * 6 / 13 // 4.15 grades
 	b1, w1, err := rating.HandicapGame(bob, ann, worth, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +210,9 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 	if match, _ := h.game(1); math.Abs(match.Rating.Grades-worth) > 1e-9 {
 		t.Fatalf("rated with %g grades, want %g", match.Rating.Grades, worth)
 	}
-	// 13x13: a stone is 3 grades (after that game they are 3.1 apart).
+	// 13x13: a stone is 3 grades (after that game they are 3.15 apart).
 	rep = h.ok("alice", "challenge @bob 13 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose 2 stones, komi 6.5 (the ratings are 3.10 grades apart; a stone is worth 3 grades on 13x13)") {
+	if !strings.Contains(rep.Text, "handicap=auto: 3 grades apart (the ratings differ by 3.15 grades, rounded), and a stone is worth 3 grades on 13x13: 2 stones, White's komi 6.5") {
 		t.Fatalf("on 13x13: %s", rep.Text)
 	}
 }
@@ -251,25 +251,25 @@ func TestHandicapAuto(t *testing.T) {
 	h.ok("bob", "settings rank=2k")
 	h.ok("dave", "settings rank=1k")
 	rep := h.ok("alice", "challenge @bob handicap=auto black")
-	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto chose even game (the ratings are 0.00 grades apart).") || !strings.Contains(rep.Text, "taking Black") {
+	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto: under half a grade apart (the ratings differ by 0.00 grades): an even game, White's komi 6.5.") || !strings.Contains(rep.Text, "taking Black") {
 		t.Fatalf("equal players: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	rep = h.ok("alice", "challenge @dave 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, Black plays first with the handicap komi (the ratings are 1.00 grades apart): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+	if !strings.Contains(rep.Text, "handicap=auto: 1 grade apart (the ratings differ by 1.00 grades, rounded): no stones, White's komi 0.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	// On 9x9 a stone is worth 6 grades: one grade is 2 points of komi.
 	rep = h.ok("alice", "challenge @dave 9 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose no handicap stones, Black plays first, komi 4.5 (the ratings are 1.00 grades apart; a stone is worth 6 grades on 9x9): <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 4.5") {
+	if !strings.Contains(rep.Text, "handicap=auto: 1 grade apart (the ratings differ by 1.00 grades, rounded), and a stone is worth 6 grades on 9x9: no stones, White's komi 4.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 4.5") {
 		t.Fatalf("one grade apart on 9x9: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	h.ok("carol", "settings rank=5k")
 	h.fails("alice", "challenge @carol 19 handicap=auto black", "you would play White")
 	rep = h.ok("alice", "challenge @carol 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto chose 3 stones (the ratings are 3.00 grades apart): <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
+	if !strings.Contains(rep.Text, "handicap=auto: 3 grades apart (the ratings differ by 3.00 grades, rounded): 3 stones, White's komi 0.5; <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
 		t.Fatalf("2k against 5k: %s", rep.Text)
 	}
 	rep = h.ok("carol", "accept")

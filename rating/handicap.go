@@ -18,11 +18,11 @@ const (
 
 // Handicap is a suggested handicap between two players.
 type Handicap struct {
-	// Grades is the difference of the two grades rounded up (text 004: "the
-	// best handicap is the difference of their ratings rounded up to a
-	// whole number"), 0 when it is under half a grade (004: "If the
-	// difference is less than 0.5 they may also choose to play an even
-	// game"; gobot does). Not capped.
+	// Grades is the difference of the two grades rounded to the nearest
+	// whole grade, as OGS, the EGF and the AGA give handicaps (half a grade
+	// rounds up): 0 when it is under half a grade (an even game; text 004:
+	// "If the difference is less than 0.5 they may also choose to play an
+	// even game"), 1 from 0.5 up to 1.5. Not capped.
 	Grades int
 	// Stones is how many handicap stones Black places: 0 for Grades 0 and
 	// 1, else Grades capped at game.MaxHandicap (9).
@@ -38,28 +38,29 @@ type Handicap struct {
 	komiSet bool
 }
 
-// gradeSlack absorbs floating-point error when rounding a grade difference
-// up: players started at 5k and 2k (RatingOf) are 3 grades apart, not
-// 3.0000000000004 rounded up to 4.
+// gradeSlack absorbs floating-point error when comparing grades: players
+// started at 5k and 2k (RatingOf) are 3 grades apart, not
+// 3.0000000000004.
 const gradeSlack = 1e-9
 
-// Suggest returns the handicap for a game between players rated a and b:
+// Suggest returns the handicap for a game between players rated a and b,
+// from the difference of their grades rounded to a whole number of
+// grades (the convention of OGS, the EGF and the AGA):
 //
-//   - under half a grade apart: an even game with the ruleset's komi;
-//   - up to one grade apart: the weaker takes Black, no stones, komi 0.5;
-//   - more: the weaker takes Black with the difference rounded up in
-//     stones, at most 9, and the ruleset's komi for handicap games.
+//   - 0 (under half a grade apart): an even game with the ruleset's komi;
+//   - 1: the weaker takes Black, no stones, komi 0.5;
+//   - 2 or more: the weaker takes Black with that many stones, at most 9,
+//     and the ruleset's komi for handicap games.
 func Suggest(a, b float64) Handicap {
 	d := Grade(a) - Grade(b)
 	weaker := PlayerA
 	if d > 0 {
 		weaker = PlayerB
 	}
-	d = math.Abs(d)
-	if d < 0.5 {
+	n := int(math.Round(math.Abs(d) + gradeSlack))
+	if n == 0 {
 		return Handicap{}
 	}
-	n := int(math.Ceil(d - gradeSlack))
 	h := Handicap{Grades: n, Black: weaker}
 	if n >= 2 {
 		h.Stones = min(n, game.MaxHandicap)
@@ -192,12 +193,13 @@ func komiInHandicap(r game.Rules, w, h int) bool { return r.DefaultKomi(w, h, 2)
 //
 // On 19x19 it is Suggest's, with Worth its HandicapGrades. On a smaller
 // board a stone is worth GradesPerStone grades (6 on 9x9, 3 on 13x13),
-// so the grade difference d is first turned into points of head start
-// for the weaker player, d·2k/GradesPerStone (k the even komi), and then:
+// so the grade difference rounded as Suggest rounds it, d, is first
+// turned into points of head start for the weaker player,
+// d·2k/GradesPerStone (k the even komi), and then:
 //
 //   - under half a grade apart: an even game, as Suggest;
 //   - where the ruleset gives handicap games a komi: m = that head start
-//     in free moves, rounded (2k points each; at most 8), gives m+1
+//     in free moves, rounded, half down (2k points each; at most 8), gives m+1
 //     stones (none when m is 0: Black plays first), and the komi makes up
 //     the rest, rounded to whole points from the even komi (so a .5 komi
 //     stays .5);
@@ -216,17 +218,20 @@ func SuggestFor(a, b float64, r game.Rules, w, h int) Handicap {
 		}
 		return sug
 	}
-	d := math.Abs(Grade(a) - Grade(b))
+	d := float64(sug.Grades)
 	k := evenKomi(r, w, h)
 	move := 2 * k
 	head := d * move / f
 	out := Handicap{Grades: sug.Grades, Black: sug.Black, komiSet: true}
 	if komiInHandicap(r, w, h) {
-		m := min(math.Round(head/move), game.MaxHandicap-1)
+		// Half a move rounds down (fewer stones), half a point up (less
+		// komi back to White): 3 grades on 9x9 are no stones and komi
+		// 0.5, not 2 stones and komi 13.5 nor komi −0.5.
+		m := min(math.Ceil(head/move-0.5-gradeSlack), game.MaxHandicap-1)
 		if m >= 1 {
 			out.Stones = int(m) + 1
 		}
-		out.komi = k + math.Round(move*m-head) - r.HandicapBonus(out.Stones)
+		out.komi = k + math.Floor(move*m-head+0.5) - r.HandicapBonus(out.Stones)
 	} else {
 		hk := r.DefaultKomi(w, h, 2)
 		best, bestStones := math.Abs(d), -1 // an even game

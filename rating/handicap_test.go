@@ -31,7 +31,10 @@ func TestSuggest(t *testing.T) {
 		{"0.4 grades", RatingAtGrade(-3.2), RatingAtGrade(-3.6), 0, 0, Either, "even game"},
 		{"0.6 grades", RatingAtGrade(-3.0), RatingAtGrade(-3.6), 1, 0, PlayerB, "no handicap stones, Black plays first with the handicap komi"},
 		{"1k vs 1d", mid("1k"), mid("1d"), 1, 0, PlayerA, "no handicap stones, Black plays first with the handicap komi"},
-		{"1.2 grades", RatingAtGrade(1.7), RatingAtGrade(0.5), 2, 2, PlayerB, "2 stones"},
+		// Issue 35: rounded, not rounded up (6k against 5k, 1.2 apart).
+		{"1.2 grades", RatingAtGrade(1.7), RatingAtGrade(0.5), 1, 0, PlayerB, "no handicap stones, Black plays first with the handicap komi"},
+		{"1.5 grades", RatingAtGrade(2), RatingAtGrade(0.5), 2, 2, PlayerB, "2 stones"},
+		{"3.4 grades", RatingAtGrade(-4.1), RatingAtGrade(-0.7), 3, 3, PlayerA, "3 stones"},
 		{"5k vs 1k", mid("5k"), mid("1k"), 4, 4, PlayerA, "4 stones"},
 		{"2d vs 3k", mid("2d"), mid("3k"), 4, 4, PlayerB, "4 stones"},
 		{"20k vs 1d", mid("20k"), mid("1d"), 20, 9, PlayerA, "9 stones"}, // capped
@@ -245,15 +248,15 @@ func TestSuggestFor(t *testing.T) {
 		komi   float64
 		text   string
 	}{
-		// 3.6 grades on 9x9: 3.6·13/6 = 7.8 points, 0.6 of a move:
-		// 2 stones and 13 − 7.8 ≈ 5 points of komi back to White.
-		{"issue 24", jp, 9, 3.6, 2, 11.5, "2 stones, komi 11.5"},
+		// 3.6 grades on 9x9, 4 rounded: 4·13/6 = 8.7 points, 0.67 of a
+		// move: 2 stones and 13 − 8.7 ≈ 4 points of komi back to White.
+		{"issue 24", jp, 9, 3.6, 2, 10.5, "2 stones, komi 10.5"},
 		{"9x9 1 grade", jp, 9, 1, 0, 4.5, "no handicap stones, Black plays first, komi 4.5"},
 		{"9x9 2.9 grades", jp, 9, 2.9, 0, 0.5, "no handicap stones, Black plays first, komi 0.5"},
 		{"9x9 6 grades", jp, 9, 6, 2, 6.5, "2 stones, komi 6.5"},
 		{"9x9 12 grades", jp, 9, 12, 3, 6.5, "3 stones, komi 6.5"},
 		{"9x9 38 grades", jp, 9, 38, 7, 2.5, "7 stones, komi 2.5"},
-		{"13x13 3.6 grades", jp, 13, 3.6, 2, 3.5, "2 stones, komi 3.5"},
+		{"13x13 3.6 grades", jp, 13, 3.6, 2, 2.5, "2 stones, komi 2.5"},
 		{"13x13 9 grades", jp, 13, 9, 4, 6.5, "4 stones, komi 6.5"},
 		// docs/rating.md's table.
 		{"13x13 1 grade", jp, 13, 1, 0, 2.5, "no handicap stones, Black plays first, komi 2.5"},
@@ -287,9 +290,10 @@ func TestSuggestFor(t *testing.T) {
 			t.Errorf("%s: Worth %g, HandicapWorth %g", tc.name, h.Worth, w)
 		}
 		if komiInHandicap(r, tc.size, tc.size) && tc.size < 19 && tc.d >= 0.5 && tc.d < 30 {
+			d := math.Round(tc.d)
 			// Komi makes up the fraction: within half a point's worth.
-			if half := 0.5 * GradesPerStone(tc.size, tc.size) / (2 * r.DefaultKomi(tc.size, tc.size, 0)); math.Abs(h.Worth-tc.d) > half+1e-9 {
-				t.Errorf("%s: worth %g grades, %g apart", tc.name, h.Worth, tc.d)
+			if half := 0.5 * GradesPerStone(tc.size, tc.size) / (2 * r.DefaultKomi(tc.size, tc.size, 0)); math.Abs(h.Worth-d) > half+1e-9 {
+				t.Errorf("%s: worth %g grades, %g apart", tc.name, h.Worth, d)
 			}
 		}
 	}

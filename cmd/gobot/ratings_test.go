@@ -116,6 +116,7 @@ func TestRatingsEndToEnd(t *testing.T) {
 		t.Fatalf("the test wants a handicap game with alice taking Black, Suggest gives %+v", h)
 	}
 	aliceBefore := alice.RankLabel()
+	apart := math.Abs(rating.Grade(carol.Rating) - rating.Grade(alice.Rating))
 	rules, _ := game.Preset("japanese")
 	grades := float64(rating.HandicapGrades(h.Stones, h.Komi(rules, 19, 19)))
 	out = playConsole(t, db,
@@ -128,8 +129,7 @@ func TestRatingsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		fmt.Sprintf("handicap=auto chose %d stones (the ratings are ", h.Stones),
-		" grades apart): @alice takes Black.",
+		fmt.Sprintf(" grades apart (the ratings differ by %.2f grades, rounded): %d stones, White's komi 0.5; @alice takes Black.", apart, h.Stones),
 		fmt.Sprintf("Ranks: @carol 1d?, @alice %s.", aliceBefore),
 		fmt.Sprintf("handicap %d", h.Stones),
 		fmt.Sprintf("@alice: %.0f ± %.0f (%s)\n4 rated games: 1 win, 3 losses.", alice.Rating, 2*alice.RD, alice.RankLabel()),
