@@ -289,6 +289,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 		case jobReview:
 			if accept {
 				l.g.Accept(ec)
+				l.acceptSaid = ec
 				what = fmt.Sprintf("%s accepts this marking.", me)
 			} else {
 				if err := l.g.Resume(); err != nil {
@@ -298,6 +299,7 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 			}
 		case jobAccept:
 			l.g.Accept(ec)
+			l.acceptSaid = ec
 			what = fmt.Sprintf("%s accepts the count.", me)
 		}
 		if l.g.Phase() == game.Over {

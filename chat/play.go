@@ -288,10 +288,13 @@ func cmdDead(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	var fx Effects
 	var toggled []string
+	var withdrawn string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
 		if l.g.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
+		before := [...]bool{l.g.Accepted(game.Black), l.g.Accepted(game.White)}
+		defer func() { withdrawn = b.withdrawnText(tx, l, me, r.User.ID, before) }()
 		cfg := l.g.Config()
 		for _, s := range a.Points {
 			p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
@@ -315,7 +318,34 @@ func cmdDead(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s marked %s.", protocol.Mention(r.User.ID), strings.Join(toggled, ", "))), fx)
+	text := fmt.Sprintf("%s marked %s.", protocol.Mention(r.User.ID), strings.Join(toggled, ", "))
+	if withdrawn != "" {
+		text += "\n" + withdrawn
+	}
+	return reply(b.gameReply(&fx, tx, l, r, text), fx)
+}
+
+// withdrawnText says whose acceptance of the count a new marking by u
+// (playing me) withdrew, given who had accepted before it (Black, White):
+// "@bob changed the dead stones, so @alice's acceptance is withdrawn;
+// @alice, check and `done` again." It is "" when none was.
+func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, before [2]bool) string {
+	var lines []string
+	for i, c := range []game.Color{game.Black, game.White} {
+		if !before[i] || l.g.Accepted(c) {
+			continue
+		}
+		if c == me {
+			lines = append(lines, fmt.Sprintf("%s changed the dead stones after accepting, so that acceptance is withdrawn; %s again to accept this count.", protocol.Mention(u), b.cmd("done")))
+			continue
+		}
+		whose := protocol.Mention(playerOf(l.match, c)) + "'s"
+		if l.match.Teams != nil {
+			whose = c.Name() + "'s"
+		}
+		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, answerer(tx, l.match, c), b.cmd("done")))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func cmdDone(call *Call) (Result, error) {
@@ -333,6 +363,7 @@ func cmdDone(call *Call) (Result, error) {
 		if err != nil {
 			return err
 		}
+		l.acceptSaid = me
 		if over {
 			finish(l.match, l.g, r.Time)
 			text = fmt.Sprintf("Both %s accepted the count.", sides(l.match))
@@ -529,6 +560,10 @@ type loaded struct {
 	// note is said after what a command did with the game (a team
 	// game's turn passed on from a player on vacation: rengo.go).
 	note string
+	// acceptSaid is the side whose acceptance of the count the command's
+	// own words announce ("@alice accepts the count."), so the scoring
+	// lines do not say it again; Empty otherwise.
+	acceptSaid game.Color
 }
 
 func load(match *gobot.Match) (*loaded, error) {

@@ -187,7 +187,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
 		var acc []string
 		for _, c := range []game.Color{game.Black, game.White} {
-			if g.Accepted(c) {
+			if g.Accepted(c) && c != l.acceptSaid {
 				acc = append(acc, sideName(tx, match, c)+" accepted")
 			}
 		}
