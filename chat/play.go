@@ -175,6 +175,19 @@ func cmdResign(call *Call) (Result, error) {
 	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
+// actsFor is what a player of colour c acts for when it is more than
+// themselves: " for Black (alice, bob)" in a team game, " for the room"
+// for a voter in a vote game; "" otherwise.
+func actsFor(tx gobot.Tx, match *gobot.Match, c game.Color) string {
+	switch {
+	case match.Teams != nil:
+		return " for " + sideName(tx, match, c)
+	case playerOf(match, c) == gobot.VoteSeat:
+		return " for the room"
+	}
+	return ""
+}
+
 func cmdAbort(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
@@ -189,17 +202,21 @@ func cmdAbort(call *Call) (Result, error) {
 // says who did what.
 func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Result, error) {
 	var fx Effects
+	var who string
 	l, err := b.change(&fx, tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
 		if err := stop(l, me); err != nil {
 			return err
 		}
 		finish(l.match, l.g, r.Time)
+		if asPlayer { // a resignation: a team member resigns for the team (rengo.go)
+			who = actsFor(tx, l.match, me)
+		}
 		return nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s.", protocol.Mention(r.User.ID), did)), fx)
+	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s%s.", protocol.Mention(r.User.ID), did, who)), fx)
 }
 
 func cmdUndo(call *Call) (Result, error) {
@@ -255,6 +272,9 @@ func cmdUndo(call *Call) (Result, error) {
 			last, ok := l.g.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
+			}
+			if last.Color != me && l.match.Teams != nil { // rengo.go: the team asks
+				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Teams.Team(last.Color)))
 			}
 			if last.Color != me {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
@@ -368,7 +388,7 @@ func cmdDone(call *Call) (Result, error) {
 			finish(l.match, l.g, r.Time)
 			text = fmt.Sprintf("Both %s accepted the count.", sides(l.match))
 		} else {
-			text = fmt.Sprintf("%s accepts the count. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), answerer(tx, l.match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
+			text = fmt.Sprintf("%s accepts the count%s. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), actsFor(tx, l.match, me), answerer(tx, l.match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
 		}
 		return nil
 	})

@@ -379,9 +379,9 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 // clocks do not stop for a vacation, so the team plays on without its
 // absent members. Unlike a timeout it is no step towards losing on
 // time, and the clock runs on as it stands. A team whose players are
-// all away keeps its turn. It returns what to say ("" when the turn
-// stayed). Call it on the stored state: after a move is recorded in
-// l.match.
+// all away keeps its turn, and that is said. It returns what to say (""
+// when the player to move is present). Call it on the stored state:
+// after a move is recorded in l.match.
 func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	m := l.match
 	if m.Teams == nil || !m.Active() || l.g.Phase() != game.Playing {
@@ -403,7 +403,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	}
 	if len(away) == len(team) { // all away: the turn stays where it was
 		m.Teams.Skipped[c] -= len(team)
-		return ""
+		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(playerOf(m, c)), c.Name())
 	}
 	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string

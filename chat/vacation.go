@@ -315,11 +315,11 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 		m := l.match
 		if m.Teams != nil { // rengo.go: no team game stops; a turn of u's passes on now
 			why := "a team game: your turns pass to a teammate"
-			if len(m.Teams.Team(colorOf(m, u))) == 1 {
+			if present, _ := teamPresence(tx, m.Teams.Team(colorOf(m, u))); len(present) == 0 {
 				why = "a team game: its clock runs on"
 			}
 			running = append(running, fmt.Sprintf("#%d (%s)", m.ID, why))
-			if err := b.passTurnNow(&fx, tx, l, r.Time); err != nil {
+			if err := b.passTurnNow(&fx, tx, l, u, r.Time); err != nil {
 				return Result{}, err
 			}
 			continue
@@ -360,10 +360,14 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 }
 
 // passTurnNow passes team game l's turn on from players on vacation
-// (passAwayTurns) when a vacation starts or ends, and tells the room.
-func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) error {
+// (passAwayTurns) when u's vacation starts or ends, and tells the room.
+// That the team to move is all away is said only when u is one of them
+// (u's vacation made it so), not on every teammate's or opponent's
+// vacation after.
+func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, u gobot.UserID, now time.Time) error {
+	before := playerOf(l.match, l.g.ToMove())
 	note := b.passAwayTurns(tx, l)
-	if note == "" {
+	if note == "" || (playerOf(l.match, l.g.ToMove()) == before && colorOf(l.match, u) != l.g.ToMove()) {
 		return nil
 	}
 	l.match.Updated = now
@@ -466,7 +470,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	for _, l := range games {
 		m := l.match
 		if m.Teams != nil { // rengo.go: a team all away kept its turn; p can take it now
-			if err := b.passTurnNow(fx, tx, l, now); err != nil {
+			if err := b.passTurnNow(fx, tx, l, p.ID, now); err != nil {
 				return "", err
 			}
 			continue

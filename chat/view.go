@@ -48,7 +48,7 @@ func cmdGames(call *Call) (Result, error) {
 		}
 		switch {
 		case l.g.Phase() == game.Scoring:
-			s += scoringStep(b, l.g, me, opp)
+			s += scoringStep(b, tx, l, me)
 		case match.Teams != nil && l.g.ToMove() == me && playerOf(match, me) != r.User.ID:
 			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(playerOf(match, me)))
 		case l.g.ToMove() == me:
@@ -89,22 +89,29 @@ func cmdGames(call *Call) (Result, error) {
 	return Result{Reply: protocol.Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}}, nil
 }
 
-// scoringStep says who must act in a game being scored, for player me.
-func scoringStep(b *core, g *game.Game, me game.Color, opp gobot.UserID) string {
+// scoringStep says who must act in a game being scored, for player me:
+// their opponent named, or in a team game the teams ("your team
+// accepted; waiting for White (@carol or @dave)").
+func scoringStep(b *core, tx gobot.Tx, l *loaded, me game.Color) string {
+	g := l.g
 	check := "mark dead stones, then " + b.cmd("done") + " to accept"
 	if g.Config().Rules.NoAgreement {
 		check = b.cmd("done") + " to accept the count"
 	}
+	you, opp, neither := "you", protocol.Mention(playerOf(l.match, me.Opponent())), "neither has"
+	if l.match.Teams != nil { // rengo.go
+		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
+	}
 	switch {
 	case g.Accepted(me):
-		return fmt.Sprintf("scoring: you accepted; waiting for %s to accept", protocol.Mention(opp))
+		return fmt.Sprintf("scoring: %s accepted; waiting for %s to accept", you, answerer(tx, l.match, me.Opponent()))
 	case g.Accepted(me.Opponent()):
 		if g.Config().Rules.NoAgreement {
-			return fmt.Sprintf("scoring: %s accepted; %s", protocol.Mention(opp), check)
+			return fmt.Sprintf("scoring: %s accepted; %s", opp, check)
 		}
-		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", protocol.Mention(opp), b.cmd("done"))
+		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", opp, b.cmd("done"))
 	}
-	return "scoring: " + check + " (neither has accepted yet)"
+	return "scoring: " + check + " (" + neither + " accepted yet)"
 }
 
 // viewGame loads a game for looking at (anyone may).
