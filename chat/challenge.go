@@ -187,8 +187,8 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
 	}
 	if a.Engine != "" {
-		if a.Choice["vacation"] == "off" {
-			return Result{}, errorf("vacation=off changes nothing against the computer: vacations never stop an engine game's clock.")
+		if v := a.Choice["vacation"]; v != "" {
+			return Result{}, errorf("vacation=%s changes nothing against the computer: vacations never stop an engine game's clock.", v)
 		}
 		eg, _ := call.Prepared.(*engineGame)
 		return b.engineChallenge(tx, r, a, eg)
@@ -246,6 +246,13 @@ func cmdChallenge(call *Call) (Result, error) {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += challengeRatingNote(c)
+	if a.Choice["vacation"] == "on" { // said, not silently dropped
+		note := "vacation=on is the default: a player's vacation stops this game's clock."
+		if c.Clock.Kind == gobot.NoClock {
+			note = "vacation=on is the default; this game has no clock for a vacation to stop."
+		}
+		rep.Text += "\n" + note
+	}
 	return Result{Reply: rep}, nil
 }
 
@@ -493,7 +500,7 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s.%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), ratedNote(l.match), b.voteStartNote(l.match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), vacationHeader(l.match.NoVacation), ratedNote(l.match), b.voteStartNote(l.match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)

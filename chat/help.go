@@ -86,7 +86,7 @@ func cmdRules(call *Call) (Result, error) {
 		if room != nil && room.Rules != "" {
 			base = room.Rules
 		}
-		note = fmt.Sprintf("Options alone change this room's ruleset, %s, as they do in a challenge: %s %s.\n", protocol.ClipArg(base), protocol.ClipArg(base), protocol.ClipArg(spec))
+		note = fmt.Sprintf("This only explains; nothing was changed. Options alone apply to this room's ruleset, %s, so a challenge with %s plays %s %s:\n", protocol.ClipArg(base), protocol.ClipArg(spec), protocol.ClipArg(base), protocol.ClipArg(spec))
 		spec = base + " " + spec
 	}
 	rules, err := game.ParseRules(spec)

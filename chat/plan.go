@@ -162,7 +162,11 @@ func checkLine(g *game.Game, me game.Color, words []string) ([]gobot.PlanPair, e
 			return nil, errorf("Move %d of the line, %s, isn't a point: write them like D4 (or pass). Nothing was planned.", i+1, protocol.Echo(w))
 		}
 		if err := try.Play(who, p); err != nil {
-			return nil, errorf("Move %d of the line (%s %s): %s Nothing was planned.", i+1, whose, p.GTP(cfg.Height), planMoveError(err, p, cfg.Height, true))
+			// "by then" only of what the line itself brings about: the
+			// first move meets the position as it is, and a point taken
+			// now is occupied now.
+			ahead := i > 0 && !(errors.Is(err, game.ErrOccupied) && g.At(p) != game.Empty)
+			return nil, errorf("Move %d of the line (%s %s): %s Nothing was planned.", i+1, whose, p.GTP(cfg.Height), planMoveError(err, p, cfg.Height, ahead))
 		}
 		if i%2 == 0 {
 			pair.Their = p

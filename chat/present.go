@@ -161,7 +161,11 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		if match.Teams != nil { // rengo.go: "White: carol, dave"
 			side = teamLabel(tx, match, g.ToMove())
 		}
-		s := fmt.Sprintf("%s (%s) to play", protocol.Mention(next), side)
+		who := protocol.Mention(next)
+		if next == gobot.VoteSeat {
+			who = "The room" // the line's first word
+		}
+		s := fmt.Sprintf("%s (%s) to play", who, side)
 		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !windowOpen(match)) { // a window's end is no clock (vote.go)
 			s += " — " + left
 		}

@@ -434,7 +434,7 @@ func cmdVote(call *Call) (Result, error) {
 	default:
 		text = fmt.Sprintf("%s votes %s.", me, move)
 	}
-	text += fmt.Sprintf("\nVotes for move %d: %s; the window closes in %s.", number, tallyText(v.Ballots), protocol.FormatDuration(v.Closes.Sub(r.Time)))
+	text += fmt.Sprintf("\nVotes for move %d: %s; %s.", number, tallyText(v.Ballots), windowLeft(v.Closes, r.Time))
 	return reply(protocol.Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · vote for move %d", match.ID, number), Text: text}, Effects{})
 }
 
@@ -549,7 +549,24 @@ func (b *core) voteLine(l *loaded, now time.Time) string {
 	if v.Closes.IsZero() {
 		return fmt.Sprintf("The room votes: %s, %s or %s; the first vote opens the voting window (%s).", b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(v.Window))
 	}
-	return fmt.Sprintf("Votes: %s; the window closes in %s (%s to vote).", tallyText(v.Ballots), protocol.FormatDuration(v.Closes.Sub(now)), b.cmd("vote <point>"))
+	if !now.Before(v.Closes) {
+		return fmt.Sprintf("Votes: %s; %s.", tallyText(v.Ballots), windowLeft(v.Closes, now))
+	}
+	return fmt.Sprintf("Votes: %s; %s (%s to vote).", tallyText(v.Ballots), windowLeft(v.Closes, now), b.cmd("vote <point>"))
+}
+
+// windowLeft says when a voting window closing at closes does, seen at
+// now: "the window closes in 4s", rounded up to the second so that it
+// never says 0s while open; once past, that it has closed.
+func windowLeft(closes, now time.Time) string {
+	d := closes.Sub(now)
+	if d <= 0 {
+		return "the window has closed, and its move is being played"
+	}
+	if d < 10*time.Minute {
+		d = (d + time.Second - 1).Truncate(time.Second)
+	}
+	return "the window closes in " + protocol.FormatDuration(d)
 }
 
 // voteTick handles a due vote game whose due item is the room's window:

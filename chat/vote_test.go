@@ -103,7 +103,7 @@ func newVoteEngineHarness(t *testing.T) (*harness, *cornerEngine) {
 func TestVoteGameAgainstEngine(t *testing.T) {
 	h, eng := newVoteEngineHarness(t)
 	rep := h.ok("alice", "challenge engine=corner vote=10m black 9")
-	if !strings.Contains(rep.Text, "Game #1 begins: <@vote:the room> (Black) against <@engine:corner> (White)") || !strings.Contains(rep.Text, "(unrated). The room plays Black by vote") {
+	if !strings.Contains(rep.Text, "Game #1 begins: the room (Black) against <@engine:corner> (White)") || !strings.Contains(rep.Text, "(unrated). The room plays Black by vote") {
 		t.Fatalf("start: %s", rep.Text)
 	}
 	match, _ := h.game(1)
@@ -141,7 +141,7 @@ func TestVoteGameAgainstEngine(t *testing.T) {
 	if !strings.Contains(board.Text, "Votes: E5 (2 votes), C3 (1); the window closes in 9m") {
 		t.Fatalf("board text: %s", board.Text)
 	}
-	if !strings.Contains(board.Text, "<@vote:the room> (Black) to play.") {
+	if !strings.Contains(board.Text, "The room (Black) to play.") {
 		t.Fatalf("board's turn line: %s", board.Text)
 	}
 	// Nothing is played before the window closes.
@@ -274,7 +274,7 @@ func TestVoteGameAgainstPerson(t *testing.T) {
 	}
 	h.fails("carol", "accept #1", "Challenge #1 is for <@test:alice>")
 	rep = h.ok("alice", "accept")
-	if !strings.Contains(rep.Text, "<@vote:the room> (Black) against <@test:alice> (White)") || strings.Contains(rep.Text, "rated,") {
+	if !strings.Contains(rep.Text, "the room (Black) against <@test:alice> (White)") || strings.Contains(rep.Text, "rated,") {
 		t.Fatalf("start: %s", rep.Text)
 	}
 	match, _ := h.game(1)

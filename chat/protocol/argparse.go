@@ -309,6 +309,14 @@ func undeclared(c *Decl, a *Args, w string) error {
 			return c.UsageError(fmt.Sprintf("%s has no option %s; did you mean %s=?", c.Name, Echo(k), n))
 		}
 		return c.UsageError(fmt.Sprintf("%s has no option %s. Options: %s.", c.Name, Echo(k), c.optionList()))
+	case kind == ArgRules && c.choiceArg(lower) != nil:
+		// "challenge vacation": an option's name without its value.
+		arg := c.choiceArg(lower)
+		var ways []string
+		for _, ch := range arg.Choices {
+			ways = append(ways, arg.Name+"="+ch)
+		}
+		return c.UsageError(fmt.Sprintf("%s is an option with a value: write %s. %s.", arg.Name, strings.Join(ways, " or "), strings.TrimSuffix(arg.Help, ".")))
 	case kind == ArgRules && c.takes(ArgRules):
 		if _, near := Nearest(lower, c.wordsTaken()); !near && c.takes(ArgUser) && a.User == "" && isWord(w, maxNameRunes) {
 			// "challenge bob": a player meant, not a ruleset.
@@ -422,6 +430,18 @@ func (c *Decl) optionKeys() []string {
 		}
 	}
 	return keys
+}
+
+// choiceArg is c's key=value choice named word (vacation, for
+// vacation=off), or nil; a choice whose values are words of their own
+// (rated, unrated) is none.
+func (c *Decl) choiceArg(word string) *Arg {
+	for i, a := range c.Args {
+		if a.Kind == ArgChoice && a.Name == word && !slices.Contains(a.Choices, word) && len(a.Choices) > 0 {
+			return &c.Args[i]
+		}
+	}
+	return nil
 }
 
 // optionList names c's key=value options, one key each.

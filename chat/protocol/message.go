@@ -218,5 +218,12 @@ func FormatText(text string, mention func(gobot.UserID) string) string {
 	}
 }
 
-// Mention writes the mention token for u, for use in Reply.Text.
-func Mention(u gobot.UserID) string { return "<@" + string(u) + ">" }
+// Mention writes the mention token for u, for use in Reply.Text. The
+// room's seat in a vote game (gobot.VoteSeat) is nobody to mention: it
+// is written as the words "the room" on every platform.
+func Mention(u gobot.UserID) string {
+	if u == gobot.VoteSeat {
+		return "the room"
+	}
+	return "<@" + string(u) + ">"
+}
