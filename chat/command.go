@@ -38,6 +38,11 @@ type Command struct {
 	// nothing and opens no transaction; what it returns reaches run as
 	// Call.Prepared.
 	prepare func(p *Prep) (any, error)
+	// ask, if set, answers the first press of the command's button that
+	// asks first (Request.AskFirst): the question and a button that
+	// acts, for the presser alone. It runs in a read transaction and
+	// changes nothing.
+	ask func(c *Call) (Result, error)
 }
 
 // Decl is the part of c's declaration its arguments are parsed against.
@@ -98,7 +103,7 @@ func commands() []Command {
 			Args: []protocol.Arg{{Name: "point", Kind: protocol.ArgPoint, Help: "your move, like E5, or pass"},
 				{Name: "resign", Kind: protocol.ArgChoice, Choices: []string{"resign"}, Help: "vote to resign (needs more than half of the votes, from at least 3 voters or all recent ones)"}, gameArg}, run: cmdVote},
 		{Name: "pass", Summary: "pass your turn (two passes in a row end the game)", Args: []protocol.Arg{gameArg}, run: cmdPass},
-		{Name: "resign", Summary: "resign the game", Args: []protocol.Arg{gameArg}, run: cmdResign},
+		{Name: "resign", Summary: "resign the game", Args: []protocol.Arg{gameArg}, run: cmdResign, ask: askResign},
 		{Name: "undo", Summary: "ask to take back the last move; the opponent answers undo or undo no (an engine never does)",
 			Args: []protocol.Arg{{Name: "no", Kind: protocol.ArgChoice, Choices: []string{"yes", "no"}, Help: "answer an undo request",
 				Synonyms: map[string]string{"ok": "yes", "accept": "yes", "refuse": "no", "deny": "no"}}, gameArg}, run: cmdUndo},

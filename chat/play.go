@@ -175,6 +175,35 @@ func cmdResign(call *Call) (Result, error) {
 	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
 }
 
+// askResign asks the presser of a Resign button first, privately:
+// "Resign game #1 against bob? [Yes, resign]"; only that button resigns
+// (a typed resign is deliberate and resigns at once). It refuses as
+// resign would whoever may not resign the game.
+func askResign(call *Call) (Result, error) {
+	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+		return Result{}, err
+	}
+	match, err := findGame(tx, b, r, a.Game, true)
+	if err != nil {
+		return Result{}, err
+	}
+	me := colorOf(match, r.User.ID)
+	switch {
+	case me == game.Empty:
+		return Result{}, b.notAPlayer(tx, match)
+	case !match.Active():
+		return Result{}, game.ErrGameOver
+	}
+	opp := []gobot.UserID{playerOf(match, me.Opponent())}
+	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, opp))
+	if match.Teams != nil { // rengo.go: for the whole team
+		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, match.Teams.Team(me.Opponent())))
+	}
+	return reply(protocol.Reply{Text: q, Private: true, Actions: []protocol.Action{
+		{ID: r.Action, Label: "Yes, resign", Style: protocol.Danger}}}, Effects{})
+}
+
 // actsFor is what a player of colour c acts for when it is more than
 // themselves: " for Black (alice, bob)" in a team game, " for the room"
 // for a voter in a vote game; "" otherwise.

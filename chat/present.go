@@ -181,7 +181,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		}
 		rep.Actions = []protocol.Action{
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
-			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, Confirm: fmt.Sprintf("Resign game #%d?", match.ID)},
+			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, AskFirst: true},
 		}
 		if match.Engine == "" && match.Vote == nil { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})

@@ -106,6 +106,15 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	if err != nil {
 		return b.errorReply(err), then
 	}
+	if r.AskFirst && cmd.ask != nil && btn != nil {
+		// The first press of a button that asks first: the question,
+		// for the presser alone; nothing changes, nothing is marked.
+		rep, err := b.askFirst(ctx, cmd, &Call{Ctx: ctx, Req: &r, Args: args, bot: b.core}, btn)
+		if err != nil {
+			return b.errorReply(err), then
+		}
+		return rep, then
+	}
 	// prepare's refusal is the answer only to a new event: one handed
 	// over again gets its stored reply or is a Duplicate, as any other.
 	var prepared any
@@ -241,6 +250,25 @@ func (b *core) decodeAction(id string) (protocol.Button, *Command, error) {
 		return protocol.Button{}, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
 	}
 	return x, c, nil
+}
+
+// askFirst answers the first press of cmd's button that asks first
+// (Request.AskFirst) with cmd's question, in a read transaction: the
+// button must still be the board's, as a press that acts must.
+func (b *Bot) askFirst(ctx context.Context, cmd *Command, call *Call, btn *protocol.Button) (protocol.Reply, error) {
+	var res Result
+	err := b.store.View(ctx, func(tx gobot.Tx) error {
+		if err := checkButton(tx, btn); err != nil {
+			return err
+		}
+		call.Tx = tx
+		var err error
+		res, err = cmd.ask(call)
+		return err
+	})
+	rep := res.Reply
+	rep.Private = true
+	return rep, err
 }
 
 // checkButton refuses a game button shown for an older position.

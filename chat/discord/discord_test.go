@@ -358,7 +358,7 @@ func TestHTTPInteractionsEndToEnd(t *testing.T) {
 	}
 	// Resign asks for confirmation first.
 	resign := buttons(edit.JSON)["Resign"]
-	if !strings.HasPrefix(resign, confirmPrefix) {
+	if !strings.HasPrefix(resign, askFirstPrefix) {
 		t.Fatalf("resign button %q", resign)
 	}
 	code, out = e.send(e.button("222", "bob", resign), now, false)

@@ -167,6 +167,9 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	switch in.Type {
 	case discordgo.InteractionMessageComponent:
 		r.Action = in.MessageComponentData().CustomID
+		if orig, ok := strings.CutPrefix(r.Action, askFirstPrefix); ok { // the bot asks first, privately
+			r.Action, r.AskFirst = orig, true
+		}
 		r.CanLaunch = a.canLaunch(in) // activity.go
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		data := in.ApplicationCommandData()
@@ -299,8 +302,8 @@ func Translate(rep protocol.Reply) Message {
 	var row discordgo.ActionsRow
 	for _, act := range rep.Actions {
 		id := act.ID
-		if act.Confirm != "" {
-			id = confirmPrefix + id
+		if act.AskFirst {
+			id = askFirstPrefix + id
 		}
 		row.Components = append(row.Components, discordgo.Button{Label: act.Label, Style: buttonStyle(act.Style), CustomID: clip(id, 100)})
 		if len(row.Components) == 5 {
@@ -315,8 +318,10 @@ func Translate(rep protocol.Reply) Message {
 	return m
 }
 
-// confirmPrefix marks a button that first asks "are you sure?".
-const confirmPrefix = "confirm:"
+// askFirstPrefix marks a button that asks first (Action.AskFirst): its
+// press goes to the bot with Request.AskFirst, and the bot's question
+// comes back ephemeral, with the button that acts.
+const askFirstPrefix = "confirm:"
 
 func buttonStyle(s protocol.Style) discordgo.ButtonStyle {
 	switch s {
@@ -362,17 +367,6 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices}}, nil, nil
 	case discordgo.InteractionMessageComponent:
-		id := in.MessageComponentData().CustomID
-		if orig, ok := strings.CutPrefix(id, confirmPrefix); ok {
-			label := "Yes"
-			if x, err := protocol.ParseButton(orig); err == nil && x.Command == "resign" {
-				label = "Yes, resign"
-			}
-			return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-				Data: &discordgo.InteractionResponseData{Content: "Are you sure?", Flags: discordgo.MessageFlagsEphemeral,
-					Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-						discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: orig}}}}}}, nil, nil
-		}
 	case discordgo.InteractionApplicationCommand:
 	default:
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,

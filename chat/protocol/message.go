@@ -40,6 +40,13 @@ type Request struct {
 	// Action, when set, is the ID of a button the user pressed
 	// (Reply.Actions[i].ID); Command and Args are then ignored.
 	Action string
+	// AskFirst says the pressed button was one that asks first
+	// (Action.AskFirst) and this press is the first: the bot answers
+	// with its question, privately, and a button that acts (Resign game
+	// #1 against bob? [Yes, resign]), changing nothing. Set it only
+	// where the adapter shows that answer to the presser alone
+	// (PrivateReplies).
+	AskFirst bool
 	// Time is when the platform received the event; zero = now.
 	Time time.Time
 	// Outbox asks the bot to store the reply with the command's effect,
@@ -79,9 +86,14 @@ type Action struct {
 	ID    string
 	Label string
 	Style Style
-	// Confirm, when not empty, asks this question before acting
-	// (adapters that cannot ask just act).
-	Confirm string
+	// AskFirst marks a button whose press, a single tap that could end
+	// a game of weeks, asks the presser first: an adapter that shows
+	// replies to their caller alone sends the press with
+	// Request.AskFirst and shows the bot's question, whose own button
+	// acts (Discord). An adapter that cannot ask privately offers the
+	// command to type instead of a button (Matrix), or asks in its own
+	// page (the web board).
+	AskFirst bool
 }
 
 // File is an attached image or document.

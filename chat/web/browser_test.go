@@ -380,6 +380,10 @@ func TestBrowserLayout(t *testing.T) {
 	// Resign asks first: cancel changes nothing, confirm resigns.
 	alice.click(`[data-action="resign"]`)
 	alice.do("the confirmation", chromedp.WaitVisible(chromedp.CSS(`[data-action="confirm"]`)))
+	// The question chat asks on Discord (issue 35), with its opponent.
+	if q := eval[string](alice, `document.getElementById('confirm').textContent`); !strings.HasPrefix(q, fmt.Sprintf("Resign game #%d against bob? Yes, resign", id)) {
+		t.Errorf("the confirmation reads %q", q)
+	}
 	alice.click(`[data-action="cancel"]`)
 	if st := alice.status(); !strings.HasPrefix(st, "White to play") {
 		t.Errorf("after cancelling the resignation: status %q", st)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -46,6 +47,31 @@ type snapshot struct {
 	white     gobot.UserID
 	teams     *gobot.Teams // a team game's (rengo), else nil
 	names     map[gobot.UserID]string
+}
+
+// resignQuestion is what the board asks u before a resignation, in
+// the words chat asks it on Discord: "Resign game #1 against bob?" (a
+// team game: for the team, against the other team's players).
+func (sn *snapshot) resignQuestion(u gobot.UserID) string {
+	c := game.Black
+	if sn.color(u) == "black" {
+		c = game.White
+	}
+	opp := []gobot.UserID{sn.black}
+	if c == game.White {
+		opp = []gobot.UserID{sn.white}
+	}
+	if sn.teams != nil {
+		opp = sn.teams.Team(c)
+	}
+	var ns []string
+	for _, o := range opp {
+		ns = append(ns, cmp.Or(sn.names[o], o.Local()))
+	}
+	if sn.teams != nil {
+		return fmt.Sprintf("Resign game #%d for your team against %s?", sn.id, strings.Join(ns, ", "))
+	}
+	return fmt.Sprintf("Resign game #%d against %s?", sn.id, strings.Join(ns, ", "))
 }
 
 // color returns u's colour in the game ("black", "white" or "").
@@ -282,6 +308,8 @@ type pageData struct {
 	Board  template.HTML
 	Side   template.HTML
 	Events string
+	// Resign is the question the Resign button asks first.
+	Resign string
 }
 
 // show serves a game's page. GET: it reads, it changes nothing.
@@ -301,7 +329,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := pageData{Title: fmt.Sprintf("Game #%d", p.Game), Game: p.Game, CSRF: s.sign.csrf(p.Session), Role: "player", Color: sn.color(p.User),
-		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side)}
+		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: sn.resignQuestion(p.User)}
 	if p.Watch || d.Color == "" {
 		d.Role = "watcher"
 	}
