@@ -68,6 +68,9 @@ type harness struct {
 	seq   int
 	// admins are the users whose requests carry Admin.
 	admins map[string]bool
+	// shared: requests come from a platform that cannot show a reply to
+	// one member of a room (no PrivateReplies).
+	shared bool
 }
 
 func newHarness(t testing.TB) *harness {
@@ -91,7 +94,7 @@ func (h *harness) do(user, line string) protocol.Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: true}
+		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: !h.shared}
 	return h.bot.Handle(context.Background(), r)
 }
 

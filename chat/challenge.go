@@ -165,7 +165,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
-	if err := b.autoWidget(tx, &rep, l.match); err != nil {
+	if err := b.autoWidget(tx, r, &rep, l.match); err != nil {
 		return Result{}, err
 	}
 	b.wakeEngine(&fx, l)
@@ -505,7 +505,7 @@ func cmdAccept(call *Call) (Result, error) {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
 	}
-	if err := b.autoWidget(tx, &rep, l.match); err != nil {
+	if err := b.autoWidget(tx, r, &rep, l.match); err != nil {
 		return Result{}, err
 	}
 	return reply(rep, fx)

@@ -182,7 +182,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", match.ID)
 	}
-	if err := b.autoWidget(tx, &rep, match); err != nil { // widget.go: widget=on rooms
+	if err := b.autoWidget(tx, r, &rep, match); err != nil { // widget.go: widget=on rooms
 		return Result{}, true, err
 	}
 	res, err = reply(rep, fx)

@@ -71,7 +71,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 			return b.errorReply(err), then
 		}
 	}
-	if err := protocol.ValidateUser(r.User.ID); err != nil {
+	if err := r.Platform.ValidateUser(r.User.ID); err != nil {
 		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
 	}
 	var cmd *Command

@@ -233,7 +233,7 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 		komi = game.FormatKomi(*rm.Komi)
 	}
 	widget := ""
-	if widgetPlatforms[r.Room.Platform()] {
+	if r.Platform.ShowsWidgets() {
 		widget = " widget=" + map[bool]string{true: "on", false: "off"}[rm.Widget]
 	}
 	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s%s\nChange yours with %s; admins change the room's with %s.",

@@ -45,12 +45,6 @@ func (b *core) linker() Linker {
 // typed one.
 func (b *Bot) Announce(ctx context.Context, m protocol.Message) { b.notify(ctx, m) }
 
-// privateInRoom are the platforms that can show a reply to its caller
-// alone in a shared room (Discord's ephemeral replies; the terminal has
-// one person). Elsewhere (Matrix) a link, being a credential, goes to
-// the caller's DM with the bot.
-var privateInRoom = map[string]bool{"discord": true, "console": true}
-
 func cmdWeb(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	l := b.linker()
@@ -88,14 +82,16 @@ func cmdWeb(call *Call) (Result, error) {
 			return Result{Reply: link}, nil
 		}
 	}
-	if r.DM || privateInRoom[r.User.ID.Platform()] {
+	// A link is a credential: where the platform cannot show it to the
+	// caller alone (a shared Matrix room), it goes to the caller's DM.
+	if r.DM || r.PrivateReplies {
 		return Result{Reply: link}, nil
 	}
 	var fx Effects
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
 	ack := protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}
 	if match.Room == r.Room || match.Parent == r.Room {
-		ack.Widget = b.widgetOf(match) // in the game's room, the board becomes the room's widget too
+		ack.Widget = b.widgetOf(r, match) // in the game's room, the board becomes the room's widget too
 	}
 	return reply(ack, fx)
 }

@@ -20,15 +20,12 @@ type WidgetLinker interface {
 	WidgetURL(id gobot.GameID) string
 }
 
-// widgetPlatforms are the platforms whose rooms show widgets.
-var widgetPlatforms = map[string]bool{"matrix": true}
-
-// widgetOf is game match's widget, for its room; nil when the web
-// board is off or has no widget page, or the room's platform shows no
-// widgets.
-func (b *core) widgetOf(match *gobot.Match) *protocol.Widget {
+// widgetOf is game match's widget, for its room, where r came from;
+// nil when the web board is off or has no widget page, or r's platform
+// shows no widgets.
+func (b *core) widgetOf(r *protocol.Request, match *gobot.Match) *protocol.Widget {
 	wl, ok := b.linker().(WidgetLinker)
-	if !ok || !widgetPlatforms[match.Room.Platform()] {
+	if !ok || !r.Platform.ShowsWidgets() || match.Room.Platform() != r.Room.Platform() {
 		return nil
 	}
 	return &protocol.Widget{Game: match.ID, Room: match.Room, URL: wl.WidgetURL(match.ID), Name: fmt.Sprintf("Go: game #%d", match.ID)}
@@ -36,7 +33,7 @@ func (b *core) widgetOf(match *gobot.Match) *protocol.Widget {
 
 // autoWidget adds a new game's widget to its reply when its room says
 // widget=on.
-func (b *core) autoWidget(tx gobot.Tx, rep *protocol.Reply, match *gobot.Match) error {
+func (b *core) autoWidget(tx gobot.Tx, r *protocol.Request, rep *protocol.Reply, match *gobot.Match) error {
 	rm, err := tx.Room(match.Room)
 	if errors.Is(err, gobot.ErrNotFound) {
 		return nil
@@ -45,7 +42,7 @@ func (b *core) autoWidget(tx gobot.Tx, rep *protocol.Reply, match *gobot.Match) 
 		return err
 	}
 	if rm.Widget {
-		rep.Widget = b.widgetOf(match)
+		rep.Widget = b.widgetOf(r, match)
 	}
 	return nil
 }
@@ -60,7 +57,7 @@ func widgetSetting(room []string, r *protocol.Request, l Linker) (rest []string,
 			rest = append(rest, a)
 			continue
 		}
-		if !widgetPlatforms[r.Room.Platform()] {
+		if !r.Platform.ShowsWidgets() {
 			return nil, nil, errorf("widget= is for Matrix rooms, which show a game's board as a room widget; this room cannot.")
 		}
 		b, ok := protocol.ParseBool(v)

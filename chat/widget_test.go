@@ -17,13 +17,23 @@ func (widgetLinker) WidgetURL(id gobot.GameID) string {
 	return fmt.Sprintf("http://127.0.0.1:1/widget/%d?room=$matrix_room_id", id)
 }
 
+// testMatrix stands for the Matrix adapter's descriptor (chat/matrix's
+// Descriptor, which package chat cannot import): its rooms show widgets,
+// its users are Matrix IDs.
+var testMatrix = &protocol.Platform{Name: "matrix", Widgets: true, User: func(local string) error {
+	if !strings.HasPrefix(local, "@") || !strings.Contains(local, ":") {
+		return protocol.Refusef("%s is not a Matrix user ID.", protocol.Echo(local))
+	}
+	return nil
+}}
+
 // mx sends line as the Matrix user @NAME:example.org in room.
 func (h *harness) mx(user, room, line string, admin bool) protocol.Reply {
 	h.t.Helper()
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("matrix:@" + user + ":example.org"), Name: user}, Room: gobot.RoomID(room),
-		EventID: gobot.EventID(fmt.Sprintf("matrix:$e%d", h.seq)), Command: f[0], Args: f[1:], Admin: admin}
+		EventID: gobot.EventID(fmt.Sprintf("matrix:$e%d", h.seq)), Command: f[0], Args: f[1:], Admin: admin, Platform: testMatrix}
 	return h.bot.Handle(context.Background(), r)
 }
 

@@ -23,6 +23,11 @@ import (
 // Platform is the prefix of console user and room IDs.
 const Platform = "console"
 
+// Descriptor is the terminal as a platform: replies are printed to
+// whoever sits at it, commands are typed bare, users are named by a
+// word.
+var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true}
+
 // Advancer is a clock that tests can move forward (`/wait 25h`).
 type Advancer interface {
 	Advance(d time.Duration)
@@ -141,7 +146,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			return true
 		}
 		name := strings.ToLower(strings.TrimPrefix(fields[1], "@")) // Bob is bob
-		if err := protocol.ValidateUser(gobot.UserID(Platform + ":" + name)); err != nil {
+		if err := protocol.ValidName(name); err != nil {
 			fmt.Fprintf(c.Out, "! %s\n", err)
 			return true
 		}
@@ -188,7 +193,8 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		Args:    fields[1:],
 	}
 	req.Community = "console" // the terminal is one community for ratings
-	req.PrivateReplies = true // printed to whoever sits at the terminal
+	req.Platform = Descriptor
+	req.PrivateReplies = Descriptor.PrivateReplies
 	for i, a := range req.Args {
 		name, ok := strings.CutPrefix(a, "@")
 		if local, own := strings.CutPrefix(name, Platform+":"); own {

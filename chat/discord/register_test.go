@@ -342,3 +342,18 @@ func TestGobotCommandsWork(t *testing.T) {
 		t.Fatalf("/gobot rules japanese: %v", out)
 	}
 }
+
+// Discord's users are snowflakes; the descriptor refuses anything else
+// in words.
+func TestDiscordUserGrammar(t *testing.T) {
+	for _, u := range []gobot.UserID{"discord:80351110224678912", "discord:1"} {
+		if err := Descriptor.ValidateUser(u); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	for _, u := range []gobot.UserID{"discord:", "discord:12a", "discord:99999999999999999999", "discord:123456789012345678901", "discord:abc"} {
+		if err := Descriptor.ValidateUser(u); err == nil || !strings.Contains(err.Error(), "is not a Discord user") {
+			t.Errorf("%q: %v", u, err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -41,6 +42,20 @@ func TopLevel(command string) string {
 func CommandLine(line string) string {
 	name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	return "/" + TopLevel(name) + " " + line
+}
+
+// Descriptor is Discord as a platform: an interaction's response can be
+// shown to its caller alone anywhere (ephemeral), commands are slash
+// commands, users are snowflakes.
+var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true, CommandLine: CommandLine, User: validUser}
+
+// validUser checks a Discord user ID: a snowflake (digits, a 64-bit
+// number).
+func validUser(local string) error {
+	if _, err := strconv.ParseUint(local, 10, 64); err != nil || len(local) > 20 || !protocol.AllDigits(local) {
+		return protocol.Refusef("%s is not a Discord user: mention them (@name) so Discord fills in their ID.", protocol.Echo(local))
+	}
+	return nil
 }
 
 // codeCommand renders a command token as Discord shows it, as inline
@@ -142,7 +157,8 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	// of its own, not a conversation with the bot.
 	private := in.Context == discordgo.InteractionContextPrivateChannel
 	r := protocol.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
-	r.PrivateReplies = true // an interaction's response can be ephemeral anywhere
+	r.Platform = Descriptor
+	r.PrivateReplies = Descriptor.PrivateReplies
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User

@@ -42,10 +42,11 @@ const stateNS = "matrix"
 // Adapter connects one Matrix account to the bot. Create it with New,
 // register it with bot.SetNotifier(matrix.Platform, a) and call Run.
 type Adapter struct {
-	cfg   Config
-	bot   Handler
-	state gobot.State
-	log   *slog.Logger
+	cfg      Config
+	platform *protocol.Platform // Descriptor(cfg.Prefix), on every request
+	bot      Handler
+	state    gobot.State
+	log      *slog.Logger
 
 	// timelineLimit is the sync filter's timeline size (tests lower it
 	// to exercise backfilling).
@@ -95,7 +96,7 @@ func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform),
+	a := &Adapter{cfg: cfg, platform: Descriptor(cfg.Prefix), bot: bot, state: state, log: log.With("adapter", Platform),
 		timelineLimit: 50, retryBase: time.Second, resendSettle: time.Second,
 		ready: make(chan struct{}), known: map[string]bool{}, rooms: map[id.RoomID]*roomCache{}}
 	for _, c := range bot.Commands() {

@@ -287,7 +287,8 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Time:     eventTime(evt),
 		// The reply is stored with the command's effect, so an event
 		// handed over again after a crash gets the reply it was owed.
-		Outbox: true,
+		Outbox:   true,
+		Platform: a.platform,
 	}
 	req.Community = gobot.CommunityID(RoomID(evt.RoomID, "")) // ratings are per room, threads included
 	a.log.Debug("command", "room", evt.RoomID, "user", evt.Sender, "command", c.Name, "args", c.Args)

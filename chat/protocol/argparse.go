@@ -598,13 +598,21 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 // setUser validates u for its platform, which must be the caller's,
 // before it is stored or looked up.
 func setUser(r *Request, a *Args, u gobot.UserID) error {
-	if err := ValidateUser(u); err != nil {
+	if err := playerHere(r, u); err != nil {
+		return err
+	}
+	a.User = u
+	return nil
+}
+
+// playerHere checks that u is a valid user of the caller's platform.
+func playerHere(r *Request, u gobot.UserID) error {
+	if err := r.Platform.ValidateUser(u); err != nil {
 		return err
 	}
 	if p := r.User.ID.Platform(); u.Platform() != p {
 		return Refusef("%s is not a player here: name someone on %s, like @bob.", Echo(string(u)), p)
 	}
-	a.User = u
 	return nil
 }
 

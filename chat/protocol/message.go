@@ -57,6 +57,9 @@ type Request struct {
 	// Community is where ratings are kept (a Discord guild, a Matrix
 	// room); empty means the Room.
 	Community gobot.CommunityID
+	// Platform is the adapter's description of its platform (nil: a
+	// plain one; see Platform).
+	Platform *Platform
 	// PrivateReplies says the adapter shows a Private reply to the
 	// caller alone wherever the request came from (Discord's ephemeral
 	// responses, the terminal); a DM is private anyway. Commands whose

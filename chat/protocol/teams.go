@@ -38,11 +38,8 @@ func addTeamWord(c *Decl, r *Request, a *Args, v string) error {
 		return c.UsageError(fmt.Sprintf("Too many players: a team has at most %d.", gobot.MaxTeam))
 	}
 	u := userArg(r, "@"+strings.TrimPrefix(v, "@"))
-	if err := ValidateUser(u); err != nil {
+	if err := playerHere(r, u); err != nil {
 		return err
-	}
-	if p := r.User.ID.Platform(); u.Platform() != p {
-		return Refusef("%s is not a player here: name someone on %s, like @bob.", Echo(string(u)), p)
 	}
 	a.Teams[side] = append(a.Teams[side], u)
 	return nil

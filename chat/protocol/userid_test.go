@@ -7,19 +7,35 @@ import (
 	"github.com/gobotgo/gobot"
 )
 
-// Valid user IDs of every platform are taken.
+// A plain platform (nil) takes any platform's user whose name is a
+// word, and refuses what is no user ID at all; a platform's own grammar
+// applies to its own users only.
 func TestUserIDValidate(t *testing.T) {
-	for _, u := range []gobot.UserID{"discord:80351110224678912", "discord:1", "matrix:@ann:example.org", "matrix:@ann.b_c=d/e+f:example.org:8448",
-		"matrix:@ann:[::1]:8448", "matrix:@ann:127.0.0.1", "console:alice", "console:Élodie", "test:bob-2"} {
-		if err := ValidateUser(u); err != nil {
+	var plain *Platform
+	for _, u := range []gobot.UserID{"console:alice", "console:Élodie", "test:bob-2", "discord:123"} {
+		if err := plain.ValidateUser(u); err != nil {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
-	for _, u := range []gobot.UserID{"", "discord:", "discord:12a", "discord:99999999999999999999", "matrix:ann:example.org", "matrix:@ann:",
-		"matrix:@:example.org", "matrix:@ann:exa mple.org", "matrix:@ann:example.org:port", "console:", "console:a b", "console:" + gobot.UserID(strings.Repeat("a", 33)),
-		"console:\xff", "no-platform", "con sole:bob"} {
-		if err := ValidateUser(u); err == nil {
+	for _, u := range []gobot.UserID{"", "console:", "console:a b", "console:" + gobot.UserID(strings.Repeat("a", 33)),
+		"console:\xff", "no-platform", "con sole:bob", "matrix:@ann:example.org"} {
+		if err := plain.ValidateUser(u); err == nil {
 			t.Errorf("%q is accepted", u)
 		}
+	}
+	digits := &Platform{Name: "digits", User: func(local string) error {
+		if !AllDigits(local) {
+			return Refusef("%s is not digits.", Echo(local))
+		}
+		return nil
+	}}
+	if err := digits.ValidateUser("digits:12"); err != nil {
+		t.Errorf("own user: %v", err)
+	}
+	if err := digits.ValidateUser("digits:ab"); err == nil || !strings.Contains(err.Error(), "not digits") {
+		t.Errorf("own grammar: %v", err)
+	}
+	if err := digits.ValidateUser("console:ab"); err != nil {
+		t.Errorf("another platform's user is checked as a word: %v", err)
 	}
 }

@@ -118,6 +118,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Command:   cmd,
 		Args:      args,
 		Community: sn.community,
+		Platform:  s.platform(sn.room),
 	}
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
@@ -158,16 +159,21 @@ func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
 	w.Write(b)
 }
 
+// platform is the descriptor of room's platform (nil: a plain one).
+func (s *Server) platform(room gobot.RoomID) *protocol.Platform {
+	for _, p := range s.cfg.Platforms {
+		if p.Name == room.Platform() {
+			return p
+		}
+	}
+	return nil
+}
+
 // plain turns a chat reply's text into the page's: mentions become
 // names and command tokens the command as the game's room types it.
 func (s *Server) plain(text string, sn *snapshot) string {
-	platform := sn.room.Platform()
-	text = protocol.FormatCommands(text, func(c string) string {
-		if s.cfg.CommandLine != nil {
-			c = s.cfg.CommandLine(platform, c)
-		}
-		return "“" + c + "”"
-	})
+	p := s.platform(sn.room)
+	text = protocol.FormatCommands(text, func(c string) string { return "“" + p.Command(c) + "”" })
 	text = protocol.FormatText(text, func(u gobot.UserID) string {
 		if n, ok := sn.names[u]; ok {
 			return n

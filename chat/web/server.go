@@ -29,6 +29,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 //go:embed static page.html widget.html
@@ -77,10 +78,11 @@ type Config struct {
 	// any site. Empty: no one. Other pages are never framed.
 	WidgetOrigins []string
 
-	// CommandLine writes a command line as a platform's users type it
-	// ("play D4" → "/go play D4" on Discord, "!go play D4" on Matrix);
-	// nil: bare, as in the terminal.
-	CommandLine func(platform, line string) string
+	// Platforms describe the chat platforms whose games the board shows
+	// (each adapter's descriptor): a click becomes a request of the
+	// game's platform, and a hint names a command as its users type it.
+	// A platform not listed is a plain one (protocol.Platform).
+	Platforms []*protocol.Platform
 
 	// TrustedProxies are the proxies in front of the board whose
 	// X-Forwarded-For names the client (client.go); nil: none, the

@@ -53,7 +53,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: unexpected %q (try gobot help)", errUsage, fs.Arg(0))
 	}
 	*user = strings.ToLower(strings.TrimPrefix(*user, "@")) // names are case-blind, as /as makes them
-	if err := protocol.ValidateUser(gobot.UserID(console.Platform + ":" + *user)); err != nil {
+	if err := protocol.ValidName(*user); err != nil {
 		return fmt.Errorf("%w: -user: %v", errUsage, err)
 	}
 	cfg := &Config{}

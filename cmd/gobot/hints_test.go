@@ -136,18 +136,26 @@ discord:
 // On a board, a hint names the command as the game's platform types it.
 func TestBoardCommandLines(t *testing.T) {
 	wb := &webBoard{}
+	command := func(platform, line string) string {
+		for _, p := range wb.platforms() {
+			if p.Name == platform {
+				return p.Command(line)
+			}
+		}
+		return line
+	}
 	for _, tc := range []struct{ platform, line, want string }{
 		{"discord", "accept #1", "/go accept #1"},
 		{"discord", "settings room widget=on", "/gobot settings room widget=on"},
 		{"matrix", "accept #1", "!go accept #1"},
 		{"console", "accept #1", "accept #1"},
 	} {
-		if got := wb.commandLine(tc.platform, tc.line); got != tc.want {
+		if got := command(tc.platform, tc.line); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.platform, tc.line, got, tc.want)
 		}
 	}
 	wb.matrixPrefix = "!baduk"
-	if got := wb.commandLine("matrix", "games"); got != "!baduk games" {
+	if got := command("matrix", "games"); got != "!baduk games" {
 		t.Errorf("matrix.prefix: %q", got)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -16,8 +15,10 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/chat/discord"
 	"github.com/gobotgo/gobot/chat/matrix"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/web"
 )
 
@@ -118,16 +119,10 @@ type webBoard struct {
 	maxStreams     int
 }
 
-// commandLine writes a command line as the game's platform shows it, for
-// the board's texts: "/go play D4", "/gobot rating", "!go play D4".
-func (wb *webBoard) commandLine(platform, line string) string {
-	switch platform {
-	case discord.Platform:
-		return discord.CommandLine(line)
-	case matrix.Platform:
-		return cmp.Or(wb.matrixPrefix, matrix.DefaultPrefix) + " " + line
-	}
-	return line
+// platforms are the descriptors of the platforms whose games the board
+// shows, for its hints and clicks.
+func (wb *webBoard) platforms() []*protocol.Platform {
+	return []*protocol.Platform{discord.Descriptor, matrix.Descriptor(wb.matrixPrefix), console.Descriptor}
 }
 
 // newWebBoard wraps store so that committed game changes reach the
@@ -152,7 +147,7 @@ func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
-		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, CommandLine: wb.commandLine,
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Platforms: wb.platforms(),
 		TrustedProxies: wb.trustedProxies, MaxStreams: wb.maxStreams})
 	if err != nil {
 		return nil, err

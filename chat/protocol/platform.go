@@ -1,0 +1,53 @@
+package protocol
+
+import "github.com/gobotgo/gobot"
+
+// Platform describes a chat platform to the bot. Each adapter makes its
+// own and puts it on every request it hands over (Request.Platform), so
+// the bot asks the request what the platform can do instead of keeping
+// tables of platform names. A nil *Platform is a plain one: no private
+// replies in shared rooms, no widgets, commands typed bare, user names
+// a short word.
+type Platform struct {
+	// Name is the platform's part of its IDs ("discord" in
+	// discord:1234).
+	Name string
+	// PrivateReplies: a reply can be shown to its caller alone in a
+	// shared room (Discord's ephemeral responses; the terminal has one
+	// person). Adapters set Request.PrivateReplies from it.
+	PrivateReplies bool
+	// Widgets: the platform's rooms show a game's board as a room
+	// widget (Matrix).
+	Widgets bool
+	// CommandLine writes a command line as the platform's users type it
+	// ("play D4" → "/go play D4"); nil: bare.
+	CommandLine func(line string) string
+	// User checks the local part of one of the platform's user IDs
+	// ("1234" of discord:1234) and refuses it in words (a Refusal); nil:
+	// a short word.
+	User func(local string) error
+}
+
+// ShowsWidgets reports whether p's rooms show widgets.
+func (p *Platform) ShowsWidgets() bool { return p != nil && p.Widgets }
+
+// Command writes line as p's users type it.
+func (p *Platform) Command(line string) string {
+	if p == nil || p.CommandLine == nil {
+		return line
+	}
+	return p.CommandLine(line)
+}
+
+// ValidateUser checks u before it is stored or looked up: a platform
+// name and, for p's own users, p's grammar; for anyone else's (or a
+// nil p), a short word. The error quotes u only clipped.
+func (p *Platform) ValidateUser(u gobot.UserID) error {
+	if err := validUserShape(u); err != nil {
+		return err
+	}
+	if p != nil && p.User != nil && u.Platform() == p.Name {
+		return p.User(u.Local())
+	}
+	return ValidName(u.Local())
+}
