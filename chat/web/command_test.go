@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -46,7 +48,7 @@ func TestWebCommand(t *testing.T) {
 		t.Errorf("carol's link plays: %d", code)
 	}
 	// Not in the game's room: no link for a non-player.
-	rep = h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:dave"}, Room: "console:elsewhere", Command: "web", Args: []string{"#" + itoa(uint64(id))}})
+	rep = h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:dave"}, Room: "console:elsewhere", Command: "web", Args: []string{"#" + itoa(uint64(id))}, Platform: console.Descriptor, PrivateReplies: true})
 	if !rep.Error || urlRE.MatchString(rep.Text) {
 		t.Errorf("a non-player in another room got %+v", rep)
 	}
@@ -54,7 +56,7 @@ func TestWebCommand(t *testing.T) {
 	mroom := gobot.RoomID("matrix:!room:example.org")
 	ann, bea := gobot.UserID("matrix:@ann:example.org"), gobot.UserID("matrix:@bea:example.org")
 	mreq := func(u gobot.UserID, cmd string, args ...string) protocol.Reply {
-		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: u}, Room: mroom, Command: cmd, Args: args})
+		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: u}, Room: mroom, Command: cmd, Args: args, Platform: matrix.Descriptor("")})
 	}
 	mreq(ann, "challenge", "@"+string(bea), "9")
 	if r := mreq(bea, "accept"); r.Error {
@@ -102,7 +104,7 @@ func TestWebWidgetOnlyWhenServed(t *testing.T) {
 	seq := 0
 	mreq := func(u gobot.UserID, admin bool, cmd string, args ...string) protocol.Reply {
 		seq++
-		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: u}, Room: mroom, Command: cmd, Args: args, Admin: admin,
+		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: u}, Room: mroom, Command: cmd, Args: args, Admin: admin, Platform: matrix.Descriptor(""),
 			EventID: gobot.EventID(fmt.Sprintf("matrix:$w%d", seq))})
 	}
 	mreq(ann, false, "challenge", "@"+string(bea), "9")
@@ -120,7 +122,7 @@ func TestWebWidgetOnlyWhenServed(t *testing.T) {
 		{"no sign-in", nil, []string{"https://app.element.io"}, false},
 		{"both", noWidgets{}, []string{"https://app.element.io"}, true},
 	} {
-		srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
+		srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
 			Widgets: c.widgets, WidgetOrigins: c.origins})
 		if err != nil {
 			t.Fatal(err)

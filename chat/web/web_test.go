@@ -19,6 +19,9 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/storage"
 )
@@ -106,7 +109,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv, err = New(Config{Bot: h.bot, Store: wrapped, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now})
+	h.srv, err = New(Config{Bot: h.bot, Store: wrapped, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Platforms: testPlatforms})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +136,12 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 // cmd runs a chat command as user (a console name) in the console room.
 func (h *harness) cmd(user, command string, args ...string) protocol.Reply {
 	h.t.Helper()
-	return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: gobot.UserID("console:" + user), Name: user}, Room: h.room, Command: command, Args: args, Community: "console"})
+	return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: gobot.UserID("console:" + user), Name: user}, Room: h.room, Command: command, Args: args, Community: "console",
+		Platform: console.Descriptor, PrivateReplies: console.Descriptor.PrivateReplies})
 }
+
+// testPlatforms are the adapters' descriptors, as cmd/gobot gives them.
+var testPlatforms = []*protocol.Platform{console.Descriptor, matrix.Descriptor(""), discord.Descriptor}
 
 // newGame starts a 9x9 game, alice Black against bob.
 func (h *harness) newGame() gobot.GameID {

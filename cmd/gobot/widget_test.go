@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -67,7 +68,7 @@ func TestWebWidgetWiring(t *testing.T) {
 			t.Errorf("the widget page's CSP: %q", csp)
 		}
 		rep := bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "matrix:@ann:example.org"}, Room: "matrix:!r:example.org",
-			EventID: "matrix:$w1", Command: "settings", Args: []string{"room", "widget=on"}, Admin: true})
+			EventID: "matrix:$w1", Command: "settings", Args: []string{"room", "widget=on"}, Admin: true, Platform: matrix.Descriptor("")})
 		if want := matrixOn && c.origins; rep.Error == want {
 			t.Errorf("matrix on: %v, origins: %v: widget=on: %+v", matrixOn, c.origins, rep)
 		}
