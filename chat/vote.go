@@ -681,7 +681,11 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	case 2*resigns <= voters:
 		short = fmt.Sprintf(" Resigning had %d of %d votes; it needs more than half.", resigns, voters)
 	default:
-		short = fmt.Sprintf(" Resigning needs votes from at least %d voters (3, or everyone who voted in the room's last %d turns when fewer); %d voted.", need, gobot.RecentTurns, voters)
+		why := "3 voters"
+		if need < 3 {
+			why = fmt.Sprintf("%d voter%s here: everyone who voted in the room's last %d turns", need, plural(need), gobot.RecentTurns)
+		}
+		short = fmt.Sprintf(" Resigning needs %s; %d voted.", why, voters)
 	}
 	if len(moves) == 0 {
 		// Resign was the only vote, short of the quorum: the window

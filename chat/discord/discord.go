@@ -107,7 +107,10 @@ type Adapter struct {
 	tr    *transport
 	pub   ed25519.PublicKey
 	now   func() time.Time
-	cmds  map[string]chat.Command
+	// retryBase is the first wait before a failed registration is tried
+	// again (doubling to 5 minutes); tests shorten it.
+	retryBase time.Duration
+	cmds      map[string]chat.Command
 
 	mu      sync.Mutex
 	closing bool           // no new gateway interaction is started
@@ -139,7 +142,7 @@ func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now,
+	a := &Adapter{cfg: cfg, bot: bot, state: state, log: log.With("adapter", Platform), now: time.Now, retryBase: time.Second,
 		cmds: map[string]chat.Command{}, shards: map[int]bool{},
 		ch: channels{noBot: map[string]bool{}, latest: map[string]*live{}}}
 	for _, c := range bot.Commands() {
@@ -219,8 +222,7 @@ func (a *Adapter) Run(ctx context.Context) (err error) {
 	go func() {
 		defer bg.Done()
 		if err := a.registerOnce(sctx); err != nil {
-			a.log.Error("Discord refused the commands: stopping", "err", err)
-			stopServing(err)
+			stopServing(err) // Run returns it: said once, by whoever runs the adapter
 		}
 	}()
 	defer func() {

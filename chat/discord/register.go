@@ -163,7 +163,7 @@ func commandNames(cmds []*discordgo.ApplicationCommand) string {
 // returned, and stops the adapter.
 func (a *Adapter) registerOnce(ctx context.Context) error {
 	register := func(context.Context) error { return a.Register() }
-	backoff := time.Second
+	backoff := a.retryBase
 	for {
 		var err error
 		if a.cfg.Hold == nil {

@@ -240,6 +240,7 @@ func TestRegistrationRetriedAfterServerError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.retryBase = time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()

@@ -256,8 +256,7 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 			// console) when its input ends or the operator types /quit:
 			// each of these stops the process.
 			if err := r(ctx); err != nil {
-				log.Error("adapter stopped", "err", err)
-				errs <- err
+				errs <- err // said once: returned, or logged below
 			}
 			stop()
 		}()
@@ -268,10 +267,15 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 	stopBot()
 	botDone.Wait()
 	close(errs)
+	var first error
 	for err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
+		switch {
+		case err == nil || errors.Is(err, context.Canceled):
+		case first == nil:
+			first = err // main prints it
+		default:
+			log.Error("adapter stopped", "err", err)
 		}
 	}
-	return nil
+	return first
 }

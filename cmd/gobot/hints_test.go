@@ -192,7 +192,8 @@ discord:
 	if code == 0 {
 		t.Fatal("gobot run went on with its commands refused")
 	}
-	if !strings.Contains(stderr.String(), "gobot: discord: the command /go is refused by Discord (HTTP 400): go.options: Must be 25 or fewer in length.") {
-		t.Fatalf("stderr: %s", stderr.String())
+	if !strings.Contains(stderr.String(), "gobot: discord: the command /go is refused by Discord (HTTP 400): go.options: Must be 25 or fewer in length.") ||
+		strings.Count(stderr.String(), "refused by Discord") != 1 {
+		t.Fatalf("want the refusal said once; stderr: %s", stderr.String())
 	}
 }
