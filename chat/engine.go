@@ -90,7 +90,7 @@ func engineColor(match *gobot.Match) game.Color {
 	if match.Engine == "" {
 		return game.Empty
 	}
-	return colorOf(match, EngineUser(match.Engine))
+	return match.ColorOf(EngineUser(match.Engine))
 }
 
 // engineJob is what an engine has to do next in a game.

@@ -156,7 +156,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:
-		next = playerOf(match, g.ToMove())
+		next = match.Side(g.ToMove()).ToMove()
 		side := g.ToMove().Name()
 		if match.Teams != nil { // rengo.go: "White: carol, dave"
 			side = teamLabel(tx, match, g.ToMove())
@@ -166,7 +166,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			who = "The room" // the line's first word
 		}
 		s := fmt.Sprintf("%s (%s) to play", who, side)
-		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !windowOpen(match)) { // a window's end is no clock (vote.go)
+		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {

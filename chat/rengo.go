@@ -292,14 +292,14 @@ func teamLabel(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 // team game "Black (alice, bob)".
 func sideName(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c))
+		return protocol.Mention(match.Side(c).ToMove())
 	}
 	return fmt.Sprintf("%s (%s)", c.Name(), names(tx, match.Teams.Team(c)))
 }
 
 // teamTurn refuses a move by a team member whose turn it is not.
 func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
-	next := playerOf(l.match, l.g.ToMove())
+	next := l.match.Side(l.g.ToMove()).ToMove()
 	if next == u {
 		return nil
 	}
@@ -311,7 +311,7 @@ func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
 func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
 	watch := b.cmd(fmt.Sprintf("board #%d", match.ID))
 	if match.Vote != nil { // vote.go
-		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(voteOpponent(match)), watch),
+		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), watch),
 			fmt.Sprintf("In game #%d the room plays by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, watch))
 	}
 	if match.Teams == nil {
@@ -354,11 +354,11 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	if need := cmp.Or(len(present), len(t.Team(c))); t.Late[c]+1 >= need {
 		return "", false, nil
 	}
-	late := playerOf(match, c)
+	late := match.Side(c).ToMove()
 	step = fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano())
 	t.Late[c]++
 	t.Skipped[c]++
-	next := playerOf(match, c)
+	next := match.Side(c).ToMove()
 	l.note = b.passAwayTurns(tx, l) // the next one may be away
 	if match.Clock.Kind == gobot.Fischer {
 		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
@@ -391,7 +391,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	team := m.Teams.Team(c)
 	var away []gobot.UserID
 	for range team {
-		u := playerOf(m, c)
+		u := m.Side(c).ToMove()
 		if !onVacation(tx, u) {
 			break
 		}
@@ -403,7 +403,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	}
 	if len(away) == len(team) { // all away: the turn stays where it was
 		m.Teams.Skipped[c] -= len(team)
-		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(playerOf(m, c)), c.Name())
+		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(m.Side(c).ToMove()), c.Name())
 	}
 	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string
@@ -414,7 +414,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	if len(who) > 1 {
 		verb = "are"
 	}
-	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(playerOf(m, c)), teamLabel(tx, m, c))
+	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(m.Side(c).ToMove()), teamLabel(tx, m, c))
 }
 
 // teamLostNote says, when a team game is lost on time, that the whole
@@ -454,7 +454,7 @@ func teamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserI
 // game any member ("White (@carol or @dave)").
 func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c))
+		return protocol.Mention(match.Side(c).ToMove())
 	}
 	var s []string
 	for _, u := range match.Teams.Team(c) {
@@ -471,11 +471,11 @@ func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 // (with rank), or in a team game the team, with whose turn it is.
 func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
 	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c)) + rankSuffix(match, c)
+		return protocol.Mention(match.Side(c).ToMove()) + rankSuffix(match, c)
 	}
 	s := names(tx, match.Teams.Team(c))
 	if g.Phase() == game.Playing && g.ToMove() == c {
-		s += fmt.Sprintf(" · %s to play", displayName(tx, playerOf(match, c)))
+		s += fmt.Sprintf(" · %s to play", displayName(tx, match.Side(c).ToMove()))
 	}
 	return s
 }

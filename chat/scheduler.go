@@ -15,7 +15,7 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing || (roomToMove(match, g) && !roomClock(match)) {
+	if g.Phase() != game.Playing || (match.Find(gobot.SideRoom).Moves(g) && !roomClock(match)) {
 		return // against an engine the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
@@ -256,7 +256,7 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		if err != nil {
 			return err
 		}
-		late := playerOf(match, l.g.ToMove())
+		late := match.Side(l.g.ToMove()).ToMove()
 		if !now.Before(match.Deadline) {
 			// A team game: the turn passes to the next teammate (rengo.go).
 			if s, passed, err := b.teamTimeout(&fx, tx, l, now); passed || err != nil {
