@@ -82,6 +82,10 @@ func (g *Match) Find(k SideKind) Side {
 	return Side{}
 }
 
+// Has reports whether g has a side of kind k: Has(SideRoom) is a vote
+// game, Has(SideTeam) a team game.
+func (g *Match) Has(k SideKind) bool { return k != NoSide && g.Find(k).Kind == k }
+
 // ColorOf returns the colour u plays in g (a person, a team's member, an
 // engine's or the room's seat), or game.Empty.
 func (g *Match) ColorOf(u UserID) game.Color {
@@ -173,12 +177,7 @@ func (s Side) Undoes() bool { return s.Kind == SidePerson || s.Kind == SideTeam 
 
 // Answerers are who may answer a request to the side (an undo): the
 // person, or any member of a team.
-func (s Side) Answerers() []UserID {
-	if s.Kind == SideTeam {
-		return s.Players
-	}
-	return []UserID{s.ToMove()}
-}
+func (s Side) Answerers() []UserID { return s.Players }
 
 // Pinged are who a reminder of the side's turn mentions: whoever moves
 // now; nobody for the room, which is reminded in its room.

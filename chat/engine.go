@@ -15,10 +15,10 @@ import (
 )
 
 // EnginePlatform is the platform of engine players' user IDs.
-const EnginePlatform = "engine"
+const EnginePlatform = gobot.EnginePlatform
 
 // EngineUser is the user ID of engine name's seat in a game.
-func EngineUser(name string) gobot.UserID { return gobot.NewUserID(EnginePlatform, name) }
+func EngineUser(name string) gobot.UserID { return gobot.EngineUser(name) }
 
 // engineState is the bot's engine wiring and the engine turns running in
 // this process.

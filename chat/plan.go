@@ -43,10 +43,10 @@ func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) 
 	if match.Engine != "" {
 		return nil, 0, errorf("Plans are for games between people: %s answers at once, so there is nothing to plan in game #%d.", protocol.Mention(EngineUser(match.Engine)), match.ID)
 	}
-	if match.Vote != nil {
+	if match.Has(gobot.SideRoom) {
 		return nil, 0, errorf("Plans are for two-player games: in game #%d the room's moves are decided by vote, so there is nothing to plan.", match.ID)
 	}
-	if match.Teams != nil { // rengo.go: each turn is one player's
+	if match.Has(gobot.SideTeam) { // rengo.go: each turn is one player's
 		return nil, 0, errorf("Plans are for two-player games: in team game #%d each turn is one player's, so there is nothing to plan.", match.ID)
 	}
 	l, err := load(match)

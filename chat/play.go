@@ -103,7 +103,7 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID) 
 	case game.Over:
 		return game.ErrGameOver
 	}
-	if l.match.Teams != nil { // rengo.go: one player of the team
+	if l.match.Side(me).Rotates() { // rengo.go: one player of the team
 		return teamTurn(tx, l, u)
 	}
 	if l.g.ToMove() != me {
@@ -130,7 +130,7 @@ func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
 
 // sides names a game's two sides: "players", or "teams" in a team game.
 func sides(m *gobot.Match) string {
-	if m.Teams != nil {
+	if m.Has(gobot.SideTeam) {
 		return "teams"
 	}
 	return "players"
@@ -195,10 +195,10 @@ func askResign(call *Call) (Result, error) {
 	case !match.Active():
 		return Result{}, game.ErrGameOver
 	}
-	opp := []gobot.UserID{match.Side(me.Opponent()).ToMove()}
-	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, opp))
-	if match.Teams != nil { // rengo.go: for the whole team
-		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, match.Teams.Team(me.Opponent())))
+	opp := match.Side(me.Opponent())
+	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, []gobot.UserID{opp.ToMove()}))
+	if match.Side(me).Rotates() { // rengo.go: for the whole team
+		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, opp.Players))
 	}
 	return reply(protocol.Reply{Text: q, Private: true, Actions: []protocol.Action{
 		{ID: r.Action, Label: "Yes, resign", Style: protocol.Danger}}}, Effects{})
@@ -208,10 +208,10 @@ func askResign(call *Call) (Result, error) {
 // themselves: " for Black (alice, bob)" in a team game, " for the room"
 // for a voter in a vote game; "" otherwise.
 func actsFor(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	switch {
-	case match.Teams != nil:
+	switch s := match.Side(c); {
+	case s.Rotates():
 		return " for " + sideName(tx, match, c)
-	case match.Side(c).ToMove() == gobot.VoteSeat:
+	case s.ToMove() == gobot.VoteSeat:
 		return " for the room"
 	}
 	return ""
@@ -302,8 +302,8 @@ func cmdUndo(call *Call) (Result, error) {
 			if !ok {
 				return game.ErrNothingUndo
 			}
-			if last.Color != me && l.match.Teams != nil { // rengo.go: the team asks
-				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Teams.Team(last.Color)))
+			if last.Color != me && l.match.Side(me).Rotates() { // rengo.go: the team asks
+				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Side(last.Color).Players))
 			}
 			if last.Color != me {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
@@ -319,10 +319,7 @@ func cmdUndo(call *Call) (Result, error) {
 	}
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if notifyUser != "" {
-		rep.Mentions = []gobot.UserID{notifyUser}
-		if l.match.Teams != nil { // any member of the team answers
-			rep.Mentions = l.match.Teams.Team(l.match.ColorOf(notifyUser))
-		}
+		rep.Mentions = l.match.Side(l.match.ColorOf(notifyUser)).Answerers() // any member of a team answers
 	}
 	if l.match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
@@ -389,7 +386,7 @@ func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.User
 			continue
 		}
 		whose := protocol.Mention(l.match.Side(c).ToMove()) + "'s"
-		if l.match.Teams != nil {
+		if l.match.Side(c).Rotates() {
 			whose = c.Name() + "'s"
 		}
 		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, answerer(tx, l.match, c), b.cmd("done")))
@@ -454,7 +451,7 @@ func pendingNotAGame(b *core, c *gobot.Challenge, u gobot.UserID) error {
 	switch {
 	case c.From == u:
 		return errorf("#%d is your challenge, not a game yet: it begins when it is accepted.", c.ID)
-	case c.To == "" || c.To == u || (c.Teams != nil && c.Teams.ColorOf(u) != game.Empty):
+	case c.To == "" || c.Names(u):
 		return errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", c.ID, b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	}
 	return errorf("#%d is a challenge to %s, not a game yet.", c.ID, protocol.Mention(c.To))
@@ -552,10 +549,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	var c, ids []string
 	for _, g := range here {
-		vs := fmt.Sprintf("%s vs %s", protocol.Mention(g.Black), protocol.Mention(g.White))
-		if g.Teams != nil {
-			vs = fmt.Sprintf("%s vs %s", names(tx, g.Teams.Black), names(tx, g.Teams.White))
-		}
+		vs := fmt.Sprintf("%s vs %s", called(tx, g.Side(game.Black)), called(tx, g.Side(game.White)))
 		c = append(c, fmt.Sprintf("#%d (%s)", g.ID, vs))
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}

@@ -158,7 +158,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	case game.Playing:
 		next = match.Side(g.ToMove()).ToMove()
 		side := g.ToMove().Name()
-		if match.Teams != nil { // rengo.go: "White: carol, dave"
+		if match.Side(g.ToMove()).Rotates() { // rengo.go: "White: carol, dave"
 			side = teamLabel(tx, match, g.ToMove())
 		}
 		who := protocol.Mention(next)
@@ -183,7 +183,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
 			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, AskFirst: true},
 		}
-		if match.Engine == "" && match.Vote == nil { // an engine takes nothing back, nor a vote (cmdUndo)
+		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:

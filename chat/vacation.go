@@ -130,9 +130,7 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 // but a voting window that is running goes on: pauseGame and unpauseGame
 // leave it alone.
 func vacationApplies(l *loaded) bool {
-	m := l.match
-	return m.Active() && m.Engine == "" && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
-		m.Black.Platform() != EnginePlatform && m.White.Platform() != EnginePlatform
+	return l.match.VacationStops() // a team game: a teammate plays (rengo.go)
 }
 
 // pauseGame stops game l's clock for u's vacation and reports whether it
@@ -313,9 +311,9 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	var stopped, running []string
 	for _, l := range games {
 		m := l.match
-		if m.Teams != nil { // rengo.go: no team game stops; a turn of u's passes on now
+		if s := m.Side(m.ColorOf(u)); s.Rotates() { // rengo.go: no team game stops; a turn of u's passes on now
 			why := "a team game: your turns pass to a teammate"
-			if present, _ := teamPresence(tx, m.Teams.Team(m.ColorOf(u))); len(present) == 0 {
+			if present, _ := teamPresence(tx, s.Players); len(present) == 0 {
 				why = "a team game: its clock runs on"
 			}
 			running = append(running, fmt.Sprintf("#%d (%s)", m.ID, why))
@@ -469,7 +467,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	var running, held []string
 	for _, l := range games {
 		m := l.match
-		if m.Teams != nil { // rengo.go: a team all away kept its turn; p can take it now
+		if m.Side(m.ColorOf(p.ID)).Rotates() { // rengo.go: a team all away kept its turn; p can take it now
 			if err := b.passTurnNow(fx, tx, l, p.ID, now); err != nil {
 				return "", err
 			}

@@ -56,7 +56,7 @@ var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * 
 // on the room (and a vote game stored before issue 35 without a clock
 // has none).
 func roomClock(match *gobot.Match) bool {
-	return match.Vote != nil && match.Engine == "" && match.Clock.Kind != gobot.NoClock
+	return match.Find(gobot.SideRoom).Clocked()
 }
 
 // roomReminderText reminds the room, in its room, that its vote is due.
@@ -78,7 +78,7 @@ func newVote(w time.Duration) *gobot.Vote { return &gobot.Vote{Window: w} }
 
 // voteStartNote tells the room how it plays, for a game's start message.
 func (b *core) voteStartNote(match *gobot.Match) string {
-	if match.Vote == nil {
+	if !match.Has(gobot.SideRoom) {
 		return ""
 	}
 	s := fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
@@ -121,7 +121,7 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 			}
 		}
 		switch {
-		case len(here) == 1 && here[0].Vote != nil && r.Command == "undo":
+		case len(here) == 1 && here[0].Has(gobot.SideRoom) && r.Command == "undo":
 			match = here[0] // the room's opponent has no undo either
 		case len(here) > 0:
 			return nil // the caller's own game here comes first
@@ -136,7 +136,7 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 			}
 		}
 	}
-	if match.Vote == nil || !match.Active() {
+	if !match.Has(gobot.SideRoom) || !match.Active() {
 		return nil
 	}
 	if r.Command == "undo" {
@@ -233,7 +233,7 @@ func roomVoteGames(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
 	}
 	var out []*gobot.Match
 	for _, g := range games {
-		if g.Vote != nil {
+		if g.Has(gobot.SideRoom) {
 			out = append(out, g)
 		}
 	}
@@ -264,7 +264,7 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 		if err != nil {
 			return nil, err
 		}
-		if match.Vote == nil {
+		if !match.Has(gobot.SideRoom) {
 			return nil, errorf("Game #%d is not a vote game: its players move with %s.", match.ID, b.cmd("play"))
 		}
 		return match, nil
@@ -564,7 +564,7 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 		if err != nil {
 			return err
 		}
-		if !match.Active() || match.Vote == nil || match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
+		if !match.Active() || !match.Vote.WindowOpen() || now.Before(match.Vote.Closes) {
 			return nil
 		}
 		if _, ok := b.notifier(match.Room.Platform()); !ok {
