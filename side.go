@@ -151,7 +151,9 @@ func (s Side) ToMove() UserID {
 }
 
 // Plays reports whether u plays the side: its person, any member of its
-// team, its engine's or the room's seat.
+// team, its engine's or the room's seat. They move, pass and resign for
+// it; the room's voters do so only by vote (chat's vote.go), and act for
+// it in the scoring (ActsFor).
 func (s Side) Plays(u UserID) bool {
 	return s.Kind != NoSide && slices.Contains(s.Players, u)
 }
@@ -163,17 +165,15 @@ func (s Side) ActsFor(u UserID) bool {
 	return s.Plays(u) || s.Kind == SideRoom && s.m.Vote.Voted(u)
 }
 
-// Resigns reports whether u may resign for the side by command: a person
-// or a team's member. The room resigns by vote (a quorum), an engine by
-// itself.
-func (s Side) Resigns(u UserID) bool {
-	return s.Undoes() && s.Plays(u)
-}
+// Human reports whether the side's players are people, with a player's
+// record (a vacation, ratings): a person or a team; not the room's seat
+// nor an engine.
+func (s Side) Human() bool { return s.Kind == SidePerson || s.Kind == SideTeam }
 
 // Undoes reports whether the side asks to take back moves and answers
 // such a request: a person or a team. An engine takes nothing back, and
 // the room's votes are not taken back.
-func (s Side) Undoes() bool { return s.Kind == SidePerson || s.Kind == SideTeam }
+func (s Side) Undoes() bool { return s.Human() }
 
 // Answerers are who may answer a request to the side (an undo): the
 // person, or any member of a team.

@@ -9,8 +9,8 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// Each kind of side answers who moves, who may resign, undo and score
-// for it, whether its clock runs and vacations stop it, and its name.
+// Each kind of side answers who moves, who may play (and so resign),
+// undo and score for it, whether its clock runs and vacations stop it, and its name.
 func TestSide(t *testing.T) {
 	clock := TimeControl{Kind: PerMove, PerMove: 24 * time.Hour}
 	person := &Match{Black: "t:ann", White: "t:bob", Clock: clock}
@@ -29,26 +29,25 @@ func TestSide(t *testing.T) {
 		c       game.Color
 		kind    SideKind
 		toMove  UserID
-		plays   []UserID // play the side (and so act and resign for a person or a team)
+		plays   []UserID // play the side (and so act for it)
 		acts    []UserID // act for it without playing it (score for the room)
 		not     []UserID // neither
-		resigns bool     // its players resign by command
 		undoes  bool
 		clocked bool
 		vacs    bool
 		pinged  []UserID
 		name    string
 	}{
-		{"a person", person, game.Black, SidePerson, "t:ann", []UserID{"t:ann"}, nil, []UserID{"t:bob", VoteSeat}, true, true, true, true, []UserID{"t:ann"}, "ann"},
-		{"the other person", person, game.White, SidePerson, "t:bob", []UserID{"t:bob"}, nil, []UserID{"t:ann"}, true, true, true, true, []UserID{"t:bob"}, "bob"},
-		{"a team after its first move", team, game.Black, SideTeam, "t:b1", []UserID{"t:b1", "t:b2"}, nil, []UserID{"t:w1"}, true, true, true, false, []UserID{"t:b1"}, "b1, b2"},
-		{"a team in its second turn", team, game.White, SideTeam, "t:w2", []UserID{"t:w1", "t:w2", "t:w3"}, nil, []UserID{"t:b2"}, true, true, true, false, []UserID{"t:w2"}, "w1, w2, w3"},
-		{"an engine", engine, game.Black, SideEngine, "engine:gnugo", []UserID{"engine:gnugo"}, nil, []UserID{"t:ann"}, false, false, true, false, []UserID{"engine:gnugo"}, "gnugo"},
-		{"the engine's opponent", engine, game.White, SidePerson, "t:ann", []UserID{"t:ann"}, nil, []UserID{"engine:gnugo"}, true, true, true, true, []UserID{"t:ann"}, "ann"},
-		{"the room against a person", roomVsPerson, game.Black, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, []UserID{"t:bob", "t:dan"}, false, false, true, true, nil, "the room"},
-		{"the room's opponent", roomVsPerson, game.White, SidePerson, "t:bob", []UserID{"t:bob"}, nil, []UserID{"t:cat"}, true, true, true, true, []UserID{"t:bob"}, "bob"},
-		{"the room against an engine", roomVsEngine, game.White, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, []UserID{"engine:gnugo"}, false, false, false, true, nil, "the room"},
-		{"the room in a game without a clock", roomNoClock, game.Black, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, nil, false, false, false, true, nil, "the room"},
+		{"a person", person, game.Black, SidePerson, "t:ann", []UserID{"t:ann"}, nil, []UserID{"t:bob", VoteSeat}, true, true, true, []UserID{"t:ann"}, "ann"},
+		{"the other person", person, game.White, SidePerson, "t:bob", []UserID{"t:bob"}, nil, []UserID{"t:ann"}, true, true, true, []UserID{"t:bob"}, "bob"},
+		{"a team after its first move", team, game.Black, SideTeam, "t:b1", []UserID{"t:b1", "t:b2"}, nil, []UserID{"t:w1"}, true, true, false, []UserID{"t:b1"}, "b1, b2"},
+		{"a team in its second turn", team, game.White, SideTeam, "t:w2", []UserID{"t:w1", "t:w2", "t:w3"}, nil, []UserID{"t:b2"}, true, true, false, []UserID{"t:w2"}, "w1, w2, w3"},
+		{"an engine", engine, game.Black, SideEngine, "engine:gnugo", []UserID{"engine:gnugo"}, nil, []UserID{"t:ann"}, false, true, false, []UserID{"engine:gnugo"}, "gnugo"},
+		{"the engine's opponent", engine, game.White, SidePerson, "t:ann", []UserID{"t:ann"}, nil, []UserID{"engine:gnugo"}, true, true, true, []UserID{"t:ann"}, "ann"},
+		{"the room against a person", roomVsPerson, game.Black, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, []UserID{"t:bob", "t:dan"}, false, true, true, nil, "the room"},
+		{"the room's opponent", roomVsPerson, game.White, SidePerson, "t:bob", []UserID{"t:bob"}, nil, []UserID{"t:cat"}, true, true, true, []UserID{"t:bob"}, "bob"},
+		{"the room against an engine", roomVsEngine, game.White, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, []UserID{"engine:gnugo"}, false, false, true, nil, "the room"},
+		{"the room in a game without a clock", roomNoClock, game.Black, SideRoom, VoteSeat, []UserID{VoteSeat}, []UserID{"t:cat"}, nil, false, false, true, nil, "the room"},
 	} {
 		s := tc.m.Side(tc.c)
 		if s.Kind != tc.kind || s.Color != tc.c {
@@ -58,20 +57,20 @@ func TestSide(t *testing.T) {
 			t.Errorf("%s: %s moves, want %s", tc.what, got, tc.toMove)
 		}
 		for _, u := range tc.plays {
-			if !s.Plays(u) || !s.ActsFor(u) || s.Resigns(u) != tc.resigns || tc.m.ColorOf(u) != tc.c || tc.m.SeatOf(u) != tc.c {
-				t.Errorf("%s: %s plays %v, acts %v, resigns %v, colour %s, seat %s; want to play and act for %s, resign %v",
-					tc.what, u, s.Plays(u), s.ActsFor(u), s.Resigns(u), tc.m.ColorOf(u).Name(), tc.m.SeatOf(u).Name(), tc.c.Name(), tc.resigns)
+			if !s.Plays(u) || !s.ActsFor(u) || tc.m.ColorOf(u) != tc.c || tc.m.SeatOf(u) != tc.c {
+				t.Errorf("%s: %s plays %v, acts %v, colour %s, seat %s; want to play and act for %s",
+					tc.what, u, s.Plays(u), s.ActsFor(u), tc.m.ColorOf(u).Name(), tc.m.SeatOf(u).Name(), tc.c.Name())
 			}
 		}
 		for _, u := range tc.acts {
-			if s.Plays(u) || !s.ActsFor(u) || s.Resigns(u) || tc.m.ColorOf(u) != game.Empty || tc.m.SeatOf(u) != tc.c {
-				t.Errorf("%s: %s plays %v, acts %v, resigns %v, colour %s, seat %s; want to act for %s only",
-					tc.what, u, s.Plays(u), s.ActsFor(u), s.Resigns(u), tc.m.ColorOf(u).Name(), tc.m.SeatOf(u).Name(), tc.c.Name())
+			if s.Plays(u) || !s.ActsFor(u) || tc.m.ColorOf(u) != game.Empty || tc.m.SeatOf(u) != tc.c {
+				t.Errorf("%s: %s plays %v, acts %v, colour %s, seat %s; want to act for %s only (in the scoring)",
+					tc.what, u, s.Plays(u), s.ActsFor(u), tc.m.ColorOf(u).Name(), tc.m.SeatOf(u).Name(), tc.c.Name())
 			}
 		}
 		for _, u := range tc.not {
-			if s.Plays(u) || s.ActsFor(u) || s.Resigns(u) {
-				t.Errorf("%s: %s plays %v, acts %v, resigns %v; want none", tc.what, u, s.Plays(u), s.ActsFor(u), s.Resigns(u))
+			if s.Plays(u) || s.ActsFor(u) {
+				t.Errorf("%s: %s plays %v, acts %v; want neither", tc.what, u, s.Plays(u), s.ActsFor(u))
 			}
 		}
 		if s.Undoes() != tc.undoes || s.Clocked() != tc.clocked || s.Vacations() != tc.vacs {
@@ -82,6 +81,9 @@ func TestSide(t *testing.T) {
 		}
 		if got := s.Name(name); got != tc.name {
 			t.Errorf("%s: called %q, want %q", tc.what, got, tc.name)
+		}
+		if s.Human() != (tc.kind == SidePerson || tc.kind == SideTeam) {
+			t.Errorf("%s: human %v", tc.what, s.Human())
 		}
 		if s.Rotates() != (tc.kind == SideTeam) {
 			t.Errorf("%s: rotates %v", tc.what, s.Rotates())

@@ -615,7 +615,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
 	}
-	if asPlayer && me != match.ColorOf(r.User.ID) && !scoringCommands[r.Command] {
+	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
 		return nil, b.votesInstead(match, r)

@@ -96,7 +96,7 @@ func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 // players: nothing is stored for them.
 func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 	for _, u := range l.match.Players() {
-		if u.Platform() == EnginePlatform || u == gobot.VoteSeat {
+		if !l.match.Side(l.match.ColorOf(u)).Human() {
 			continue
 		}
 		p, err := loadPlayer(tx, u)
