@@ -63,3 +63,7 @@ type Ballot struct {
 
 // Voted reports whether u has voted in this game.
 func (v *Vote) Voted(u UserID) bool { return v != nil && slices.Contains(v.Voters, u) }
+
+// WindowOpen reports whether a voting window is running (its end is the
+// game's Deadline).
+func (v *Vote) WindowOpen() bool { return v != nil && !v.Closes.IsZero() }

@@ -449,7 +449,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 			return nil, err
 		}
 		for _, c := range open {
-			if c.To == "" && c.From != r.User.ID && c.Teams == nil { // a team challenge names its players
+			if c.Open() && c.From != r.User.ID { // a team challenge names its players
 				cands = append(cands, c)
 			}
 		}
@@ -468,7 +468,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 				if c.To != "" {
 					who = protocol.Mention(c.To)
 				}
-				if c.Teams != nil {
+				if c.ForTeams() {
 					who = mentions(teamWaiting(c))
 				}
 				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
@@ -587,7 +587,7 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 		return protocol.Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if mine && c.From != r.User.ID {
-		if c.To == r.User.ID || (c.Teams != nil && c.Teams.ColorOf(r.User.ID) != game.Empty) {
+		if c.Names(r.User.ID) {
 			decline := b.cmd(fmt.Sprintf("decline #%d", c.ID))
 			return protocol.Reply{}, shortest(fmt.Sprintf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, decline),
 				fmt.Sprintf("Only the challenger can cancel challenge #%d; you may %s it.", c.ID, decline))
@@ -608,17 +608,7 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 	if mine {
 		// Whoever it was for is told (every named player of a team
 		// challenge).
-		var to []gobot.UserID
-		switch {
-		case c.Teams != nil:
-			for _, u := range c.Teams.Members() {
-				if u != c.From {
-					to = append(to, u)
-				}
-			}
-		case c.To != "":
-			to = []gobot.UserID{c.To}
-		}
+		to := c.Invited()
 		text := fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)
 		if len(to) > 0 {
 			text = fmt.Sprintf("%s withdrew challenge #%d to %s.", protocol.Mention(c.From), c.ID, mentions(to))

@@ -36,7 +36,7 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 		}
 		if strings.Contains(arg, "game") {
 			for _, match := range games {
-				opp := playerOf(match, colorOf(match, r.User.ID).Opponent())
+				opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
 				names[opp] = displayName(tx, opp)
 			}
 		}
@@ -51,7 +51,7 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
 				continue
 			}
-			opp := playerOf(match, colorOf(match, r.User.ID).Opponent())
+			opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
 			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", match.ID, names[opp]), Value: v})
 		}
 	case arg == "engine":

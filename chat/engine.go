@@ -15,10 +15,10 @@ import (
 )
 
 // EnginePlatform is the platform of engine players' user IDs.
-const EnginePlatform = "engine"
+const EnginePlatform = gobot.EnginePlatform
 
 // EngineUser is the user ID of engine name's seat in a game.
-func EngineUser(name string) gobot.UserID { return gobot.NewUserID(EnginePlatform, name) }
+func EngineUser(name string) gobot.UserID { return gobot.EngineUser(name) }
 
 // engineState is the bot's engine wiring and the engine turns running in
 // this process.
@@ -90,7 +90,7 @@ func engineColor(match *gobot.Match) game.Color {
 	if match.Engine == "" {
 		return game.Empty
 	}
-	return colorOf(match, EngineUser(match.Engine))
+	return match.ColorOf(EngineUser(match.Engine))
 }
 
 // engineJob is what an engine has to do next in a game.

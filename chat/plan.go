@@ -33,7 +33,7 @@ func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	me := colorOf(match, r.User.ID)
+	me := match.ColorOf(r.User.ID)
 	if me == game.Empty {
 		return nil, 0, errorf("You don't play in game #%d, so you have no plan there.", match.ID)
 	}
@@ -43,10 +43,10 @@ func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) 
 	if match.Engine != "" {
 		return nil, 0, errorf("Plans are for games between people: %s answers at once, so there is nothing to plan in game #%d.", protocol.Mention(EngineUser(match.Engine)), match.ID)
 	}
-	if match.Vote != nil {
+	if match.Has(gobot.SideRoom) {
 		return nil, 0, errorf("Plans are for two-player games: in game #%d the room's moves are decided by vote, so there is nothing to plan.", match.ID)
 	}
-	if match.Teams != nil { // rengo.go: each turn is one player's
+	if match.Has(gobot.SideTeam) { // rengo.go: each turn is one player's
 		return nil, 0, errorf("Plans are for two-player games: in team game #%d each turn is one player's, so there is nothing to plan.", match.ID)
 	}
 	l, err := load(match)
@@ -112,7 +112,7 @@ func planLine(call *Call) (Result, error) {
 	if err := tx.PutMatch(l.match); err != nil {
 		return Result{}, err
 	}
-	them := protocol.Mention(playerOf(l.match, me.Opponent()))
+	them := protocol.Mention(l.match.Side(me.Opponent()).ToMove())
 	what := fmt.Sprintf("Planned in game #%d: if %s %s, I %s for you.", l.match.ID, them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
 	if len(line) > 1 {
 		what = fmt.Sprintf("Planned in game #%d, a line of %d replies: if %s %s, I %s for you, and so on.", l.match.ID, len(line), them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
@@ -273,15 +273,15 @@ func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.P
 		return ""
 	}
 	owner := plan.By
-	me := colorOf(l.match, owner)
+	me := l.match.ColorOf(owner)
 	if me != mover.Opponent() || l.g.Phase() == game.Over {
 		l.match.Plan = nil
 		return ""
 	}
 	h := l.g.Config().Height
-	did := protocol.Mention(playerOf(l.match, mover)) + " played " + their.GTP(h)
+	did := protocol.Mention(l.match.Side(mover).ToMove()) + " played " + their.GTP(h)
 	if their.IsPass() {
-		did = protocol.Mention(playerOf(l.match, mover)) + " passed"
+		did = protocol.Mention(l.match.Side(mover).ToMove()) + " passed"
 	}
 	if l.g.Phase() == game.Scoring { // their pass answered the owner's: no reply is played now
 		b.dropPlan(fx, l, did+" after your pass, so the game is being scored; nothing of your plan was played.")

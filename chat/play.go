@@ -90,7 +90,7 @@ func plural(n int) string {
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
 	if n := l.g.MoveCount(); n > before+1 && l.g.Automatic(n-1) {
-		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(playerOf(l.match, game.White)))
+		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(l.match.Side(game.White).ToMove()))
 	}
 	return ""
 }
@@ -103,11 +103,11 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID) 
 	case game.Over:
 		return game.ErrGameOver
 	}
-	if l.match.Teams != nil { // rengo.go: one player of the team
+	if l.match.Side(me).Rotates() { // rengo.go: one player of the team
 		return teamTurn(tx, l, u)
 	}
 	if l.g.ToMove() != me {
-		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(playerOf(l.match, l.g.ToMove())), l.match.ID)
+		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(l.match.Side(l.g.ToMove()).ToMove()), l.match.ID)
 	}
 	return nil
 }
@@ -130,7 +130,7 @@ func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
 
 // sides names a game's two sides: "players", or "teams" in a team game.
 func sides(m *gobot.Match) string {
-	if m.Teams != nil {
+	if m.Has(gobot.SideTeam) {
 		return "teams"
 	}
 	return "players"
@@ -188,17 +188,17 @@ func askResign(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	me := colorOf(match, r.User.ID)
+	me := match.ColorOf(r.User.ID)
 	switch {
 	case me == game.Empty:
 		return Result{}, b.notAPlayer(tx, match)
 	case !match.Active():
 		return Result{}, game.ErrGameOver
 	}
-	opp := []gobot.UserID{playerOf(match, me.Opponent())}
-	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, opp))
-	if match.Teams != nil { // rengo.go: for the whole team
-		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, match.Teams.Team(me.Opponent())))
+	opp := match.Side(me.Opponent())
+	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, []gobot.UserID{opp.ToMove()}))
+	if match.Side(me).Rotates() { // rengo.go: for the whole team
+		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, opp.Players))
 	}
 	return reply(protocol.Reply{Text: q, Private: true, Actions: []protocol.Action{
 		{ID: r.Action, Label: "Yes, resign", Style: protocol.Danger}}}, Effects{})
@@ -208,10 +208,10 @@ func askResign(call *Call) (Result, error) {
 // themselves: " for Black (alice, bob)" in a team game, " for the room"
 // for a voter in a vote game; "" otherwise.
 func actsFor(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	switch {
-	case match.Teams != nil:
+	switch s := match.Side(c); {
+	case s.Rotates():
 		return " for " + sideName(tx, match, c)
-	case playerOf(match, c) == gobot.VoteSeat:
+	case s.ToMove() == gobot.VoteSeat:
 		return " for the room"
 	}
 	return ""
@@ -264,21 +264,21 @@ func cmdUndo(call *Call) (Result, error) {
 		if l.match.Engine != "" {
 			return errorf("%s does not take back moves; play on, or %s.", protocol.Mention(EngineUser(l.match.Engine)), b.cmd("resign"))
 		}
-		opp := playerOf(l.match, me.Opponent())
+		opp := l.match.Side(me.Opponent()).ToMove()
 		switch {
-		case refuse && l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me.Opponent():
+		case refuse && l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me.Opponent():
 			notifyUser = l.match.UndoBy
 			l.match.UndoBy = ""
 			text = fmt.Sprintf("%s refused to undo; the game goes on.", protocol.Mention(r.User.ID))
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
-		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me:
+		case l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me:
 			who := "You already asked"
 			if l.match.UndoBy != r.User.ID { // a teammate asked (rengo.go)
 				who = protocol.Mention(l.match.UndoBy) + " already asked for your team"
 			}
 			return errorf("%s; waiting for %s to answer %s or %s.", who, answerer(tx, l.match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
-		case l.match.UndoBy != "" && colorOf(l.match, l.match.UndoBy) == me.Opponent():
+		case l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me.Opponent():
 			last, ok := l.g.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
@@ -302,8 +302,8 @@ func cmdUndo(call *Call) (Result, error) {
 			if !ok {
 				return game.ErrNothingUndo
 			}
-			if last.Color != me && l.match.Teams != nil { // rengo.go: the team asks
-				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Teams.Team(last.Color)))
+			if last.Color != me && l.match.Side(me).Rotates() { // rengo.go: the team asks
+				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Side(last.Color).Players))
 			}
 			if last.Color != me {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
@@ -319,10 +319,7 @@ func cmdUndo(call *Call) (Result, error) {
 	}
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if notifyUser != "" {
-		rep.Mentions = []gobot.UserID{notifyUser}
-		if l.match.Teams != nil { // any member of the team answers
-			rep.Mentions = l.match.Teams.Team(colorOf(l.match, notifyUser))
-		}
+		rep.Mentions = l.match.Side(l.match.ColorOf(notifyUser)).Answerers() // any member of a team answers
 	}
 	if l.match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
@@ -388,8 +385,8 @@ func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.User
 			lines = append(lines, fmt.Sprintf("%s changed the dead stones after accepting, so that acceptance is withdrawn; %s again to accept this count.", protocol.Mention(u), b.cmd("done")))
 			continue
 		}
-		whose := protocol.Mention(playerOf(l.match, c)) + "'s"
-		if l.match.Teams != nil {
+		whose := protocol.Mention(l.match.Side(c).ToMove()) + "'s"
+		if l.match.Side(c).Rotates() {
 			whose = c.Name() + "'s"
 		}
 		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, answerer(tx, l.match, c), b.cmd("done")))
@@ -448,39 +445,13 @@ func (b *core) actionID(cmd string, l *loaded, arg string) string {
 	return protocol.Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
 }
 
-// colorOf returns u's colour in match, or Empty.
-func colorOf(match *gobot.Match, u gobot.UserID) game.Color {
-	if match.Teams != nil { // rengo.go
-		return match.Teams.ColorOf(u)
-	}
-	switch u {
-	case match.Black:
-		return game.Black
-	case match.White:
-		return game.White
-	}
-	return game.Empty
-}
-
-// playerOf returns the player of colour c: in a team game the one whose
-// turn it is in that team (gobot.Teams.Turn).
-func playerOf(match *gobot.Match, c game.Color) gobot.UserID {
-	if match.Teams != nil {
-		return match.Teams.Turn(c, &match.Record)
-	}
-	if c == game.White {
-		return match.White
-	}
-	return match.Black
-}
-
 // pendingNotAGame says that pending challenge c is not a game yet, and
 // what u can do about it: accept it only where it is u's to accept.
 func pendingNotAGame(b *core, c *gobot.Challenge, u gobot.UserID) error {
 	switch {
 	case c.From == u:
 		return errorf("#%d is your challenge, not a game yet: it begins when it is accepted.", c.ID)
-	case c.To == "" || c.To == u || (c.Teams != nil && c.Teams.ColorOf(u) != game.Empty):
+	case c.To == "" || c.Names(u):
 		return errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", c.ID, b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	}
 	return errorf("#%d is a challenge to %s, not a game yet.", c.ID, protocol.Mention(c.To))
@@ -537,7 +508,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 			}
 			var pick *gobot.Match
 			better := func(a, b *gobot.Match) bool { // a before b: the caller's games first, then the latest
-				mineA, mineB := colorOf(a, r.User.ID) != game.Empty, colorOf(b, r.User.ID) != game.Empty
+				mineA, mineB := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty
 				if mineA != mineB {
 					return mineA
 				}
@@ -578,10 +549,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	var c, ids []string
 	for _, g := range here {
-		vs := fmt.Sprintf("%s vs %s", protocol.Mention(g.Black), protocol.Mention(g.White))
-		if g.Teams != nil {
-			vs = fmt.Sprintf("%s vs %s", names(tx, g.Teams.Black), names(tx, g.Teams.White))
-		}
+		vs := fmt.Sprintf("%s vs %s", called(tx, g.Side(game.Black)), called(tx, g.Side(game.White)))
 		c = append(c, fmt.Sprintf("#%d (%s)", g.ID, vs))
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
@@ -605,9 +573,9 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 		return l.g.Phase() == game.Scoring
 	}
 	if cmd == "plan" { // plans are made on the opponent's turn (plan.go)
-		return l.g.Phase() == game.Playing && l.g.ToMove() == colorOf(match, u).Opponent()
+		return l.g.Phase() == game.Playing && l.g.ToMove() == match.ColorOf(u).Opponent()
 	}
-	return l.g.Phase() == game.Playing && playerOf(match, l.g.ToMove()) == u
+	return l.g.Phase() == game.Playing && match.Side(l.g.ToMove()).ToMove() == u
 }
 
 // loaded is a stored game with its rules engine state.
@@ -640,14 +608,14 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if err != nil {
 		return nil, err
 	}
-	me := seatOf(match, r.User.ID) // a player's colour, or a voter's room's (vote.go)
+	me := match.SeatOf(r.User.ID) // a player's colour, or a voter's room's (vote.go)
 	if asPlayer && me == game.Empty {
 		return nil, b.notAPlayer(tx, match)
 	}
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
 	}
-	if asPlayer && me != colorOf(match, r.User.ID) && !scoringCommands[r.Command] {
+	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
 		return nil, b.votesInstead(match, r)

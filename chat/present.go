@@ -156,9 +156,9 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:
-		next = playerOf(match, g.ToMove())
+		next = match.Side(g.ToMove()).ToMove()
 		side := g.ToMove().Name()
-		if match.Teams != nil { // rengo.go: "White: carol, dave"
+		if match.Side(g.ToMove()).Rotates() { // rengo.go: "White: carol, dave"
 			side = teamLabel(tx, match, g.ToMove())
 		}
 		who := protocol.Mention(next)
@@ -166,7 +166,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			who = "The room" // the line's first word
 		}
 		s := fmt.Sprintf("%s (%s) to play", who, side)
-		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !windowOpen(match)) { // a window's end is no clock (vote.go)
+		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
@@ -183,7 +183,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			{ID: b.actionID("pass", l, ""), Label: "Pass"},
 			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, AskFirst: true},
 		}
-		if match.Engine == "" && match.Vote == nil { // an engine takes nothing back, nor a vote (cmdUndo)
+		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
 	case game.Scoring:

@@ -192,7 +192,7 @@ func (b *core) gameRatingFor(tx gobot.Tx, c *gobot.Challenge, r *protocol.Reques
 
 // seat writes a player of match with colour and rank: "<@alice> (Black, 5k?)".
 func seat(match *gobot.Match, c game.Color) string {
-	s := protocol.Mention(playerOf(match, c)) + " (" + c.Name()
+	s := protocol.Mention(match.Side(c).ToMove()) + " (" + c.Name()
 	if r := rankAt(match, c); r != "" {
 		s += ", " + r
 	}

@@ -122,7 +122,7 @@ func cmdRengo(call *Call) (Result, error) {
 func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	c, err := findChallenge(tx, b, r, a.Challenge, false)
-	if err != nil || c.Teams == nil {
+	if err != nil || !c.ForTeams() {
 		return Result{}, false, nil // cmdAccept says what is wrong
 	}
 	if c.Status != gobot.Pending {
@@ -194,7 +194,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 func declineTeam(call *Call) (res Result, ok bool, err error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	c, err := findChallenge(tx, b, r, a.Challenge, false)
-	if err != nil || c.Teams == nil {
+	if err != nil || !c.ForTeams() {
 		return Result{}, false, nil
 	}
 	switch {
@@ -288,18 +288,27 @@ func teamLabel(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	return c.Name() + ": " + names(tx, match.Teams.Team(c))
 }
 
+// called names side s in a game's text: its player, or a team's
+// members ("alice, bob").
+func called(tx gobot.Tx, s gobot.Side) string {
+	if s.Rotates() {
+		return names(tx, s.Players)
+	}
+	return protocol.Mention(s.ToMove())
+}
+
 // sideName names colour c's side in a game's text: its player, or in a
 // team game "Black (alice, bob)".
 func sideName(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c))
+	if !match.Side(c).Rotates() {
+		return protocol.Mention(match.Side(c).ToMove())
 	}
 	return fmt.Sprintf("%s (%s)", c.Name(), names(tx, match.Teams.Team(c)))
 }
 
 // teamTurn refuses a move by a team member whose turn it is not.
 func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
-	next := playerOf(l.match, l.g.ToMove())
+	next := l.match.Side(l.g.ToMove()).ToMove()
 	if next == u {
 		return nil
 	}
@@ -310,11 +319,11 @@ func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
 // notAPlayer refuses someone who does not play match.
 func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
 	watch := b.cmd(fmt.Sprintf("board #%d", match.ID))
-	if match.Vote != nil { // vote.go
-		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(voteOpponent(match)), watch),
+	if room := match.Find(gobot.SideRoom); room.Kind == gobot.SideRoom { // vote.go
+		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(room.Opponent().ToMove()), watch),
 			fmt.Sprintf("In game #%d the room plays by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, watch))
 	}
-	if match.Teams == nil {
+	if !match.Has(gobot.SideTeam) {
 		return errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, watch)
 	}
 	return shortest(fmt.Sprintf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, teamLabel(tx, match, game.Black), teamLabel(tx, match, game.White), watch),
@@ -344,21 +353,21 @@ func shortest(long, short string) error {
 // claimed under step.
 func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (step string, handled bool, err error) {
 	match, c := l.match, l.g.ToMove()
-	t := match.Teams
-	if t == nil {
+	if !match.Side(c).Rotates() {
 		return "", false, nil
 	}
+	t := match.Teams
 	// The run that loses is every player present: members on vacation
 	// have no turns (passAwayTurns); with all away, every member.
 	present, _ := teamPresence(tx, t.Team(c))
 	if need := cmp.Or(len(present), len(t.Team(c))); t.Late[c]+1 >= need {
 		return "", false, nil
 	}
-	late := playerOf(match, c)
+	late := match.Side(c).ToMove()
 	step = fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano())
 	t.Late[c]++
 	t.Skipped[c]++
-	next := playerOf(match, c)
+	next := match.Side(c).ToMove()
 	l.note = b.passAwayTurns(tx, l) // the next one may be away
 	if match.Clock.Kind == gobot.Fischer {
 		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
@@ -384,14 +393,14 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 // after a move is recorded in l.match.
 func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	m := l.match
-	if m.Teams == nil || !m.Active() || l.g.Phase() != game.Playing {
+	if !m.Side(l.g.ToMove()).Rotates() || !m.Active() || l.g.Phase() != game.Playing {
 		return ""
 	}
 	c := l.g.ToMove()
 	team := m.Teams.Team(c)
 	var away []gobot.UserID
 	for range team {
-		u := playerOf(m, c)
+		u := m.Side(c).ToMove()
 		if !onVacation(tx, u) {
 			break
 		}
@@ -403,7 +412,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	}
 	if len(away) == len(team) { // all away: the turn stays where it was
 		m.Teams.Skipped[c] -= len(team)
-		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(playerOf(m, c)), c.Name())
+		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(m.Side(c).ToMove()), c.Name())
 	}
 	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string
@@ -414,13 +423,13 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	if len(who) > 1 {
 		verb = "are"
 	}
-	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(playerOf(m, c)), teamLabel(tx, m, c))
+	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(m.Side(c).ToMove()), teamLabel(tx, m, c))
 }
 
 // teamLostNote says, when a team game is lost on time, that the whole
 // team timed out in a row.
 func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	if match.Teams == nil {
+	if !match.Side(c).Rotates() {
 		return ""
 	}
 	present, away := teamPresence(tx, match.Teams.Team(c))
@@ -453,8 +462,8 @@ func teamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserI
 // answerer names who may answer for colour c: its player, or in a team
 // game any member ("White (@carol or @dave)").
 func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c))
+	if !match.Side(c).Rotates() {
+		return protocol.Mention(match.Side(c).ToMove())
 	}
 	var s []string
 	for _, u := range match.Teams.Team(c) {
@@ -470,12 +479,12 @@ func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 // seatField is who plays colour c, for the board's header: the player
 // (with rank), or in a team game the team, with whose turn it is.
 func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
-	if match.Teams == nil {
-		return protocol.Mention(playerOf(match, c)) + rankSuffix(match, c)
+	if !match.Side(c).Rotates() {
+		return protocol.Mention(match.Side(c).ToMove()) + rankSuffix(match, c)
 	}
 	s := names(tx, match.Teams.Team(c))
 	if g.Phase() == game.Playing && g.ToMove() == c {
-		s += fmt.Sprintf(" · %s to play", displayName(tx, playerOf(match, c)))
+		s += fmt.Sprintf(" · %s to play", displayName(tx, match.Side(c).ToMove()))
 	}
 	return s
 }

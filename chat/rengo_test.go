@@ -151,8 +151,8 @@ func TestRengoFischerTimeouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	match, g := h.game(1)
-	if !match.Active() || playerOf(match, g.ToMove()) != "test:bob" || match.Deadline.Sub(h.clock.Now()) != time.Hour {
-		t.Fatalf("after alice's timeout: active=%v to move %s, %v left", match.Active(), playerOf(match, g.ToMove()), match.Deadline.Sub(h.clock.Now()))
+	if !match.Active() || match.Side(g.ToMove()).ToMove() != "test:bob" || match.Deadline.Sub(h.clock.Now()) != time.Hour {
+		t.Fatalf("after alice's timeout: active=%v to move %s, %v left", match.Active(), match.Side(g.ToMove()).ToMove(), match.Deadline.Sub(h.clock.Now()))
 	}
 	h.fails("alice", "play E5", "It is <@test:bob>'s turn")
 	h.ok("bob", "play E5")
@@ -222,8 +222,8 @@ func TestRengoVacationDoesNotStop(t *testing.T) {
 	if m, _ := h.game(1); len(m.PausedBy) != 1 {
 		t.Fatalf("the two-player game is not stopped: %+v", m.PausedBy)
 	}
-	if m, g := h.game(id); len(m.PausedBy) != 0 || m.Deadline.IsZero() || playerOf(m, g.ToMove()) != "test:bob" {
-		t.Fatalf("the team game was stopped (%+v), or its turn stayed with alice on vacation (%s to move)", m.PausedBy, playerOf(m, g.ToMove()))
+	if m, g := h.game(id); len(m.PausedBy) != 0 || m.Deadline.IsZero() || m.Side(g.ToMove()).ToMove() != "test:bob" {
+		t.Fatalf("the team game was stopped (%+v), or its turn stayed with alice on vacation (%s to move)", m.PausedBy, m.Side(g.ToMove()).ToMove())
 	}
 	if n := h.notesSaying("<@test:alice> is on vacation: the turn passes to <@test:bob> (Black: alice, bob)."); n != 1 {
 		t.Fatalf("the room was told %d times that the turn passed: %+v", n, h.notes.all())
@@ -276,12 +276,12 @@ func TestRengoTurnsSkipVacation(t *testing.T) {
 	h.ok("bob", "vacation on")
 	h.ok("alice", "vacation on")
 	m, g := h.game(2)
-	if playerOf(m, g.ToMove()) != "test:alice" {
-		t.Fatalf("with all of Black away, %s is to move, want alice (whose turn it was)", playerOf(m, g.ToMove()))
+	if m.Side(g.ToMove()).ToMove() != "test:alice" {
+		t.Fatalf("with all of Black away, %s is to move, want alice (whose turn it was)", m.Side(g.ToMove()).ToMove())
 	}
 	h.ok("bob", "vacation off")
-	if m, g := h.game(2); playerOf(m, g.ToMove()) != "test:bob" {
-		t.Fatalf("bob came back to %s's turn", playerOf(m, g.ToMove()))
+	if m, g := h.game(2); m.Side(g.ToMove()).ToMove() != "test:bob" {
+		t.Fatalf("bob came back to %s's turn", m.Side(g.ToMove()).ToMove())
 	}
 	h.ok("bob", "play C5 #2")
 }

@@ -15,7 +15,7 @@ import (
 func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Reminded = 0
 	match.Deadline = time.Time{}
-	if g.Phase() != game.Playing || (roomToMove(match, g) && !roomClock(match)) {
+	if g.Phase() != game.Playing || (match.Find(gobot.SideRoom).Moves(g) && !roomClock(match)) {
 		return // against an engine the room's turn has no clock: its first vote opens a window (vote.go)
 	}
 	switch match.Clock.Kind {
@@ -41,7 +41,7 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 		match.Left[mover] = min(match.PausedLeft+match.Clock.Increment, match.Clock.Max)
 	}
 	match.UndoBy = ""
-	if match.Teams != nil { // rengo.go: the team's timeouts in a row end
+	if match.Side(mover).Rotates() { // rengo.go: the team's timeouts in a row end
 		match.Teams.Late[mover] = 0
 	}
 	startClock(match, g, t)
@@ -256,7 +256,8 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		if err != nil {
 			return err
 		}
-		late := playerOf(match, l.g.ToMove())
+		side := match.Side(l.g.ToMove())
+		late := side.ToMove()
 		if !now.Before(match.Deadline) {
 			// A team game: the turn passes to the next teammate (rengo.go).
 			if s, passed, err := b.teamTimeout(&fx, tx, l, now); passed || err != nil {
@@ -292,7 +293,7 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		}
 		left := match.Deadline.Sub(now)
 		step = fmt.Sprintf("game %d deadline %d reminder %d", id, match.Deadline.UnixNano(), k)
-		if match.Teams != nil { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
+		if side.Rotates() { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
 			step += " to " + string(late)
 		}
 		match.Reminded = k
@@ -301,8 +302,8 @@ func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) erro
 		}
 		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
 			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
-			Mentions: []gobot.UserID{late}}}
-		if late == gobot.VoteSeat { // vote.go: the room is reminded in the room, nobody pinged
+			Mentions: side.Pinged()}}
+		if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
 			msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.g, left), nil
 		} else if playerIn(tx, late).Notify == "dm" {
 			msg.To = late

@@ -96,7 +96,7 @@ func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 // players: nothing is stored for them.
 func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 	for _, u := range l.match.Players() {
-		if u.Platform() == EnginePlatform || u == gobot.VoteSeat {
+		if !l.match.Side(l.match.ColorOf(u)).Human() {
 			continue
 		}
 		p, err := loadPlayer(tx, u)
@@ -130,9 +130,7 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 // but a voting window that is running goes on: pauseGame and unpauseGame
 // leave it alone.
 func vacationApplies(l *loaded) bool {
-	m := l.match
-	return m.Active() && m.Engine == "" && !m.NoVacation && m.Teams == nil && m.Clock.Kind != gobot.NoClock && // a team game: a teammate plays (rengo.go)
-		m.Black.Platform() != EnginePlatform && m.White.Platform() != EnginePlatform
+	return l.match.VacationStops() // a team game: a teammate plays (rengo.go)
 }
 
 // pauseGame stops game l's clock for u's vacation and reports whether it
@@ -144,7 +142,7 @@ func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 		return false
 	}
 	if !m.Paused() {
-		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !(roomToMove(m, l.g) && windowOpen(m)) { // a vote window is no clock (vote.go)
+		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) { // a vote window is no clock (vote.go)
 			if !now.Before(m.Deadline) {
 				return false
 			}
@@ -172,7 +170,7 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 	m.PausedBy = nil
 	// A running vote window goes on; a vote game stored before the
 	// room's turns had a clock (issue 35) kept none for it (vote.go).
-	if room := roomToMove(m, l.g); l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !(room && (windowOpen(m) || m.PausedLeft == 0)) {
+	if room := m.Find(gobot.SideRoom).Moves(l.g); l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !(room && (m.Vote.WindowOpen() || m.PausedLeft == 0)) {
 		// The same turn goes on: a reminder already sent for it is not
 		// sent again (the vacation's end says the time left).
 		m.Deadline = now.Add(m.PausedLeft)
@@ -313,9 +311,9 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	var stopped, running []string
 	for _, l := range games {
 		m := l.match
-		if m.Teams != nil { // rengo.go: no team game stops; a turn of u's passes on now
+		if s := m.Side(m.ColorOf(u)); s.Rotates() { // rengo.go: no team game stops; a turn of u's passes on now
 			why := "a team game: your turns pass to a teammate"
-			if present, _ := teamPresence(tx, m.Teams.Team(colorOf(m, u))); len(present) == 0 {
+			if present, _ := teamPresence(tx, s.Players); len(present) == 0 {
 				why = "a team game: its clock runs on"
 			}
 			running = append(running, fmt.Sprintf("#%d (%s)", m.ID, why))
@@ -339,10 +337,10 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 			return Result{}, err
 		}
 		stopped = append(stopped, fmt.Sprintf("#%d", m.ID))
-		opp := playerOf(m, colorOf(m, u).Opponent())
+		opp := m.Side(m.ColorOf(u).Opponent()).ToMove()
 		text := fmt.Sprintf("%s is on vacation until %s: the clock of game #%d is stopped", protocol.Mention(u), formatWhen(v.End), m.ID)
-		if l.g.Phase() == game.Playing && !(roomToMove(m, l.g) && windowOpen(m)) {
-			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(playerOf(m, l.g.ToMove())))
+		if l.g.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) {
+			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(m.Side(l.g.ToMove()).ToMove()))
 		}
 		b.tellOpponent(&fx, tx, m, opp, text+". Moves can still be played.")
 	}
@@ -365,9 +363,9 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 // (u's vacation made it so), not on every teammate's or opponent's
 // vacation after.
 func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, u gobot.UserID, now time.Time) error {
-	before := playerOf(l.match, l.g.ToMove())
+	before := l.match.Side(l.g.ToMove()).ToMove()
 	note := b.passAwayTurns(tx, l)
-	if note == "" || (playerOf(l.match, l.g.ToMove()) == before && colorOf(l.match, u) != l.g.ToMove()) {
+	if note == "" || (l.match.Side(l.g.ToMove()).ToMove() == before && l.match.ColorOf(u) != l.g.ToMove()) {
 		return nil
 	}
 	l.match.Updated = now
@@ -469,7 +467,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	var running, held []string
 	for _, l := range games {
 		m := l.match
-		if m.Teams != nil { // rengo.go: a team all away kept its turn; p can take it now
+		if m.Side(m.ColorOf(p.ID)).Rotates() { // rengo.go: a team all away kept its turn; p can take it now
 			if err := b.passTurnNow(fx, tx, l, p.ID, now); err != nil {
 				return "", err
 			}
@@ -478,15 +476,15 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		if !slices.Contains(m.PausedBy, p.ID) {
 			continue
 		}
-		opp := playerOf(m, colorOf(m, p.ID).Opponent())
+		opp := m.Side(m.ColorOf(p.ID).Opponent()).ToMove()
 		var text string
 		// The clock runs again from when the vacation ended, not from when
 		// the clock loop (or a late `vacation off`) noticed it.
 		if unpauseGame(l, p.ID, end) {
 			running = append(running, fmt.Sprintf("#%d", m.ID))
 			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
-			if l.g.Phase() == game.Playing && !(roomToMove(m, l.g) && windowOpen(m)) {
-				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(playerOf(m, l.g.ToMove())), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
+			if l.g.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) {
+				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(m.Side(l.g.ToMove()).ToMove()), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
 			}
 		} else {
 			held = append(held, fmt.Sprintf("#%d", m.ID))

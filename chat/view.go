@@ -40,17 +40,17 @@ func cmdGames(call *Call) (Result, error) {
 			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", match.ID))
 			continue
 		}
-		me := colorOf(match, r.User.ID)
-		opp := playerOf(match, me.Opponent())
+		me := match.ColorOf(r.User.ID)
+		opp := match.Side(me.Opponent()).ToMove()
 		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
-		if match.Teams != nil { // rengo.go
+		if match.Side(me).Rotates() { // rengo.go
 			s = teamGamesLine(tx, l, me)
 		}
 		switch {
 		case l.g.Phase() == game.Scoring:
 			s += scoringStep(b, tx, l, me)
-		case match.Teams != nil && l.g.ToMove() == me && playerOf(match, me) != r.User.ID:
-			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(playerOf(match, me)))
+		case match.Side(me).Rotates() && l.g.ToMove() == me && match.Side(me).ToMove() != r.User.ID:
+			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
 		case l.g.ToMove() == me:
 			s += "your move"
 		default:
@@ -66,7 +66,7 @@ func cmdGames(call *Call) (Result, error) {
 	}
 	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {
-		if c.Teams != nil { // rengo.go
+		if c.ForTeams() { // rengo.go
 			lines = append(lines, teamChallengeLine(b, c, r.User.ID))
 			continue
 		}
@@ -98,8 +98,8 @@ func scoringStep(b *core, tx gobot.Tx, l *loaded, me game.Color) string {
 	if g.Config().Rules.NoAgreement {
 		check = b.cmd("done") + " to accept the count"
 	}
-	you, opp, neither := "you", protocol.Mention(playerOf(l.match, me.Opponent())), "neither has"
-	if l.match.Teams != nil { // rengo.go
+	you, opp, neither := "you", protocol.Mention(l.match.Side(me.Opponent()).ToMove()), "neither has"
+	if l.match.Side(me).Rotates() { // rengo.go
 		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
 	}
 	switch {

@@ -27,38 +27,6 @@ import (
 // waits for the first vote. The opponent moves as in any game, under
 // the game's clock.
 
-// roomColor is the room's colour in a vote game (Empty in other games).
-func roomColor(match *gobot.Match) game.Color {
-	if match.Vote == nil {
-		return game.Empty
-	}
-	return colorOf(match, gobot.VoteSeat)
-}
-
-// roomToMove reports whether it is the room's turn to play in match.
-func roomToMove(match *gobot.Match, g *game.Game) bool {
-	rc := roomColor(match)
-	return rc != game.Empty && g.Phase() == game.Playing && g.ToMove() == rc
-}
-
-// seatOf is u's colour in match: a player's, or in a vote game the
-// room's for anyone who has voted in it (they mark dead stones and
-// accept the count for the room).
-func seatOf(match *gobot.Match, u gobot.UserID) game.Color {
-	if c := colorOf(match, u); c != game.Empty {
-		return c
-	}
-	if match.Vote.Voted(u) {
-		return roomColor(match)
-	}
-	return game.Empty
-}
-
-// voteOpponent is the person or engine the room plays.
-func voteOpponent(match *gobot.Match) gobot.UserID {
-	return playerOf(match, roomColor(match).Opponent())
-}
-
 // checkVoteChallenge refuses what a vote challenge cannot be: rated, in a
 // direct conversation, without an opponent, with handicap=auto.
 func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
@@ -88,13 +56,7 @@ var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * 
 // on the room (and a vote game stored before issue 35 without a clock
 // has none).
 func roomClock(match *gobot.Match) bool {
-	return match.Vote != nil && match.Engine == "" && match.Clock.Kind != gobot.NoClock
-}
-
-// windowOpen reports whether a voting window is running in match: its
-// end is the game's Deadline.
-func windowOpen(match *gobot.Match) bool {
-	return match.Vote != nil && !match.Vote.Closes.IsZero()
+	return match.Find(gobot.SideRoom).Clocked()
 }
 
 // roomReminderText reminds the room, in its room, that its vote is due.
@@ -116,11 +78,11 @@ func newVote(w time.Duration) *gobot.Vote { return &gobot.Vote{Window: w} }
 
 // voteStartNote tells the room how it plays, for a game's start message.
 func (b *core) voteStartNote(match *gobot.Match) string {
-	if match.Vote == nil {
+	if !match.Has(gobot.SideRoom) {
 		return ""
 	}
 	s := fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
-		roomColor(match).Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
+		match.Find(gobot.SideRoom).Color.Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
 	if roomClock(match) {
 		s += " The room's turns run on the clock too: a room that casts no vote in time loses on time."
 	}
@@ -159,7 +121,7 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 			}
 		}
 		switch {
-		case len(here) == 1 && here[0].Vote != nil && r.Command == "undo":
+		case len(here) == 1 && here[0].Has(gobot.SideRoom) && r.Command == "undo":
 			match = here[0] // the room's opponent has no undo either
 		case len(here) > 0:
 			return nil // the caller's own game here comes first
@@ -174,13 +136,13 @@ func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) er
 			}
 		}
 	}
-	if match.Vote == nil || !match.Active() {
+	if !match.Has(gobot.SideRoom) || !match.Active() {
 		return nil
 	}
 	if r.Command == "undo" {
 		return errorf("Vote games have no undo: the room's moves are chosen by vote, and a vote is not taken back.")
 	}
-	if colorOf(match, r.User.ID) != game.Empty {
+	if match.ColorOf(r.User.ID) != game.Empty {
 		return nil
 	}
 	return b.votesInstead(match, r)
@@ -199,7 +161,7 @@ func voteInstead(r *protocol.Request) string {
 // from someone who is not its opponent: the room moves by vote.
 func (b *core) votesInstead(match *gobot.Match, r *protocol.Request) error {
 	return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens the voting window (%s); then the move with the most votes is played.",
-		match.ID, protocol.Mention(voteOpponent(match)), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window)),
+		match.ID, protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window)),
 		fmt.Sprintf("In game #%d the room plays by vote: %s (the last vote you cast counts).", match.ID, b.cmd(voteInstead(r))))
 }
 
@@ -236,12 +198,12 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 		if err != nil {
 			continue // listed as damaged where it is read as a game
 		}
-		rc := roomColor(m)
-		s := fmt.Sprintf("#%d, the room (%s) vs %s by vote (%s, move %d): ", m.ID, rc.Name(), protocol.Mention(voteOpponent(m)), game.SizeString(l.g.Config().Width, l.g.Config().Height), l.g.MoveNumber())
+		rc := m.Find(gobot.SideRoom).Color
+		s := fmt.Sprintf("#%d, the room (%s) vs %s by vote (%s, move %d): ", m.ID, rc.Name(), protocol.Mention(m.Find(gobot.SideRoom).Opponent().ToMove()), game.SizeString(l.g.Config().Width, l.g.Config().Height), l.g.MoveNumber())
 		switch {
 		case l.g.Phase() == game.Scoring:
 			s += "being scored by those who voted"
-		case !roomToMove(m, l.g):
+		case !m.Find(gobot.SideRoom).Moves(l.g):
 			s += "their move"
 		default:
 			s += "the room's vote"
@@ -250,7 +212,7 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 					s += ", yours: " + bl.Move
 				}
 			}
-			if left := timeLeft(m, r.Time); left != "" && !windowOpen(m) { // the room's clock
+			if left := timeLeft(m, r.Time); left != "" && !m.Vote.WindowOpen() { // the room's clock
 				s += ", " + left
 			}
 		}
@@ -271,7 +233,7 @@ func roomVoteGames(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
 	}
 	var out []*gobot.Match
 	for _, g := range games {
-		if g.Vote != nil {
+		if g.Has(gobot.SideRoom) {
 			out = append(out, g)
 		}
 	}
@@ -302,7 +264,7 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 		if err != nil {
 			return nil, err
 		}
-		if match.Vote == nil {
+		if !match.Has(gobot.SideRoom) {
 			return nil, errorf("Game #%d is not a vote game: its players move with %s.", match.ID, b.cmd("play"))
 		}
 		return match, nil
@@ -357,7 +319,7 @@ func cmdVote(call *Call) (Result, error) {
 	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
 		return Result{}, errorf("The room of game #%d votes in its own room; vote there.", match.ID)
 	}
-	if colorOf(match, r.User.ID) != game.Empty {
+	if match.ColorOf(r.User.ID) != game.Empty {
 		return Result{}, errorf("You play against the room in game #%d: make your moves with %s; the others vote.", match.ID, b.cmd("play"))
 	}
 	l, err := load(match)
@@ -367,8 +329,8 @@ func cmdVote(call *Call) (Result, error) {
 	switch {
 	case l.g.Phase() == game.Scoring:
 		return Result{}, errorf("Game #%d is being scored: those who voted mark dead stones with %s and accept for the room with %s.", match.ID, b.cmd("dead <point>"), b.cmd("done"))
-	case !roomToMove(match, l.g):
-		return Result{}, shortest(fmt.Sprintf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(voteOpponent(match)), match.ID),
+	case !match.Find(gobot.SideRoom).Moves(l.g):
+		return Result{}, shortest(fmt.Sprintf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), match.ID),
 			fmt.Sprintf("It's the room's opponent's turn in game #%d; the room votes again after that move.", match.ID))
 	}
 	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
@@ -426,7 +388,7 @@ func cmdVote(call *Call) (Result, error) {
 		text = fmt.Sprintf("%s votes %s: the vote for move %d of game #%d runs again and closes in %s.", me, move, number, match.ID, protocol.FormatDuration(v.Window))
 	case opened:
 		text = fmt.Sprintf("%s votes %s and opens the vote for move %d of game #%d: it closes in %s. Everyone here but %s may vote with %s.",
-			me, move, number, match.ID, protocol.FormatDuration(v.Window), protocol.Mention(voteOpponent(match)), b.cmd("vote <point>"))
+			me, move, number, match.ID, protocol.FormatDuration(v.Window), protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), b.cmd("vote <point>"))
 	case changed && before == move:
 		text = fmt.Sprintf("%s already votes %s.", me, move)
 	case changed:
@@ -520,7 +482,7 @@ func tallyText(ballots []gobot.Ballot) string {
 // the count on each voted point.
 func voteMarks(l *loaded) map[game.Point]int {
 	v := l.match.Vote
-	if v == nil || v.Closes.IsZero() || !roomToMove(l.match, l.g) {
+	if v == nil || v.Closes.IsZero() || !l.match.Find(gobot.SideRoom).Moves(l.g) {
 		return nil
 	}
 	cfg := l.g.Config()
@@ -539,7 +501,7 @@ func voteMarks(l *loaded) map[game.Point]int {
 // voteLine is the game reply's line about the room's turn: how to vote,
 // and while a window is open, the tally and when it closes.
 func (b *core) voteLine(l *loaded, now time.Time) string {
-	if !roomToMove(l.match, l.g) {
+	if !l.match.Find(gobot.SideRoom).Moves(l.g) {
 		return ""
 	}
 	v := l.match.Vote
@@ -574,11 +536,11 @@ func windowLeft(closes, now time.Time) string {
 // clock treats it as no timeout or reminder. The room's clock before its
 // first vote is tickGame's, as a player's.
 func (b *Bot) voteTick(ctx context.Context, match *gobot.Match, now time.Time) bool {
-	if !windowOpen(match) {
+	if !match.Vote.WindowOpen() {
 		return false
 	}
 	l, err := load(match)
-	if err != nil || !roomToMove(match, l.g) {
+	if err != nil || !match.Find(gobot.SideRoom).Moves(l.g) {
 		return false
 	}
 	if now.Before(match.Vote.Closes) {
@@ -602,7 +564,7 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 		if err != nil {
 			return err
 		}
-		if !match.Active() || match.Vote == nil || match.Vote.Closes.IsZero() || now.Before(match.Vote.Closes) {
+		if !match.Active() || !match.Vote.WindowOpen() || now.Before(match.Vote.Closes) {
 			return nil
 		}
 		if _, ok := b.notifier(match.Room.Platform()); !ok {
@@ -612,7 +574,7 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 		if err != nil {
 			return err
 		}
-		if !roomToMove(match, l.g) {
+		if !match.Find(gobot.SideRoom).Moves(l.g) {
 			return nil
 		}
 		// A window that stays open without a move closes again later, at
@@ -654,7 +616,7 @@ func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) err
 // and the move), and when resign was the only vote the window stays open
 // without a move. The tally says why.
 func (b *core) playVote(l *loaded, now time.Time) (string, error) {
-	v, rc := l.match.Vote, roomColor(l.match)
+	v, rc := l.match.Vote, l.match.Find(gobot.SideRoom).Color
 	tally := tallyText(v.Ballots)
 	counts := countVotes(v.Ballots)
 	resigns, voters := 0, len(v.Ballots)

@@ -55,7 +55,7 @@ func cmdWeb(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	watch := colorOf(match, r.User.ID) == game.Empty
+	watch := match.ColorOf(r.User.ID) == game.Empty
 	if watch && !r.DM && match.Room != r.Room && match.Parent != r.Room {
 		return Result{}, errorf("Game #%d is played in another room; ask for its board there.", match.ID)
 	}

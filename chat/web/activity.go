@@ -20,6 +20,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
 )
 
 // The Discord Activity: the web board inside Discord. A game's "Open
@@ -513,15 +514,6 @@ func (s *Server) gameLabel(ctx context.Context, m *gobot.Match) string {
 	if sn, err := s.snapshot(ctx, m.ID); err == nil {
 		name = func(u gobot.UserID) string { return sn.names[u] }
 	}
-	if m.Teams != nil { // a team game: "#7: alice, bob (Black) against carol, dave (White)"
-		team := func(us []gobot.UserID) string {
-			var ns []string
-			for _, u := range us {
-				ns = append(ns, name(u))
-			}
-			return strings.Join(ns, ", ")
-		}
-		return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, team(m.Teams.Black), team(m.Teams.White))
-	}
-	return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, name(m.Black), name(m.White))
+	// a team game: "#7: alice, bob (Black) against carol, dave (White)"
+	return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, m.Side(game.Black).Name(name), m.Side(game.White).Name(name))
 }

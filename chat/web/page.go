@@ -43,9 +43,7 @@ type snapshot struct {
 	id        gobot.GameID
 	room      gobot.RoomID
 	community gobot.CommunityID
-	black     gobot.UserID
-	white     gobot.UserID
-	teams     *gobot.Teams // a team game's (rengo), else nil
+	seats     *gobot.Match // who plays each side (gobot.Side), copied from the game
 	names     map[gobot.UserID]string
 }
 
@@ -57,38 +55,20 @@ func (sn *snapshot) resignQuestion(u gobot.UserID) string {
 	if sn.color(u) == "black" {
 		c = game.White
 	}
-	opp := []gobot.UserID{sn.black}
-	if c == game.White {
-		opp = []gobot.UserID{sn.white}
+	opp := sn.seats.Side(c)
+	ns := opp.Name(func(o gobot.UserID) string { return cmp.Or(sn.names[o], o.Local()) })
+	if opp.Rotates() {
+		return fmt.Sprintf("Resign game #%d for your team against %s?", sn.id, ns)
 	}
-	if sn.teams != nil {
-		opp = sn.teams.Team(c)
-	}
-	var ns []string
-	for _, o := range opp {
-		ns = append(ns, cmp.Or(sn.names[o], o.Local()))
-	}
-	if sn.teams != nil {
-		return fmt.Sprintf("Resign game #%d for your team against %s?", sn.id, strings.Join(ns, ", "))
-	}
-	return fmt.Sprintf("Resign game #%d against %s?", sn.id, strings.Join(ns, ", "))
+	return fmt.Sprintf("Resign game #%d against %s?", sn.id, ns)
 }
 
 // color returns u's colour in the game ("black", "white" or "").
 func (sn *snapshot) color(u gobot.UserID) string {
-	if sn.teams != nil { // a team game: every member plays
-		switch sn.teams.ColorOf(u) {
-		case game.Black:
-			return "black"
-		case game.White:
-			return "white"
-		}
-		return ""
-	}
-	switch u {
-	case sn.black:
+	switch sn.seats.ColorOf(u) { // a team game: every member plays
+	case game.Black:
 		return "black"
-	case sn.white:
+	case game.White:
 		return "white"
 	}
 	return ""
@@ -185,7 +165,7 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
 	}
-	sn := &snapshot{id: match.ID, room: match.Room, black: match.Black, white: match.White, teams: match.Teams.Clone(), names: map[gobot.UserID]string{}}
+	sn := &snapshot{id: match.ID, room: match.Room, seats: &gobot.Match{Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone()}, names: map[gobot.UserID]string{}}
 	if match.Rating != nil {
 		sn.community = match.Rating.Community
 	}
@@ -200,18 +180,7 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	sn.Phase = g.Phase().String()
 	var sd side
 	for _, c := range []game.Color{game.Black, game.White} {
-		u := match.Black
-		if c == game.White {
-			u = match.White
-		}
-		name := sn.names[u]
-		if match.Teams != nil { // a team game: the team's players
-			var ns []string
-			for _, m := range match.Teams.Team(c) {
-				ns = append(ns, sn.names[m])
-			}
-			name = strings.Join(ns, ", ")
-		}
+		name := match.Side(c).Name(func(u gobot.UserID) string { return sn.names[u] }) // a team game: the team's players
 		p := player{Color: strings.ToLower(c.Name()), Name: name, Captures: g.Captures(c) + g.PassStones(c),
 			ToMove: g.Phase() == game.Playing && g.ToMove() == c && match.Active()}
 		if match.Rating != nil {
@@ -233,12 +202,12 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	default:
 		c := g.ToMove()
 		sn.Turn = strings.ToLower(c.Name())
-		sn.Status = fmt.Sprintf("%s to play (%s)", c.Name(), sn.names[playerID(match, c)])
+		sn.Status = fmt.Sprintf("%s to play (%s)", c.Name(), sn.names[match.Side(c).ToMove()])
 		if !match.Deadline.IsZero() {
-			sd.Clock = fmt.Sprintf("%s must move by %s.", sn.names[playerID(match, c)], match.Deadline.UTC().Format("2 Jan 15:04 MST"))
+			sd.Clock = fmt.Sprintf("%s must move by %s.", sn.names[match.Side(c).ToMove()], match.Deadline.UTC().Format("2 Jan 15:04 MST"))
 		}
 		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
-			sd.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", sn.names[playerID(match, c)], protocol.FormatDuration(match.PausedLeft))
+			sd.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", sn.names[match.Side(c).ToMove()], protocol.FormatDuration(match.PausedLeft))
 		}
 	}
 	if match.UndoBy != "" && match.Active() {
@@ -271,16 +240,6 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	}
 	sn.json = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	return sn, nil
-}
-
-func playerID(m *gobot.Match, c game.Color) gobot.UserID {
-	if m.Teams != nil { // a team game: whose turn it is in that team
-		return m.Teams.Turn(c, &m.Record)
-	}
-	if c == game.White {
-		return m.White
-	}
-	return m.Black
 }
 
 // resultText is a finished game's status: the result in words with its
