@@ -381,12 +381,19 @@ func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.User
 		if !before[i] || l.g.Accepted(c) {
 			continue
 		}
-		if c == me {
+		side := l.match.Side(c)
+		if c == me && side.Kind == gobot.SidePerson {
 			lines = append(lines, fmt.Sprintf("%s changed the dead stones after accepting, so that acceptance is withdrawn; %s again to accept this count.", protocol.Mention(u), b.cmd("done")))
 			continue
 		}
-		whose := protocol.Mention(l.match.Side(c).ToMove()) + "'s"
-		if l.match.Side(c).Rotates() {
+		// A team's or the room's acceptance may be another member's:
+		// it is the side's that is withdrawn.
+		if side.Kind == gobot.SideRoom {
+			lines = append(lines, fmt.Sprintf("%s changed the dead stones, so the room's acceptance is withdrawn; a voter checks and sends %s again.", protocol.Mention(u), b.cmd("done")))
+			continue
+		}
+		whose := protocol.Mention(side.ToMove()) + "'s"
+		if side.Rotates() {
 			whose = c.Name() + "'s"
 		}
 		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, answerer(tx, l.match, c), b.cmd("done")))

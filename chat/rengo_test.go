@@ -551,3 +551,21 @@ func TestRengoAnnouncedOrderIsPlayed(t *testing.T) {
 		})
 	}
 }
+
+// A new marking by a teammate of whoever accepted withdraws the team's
+// acceptance and says so as the team's, not as the marker's own.
+func TestRengoWithdrawnAcceptanceIsTheTeams(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "")
+	h.ok("alice", "play E5")
+	h.ok("carol", "play C3")
+	h.ok("bob", "pass")
+	h.ok("dave", "pass")
+	h.ok("carol", "dead E5")
+	h.ok("alice", "done")
+	rep := h.ok("bob", "dead C3")
+	if !strings.Contains(rep.Text, "<@test:bob> changed the dead stones, so Black's acceptance is withdrawn; Black (<@test:alice> or <@test:bob>), check and <cmd:done:cmd> again.") ||
+		strings.Contains(rep.Text, "after accepting") {
+		t.Errorf("bob's marking after alice accepted for Black: %s", rep.Text)
+	}
+}
