@@ -2,6 +2,9 @@ package discord
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -248,4 +251,46 @@ func (a *Adapter) overwriteCommands(appID, guild string, cmds []*discordgo.Appli
 	}
 	_, err = a.s.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint)
 	return err
+}
+
+// ProxyUser is the user a request through Discord's proxy came from,
+// when Discord signed it: with proxy authentication, each request the
+// Activity makes through https://{application id}.discordsays.com
+// carries a payload about its user (X-Discord-Proxy-Payload, base64
+// JSON), its Ed25519 signature under the application's public key
+// (X-Signature-Ed25519) and its timestamp (X-Signature-Timestamp, the
+// payload's created_at). The proxy hides users' addresses, so this is
+// how the board tells one user's requests from another's. false: no
+// public key configured, no or a bad signature, an expired payload, or
+// one that names no user.
+func (a *Adapter) ProxyUser(h http.Header, now time.Time) (gobot.UserID, bool) {
+	raw, sig, ts := h.Get("X-Discord-Proxy-Payload"), h.Get("X-Signature-Ed25519"), h.Get("X-Signature-Timestamp")
+	if len(a.pub) == 0 || raw == "" || sig == "" || len(raw) > 4096 || len(sig) > 256 {
+		return "", false
+	}
+	payload, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil {
+		if payload, err = base64.RawStdEncoding.DecodeString(raw); err != nil {
+			return "", false
+		}
+	}
+	// Discord's examples read the signature as hex and as base64.
+	signature, err := hex.DecodeString(sig)
+	if err != nil {
+		if signature, err = base64.StdEncoding.DecodeString(sig); err != nil {
+			return "", false
+		}
+	}
+	if len(signature) != ed25519.SignatureSize || !ed25519.Verify(a.pub, payload, signature) {
+		return "", false
+	}
+	var p struct {
+		CreatedAt json.Number `json:"created_at"`
+		ExpiresAt int64       `json:"expires_at"`
+		UserID    string      `json:"user_id"`
+	}
+	if json.Unmarshal(payload, &p) != nil || p.CreatedAt.String() != ts || p.ExpiresAt < now.Unix() || !snowflake(p.UserID) {
+		return "", false
+	}
+	return gobot.NewUserID(Platform, p.UserID), true
 }

@@ -40,7 +40,7 @@ type Config struct {
 	Mode          string
 	Token         string // bot token (both modes: REST calls need it)
 	ApplicationID string
-	PublicKey     string // hex Ed25519 public key (http mode)
+	PublicKey     string // hex Ed25519 public key (http mode; with the Activity, also checks its proxied requests)
 	Listen        string // http mode address, default 127.0.0.1:8080
 	Path          string // default /interactions
 	GuildIDs      []string
@@ -148,17 +148,21 @@ func New(cfg Config, bot Handler, state gobot.State, log *slog.Logger) (*Adapter
 	for _, c := range bot.Commands() {
 		a.cmds[c.Name] = c
 	}
+	if cfg.PublicKey != "" || cfg.Mode == "http" {
+		// Signs HTTP interactions, and (either mode) the Activity's
+		// requests through Discord's proxy (ProxyUser).
+		key, err := hex.DecodeString(cfg.PublicKey)
+		if err != nil || len(key) != ed25519.PublicKeySize {
+			return nil, errors.New("discord: public_key must be the application's 64-hex-digit public key")
+		}
+		a.pub = key
+	}
 	switch cfg.Mode {
 	case "gateway":
 		if cfg.Token == "" {
 			return nil, errors.New("discord: the gateway needs a bot token")
 		}
 	case "http":
-		key, err := hex.DecodeString(cfg.PublicKey)
-		if err != nil || len(key) != ed25519.PublicKeySize {
-			return nil, errors.New("discord: public_key must be the application's 64-hex-digit public key")
-		}
-		a.pub = key
 		if cfg.ApplicationID == "" {
 			return nil, errors.New("discord: http mode needs the application ID")
 		}

@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -356,5 +357,54 @@ func TestDiscordUserGrammar(t *testing.T) {
 		if err := Descriptor.ValidateUser(u); err == nil || !strings.Contains(err.Error(), "is not a Discord user") {
 			t.Errorf("%q: %v", u, err)
 		}
+	}
+}
+
+// ProxyUser takes a request Discord's proxy signed with the
+// application's key, in time, naming a user; nothing else.
+func TestProxyUser(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	bot := newBot(t)
+	a, err := New(Config{Mode: "gateway", Token: "t", ApplicationID: "app", PublicKey: hex.EncodeToString(pub)}, bot, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1_800_000_000, 0)
+	sign := func(payload string, key ed25519.PrivateKey, ts string, b64sig bool) http.Header {
+		h := http.Header{}
+		h.Set("X-Discord-Proxy-Payload", base64.StdEncoding.EncodeToString([]byte(payload)))
+		sig := ed25519.Sign(key, []byte(payload))
+		if b64sig {
+			h.Set("X-Signature-Ed25519", base64.StdEncoding.EncodeToString(sig))
+		} else {
+			h.Set("X-Signature-Ed25519", hex.EncodeToString(sig))
+		}
+		h.Set("X-Signature-Timestamp", ts)
+		return h
+	}
+	good := `{"created_at":1800000000,"expires_at":1800003600,"user_id":"111"}`
+	if u, ok := a.ProxyUser(sign(good, priv, "1800000000", false), now); !ok || u != "discord:111" {
+		t.Fatalf("a good signature: %q %v", u, ok)
+	}
+	if u, ok := a.ProxyUser(sign(good, priv, "1800000000", true), now); !ok || u != "discord:111" {
+		t.Fatalf("a base64 signature: %q %v", u, ok)
+	}
+	_, other, _ := ed25519.GenerateKey(nil)
+	for name, h := range map[string]http.Header{
+		"another key":        sign(good, other, "1800000000", false),
+		"another timestamp":  sign(good, priv, "1800000001", false),
+		"expired":            sign(`{"created_at":1799990000,"expires_at":1799999999,"user_id":"111"}`, priv, "1799990000", false),
+		"no user":            sign(`{"created_at":1800000000,"expires_at":1800003600}`, priv, "1800000000", false),
+		"not a user":         sign(`{"created_at":1800000000,"expires_at":1800003600,"user_id":"x1"}`, priv, "1800000000", false),
+		"no headers":         {},
+		"payload not base64": {"X-Discord-Proxy-Payload": {"%%%"}, "X-Signature-Ed25519": {"00"}, "X-Signature-Timestamp": {"1"}},
+	} {
+		if u, ok := a.ProxyUser(h, now); ok {
+			t.Errorf("%s: taken as %q", name, u)
+		}
+	}
+	keyless, _ := New(Config{Mode: "gateway", Token: "t", ApplicationID: "app"}, bot, nil, nil)
+	if _, ok := keyless.ProxyUser(sign(good, priv, "1800000000", false), now); ok {
+		t.Error("taken with no public key configured")
 	}
 }

@@ -53,6 +53,9 @@ type DiscordActivity interface {
 	TokenUser(ctx context.Context, token string) (protocol.User, error)
 	// ActivityInstance is the room an instance runs in and its users.
 	ActivityInstance(ctx context.Context, instance string) (gobot.RoomID, []gobot.UserID, error)
+	// ProxyUser is the user a request through Discord's proxy came
+	// from, when Discord signed it (false: unsigned, or not provably).
+	ProxyUser(h http.Header, now time.Time) (gobot.UserID, bool)
 }
 
 // activityCSP is the Activity's pages' policy: the page's own CSP, and
@@ -213,7 +216,9 @@ var activityBusy = map[refusal]string{
 }
 
 // busy answers 429 when a sign-in step that reaches Discord is over a
-// limit: its client's, its instance's (instance "": none), everyone's.
+// limit: its client's, its instance's (instance "": none; the session
+// step charges its instance once Discord confirmed the caller is in it),
+// everyone's.
 func (s *Server) busy(w http.ResponseWriter, r *http.Request, instance string) bool {
 	why := s.discord.calls.allow(s.clientKey(r), instance, s.now())
 	if why == allowed {
@@ -371,7 +376,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
-	if s.busy(w, r, clip(in.Instance)) {
+	if s.busy(w, r, "") { // the client's and everyone's limits: Discord is asked next
 		return
 	}
 	user, err := s.discord.d.TokenUser(r.Context(), in.Token)
@@ -390,6 +395,13 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	if !slices.Contains(users, user.ID) {
 		s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: msgNotIn})
+		return
+	}
+	// The instance's limit counts its members' sign-ins only: charged
+	// before Discord said who is in it, anyone could empty it by naming
+	// it.
+	if !s.discord.calls.target.allow(clip(in.Instance), s.now()) {
+		s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]})
 		return
 	}
 	games, watch, err := s.roomGames(r.Context(), room, user.ID)

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -114,12 +118,20 @@ type activityHarness struct {
 
 func newActivityHarness(t *testing.T) *activityHarness {
 	t.Helper()
+	return newActivityHarnessKey(t, "")
+}
+
+// newActivityHarnessKey is newActivityHarness with the application's
+// public key (hex; "": none), which checks requests Discord's proxy
+// signed.
+func newActivityHarnessKey(t *testing.T, publicKey string) *activityHarness {
+	t.Helper()
 	h := newHarness(t)
 	dc := &discordCom{codes: map[string]string{}, tokens: map[string]string{}, instances: map[string]discordInstance{}}
 	api := httptest.NewServer(dc)
 	t.Cleanup(api.Close)
 	a, err := discord.New(discord.Config{Mode: "gateway", Token: "bot-token", ApplicationID: "app", APIURL: api.URL + "/api/v9/",
-		Activity: true, ClientSecret: "activity-secret"}, h.bot, nil, slog.New(slog.DiscardHandler))
+		Activity: true, ClientSecret: "activity-secret", PublicKey: publicKey}, h.bot, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,32 +557,42 @@ func TestActivitySignInsBounded(t *testing.T) {
 	}
 }
 
-// TestActivityInstanceBounded: session steps naming one instance are
-// limited for the instance (here from two clients, each within its own
-// rate); another instance is not.
+// TestActivityInstanceBounded: an instance's limit counts its members'
+// sign-ins (here from two clients, each within its own rate); someone
+// who is not in it and names it, at their own full rate, is refused as
+// not in it and takes nothing from it: a member signs in meanwhile.
 func TestActivityInstanceBounded(t *testing.T) {
 	ah := newActivityHarness(t)
 	ah.discordGame("111", "222")
 	ah.discord.instance("inst1", "777", "111", "222")
-	tok := ah.signIn("111")
-	over := 0
-	for _, ip := range []string{"127.0.0.3", "127.0.0.4"} {
+	member, outsider := ah.signIn("111"), ah.signIn("333")
+	step := func(c *http.Client, tok string) (int, activityAnswer) {
+		return ah.postFrom(c, "/activity/session", map[string]any{"access_token": tok, "proof": ah.proofs[tok], "instance_id": "inst1"})
+	}
+	flooder := clientFrom(t, "127.0.0.3")
+	for range activityClient.Burst {
+		if st, a := step(flooder, outsider); st != http.StatusForbidden || a.Message != msgNotIn {
+			t.Fatalf("an outsider naming the instance: %d %+v", st, a)
+		}
+	}
+	if st, a := step(clientFrom(t, "127.0.0.5"), member); st != 200 || a.URL == "" {
+		t.Fatalf("a member after an outsider's flood: %d %+v", st, a)
+	}
+	over, n := 0, 1
+	for _, ip := range []string{"127.0.0.6", "127.0.0.7"} {
 		c := clientFrom(t, ip)
 		for range activityClient.Burst {
-			st, a := ah.postFrom(c, "/activity/session", map[string]any{"access_token": tok, "proof": ah.proofs[tok], "instance_id": "inst-unknown"})
-			switch {
+			n++
+			switch st, a := step(c, member); {
 			case st == http.StatusTooManyRequests && a.Message == activityBusy[overTarget]:
 				over++
-			case st != http.StatusForbidden:
-				t.Fatalf("an unknown instance: %d %+v", st, a)
+			case st != 200:
+				t.Fatalf("a member's sign-in: %d %+v", st, a)
 			}
 		}
 	}
-	if want := 2*activityClient.Burst - activityInstance.Burst; over != want {
-		t.Errorf("%d of %d steps refused for the instance, want %d", over, 2*activityClient.Burst, want)
-	}
-	if st, a := ah.postFrom(clientFrom(t, "127.0.0.5"), "/activity/session", map[string]any{"access_token": tok, "proof": ah.proofs[tok], "instance_id": "inst1"}); st != 200 || a.URL == "" {
-		t.Fatalf("another instance: %d %+v", st, a)
+	if want := n - activityInstance.Burst; over != want {
+		t.Errorf("%d of %d members' steps refused for the instance, want %d", over, n, want)
 	}
 }
 
@@ -785,5 +807,66 @@ func TestActivityBearerSession(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 403 {
 		t.Errorf("an expired token: %d, want 403", res.StatusCode)
+	}
+}
+
+// proxied signs, as Discord's proxy does with proxy authentication, a
+// payload naming user, and returns the headers it adds.
+func proxied(priv ed25519.PrivateKey, user string, now time.Time) http.Header {
+	created := now.Unix()
+	payload := []byte(fmt.Sprintf(`{"created_at":%d,"expires_at":%d,"user_id":%q}`, created, created+3600, user))
+	h := http.Header{}
+	h.Set("X-Discord-Proxy-Payload", base64.StdEncoding.EncodeToString(payload))
+	h.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(priv, payload)))
+	h.Set("X-Signature-Timestamp", strconv.FormatInt(created, 10))
+	return h
+}
+
+// TestActivityProxiedUsers: inside Discord many users reach the board
+// from one address of Discord's proxy; a request Discord signed for its
+// user counts as that user's, so one user's flood through the proxy
+// leaves another's sign-in through the same address alone. A badly
+// signed request counts as its address's.
+func TestActivityProxiedUsers(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	ah := newActivityHarnessKey(t, hex.EncodeToString(pub))
+	proxy := clientFrom(t, "127.0.0.9") // Discord's proxy, for everyone
+	post := func(h http.Header, code string) (int, activityAnswer) {
+		body, _ := json.Marshal(map[string]string{"code": code})
+		req, _ := http.NewRequest(http.MethodPost, ah.ts.URL+"/activity/token", bytes.NewReader(body))
+		req.Header = h.Clone()
+		req.Header.Set("Content-Type", "application/json")
+		res, err := proxy.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var a activityAnswer
+		json.NewDecoder(res.Body).Decode(&a)
+		return res.StatusCode, a
+	}
+	flood := proxied(priv, "333", ah.now.Now())
+	busy := 0
+	for i := range activityClient.Burst + 10 {
+		if st, _ := post(flood, fmt.Sprintf("forged-%d", i)); st == http.StatusTooManyRequests {
+			busy++
+		}
+	}
+	if busy != 10 {
+		t.Fatalf("%d of the flooding user's steps refused, want 10", busy)
+	}
+	if st, a := post(proxied(priv, "111", ah.now.Now()), ah.discord.code("111")); st != 200 || a.AccessToken == "" {
+		t.Fatalf("another user through the same proxy address: %d %+v", st, a)
+	}
+	// Signed with another key: not Discord's word, so the address's.
+	_, other, _ := ed25519.GenerateKey(nil)
+	forged := proxied(other, "444", ah.now.Now())
+	for i := range activityClient.Burst {
+		if st, a := post(forged, fmt.Sprintf("forged-x-%d", i)); st != http.StatusUnauthorized {
+			t.Fatalf("a forged signature, step %d: %d %+v", i, st, a)
+		}
+	}
+	if st, _ := post(forged, "forged-y"); st != http.StatusTooManyRequests {
+		t.Fatalf("a forged signature past the address's limit: %d, want 429", st)
 	}
 }

@@ -84,7 +84,18 @@ func (s *Server) clientAddr(r *http.Request) netip.Addr {
 // clientKey names r's client for its limits: its address, an IPv6
 // address by its /64 (a subscriber usually holds a whole /64, so its
 // addresses are one client).
+//
+// Inside Discord the Activity's requests come through Discord's proxy,
+// which hides users' addresses (many users arrive from one): a request
+// Discord signed for its user (proxy authentication; the adapter checks
+// it with the application's public key) is that user's, whatever its
+// address.
 func (s *Server) clientKey(r *http.Request) string {
+	if s.discord != nil {
+		if u, ok := s.discord.d.ProxyUser(r.Header, s.now()); ok {
+			return string(u)
+		}
+	}
 	a := s.clientAddr(r)
 	if a.Is6() {
 		p, _ := a.Prefix(64)
