@@ -183,14 +183,17 @@ type activityAnswer struct {
 	URL         string `json:"url,omitempty"`   // the board's own page, relative (for the cookie)
 	// The session, kept by the page (bearer, purposeActivity), and what
 	// the page needs to show the board in place.
-	Token string         `json:"token,omitempty"`
-	Game  gobot.GameID   `json:"game,omitempty"`
-	Role  string         `json:"role,omitempty"`  // player or watcher
-	Color string         `json:"color,omitempty"` // the player's colour
-	Name  string         `json:"name,omitempty"`  // who signed in
-	State *state         `json:"state,omitempty"`
-	Games []activityGame `json:"games,omitempty"` // several: the caller chooses
-	Watch bool           `json:"watch,omitempty"` // the games listed are to watch
+	Token string       `json:"token,omitempty"`
+	Game  gobot.GameID `json:"game,omitempty"`
+	Role  string       `json:"role,omitempty"`  // player or watcher
+	Color string       `json:"color,omitempty"` // the player's colour
+	Name  string       `json:"name,omitempty"`  // who signed in
+	// Resign is the question the Resign button asks first, in chat's
+	// words ("Resign game #1 against bob?").
+	Resign string         `json:"resign,omitempty"`
+	State  *state         `json:"state,omitempty"`
+	Games  []activityGame `json:"games,omitempty"` // several: the caller chooses
+	Watch  bool           `json:"watch,omitempty"` // the games listed are to watch
 }
 
 type activityGame struct {
@@ -458,7 +461,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
 	a := activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/"), Token: s.sign.sign(purposeActivity, p), Game: id,
-		Role: "player", Color: sn.color(user.ID), Name: user.Name, State: &sn.state}
+		Role: "player", Color: sn.color(user.ID), Name: user.Name, Resign: sn.resignQuestion(user.ID), State: &sn.state}
 	if a.Name == "" {
 		a.Name = user.ID.Local()
 	}

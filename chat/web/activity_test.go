@@ -728,6 +728,9 @@ func TestActivityBearerSession(t *testing.T) {
 	if st != 200 || a.Token == "" || a.Game != id || a.Role != "player" || a.Color != "black" || a.Name != "u111" || a.State == nil || a.State.Phase != "playing" || len(cookies) != 1 {
 		t.Fatalf("the Activity's session: %d %+v %v", st, a, cookies)
 	}
+	if want := fmt.Sprintf("Resign game #%d against u222?", id); a.Resign != want {
+		t.Errorf("the Resign button's question: %q, want chat's %q", a.Resign, want)
+	}
 	tok := a.Token
 
 	// The live stream with the token, then a click with it: the stream

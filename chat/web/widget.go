@@ -245,9 +245,10 @@ func (u *usedTokens) release(token string) {
 type widgetSession struct {
 	Message string `json:"message,omitempty"`
 	Token   string `json:"token,omitempty"`
-	Role    string `json:"role,omitempty"`  // player or watcher
-	Color   string `json:"color,omitempty"` // the player's colour
-	Name    string `json:"name,omitempty"`  // who signed in
+	Role    string `json:"role,omitempty"`   // player or watcher
+	Color   string `json:"color,omitempty"`  // the player's colour
+	Name    string `json:"name,omitempty"`   // who signed in
+	Resign  string `json:"resign,omitempty"` // the Resign button's question, in chat's words
 	State   *state `json:"state,omitempty"`
 }
 
@@ -360,7 +361,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p := Pass{Game: gobot.GameID(id), User: user, Watch: color == "", Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
-	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: "player", Color: color, Name: user.Local(), State: &sn.state}
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: "player", Color: color, Name: user.Local(), Resign: sn.resignQuestion(user), State: &sn.state}
 	if n, ok := sn.names[user]; ok {
 		ws.Name = n
 	}

@@ -483,6 +483,9 @@ func TestWidgetSignIn(t *testing.T) {
 	if code != 200 || ws.Role != "player" || ws.Color != "black" || ws.Token == "" || ws.State == nil || ws.State.Turn != "black" {
 		t.Fatalf("alice's sign-in: %d %+v", code, ws)
 	}
+	if !strings.HasPrefix(ws.Resign, fmt.Sprintf("Resign game #%d against ", m.game)) {
+		t.Errorf("the Resign button's question: %q", ws.Resign)
+	}
 	alice := ws.Token
 	if code, a := m.bearerPost(m.game, alice, "play", "E5"); code != 200 || a.Message != "" || a.State == nil || a.State.Turn != "white" {
 		t.Fatalf("alice's click: %d %+v", code, a)

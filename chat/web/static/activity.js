@@ -59,6 +59,7 @@ function show(s) {
   document.querySelector("[data-who]").textContent = s.role === "player" ? "(" + s.name + ", " + s.color + ")" : "(" + s.name + ", watching)";
   document.getElementById("actions").hidden = s.role !== "player";
   document.getElementById("watching").hidden = s.role === "player";
+  if (s.resign) document.querySelector("[data-question]").textContent = s.resign;
   document.title = "Game #" + s.game + " · gobot";
   ui.apply(s.state);
   signinBox.hidden = true;

@@ -88,6 +88,7 @@
     body.dataset.role = data.role;
     body.dataset.color = data.color || "";
     who.textContent = data.role === "player" ? "(" + data.name + ", " + data.color + ")" : "(" + data.name + ", watching)";
+    if (data.resign) document.querySelector("[data-question]").textContent = data.resign;
     if (data.role === "player") actions.hidden = false;
     else document.getElementById("watching").hidden = false;
     signin("on");
