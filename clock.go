@@ -2,6 +2,7 @@ package gobot
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -32,19 +33,20 @@ type TimeControl struct {
 	Stones    int           // Canadian: stones to play in each period
 }
 
-// liveTurn is the longest first turn of a live clock.
-const liveTurn = 3 * time.Hour
+// liveTurn: a clock whose first turn is shorter is live.
+const liveTurn = time.Hour
 
 // Live reports whether c is a live clock: byo-yomi, Canadian, absolute,
-// simple or Fischer whose first turn can take at most three hours. Live
-// games ignore vacations. Today's per-move clocks are correspondence
-// clocks, whatever their length.
+// simple or Fischer whose first turn is under an hour (OGS's line
+// between live and correspondence). Live games ignore vacations and
+// refuse a move that comes after the deadline. Per-move clocks are
+// correspondence clocks, whatever their length.
 func (c TimeControl) Live() bool {
 	switch c.Kind {
 	case NoClock, PerMove:
 		return false
 	}
-	return c.Budget(c.Start()) <= liveTurn
+	return c.Budget(c.Start()) < liveTurn
 }
 
 // ClockState is one player's (or team's) clock between turns.
@@ -238,4 +240,83 @@ func ShortTime(d time.Duration) string {
 		}
 	}
 	return out
+}
+
+// SGF is c as SGF's TM (main time in seconds) and OT (overtime, in the
+// words OGS and KGS write): "5x30 byo-yomi", "25/300 Canadian",
+// "10 fischer max 600"; per-move clocks are "correspondence 259200 per
+// move". Empty for no clock.
+func (c TimeControl) SGF() (tm, ot string) {
+	secs := func(d time.Duration) string { return fmt.Sprint(int64(d / time.Second)) }
+	switch c.Kind {
+	case PerMove:
+		return "", "correspondence " + secs(c.PerMove) + " per move"
+	case Simple:
+		return "0", secs(c.PerMove) + " simple"
+	case Fischer:
+		return secs(c.Main), secs(c.Increment) + " fischer max " + secs(c.Max)
+	case ByoYomi:
+		return secs(c.Main), fmt.Sprintf("%dx%s byo-yomi", c.Periods, secs(c.Period))
+	case Canadian:
+		return secs(c.Main), fmt.Sprintf("%d/%s Canadian", c.Stones, secs(c.Period))
+	case Absolute:
+		return secs(c.Main), ""
+	}
+	return "", ""
+}
+
+// ClockFromSGF reads SGF's TM and OT as SGF writes them, and the common
+// forms others write ("5x30 byo-yomi", "25/300 Canadian", "10 fischer",
+// a TM alone: absolute); false when they say no clock gobot keeps.
+func ClockFromSGF(tm, ot string) (TimeControl, bool) {
+	secs := func(s string) (time.Duration, bool) {
+		var f float64
+		if _, err := fmt.Sscan(strings.TrimSpace(s), &f); err != nil || f < 0 || f > float64(365*24*3600) {
+			return 0, false
+		}
+		return time.Duration(f * float64(time.Second)).Round(time.Second), true
+	}
+	main, hasMain := secs(tm)
+	if strings.TrimSpace(tm) == "" {
+		main, hasMain = 0, true
+	}
+	if !hasMain {
+		return TimeControl{}, false
+	}
+	o := strings.ToLower(strings.TrimSpace(ot))
+	var n, m int
+	var rest string
+	switch {
+	case o == "" && main > 0:
+		return TimeControl{Kind: Absolute, Main: main}, true
+	case strings.HasPrefix(o, "correspondence "):
+		var d int64
+		if _, err := fmt.Sscanf(o, "correspondence %d per move", &d); err == nil && d > 0 {
+			return TimeControl{Kind: PerMove, PerMove: time.Duration(d) * time.Second}, true
+		}
+	case strings.Contains(o, "byo-yomi") || strings.Contains(o, "byoyomi"):
+		if k, _ := fmt.Sscanf(o, "%dx%d%s", &n, &m, &rest); k >= 2 && n > 0 && m > 0 {
+			return TimeControl{Kind: ByoYomi, Main: main, Periods: n, Period: time.Duration(m) * time.Second}, true
+		}
+	case strings.Contains(o, "canadian"):
+		if k, _ := fmt.Sscanf(o, "%d/%d%s", &n, &m, &rest); k >= 2 && n > 0 && m > 0 {
+			return TimeControl{Kind: Canadian, Main: main, Stones: n, Period: time.Duration(m) * time.Second}, true
+		}
+	case strings.Contains(o, "fischer"):
+		var inc, most int64
+		k, _ := fmt.Sscanf(o, "%d fischer max %d", &inc, &most)
+		if k >= 1 && inc >= 0 && main > 0 {
+			c := TimeControl{Kind: Fischer, Main: main, Increment: time.Duration(inc) * time.Second, Max: time.Duration(most) * time.Second}
+			if c.Max < c.Main {
+				c.Max = c.Main
+			}
+			return c, true
+		}
+	case strings.HasSuffix(o, " simple"):
+		var d int64
+		if _, err := fmt.Sscanf(o, "%d simple", &d); err == nil && d > 0 {
+			return TimeControl{Kind: Simple, PerMove: time.Duration(d) * time.Second}, true
+		}
+	}
+	return TimeControl{}, false
 }

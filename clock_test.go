@@ -192,12 +192,56 @@ func TestLive(t *testing.T) {
 		{TimeControl{Kind: Fischer, Main: 5 * mnt, Increment: 10 * sec, Max: 10 * mnt}, true},
 		{TimeControl{Kind: Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}, false},
 		{TimeControl{Kind: ByoYomi, Main: 3 * 24 * time.Hour, Periods: 5, Period: 24 * time.Hour}, false},
+		{TimeControl{Kind: Fischer, Main: time.Hour, Increment: 10 * mnt, Max: 2 * time.Hour}, false},
+		{TimeControl{Kind: Absolute, Main: 59 * mnt}, true},
 		{TimeControl{Kind: PerMove, PerMove: 5 * mnt}, false},
 		{TimeControl{}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.c.Live(); got != tt.want {
 			t.Errorf("Live(%+v) = %v, want %v", tt.c, got, tt.want)
+		}
+	}
+}
+
+func TestClockSGF(t *testing.T) {
+	for _, tt := range []struct {
+		c      TimeControl
+		tm, ot string
+	}{
+		{TimeControl{Kind: ByoYomi, Main: 10 * mnt, Periods: 5, Period: 30 * sec}, "600", "5x30 byo-yomi"},
+		{TimeControl{Kind: Canadian, Main: 10 * mnt, Stones: 25, Period: 5 * mnt}, "600", "25/300 Canadian"},
+		{TimeControl{Kind: Fischer, Main: 5 * mnt, Increment: 10 * sec, Max: 10 * mnt}, "300", "10 fischer max 600"},
+		{TimeControl{Kind: Absolute, Main: 20 * mnt}, "1200", ""},
+		{TimeControl{Kind: Simple, PerMove: 30 * sec}, "0", "30 simple"},
+		{TimeControl{Kind: PerMove, PerMove: 72 * time.Hour}, "", "correspondence 259200 per move"},
+	} {
+		tm, ot := tt.c.SGF()
+		if tm != tt.tm || ot != tt.ot {
+			t.Errorf("%+v: TM[%s] OT[%s], want TM[%s] OT[%s]", tt.c, tm, ot, tt.tm, tt.ot)
+		}
+		if back, ok := ClockFromSGF(tm, ot); !ok || back != tt.c {
+			t.Errorf("ClockFromSGF(%q, %q) = %+v, %v; want %+v", tm, ot, back, ok, tt.c)
+		}
+	}
+	// What others write.
+	for _, tt := range []struct {
+		tm, ot string
+		want   TimeControl
+		ok     bool
+	}{
+		{"1800", "3x30 byo-yomi", TimeControl{Kind: ByoYomi, Main: 30 * mnt, Periods: 3, Period: 30 * sec}, true},
+		{"0", "5x10 byo-yomi", TimeControl{Kind: ByoYomi, Periods: 5, Period: 10 * sec}, true},
+		{"900.0", "20/600 canadian", TimeControl{Kind: Canadian, Main: 15 * mnt, Stones: 20, Period: 10 * mnt}, true},
+		{"300", "10 fischer", TimeControl{Kind: Fischer, Main: 5 * mnt, Increment: 10 * sec, Max: 5 * mnt}, true},
+		{"", "", TimeControl{}, false},
+		{"abc", "5x30 byo-yomi", TimeControl{}, false},
+		{"600", "0x30 byo-yomi", TimeControl{}, false},
+		{"600", "hourglass", TimeControl{}, false},
+	} {
+		got, ok := ClockFromSGF(tt.tm, tt.ot)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("ClockFromSGF(%q, %q) = %+v, %v; want %+v, %v", tt.tm, tt.ot, got, ok, tt.want, tt.ok)
 		}
 	}
 }

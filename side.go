@@ -123,7 +123,7 @@ func (g *Match) Undoable() bool {
 // one (Side.Vacations).
 func (g *Match) VacationStops() bool {
 	s := g.Sides()
-	return g.Active() && g.Engine == "" && !g.NoVacation && g.Clock.Kind != NoClock && s[0].Vacations() && s[1].Vacations()
+	return g.Active() && g.Engine == "" && !g.NoVacation && g.Clock.Kind != NoClock && !g.Clock.Live() && s[0].Vacations() && s[1].Vacations()
 }
 
 // Opponent returns the other colour's side.
