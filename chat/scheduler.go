@@ -247,6 +247,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 		if b.voteTick(ctx, match, now) || b.engineTick(match) {
 			continue
 		}
+		if !clockDue(b.core, match, now) {
+			continue // neither out of time nor a reminder due: no transaction
+		}
 		// A platform served under a lease (Matrix) is claimed under its
 		// term: a process that lost the lease claims nothing there.
 		b.logClock(b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock", "game", match.ID)
@@ -264,6 +267,21 @@ func (b *Bot) Tick(ctx context.Context) error {
 	})
 }
 
+// clockDue reports whether game match, as DueGames read it, has
+// something for tickGame at now: its time ran out, or a reminder is due.
+// The clock loop sees every game with a deadline within the longest
+// reminder's lead: most need nothing yet.
+func clockDue(b *core, match *gobot.Match, now time.Time) bool {
+	if !match.Active() || match.Deadline.IsZero() {
+		return false
+	}
+	return !now.Before(match.Deadline) || b.remindersDue(match, now) > match.Reminded
+}
+
+// tickGame is one game's clock step at now, in its own transaction: the
+// loss on time once the deadline has passed (a teammate's turn passed on
+// in a team game), else the reminder that is due. The timed-job runner
+// can call it as the live timeout's job.
 func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) error {
 	// The transaction decides, records and builds the messages and claims
 	// them (claim.go); they are sent after it commits, and the claim is
