@@ -119,7 +119,8 @@ func (g *Match) Undoable() bool {
 }
 
 // VacationStops reports whether a player's vacation stops g's clock: an
-// active game with a clock, not vacation=off, whose sides both stop for
+// active game with a correspondence clock (not live: TimeControl.Live),
+// not vacation=off, whose sides both stop for
 // one (Side.Vacations).
 func (g *Match) VacationStops() bool {
 	s := g.Sides()

@@ -366,7 +366,7 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	t.Late[c]++
 	t.Skipped[c]++
 	next := match.Side(c).ToMove()
-	l.note = b.passAwayTurns(tx, l) // the next one may be away
+	l.note = b.passAwayTurns(tx, l)        // the next one may be away
 	match.SetClock(c, match.Clock.Start()) // the next player's turn starts afresh
 	startClock(match, l.g, now)
 	match.Updated = now

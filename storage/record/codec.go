@@ -81,8 +81,7 @@ var (
 	cycleWords     = enum[game.CycleResult]{{game.CycleVoid, "void"}, {game.CycleDraw, "draw"}}
 	colorWords     = enum[game.Color]{{game.Empty, ""}, {game.Black, "black"}, {game.White, "white"}}
 	reasonWords    = enum[game.Reason]{{game.ByScore, "score"}, {game.ByResign, "resign"}, {game.ByTime, "time"}, {game.ByCycle, "cycle"}, {game.NoResult, "void"}}
-	clockWords     = enum[gobot.ClockKind]{{gobot.NoClock, "none"}, {gobot.PerMove, "per-move"}, {gobot.Fischer, "fischer"},
-		{gobot.ByoYomi, "byo-yomi"}, {gobot.Canadian, "canadian"}, {gobot.Absolute, "absolute"}, {gobot.Simple, "simple"}}
+	clockWords     = enum[gobot.ClockKind]{{gobot.NoClock, "none"}, {gobot.PerMove, "per-move"}, {gobot.Fischer, "fischer"}, {gobot.ByoYomi, "byo-yomi"}, {gobot.Canadian, "canadian"}, {gobot.Absolute, "absolute"}, {gobot.Simple, "simple"}}
 	statusWords    = enum[gobot.ChallengeStatus]{{gobot.Pending, "pending"}, {gobot.Accepted, "accepted"}, {gobot.Declined, "declined"}, {gobot.Cancelled, "cancelled"}}
 )
 
