@@ -20,25 +20,6 @@ var (
 	ErrUnavailable = errors.New("the database is unavailable")
 )
 
-// ClockKind is the kind of correspondence clock.
-type ClockKind uint8
-
-const (
-	NoClock ClockKind = iota // no time limit
-	PerMove                  // each move within PerMove
-	Fischer                  // a bank: Main to start, +Increment per move, capped at Max
-)
-
-// TimeControl is a game's clock: how long a player may take (what tells
-// the time is chat's TimeSource).
-type TimeControl struct {
-	Kind      ClockKind
-	PerMove   time.Duration
-	Main      time.Duration
-	Increment time.Duration
-	Max       time.Duration
-}
-
 // Match is a game as gobot keeps it: game.Record holds the moves and
 // scoring state (package game's Game replays it); the rest is what the
 // bot needs around it: players, room, clock, result. How a store writes it is
@@ -56,9 +37,13 @@ type Match struct {
 	// MoveTimes holds when each move of Record.Moves was made.
 	MoveTimes []time.Time
 	Clock     TimeControl
-	// Left is each player's remaining Fischer bank at their last move,
-	// indexed by game.Color (Black=1, White=2).
+	// Left is each player's main time left (Fischer's bank, absolute's
+	// time) at the start of their turn, indexed by game.Color (Black=1,
+	// White=2); Over is the rest of their clock (byo-yomi's periods,
+	// Canadian's stones). A team shares its colour's clock. ClockOf and
+	// SetClock read and write both as a ClockState.
 	Left [3]time.Duration
+	Over [3]Overtime
 	// Deadline is when the player to move loses on time; zero = none.
 	// Indexed while the game is active.
 	Deadline time.Time
@@ -105,6 +90,32 @@ type Match struct {
 	Plan *Plan
 	// Teams: the sides of a team game (rengo, team.go); nil otherwise.
 	Teams *Teams
+}
+
+// Overtime is the part of a player's clock beyond the main time
+// (ClockState's other fields); zero for per-move and Fischer clocks.
+type Overtime struct {
+	Periods int
+	Stones  int
+	Period  time.Duration
+}
+
+// ClockOf is colour c's clock at the start of their turn.
+func (g *Match) ClockOf(c game.Color) ClockState {
+	o := g.Over[c]
+	return ClockState{Main: g.Left[c], Periods: o.Periods, Stones: o.Stones, Period: o.Period}
+}
+
+// SetClock sets colour c's clock.
+func (g *Match) SetClock(c game.Color, s ClockState) {
+	g.Left[c], g.Over[c] = s.Main, Overtime{Periods: s.Periods, Stones: s.Stones, Period: s.Period}
+}
+
+// StartClocks gives both colours their clock's starting time.
+func (g *Match) StartClocks() {
+	for _, c := range []game.Color{game.Black, game.White} {
+		g.SetClock(c, g.Clock.Start())
+	}
 }
 
 // Active reports whether the game is still being played or scored.

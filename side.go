@@ -119,11 +119,12 @@ func (g *Match) Undoable() bool {
 }
 
 // VacationStops reports whether a player's vacation stops g's clock: an
-// active game with a clock, not vacation=off, whose sides both stop for
+// active game with a correspondence clock (not live: TimeControl.Live),
+// not vacation=off, whose sides both stop for
 // one (Side.Vacations).
 func (g *Match) VacationStops() bool {
 	s := g.Sides()
-	return g.Active() && g.Engine == "" && !g.NoVacation && g.Clock.Kind != NoClock && s[0].Vacations() && s[1].Vacations()
+	return g.Active() && g.Engine == "" && !g.NoVacation && g.Clock.Kind != NoClock && !g.Clock.Live() && s[0].Vacations() && s[1].Vacations()
 }
 
 // Opponent returns the other colour's side.

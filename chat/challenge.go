@@ -140,9 +140,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		match.Rating = &gobot.GameRating{Community: comm, Rated: rated,
 			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
 	}
-	if clock.Kind == gobot.Fischer {
-		match.Left[game.Black], match.Left[game.White] = clock.Main, clock.Main
-	}
+	match.StartClocks()
 	startClock(match, g, r.Time)
 	l := &loaded{match: match, g: g}
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
@@ -554,9 +552,7 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	if c.VoteWindow > 0 {
 		match.Rating, match.Vote = nil, newVote(c.VoteWindow) // unrated
 	}
-	if c.Clock.Kind == gobot.Fischer {
-		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
-	}
+	match.StartClocks()
 	match.NoVacation = c.NoVacation
 	startClock(match, g, r.Time)
 	if err := b.gameBegins(tx, &loaded{match: match, g: g}, r.Time); err != nil { // vacation.go

@@ -8,23 +8,23 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
-// Issue 24, item 7: a refused clock names what is wrong with it: the
-// per-move bound for a time in seconds, the sub-minute part of a Fischer
-// clock.
+// Issue 24, item 7, issue 38: a refused clock names what is wrong with
+// it: the per-move bound (pointing a time in seconds to simple:), the
+// part of a live clock that is out of range.
 func TestClockRefusalsNameTheReason(t *testing.T) {
 	h := newHarness(t)
 	h.admins = map[string]bool{"alice": true}
 	for line, want := range map[string]string{
-		"challenge @bob clock=30s":                 `clock "30s": a move may take between 1 minute and 365 days`,
-		"challenge @bob clock=400d":                `clock "400d": a move may take between 1 minute and 365 days`,
-		"challenge @bob clock=90s":                 `clock "90s": the time per move 90s is not a whole number of minutes; clocks count minutes, like 2m`,
-		"challenge @bob clock=fischer:10m+30s/1h":  `clock "fischer:10m+30s/1h": the increment 30s is under a minute; clocks count whole minutes, so write +1m, or +0m for none`,
-		"challenge @bob clock=fischer:10m+90s/1h":  `the increment 90s is not a whole number of minutes`,
-		"challenge @bob clock=fischer:30s+1m/1h":   `the starting time 30s is under a minute`,
-		"challenge @bob clock=fischer:10m+1m/1h1s": `the maximum 1h1s is not a whole number of minutes`,
-		"settings room clock=45s":                  `clock "45s": a move may take between 1 minute and 365 days`,
-		"challenge @bob clock=3x":                  `write a time per move like clock=3d`,
-		"challenge @bob fischer:10m":               `a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m`,
+		"challenge @bob clock=30s":                `clock "30s": a move may take between 1 minute and 365 days; for a live clock of 30s a move write clock=simple:30s`,
+		"challenge @bob clock=400d":               `clock "400d": a move may take between 1 minute and 365 days`,
+		"challenge @bob clock=fischer:0+30s/1h":   `clock "fischer:0+30s/1h": the starting time must be at least 1s`,
+		"challenge @bob clock=fischer:10m+1m/5m":  `the maximum must be at least the starting time`,
+		"challenge @bob clock=byoyomi:10m+0x30s":  `clock "byoyomi:10m+0x30s": the number of periods is 1 to 100, like byoyomi:10m+5x30s`,
+		"challenge @bob clock=canadian:10m+25/0s": `clock "canadian:10m+25/0s": a period must be at least 1s`,
+		"settings room clock=45s":                 `clock "45s": a move may take between 1 minute and 365 days`,
+		"settings room clock=byoyomi:10m":         `byo-yomi is a main time and periods, like byoyomi:10m+5x30s`,
+		"challenge @bob clock=3x":                 `write a time per move like clock=3d`,
+		"challenge @bob fischer:10m":              `a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m`,
 	} {
 		h.refuses("alice", line, want)
 	}

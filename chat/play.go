@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -31,7 +32,7 @@ func cmdPlay(call *Call) (Result, error) {
 			}
 			return errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(rest[0]))
 		}
-		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
+		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
 			return err
 		}
 		if p.IsPass() {
@@ -96,7 +97,7 @@ func autoPassText(l *loaded, before int) string {
 }
 
 // checkTurn reports whether u, playing colour me, may move now.
-func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID) error {
+func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, now time.Time) error {
 	switch l.g.Phase() {
 	case game.Scoring:
 		return game.ErrScoring
@@ -104,12 +105,24 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID) 
 		return game.ErrGameOver
 	}
 	if l.match.Side(me).Rotates() { // rengo.go: one player of the team
-		return teamTurn(tx, l, u)
-	}
-	if l.g.ToMove() != me {
+		if err := teamTurn(tx, l, u); err != nil {
+			return err
+		}
+	} else if l.g.ToMove() != me {
 		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(l.match.Side(l.g.ToMove()).ToMove()), l.match.ID)
 	}
-	return nil
+	return b.inTime(l.match, now)
+}
+
+// inTime refuses a move in a live game that reached the server after the
+// mover's deadline: the clock loop ends the game on time (tickGame) a
+// moment later. Correspondence clocks take the move until then, as
+// before.
+func (b *core) inTime(match *gobot.Match, now time.Time) error {
+	if !match.Clock.Live() || match.Deadline.IsZero() || now.Before(match.Deadline) {
+		return nil
+	}
+	return errorf("Too late: your time in game #%d ran out %s ago — the game is lost on time.", match.ID, protocol.FormatDuration(max(now.Sub(match.Deadline), time.Second)))
 }
 
 // afterMove ends the game record when the game is over.
@@ -152,7 +165,7 @@ func cmdPass(call *Call) (Result, error) {
 	var fx Effects
 	var what string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if err := b.checkTurn(tx, l, me, r.User.ID); err != nil {
+		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
 			return err
 		}
 		if err := b.pass(l, me, r); err != nil {

@@ -159,9 +159,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	teams.Accepted = nil
 	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Black: teams.Black[0], White: teams.White[0], Record: g.Record(),
 		Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time, Teams: teams}
-	if c.Clock.Kind == gobot.Fischer {
-		match.Left[game.Black], match.Left[game.White] = c.Clock.Main, c.Clock.Main
-	}
+	match.StartClocks() // a team shares its colour's clock
 	startClock(match, g, r.Time)
 	l := &loaded{match: match, g: g}
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go: the week count
@@ -368,10 +366,8 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	t.Late[c]++
 	t.Skipped[c]++
 	next := match.Side(c).ToMove()
-	l.note = b.passAwayTurns(tx, l) // the next one may be away
-	if match.Clock.Kind == gobot.Fischer {
-		match.Left[c] = match.Clock.Main // the next player's turn starts afresh
-	}
+	l.note = b.passAwayTurns(tx, l)        // the next one may be away
+	match.SetClock(c, match.Clock.Start()) // the next player's turn starts afresh
 	startClock(match, l.g, now)
 	match.Updated = now
 	if err := tx.PutMatch(match); err != nil {

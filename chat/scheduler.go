@@ -18,11 +18,8 @@ func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	if g.Phase() != game.Playing || (match.Find(gobot.SideRoom).Moves(g) && !roomClock(match)) {
 		return // against an engine the room's turn has no clock: its first vote opens a window (vote.go)
 	}
-	switch match.Clock.Kind {
-	case gobot.PerMove:
-		match.Deadline = t.Add(match.Clock.PerMove)
-	case gobot.Fischer:
-		match.Deadline = t.Add(match.Left[g.ToMove()])
+	if match.Clock.Kind != gobot.NoClock {
+		match.Deadline = t.Add(match.Clock.Budget(match.ClockOf(g.ToMove())))
 	}
 	match.TurnTime = match.Deadline.Sub(t) // the reminders' rule (remindersDue)
 	if match.Deadline.IsZero() {
@@ -34,17 +31,47 @@ func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 // moved updates the clock after mover moved at t.
 func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	match.MoveTimes = append(match.MoveTimes, t)
-	if match.Clock.Kind == gobot.Fischer && !match.Deadline.IsZero() {
-		left := match.Deadline.Sub(t) + match.Clock.Increment
-		match.Left[mover] = min(max(left, 0), match.Clock.Max)
-	} else if match.Clock.Kind == gobot.Fischer && match.Paused() { // vacation.go: the clock stopped
-		match.Left[mover] = min(match.PausedLeft+match.Clock.Increment, match.Clock.Max)
-	}
+	chargeMove(match, mover, t)
 	match.UndoBy = ""
 	if match.Side(mover).Rotates() { // rengo.go: the team's timeouts in a row end
 		match.Teams.Late[mover] = 0
 	}
 	startClock(match, g, t)
+}
+
+// chargeMove charges mover's clock for a move at t (when the server
+// received it): the turn took the clock's budget less the time left to
+// the deadline, or, while a vacation stops the clock, less the time kept
+// (vacation.go). A game stored before a clock kept state (Fischer) reads
+// the same: its bank is Left.
+func chargeMove(match *gobot.Match, mover game.Color, t time.Time) {
+	var left time.Duration
+	switch {
+	case !match.Deadline.IsZero():
+		left = match.Deadline.Sub(t)
+	case match.Paused():
+		left = match.PausedLeft
+	default:
+		return // no clock ran (a room's turn against an engine, no clock)
+	}
+	s := match.ClockOf(mover)
+	c := match.Clock
+	if next, ok := c.Spend(s, c.Budget(s)-max(left, 0)); ok {
+		match.SetClock(mover, next)
+	} else if c.Kind == gobot.Fischer { // a move at the deadline itself, before the tick: the increment less the lateness, as before
+		match.SetClock(mover, gobot.ClockState{Main: min(max(left+c.Increment, 0), c.Max)})
+	}
+}
+
+// clockShown is the clock of mover, the player to move, at now, in its
+// system's terms ("2:41 + 3×30s", "12 stones in 4:10").
+func clockShown(match *gobot.Match, mover game.Color, now time.Time) string {
+	if match.Deadline.IsZero() {
+		return ""
+	}
+	c, s := match.Clock, match.ClockOf(mover)
+	e, _ := c.Elapse(s, c.Budget(s)-match.Deadline.Sub(now))
+	return c.ShowClock(e)
 }
 
 // remindersDue is how far through the reminders (Config.Reminders,
@@ -99,6 +126,11 @@ func timeLeft(match *gobot.Match, now time.Time) string {
 	}
 	if match.Deadline.IsZero() {
 		return ""
+	}
+	if match.Clock.Live() { // in the system's terms: "2:41 + 3×30s"
+		if l, err := load(match); err == nil {
+			return clockShown(match, l.g.ToMove(), now)
+		}
 	}
 	return protocol.FormatDuration(match.Deadline.Sub(now)) + " left"
 }
@@ -215,6 +247,9 @@ func (b *Bot) Tick(ctx context.Context) error {
 		if b.voteTick(ctx, match, now) || b.engineTick(match) {
 			continue
 		}
+		if !clockDue(b.core, match, now) {
+			continue // neither out of time nor a reminder due: no transaction
+		}
 		// A platform served under a lease (Matrix) is claimed under its
 		// term: a process that lost the lease claims nothing there.
 		b.logClock(b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock", "game", match.ID)
@@ -232,6 +267,21 @@ func (b *Bot) Tick(ctx context.Context) error {
 	})
 }
 
+// clockDue reports whether game match, as DueGames read it, has
+// something for tickGame at now: its time ran out, or a reminder is due.
+// The clock loop sees every game with a deadline within the longest
+// reminder's lead: most need nothing yet.
+func clockDue(b *core, match *gobot.Match, now time.Time) bool {
+	if !match.Active() || match.Deadline.IsZero() {
+		return false
+	}
+	return !now.Before(match.Deadline) || b.remindersDue(match, now) > match.Reminded
+}
+
+// tickGame is one game's clock step at now, in its own transaction: the
+// loss on time once the deadline has passed (a teammate's turn passed on
+// in a team game), else the reminder that is due. The timed-job runner
+// can call it as the live timeout's job.
 func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) error {
 	// The transaction decides, records and builds the messages and claims
 	// them (claim.go); they are sent after it commits, and the claim is

@@ -125,7 +125,8 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 
 // vacationApplies reports whether a vacation stops game l's clock: not
 // in games against an engine, nor in team games (the turn passes to a
-// teammate), nor with vacation=off or no clock. In a vote game against
+// teammate), nor with vacation=off, a live clock (gobot.TimeControl.Live)
+// or no clock. In a vote game against
 // a person it stops the clock as in any game, the room's included (vote.go),
 // but a voting window that is running goes on: pauseGame and unpauseGame
 // leave it alone.
@@ -327,6 +328,8 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
 			case m.NoVacation:
 				running = append(running, fmt.Sprintf("#%d (vacation=off)", m.ID))
+			case m.Clock.Live():
+				running = append(running, fmt.Sprintf("#%d (a live game)", m.ID))
 			case vacationApplies(l):
 				running = append(running, fmt.Sprintf("#%d (out of time already)", m.ID))
 			}

@@ -145,9 +145,7 @@ func cmdSGF(call *Call) (Result, error) {
 	if t := l.match.Teams; t != nil { // rengo.go: PB/PW list the members
 		info.Black, info.White = names(tx, t.Black), names(tx, t.White)
 	}
-	if l.match.Clock.Kind != gobot.NoClock {
-		info.Overtime = "correspondence " + protocol.FormatClock(l.match.Clock)
-	}
+	info.TimeLimit, info.Overtime = l.match.Clock.SGF() // TM, OT
 	var buf bytes.Buffer
 	if err := game.WriteSGF(&buf, l.g, info); err != nil {
 		return Result{}, err

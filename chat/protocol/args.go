@@ -288,84 +288,6 @@ func ParseBool(v string) (bool, bool) {
 	return false, false
 }
 
-// ParseClock reads a clock: "none", "3d" (each move within 3 days),
-// "fischer:3d+1d/7d" or "fischer 3d+1d max 7d" (a bank of 3 days, one day
-// added per move, at most 7 days; without a maximum, at most the starting
-// time). Units: m, h, d, w; combined like 1d12h. Clocks count whole
-// minutes: "30s" is read only to say so.
-func ParseClock(s string) (gobot.TimeControl, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	switch t {
-	case "", "none", "off", "no":
-		return gobot.TimeControl{}, nil
-	}
-	bad := func() (gobot.TimeControl, error) {
-		return gobot.TimeControl{}, Refusef("clock %s: write a time per move like clock=3d, a Fischer clock like clock=fischer:3d+1d/7d, or clock=none", Echo(s))
-	}
-	// wholeMinutes refuses a part of the clock that is not a whole
-	// number of minutes, naming it.
-	wholeMinutes := func(part string, d time.Duration, what string) error {
-		if d%time.Minute == 0 {
-			return nil
-		}
-		return Refusef("clock %s: %s %s is not a whole number of minutes; clocks count minutes, like %s", Echo(s), what, ClipArg(part), FormatClockDuration(d.Round(time.Minute)))
-	}
-	if rest, ok := strings.CutPrefix(t, "fischer"); ok {
-		rest = strings.TrimLeft(rest, ": ")
-		rest = strings.ReplaceAll(rest, " max ", "/")
-		rest = strings.ReplaceAll(rest, " ", "")
-		main, rest, ok := strings.Cut(rest, "+")
-		if !ok {
-			return gobot.TimeControl{}, Refusef("clock %s: a Fischer clock is a start, an increment per move and a maximum, like fischer:10m+1m/30m", Echo(s))
-		}
-		inc, max, hasMax := strings.Cut(rest, "/")
-		c := gobot.TimeControl{Kind: gobot.Fischer}
-		var err error
-		if c.Main, err = parseDuration(main); err != nil || c.Main <= 0 {
-			return bad()
-		}
-		if c.Increment, err = parseDuration(inc); err != nil {
-			return bad()
-		}
-		if c.Main < time.Minute {
-			return gobot.TimeControl{}, Refusef("clock %s: the starting time %s is under a minute; a clock starts with 1 minute or more, like fischer:10m+1m/20m", Echo(s), ClipArg(main))
-		}
-		if err := wholeMinutes(main, c.Main, "the starting time"); err != nil {
-			return gobot.TimeControl{}, err
-		}
-		if c.Increment > 0 && c.Increment < time.Minute {
-			return gobot.TimeControl{}, Refusef("clock %s: the increment %s is under a minute; clocks count whole minutes, so write +1m, or +0m for none", Echo(s), ClipArg(inc))
-		}
-		if err := wholeMinutes(inc, c.Increment, "the increment"); err != nil {
-			return gobot.TimeControl{}, err
-		}
-		c.Max = c.Main
-		if hasMax {
-			if c.Max, err = parseDuration(max); err != nil || c.Max < c.Main {
-				return gobot.TimeControl{}, Refusef("clock %s: the maximum must be at least the starting time", Echo(s))
-			}
-			if err := wholeMinutes(max, c.Max, "the maximum"); err != nil {
-				return gobot.TimeControl{}, err
-			}
-		}
-		if c.Max > 365*24*time.Hour {
-			return gobot.TimeControl{}, Refusef("clock %s: the most a clock can hold is 365 days", Echo(s))
-		}
-		return c, nil
-	}
-	d, err := parseDuration(t)
-	if err != nil || d <= 0 {
-		return bad()
-	}
-	if d < time.Minute || d > 365*24*time.Hour {
-		return gobot.TimeControl{}, Refusef("clock %s: a move may take between 1 minute and 365 days", Echo(s))
-	}
-	if err := wholeMinutes(t, d, "the time per move"); err != nil {
-		return gobot.TimeControl{}, err
-	}
-	return gobot.TimeControl{Kind: gobot.PerMove, PerMove: d}, nil
-}
-
 // parseDuration reads "3d", "12h", "1d12h", "30m", "2w", "30s".
 func parseDuration(s string) (time.Duration, error) {
 	if s == "" {
@@ -438,24 +360,4 @@ func FormatDuration(d time.Duration) string {
 		parts = append(parts, fmt.Sprintf("%dm", mins))
 	}
 	return strings.Join(parts, " ")
-}
-
-// FormatClockDuration prints a clock's duration as typed: "1d12h", "10m".
-func FormatClockDuration(d time.Duration) string {
-	if d == 0 {
-		return "0m"
-	}
-	return strings.ReplaceAll(FormatDuration(d), " ", "")
-}
-
-// FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d".
-func FormatClock(c gobot.TimeControl) string {
-	short := FormatClockDuration
-	switch c.Kind {
-	case gobot.PerMove:
-		return short(c.PerMove)
-	case gobot.Fischer:
-		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
-	}
-	return "none"
 }

@@ -28,9 +28,10 @@ func FuzzParseOptions(f *testing.F) {
 
 // FuzzParseClock checks that a clock the parser accepts has no negative
 // durations and that its short form (shown in settings and used in
-// challenges) parses again to the same kind.
+// challenges) parses again to the same clock.
 func FuzzParseClock(f *testing.F) {
-	for _, s := range []string{"3d", "1d12h", "fischer:3d+1d/7d", "fischer 3d+1d max 7d", "none", "90m", "2w", "fischer:1d+0m/1d"} {
+	for _, s := range []string{"3d", "1d12h", "fischer:3d+1d/7d", "fischer 3d+1d max 7d", "none", "90m", "2w", "fischer:1d+0m/1d",
+		"byoyomi:10m+5x30s", "canadian:10m+25/5m", "fischer:5m+10s/10m", "absolute:20m", "simple:30s", "byoyomi:0+3x10s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -42,15 +43,15 @@ func FuzzParseClock(f *testing.F) {
 			}
 			return
 		}
-		if c.PerMove < 0 || c.Main < 0 || c.Increment < 0 || c.Max < 0 {
+		if c.PerMove < 0 || c.Main < 0 || c.Increment < 0 || c.Max < 0 || c.Period < 0 || c.Periods < 0 || c.Stones < 0 {
 			t.Fatalf("ParseClock(%q) = %+v: negative duration", s, c)
 		}
 		again, err := ParseClock(FormatClock(c))
 		if err != nil {
 			t.Fatalf("ParseClock(%q) = %+v, but its form %q does not parse: %v", s, c, FormatClock(c), err)
 		}
-		if again.Kind != c.Kind {
-			t.Fatalf("ParseClock(%q) kind %v, its form %q gives kind %v", s, c.Kind, FormatClock(c), again.Kind)
+		if again != c {
+			t.Fatalf("ParseClock(%q) = %+v, its form %q gives %+v", s, c, FormatClock(c), again)
 		}
 	})
 }

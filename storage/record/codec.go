@@ -81,7 +81,7 @@ var (
 	cycleWords     = enum[game.CycleResult]{{game.CycleVoid, "void"}, {game.CycleDraw, "draw"}}
 	colorWords     = enum[game.Color]{{game.Empty, ""}, {game.Black, "black"}, {game.White, "white"}}
 	reasonWords    = enum[game.Reason]{{game.ByScore, "score"}, {game.ByResign, "resign"}, {game.ByTime, "time"}, {game.ByCycle, "cycle"}, {game.NoResult, "void"}}
-	clockWords     = enum[gobot.ClockKind]{{gobot.NoClock, "none"}, {gobot.PerMove, "per-move"}, {gobot.Fischer, "fischer"}}
+	clockWords     = enum[gobot.ClockKind]{{gobot.NoClock, "none"}, {gobot.PerMove, "per-move"}, {gobot.Fischer, "fischer"}, {gobot.ByoYomi, "byo-yomi"}, {gobot.Canadian, "canadian"}, {gobot.Absolute, "absolute"}, {gobot.Simple, "simple"}}
 	statusWords    = enum[gobot.ChallengeStatus]{{gobot.Pending, "pending"}, {gobot.Accepted, "accepted"}, {gobot.Declined, "declined"}, {gobot.Cancelled, "cancelled"}}
 )
 
@@ -104,6 +104,30 @@ type clockRec struct {
 	Main      dur    `json:"main,omitempty"`
 	Increment dur    `json:"increment,omitempty"`
 	Max       dur    `json:"max,omitempty"`
+	Periods   int    `json:"periods,omitempty"` // byo-yomi
+	Period    dur    `json:"period,omitempty"`  // byo-yomi, canadian
+	Stones    int    `json:"stones,omitempty"`  // canadian
+}
+
+// overRec is a player's clock beyond the main time (gobot.Overtime).
+type overRec struct {
+	Periods int `json:"periods,omitempty"`
+	Stones  int `json:"stones,omitempty"`
+	Period  dur `json:"period,omitempty"`
+}
+
+func encodeOver(o gobot.Overtime) *overRec {
+	if o == (gobot.Overtime{}) {
+		return nil
+	}
+	return &overRec{Periods: o.Periods, Stones: o.Stones, Period: dur(o.Period)}
+}
+
+func decodeOver(o *overRec) gobot.Overtime {
+	if o == nil {
+		return gobot.Overtime{}
+	}
+	return gobot.Overtime{Periods: o.Periods, Stones: o.Stones, Period: time.Duration(o.Period)}
 }
 
 type resultRec struct {
@@ -143,6 +167,8 @@ type gameRec struct {
 	Clock       clockRec       `json:"clock"`
 	LeftBlack   dur            `json:"left_black,omitempty"`
 	LeftWhite   dur            `json:"left_white,omitempty"`
+	OverBlack   *overRec       `json:"over_black,omitempty"`
+	OverWhite   *overRec       `json:"over_white,omitempty"`
 	Deadline    time.Time      `json:"deadline,omitzero"`
 	Reminded    int            `json:"reminded,omitempty"`
 	TurnTime    dur            `json:"turn_time,omitempty"`
@@ -403,17 +429,21 @@ func decodeRules(e *errs, r rulesRec) game.Rules {
 }
 
 func encodeClock(e *errs, c gobot.TimeControl) clockRec {
-	return clockRec{Kind: wordOf(e, clockWords, c.Kind), PerMove: dur(c.PerMove), Main: dur(c.Main), Increment: dur(c.Increment), Max: dur(c.Max)}
+	return clockRec{Kind: wordOf(e, clockWords, c.Kind), PerMove: dur(c.PerMove), Main: dur(c.Main), Increment: dur(c.Increment), Max: dur(c.Max),
+		Periods: c.Periods, Period: dur(c.Period), Stones: c.Stones}
 }
 
 func decodeClock(e *errs, c clockRec) gobot.TimeControl {
 	return gobot.TimeControl{Kind: valueOf(e, clockWords, c.Kind, "clock kind"), PerMove: time.Duration(c.PerMove), Main: time.Duration(c.Main),
-		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max)}
+		Increment: time.Duration(c.Increment), Max: time.Duration(c.Max), Periods: c.Periods, Period: time.Duration(c.Period), Stones: c.Stones}
 }
 
 func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	var e errs
 	r := g.Record
+	if g.Over[game.Empty] != (gobot.Overtime{}) {
+		e.add(fmt.Errorf("overtime for no colour: %v", g.Over[game.Empty]))
+	}
 	if g.Left[game.Empty] != 0 {
 		e.add(fmt.Errorf("time left for no colour: %v", g.Left[game.Empty]))
 	}
@@ -421,7 +451,8 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Black: string(g.Black), White: string(g.White),
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
-		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]), Deadline: g.Deadline, Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
+		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]),
+		OverBlack: encodeOver(g.Over[game.Black]), OverWhite: encodeOver(g.Over[game.White]), Deadline: g.Deadline, Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
 		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote)}
@@ -496,6 +527,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 	}
 	g.Teams = decodeTeams(&e, rec.Teams)
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
+	g.Over[game.Black], g.Over[game.White] = decodeOver(rec.OverBlack), decodeOver(rec.OverWhite)
 	r := &g.Record
 	r.Config = game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)}
 	r.Setup, r.Resumes = rec.Setup, rec.Resumes

@@ -10,7 +10,7 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/ratings.golden")
+var update = flag.Bool("update", false, "rewrite testdata/ratings.golden and testdata/clocks.golden")
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 

@@ -1,0 +1,155 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Issue 38: a byo-yomi game to the second on the fake clock. Main time
+// runs first; a move inside a period keeps it; a period that runs out
+// is used up; the game is lost on time exactly at the deadline, not a
+// nanosecond before; a move that reaches the server after the deadline
+// is refused and changes nothing.
+func TestLiveByoYomiToTheSecond(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=byoyomi:1m+3x10s")
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, 1:00 + 3×10s") {
+		t.Fatalf("games at the start: %s", rep.Text)
+	}
+	h.clock.Advance(19 * time.Second)
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "0:41 + 3×10s") {
+		t.Fatalf("games after 19s: %s", rep.Text)
+	}
+	h.clock.Advance(45 * time.Second) // 1:04 into the turn: 4s into the first period
+	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "0:06 (3×10s)") {
+		t.Fatalf("games in the first period: %s", rep.Text)
+	}
+	rep := h.ok("alice", "play D4") // inside the period: kept
+	m, _ := h.game(1)
+	if got := m.ClockOf(game.Black); got != (gobot.ClockState{Periods: 3, Period: 10 * time.Second}) {
+		t.Fatalf("black's clock after a move in the first period: %+v (%s)", got, rep.Text)
+	}
+	h.ok("bob", "play E5")
+	h.clock.Advance(25 * time.Second) // two periods used up, 5s into the last
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "0:05 (last period)") {
+		t.Fatalf("games in the last period: %s", rep.Text)
+	}
+	h.ok("alice", "play C3")
+	m, _ = h.game(1)
+	if got := m.ClockOf(game.Black); got.Periods != 1 {
+		t.Fatalf("black's periods after using two: %+v", got)
+	}
+	h.ok("bob", "play E4")
+	deadline := h.clock.Now().Add(10 * time.Second)
+	if m, _ := h.game(1); !m.Deadline.Equal(deadline) {
+		t.Fatalf("deadline %v, want %v", m.Deadline, deadline)
+	}
+	h.tick(10*time.Second - time.Nanosecond)
+	if m, _ := h.game(1); !m.Active() {
+		t.Fatalf("lost before the deadline: %s", m.Result)
+	}
+	h.clock.Advance(time.Nanosecond)
+	h.refuses("alice", "play D5", "Too late: your time in game #1 ran out")
+	if m, g := h.game(1); !m.Active() || g.MoveCount() != 4 {
+		t.Fatalf("a late move changed the game: %s, %d moves", m.Result, g.MoveCount())
+	}
+	h.tick(0)
+	m, _ = h.game(1)
+	if m.Result != "W+T" || !m.Finished.Equal(deadline) {
+		t.Fatalf("at the deadline: result %q at %v, want W+T at %v", m.Result, m.Finished, deadline)
+	}
+	if h.notesSaying("<@test:alice> ran out of time") != 1 {
+		t.Fatalf("timeout notices: %+v", h.notes.all())
+	}
+}
+
+// Canadian: the period's stones played in time give a fresh period; a
+// period that runs out loses.
+func TestLiveCanadian(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=canadian:0+2/20s")
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "2 stones in 0:20") {
+		t.Fatalf("games at the start: %s", rep.Text)
+	}
+	h.clock.Advance(5 * time.Second)
+	h.ok("alice", "play D4")
+	h.ok("bob", "play E5")
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "1 stone in 0:15") {
+		t.Fatalf("games after a stone: %s", rep.Text)
+	}
+	h.clock.Advance(14 * time.Second)
+	h.ok("alice", "play C3") // the period's last stone, in time: a fresh period
+	m, _ := h.game(1)
+	if got := m.ClockOf(game.Black); got != (gobot.ClockState{Stones: 2, Period: 20 * time.Second}) {
+		t.Fatalf("after the period's stones: %+v", got)
+	}
+	h.ok("bob", "play E4")
+	h.tick(19 * time.Second)
+	h.ok("alice", "play C4") // 1 stone in 1s
+	h.ok("bob", "play E3")
+	h.tick(time.Second)
+	if m, _ := h.game(1); m.Result != "W+T" {
+		t.Fatalf("a period that ran out: %q", m.Result)
+	}
+}
+
+// Absolute, simple and Fischer in seconds: each loses at its deadline;
+// a room default can be live; a live game ignores vacation; the SGF
+// carries TM and OT.
+func TestLiveSystems(t *testing.T) {
+	for _, tt := range []struct {
+		clock  string
+		spend  time.Duration // black's first move, then white's turn runs out
+		white  time.Duration // white's budget
+		tm, ot string
+	}{
+		{"absolute:30s", 10 * time.Second, 30 * time.Second, "30", ""},
+		{"simple:15s", 14 * time.Second, 15 * time.Second, "0", "15 simple"},
+		{"fischer:20s+5s/30s", 10 * time.Second, 20 * time.Second, "20", "5 fischer max 30"},
+		{"byoyomi:0+2x5s", 4 * time.Second, 10 * time.Second, "0", "2x5 byo-yomi"},
+	} {
+		t.Run(tt.clock, func(t *testing.T) {
+			h := newHarness(t)
+			h.admins = map[string]bool{"alice": true}
+			h.ok("alice", "settings room clock="+tt.clock)
+			h.start("")
+			if rep := h.ok("bob", "sgf #1"); rep.File == nil || !strings.Contains(string(rep.File.Data), "TM["+tt.tm+"]") ||
+				(tt.ot != "" && !strings.Contains(string(rep.File.Data), "OT["+tt.ot+"]")) {
+				t.Fatalf("sgf: %+v", rep.File)
+			}
+			if rep := h.ok("bob", "vacation on"); !strings.Contains(rep.Text, "#1 (a live game)") {
+				t.Fatalf("vacation in a live game: %s", rep.Text)
+			}
+			h.clock.Advance(tt.spend)
+			h.ok("alice", "play D4")
+			h.tick(tt.white - time.Nanosecond)
+			if m, _ := h.game(1); !m.Active() {
+				t.Fatalf("lost early: %s", m.Result)
+			}
+			h.tick(time.Nanosecond)
+			if m, _ := h.game(1); m.Result != "B+T" {
+				t.Fatalf("at the deadline: %q", m.Result)
+			}
+		})
+	}
+}
+
+// A team shares its colour's clock: a teammate's move spends the team's
+// byo-yomi periods.
+func TestLiveTeamSharesClock(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "clock=byoyomi:0+3x10s")
+	h.clock.Advance(15 * time.Second) // alice uses a period
+	h.ok("alice", "play D4")
+	h.ok("carol", "play E5")
+	h.clock.Advance(15 * time.Second) // bob, her teammate, uses another: the last is left
+	h.ok("bob", "play C3")
+	m, _ := h.game(1)
+	if got := m.ClockOf(game.Black); got.Periods != 1 {
+		t.Fatalf("the team's clock: %+v", got)
+	}
+}
