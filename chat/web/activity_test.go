@@ -358,7 +358,7 @@ func TestActivitySignIn(t *testing.T) {
 	}
 	// A personal link's session on the same server keeps
 	// frame-ancestors 'none'.
-	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	link, _, _ := ah.srv.Link(id, "discord:111", false, 0)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	lres, err := noFollow.Get(link)
 	if err != nil || len(lres.Cookies()) != 1 {
@@ -764,7 +764,7 @@ func TestActivityBearerSession(t *testing.T) {
 	}
 
 	// What the token is not.
-	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	link, _, _ := ah.srv.Link(id, "discord:111", false, 0)
 	for _, c := range []struct{ why, token string }{
 		{"the cookie's value as a bearer", cookies[0].Value},
 		{"a link's token as a bearer", link[strings.LastIndex(link, "/")+1:]},
