@@ -47,8 +47,15 @@ func TestLinkReset(t *testing.T) {
 	b.open(old, id)
 	bob := h.browser()
 	bob.open(h.webLink("bob", id), id)
+	stream, bobStream := b.events(""), bob.events("")
+	stream.next(t)
+	bobStream.next(t)
 
 	fresh := h.webLink("alice", id, "reset")
+	// alice's open stream ends (the reset woke it); bob's goes on.
+	if _, err := io.ReadAll(stream.r); err != nil {
+		t.Errorf("alice's live stream after the reset: %v, want it ended", err)
+	}
 	if fresh == old {
 		t.Fatal("web reset gave the same link")
 	}
@@ -74,6 +81,13 @@ func TestLinkReset(t *testing.T) {
 	}
 	if code, msg := bob.post("play", "C3", "bob-click-1"); code != 200 || msg != "" {
 		t.Fatalf("bob after alice's reset: %d %q", code, msg)
+	}
+	// bob's stream goes on: it shows both moves (one event each, or
+	// the second only if they came together).
+	if gotID, _ := bobStream.next(t); gotID != itoa(h.version(id)) {
+		if gotID, _ = bobStream.next(t); gotID != itoa(h.version(id)) {
+			t.Errorf("bob's stream after alice's reset and two moves: event %s, want %d", gotID, h.version(id))
+		}
 	}
 	// A plain web gives a link of the new generation, which works.
 	again := h.browser()
