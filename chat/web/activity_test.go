@@ -365,6 +365,13 @@ func TestActivitySignIn(t *testing.T) {
 		t.Fatalf("link: %v", err)
 	}
 	lres.Body.Close()
+	// Its /open step (given the link being opened) sets the session.
+	open, _ := http.NewRequest("GET", ah.ts.URL+lres.Header.Get("Location"), nil)
+	open.AddCookie(lres.Cookies()[0])
+	if lres, err = noFollow.Do(open); err != nil || len(lres.Cookies()) == 0 || lres.Cookies()[0].Name != cookieName(id) {
+		t.Fatalf("link's open step: %v", err)
+	}
+	lres.Body.Close()
 	if lc := lres.Cookies()[0]; lc.SameSite != http.SameSiteLaxMode || lc.Partitioned {
 		t.Errorf("a link's cookie changed: %s", lc)
 	}
