@@ -55,6 +55,7 @@ func TestWebLinks(t *testing.T) {
 func TestWebReset(t *testing.T) {
 	h := newHarness(t)
 	h.start("9")
+	h.shared = true // links go to DMs, where the test reads them
 	h.ok("alice", "web reset")
 	sent := h.notes.all()
 	if len(sent) != 1 || !strings.HasSuffix(sent[0].Reply.Text, "/l/1-test:alice-false-gen1") || !strings.Contains(sent[0].Reply.Text, "earlier links to game #1 no longer work") {
