@@ -124,6 +124,14 @@ type Tx interface {
 	// Ratings returns the rating records of community c ("" = every
 	// community), by community then user.
 	Ratings(c CommunityID) ([]*PlayerRating, error)
+
+	// LinkGeneration returns the generation of u's personal links to
+	// game g: 0 until PutLinkGeneration stores one. A link, and a
+	// session opened with it, minted under an older generation is
+	// revoked (the web command's reset).
+	LinkGeneration(g GameID, u UserID) (uint64, error)
+	// PutLinkGeneration stores the generation of u's links to game g.
+	PutLinkGeneration(g GameID, u UserID, gen uint64) error
 }
 
 // DamagedError is what a list method returns beside the records it could

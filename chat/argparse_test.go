@@ -42,6 +42,12 @@ func (h *harness) dump() string {
 			put("active "+string(u), gs, err)
 			cs, err := tx.PendingChallenges(u)
 			put("pending "+string(u), cs, err)
+			for id := 1; id <= 3; id++ {
+				n, err := tx.LinkGeneration(gobot.GameID(id), u)
+				if n != 0 {
+					put(fmt.Sprintf("link generation %d %s", id, u), n, err)
+				}
+			}
 		}
 		rm, err := tx.Room("test:main")
 		put("room", rm, err)

@@ -171,11 +171,12 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 	r := c.Req
 	owed := r.Outbox && r.EventID != ""
 	again := false
+	looks := cmd.view || cmd.looks != nil && cmd.looks(c.Args)
 	run := func(tx gobot.Tx) error {
 		if refused != nil {
 			return refused
 		}
-		if err := checkButton(tx, btn); err != nil && !cmd.view { // an old button may still look
+		if err := checkButton(tx, btn); err != nil && !looks { // an old button may still look
 			return err
 		}
 		in := *c
@@ -184,7 +185,7 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 		res, err = cmd.run(&in)
 		return err
 	}
-	if (cmd.view || cmd.looks != nil && cmd.looks(c.Args)) && !owed {
+	if looks && !owed {
 		// Looking changes nothing: the event is marked first, on its own.
 		if r.EventID != "" {
 			if err := b.store.Update(ctx, func(tx gobot.Tx) error { return markEvent(tx, r) }); err != nil {

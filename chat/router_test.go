@@ -41,7 +41,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"settings":  {"", "alice: settings theme=dark"},
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
-	"web":       {"start", "carol: web #1"},
+	"web":       {"start", "carol: web reset #1"},
 	"vacation":  {"start", "alice: vacation on"},
 	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 	"plan":      {"start; alice: play D4", "alice: plan C3 C4"},

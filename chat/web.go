@@ -15,9 +15,11 @@ import (
 // Linker mints personal links to a game's web board; package chat/web
 // implements it and cmd/gobot sets it with Bot.SetLinker. A link is a
 // credential: it lets whoever holds it act as user in that game (or,
-// with watch, only look), until it expires.
+// with watch, only look), until it expires or user's link generation in
+// that game (gobot.Tx.LinkGeneration) moves past gen: `web reset`
+// revokes every earlier link and the sessions opened with them.
 type Linker interface {
-	Link(id gobot.GameID, user gobot.UserID, watch bool) (url string, expires time.Time, err error)
+	Link(id gobot.GameID, user gobot.UserID, watch bool, gen uint64) (url string, expires time.Time, err error)
 }
 
 // webLinks holds the bot's Linker (none: the web board is off).
@@ -62,7 +64,18 @@ func cmdWeb(call *Call) (Result, error) {
 	if watch && r.DM {
 		return Result{}, errorf("Only the players of game #%d get its link in a DM; others ask in the game's room.", match.ID)
 	}
-	url, expires, err := l.Link(match.ID, r.User.ID, watch)
+	gen, err := tx.LinkGeneration(match.ID, r.User.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	reset := a.Choice["reset"] != ""
+	if reset {
+		gen++
+		if err := tx.PutLinkGeneration(match.ID, r.User.ID, gen); err != nil {
+			return Result{}, err
+		}
+	}
+	url, expires, err := l.Link(match.ID, r.User.ID, watch, gen)
 	if err != nil {
 		return Result{}, err
 	}
@@ -71,8 +84,11 @@ func cmdWeb(call *Call) (Result, error) {
 		what = "Your link to watch game #%d on the web board (watch only). It works until %s."
 	}
 	text := fmt.Sprintf(what, match.ID, expires.UTC().Format("2 Jan 2006")) + "\n" + url
+	if reset {
+		text = fmt.Sprintf("Your earlier links to game #%d no longer work, nor the boards opened with them. ", match.ID) + text
+	}
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
-	if r.CanLaunch && r.PrivateReplies {
+	if r.CanLaunch && r.PrivateReplies && !reset {
 		games, _, err := BoardGames(tx, r.Room, r.User.ID)
 		if err != nil {
 			return Result{}, err
@@ -90,11 +106,17 @@ func cmdWeb(call *Call) (Result, error) {
 	var fx Effects
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
 	ack := protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}
+	if reset {
+		ack.Text = fmt.Sprintf("Your earlier links to game #%d no longer work; I sent you a new one in a direct message.", match.ID)
+	}
 	if match.Room == r.Room || match.Parent == r.Room {
 		ack.Widget = b.widgetOf(r, match) // in the game's room, the board becomes the room's widget too
 	}
 	return reply(ack, fx)
 }
+
+// webShown: `web` only looks, unless it resets the caller's links.
+func webShown(a *protocol.Args) bool { return a.Choice["reset"] == "" }
 
 // BoardGames are the games a board opened inside room (not for one
 // game: the Discord Activity, chat/web) shows user: user's games being

@@ -14,8 +14,12 @@ import (
 // testLinker mints recognisable links.
 type testLinker struct{}
 
-func (testLinker) Link(id gobot.GameID, u gobot.UserID, watch bool) (string, time.Time, error) {
-	return fmt.Sprintf("http://127.0.0.1:1/l/%d-%s-%v", id, u, watch), time.Date(2026, 12, 22, 0, 0, 0, 0, time.UTC), nil
+func (testLinker) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64) (string, time.Time, error) {
+	l := fmt.Sprintf("http://127.0.0.1:1/l/%d-%s-%v", id, u, watch)
+	if gen > 0 {
+		l += fmt.Sprintf("-gen%d", gen)
+	}
+	return l, time.Date(2026, 12, 22, 0, 0, 0, 0, time.UTC), nil
 }
 
 // TestWebLinks: a player's link plays, a room member's watches; on a
@@ -41,6 +45,50 @@ func TestWebLinks(t *testing.T) {
 	if rep := h.do("alice", "web"); !rep.Error || !strings.Contains(rep.Text, "not enabled") {
 		t.Errorf("without a linker: %q", rep.Text)
 	}
+}
+
+// TestWebReset: `web reset` moves the caller's link generation in that
+// game on and gives a link of the new generation, saying the old ones
+// are gone; the next plain `web` keeps the new generation; another
+// player's and another game's are untouched; a refused reset changes
+// nothing.
+func TestWebReset(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.shared = true // links go to DMs, where the test reads them
+	h.ok("alice", "web reset")
+	sent := h.notes.all()
+	if len(sent) != 1 || !strings.HasSuffix(sent[0].Reply.Text, "/l/1-test:alice-false-gen1") || !strings.Contains(sent[0].Reply.Text, "earlier links to game #1 no longer work") {
+		t.Fatalf("after web reset: %+v", sent)
+	}
+	h.ok("alice", "web reset #1")
+	h.ok("alice", "web")
+	h.ok("bob", "web")
+	sent = h.notes.all()
+	if got := sent[len(sent)-3:]; !strings.HasSuffix(got[0].Reply.Text, "-gen2") || !strings.HasSuffix(got[1].Reply.Text, "/l/1-test:alice-false-gen2") || !strings.HasSuffix(got[2].Reply.Text, "/l/1-test:bob-false") {
+		t.Errorf("a second reset, then web, then bob's web: %q, %q, %q", got[0].Reply.Text, got[1].Reply.Text, got[2].Reply.Text)
+	}
+	var gens [2]uint64
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
+		gens[0], _ = tx.LinkGeneration(1, "test:alice")
+		gens[1], _ = tx.LinkGeneration(1, "test:bob")
+		return nil
+	})
+	if gens != [2]uint64{2, 0} {
+		t.Errorf("stored generations alice, bob: %v, want [2 0]", gens)
+	}
+	// A watcher in a DM is refused, and nothing is stored.
+	rep := h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "test:carol"}, Room: "test:dm-carol", DM: true,
+		EventID: "test:reset-carol", Command: "web", Args: []string{"reset", "#1"}})
+	if !rep.Error || !strings.Contains(rep.Text, "Only the players") {
+		t.Errorf("a watcher's reset in a DM: %q", rep.Text)
+	}
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
+		if n, _ := tx.LinkGeneration(1, "test:carol"); n != 0 {
+			t.Errorf("a refused reset stored generation %d", n)
+		}
+		return nil
+	})
 }
 
 // TestOpenBoardButton: with the web board on, a game's reply carries an

@@ -85,6 +85,12 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				return err
 			}
 		}
+		err = tx.eachLinkGeneration(func(g gobot.GameID, u gobot.UserID, gen uint64) error {
+			return fn(storecopy.Item{Link: &storecopy.LinkGeneration{Game: g, User: u, Gen: gen}})
+		})
+		if err != nil {
+			return err
+		}
 		if ob := tx.tx.Bucket(bOutbox); ob != nil {
 			err := ob.ForEach(func(k, v []byte) error {
 				if len(v) < 8 {
@@ -144,7 +150,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 		for k, b := range map[storecopy.Kind][]byte{
 			storecopy.Games: bGames, storecopy.Challenges: bChallenges, storecopy.Players: bPlayers,
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
-			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents,
+			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -182,6 +188,8 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = tx.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:
 				err = tx.MarkEvent(it.Event.ID, it.Event.Handled)
+			case it.Link != nil:
+				err = tx.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
 			}
 			if err != nil {
 				return err

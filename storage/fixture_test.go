@@ -31,6 +31,13 @@ type fixture struct {
 	rooms      []*gobot.Room
 	state      [][3]string // ns, key, value
 	events     []string    // marked at f0 + i minutes
+	links      []linkGen   // web link generations
+}
+
+type linkGen struct {
+	game gobot.GameID
+	user gobot.UserID
+	gen  uint64
 }
 
 var f0 = time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
@@ -240,6 +247,11 @@ func writeFixture(t testing.TB, path string, f fixture) {
 		}
 		for i, e := range f.events {
 			if err := tx.MarkEvent(gobot.EventID(e), f0.Add(time.Duration(i)*time.Minute)); err != nil {
+				return err
+			}
+		}
+		for _, l := range f.links {
+			if err := tx.PutLinkGeneration(l.game, l.user, l.gen); err != nil {
 				return err
 			}
 		}
@@ -531,6 +543,11 @@ func TestOldBinaryDatabaseOpens(t *testing.T) {
 		}
 		if p, err := tx.Player("console:alice"); err != nil || p.Notify != "dm" || p.Theme != "dark" {
 			t.Errorf("alice: %+v, %v", p, err)
+		}
+		// Written before links could be reset: every link is of
+		// generation 0, as it was minted.
+		if gen, err := tx.LinkGeneration(1, "console:alice"); gen != 0 || err != nil {
+			t.Errorf("alice's link generation in game #1: %d, %v; want 0", gen, err)
 		}
 		return nil
 	})

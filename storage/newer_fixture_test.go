@@ -70,5 +70,8 @@ func newerFixture(t testing.TB) fixture {
 	f.players = append(f.players, &gobot.Player{ID: "discord:4", Name: "Dee", Updated: f0,
 		Vacation: &gobot.Vacation{FirstGame: f0.Add(-30 * 24 * time.Hour), Left: 9 * 24 * time.Hour, Weeks: 4, Start: f0, End: f0.Add(9 * 24 * time.Hour), Room: "discord:100"}})
 	f.rooms = append(f.rooms, &gobot.Room{ID: "matrix:!widgets:example.org", Widget: true, Updated: f0})
+	// Personal web links reset: game 1's Black twice, a watcher of game
+	// 2 once.
+	f.links = append(f.links, linkGen{1, "discord:1", 2}, linkGen{2, "matrix:@cy:example.org", 1})
 	return f
 }

@@ -123,7 +123,7 @@ func (f *fakeOAuth) serve(w http.ResponseWriter, r *http.Request, body []byte) b
 // whose they are.
 type linkTo struct{}
 
-func (linkTo) Link(id gobot.GameID, u gobot.UserID, watch bool) (string, time.Time, error) {
+func (linkTo) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/l/%d-%s", id, u.Local()), time.Now().Add(time.Hour), nil
 }
 

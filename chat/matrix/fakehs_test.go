@@ -187,6 +187,15 @@ func (f *fakeHS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		f.mu.Unlock()
 		f.json(w, 200, map[string]any{"joined": m})
+	case strings.HasSuffix(p, "/members"):
+		f.mu.Lock()
+		var chunk []map[string]any
+		for u := range f.members[arg(1)] {
+			chunk = append(chunk, map[string]any{"type": "m.room.member", "state_key": u, "sender": u, "event_id": "$m" + u,
+				"room_id": arg(1), "content": map[string]any{"membership": "join"}})
+		}
+		f.mu.Unlock()
+		f.json(w, 200, map[string]any{"chunk": chunk})
 	case strings.Contains(p, "/state/m.room.power_levels"):
 		f.mu.Lock()
 		pl, ok := f.power[arg(3)]

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"maunium.net/go/mautrix"
@@ -158,8 +159,10 @@ func (a *Adapter) name(ctx context.Context, room id.RoomID, u gobot.UserID) stri
 }
 
 // dmRoom returns the direct room with u: the one u invited the bot to or
-// the bot made before, if both are still in it (or u is still invited);
-// else a new one.
+// the bot made before, if it is still private (privateDM: exactly the
+// bot and u are its members, and it is encrypted when the bot encrypts);
+// else a new one. What goes there is for u alone: personal web links,
+// plans.
 func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 	key := "dm " + string(u)
 	b, err := a.getState(key)
@@ -168,14 +171,14 @@ func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 	}
 	if b != nil {
 		room := id.RoomID(b)
-		m := a.members(ctx, room)
-		_, userIn := m[u]
-		if !userIn && a.cli.StateStore != nil {
-			userIn = a.cli.StateStore.IsInvited(ctx, room, u) // not answered the invite yet
+		ok, err := a.private(ctx, room, u)
+		if err != nil {
+			return "", fmt.Errorf("matrix: checking the direct room with %s: %w", u, err)
 		}
-		if _, botIn := m[a.cli.UserID]; botIn && userIn {
+		if ok {
 			return room, nil
 		}
+		a.log.Info("the direct room is not private any more (other members, or not encrypted): making a new one", "room", room, "user", u)
 	}
 	req := &mautrix.ReqCreateRoom{Preset: "trusted_private_chat", IsDirect: true, Invite: []id.UserID{u}}
 	if a.crypto != nil {
@@ -191,4 +194,66 @@ func (a *Adapter) dmRoom(ctx context.Context, u id.UserID) (id.RoomID, error) {
 		return "", fmt.Errorf("matrix: making a direct room with %s: %w", u, err)
 	}
 	return resp.RoomID, a.putState(key, []byte(resp.RoomID))
+}
+
+// private reads room's members and encryption from the homeserver (not
+// a cache: who can read a credential is decided on fresh state) and
+// applies privateDM. A room the bot was removed from is not private.
+func (a *Adapter) private(ctx context.Context, room id.RoomID, u id.UserID) (bool, error) {
+	var resp *mautrix.RespMembers
+	err := a.retry(ctx, "members", func() error {
+		var err error
+		resp, err = a.cli.Members(ctx, room)
+		return err
+	})
+	if errors.Is(err, mautrix.MForbidden) || errors.Is(err, mautrix.MNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	members := map[id.UserID]event.Membership{}
+	for _, e := range resp.Chunk {
+		if e.StateKey == nil {
+			continue
+		}
+		m, _ := e.Content.Raw["membership"].(string)
+		members[id.UserID(*e.StateKey)] = event.Membership(m)
+	}
+	encrypted := false
+	if a.crypto != nil {
+		var enc event.EncryptionEventContent
+		err := a.retry(ctx, "encryption", func() error { return a.cli.StateEvent(ctx, room, event.StateEncryption, "", &enc) })
+		switch {
+		case err == nil:
+			encrypted = enc.Algorithm != ""
+		case !errors.Is(err, mautrix.MNotFound):
+			return false, err
+		}
+	}
+	return privateDM(a.cli.UserID, u, members, encrypted, a.crypto != nil), nil
+}
+
+// privateDM is the rule for a direct room that may carry what is for u
+// alone: its members, joined or invited, are exactly the bot (joined)
+// and u (joined, or invited and yet to answer), and it is encrypted
+// when the bot encrypts. A room marked direct that someone else joined
+// or was invited to, or that is not encrypted while the bot is, is not.
+func privateDM(bot, u id.UserID, members map[id.UserID]event.Membership, encrypted, crypto bool) bool {
+	if crypto && !encrypted || bot == u {
+		return false
+	}
+	if members[bot] != event.MembershipJoin {
+		return false
+	}
+	if m := members[u]; m != event.MembershipJoin && m != event.MembershipInvite {
+		return false
+	}
+	n := 0
+	for _, m := range members {
+		if m == event.MembershipJoin || m == event.MembershipInvite {
+			n++
+		}
+	}
+	return n == 2
 }

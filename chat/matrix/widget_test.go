@@ -21,7 +21,7 @@ import (
 // widgetLinker is a web board with a widget page, for the bot's `web`.
 type widgetLinker struct{}
 
-func (widgetLinker) Link(g gobot.GameID, u gobot.UserID, watch bool) (string, time.Time, error) {
+func (widgetLinker) Link(g gobot.GameID, u gobot.UserID, watch bool, gen uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/l/%d", g), time.Now().Add(time.Hour), nil
 }
 

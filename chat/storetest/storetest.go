@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"Claims", testClaims},
 		{"SharedNumbers", testSharedNumbers},
 		{"Ratings", testRatings},
+		{"LinkGenerations", testLinkGenerations}, // link.go
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
 		{"VoteGames", testVoteGames}, // vote.go

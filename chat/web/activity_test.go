@@ -358,11 +358,18 @@ func TestActivitySignIn(t *testing.T) {
 	}
 	// A personal link's session on the same server keeps
 	// frame-ancestors 'none'.
-	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	link, _, _ := ah.srv.Link(id, "discord:111", false, 0)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	lres, err := noFollow.Get(link)
 	if err != nil || len(lres.Cookies()) != 1 {
 		t.Fatalf("link: %v", err)
+	}
+	lres.Body.Close()
+	// Its /open step (given the link being opened) sets the session.
+	open, _ := http.NewRequest("GET", ah.ts.URL+lres.Header.Get("Location"), nil)
+	open.AddCookie(lres.Cookies()[0])
+	if lres, err = noFollow.Do(open); err != nil || len(lres.Cookies()) == 0 || lres.Cookies()[0].Name != cookieName(id) {
+		t.Fatalf("link's open step: %v", err)
 	}
 	lres.Body.Close()
 	if lc := lres.Cookies()[0]; lc.SameSite != http.SameSiteLaxMode || lc.Partitioned {
@@ -764,7 +771,7 @@ func TestActivityBearerSession(t *testing.T) {
 	}
 
 	// What the token is not.
-	link, _, _ := ah.srv.Link(id, "discord:111", false)
+	link, _, _ := ah.srv.Link(id, "discord:111", false, 0)
 	for _, c := range []struct{ why, token string }{
 		{"the cookie's value as a bearer", cookies[0].Value},
 		{"a link's token as a bearer", link[strings.LastIndex(link, "/")+1:]},

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -55,6 +56,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	f.Flush()
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	// A session opened with a link ends with it (web reset): checked
+	// when woken without a new state (a reset wakes the game's pages)
+	// and at each heartbeat, never on a move, so 1,000 pages woken by a
+	// move cost no more reads.
+	_, isBearer := bearer(r)
+	revocable := !isBearer && !p.Activity
 	for {
 		sn, err := s.live(r.Context(), p.Game)
 		if err == nil && sn.V != last {
@@ -65,12 +72,17 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			f.Flush()
+		} else if err == nil && revocable && errors.Is(s.current(r.Context(), p), ErrRevoked) {
+			return
 		}
 		select {
 		case <-r.Context().Done():
 			return
 		case <-wake:
 		case <-tick.C:
+			if revocable && errors.Is(s.current(r.Context(), p), ErrRevoked) {
+				return
+			}
 			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
 				return
 			}

@@ -207,6 +207,7 @@ func sessionCookie(t *testing.T, h *harness, id gobot.GameID, user string, watch
 	t.Helper()
 	b := h.browser()
 	res, _ := b.get(h.link(id, user, watch))
+	res, _ = b.get(h.ts.URL + res.Header.Get("Location")) // the link's /open step sets it
 	for _, c := range res.Cookies() {
 		if c.Name == cookieName(id) {
 			return c

@@ -56,6 +56,17 @@ func (t *recordingTx) PutMatch(g *gobot.Match) error {
 	return err
 }
 
+// PutLinkGeneration wakes the game's pages too: a `web reset` ends the
+// live streams of the sessions it revoked (events.go), though the game
+// itself did not change.
+func (t *recordingTx) PutLinkGeneration(g gobot.GameID, u gobot.UserID, gen uint64) error {
+	err := t.Tx.PutLinkGeneration(g, u, gen)
+	if err == nil {
+		*t.changed = append(*t.changed, g)
+	}
+	return err
+}
+
 func (t *recordingTx) InsertMatch(g *gobot.Match) error {
 	err := t.Tx.InsertMatch(g)
 	if err == nil {

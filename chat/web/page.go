@@ -269,6 +269,9 @@ type pageData struct {
 	Events string
 	// Resign is the question the Resign button asks first.
 	Resign string
+	// SignOut: the page's session is a link's cookie, which its Sign out
+	// button clears (not the Activity's: Discord's frame signs it in).
+	SignOut bool
 }
 
 // show serves a game's page. GET: it reads, it changes nothing.
@@ -292,6 +295,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	if p.Watch || d.Color == "" {
 		d.Role = "watcher"
 	}
+	d.SignOut = !p.Activity
 	if p.Activity {
 		s.activityHeaders(w) // inside Discord's frame (activity.go)
 	}

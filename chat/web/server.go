@@ -163,6 +163,9 @@ func New(cfg Config) (*Server, error) {
 		streams: newStreams(cfg.MaxStreams, MaxSessionStreams)}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
+	s.mux.HandleFunc("GET /g/{id}/open", s.open)
+	s.mux.HandleFunc("POST /g/{id}/open", s.open)
+	s.mux.HandleFunc("POST /g/{id}/signout", s.signOut)
 	s.mux.HandleFunc("GET /g/{id}", s.show)
 	s.mux.HandleFunc("GET /g/{id}/events", s.events)
 	s.mux.HandleFunc("POST /g/{id}/act", s.act)
@@ -244,10 +247,11 @@ func (s *Server) Handler() http.Handler {
 	})
 }
 
-// Link mints a personal link to game id for user (chat.Linker).
-func (s *Server) Link(id gobot.GameID, user gobot.UserID, watch bool) (string, time.Time, error) {
+// Link mints a personal link to game id for user, of user's link
+// generation gen in that game (chat.Linker).
+func (s *Server) Link(id gobot.GameID, user gobot.UserID, watch bool, gen uint64) (string, time.Time, error) {
 	exp := s.cfg.Now().Add(s.cfg.LinkTTL).Truncate(time.Second)
-	tok := s.sign.sign(purposeLink, Pass{Game: id, User: user, Watch: watch, Expires: exp.Unix()})
+	tok := s.sign.sign(purposeLink, Pass{Game: id, User: user, Watch: watch, Expires: exp.Unix(), Gen: gen})
 	return s.base.String() + "/l/" + tok, exp, nil
 }
 
@@ -256,31 +260,6 @@ func (s *Server) Link(id gobot.GameID, user gobot.UserID, watch bool) (string, t
 func cookieName(id gobot.GameID) string { return "gobot_g" + strconv.FormatUint(uint64(id), 10) }
 
 func gamePath(id gobot.GameID) string { return "/g/" + strconv.FormatUint(uint64(id), 10) }
-
-// exchange turns a personal link into a session: it sets the cookie and
-// redirects to the game's page, so the token leaves the address bar.
-// It changes no game: a link preview that opens it gets a cookie it
-// throws away.
-func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
-	p, err := s.sign.open(purposeLink, r.PathValue("token"), s.cfg.Now())
-	if err != nil {
-		s.refuse(w, err)
-		return
-	}
-	p.Session = newSessionID()
-	http.SetCookie(w, &http.Cookie{
-		Name:     cookieName(p.Game),
-		Value:    s.sign.sign(purposeSession, p),
-		Path:     gamePath(p.Game),
-		Expires:  time.Unix(p.Expires, 0),
-		MaxAge:   maxAge(p.Expires, s.cfg.Now()),
-		HttpOnly: true,
-		Secure:   r.TLS != nil || s.base.Scheme == "https",
-		SameSite: http.SameSiteLaxMode,
-	})
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, gamePath(p.Game), http.StatusSeeOther)
-}
 
 // maxAge is a cookie's Max-Age for a session that ends at expires (Unix
 // seconds): browsers count it from when they get the cookie, so a
@@ -318,6 +297,9 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
 	if err == nil && (p.Game != gobot.GameID(id) || p.Session == "") {
 		err = errWrongGame
 	}
+	if _, isBearer := bearer(r); err == nil && !isBearer {
+		err = s.current(r.Context(), p)
+	}
 	if err != nil {
 		s.refuse(w, err)
 		return Pass{}, false
@@ -343,6 +325,10 @@ func (s *Server) refuse(w http.ResponseWriter, err error) {
 		code, why = http.StatusForbidden, "This link has expired."
 	case errors.Is(err, errWrongGame):
 		code, why = http.StatusForbidden, "This link is for another game."
+	case errors.Is(err, ErrRevoked):
+		code, why = http.StatusForbidden, "This link was replaced by a newer one (web reset), which ended it and the boards opened with it."
+	case errors.Is(err, errUnavailable):
+		code, why = http.StatusServiceUnavailable, "This link could not be checked just now; try again in a moment."
 	}
 	s.errorPage(w, code, why)
 }

@@ -20,6 +20,9 @@ var (
 	ErrForged = errors.New("web: link not issued by this gobot")
 	// ErrExpired: signed, but past its expiry.
 	ErrExpired = errors.New("web: link expired")
+	// ErrRevoked: signed and unexpired, but of an older link generation
+	// than the user's in that game (web reset).
+	ErrRevoked = errors.New("web: link revoked")
 )
 
 // A Pass is what a personal link or a session grants: who may look at
@@ -35,6 +38,11 @@ type Pass struct {
 	// Activity: a session opened by the Discord Activity, whose pages
 	// Discord's clients may frame (activity.go).
 	Activity bool `json:"a,omitempty"`
+	// Gen is the user's link generation in the game the link was minted
+	// under (gobot.Tx.LinkGeneration); a link and the sessions opened
+	// with it end when `web reset` moves the generation past it. Links
+	// minted before generations existed have none: generation 0.
+	Gen uint64 `json:"n,omitempty"`
 }
 
 // A signer signs and checks passes with one secret. Link tokens and
@@ -46,6 +54,9 @@ const (
 	purposeLink    = "link"
 	purposeSession = "session"
 	purposeCSRF    = "csrf"
+	// purposeOpen signs the pass of a link being opened, kept in a
+	// short-lived cookie until the browser confirms (link.go).
+	purposeOpen = "open"
 )
 
 func (s signer) mac(purpose string, msg []byte) []byte {

@@ -173,7 +173,7 @@ func (h *harness) version(id gobot.GameID) uint64 {
 }
 
 func (h *harness) link(id gobot.GameID, user string, watch bool) string {
-	l, _, err := h.srv.Link(id, gobot.UserID("console:"+user), watch)
+	l, _, err := h.srv.Link(id, gobot.UserID("console:"+user), watch, 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -214,6 +214,10 @@ func (b *browser) open(link string, id gobot.GameID) string {
 	if res.StatusCode != http.StatusSeeOther {
 		b.h.t.Fatalf("link: status %d, want 303", res.StatusCode)
 	}
+	res, _ = b.get(b.h.ts.URL + res.Header.Get("Location")) // its /open step
+	if res.StatusCode != http.StatusSeeOther {
+		b.h.t.Fatalf("link's open step: status %d, want 303", res.StatusCode)
+	}
 	res, page := b.get(b.h.ts.URL + res.Header.Get("Location"))
 	if res.StatusCode != 200 {
 		b.h.t.Fatalf("page: status %d: %s", res.StatusCode, page)
@@ -253,11 +257,22 @@ func TestLinkOpensPage(t *testing.T) {
 	b := h.browser()
 	link := h.link(id, "alice", false)
 	res, _ := b.get(link)
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != gamePath(id) {
-		t.Fatalf("exchange: %d to %q, want 303 to %s (the token leaves the address bar)", res.StatusCode, res.Header.Get("Location"), gamePath(id))
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != gamePath(id)+"/open" {
+		t.Fatalf("exchange: %d to %q, want 303 to %s/open (the token leaves the address bar)", res.StatusCode, res.Header.Get("Location"), gamePath(id))
 	}
 	ck := res.Cookies()
-	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != gamePath(id) || ck[0].Secure {
+	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != gamePath(id)+"/open" || ck[0].MaxAge != 600 {
+		t.Fatalf("the link being opened: cookie %+v, want one HttpOnly, SameSite=Lax cookie on %s/open for 10 minutes", ck, gamePath(id))
+	}
+	res, _ = b.get(h.ts.URL + gamePath(id) + "/open")
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != gamePath(id) {
+		t.Fatalf("open: %d to %q, want 303 to %s (a first open is one step)", res.StatusCode, res.Header.Get("Location"), gamePath(id))
+	}
+	ck = res.Cookies()
+	if len(ck) != 2 || ck[1].Name != openCookie(id) || ck[1].MaxAge != -1 {
+		t.Fatalf("open: cookies %+v, want the session and the link being opened cleared", ck)
+	}
+	if !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != gamePath(id) || ck[0].Secure {
 		t.Fatalf("cookie %+v: want one HttpOnly, SameSite=Lax cookie on %s, not Secure over http", ck, gamePath(id))
 	}
 	if want := int(DefaultLinkTTL / time.Second); ck[0].MaxAge != want {

@@ -564,7 +564,7 @@ func TestWidgetSignIn(t *testing.T) {
 
 // link is a personal link of user (a Matrix localpart) to game id.
 func (m *mxHarness) link(id gobot.GameID, user string) string {
-	l, _, err := m.srv.Link(id, gobot.UserID("matrix:@"+user+":localhost"), false)
+	l, _, err := m.srv.Link(id, gobot.UserID("matrix:@"+user+":localhost"), false, 0)
 	if err != nil {
 		m.t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -63,14 +65,21 @@ func TestConsoleWebBoard(t *testing.T) {
 	if link == "" {
 		t.Fatal("web printed no link")
 	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/g/1" {
-		t.Errorf("the link: %d → %q, want 303 → /g/1", res.StatusCode, res.Header.Get("Location"))
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// The link, then its /open step (docs/web.md), then the board.
+	next := link
+	for _, want := range []string{"/g/1/open", "/g/1"} {
+		res, err := client.Get(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != want {
+			t.Fatalf("%s: %d → %q, want 303 → %s", next, res.StatusCode, res.Header.Get("Location"), want)
+		}
+		u, _ := url.Parse(link)
+		next = u.Scheme + "://" + u.Host + want
 	}
 	inW.Close()
 	go io.Copy(io.Discard, outR)

@@ -107,6 +107,17 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		err = rows(`SELECT game, player, generation FROM link_generations ORDER BY game, player COLLATE "C"`, func(r pgx.Rows) error {
+			var g, gen int64
+			var u string
+			if err := r.Scan(&g, &u, &gen); err != nil {
+				return err
+			}
+			return fn(storecopy.Item{Link: &storecopy.LinkGeneration{Game: gobot.GameID(g), User: gobot.UserID(u), Gen: uint64(gen)}})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT id, stored, value FROM outbox ORDER BY stored, id", func(r pgx.Rows) error {
 			var o storecopy.OutboxEntry
 			var id string
@@ -158,17 +169,17 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [9]int64
+	var n [10]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
 		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
-		(SELECT count(*) FROM events)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8])
+		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
-		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events} {
+		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -202,6 +213,8 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:
 				err = t.MarkEvent(it.Event.ID, it.Event.Handled)
+			case it.Link != nil:
+				err = t.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
 			}
 			if err != nil {
 				return err

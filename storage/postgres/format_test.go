@@ -89,3 +89,44 @@ func TestFormat3RecordsMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLinksMigrate: a database of schema 5 (before link generations)
+// with a game in it opens with migration 006; its players' links are of
+// generation 0, and a reset is stored.
+func TestLinksMigrate(t *testing.T) {
+	dsn := freshDSN(t)
+	old, err := Open(ctx, dsn, Options{migrateTo: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := storetest.NewGame("console:alice", "console:bob", "console:room")
+	if err := old.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(g) }); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	s, err := Open(ctx, dsn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(ctx, func(tx gobot.Tx) error {
+		if gen, err := tx.LinkGeneration(g.ID, "console:alice"); gen != 0 || err != nil {
+			t.Errorf("a link generation after migrating: %d, %v; want 0", gen, err)
+		}
+		return tx.PutLinkGeneration(g.ID, "console:alice", 1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx gobot.Tx) error {
+		gen, err := tx.LinkGeneration(g.ID, "console:alice")
+		if gen != 1 {
+			t.Errorf("after a reset: generation %d, want 1", gen)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

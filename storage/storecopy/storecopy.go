@@ -30,13 +30,14 @@ const (
 	Claims
 	States
 	Events
+	Links
 	numKinds
 )
 
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Outbox, Claims, States, Events}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
@@ -49,6 +50,7 @@ var kindNames = [numKinds][2]string{
 	Claims:     {"notice being sent", "notices being sent"},
 	States:     {"saved platform setting", "saved platform settings"},
 	Events:     {"handled chat event", "handled chat events"},
+	Links:      {"web link generation", "web link generations"},
 }
 
 func (k Kind) String() string {
@@ -69,6 +71,7 @@ type Item struct {
 	Claim     *gobot.Claim
 	State     *State
 	Event     *Event
+	Link      *LinkGeneration
 }
 
 // Kind returns the kind of the one part that is set; an error when none
@@ -84,6 +87,7 @@ func (it Item) Kind() (Kind, error) {
 		Claims:     it.Claim != nil,
 		States:     it.State != nil,
 		Events:     it.Event != nil,
+		Links:      it.Link != nil,
 	}
 	k, n := Kind(-1), 0
 	for i, ok := range set {
@@ -109,6 +113,14 @@ type OutboxEntry struct {
 type State struct {
 	NS, Key string
 	Value   []byte
+}
+
+// LinkGeneration is the generation of a player's personal links to a
+// game (gobot.Tx.PutLinkGeneration).
+type LinkGeneration struct {
+	Game gobot.GameID
+	User gobot.UserID
+	Gen  uint64
 }
 
 // Event is a handled chat event ID and when it was handled.

@@ -39,6 +39,8 @@ var Writers = map[string]storecopy.Kind{
 	"PutClaim":     storecopy.Claims,
 	"PutState":     storecopy.States,
 	"MarkEvent":    storecopy.Events,
+
+	"PutLinkGeneration": storecopy.Links,
 }
 
 // CheckWriters fails t for a method of gobot.Tx that stores a record of
@@ -125,6 +127,12 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 			return err
 		}
 		return tx.PutState("discord", "commands", []byte{0xff, 0})
+	},
+	storecopy.Links: func(tx gobot.Tx) error {
+		if err := tx.PutLinkGeneration(1, "t:ann", 3); err != nil {
+			return err
+		}
+		return tx.PutLinkGeneration(4, "t:cat", 1)
 	},
 	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
@@ -234,6 +242,13 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 					return err
 				}
 				*out = append(*out, c)
+			}
+			for _, l := range []storecopy.LinkGeneration{{Game: 1, User: "t:ann"}, {Game: 4, User: "t:cat"}, {Game: 4, User: "t:ann"}} {
+				gen, err := tx.LinkGeneration(l.Game, l.User)
+				if err != nil {
+					return err
+				}
+				*out = append(*out, gen)
 			}
 			for _, nk := range [][2]string{{"matrix", "sync"}, {"discord", "commands"}} {
 				v, err := tx.State(nk[0], nk[1])
