@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -27,10 +26,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
-	done, why := s.streams.open(p.Session)
-	if done == nil {
+	done, over, ok := s.streams.take(p.Session, s.clientKey(r))
+	if !ok {
 		w.Header().Set("Cache-Control", "no-store")
-		http.Error(w, why, http.StatusTooManyRequests)
+		http.Error(w, streamsFull[over], http.StatusTooManyRequests)
 		return
 	}
 	defer done()
@@ -92,57 +91,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // MaxSessionStreams bounds the live streams of one session (its tabs
-// and windows on one link); DefaultMaxStreams those of a process
-// (web.max_streams).
+// and windows on one link), MaxClientStreams those of one client (an
+// address, or a user Discord's proxy signed for: clientKey), so no one
+// holder of a link, opening it again and again, takes the process's;
+// DefaultMaxStreams those of a process (web.max_streams).
 const (
 	MaxSessionStreams = 8
+	MaxClientStreams  = 256
 	DefaultMaxStreams = 10_000
 )
 
-// streams counts the live streams open, per session and in all.
-type streams struct {
-	mu        sync.Mutex
-	max, per  int
-	n         int
-	bySession map[string]int
-}
-
-func newStreams(max, per int) *streams {
-	return &streams{max: max, per: per, bySession: map[string]int{}}
-}
-
-// The refusals of a stream over its limits (429).
-const (
-	msgSessionStreams = "Too many live pages are open on this link: close some of its tabs, then reload this one."
-	msgStreams        = "Too many live pages are open on this server just now: reload in a moment."
-)
-
-// open counts a stream of session's; done ends it. Over a limit done is
-// nil and why says which.
-func (st *streams) open(session string) (done func(), why string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.bySession[session] >= st.per {
-		return nil, msgSessionStreams
-	}
-	if st.n >= st.max {
-		return nil, msgStreams
-	}
-	st.n++
-	st.bySession[session]++
-	return func() {
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		st.n--
-		if st.bySession[session]--; st.bySession[session] == 0 {
-			delete(st.bySession, session)
-		}
-	}, ""
-}
-
-// count reports how many streams are open (for tests and metrics).
-func (st *streams) count() int {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.n
+// The refusals of a stream over its limits (429), by the limit: the
+// process's (-1), the session's, the client's.
+var streamsFull = map[int]string{
+	-1: "Too many live pages are open on this server just now: reload in a moment.",
+	0:  "Too many live pages are open on this link: close some of its tabs, then reload this one.",
+	1:  "Too many live pages are open from your network just now: close some, then reload this one.",
 }

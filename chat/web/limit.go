@@ -132,50 +132,68 @@ func (l *signInLimit) allow(client, target string, now time.Time) refusal {
 	return allowed
 }
 
-// inFlight bounds the checks under way with other servers (a widget's
-// OpenID token with its homeserver, each up to 10 s): in all, per server
-// name and per client. A client holds at most perClient of them, so a
-// flood from one client (naming servers that never answer, say) leaves
-// the rest to everyone else.
-type inFlight struct {
-	mu                        sync.Mutex
-	max, perServer, perClient int
-	n                         int
-	servers, clients          map[string]int
+// places counts what is under way (live streams, outgoing checks) in
+// all and per key of each kind (a session, a client, a server name),
+// each kind with its own limit: a place is taken only when the total
+// and every key are under their limits.
+type places struct {
+	mu     sync.Mutex
+	max, n int
+	limits []int            // per kind of key
+	held   []map[string]int // per kind: places held by key
 }
 
-// The outgoing OpenID checks under way: 16 in all, 4 per homeserver, 2
-// per client.
+func newPlaces(max int, limits ...int) *places {
+	p := &places{max: max, limits: limits}
+	for range limits {
+		p.held = append(p.held, map[string]int{})
+	}
+	return p
+}
+
+// take takes a place for keys (one per kind, in newPlaces' order).
+// ok false: the total (over -1) or the kind over its limit (over) is
+// full. release gives the place back.
+func (p *places) take(keys ...string) (release func(), over int, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n >= p.max {
+		return nil, -1, false
+	}
+	for i, k := range keys {
+		if p.held[i][k] >= p.limits[i] {
+			return nil, i, false
+		}
+	}
+	p.n++
+	for i, k := range keys {
+		p.held[i][k]++
+	}
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.n--
+		for i, k := range keys {
+			if p.held[i][k]--; p.held[i][k] == 0 {
+				delete(p.held[i], k)
+			}
+		}
+	}, 0, true
+}
+
+// count reports how many places are taken.
+func (p *places) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// The outgoing OpenID checks under way (places by server, by client):
+// 16 in all, 4 per homeserver, 2 per client. A client holds at most 2
+// of them, so a flood from one client (naming servers that never
+// answer, say) leaves the rest to everyone else.
 const (
 	maxChecks          = 16
 	maxChecksPerServer = 4
 	maxChecksPerClient = 2
 )
-
-func newInFlight(max, perServer, perClient int) *inFlight {
-	return &inFlight{max: max, perServer: perServer, perClient: perClient, servers: map[string]int{}, clients: map[string]int{}}
-}
-
-// acquire takes a place for client's check with server; ok false: none
-// is free. release gives it back.
-func (f *inFlight) acquire(client, server string) (release func(), ok bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n >= f.max || f.servers[server] >= f.perServer || f.clients[client] >= f.perClient {
-		return nil, false
-	}
-	f.n++
-	f.servers[server]++
-	f.clients[client]++
-	return func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.n--
-		if f.servers[server]--; f.servers[server] == 0 {
-			delete(f.servers, server)
-		}
-		if f.clients[client]--; f.clients[client] == 0 {
-			delete(f.clients, client)
-		}
-	}, true
-}

@@ -242,7 +242,7 @@ func TestStreamsBounded(t *testing.T) {
 			t.Fatalf("over the limit: %d %q, want 429 %q", res.StatusCode, body, want)
 		}
 	}
-	refused(openStream(t, c, h.ts.URL, id, carol), msgSessionStreams)
+	refused(openStream(t, c, h.ts.URL, id, carol), streamsFull[0])
 	if res := openStream(t, c, h.ts.URL, id, sessionCookie(t, h, id, "dave", true)); res.StatusCode != 200 {
 		t.Fatalf("another session: %d", res.StatusCode)
 	}
@@ -267,7 +267,35 @@ func TestStreamsBounded(t *testing.T) {
 			t.Fatalf("stream %d of 3: %d", i+1, res.StatusCode)
 		}
 	}
-	refused(openStream(t, c, ts.URL, id, sessionCookie(t, h, id, "w3", true)), msgStreams)
+	refused(openStream(t, c, ts.URL, id, sessionCookie(t, h, id, "w3", true)), streamsFull[-1])
+}
+
+// TestClientStreamsBounded: one client opening a watch link again and
+// again (each open a new session) holds at most MaxClientStreams live
+// streams, so it cannot take the process's; another client still opens
+// one.
+func TestClientStreamsBounded(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	c := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(c.Transport.(*http.Transport).CloseIdleConnections)
+	var cookie *http.Cookie
+	for i := range MaxClientStreams {
+		if i%MaxSessionStreams == 0 {
+			cookie = sessionCookie(t, h, id, "carol", true) // the link opened again
+		}
+		if res := openStream(t, c, h.ts.URL, id, cookie); res.StatusCode != 200 {
+			t.Fatalf("stream %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := openStream(t, c, h.ts.URL, id, sessionCookie(t, h, id, "carol", true))
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusTooManyRequests || strings.TrimSpace(string(body)) != streamsFull[1] {
+		t.Fatalf("a fresh session of the same client: %d %q, want 429 %q", res.StatusCode, body, streamsFull[1])
+	}
+	if res := openStream(t, clientFrom(t, "127.0.0.2"), h.ts.URL, id, sessionCookie(t, h, id, "dave", true)); res.StatusCode != 200 {
+		t.Fatalf("another client: %d", res.StatusCode)
+	}
 }
 
 // TestTimeouts: a client that sends its headers slowly is cut off (the

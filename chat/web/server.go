@@ -110,8 +110,8 @@ type Server struct {
 	// widgetSignIns and checks bound the widget's sign-ins and the
 	// OpenID checks they start (limit.go).
 	widgetSignIns *signInLimit
-	checks        *inFlight
-	streams       *streams // the live streams open (events.go)
+	checks        *places // the OpenID checks under way (by server, by client)
+	streams       *places // the live streams open (by session, by client: events.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -159,8 +159,8 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
-		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newInFlight(maxChecks, maxChecksPerServer, maxChecksPerClient),
-		streams: newStreams(cfg.MaxStreams, MaxSessionStreams)}
+		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
+		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams)}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)

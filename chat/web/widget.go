@@ -302,7 +302,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusTooManyRequests, widgetSession{Message: widgetBusy[why]})
 		return
 	}
-	release, ok := s.checks.acquire(client, server)
+	release, _, ok := s.checks.take(server, client)
 	if !ok {
 		reply(http.StatusTooManyRequests, widgetSession{Message: widgetBusy[overInFlight]})
 		return
