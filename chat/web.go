@@ -80,7 +80,10 @@ func cmdWeb(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	what := "Your personal link to play game #%d on the web board; it acts as you, so keep it to yourself. It works until %s."
-	if watch {
+	switch {
+	case watch && match.Has(gobot.SideRoom) && match.Active(): // the room's members vote on the board (board.go)
+		what = "Your link to vote in game #%d on the web board; it votes as you, so keep it to yourself. It works until %s."
+	case watch:
 		what = "Your link to watch game #%d on the web board (watch only). It works until %s."
 	}
 	text := fmt.Sprintf(what, match.ID, expires.UTC().Format("2 Jan 2006")) + "\n" + url
@@ -89,7 +92,7 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
 	if r.CanLaunch && r.PrivateReplies && !reset {
-		games, _, err := BoardGames(tx, r.Room, r.User.ID)
+		games, _, err := boardGames(tx, r.Room, r.User.ID)
 		if err != nil {
 			return Result{}, err
 		}
@@ -118,11 +121,11 @@ func cmdWeb(call *Call) (Result, error) {
 // webShown: `web` only looks, unless it resets the caller's links.
 func webShown(a *protocol.Args) bool { return a.Choice["reset"] == "" }
 
-// BoardGames are the games a board opened inside room (not for one
+// boardGames are the games a board opened inside room (not for one
 // game: the Discord Activity, chat/web) shows user: user's games being
 // played there or in a thread of it; if there are none, every game
 // being played in room itself, to watch.
-func BoardGames(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
+func boardGames(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
 	mine, err := tx.ActiveGames(user)
 	if err != nil {
 		return nil, false, err

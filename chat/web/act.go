@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -36,6 +37,20 @@ func commandOf(action, point string, id gobot.GameID) (string, []string, bool) {
 		return "undo", []string{"no", g}, true
 	}
 	return "", nil, false
+}
+
+// voteOf is the vote a room member's click stands for in a vote game:
+// play E5 is vote E5, pass and resign are vote pass and vote resign
+// (chat.Voter); the scoring's clicks (dead, done, resume) are the
+// voters' own, and undo is refused as chat refuses it.
+func voteOf(cmd string, args []string) (string, []string) {
+	switch cmd {
+	case "play":
+		return "vote", args
+	case "pass", "resign":
+		return "vote", append([]string{cmd}, args...)
+	}
+	return cmd, args
 }
 
 // validPoint accepts what looks like a coordinate ("E5", "T19"); the
@@ -96,12 +111,15 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusForbidden, answer{Message: "This page is out of date or was not opened from your link; reload it and try again."})
 		return
 	}
-	sn, err := s.snapshot(r.Context(), p.Game)
+	// The game as it stands, shared with the live pages (one read per
+	// change of the game, not one per click).
+	sn, err := s.live(r.Context(), p.Game)
 	if err != nil {
 		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The game could not be read just now; nothing was changed."})
 		return
 	}
-	if p.Watch || sn.color(p.User) == "" {
+	v, role, _ := sn.role(p.User, p.Watch)
+	if role == string(chat.Watcher) {
 		s.answer(w, http.StatusForbidden, answer{Message: fmt.Sprintf("You are watching game #%d: only its players can play.", p.Game), State: &sn.state})
 		return
 	}
@@ -111,19 +129,23 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: &sn.state})
 		return
 	}
+	if v.Role == chat.Voter {
+		cmd, args = voteOf(cmd, args) // the room moves by vote: play E5 is vote E5
+	}
+	view := sn.view
 	req := protocol.Request{
-		User:      protocol.User{ID: p.User, Name: sn.names[p.User]},
-		Room:      sn.room,
+		User:      protocol.User{ID: p.User, Name: view.Names[p.User]},
+		Room:      view.Room,
 		EventID:   gobot.EventID(fmt.Sprintf("web:%d:%s:%s", p.Game, p.User, cid)),
 		Command:   cmd,
 		Args:      args,
-		Community: sn.community,
-		Platform:  s.platform(sn.room),
+		Community: view.Community,
+		Platform:  s.platform(view.Room),
 	}
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
 	if rep.Error && !rep.Duplicate { // a retried click was applied once: no refusal
-		a.Message = s.plain(rep.Text, sn)
+		a.Message = s.plain(rep.Text, view)
 	}
 	if now, err := s.snapshot(r.Context(), p.Game); err == nil {
 		a.State = &now.state
@@ -137,7 +159,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
 	defer cancel()
 	if !rep.Error && !rep.Duplicate && !rep.Private {
-		room := sn.room
+		room := view.Room
 		if rep.Room != "" {
 			room = rep.Room
 		}
@@ -171,11 +193,11 @@ func (s *Server) platform(room gobot.RoomID) *protocol.Platform {
 
 // plain turns a chat reply's text into the page's: mentions become
 // names and command tokens the command as the game's room types it.
-func (s *Server) plain(text string, sn *snapshot) string {
-	p := s.platform(sn.room)
+func (s *Server) plain(text string, view *chat.BoardView) string {
+	p := s.platform(view.Room)
 	text = protocol.FormatCommands(text, func(c string) string { return "“" + p.Command(c) + "”" })
 	text = protocol.FormatText(text, func(u gobot.UserID) string {
-		if n, ok := sn.names[u]; ok {
+		if n, ok := view.Names[u]; ok {
 			return n
 		}
 		return u.Local()

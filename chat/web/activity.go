@@ -20,7 +20,6 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/game"
 )
 
 // The Discord Activity: the web board inside Discord. A game's "Open
@@ -407,14 +406,15 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]})
 		return
 	}
-	games, watch, err := s.roomGames(r.Context(), room, user.ID)
+	rb, err := s.cfg.Bot.RoomBoards(r.Context(), room, user.ID, 0)
 	if err != nil {
 		s.cfg.Log.Error("web: activity games", "room", room, "err", err)
 		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The games could not be read just now; try again in a moment."})
 		return
 	}
+	games, watch := rb.Games, rb.Watch
 	if in.Game != 0 {
-		i := slices.IndexFunc(games, func(m *gobot.Match) bool { return m.ID == in.Game })
+		i := slices.IndexFunc(games, func(v *chat.BoardView) bool { return v.ID == in.Game })
 		if i >= 0 {
 			games = games[i : i+1]
 		} else {
@@ -422,20 +422,20 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 			// watch shown before they started one of their own here (or
 			// sent by hand). A game being played here they may watch,
 			// as that list offered; otherwise say why not.
-			m, err := s.channelGame(r.Context(), room, in.Game)
+			v, err := s.cfg.Bot.ChannelBoard(r.Context(), room, in.Game, user.ID)
 			switch {
-			case err != nil && !errors.Is(err, gobot.ErrNotFound):
+			case err != nil && !errors.Is(err, chat.ErrNoGame):
 				s.cfg.Log.Error("web: activity game", "game", in.Game, "err", err)
 				s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
 				return
-			case m == nil:
+			case v == nil:
 				s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
 				return
-			case !m.Active():
+			case v.Phase == "over":
 				s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)})
 				return
 			}
-			games, watch = []*gobot.Match{m}, true
+			games, watch = []*chat.BoardView{v}, true
 		}
 	}
 	switch len(games) {
@@ -445,14 +445,14 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	case 1:
 	default:
 		var list []activityGame
-		for _, m := range games[:min(len(games), 25)] {
-			list = append(list, activityGame{ID: m.ID, Label: s.gameLabel(r.Context(), m)})
+		for _, v := range games[:min(len(games), 25)] {
+			list = append(list, activityGame{ID: v.ID, Label: v.Label()})
 		}
 		s.activityAnswer(w, http.StatusOK, activityAnswer{Games: list, Watch: watch})
 		return
 	}
 	id := games[0].ID
-	sn, err := s.snapshot(r.Context(), id)
+	sn, err := s.live(r.Context(), id)
 	if err != nil {
 		s.cfg.Log.Error("web: activity game", "game", id, "err", err)
 		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
@@ -460,16 +460,14 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
+	v, role, color := sn.role(user.ID, watch)
 	a := activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/"), Token: s.sign.sign(purposeActivity, p), Game: id,
-		Role: "player", Color: sn.color(user.ID), Name: user.Name, Resign: sn.resignQuestion(user.ID), State: &sn.state}
+		Role: role, Color: color, Name: user.Name, Resign: v.ResignQuestion, State: &sn.state}
 	if a.Name == "" {
 		a.Name = user.ID.Local()
 	}
-	if n, ok := sn.names[user.ID]; ok {
+	if n, ok := sn.view.Names[user.ID]; ok {
 		a.Name = n
-	}
-	if p.Watch || a.Color == "" {
-		a.Role, a.Color = "watcher", ""
 	}
 	// The page keeps the session (the bearer token above): WebKit —
 	// Discord's iOS app — blocks third-party cookies and has no
@@ -496,39 +494,3 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 // purposeActivity signs the Activity's bearer tokens: neither a link, a
 // cookie nor a widget's token can stand for one, nor one for them.
 const purposeActivity = "activity"
-
-// roomGames are the games an Activity in room may open for user
-// (chat.BoardGames: the bot's `web` launches the Activity only where it
-// shows the button's game).
-func (s *Server) roomGames(ctx context.Context, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
-	err = s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		games, watch, err = chat.BoardGames(tx, room, user)
-		return err
-	})
-	return games, watch, err
-}
-
-// channelGame is game id if it is played in room or a thread of it
-// (ended or not); nil otherwise.
-func (s *Server) channelGame(ctx context.Context, room gobot.RoomID, id gobot.GameID) (*gobot.Match, error) {
-	var m *gobot.Match
-	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		g, err := tx.Match(id)
-		if err == nil && (g.Room == room || g.Parent == room) {
-			m = g
-		}
-		return err
-	})
-	return m, err
-}
-
-// gameLabel names a game in the Activity's list: "#7: alice (Black)
-// against bob (White)".
-func (s *Server) gameLabel(ctx context.Context, m *gobot.Match) string {
-	name := func(u gobot.UserID) string { return u.Local() }
-	if sn, err := s.snapshot(ctx, m.ID); err == nil {
-		name = func(u gobot.UserID) string { return sn.names[u] }
-	}
-	// a team game: "#7: alice, bob (Black) against carol, dave (White)"
-	return fmt.Sprintf("#%d: %s (Black) against %s (White)", m.ID, m.Side(game.Black).Name(name), m.Side(game.White).Name(name))
-}

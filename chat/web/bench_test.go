@@ -53,7 +53,7 @@ func BenchmarkBoardSVG19(b *testing.B) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		boardSVG(&buf, g)
+		boardSVG(&buf, g, nil)
 	}
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)

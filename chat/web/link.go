@@ -46,12 +46,7 @@ func (s *Server) current(ctx context.Context, p Pass) error {
 	if p.Activity {
 		return nil
 	}
-	var gen uint64
-	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		var err error
-		gen, err = tx.LinkGeneration(p.Game, p.User)
-		return err
-	})
+	gen, err := s.cfg.Bot.LinkGeneration(ctx, p.Game, p.User)
 	if err != nil {
 		s.cfg.Log.Error("web: reading a link generation", "game", p.Game, "err", err)
 		return errUnavailable

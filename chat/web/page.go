@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -16,7 +15,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -32,46 +31,43 @@ type state struct {
 	Undo   string `json:"undo"`   // the colour asking to take back a move
 	Board  string `json:"board"`  // the SVG
 	Side   string `json:"side"`   // players, clock, last moves (HTML)
+	// Vote is a vote game's line while the room moves: how to vote, or
+	// the tally and the open window, as chat says it.
+	Vote string `json:"vote,omitempty"`
 }
 
-// snapshot is a game's state at one Version, built once and shared by
-// every page of the game, with what the router needs to act in it.
+// snapshot is a game's state at one Version, built once from the bot's
+// one read of the game (chat.Bot.Board) and shared by every page of the
+// game; the view answers what each viewer may do (chat.BoardView.For).
 type snapshot struct {
 	state
-	json      []byte
-	gen       uint64 // the Hub's generation of the game when it was read
-	id        gobot.GameID
-	room      gobot.RoomID
-	community gobot.CommunityID
-	seats     *gobot.Match // who plays each side (gobot.Side), copied from the game
-	names     map[gobot.UserID]string
+	json []byte
+	gen  uint64 // the Hub's generation of the game when it was read
+	view *chat.BoardView
 }
 
-// resignQuestion is what the board asks u before a resignation, in
-// the words chat asks it on Discord: "Resign game #1 against bob?" (a
-// team game: for the team, against the other team's players).
-func (sn *snapshot) resignQuestion(u gobot.UserID) string {
-	c := game.Black
-	if sn.color(u) == "black" {
-		c = game.White
+// viewer is what u may do in the game (chat's answer, no read).
+func (sn *snapshot) viewer(u gobot.UserID) chat.Viewer { return sn.view.For(u) }
+
+// role is u's role on the page ("player", "voter", "watcher") and the
+// colour the page acts for ("black", "white"; "" for a watcher). A
+// watch pass (a link asked for by someone who plays no side, the
+// Activity's list to watch) is a watcher's, but in a vote game, where
+// the room's members vote.
+func (sn *snapshot) role(u gobot.UserID, watch bool) (chat.Viewer, string, string) {
+	v := sn.viewer(u)
+	if v.Role == chat.Watcher || watch && v.Role == chat.Player {
+		return v, string(chat.Watcher), ""
 	}
-	opp := sn.seats.Side(c)
-	ns := opp.Name(func(o gobot.UserID) string { return cmp.Or(sn.names[o], o.Local()) })
-	if opp.Rotates() {
-		return fmt.Sprintf("Resign game #%d for your team against %s?", sn.id, ns)
-	}
-	return fmt.Sprintf("Resign game #%d against %s?", sn.id, ns)
+	return v, string(v.Role), colorName(v.Color)
 }
 
-// color returns u's colour in the game ("black", "white" or "").
-func (sn *snapshot) color(u gobot.UserID) string {
-	switch sn.seats.ColorOf(u) { // a team game: every member plays
-	case game.Black:
-		return "black"
-	case game.White:
-		return "white"
+// colorName is c's name on the page: "black", "white" or "".
+func colorName(c game.Color) string {
+	if c == game.Empty {
+		return ""
 	}
-	return ""
+	return strings.ToLower(c.Name())
 }
 
 // snapshots caches each game's last snapshot.
@@ -108,32 +104,23 @@ func (s *Server) live(ctx context.Context, id gobot.GameID) (*snapshot, error) {
 	return s.snapshot(ctx, id)
 }
 
-var errNoGame = errors.New("web: no such game")
+var errNoGame = chat.ErrNoGame
 
 // snapshot returns game id's current snapshot.
 func (s *Server) snapshot(ctx context.Context, id gobot.GameID) (*snapshot, error) {
-	var sn *snapshot
 	gen := s.cfg.Hub.generation(id) // before the read: a change after it makes this stale
-	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		match, err := tx.Match(id)
-		if errors.Is(err, gobot.ErrNotFound) {
-			return errNoGame
-		}
-		if err != nil {
-			return err
-		}
-		s.snaps.mu.Lock()
-		cached := s.snaps.m[id]
-		s.snaps.mu.Unlock()
-		if cached != nil && cached.V == match.Version {
-			c := *cached
-			sn = &c
-			return nil
-		}
-		sn, err = s.build(tx, match)
-		return err
-	})
+	view, err := s.cfg.Bot.Board(ctx, id, "")
 	if err != nil {
+		return nil, err
+	}
+	s.snaps.mu.Lock()
+	cached := s.snaps.m[id]
+	s.snaps.mu.Unlock()
+	var sn *snapshot
+	if cached != nil && cached.V == view.Version {
+		c := *cached
+		sn = &c
+	} else if sn, err = s.build(view); err != nil {
 		return nil, err
 	}
 	sn.gen = gen
@@ -152,6 +139,7 @@ type side struct {
 	Moves   []string
 	Undo    string
 	Score   string
+	Vote    string
 }
 
 type player struct {
@@ -160,71 +148,20 @@ type player struct {
 	ToMove            bool
 }
 
-func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
-	g, err := game.Replay(match.Record)
-	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
+// build draws view: the board as SVG, the panel beside it as HTML, in
+// chat's words (chat.BoardView).
+func (s *Server) build(view *chat.BoardView) (*snapshot, error) {
+	sn := &snapshot{view: view}
+	sn.V, sn.Phase, sn.Status, sn.Turn, sn.Undo = view.Version, view.Phase, view.Status, colorName(view.Turn), colorName(view.UndoBy)
+	if view.Vote != "" {
+		sn.Vote = s.plain(view.Vote, view)
 	}
-	sn := &snapshot{id: match.ID, room: match.Room, seats: &gobot.Match{Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone()}, names: map[gobot.UserID]string{}}
-	if match.Rating != nil {
-		sn.community = match.Rating.Community
-	}
-	for _, u := range match.Players() {
-		name := u.Local()
-		if p, err := tx.Player(u); err == nil && p.Name != "" {
-			name = p.Name
-		}
-		sn.names[u] = name
-	}
-	sn.V = match.Version
-	sn.Phase = g.Phase().String()
-	var sd side
-	for _, c := range []game.Color{game.Black, game.White} {
-		name := match.Side(c).Name(func(u gobot.UserID) string { return sn.names[u] }) // a team game: the team's players
-		p := player{Color: strings.ToLower(c.Name()), Name: name, Captures: g.Captures(c) + g.PassStones(c),
-			ToMove: g.Phase() == game.Playing && g.ToMove() == c && match.Active()}
-		if match.Rating != nil {
-			p.Rank = match.Rating.BlackRank
-			if c == game.White {
-				p.Rank = match.Rating.WhiteRank
-			}
-		}
-		sd.Players = append(sd.Players, p)
-	}
-	switch {
-	case !match.Active():
-		sn.Phase = "over"
-		sn.Status = resultText(match.Result)
-	case g.Phase() == game.Scoring:
-		sc := g.Score()
-		sn.Status = "Scoring: click the dead stones, then Done."
-		sd.Score = fmt.Sprintf("Black %s, White %s: %s if this count stands.", ftoa(sc.Black.Total), ftoa(sc.White.Total), sc.Result.Describe())
-	default:
-		c := g.ToMove()
-		sn.Turn = strings.ToLower(c.Name())
-		sn.Status = fmt.Sprintf("%s to play (%s)", c.Name(), sn.names[match.Side(c).ToMove()])
-		if !match.Deadline.IsZero() {
-			sd.Clock = fmt.Sprintf("%s must move by %s.", sn.names[match.Side(c).ToMove()], match.Deadline.UTC().Format("2 Jan 15:04 MST"))
-		}
-		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
-			sd.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", sn.names[match.Side(c).ToMove()], protocol.FormatDuration(match.PausedLeft))
-		}
-	}
-	if match.UndoBy != "" && match.Active() {
-		sn.Undo = sn.color(match.UndoBy)
-		sd.Undo = fmt.Sprintf("%s asks to take back the last move.", sn.names[match.UndoBy])
-	}
-	moves := g.Moves()
-	for i := max(0, len(moves)-6); i < len(moves); i++ {
-		m := moves[i]
-		where := "pass"
-		if !m.Point.IsPass() {
-			where = m.Point.GTP(g.Config().Height)
-		}
-		sd.Moves = append(sd.Moves, fmt.Sprintf("%d. %s %s", i+1, m.Color.Name(), where))
+	sd := side{Clock: view.Clock, Moves: view.Moves, Undo: view.UndoText, Score: view.Score, Vote: sn.Vote}
+	for _, p := range view.Sides {
+		sd.Players = append(sd.Players, player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove})
 	}
 	var buf bytes.Buffer
-	boardSVG(&buf, g)
+	boardSVG(&buf, view.Game, view.Votes)
 	sn.Board = buf.String()
 	buf.Reset()
 	if err := s.page.ExecuteTemplate(&buf, "side", sd); err != nil {
@@ -242,26 +179,12 @@ func (s *Server) build(tx gobot.Tx, match *gobot.Match) (*snapshot, error) {
 	return sn, nil
 }
 
-// resultText is a finished game's status: the result in words with its
-// SGF form, "Black wins by 3.5 points (B+3.5)", or "Draw".
-func resultText(sgf string) string {
-	r, err := game.ParseResult(sgf)
-	if err != nil {
-		return "Game over (" + clip(sgf) + ")"
-	}
-	if r.Winner == game.Empty && (r.Reason == game.ByScore || r.Reason == game.ByCycle) {
-		return "Draw"
-	}
-	d := r.Describe()
-	return strings.ToUpper(d[:1]) + d[1:] + " (" + r.String() + ")"
-}
-
 // pageData is what page.html is executed with.
 type pageData struct {
 	Title  string
 	Game   gobot.GameID
 	CSRF   string
-	Role   string // player or watcher
+	Role   string // player, voter (a vote game's room member) or watcher
 	Color  string // the viewer's colour
 	State  state
 	Board  template.HTML
@@ -290,11 +213,9 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusServiceUnavailable, "The game could not be read just now; try again in a moment.")
 		return
 	}
-	d := pageData{Title: fmt.Sprintf("Game #%d", p.Game), Game: p.Game, CSRF: s.sign.csrf(p.Session), Role: "player", Color: sn.color(p.User),
-		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: sn.resignQuestion(p.User)}
-	if p.Watch || d.Color == "" {
-		d.Role = "watcher"
-	}
+	v, role, color := sn.role(p.User, p.Watch)
+	d := pageData{Title: fmt.Sprintf("Game #%d", p.Game), Game: p.Game, CSRF: s.sign.csrf(p.Session), Role: role, Color: color,
+		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: v.ResignQuestion}
 	d.SignOut = !p.Activity
 	if p.Activity {
 		s.activityHeaders(w) // inside Discord's frame (activity.go)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/gobotgo/gobot"
 )
 
 // A team game on the web board: every member's link is a player's, the
@@ -49,11 +47,11 @@ func TestTeamGameClicks(t *testing.T) {
 		t.Fatalf("bob, the second Black player, plays G5: %d %q", code, msg)
 	}
 	// The Activity's list names both teams.
-	var m *gobot.Match
-	if err := h.db.View(context.Background(), func(tx gobot.Tx) (err error) { m, err = tx.Match(id); return err }); err != nil {
+	v, err := h.bot.Board(context.Background(), id, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := h.srv.gameLabel(context.Background(), m); got != "#1: alice, bob (Black) against carol, dave (White)" {
+	if got := v.Label(); got != "#1: alice, bob (Black) against carol, dave (White)" {
 		t.Errorf("the Activity's label: %q", got)
 	}
 }

@@ -37,8 +37,10 @@ const (
 
 func coord(i int) string { return strconv.Itoa(margin + i*cell) }
 
-// boardSVG writes g's board as an SVG element.
-func boardSVG(buf *bytes.Buffer, g *game.Game) {
+// boardSVG writes g's board as an SVG element; votes are the open
+// voting window's votes of a vote game, a count on each voted point (as
+// the PNG shows them).
+func boardSVG(buf *bytes.Buffer, g *game.Game, votes map[game.Point]int) {
 	v := render.ViewOf(g, 0)
 	b := v.Board
 	w, h := b.Width(), b.Height()
@@ -139,6 +141,20 @@ func boardSVG(buf *bytes.Buffer, g *game.Game) {
 		buf.WriteString(`<circle class="last" fill="none" stroke="` + col + `" stroke-width="3" cx="` + coord(int(v.Last.X)) + `" cy="` + coord(int(v.Last.Y)) + `" r="` + ftoa(stoneR*.45) + `"/>`)
 	}
 	buf.WriteString(`</g>`)
+	if len(votes) > 0 {
+		buf.WriteString(`<g class="votes" font-family="sans-serif" font-weight="bold" font-size="16" text-anchor="middle" dominant-baseline="central">`)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				n := votes[game.Pt(x, y)]
+				if n == 0 {
+					continue
+				}
+				buf.WriteString(`<circle cx="` + coord(x) + `" cy="` + coord(y) + `" r="13" fill="#1d5fa8" stroke="#fff" stroke-width="1.5"/>`)
+				buf.WriteString(`<text fill="#fff" x="` + coord(x) + `" y="` + coord(y) + `">` + strconv.Itoa(n) + `</text>`)
+			}
+		}
+		buf.WriteString(`</g>`)
+	}
 	// The points: transparent squares on top, what tests, screen readers
 	// and clicks use. Their size and tabindex come from board.css and
 	// boardui.js, to keep the page small.
@@ -170,6 +186,13 @@ func boardSVG(buf *bytes.Buffer, g *game.Game) {
 			buf.WriteString(what)
 			if what != "empty" && v.Dead[p] {
 				buf.WriteString(", marked dead")
+			}
+			if n := votes[p]; n > 0 {
+				buf.WriteString(", " + strconv.Itoa(n) + " vote")
+				if n > 1 {
+					buf.WriteString("s")
+				}
+				buf.WriteString(`" data-votes="` + strconv.Itoa(n))
 			}
 			buf.WriteString(`" x="`)
 			buf.Write(strconv.AppendInt(num[:0], int64(margin+x*cell-cell/2), 10))

@@ -348,9 +348,9 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusServiceUnavailable, widgetSession{Message: "The game could not be read just now; reload the widget in a moment."})
 		return
 	}
-	color := sn.color(user)
-	if color == "" {
-		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.room, user)
+	v := sn.viewer(user)
+	if v.Role != chat.Player {
+		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.view.Room, user)
 		if err != nil {
 			reply(http.StatusServiceUnavailable, widgetSession{Message: "The game's room could not be checked just now; reload the widget in a moment."})
 			return
@@ -360,13 +360,13 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	p := Pass{Game: gobot.GameID(id), User: user, Watch: color == "", Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
-	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: "player", Color: color, Name: user.Local(), Resign: sn.resignQuestion(user), State: &sn.state}
-	if n, ok := sn.names[user]; ok {
+	// A member of a vote game's room votes (chat.Voter): its pass is a
+	// watch pass, as any non-player's.
+	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != chat.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	v, role, color := sn.role(user, p.Watch)
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: &sn.state}
+	if n, ok := sn.view.Names[user]; ok {
 		ws.Name = n
-	}
-	if p.Watch {
-		ws.Role = "watcher"
 	}
 	opened = true
 	reply(http.StatusOK, ws)
