@@ -56,9 +56,9 @@ function show(s) {
   body.dataset.role = s.role;
   body.dataset.color = s.color || "";
   document.querySelector("[data-title]").textContent = "Game #" + s.game;
-  document.querySelector("[data-who]").textContent = s.role === "player" ? "(" + s.name + ", " + s.color + ")" : "(" + s.name + ", watching)";
-  document.getElementById("actions").hidden = s.role !== "player";
-  document.getElementById("watching").hidden = s.role === "player";
+  document.querySelector("[data-who]").textContent = ui.who(s.role, s.name, s.color);
+  document.getElementById("actions").hidden = s.role === "watcher";
+  document.getElementById("watching").hidden = s.role !== "watcher";
   if (s.resign) document.querySelector("[data-question]").textContent = s.resign;
   document.title = "Game #" + s.game + " · gobot";
   ui.apply(s.state);

@@ -40,16 +40,25 @@ window.gobotBoard = function (opt) {
 
   // buttons shows the action buttons the game's phase allows; me is the
   // player's colour, read each time (the widget learns it on sign-in).
+  // A voter (a member of a vote game's room) votes with them: Pass and
+  // Resign are votes, and a vote is not taken back (no Undo).
   function buttons() {
     const phase = body.dataset.phase, undo = body.dataset.undo, me = body.dataset.color;
+    const voter = body.dataset.role === "voter";
     document.querySelectorAll("#actions [data-when]").forEach((b) => {
       const when = b.dataset.when.split(" ");
       let show = when.includes(phase);
       if (when.includes("undo-asked")) show = phase === "playing" && undo !== "" && undo !== me;
+      if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline")) show = false;
+      if (voter && (b.dataset.action === "resign" || b.dataset.action === "pass")) show = phase === "playing" && body.dataset.turn === me;
       b.hidden = !show;
     });
     const undoButton = document.querySelector('[data-action="undo"]');
     if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
+    const label = (a, player, vote) => { const b = document.querySelector('[data-action="' + a + '"]'); if (b) b.textContent = voter ? vote : player; };
+    label("pass", "Pass", "Vote pass");
+    label("resign", "Resign", "Vote resign");
+    label("confirm", "Yes, resign", "Yes, vote to resign");
   }
 
   function apply(st) {
@@ -153,7 +162,7 @@ window.gobotBoard = function (opt) {
     act(a);
   });
 
-  if (body.dataset.role === "player") buttons();
+  if (body.dataset.role === "player" || body.dataset.role === "voter") buttons();
   points().forEach((p, i) => p.setAttribute("tabindex", i === 0 ? "0" : "-1"));
 
   // listen follows the game with a bearer session: Server-Sent Events
@@ -197,5 +206,13 @@ window.gobotBoard = function (opt) {
     }
   }
 
-  return { apply: apply, say: say, listen: listen, version: () => version };
+  // who says who the page is for: "(alice, black)", "(carol, voting
+  // for the room)", "(dave, watching)".
+  function who(role, name, color) {
+    if (role === "player") return "(" + name + ", " + color + ")";
+    if (role === "voter") return "(" + name + ", voting for the room)";
+    return "(" + name + ", watching)";
+  }
+
+  return { apply: apply, say: say, listen: listen, version: () => version, who: who };
 };

@@ -87,9 +87,9 @@
     token = data.token;
     body.dataset.role = data.role;
     body.dataset.color = data.color || "";
-    who.textContent = data.role === "player" ? "(" + data.name + ", " + data.color + ")" : "(" + data.name + ", watching)";
+    who.textContent = ui.who(data.role, data.name, data.color);
     if (data.resign) document.querySelector("[data-question]").textContent = data.resign;
-    if (data.role === "player") actions.hidden = false;
+    if (data.role !== "watcher") actions.hidden = false;
     else document.getElementById("watching").hidden = false;
     signin("on");
     ui.apply(data.state);
