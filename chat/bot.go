@@ -67,7 +67,7 @@ type core struct {
 	log        *slog.Logger
 	commands   []Command
 	byName     map[string]*Command
-	jobs       []*job // the timed jobs (runner.go)
+	jobs       []*job       // the timed jobs (runner.go)
 	eng        *engineState // computer opponents (engine.go)
 	web        webLinks     // the web board's link minting (web.go)
 }
