@@ -212,22 +212,6 @@ func (b *core) Commands() []Command { return append([]Command(nil), b.commands..
 // renders in its own syntax ("/go accept #7", "!go accept #7").
 func (b *core) cmd(s string) string { return protocol.Cmd(s) }
 
-// ThreadCreated tells the bot that the adapter opened room as game's
-// thread; the game's updates go there from now on.
-func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error {
-	return b.store.Update(ctx, func(tx gobot.Tx) error {
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		if !match.Thread {
-			match.Parent = match.Room
-		}
-		match.Room, match.Thread = room, true
-		return tx.PutMatch(match)
-	})
-}
-
 // notify sends m through the platform's notifier, logging failures. It
 // is for messages whose transaction has committed (carryOut).
 func (b *Bot) notify(ctx context.Context, m protocol.Message) {

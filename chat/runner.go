@@ -314,7 +314,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 			if len(due) == 0 && i == 0 {
 				return err
 			}
-			if len(due) == 0 {
+			if len(due) == 0 && ctx.Err() == nil { // not the shutdown itself
 				b.log.Error("clock: "+ix.name, "err", err)
 			}
 		}

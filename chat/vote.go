@@ -17,12 +17,12 @@ import (
 // Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
 // match.Vote holds the turn's ballots and its window. The first vote of
 // a turn opens a window of match.Vote.Window; the window's end is the
-// game's Deadline, so the clock loop (Tick → voteTick) of whichever
-// process comes first closes it, in one transaction that replays the
+// game's Deadline, so the runner (runner.go: the voting-window job) of
+// whichever process comes first closes it, in one transaction that replays the
 // game, plays the winning move and claims its announcement (claim.go):
 // played once, announced once. Against a person the room's turn runs on
 // the game's clock until its first vote (reminded in the room, lost on
-// time by a room that casts no vote: tickGame); against an engine it
+// time by a room that casts no vote: runClock); against an engine it
 // waits for the first vote. The opponent moves as in any game, under
 // the game's clock.
 
