@@ -224,8 +224,8 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 			b.log.Error("engine turn", "game", id, "err", err)
 		}
 		return false
-	case d.Did == "" || d.Did == "fallback":
-		return false
+	case d.Did == "":
+		return false // someone else applied it, or the game moved on
 	}
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
