@@ -117,16 +117,16 @@ type dueIndex struct {
 
 // dueItem is one record an index listed: a game or a player.
 type dueItem struct {
-	Game   gobot.GameID
-	Player gobot.UserID
+	Game gobot.GameID
+	User gobot.UserID // a player's
 	// platform is the one whose notifier delivers its messages (and
 	// whose lease fences its transaction).
 	platform string
 	// At is when it falls due (a game's Deadline).
 	At time.Time
-	// Match and Person are the records as the index listed them.
+	// Match and Player are the records as the index listed them.
 	Match  *gobot.Match
-	Person *gobot.Player
+	Player *gobot.Player
 }
 
 func gameItem(m *gobot.Match) dueItem {
@@ -165,7 +165,7 @@ var byVacationEnd = &dueIndex{
 		due, err := tx.DueVacations(now.Add(vacationReminder+time.Nanosecond), 0)
 		items := make([]dueItem, 0, len(due))
 		for _, p := range due {
-			items = append(items, dueItem{Player: p.ID, platform: p.ID.Platform(), At: p.Vacation.End, Person: p})
+			items = append(items, dueItem{User: p.ID, platform: p.ID.Platform(), At: p.Vacation.End, Player: p})
 		}
 		return items, err
 	},
@@ -305,6 +305,8 @@ func (b *core) indexes() []*dueIndex {
 func (b *Bot) Tick(ctx context.Context) error {
 	now := b.timeSource.Now()
 	for i, ix := range b.indexes() {
+		// The first index unreadable (the store is down) fails the tick;
+		// another's is logged, and the tick goes on.
 		var due []dueItem
 		if err := b.store.View(ctx, func(tx gobot.Tx) error {
 			var err error
@@ -367,8 +369,8 @@ func (b *Bot) offer(ctx context.Context, ix *dueIndex, item dueItem, now time.Ti
 // news, not an error.
 func (b *Bot) logJob(err error, j *job, item dueItem) {
 	attrs := []any{"game", item.Game}
-	if item.Player != "" {
-		attrs = []any{"player", item.Player}
+	if item.User != "" {
+		attrs = []any{"player", item.User}
 	}
 	switch {
 	case errors.Is(err, gobot.ErrLeaseLost):
@@ -428,8 +430,8 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (
 // read reads item's record in tx into c.
 func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 	var err error
-	if item.Player != "" {
-		c.Player, err = tx.Player(item.Player)
+	if item.User != "" {
+		c.Player, err = tx.Player(item.User)
 		return err
 	}
 	c.Match, err = tx.Match(item.Game)

@@ -511,7 +511,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 // vacation's days ran out, or within a day of its end before its
 // reminder was sent.
 func vacationDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	v := item.Person.Vacation
+	v := item.Player.Vacation
 	return true, v.On() && (!now.Before(v.End) || !v.Reminded && v.End.Sub(now) <= vacationReminder)
 }
 
