@@ -55,10 +55,12 @@ type job struct {
 	// prepare, if set, is slow work done outside any transaction on the
 	// item as the runner read it (asking an engine for its move). It
 	// returns what the handler gets as JobCall.Prepared, or nil when
-	// there is nothing to do after all (nothing is written). Such a job
-	// runs off the tick: start starts it in the background.
+	// there is nothing to do after all (nothing is written).
 	prepare func(c *JobCall) (any, error)
-	start   func(b *Bot, item dueItem)
+	// start runs a job with a prepare step off the tick: the tick hands
+	// it the due item, and it runs the job in the background (engine
+	// turns: one at a time per game, engine.go).
+	start func(b *Bot, item dueItem)
 	// run decides and records one item in the runner's write transaction
 	// and returns what it did and the messages to send.
 	run func(c *JobCall) (Done, error)
