@@ -51,8 +51,8 @@ type Bot struct {
 	*core
 	store     gobot.Store
 	notifiers *notifiers // by platform ("discord")
-	// wake tells the clock loop (Run) that a command changed something:
-	// it looks again for the next voting window to close.
+	// wake tells the runner's loop (Run) that a command changed
+	// something: it looks again for the next work due on time.
 	wake chan struct{}
 }
 
@@ -67,6 +67,7 @@ type core struct {
 	log        *slog.Logger
 	commands   []Command
 	byName     map[string]*Command
+	jobs       []*job       // the timed jobs (runner.go)
 	eng        *engineState // computer opponents (engine.go)
 	web        webLinks     // the web board's link minting (web.go)
 }
@@ -116,6 +117,7 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}},
 		wake: make(chan struct{}, 1)}
 	b.commands = commands()
+	b.jobs = jobs()
 	b.byName = map[string]*Command{}
 	for i := range b.commands {
 		c := &b.commands[i]
@@ -209,22 +211,6 @@ func (b *core) Commands() []Command { return append([]Command(nil), b.commands..
 // cmd writes a command for the user to type, as a token each adapter
 // renders in its own syntax ("/go accept #7", "!go accept #7").
 func (b *core) cmd(s string) string { return protocol.Cmd(s) }
-
-// ThreadCreated tells the bot that the adapter opened room as game's
-// thread; the game's updates go there from now on.
-func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error {
-	return b.store.Update(ctx, func(tx gobot.Tx) error {
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		if !match.Thread {
-			match.Parent = match.Room
-		}
-		match.Room, match.Thread = room, true
-		return tx.PutMatch(match)
-	})
-}
 
 // notify sends m through the platform's notifier, logging failures. It
 // is for messages whose transaction has committed (carryOut).

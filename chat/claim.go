@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -71,81 +69,19 @@ func decodeClaim(c *gobot.Claim) ([]protocol.Message, error) {
 	return msgs, nil
 }
 
-// sendClaimed sends the messages of the claim step (committed) and then
-// records it done. The record is made whether or not the lease the claim
-// was made under is still held: the messages are out.
-func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []protocol.Message) {
-	b.carryOut(ctx, Effects{Notices: keyed(step, msgs)})
-	if step == "" || len(msgs) == 0 {
-		return // nothing was claimed
-	}
-	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error { return tx.DeleteClaim(step) }); err != nil {
-		b.log.Warn("recording a claim done", "claim", step, "err", err)
-	}
-}
-
-// reclaim claims again, and sends, the claims that expired before now
-// unfinished (their claimer died between the claim and the send), for
-// the platforms this process can deliver to now.
-func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
-	var expired []*gobot.Claim
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		var err error
-		expired, err = tx.ExpiredClaims(now, 0)
-		return err
-	}); err != nil {
-		if len(expired) == 0 {
-			return err
+// claimPlatform is the platform a claim's messages go to (the last
+// one's), and whether can delivers to every one of theirs.
+func claimPlatform(msgs []protocol.Message, can func(platform string) bool) (string, bool) {
+	platform, deliverable := "", true
+	for _, m := range msgs {
+		p := m.Room.Platform()
+		if m.To != "" {
+			p = m.To.Platform()
 		}
-		b.log.Error("clock: unreadable claims", "err", err) // and the readable ones are sent
-	}
-	for _, c := range expired {
-		msgs, err := decodeClaim(c)
-		if err != nil {
-			b.log.Error("an unreadable claim is dropped", "claim", c.Key, "err", err)
-			b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteClaim(c.Key) })
-			continue
-		}
-		platform := ""
-		deliverable := true
-		for _, m := range msgs {
-			p := m.Room.Platform()
-			if m.To != "" {
-				p = m.To.Platform()
-			}
-			platform = p
-			if _, ok := b.notifier(p); !ok {
-				deliverable = false
-			}
-		}
-		if !deliverable {
-			continue // left to a process that can send them
-		}
-		won := false
-		err = b.store.Update(b.fenced(ctx, platform), func(tx gobot.Tx) error {
-			won = false
-			cur, err := tx.Claim(c.Key)
-			if errors.Is(err, gobot.ErrNotFound) {
-				return nil // done meanwhile
-			}
-			if err != nil {
-				return err
-			}
-			if now.Before(cur.Expires) {
-				return nil // another process claimed it again first
-			}
-			cur.Holder, cur.Expires = b.cfg.Holder, now.Add(b.cfg.ClaimTTL)
-			won = true
-			return tx.PutClaim(cur)
-		})
-		if err != nil {
-			b.log.Warn("claiming an expired claim again", "claim", c.Key, "err", err)
-			continue
-		}
-		if won {
-			b.log.Info("sending the messages of a claim whose claimer did not finish", "claim", c.Key, "claimer", c.Holder)
-			b.sendClaimed(ctx, c.Key, msgs)
+		platform = p
+		if !can(p) {
+			deliverable = false
 		}
 	}
-	return nil
+	return platform, deliverable
 }

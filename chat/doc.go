@@ -22,19 +22,22 @@
 //     engine.go: the handlers, by topic; complete.go: autocomplete;
 //     rengo.go: team games (their challenge, turns, timeouts, header).
 //   - vote.go: room-vote games (the vote command, windows closed by the
-//     clock loop, tallies; docs/vote.md).
+//     voting-window job, tallies; docs/vote.md).
 //   - web.go: the `web` command and the Linker port; widget.go: a game's
 //     board as a room widget (WidgetLinker, widget=on).
 //   - plan.go: conditional moves (plan, plans), the plan followed
 //     when the opponent moves (followPlan, from play.go).
 //   - present.go: replies built from games, errors turned into words,
 //     images drawn after the commit (render.Pool bounds the drawing).
-//   - scheduler.go: clocks, reminders and timeouts (Run, Tick); claim.go:
-//     their messages (and an engine's) claimed with an expiry, sent by
-//     another process if their claimer dies; engine.go: engine turns.
+//   - runner.go: the timed jobs declared as data (jobs: a due index, which
+//     items are theirs, a handler) and the runner that does them (Run,
+//     Tick): fencing, claim, commit, send; claim.go: the claimed messages
+//     as stored, sent by another process if their claimer dies.
+//   - scheduler.go: clocks (the clock job: reminders and timeouts);
+//     engine.go: engine turns (the engine-turn job).
 //   - vacation.go: vacations (the command, stopped clocks, the allowance,
-//     the automatic end and its reminder in the clock loop).
-//   - bot.go: the Bot (the router over a store, with the notifiers) and
-//     core, what handlers and jobs read (configuration, declarations,
+//     the vacation job: the automatic end and its reminder).
+//   - bot.go: the Bot (the router and the runner over a store, with the
+//     notifiers) and core, what handlers and jobs read (configuration, declarations,
 //     engines, renderer, time), which has no store.
 package chat

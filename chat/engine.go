@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -96,6 +98,11 @@ func engineColor(match *gobot.Match) game.Color {
 // engineJob is what an engine has to do next in a game.
 type engineJob uint8
 
+// String names the work in Done.Did.
+func (j engineJob) String() string {
+	return [...]string{"none", "move", "dead stones proposed", "marking reviewed", "count accepted"}[j]
+}
+
 const (
 	jobNone    engineJob = iota
 	jobMove              // the engine is to play
@@ -181,168 +188,198 @@ func (b *Bot) startEngineTurn(id gobot.GameID) {
 	}()
 }
 
-// engineTick handles a due game whose due item is engine work: it starts
-// the turn (unless one runs) and reports true, so the clock does not
-// treat the engine's "deadline" as a timeout.
-func (b *Bot) engineTick(match *gobot.Match) bool {
+// engineWorkDue takes a due game whose due item is engine work
+// (engineDue marks it due at once), so the clock does not treat the
+// engine's "deadline" as a timeout; the runner starts the turn unless
+// one runs. With no engines set up (a restart without them) the turn
+// waits: its due item is still not a timeout.
+func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
+	match := item.Match
 	if match.Engine == "" && (b.eng.scorer == "" || match.Deadline.IsZero()) {
-		return false
+		return false, false
 	}
 	l, err := load(match)
 	if err != nil {
-		return false
+		return false, false
 	}
-	if b.engineJob(l.match, l.g) == jobNone {
-		return false
-	}
-	// With no engines set up (a restart without them) the turn waits:
-	// its due item is not a timeout.
-	b.startEngineTurn(match.ID)
-	return true
+	mine = b.engineJob(l.match, l.g) != jobNone
+	return mine, mine
 }
 
-// engineTurn runs one piece of engine work in game id: the engine is
-// asked outside any transaction, and its answer is applied only if the
-// game is still in the position it was asked about, so a move is made
-// once even when two turns (two processes, a restart) ask together. It
-// reports whether more engine work followed.
+// engineTurn runs one piece of engine work in game id on the runner: the
+// engine is asked outside any transaction (askEngine), and its answer is
+// applied only if the game is still in the position it was asked about
+// (applyEngineAnswer), so a move is made once even when two turns (two
+// processes, a restart) ask together. It reports whether more engine
+// work followed.
 func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
-	var snap *loaded
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		snap, err = load(match)
-		return err
-	}); err != nil {
+	d, err := b.runJob(ctx, b.job("engine turn"), dueItem{Game: id}, b.timeSource.Now())
+	var un *engineUnanswered
+	switch {
+	case errors.As(err, &un):
+		b.engineUnanswered(ctx, un)
+		return false
+	case err != nil:
 		if ctx.Err() == nil {
 			b.log.Error("engine turn", "game", id, "err", err)
 		}
 		return false
-	}
-	job := b.engineJob(snap.match, snap.g)
-	if job == jobNone {
-		return false
-	}
-	name := snap.match.Engine
-	if name == "" {
-		name = b.eng.scorer
-	}
-	ec := engineColor(snap.match)
-	rec := snap.g.Record()
-	var mv EngineMove
-	var dead []game.Point
-	var accept bool
-	var err error
-	switch job {
-	case jobMove:
-		mv, err = b.eng.engines.Move(ctx, name, rec, snap.match.EngineLevel, len(rec.Resumes) > 0)
-	case jobPropose:
-		dead, err = b.eng.engines.Dead(ctx, name, rec)
-	case jobReview:
-		accept, err = b.eng.engines.Review(ctx, name, rec, ec)
-	}
-	if err != nil {
-		b.engineFailed(ctx, snap, name, job, err)
-		return false
-	}
-	now := b.timeSource.Now()
-	var out *loaded
-	var fx Effects
-	// The announcement is claimed with the move (claim.go): if this
-	// process dies before sending it, another does.
-	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(rec.Resumes))
-	// In a platform served under a lease (Matrix) the move is applied
-	// under its term: a process that lost the lease applies nothing.
-	err = b.store.Update(b.fenced(ctx, snap.match.Room.Platform()), func(tx gobot.Tx) error {
-		out, fx = nil, Effects{} // a rerun after a conflict decides afresh
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		l, err := load(match)
-		if err != nil {
-			return err
-		}
-		if !samePosition(snap, l) || b.engineJob(l.match, l.g) != job {
-			if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.match.EngineDead != l.g.MoveCount() {
-				// The players marked stones first: keep theirs.
-				l.match.EngineDead = l.g.MoveCount()
-				startClock(l.match, l.g, now)
-				b.engineDue(l, now)
-				out = l
-				return tx.PutMatch(l.match)
-			}
-			return nil // someone else applied it, or the game moved on
-		}
-		me := protocol.Mention(EngineUser(name))
-		var what string
-		switch job {
-		case jobMove:
-			what, err = b.applyEngineMove(l, ec, mv, now)
-			if err != nil {
-				return err
-			}
-		case jobPropose:
-			what = b.applyEngineDead(l, dead, ec, me)
-		case jobReview:
-			if accept {
-				l.g.Accept(ec)
-				l.acceptSaid = ec
-				what = fmt.Sprintf("%s accepts this marking.", me)
-			} else {
-				if err := l.g.Resume(); err != nil {
-					return err
-				}
-				what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it: play where you think it is wrong, or pass.", me)
-			}
-		case jobAccept:
-			l.g.Accept(ec)
-			l.acceptSaid = ec
-			what = fmt.Sprintf("%s accepts the count.", me)
-		}
-		if l.g.Phase() == game.Over {
-			finish(l.match, l.g, now)
-			if err := b.rateGame(tx, l.match, l.g); err != nil {
-				return err
-			}
-		} else if job != jobMove {
-			startClock(l.match, l.g, now)
-		}
-		l.match.Record = l.g.Record()
-		l.match.Updated = now
-		b.engineDue(l, now)
-		if err := tx.PutMatch(l.match); err != nil {
-			return err
-		}
-		out = l
-		if what != "" {
-			user := protocol.User{ID: EngineUser(name)}
-			if l.match.Engine == "" {
-				user = protocol. // a people's game: the proposal pings both
-							User{}
-			}
-			r := &protocol.Request{Time: now, Room: l.match.Room, User: user}
-			rep := b.gameReply(&fx, tx, l, r, what)
-			fx.notify(protocol.Message{Room: l.match.Room, Reply: rep})
-		}
-		return b.claim(tx, step, fx.Notices, now)
-	})
-	if err != nil {
-		if ctx.Err() == nil {
-			b.log.Error("engine turn", "game", id, "err", err)
-		}
-		return false
-	}
-	if out == nil {
-		return false
+	case d.Did == "":
+		return false // someone else applied it, or the game moved on
 	}
 	b.eng.mu.Lock()
 	delete(b.eng.failed, id)
 	b.eng.mu.Unlock()
-	b.sendClaimed(ctx, step, fx.Notices)
-	return b.engineJob(out.match, out.g) != jobNone
+	return slices.Contains(d.Wake, id)
+}
+
+// engineAnswer is what an engine answered for one piece of work in a
+// game (askEngine), for applyEngineAnswer.
+type engineAnswer struct {
+	snap *loaded // the game as it was asked
+	name string  // the engine asked
+	job  engineJob
+	ec   game.Color
+	mv   EngineMove
+	dead []game.Point
+	ok   bool  // a review's answer
+	err  error // judging dead stones failed: the marking stands
+}
+
+// engineUnanswered is an engine's failure to move: nothing is written,
+// the room is told once per position, and the runner asks again.
+type engineUnanswered struct {
+	snap *loaded
+	name string
+	err  error
+}
+
+func (e *engineUnanswered) Error() string { return e.err.Error() }
+
+// askEngine is the engine turn's prepare step: it asks the engine for
+// the work due in the game as read, outside any transaction.
+func askEngine(c *JobCall) (any, error) {
+	b := c.bot
+	snap, err := load(c.Match)
+	if err != nil {
+		return nil, err
+	}
+	job := b.engineJob(snap.match, snap.g)
+	if job == jobNone {
+		return nil, nil
+	}
+	a := &engineAnswer{snap: snap, name: cmp.Or(snap.match.Engine, b.eng.scorer), job: job, ec: engineColor(snap.match)}
+	rec := snap.g.Record()
+	switch job {
+	case jobMove:
+		a.mv, err = b.eng.engines.Move(c.Ctx, a.name, rec, snap.match.EngineLevel, len(rec.Resumes) > 0)
+	case jobPropose:
+		a.dead, err = b.eng.engines.Dead(c.Ctx, a.name, rec)
+	case jobReview:
+		a.ok, err = b.eng.engines.Review(c.Ctx, a.name, rec, a.ec)
+	}
+	if err == nil {
+		return a, nil
+	}
+	if c.Ctx.Err() != nil {
+		return nil, err // shutting down: the turn stays due for the next start
+	}
+	b.log.Warn("engine request failed", "game", snap.match.ID, "engine", a.name, "err", err)
+	if snap.match.Engine == "" || job == jobPropose || job == jobReview {
+		// Judging dead stones failed (final_status_list can take minutes
+		// on an open board): the built-in proposal stands, or the
+		// player's marking; the engine accepts it, so nothing loops.
+		a.err = err
+		return a, nil
+	}
+	return nil, &engineUnanswered{snap: snap, name: a.name, err: err}
+}
+
+// applyEngineAnswer applies the engine's answer (c.Prepared) if the game
+// is still where it was asked, and announces it. The announcement is
+// claimed with the move (claim.go): if this process dies before sending
+// it, another does.
+func applyEngineAnswer(c *JobCall) (Done, error) {
+	a := c.Prepared.(*engineAnswer)
+	if a.err != nil {
+		return engineFallback(c, a)
+	}
+	b, tx, now, snap, name, job, ec := c.bot, c.Tx, c.Now, a.snap, a.name, a.job, a.ec
+	id := snap.match.ID
+	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(snap.g.Record().Resumes))
+	l, err := load(c.Match)
+	if err != nil {
+		return Done{}, err
+	}
+	var fx Effects
+	if !samePosition(snap, l) || b.engineJob(l.match, l.g) != job {
+		if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.match.EngineDead != l.g.MoveCount() {
+			// The players marked stones first: keep theirs.
+			l.match.EngineDead = l.g.MoveCount()
+			startClock(l.match, l.g, now)
+			b.engineDue(l, now)
+			if err := tx.PutMatch(l.match); err != nil {
+				return Done{}, err
+			}
+			if b.engineJob(l.match, l.g) != jobNone {
+				fx.wake(id)
+			}
+			return done("kept the players' marking", "", fx)
+		}
+		return Done{}, nil // someone else applied it, or the game moved on
+	}
+	me := protocol.Mention(EngineUser(name))
+	var what string
+	switch job {
+	case jobMove:
+		what, err = b.applyEngineMove(l, ec, a.mv, now)
+		if err != nil {
+			return Done{}, err
+		}
+	case jobPropose:
+		what = b.applyEngineDead(l, a.dead, ec, me)
+	case jobReview:
+		if a.ok {
+			l.g.Accept(ec)
+			l.acceptSaid = ec
+			what = fmt.Sprintf("%s accepts this marking.", me)
+		} else {
+			if err := l.g.Resume(); err != nil {
+				return Done{}, err
+			}
+			what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it: play where you think it is wrong, or pass.", me)
+		}
+	case jobAccept:
+		l.g.Accept(ec)
+		l.acceptSaid = ec
+		what = fmt.Sprintf("%s accepts the count.", me)
+	}
+	if l.g.Phase() == game.Over {
+		finish(l.match, l.g, now)
+		if err := b.rateGame(tx, l.match, l.g); err != nil {
+			return Done{}, err
+		}
+	} else if job != jobMove {
+		startClock(l.match, l.g, now)
+	}
+	l.match.Record = l.g.Record()
+	l.match.Updated = now
+	b.engineDue(l, now)
+	if err := tx.PutMatch(l.match); err != nil {
+		return Done{}, err
+	}
+	if what != "" {
+		by := EngineUser(name)
+		if l.match.Engine == "" {
+			by = "" // a people's game: the proposal pings both
+		}
+		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.match.Room, At: now, By: by}, what)
+		fx.notify(protocol.Message{Room: l.match.Room, Reply: rep})
+	}
+	if b.engineJob(l.match, l.g) != jobNone {
+		fx.wake(id) // more engine work follows (engineTurn goes on)
+	}
+	return done(job.String(), step, fx)
 }
 
 // samePosition reports whether two loads of a game are at the same
@@ -428,66 +465,50 @@ func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me s
 		me, list, b.cmd("done"), b.cmd("dead <point>"), me, b.cmd("resume"))
 }
 
-// engineFailed logs a failed engine request and tells the room once per
-// position; the game is unchanged and the clock loop asks again.
-func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engineJob, err error) {
-	if ctx.Err() != nil {
-		return // shutting down: the turn stays due for the next start
+// engineFallback is the engine turn when judging the dead stones failed
+// (askEngine): the marking as it stands is accepted for the engine, and
+// in an engine game the room is told why. Claimed as an engine's move
+// is.
+func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
+	b, tx, now, l, match := c.bot, c.Tx, c.Now, a.snap, c.Match
+	step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
+	cur, err := load(match)
+	if err != nil || !samePosition(l, cur) {
+		return Done{}, err
 	}
-	b.log.Warn("engine request failed", "game", l.match.ID, "engine", name, "err", err)
-	if l.match.Engine == "" || job == jobPropose || job == jobReview {
-		// Judging dead stones failed (final_status_list can take minutes
-		// on an open board): the built-in proposal stands, or the
-		// player's marking; the engine accepts it, so nothing loops.
-		now := b.timeSource.Now()
-		reason := protocol.ClipRunes(err.Error(), 200)
-		var fx Effects
-		// Claimed and fenced as an engine's move is (engineTurn).
-		step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
-		uerr := b.store.Update(b.fenced(ctx, l.match.Room.Platform()), func(tx gobot.Tx) error {
-			fx = Effects{}
-			match, err := tx.Match(l.match.ID)
-			if err != nil {
-				return err
-			}
-			cur, err := load(match)
-			if err != nil || !samePosition(l, cur) {
-				return err
-			}
-			match.EngineDead = cur.g.MoveCount()
-			if ec := engineColor(match); ec != game.Empty {
-				cur.g.Accept(ec)
-				match.Record = cur.g.Record()
-			}
-			if cur.g.Phase() == game.Over {
-				finish(match, cur.g, now)
-				if err := b.rateGame(tx, match, cur.g); err != nil {
-					return err
-				}
-			} else {
-				startClock(match, cur.g, now)
-			}
-			match.Updated = now
-			b.engineDue(cur, now)
-			if err := tx.PutMatch(match); err != nil {
-				return err
-			}
-			if match.Engine != "" {
-				what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", protocol.Mention(EngineUser(name)), reason)
-				r := &protocol.Request{Time: now, Room: match.Room, User: protocol.User{ID: EngineUser(name)}}
-				rep := b.gameReply(&fx, tx, cur, r, what)
-				fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-			}
-			return b.claim(tx, step, fx.Notices, now)
-		})
-		if uerr != nil {
-			// Nothing was stored: nothing is announced.
-			b.log.Error("engine fallback", "game", l.match.ID, "err", uerr)
-			return
+	match.EngineDead = cur.g.MoveCount()
+	if ec := engineColor(match); ec != game.Empty {
+		cur.g.Accept(ec)
+		match.Record = cur.g.Record()
+	}
+	if cur.g.Phase() == game.Over {
+		finish(match, cur.g, now)
+		if err := b.rateGame(tx, match, cur.g); err != nil {
+			return Done{}, err
 		}
-		b.sendClaimed(ctx, step, fx.Notices)
-		return
+	} else {
+		startClock(match, cur.g, now)
 	}
+	match.Updated = now
+	b.engineDue(cur, now)
+	if err := tx.PutMatch(match); err != nil {
+		return Done{}, err
+	}
+	var fx Effects
+	if match.Engine != "" {
+		reason := protocol.ClipRunes(a.err.Error(), 200)
+		what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", protocol.Mention(EngineUser(a.name)), reason)
+		rep := b.gameReplyAt(&fx, tx, cur, occasion{Room: match.Room, At: now, By: EngineUser(a.name)}, what)
+		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+	}
+	return done("fallback", step, fx)
+}
+
+// engineUnanswered tells the room once per position that the engine
+// could not answer; the game is unchanged and the runner asks again.
+// The message changes nothing, so it is not claimed.
+func (b *Bot) engineUnanswered(ctx context.Context, u *engineUnanswered) {
+	l := u.snap
 	b.eng.mu.Lock()
 	seen, ok := b.eng.failed[l.match.ID]
 	b.eng.failed[l.match.ID] = l.g.MoveCount()
@@ -495,7 +516,7 @@ func (b *Bot) engineFailed(ctx context.Context, l *loaded, name string, job engi
 	if ok && seen == l.g.MoveCount() {
 		return
 	}
-	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(name)), l.match.ID, protocol.ClipRunes(err.Error(), 200))
+	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(u.name)), l.match.ID, protocol.ClipRunes(u.err.Error(), 200))
 	b.notify(ctx, protocol.Message{Room: l.match.Room, Reply: protocol.Reply{Game: l.match.ID, Title: fmt.Sprintf("Game #%d", l.match.ID), Text: text},
 		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -27,13 +26,6 @@ func (b *Bot) owe(tx gobot.Tx, r *protocol.Request, rep *protocol.Reply) error {
 		return err
 	}
 	return tx.PutOutbox(r.EventID, r.Time, raw)
-}
-
-// Delivered records that the reply to event id (a request with Outbox
-// set) was delivered: a later delivery of the same event is then a
-// Duplicate.
-func (b *Bot) Delivered(ctx context.Context, id gobot.EventID) error {
-	return b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteOutbox(id) })
 }
 
 // keyed names each message step queued (see Message.Key) by step and

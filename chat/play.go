@@ -115,7 +115,7 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, 
 }
 
 // inTime refuses a move in a live game that reached the server after the
-// mover's deadline: the clock loop ends the game on time (tickGame) a
+// mover's deadline: the clock job ends the game on time (runClock) a
 // moment later. Correspondence clocks take the move until then, as
 // before.
 func (b *core) inTime(match *gobot.Match, now time.Time) error {

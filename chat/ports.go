@@ -19,6 +19,14 @@ type TimeSource interface {
 	Now() time.Time
 }
 
+// Timers is what a TimeSource may also offer: Run then waits on its
+// timers instead of the system's, so a test's fake time drives the
+// runner (a fake fires a timer when its time is moved past it).
+type Timers interface {
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
 // Renderer draws boards; *render.Renderer implements it.
 type Renderer interface {
 	// Board writes the PNG of g's current position (with the scoring

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -136,10 +137,26 @@ func (b *core) errorReply(err error) protocol.Reply {
 }
 
 // gameReply builds the message shown after any change to a game (and for
-// `board`): what happened, whose turn, captures, time, the board image,
-// buttons, and the mention of the player to move; a DM to the player to
-// move goes into fx.
+// `board`) that request r made: gameReplyAt, on r's occasion.
 func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Request, what string) protocol.Reply {
+	return b.gameReplyAt(fx, tx, l, occasion{Room: r.Room, At: r.Time, By: r.User.ID}, what)
+}
+
+// An occasion is what a game's message is shown for: the room it is
+// shown in, the time it tells the clocks from, and who acted (whose
+// board theme draws it, who is not pinged): a command's caller, or a
+// timed job's actor (an engine) or nobody (a clock, a vote's close).
+type occasion struct {
+	Room gobot.RoomID
+	At   time.Time
+	By   gobot.UserID
+}
+
+// gameReplyAt builds the message shown after any change to a game:
+// what happened, whose turn, captures, time, the board image, buttons,
+// and the mention of the player to move; a DM to the player to move
+// goes into fx.
+func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what string) protocol.Reply {
 	match, g := l.match, l.g
 	cfg := g.Config()
 	rep := protocol.Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
@@ -166,7 +183,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			who = "The room" // the line's first word
 		}
 		s := fmt.Sprintf("%s (%s) to play", who, side)
-		if left := timeLeft(match, r.Time); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
+		if left := timeLeft(match, r.At); left != "" && next.Platform() != EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
@@ -176,7 +193,7 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
 		}
 		lines = append(lines, s+".")
-		if vl := b.voteLine(l, r.Time); vl != "" { // a vote game's room to move (vote.go)
+		if vl := b.voteLine(l, r.At); vl != "" { // a vote game's room to move (vote.go)
 			lines = append(lines, vl)
 		}
 		rep.Actions = []protocol.Action{
@@ -233,15 +250,15 @@ func (b *core) gameReply(fx *Effects, tx gobot.Tx, l *loaded, r *protocol.Reques
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
 	}
-	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.User.ID).Theme)
+	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
 	rep.Draw.Votes = voteMarks(l) // an open window's votes (vote.go)
 	rep.Board = TextBoard(g)
 	if next != "" && what != "" {
 		np := playerIn(tx, next)
-		if np.Notify != "off" && next != r.User.ID {
+		if np.Notify != "off" && next != r.By {
 			rep.Mentions = []gobot.UserID{next}
 		}
-		if np.Notify == "dm" && next != r.User.ID {
+		if np.Notify == "dm" && next != r.By {
 			dm := rep
 			dm.Actions = nil
 			dm.Text = fmt.Sprintf("Your move in game #%d. %s", match.ID, rep.Text)

@@ -347,22 +347,21 @@ func shortest(long, short string) error {
 // teamTimeout handles a team game's deadline passing at now: the turn
 // goes to the next player of the team to move (said in the room) unless
 // every one of them has now timed out in a row; then handled is false
-// and the team loses on time as a player would. Its messages are
-// claimed under step.
-func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (step string, handled bool, err error) {
+// and the team loses on time as a player would (runClock).
+func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handled bool, err error) {
 	match, c := l.match, l.g.ToMove()
 	if !match.Side(c).Rotates() {
-		return "", false, nil
+		return Done{}, false, nil
 	}
 	t := match.Teams
 	// The run that loses is every player present: members on vacation
 	// have no turns (passAwayTurns); with all away, every member.
 	present, _ := teamPresence(tx, t.Team(c))
 	if need := cmp.Or(len(present), len(t.Team(c))); t.Late[c]+1 >= need {
-		return "", false, nil
+		return Done{}, false, nil
 	}
 	late := match.Side(c).ToMove()
-	step = fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano())
+	step := fmt.Sprintf("game %d deadline %d team timeout", match.ID, match.Deadline.UnixNano()) // the deadline that passed
 	t.Late[c]++
 	t.Skipped[c]++
 	next := match.Side(c).ToMove()
@@ -371,12 +370,13 @@ func (b *Bot) teamTimeout(fx *Effects, tx gobot.Tx, l *loaded, now time.Time) (s
 	startClock(match, l.g, now)
 	match.Updated = now
 	if err := tx.PutMatch(match); err != nil {
-		return "", true, err
+		return Done{}, true, err
 	}
-	r := &protocol.Request{Time: now, Room: match.Room}
-	rep := b.gameReply(fx, tx, l, r, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(next), teamLabel(tx, match, c)))
+	var fx Effects
+	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(next), teamLabel(tx, match, c)))
 	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-	return step, true, b.claim(tx, step, fx.Notices, now)
+	d, err = done("team timeout", step, fx)
+	return d, true, err
 }
 
 // passAwayTurns passes a team game's turn on from players on vacation

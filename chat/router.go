@@ -228,6 +228,29 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 	return res, err
 }
 
+// Delivered records that the reply to event id (a request with Outbox
+// set) was delivered: a later delivery of the same event is then a
+// Duplicate.
+func (b *Bot) Delivered(ctx context.Context, id gobot.EventID) error {
+	return b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteOutbox(id) })
+}
+
+// ThreadCreated tells the bot that the adapter opened room as game's
+// thread; the game's updates go there from now on.
+func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.RoomID) error {
+	return b.store.Update(ctx, func(tx gobot.Tx) error {
+		match, err := tx.Match(id)
+		if err != nil {
+			return err
+		}
+		if !match.Thread {
+			match.Parent = match.Room
+		}
+		match.Room, match.Thread = room, true
+		return tx.PutMatch(match)
+	})
+}
+
 // markEvent records that r's event is handled; errDuplicate if it was.
 func markEvent(tx gobot.Tx, r *protocol.Request) error {
 	if r.EventID == "" {

@@ -1,8 +1,6 @@
 package chat
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -108,17 +106,6 @@ func turnTime(match *gobot.Match) time.Duration {
 	return match.Deadline.Sub(start)
 }
 
-// logClock logs err, from one step of the clock loop (what, on attrs'
-// game or player): a lease held elsewhere now is news, not an error.
-func (b *Bot) logClock(err error, what string, attrs ...any) {
-	switch {
-	case errors.Is(err, gobot.ErrLeaseLost):
-		b.log.Info(what+": the platform's lease is held elsewhere now", append(attrs, "err", err)...)
-	case err != nil:
-		b.log.Error(what, append(attrs, "err", err)...)
-	}
-}
-
 // timeLeft describes the clock of the player to move.
 func timeLeft(match *gobot.Match, now time.Time) string {
 	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
@@ -144,226 +131,84 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Plan = nil                                                       // conditional moves end with the game (plan.go)
 }
 
-// Run drives the clock: reminders and timeouts, until ctx ends. Games
-// whose deadline passed while the bot was down are handled at once. It
-// ticks every Config.Tick, and sooner when a deadline (a voting window,
-// as short as 5 seconds, or a player's time) falls before the next tick:
-// after each tick and each command that changed something it looks for
-// the next one.
-func (b *Bot) Run(ctx context.Context) error {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	var last time.Time // when the last tick ran
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-timer.C:
-			last = b.timeSource.Now()
-			if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
-				b.log.Error("clock", "err", err)
-			}
-		case <-b.wake:
-		}
-		wait := last.Add(b.cfg.Tick).Sub(b.timeSource.Now())
-		if next, ok := b.nextDeadline(ctx, last, b.cfg.Tick); ok {
-			wait = min(wait, next)
-		}
-		timer.Reset(max(wait, 0))
+// clockDue takes every game the deadline index lists that no job before
+// it took (runner.go): it is due once its time ran out or a reminder is
+// due that was not sent (remindersDue). The runner sees every game with
+// a deadline within the longest reminder's lead: most need nothing yet,
+// and get no transaction.
+func clockDue(b *core, item dueItem, now time.Time) (mine, due bool) {
+	m := item.Match
+	if !m.Active() || m.Deadline.IsZero() {
+		return true, false
 	}
+	return true, !now.Before(m.Deadline) || b.remindersDue(m, now) > m.Reminded
 }
 
-// poke tells Run to look again for the next deadline (never blocks: one
-// pending poke is enough).
-func (b *Bot) poke() {
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-}
-
-// nextDeadline is how long until the first game deadline (a voting
-// window's close, a player's time running out) after the last tick and
-// within d from now; false when none. A deadline that passed before the
-// last tick was that tick's to handle: if it could not, the next regular
-// tick tries again.
-func (b *Bot) nextDeadline(ctx context.Context, last time.Time, d time.Duration) (time.Duration, bool) {
-	now := b.timeSource.Now()
-	var due []*gobot.Match
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		var err error
-		due, err = tx.DueGames(now.Add(d), 0)
-		return err
-	}); err != nil && len(due) == 0 {
-		return 0, false
-	}
-	var next time.Duration
-	found := false
-	for _, m := range due {
-		if !m.Deadline.After(last) {
-			continue
-		}
-		if _, ok := b.notifier(m.Room.Platform()); !ok {
-			continue // another process handles it
-		}
-		// A deadline just passed is handled by the next tick, a moment on.
-		if w := max(m.Deadline.Sub(now), 100*time.Millisecond); !found || w < next {
-			next, found = w, true
-		}
-	}
-	return next, found
-}
-
-// Tick handles every due clock once: it sends the reminders that are due
-// and ends games whose time ran out. Due games are found through the
-// storage deadline index. Only games of platforms with a notifier are
-// claimed: several processes may share the store, and one that cannot
-// deliver to a platform right now (a Matrix standby) leaves its games to
-// one that can, so no reminder or timeout is claimed and then not sent.
-func (b *Bot) Tick(ctx context.Context) error {
-	now := b.timeSource.Now()
-	horizon := now
-	if len(b.cfg.Reminders) > 0 {
-		horizon = now.Add(b.cfg.Reminders[0] + 1) // DueGames is strict: a reminder due just now is due
-	}
-	var due []*gobot.Match
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		var err error
-		due, err = tx.DueGames(horizon, 0)
-		return err
-	}); err != nil && len(due) == 0 {
-		return err
-	}
-	// Claims whose claimer died before sending: send them now.
-	if err := b.reclaim(ctx, now); err != nil {
-		b.log.Error("clock: expired claims", "err", err)
-	}
-	for _, match := range due {
-		if _, ok := b.notifier(match.Room.Platform()); !ok {
-			// Not deliverable from this process now (a standby Matrix
-			// process): leave it to one that can send the message.
-			continue
-		}
-		if b.voteTick(ctx, match, now) || b.engineTick(match) {
-			continue
-		}
-		if !clockDue(b.core, match, now) {
-			continue // neither out of time nor a reminder due: no transaction
-		}
-		// A platform served under a lease (Matrix) is claimed under its
-		// term: a process that lost the lease claims nothing there.
-		b.logClock(b.tickGame(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock", "game", match.ID)
-	}
-	if err := b.tickVacations(ctx, now); err != nil {
-		b.log.Error("clock: vacations", "err", err)
-	}
-	// Forget handled event IDs older than EventTTL.
-	return b.store.Update(ctx, func(tx gobot.Tx) error {
-		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
-			return err
-		}
-		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
-		return err
-	})
-}
-
-// clockDue reports whether game match, as DueGames read it, has
-// something for tickGame at now: its time ran out, or a reminder is due.
-// The clock loop sees every game with a deadline within the longest
-// reminder's lead: most need nothing yet.
-func clockDue(b *core, match *gobot.Match, now time.Time) bool {
+// runClock handles a game's clock at c.Now: a player whose time ran out
+// loses (in a team game the turn passes to the next teammate first:
+// teamTimeout), and a player whose reminder is due is reminded. Its
+// messages are named by the deadline and the reminder, so each is
+// decided and sent once.
+func runClock(c *JobCall) (Done, error) {
+	b, tx, match, now := c.bot, c.Tx, c.Match, c.Now
 	if !match.Active() || match.Deadline.IsZero() {
-		return false
+		return Done{}, nil
 	}
-	return !now.Before(match.Deadline) || b.remindersDue(match, now) > match.Reminded
-}
-
-// tickGame is one game's clock step at now, in its own transaction: the
-// loss on time once the deadline has passed (a teammate's turn passed on
-// in a team game), else the reminder that is due. The timed-job runner
-// can call it as the live timeout's job.
-func (b *Bot) tickGame(ctx context.Context, id gobot.GameID, now time.Time) error {
-	// The transaction decides, records and builds the messages and claims
-	// them (claim.go); they are sent after it commits, and the claim is
-	// then done. If this process dies in between, another sends them.
-	var fx Effects
-	var step string // names the messages (Message.Key)
-	err := b.store.Update(ctx, func(tx gobot.Tx) error {
-		// A shared store may run this again after a conflict: decide
-		// afresh, or a claim another process won would be sent too.
-		fx, step = Effects{}, ""
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		if !match.Active() || match.Deadline.IsZero() {
-			return nil
-		}
-		if _, ok := b.notifier(match.Room.Platform()); !ok {
-			return nil // the notifier went away since Tick looked
-		}
-		l, err := load(match)
-		if err != nil {
-			return err
-		}
-		side := match.Side(l.g.ToMove())
-		late := side.ToMove()
-		if !now.Before(match.Deadline) {
-			// A team game: the turn passes to the next teammate (rengo.go).
-			if s, passed, err := b.teamTimeout(&fx, tx, l, now); passed || err != nil {
-				step = s
-				return err
-			}
-			lost := l.g.ToMove()
-			if err := l.g.Timeout(l.g.ToMove()); err != nil {
-				return err
-			}
-			match.Record = l.g.Record()
-			finish(match, l.g, now)
-			if err := b.rateGame(tx, match, l.g); err != nil {
-				return err
-			}
-			match.Updated = now
-			if err := tx.PutMatch(match); err != nil {
-				return err
-			}
-			r := &protocol.Request{Time: now, Room: match.Room}
-			step = fmt.Sprintf("game %d timeout", id)
-			what := fmt.Sprintf("%s ran out of time.", protocol.Mention(late)) + teamLostNote(tx, match, lost)
-			if late == gobot.VoteSeat { // vote.go: the room's clock
-				what = roomTimeoutText(match, l.g)
-			}
-			rep := b.gameReply(&fx, tx, l, r, what)
-			fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-			return b.claim(tx, step, fx.Notices, now)
-		}
-		k := b.remindersDue(match, now)
-		if k <= match.Reminded {
-			return nil
-		}
-		left := match.Deadline.Sub(now)
-		step = fmt.Sprintf("game %d deadline %d reminder %d", id, match.Deadline.UnixNano(), k)
-		if side.Rotates() { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
-			step += " to " + string(late)
-		}
-		match.Reminded = k
-		if err := tx.PutMatch(match); err != nil {
-			return err
-		}
-		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
-			Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
-			Mentions: side.Pinged()}}
-		if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
-			msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.g, left), nil
-		} else if playerIn(tx, late).Notify == "dm" {
-			msg.To = late
-		}
-		fx.notify(msg)
-		return b.claim(tx, step, fx.Notices, now)
-	})
+	l, err := load(match)
 	if err != nil {
-		return err
+		return Done{}, err
 	}
-	b.sendClaimed(ctx, step, fx.Notices)
-	return nil
+	id := match.ID
+	var fx Effects
+	side := match.Side(l.g.ToMove())
+	late := side.ToMove()
+	if !now.Before(match.Deadline) {
+		// A team game: the turn passes to the next teammate (rengo.go).
+		if d, passed, err := b.teamTimeout(tx, l, now); passed || err != nil {
+			return d, err
+		}
+		lost := l.g.ToMove()
+		if err := l.g.Timeout(l.g.ToMove()); err != nil {
+			return Done{}, err
+		}
+		match.Record = l.g.Record()
+		finish(match, l.g, now)
+		if err := b.rateGame(tx, match, l.g); err != nil {
+			return Done{}, err
+		}
+		match.Updated = now
+		if err := tx.PutMatch(match); err != nil {
+			return Done{}, err
+		}
+		what := fmt.Sprintf("%s ran out of time.", protocol.Mention(late)) + teamLostNote(tx, match, lost)
+		if late == gobot.VoteSeat { // vote.go: the room's clock
+			what = roomTimeoutText(match, l.g)
+		}
+		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
+		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+		return done("timeout", fmt.Sprintf("game %d timeout", id), fx)
+	}
+	k := b.remindersDue(match, now)
+	if k <= match.Reminded {
+		return Done{}, nil
+	}
+	left := match.Deadline.Sub(now)
+	step := fmt.Sprintf("game %d deadline %d reminder %d", id, match.Deadline.UnixNano(), k)
+	if side.Rotates() { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
+		step += " to " + string(late)
+	}
+	match.Reminded = k
+	if err := tx.PutMatch(match); err != nil {
+		return Done{}, err
+	}
+	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+		Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
+		Mentions: side.Pinged()}}
+	if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
+		msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.g, left), nil
+	} else if playerIn(tx, late).Notify == "dm" {
+		msg.To = late
+	}
+	fx.notify(msg)
+	return done("reminder", step, fx)
 }

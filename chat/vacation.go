@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -23,7 +22,7 @@ import (
 // increment, the next player's bank) until the vacation ends.
 //
 // A vacation ends with `vacation off`, or by itself when its days run out
-// (the clock loop: tickVacations, claimed like a reminder so it happens
+// (the runner: runVacation, claimed like a reminder so it happens
 // once with several processes and across restarts), with a reminder a
 // day before.
 
@@ -376,8 +375,7 @@ func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, u gobot.UserID, 
 		return err
 	}
 	l.note = note
-	r := &protocol.Request{Time: now, Room: l.match.Room}
-	fx.notify(protocol.Message{Room: l.match.Room, Reply: b.gameReply(fx, tx, l, r, "")})
+	fx.notify(protocol.Message{Room: l.match.Room, Reply: b.gameReplyAt(fx, tx, l, occasion{Room: l.match.Room, At: now}, "")})
 	return nil
 }
 
@@ -509,70 +507,46 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	return strings.Join(s, " "), nil
 }
 
-// tickVacations ends the vacations whose days ran out and reminds the
-// players whose vacation ends within a day, each in a transaction that
-// claims its messages (claim.go): with several processes, or after a
-// restart, each happens once.
-func (b *Bot) tickVacations(ctx context.Context, now time.Time) error {
-	var due []*gobot.Player
-	if err := b.store.View(ctx, func(tx gobot.Tx) error {
-		var err error
-		// Those that end within a day, that day's end included.
-		due, err = tx.DueVacations(now.Add(vacationReminder+time.Nanosecond), 0)
-		return err
-	}); err != nil && len(due) == 0 {
-		return err
-	}
-	for _, p := range due {
-		platform := p.ID.Platform()
-		if _, ok := b.notifier(platform); !ok {
-			continue // left to a process that can tell the player
-		}
-		b.logClock(b.tickVacation(b.fenced(ctx, platform), p.ID, now), "vacation", "player", p.ID)
-	}
-	return nil
+// vacationDue takes a player the vacation index lists: due once the
+// vacation's days ran out, or within a day of its end before its
+// reminder was sent.
+func vacationDue(b *core, item dueItem, now time.Time) (mine, due bool) {
+	v := item.Player.Vacation
+	return true, v.On() && (!now.Before(v.End) || !v.Reminded && v.End.Sub(now) <= vacationReminder)
 }
 
-func (b *Bot) tickVacation(ctx context.Context, u gobot.UserID, now time.Time) error {
-	var fx Effects
-	var step string
-	err := b.store.Update(ctx, func(tx gobot.Tx) error {
-		fx, step = Effects{}, "" // decide afresh if run again
-		p, err := tx.Player(u)
-		if err != nil {
-			return err
-		}
-		v := p.Vacation
-		if !v.On() {
-			return nil
-		}
-		msg := protocol.Message{To: u, Room: v.Room, Reply: protocol.Reply{Title: "Vacation"}}
-		if now.Before(v.End) {
-			if v.Reminded || v.End.Sub(now) > vacationReminder {
-				return nil
-			}
-			v.Reminded = true
-			if err := tx.PutPlayer(p); err != nil {
-				return err
-			}
-			step = fmt.Sprintf("vacation %s %d reminder", u, v.Start.UnixNano())
-			msg.Reply.Text = fmt.Sprintf("Your vacation ends on %s, in %s: then the clocks of your games run again. %s ends it sooner.", formatWhen(v.End), protocol.FormatDuration(v.End.Sub(now)), b.cmd("vacation off"))
-		} else {
-			step = fmt.Sprintf("vacation %s %d end", u, v.Start.UnixNano())
-			resumed, err := b.endVacation(&fx, tx, p, now)
-			if err != nil {
-				return err
-			}
-			msg.Reply.Text = strings.TrimSpace("Your vacation days ran out, so your vacation is over. " + resumed)
-		}
-		fx.Notices = append([]protocol.Message{msg}, fx.Notices...)
-		return b.claim(tx, step, fx.Notices, now)
-	})
-	if err != nil {
-		return err
+// runVacation ends c.Player's vacation whose days ran out, or reminds
+// them that it ends within a day, and says so in a DM; each happens once
+// (its step names the vacation by its start).
+func runVacation(c *JobCall) (Done, error) {
+	b, tx, p, now := c.bot, c.Tx, c.Player, c.Now
+	u, v := p.ID, p.Vacation
+	if !v.On() {
+		return Done{}, nil
 	}
-	b.sendClaimed(ctx, step, fx.Notices)
-	return nil
+	var fx Effects
+	var step, did string
+	msg := protocol.Message{To: u, Room: v.Room, Reply: protocol.Reply{Title: "Vacation"}}
+	if now.Before(v.End) {
+		if v.Reminded || v.End.Sub(now) > vacationReminder {
+			return Done{}, nil
+		}
+		v.Reminded = true
+		if err := tx.PutPlayer(p); err != nil {
+			return Done{}, err
+		}
+		step, did = fmt.Sprintf("vacation %s %d reminder", u, v.Start.UnixNano()), "reminder"
+		msg.Reply.Text = fmt.Sprintf("Your vacation ends on %s, in %s: then the clocks of your games run again. %s ends it sooner.", formatWhen(v.End), protocol.FormatDuration(v.End.Sub(now)), b.cmd("vacation off"))
+	} else {
+		step, did = fmt.Sprintf("vacation %s %d end", u, v.Start.UnixNano()), "end"
+		resumed, err := b.endVacation(&fx, tx, p, now)
+		if err != nil {
+			return Done{}, err
+		}
+		msg.Reply.Text = strings.TrimSpace("Your vacation days ran out, so your vacation is over. " + resumed)
+	}
+	fx.Notices = append([]protocol.Message{msg}, fx.Notices...)
+	return done(did, step, fx)
 }
 
 // vacationDoc is docs/commands.md's paragraph on clocks and vacation

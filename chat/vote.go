@@ -2,7 +2,6 @@ package chat
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -18,12 +17,12 @@ import (
 // Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
 // match.Vote holds the turn's ballots and its window. The first vote of
 // a turn opens a window of match.Vote.Window; the window's end is the
-// game's Deadline, so the clock loop (Tick → voteTick) of whichever
-// process comes first closes it, in one transaction that replays the
+// game's Deadline, so the runner (runner.go: the voting-window job) of
+// whichever process comes first closes it, in one transaction that replays the
 // game, plays the winning move and claims its announcement (claim.go):
 // played once, announced once. Against a person the room's turn runs on
 // the game's clock until its first vote (reminded in the room, lost on
-// time by a room that casts no vote: tickGame); against an engine it
+// time by a room that casts no vote: runClock); against an engine it
 // waits for the first vote. The opponent moves as in any game, under
 // the game's clock.
 
@@ -531,82 +530,62 @@ func windowLeft(closes, now time.Time) string {
 	return "the window closes in " + protocol.FormatDuration(d)
 }
 
-// voteTick handles a due vote game whose due item is the room's window:
-// it closes the window if its time has come and reports true, so the
-// clock treats it as no timeout or reminder. The room's clock before its
-// first vote is tickGame's, as a player's.
-func (b *Bot) voteTick(ctx context.Context, match *gobot.Match, now time.Time) bool {
+// voteWindowDue takes a due vote game whose due item is the room's
+// open window (its close, Match.Deadline while it runs), so the clock
+// treats it as no timeout or reminder; it is due once the window's time
+// has come. The room's clock before its first vote is the clock job's,
+// as a player's.
+func voteWindowDue(b *core, item dueItem, now time.Time) (mine, due bool) {
+	match := item.Match
 	if !match.Vote.WindowOpen() {
-		return false
+		return false, false
 	}
 	l, err := load(match)
 	if err != nil || !match.Find(gobot.SideRoom).Moves(l.g) {
-		return false
+		return false, false
 	}
-	if now.Before(match.Vote.Closes) {
-		return true
-	}
-	b.logClock(b.closeVote(b.fenced(ctx, match.Room.Platform()), match.ID, now), "clock: closing a vote", "game", match.ID)
-	return true
+	return true, !now.Before(match.Vote.Closes)
 }
 
-// closeVote closes game id's window if it is due: in one transaction it
-// counts the ballots, plays the move with the most votes (or resigns),
-// and claims the announcement. A second process, or this one again,
-// finds the window closed (the turn moved on) and does nothing.
-func (b *Bot) closeVote(ctx context.Context, id gobot.GameID, now time.Time) error {
-	var fx Effects
-	var step string
-	wake := false
-	err := b.store.Update(ctx, func(tx gobot.Tx) error {
-		fx, step, wake = Effects{}, "", false // a rerun decides afresh
-		match, err := tx.Match(id)
-		if err != nil {
-			return err
-		}
-		if !match.Active() || !match.Vote.WindowOpen() || now.Before(match.Vote.Closes) {
-			return nil
-		}
-		if _, ok := b.notifier(match.Room.Platform()); !ok {
-			return nil // the notifier went away since Tick looked
-		}
-		l, err := load(match)
-		if err != nil {
-			return err
-		}
-		if !match.Find(gobot.SideRoom).Moves(l.g) {
-			return nil
-		}
-		// A window that stays open without a move closes again later, at
-		// the same move: its close time tells the two apart.
-		step = fmt.Sprintf("game %d vote at move %d resume %d closes %d", id, l.g.MoveCount(), len(l.g.Record().Resumes), match.Vote.Closes.UnixNano())
-		what, err := b.playVote(l, now)
-		if err != nil {
-			return err
-		}
-		if l.g.Phase() == game.Over {
-			finish(match, l.g, now)
-		}
-		match.Record = l.g.Record()
-		match.Updated = now
-		b.engineDue(l, now)
-		if err := tx.PutMatch(match); err != nil {
-			return err
-		}
-		wake = b.engineJob(match, l.g) != jobNone
-		r := &protocol.Request{Time: now, Room: match.Room}
-		rep := b.gameReply(&fx, tx, l, r, what)
-		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-		return b.claim(tx, step, fx.Notices, now)
-	})
+// closeVoteWindow closes a vote game's window if it is due: it counts
+// the ballots, plays the move with the most votes (or resigns), and
+// says so in the room. A second process, or this one again, finds the
+// window closed (the turn moved on) and does nothing.
+func closeVoteWindow(c *JobCall) (Done, error) {
+	b, tx, match, now := c.bot, c.Tx, c.Match, c.Now
+	if !match.Active() || !match.Vote.WindowOpen() || now.Before(match.Vote.Closes) {
+		return Done{}, nil
+	}
+	l, err := load(match)
 	if err != nil {
-		return err
+		return Done{}, err
 	}
-	b.sendClaimed(ctx, step, fx.Notices)
-	if wake {
-		b.startEngineTurn(id)
+	if !match.Find(gobot.SideRoom).Moves(l.g) {
+		return Done{}, nil
 	}
-	return nil
+	// A window that stays open without a move closes again later, at
+	// the same move: its close time tells the two apart.
+	step := fmt.Sprintf("game %d vote at move %d resume %d closes %d", match.ID, l.g.MoveCount(), len(l.g.Record().Resumes), match.Vote.Closes.UnixNano())
+	what, err := b.playVote(l, now)
+	if err != nil {
+		return Done{}, err
+	}
+	if l.g.Phase() == game.Over {
+		finish(match, l.g, now)
+	}
+	match.Record = l.g.Record()
+	match.Updated = now
+	b.engineDue(l, now)
+	if err := tx.PutMatch(match); err != nil {
+		return Done{}, err
+	}
+	var fx Effects
+	if b.engineJob(match, l.g) != jobNone {
+		fx.wake(match.ID)
+	}
+	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
+	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+	return done("window closed", step, fx)
 }
 
 // playVote plays the room's move its ballots chose, clears them, and says

@@ -1,0 +1,509 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// The route of a timed job (a reminder, a timeout, a voting window's
+// close, an engine's turn, a vacation's end):
+//
+//  1. Run wakes at the next regular tick (Config.Tick), or sooner when
+//     work on an index read on time (a game's Deadline) falls due first;
+//     a command that changed something pokes it to look again.
+//  2. Tick reads each index of due work once (dueIndex: games by
+//     Deadline, players by the end of their vacation) and offers every
+//     item whose platform this process can deliver to now to the jobs
+//     declared on that index, in order: the first job that takes the
+//     item handles it (or waits for it, if it is not due yet).
+//  3. The runner opens the job's one write transaction, fenced by the
+//     lease of the item's platform (a process that lost the lease
+//     writes nothing), reads the item again in it (JobCall.Match or
+//     .Player) and calls the job's handler. The handler decides afresh
+//     (a shared store may run it again after a conflict), records, and
+//     returns what it did and its messages (Done); it has no store.
+//  4. In the same transaction the runner claims the messages under the
+//     step that names them (claim.go), so that they are sent once across
+//     processes: a second process deciding the same step finds the work
+//     done and decides nothing; if this one dies before sending, another
+//     sends the claim when it expires (reclaim).
+//  5. After the commit the runner draws and sends the messages, records
+//     the claim done, and starts the engine turns the job woke.
+//
+// A job with a prepare step (an engine's turn) runs off the tick, one at
+// a time per game, started by the tick or by a command's Effects.Wake:
+// the runner reads the game, prepare does the slow work outside any
+// transaction, and the handler applies its answer as above.
+
+// A job is timed work declared as data, as a command is: its name, the
+// index its work is found through, which of the listed items are its,
+// and its handler.
+type job struct {
+	name string
+	// on is the index its work is found through.
+	on *dueIndex
+	// takes reports whether item, as the index listed it, is this job's
+	// work (mine), and if so whether it is due at now. The first job on
+	// the index that takes an item handles it; a job's item that is not
+	// due yet is left alone until it is (an open voting window).
+	takes func(b *core, item dueItem, now time.Time) (mine, due bool)
+	// prepare, if set, is slow work done outside any transaction on the
+	// item as the runner read it (asking an engine for its move). It
+	// returns what the handler gets as JobCall.Prepared, or nil when
+	// there is nothing to do after all (nothing is written).
+	prepare func(c *JobCall) (any, error)
+	// start runs a job with a prepare step off the tick: the tick hands
+	// it the due item, and it runs the job in the background (engine
+	// turns: one at a time per game, engine.go).
+	start func(b *Bot, item dueItem)
+	// run decides and records one item in the runner's write transaction
+	// and returns what it did and the messages to send.
+	run func(c *JobCall) (Done, error)
+	// anywhere: the job runs even where this process cannot deliver to
+	// the item's platform now (an engine's turn a web click woke); other
+	// jobs check again in their transaction, and write nothing if the
+	// platform's notifier went away since the tick looked.
+	anywhere bool
+}
+
+// jobs declares the timed jobs, in the order they are offered due
+// items; their handlers live in the files of their topics.
+func jobs() []*job {
+	return []*job{
+		// A vote game's open window is the room's turn: no timeout or
+		// reminder while it runs (vote.go).
+		{name: "voting window", on: byDeadline, takes: voteWindowDue, run: closeVoteWindow},
+		// An engine's work is due at once (engineDue): its "deadline" is
+		// no timeout (engine.go).
+		{name: "engine turn", on: byDeadline, takes: engineWorkDue, prepare: askEngine, run: applyEngineAnswer,
+			start: func(b *Bot, item dueItem) { b.startEngineTurn(item.Game) }, anywhere: true},
+		// Reminders, and the loss on time, or a team's turn passed on
+		// (scheduler.go, rengo.go).
+		{name: "clock", on: byDeadline, takes: clockDue, run: runClock},
+		// A vacation's reminder a day before its end, and its end
+		// (vacation.go).
+		{name: "vacation", on: byVacationEnd, takes: vacationDue, run: runVacation},
+	}
+}
+
+// job returns the job declared as name.
+func (b *core) job(name string) *job {
+	for _, j := range b.jobs {
+		if j.name == name {
+			return j
+		}
+	}
+	panic("chat: no job " + name)
+}
+
+// A dueIndex lists due work from the store: each job declares the one
+// its work is found through, and the runner reads each index once a
+// tick.
+type dueIndex struct {
+	name string
+	// list reads the items due by now (with the index's lead: the
+	// reminders before a deadline).
+	list func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error)
+	// onTime: Run wakes when an item of this index falls due (a game's
+	// deadline: a voting window's close, a player's time running out, an
+	// engine's turn), not only at the next regular tick.
+	onTime bool
+	// upTo lists the items whose due time is before t, for Run's wake.
+	upTo func(tx gobot.Tx, t time.Time) ([]dueItem, error)
+}
+
+// dueItem is one record an index listed: a game or a player.
+type dueItem struct {
+	Game gobot.GameID
+	User gobot.UserID // a player's
+	// platform is the one whose notifier delivers its messages (and
+	// whose lease fences its transaction).
+	platform string
+	// At is when it falls due (a game's Deadline).
+	At time.Time
+	// Match and Player are the records as the index listed them.
+	Match  *gobot.Match
+	Player *gobot.Player
+}
+
+func gameItem(m *gobot.Match) dueItem {
+	return dueItem{Game: m.ID, platform: m.Room.Platform(), At: m.Deadline, Match: m}
+}
+
+// byDeadline lists games by Match.Deadline: their clocks (reminders
+// ahead of it), voting windows and engine turns.
+var byDeadline = &dueIndex{
+	name: "deadlines",
+	list: func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error) {
+		horizon := now
+		if len(b.cfg.Reminders) > 0 {
+			horizon = now.Add(b.cfg.Reminders[0] + 1) // DueGames is strict: a reminder due just now is due
+		}
+		return dueGames(tx, horizon)
+	},
+	onTime: true,
+	upTo:   dueGames,
+}
+
+func dueGames(tx gobot.Tx, before time.Time) ([]dueItem, error) {
+	due, err := tx.DueGames(before, 0)
+	items := make([]dueItem, 0, len(due))
+	for _, m := range due {
+		items = append(items, gameItem(m))
+	}
+	return items, err
+}
+
+// byVacationEnd lists the players whose vacation ends within a day
+// (that day's end included): their reminder, then the end.
+var byVacationEnd = &dueIndex{
+	name: "vacations",
+	list: func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error) {
+		due, err := tx.DueVacations(now.Add(vacationReminder+time.Nanosecond), 0)
+		items := make([]dueItem, 0, len(due))
+		for _, p := range due {
+			items = append(items, dueItem{User: p.ID, platform: p.ID.Platform(), At: p.Vacation.End, Player: p})
+		}
+		return items, err
+	},
+}
+
+// A JobCall is one item of a job in the transaction the runner opened
+// for it: everything its handler gets. Like a command's Call it has no
+// store: it reads and writes through Tx, and sends nothing.
+type JobCall struct {
+	Ctx context.Context
+	Tx  gobot.Tx // nil in prepare
+	Now time.Time
+	// Match is the game the item names, read in this transaction (in
+	// prepare: in a read transaction before it); Player the player.
+	Match  *gobot.Match
+	Player *gobot.Player
+	// Prepared is what the job's prepare step returned.
+	Prepared any
+
+	bot *core
+}
+
+// Done is what a job's handler returns: what it did ("" when nothing was
+// due after all), the step that names its messages (their claim and
+// Message.Key: "game 7 timeout"), and its effects (the messages, the
+// engine turns to start).
+type Done struct {
+	Did  string
+	Step string
+	Effects
+}
+
+// done is the Done of a handler that did what and made messages fx.
+func done(what, step string, fx Effects) (Done, error) {
+	return Done{Did: what, Step: step, Effects: fx}, nil
+}
+
+// Run drives the timed jobs until ctx ends. Work that fell due while the
+// bot was down is done at once. It ticks every Config.Tick, and sooner
+// when work on an index read on time (a voting window, as short as 5
+// seconds, a player's time) falls due before the next tick: after each
+// tick and each command that changed something it looks for the next.
+// It waits on the TimeSource's timers when it has them (Timers: a test's
+// fake time), else on the system's.
+func (b *Bot) Run(ctx context.Context) error {
+	var last time.Time // when the last tick ran
+	ticked := b.after(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticked:
+			last = b.timeSource.Now()
+			if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
+				b.log.Error("clock", "err", err)
+			}
+		case <-b.wake:
+		}
+		wait := last.Add(b.cfg.Tick).Sub(b.timeSource.Now())
+		if next, ok := b.nextDue(ctx, last, b.cfg.Tick); ok {
+			wait = min(wait, next)
+		}
+		ticked = b.after(max(wait, 0))
+	}
+}
+
+// after is a channel that receives once d has passed on the time source.
+func (b *Bot) after(d time.Duration) <-chan time.Time {
+	if t, ok := b.timeSource.(Timers); ok {
+		return t.After(d)
+	}
+	return time.After(d)
+}
+
+// poke tells Run to look again for the next due work (never blocks: one
+// pending poke is enough).
+func (b *Bot) poke() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// nextDue is how long until the first item of an index read on time
+// falls due after the last tick and within d from now; false when none.
+// An item due before the last tick was that tick's to handle: if it
+// could not, the next regular tick tries again.
+func (b *Bot) nextDue(ctx context.Context, last time.Time, d time.Duration) (time.Duration, bool) {
+	now := b.timeSource.Now()
+	var next time.Duration
+	found := false
+	for _, ix := range b.indexes() {
+		if !ix.onTime {
+			continue
+		}
+		var due []dueItem
+		if err := b.store.View(ctx, func(tx gobot.Tx) error {
+			var err error
+			due, err = ix.upTo(tx, now.Add(d))
+			return err
+		}); err != nil && len(due) == 0 {
+			continue
+		}
+		for _, item := range due {
+			if !item.At.After(last) {
+				continue
+			}
+			if _, ok := b.notifier(item.platform); !ok {
+				continue // another process handles it
+			}
+			// Work just due is done by the next tick, a moment on.
+			if w := max(item.At.Sub(now), 100*time.Millisecond); !found || w < next {
+				next, found = w, true
+			}
+		}
+	}
+	return next, found
+}
+
+// indexes are the due indexes of the jobs, each once, in the jobs' order.
+func (b *core) indexes() []*dueIndex {
+	var out []*dueIndex
+	for _, j := range b.jobs {
+		if !slices.Contains(out, j.on) {
+			out = append(out, j.on)
+		}
+	}
+	return out
+}
+
+// Tick does every due job once: it sends the reminders that are due,
+// ends games whose time ran out, closes voting windows, starts engine
+// turns, ends vacations. Only items of platforms with a notifier are
+// taken: several processes may share the store, and one that cannot
+// deliver to a platform right now (a Matrix standby) leaves its work to
+// one that can, so no message is claimed and then not sent.
+func (b *Bot) Tick(ctx context.Context) error {
+	now := b.timeSource.Now()
+	for i, ix := range b.indexes() {
+		// The first index unreadable (the store is down) fails the tick;
+		// another's is logged, and the tick goes on.
+		var due []dueItem
+		if err := b.store.View(ctx, func(tx gobot.Tx) error {
+			var err error
+			due, err = ix.list(b.core, tx, now)
+			return err
+		}); err != nil {
+			if len(due) == 0 && i == 0 {
+				return err
+			}
+			if len(due) == 0 && ctx.Err() == nil { // not the shutdown itself
+				b.log.Error("clock: "+ix.name, "err", err)
+			}
+		}
+		if i == 0 {
+			// Claims whose claimer died before sending: send them now.
+			if err := b.reclaim(ctx, now); err != nil {
+				b.log.Error("clock: expired claims", "err", err)
+			}
+		}
+		for _, item := range due {
+			if _, ok := b.notifier(item.platform); !ok {
+				continue // left to a process that can send its messages
+			}
+			b.offer(ctx, ix, item, now)
+		}
+	}
+	// Forget handled event IDs older than EventTTL.
+	return b.store.Update(ctx, func(tx gobot.Tx) error {
+		if _, err := tx.ExpireOutbox(now.Add(-b.cfg.EventTTL)); err != nil {
+			return err
+		}
+		_, err := tx.ExpireEvents(now.Add(-b.cfg.EventTTL))
+		return err
+	})
+}
+
+// offer gives item to the first job on ix that takes it.
+func (b *Bot) offer(ctx context.Context, ix *dueIndex, item dueItem, now time.Time) {
+	for _, j := range b.jobs {
+		if j.on != ix {
+			continue
+		}
+		mine, due := j.takes(b.core, item, now)
+		if !mine {
+			continue
+		}
+		switch {
+		case !due:
+		case j.start != nil:
+			j.start(b, item)
+		default:
+			_, err := b.runJob(ctx, j, item, now)
+			b.logJob(err, j, item)
+		}
+		return
+	}
+}
+
+// logJob logs err, from j's run on item: a lease held elsewhere now is
+// news, not an error.
+func (b *Bot) logJob(err error, j *job, item dueItem) {
+	attrs := []any{"game", item.Game}
+	if item.User != "" {
+		attrs = []any{"player", item.User}
+	}
+	switch {
+	case errors.Is(err, gobot.ErrLeaseLost):
+		b.log.Info("clock: "+j.name+": the platform's lease is held elsewhere now", append(attrs, "err", err)...)
+	case err != nil:
+		b.log.Error("clock: "+j.name, append(attrs, "err", err)...)
+	}
+}
+
+// runJob runs j on item: prepare (if any) on the item as read, then the
+// handler in one write transaction fenced by the item's platform's
+// lease, which also claims its messages; after the commit they are sent
+// and the engine turns it woke are started. It returns what the handler
+// did.
+func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (Done, error) {
+	var prepared any
+	if j.prepare != nil {
+		c := &JobCall{Ctx: ctx, Now: now, bot: b.core}
+		if err := b.store.View(ctx, func(tx gobot.Tx) error { return item.read(tx, c) }); err != nil {
+			return Done{}, err
+		}
+		if c.Match != nil && item.platform == "" { // woken by a command: known by its ID alone
+			item.platform = c.Match.Room.Platform()
+		}
+		var err error
+		if prepared, err = j.prepare(c); err != nil || prepared == nil {
+			return Done{}, err
+		}
+		now = b.timeSource.Now() // the slow work took its time
+	}
+	var d Done
+	err := b.store.Update(b.fenced(ctx, item.platform), func(tx gobot.Tx) error {
+		d = Done{} // a rerun after a conflict decides afresh
+		if _, ok := b.notifier(item.platform); !ok && !j.anywhere {
+			return nil // the notifier went away since the tick looked
+		}
+		c := &JobCall{Ctx: ctx, Tx: tx, Now: now, Prepared: prepared, bot: b.core}
+		if err := item.read(tx, c); err != nil {
+			return err
+		}
+		var err error
+		if d, err = j.run(c); err != nil {
+			return err
+		}
+		return b.claim(tx, d.Step, d.Notices, now)
+	})
+	if err != nil {
+		return Done{}, err
+	}
+	b.sendClaimed(ctx, d.Step, d.Notices)
+	for _, id := range d.Wake {
+		b.startEngineTurn(id)
+	}
+	return d, nil
+}
+
+// read reads item's record in tx into c.
+func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
+	var err error
+	if item.User != "" {
+		c.Player, err = tx.Player(item.User)
+		return err
+	}
+	c.Match, err = tx.Match(item.Game)
+	return err
+}
+
+// sendClaimed sends the messages of the claim step (committed) and then
+// records it done. The record is made whether or not the lease the claim
+// was made under is still held: the messages are out.
+func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []protocol.Message) {
+	b.carryOut(ctx, Effects{Notices: keyed(step, msgs)})
+	if step == "" || len(msgs) == 0 {
+		return // nothing was claimed
+	}
+	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error { return tx.DeleteClaim(step) }); err != nil {
+		b.log.Warn("recording a claim done", "claim", step, "err", err)
+	}
+}
+
+// reclaim claims again, and sends, the claims that expired before now
+// unfinished (their claimer died between the claim and the send), for
+// the platforms this process can deliver to now.
+func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
+	var expired []*gobot.Claim
+	if err := b.store.View(ctx, func(tx gobot.Tx) error {
+		var err error
+		expired, err = tx.ExpiredClaims(now, 0)
+		return err
+	}); err != nil {
+		if len(expired) == 0 {
+			return err
+		}
+		b.log.Error("clock: unreadable claims", "err", err) // and the readable ones are sent
+	}
+	for _, c := range expired {
+		msgs, err := decodeClaim(c)
+		if err != nil {
+			b.log.Error("an unreadable claim is dropped", "claim", c.Key, "err", err)
+			b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteClaim(c.Key) })
+			continue
+		}
+		platform, deliverable := claimPlatform(msgs, b.CanDeliver)
+		if !deliverable {
+			continue // left to a process that can send them
+		}
+		won := false
+		err = b.store.Update(b.fenced(ctx, platform), func(tx gobot.Tx) error {
+			won = false
+			cur, err := tx.Claim(c.Key)
+			if errors.Is(err, gobot.ErrNotFound) {
+				return nil // done meanwhile
+			}
+			if err != nil {
+				return err
+			}
+			if now.Before(cur.Expires) {
+				return nil // another process claimed it again first
+			}
+			cur.Holder, cur.Expires = b.cfg.Holder, now.Add(b.cfg.ClaimTTL)
+			won = true
+			return tx.PutClaim(cur)
+		})
+		if err != nil {
+			b.log.Warn("claiming an expired claim again", "claim", c.Key, "err", err)
+			continue
+		}
+		if won {
+			b.log.Info("sending the messages of a claim whose claimer did not finish", "claim", c.Key, "claimer", c.Holder)
+			b.sendClaimed(ctx, c.Key, msgs)
+		}
+	}
+	return nil
+}
