@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -65,8 +66,42 @@ type BoardView struct {
 	Names map[gobot.UserID]string
 	// Viewer is what the viewer Board was asked for may do.
 	Viewer Viewer
+	// Live is a live game's clocks (gobot.TimeControl.Live), which a
+	// board counts down; nil for a correspondence clock or none.
+	Live *LiveClocks
 
 	match *gobot.Match // the seats, the vote and the undo, to answer For
+}
+
+// LiveClocks are a live game's clocks as stored: each colour's at the
+// start of its turn (indexed by game.Color), the mover's running since
+// Since (zero when none runs), and the colour that lost on time.
+type LiveClocks struct {
+	Control gobot.TimeControl
+	Clocks  [3]gobot.ClockState
+	Running game.Color
+	Since   time.Time
+	Out     game.Color
+}
+
+// liveClocks returns match's clocks when it is played on a live clock.
+func liveClocks(match *gobot.Match, g *game.Game) *LiveClocks {
+	tc := match.Clock
+	if !tc.Live() {
+		return nil
+	}
+	lc := &LiveClocks{Control: tc}
+	for _, c := range []game.Color{game.Black, game.White} {
+		lc.Clocks[c] = match.ClockOf(c)
+	}
+	if match.Active() && g.Phase() == game.Playing && !match.Deadline.IsZero() {
+		lc.Running = g.ToMove()
+		lc.Since = match.Deadline.Add(-tc.Budget(match.ClockOf(lc.Running)))
+	}
+	if r, err := game.ParseResult(match.Result); err == nil && !match.Active() && r.Reason == game.ByTime && r.Winner != game.Empty {
+		lc.Out = r.Winner.Opponent()
+	}
+	return lc
 }
 
 // BoardSide is one colour's label on a board.
@@ -233,7 +268,7 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*BoardView, error) {
 		bv.Turn = c
 		next := bv.name(match.Side(c).ToMove())
 		bv.Status = fmt.Sprintf("%s to play (%s)", c.Name(), next)
-		if !match.Deadline.IsZero() {
+		if !match.Deadline.IsZero() && !match.Clock.Live() { // a live clock ticks on the board (Live)
 			bv.Clock = fmt.Sprintf("%s must move by %s.", next, match.Deadline.UTC().Format("2 Jan 15:04 MST"))
 		}
 		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
@@ -245,6 +280,7 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*BoardView, error) {
 		bv.Vote = b.voteLine(l, now)
 		bv.Votes = voteMarks(l)
 	}
+	bv.Live = liveClocks(match, g)
 	if match.UndoBy != "" && match.Active() {
 		bv.UndoBy = match.ColorOf(match.UndoBy)
 		bv.UndoText = fmt.Sprintf("%s asks to take back the last move.", bv.name(match.UndoBy))

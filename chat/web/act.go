@@ -120,13 +120,13 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	v, role, _ := sn.role(p.User, p.Watch)
 	if role == string(chat.Watcher) {
-		s.answer(w, http.StatusForbidden, answer{Message: fmt.Sprintf("You are watching game #%d: only its players can play.", p.Game), State: &sn.state})
+		s.answer(w, http.StatusForbidden, answer{Message: fmt.Sprintf("You are watching game #%d: only its players can play.", p.Game), State: s.stamped(sn)})
 		return
 	}
 	action, point, cid := r.PostForm.Get("action"), strings.ToUpper(r.PostForm.Get("point")), r.PostForm.Get("id")
 	cmd, args, ok := commandOf(action, point, p.Game)
 	if !ok || !validClientID(cid) {
-		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: &sn.state})
+		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: s.stamped(sn)})
 		return
 	}
 	if v.Role == chat.Voter {
@@ -148,7 +148,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		a.Message = s.plain(rep.Text, view)
 	}
 	if now, err := s.snapshot(r.Context(), p.Game); err == nil {
-		a.State = &now.state
+		a.State = s.stamped(now)
 	}
 	s.answer(w, http.StatusOK, a)
 	if f, ok := w.(http.Flusher); ok {

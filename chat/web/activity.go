@@ -462,7 +462,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
 	v, role, color := sn.role(user.ID, watch)
 	a := activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/"), Token: s.sign.sign(purposeActivity, p), Game: id,
-		Role: role, Color: color, Name: user.Name, Resign: v.ResignQuestion, State: &sn.state}
+		Role: role, Color: color, Name: user.Name, Resign: v.ResignQuestion, State: s.stamped(sn)}
 	if a.Name == "" {
 		a.Name = user.ID.Local()
 	}

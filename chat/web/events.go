@@ -66,7 +66,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		if err == nil && sn.V != last {
 			last = sn.V
 			w.Write([]byte("id: " + strconv.FormatUint(sn.V, 10) + "\nevent: state\ndata: "))
-			w.Write(sn.json)
+			w.Write(s.stampedJSON(sn))
 			if _, err := w.Write([]byte("\n\n")); err != nil {
 				return
 			}

@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,10 @@ type state struct {
 	// Vote is a vote game's line while the room moves: how to vote, or
 	// the tally and the open window, as chat says it.
 	Vote string `json:"vote,omitempty"`
+	// Clock is a live game's clocks (clock.go); Now the server's time
+	// (ms since 1970) the state was sent at, set on each sending.
+	Clock *clockView `json:"clock,omitempty"`
+	Now   int64      `json:"now,omitempty"`
 }
 
 // snapshot is a game's state at one Version, built once from the bot's
@@ -140,12 +145,18 @@ type side struct {
 	Undo    string
 	Score   string
 	Vote    string
+	Live    bool // a live clock: the players' clocks tick (clock.go)
 }
 
 type player struct {
 	Color, Name, Rank string
 	Captures          int
 	ToMove            bool
+	// A live clock's reading when the state was built and its seconds
+	// left; Running: this colour's clock runs; Out: it ran out.
+	Clock        string
+	Seconds      int64
+	Running, Out bool
 }
 
 // build draws view: the board as SVG, the panel beside it as HTML, in
@@ -157,8 +168,15 @@ func (s *Server) build(view *chat.BoardView) (*snapshot, error) {
 		sn.Vote = s.plain(view.Vote, view)
 	}
 	sd := side{Clock: view.Clock, Moves: view.Moves, Undo: view.UndoText, Score: view.Score, Vote: sn.Vote}
+	sn.Clock = liveClocks(view.Live)
+	sd.Live = sn.Clock != nil
 	for _, p := range view.Sides {
-		sd.Players = append(sd.Players, player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove})
+		pl := player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove}
+		if v := sn.Clock; v != nil {
+			pl.Clock, pl.Seconds = v.reading(view.Live.Control, pl.Color, s.now())
+			pl.Running, pl.Out = v.Running == pl.Color, v.Out == pl.Color
+		}
+		sd.Players = append(sd.Players, pl)
 	}
 	var buf bytes.Buffer
 	boardSVG(&buf, view.Game, view.Votes)
@@ -179,6 +197,23 @@ func (s *Server) build(view *chat.BoardView) (*snapshot, error) {
 	return sn, nil
 }
 
+// stamped is sn's state as sent now: with the server's time, which a
+// live game's clocks count from.
+func (s *Server) stamped(sn *snapshot) *state {
+	st := sn.state
+	st.Now = s.now().UnixMilli()
+	return &st
+}
+
+// stampedJSON is stamped's JSON, without encoding the state again.
+func (s *Server) stampedJSON(sn *snapshot) []byte {
+	out := make([]byte, 0, len(sn.json)+24)
+	out = append(out, `{"now":`...)
+	out = strconv.AppendInt(out, s.now().UnixMilli(), 10)
+	out = append(out, ',')
+	return append(out, sn.json[1:]...)
+}
+
 // pageData is what page.html is executed with.
 type pageData struct {
 	Title  string
@@ -195,6 +230,10 @@ type pageData struct {
 	// SignOut: the page's session is a link's cookie, which its Sign out
 	// button clears (not the Activity's: Discord's frame signs it in).
 	SignOut bool
+	// Clocks is a live game's clocks (JSON) and Now the server's time
+	// (ms), which the page counts from.
+	Clocks string
+	Now    int64
 }
 
 // show serves a game's page. GET: it reads, it changes nothing.
@@ -215,7 +254,11 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	}
 	v, role, color := sn.role(p.User, p.Watch)
 	d := pageData{Title: fmt.Sprintf("Game #%d", p.Game), Game: p.Game, CSRF: s.sign.csrf(p.Session), Role: role, Color: color,
-		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: v.ResignQuestion}
+		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: v.ResignQuestion, Now: s.now().UnixMilli()}
+	if sn.Clock != nil {
+		b, _ := json.Marshal(sn.Clock)
+		d.Clocks = string(b)
+	}
 	d.SignOut = !p.Activity
 	if p.Activity {
 		s.activityHeaders(w) // inside Discord's frame (activity.go)

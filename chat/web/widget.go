@@ -364,7 +364,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	// watch pass, as any non-player's.
 	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != chat.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	v, role, color := sn.role(user, p.Watch)
-	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: &sn.state}
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: s.stamped(sn)}
 	if n, ok := sn.view.Names[user]; ok {
 		ws.Name = n
 	}

@@ -13,6 +13,67 @@
 // body[data-game], read at each request (the Activity learns it on
 // sign-in). No framework, no inline script (the CSP forbids it).
 "use strict";
+// gobotClock is clock.go's arithmetic again, for a live game's clocks
+// counted down in the page (ms): elapse is TimeControl.Elapse, budget
+// Budget, show ShowClock, low whether a period's last 10 s run. v is
+// the state's clock (web/clock.go); a simple clock counts its time per
+// move as main time.
+window.gobotClock = (function () {
+  function clockTime(ms) {
+    const sec = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(sec / 3600), m = Math.floor(sec / 60) % 60, s = sec % 60;
+    const two = (n) => String(n).padStart(2, "0");
+    return h > 0 ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+  }
+  function shortTime(ms) {
+    if (ms <= 0) return "0s";
+    let out = "";
+    for (const [n, name] of [[86400000, "d"], [3600000, "h"], [60000, "m"], [1000, "s"]]) {
+      const k = Math.floor(ms / n);
+      if (k > 0) { out += k + name; ms -= k * n; }
+    }
+    return out;
+  }
+  function elapse(v, s, d) {
+    s = Object.assign({ main: 0, periods: 0, stones: 0, period: 0 }, s);
+    d = Math.max(0, d);
+    if (d < s.main) { s.main -= d; return s; }
+    d -= s.main;
+    s.main = 0;
+    if (v.kind === "byoyomi") {
+      while (s.periods > 0 && d >= s.period) { d -= s.period; s.periods--; s.period = v.period; }
+      if (s.periods === 0) { s.period = 0; return s; }
+      s.period -= d;
+    } else if (v.kind === "canadian") {
+      s.period = Math.max(0, s.period - d);
+    }
+    return s;
+  }
+  function budget(v, s) {
+    if (v.kind === "byoyomi") return s.periods <= 0 ? s.main : s.main + s.period + (s.periods - 1) * v.period;
+    if (v.kind === "canadian") return s.main + s.period;
+    return s.main;
+  }
+  function show(v, s) {
+    if (v.kind === "byoyomi") {
+      if (s.periods <= 0) return clockTime(s.main);
+      if (s.main > 0) return clockTime(s.main) + " + " + s.periods + "×" + shortTime(v.period);
+      if (s.periods === 1) return clockTime(s.period) + " (last period)";
+      return clockTime(s.period) + " (" + s.periods + "×" + shortTime(v.period) + ")";
+    }
+    if (v.kind === "canadian") {
+      if (s.main > 0) return clockTime(s.main) + " + " + v.stones + " stones in " + clockTime(v.period);
+      return s.stones + (s.stones === 1 ? " stone" : " stones") + " in " + clockTime(s.period);
+    }
+    return clockTime(s.main);
+  }
+  function low(v, s) {
+    if (v.kind === "byoyomi" || v.kind === "canadian") return s.main === 0 && budget(v, s) > 0 && (s.period < 10000);
+    return budget(v, s) < 10000;
+  }
+  return { elapse: elapse, budget: budget, show: show, low: low };
+})();
+
 window.gobotBoard = function (opt) {
   const body = document.body;
   const base = opt.base === undefined ? "/" : opt.base;
@@ -24,6 +85,9 @@ window.gobotBoard = function (opt) {
   const confirmBox = document.getElementById("confirm");
   let version = Number(body.dataset.version) || 0;
   let focusIndex = -1;
+  // A live game's clocks: the state's, and how far the server's clock is
+  // ahead of the page's (ms), as of the last state.
+  let clocks = null, skew = 0, clockTimer = 0, lastTick = -1;
 
   function clientID() {
     const b = new Uint8Array(16);
@@ -73,6 +137,7 @@ window.gobotBoard = function (opt) {
     body.dataset.turn = st.turn;
     body.dataset.undo = st.undo;
     body.dataset.version = String(st.v);
+    setClocks(st.clock, st.now);
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
     if (moved) say("");
     buttons();
@@ -82,6 +147,69 @@ window.gobotBoard = function (opt) {
     if (again) { again.setAttribute("tabindex", "0"); again.focus(); }
     else if (pts.length) { pts[Math.max(0, Math.min(focusIndex, pts.length - 1))].setAttribute("tabindex", "0"); }
   }
+
+  // setClocks takes a state's clocks and the server's time it was sent.
+  function setClocks(v, now) {
+    clocks = v || null;
+    if (now) skew = now - Date.now();
+    drawClocks();
+  }
+
+  // drawClocks shows both clocks as they are now, by the server's
+  // clock, and waits for the running one's next second: each clock's
+  // data-seconds is the whole seconds left before the loss on time, its
+  // text the time in the system's terms; data-running marks the mover's,
+  // data-low a period's last 10 s (with a tick, when the page's sound
+  // is on and the clock is the viewer's or the viewer watches).
+  function drawClocks() {
+    clearTimeout(clockTimer);
+    const sound = document.querySelector("[data-tick-sound]");
+    if (sound) sound.checked = tickOn();
+    if (!clocks) return;
+    const now = Date.now() + skew;
+    let next = 0;
+    ["black", "white"].forEach((c) => {
+      const el = document.querySelector('[data-clock="' + c + '"]');
+      let s = clocks[c];
+      const running = clocks.running === c;
+      if (running) s = gobotClock.elapse(clocks, s, now - clocks.since);
+      const left = clocks.out === c ? 0 : gobotClock.budget(clocks, s);
+      if (running && left > 0) next = left % 1000 || 1000;
+      if (!el) return;
+      const secs = Math.floor(left / 1000);
+      el.dataset.seconds = String(secs);
+      el.toggleAttribute("data-running", running);
+      el.toggleAttribute("data-out", clocks.out === c);
+      const low = running && gobotClock.low(clocks, s);
+      el.toggleAttribute("data-low", low);
+      el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s);
+      if (low && secs !== lastTick && (body.dataset.role !== "player" || body.dataset.color === c)) { lastTick = secs; tick(); }
+    });
+    if (next) clockTimer = setTimeout(drawClocks, next + 5);
+  }
+
+  // The tick sound: off by default, the page's choice kept by the
+  // browser; a short blip made by the Web Audio API.
+  let audio = null;
+  function tickOn() { try { return localStorage.getItem("gobot.tick") === "on"; } catch (e) { return false; } }
+  function tick() {
+    if (!tickOn()) return;
+    try {
+      audio = audio || new AudioContext();
+      const o = audio.createOscillator(), g = audio.createGain(), t = audio.currentTime;
+      o.frequency.value = 880;
+      g.gain.setValueAtTime(0.2, t);
+      g.gain.exponentialRampToValueAtTime(0.001, t + 0.06);
+      o.connect(g).connect(audio.destination);
+      o.start(t);
+      o.stop(t + 0.07);
+    } catch (e) { /* no sound here */ }
+  }
+  document.addEventListener("change", (ev) => {
+    if (!ev.target.matches("[data-tick-sound]")) return;
+    try { localStorage.setItem("gobot.tick", ev.target.checked ? "on" : "off"); } catch (e) { /* not kept */ }
+    if (ev.target.checked) { try { audio = audio || new AudioContext(); audio.resume(); } catch (e) { /* no sound */ } }
+  });
 
   let busy = false;
   async function act(action, point) {
@@ -163,6 +291,7 @@ window.gobotBoard = function (opt) {
   });
 
   if (body.dataset.role === "player" || body.dataset.role === "voter") buttons();
+  if (body.dataset.clocks) { try { setClocks(JSON.parse(body.dataset.clocks), Number(body.dataset.now)); } catch (e) { /* drawn as served */ } }
   points().forEach((p, i) => p.setAttribute("tabindex", i === 0 ? "0" : "-1"));
 
   // listen follows the game with a bearer session: Server-Sent Events

@@ -1,0 +1,137 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// liveGame starts a 9x9 game on a live clock, alice Black against bob.
+func (h *harness) liveGame(clock string) gobot.GameID {
+	h.t.Helper()
+	if r := h.cmd("alice", "challenge", "@console:bob", "9", "black", "clock="+clock); r.Error {
+		h.t.Fatal(r.Text)
+	}
+	r := h.cmd("bob", "accept")
+	if r.Error || r.Game == 0 {
+		h.t.Fatalf("accept: %+v", r)
+	}
+	return r.Game
+}
+
+// clock returns colour c's clock on the page: its text, data-seconds,
+// and which of data-running, data-low, data-out it has.
+func (b *tab) clock(c string) string {
+	b.t.Helper()
+	return eval[string](b, fmt.Sprintf(`(() => { const e = document.querySelector('[data-clock=%q]');
+		return e ? e.textContent + " " + e.dataset.seconds + ["running", "low", "out"].filter((a) => e.hasAttribute("data-" + a)).map((a) => " " + a).join("") : "none"; })()`, c))
+}
+
+// TestBrowserLiveClock: a live game's clocks count down in the page
+// between events, from the server's time (which stands still here), are
+// set right by the next event, show byo-yomi's periods and a period's
+// last seconds, and say "Time is up" when the server ends the game on
+// time, without a reload. The tick sound's toggle is remembered.
+func TestBrowserLiveClock(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.liveGame("byoyomi:1m+3x10s")
+	alice := newTab(t, h, browser, "alice")
+	alice.open(h.link(id, "alice", false))
+
+	if got := alice.clock("white"); got != "1:00 + 3×10s 90" {
+		t.Errorf("white's clock at the start: %q, want %q", got, "1:00 + 3×10s 90")
+	}
+	// Black's counts down in the page: the server sends nothing.
+	alice.waitFor("black's clock to count down", `Number(document.querySelector('[data-clock=black]').dataset.seconds) <= 88 && document.querySelector('[data-clock=black]').hasAttribute('data-running')`)
+	if got := alice.clock("white"); got != "1:00 + 3×10s 90" {
+		t.Errorf("white's clock runs on black's turn: %q", got)
+	}
+
+	// 51 s on the server's clock (50, then the click's second): the
+	// event of the move sets black's clock right.
+	h.now.Advance(50 * time.Second)
+	alice.play("E5")
+	alice.waitStone("E5", "black")
+	alice.waitFor("black's clock from the server", `document.querySelector('[data-clock=black]').dataset.seconds === '39'`)
+	if got := alice.clock("black"); got != "0:09 + 3×10s 39" {
+		t.Errorf("black's clock after the move: %q, want %q", got, "0:09 + 3×10s 39")
+	}
+	if got := alice.clock("white"); !regexpMatch(`^(1:00|0:59) \+ 3×10s (90|89) running$`, got) {
+		t.Errorf("white's clock on white's turn: %q", got)
+	}
+
+	// 75 s into white's turn, a fresh page: main time spent and one
+	// period, 5 s left of the second of three; the period's last 10 s.
+	h.now.Advance(75 * time.Second)
+	alice.open(h.link(id, "alice", false))
+	if got := alice.clock("white"); !regexpMatch(`^0:0[0-5] \(2×10s\) (1[0-5]|[0-9]) running low$`, got) {
+		t.Errorf("white's clock in byo-yomi: %q, want 0:05 (2×10s) 15 running low", got)
+	}
+
+	// The tick sound: off by default, remembered by the browser.
+	if on := eval[bool](alice, `document.querySelector('[data-tick-sound]').checked`); on {
+		t.Error("the tick sound is on by default")
+	}
+	alice.do("sound on", chromedp.Click(chromedp.CSS(`[data-tick-sound]`)))
+	alice.open(h.link(id, "alice", false))
+	if on := eval[bool](alice, `document.querySelector('[data-tick-sound]').checked && localStorage.getItem('gobot.tick') === 'on'`); !on {
+		t.Error("the tick sound's toggle was not remembered")
+	}
+
+	// The server ends the game on time: the page says so at once.
+	eval[bool](alice, `(window.samePage = true)`)
+	h.now.Advance(30 * time.Second)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	alice.waitStatus("on time")
+	if got := alice.clock("white"); got != "Time is up 0 out" {
+		t.Errorf("white's clock after the loss on time: %q", got)
+	}
+	if !eval[bool](alice, `window.samePage === true`) {
+		t.Error("the page was reloaded")
+	}
+}
+
+// TestBrowserClockArithmetic: the page's clock arithmetic (boardui.js,
+// gobotClock) reads as clock.go's: ShowClock and Budget after Elapse,
+// for each system, in main time, in its periods and at their end.
+func TestBrowserClockArithmetic(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.newGame()
+	alice := newTab(t, h, browser, "alice")
+	alice.open(h.link(id, "alice", false))
+	m, s := time.Minute, time.Second
+	for _, tc := range []gobot.TimeControl{
+		{Kind: gobot.ByoYomi, Main: m, Periods: 3, Period: 10 * s},
+		{Kind: gobot.ByoYomi, Main: 0, Periods: 1, Period: 30 * s},
+		{Kind: gobot.Canadian, Main: 10 * m, Stones: 25, Period: 5 * m},
+		{Kind: gobot.Canadian, Main: 0, Stones: 1, Period: 20 * s},
+		{Kind: gobot.Fischer, Main: 5 * m, Increment: 10 * s, Max: 10 * m},
+		{Kind: gobot.Absolute, Main: 2 * time.Hour},
+	} {
+		v := &clockView{Kind: clockKinds[tc.Kind], Period: tc.Period.Milliseconds(), Stones: tc.Stones}
+		vj, _ := json.Marshal(v)
+		for _, d := range []time.Duration{0, 999 * time.Millisecond, 30 * s, m, m + 5*s, m + 10*s, m + 25*s, 5 * m, 11 * m, 3 * time.Hour} {
+			st, _ := tc.Elapse(tc.Start(), d)
+			want := fmt.Sprintf("%s %d", tc.ShowClock(st), tc.Budget(st).Milliseconds())
+			start := tc.Start()
+			sj, _ := json.Marshal(clockSideV{Main: start.Main.Milliseconds(), Periods: start.Periods, Stones: start.Stones, Period: start.Period.Milliseconds()})
+			got := eval[string](alice, fmt.Sprintf(`(() => { const v = %s; const s = gobotClock.elapse(v, %s, %d); return gobotClock.show(v, s) + " " + gobotClock.budget(v, s); })()`, vj, sj, d.Milliseconds()))
+			if got != want {
+				t.Errorf("%s after %v: the page reads %q, clock.go %q", protocol.FormatDuration(tc.Main), d, got, want)
+			}
+		}
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
