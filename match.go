@@ -171,10 +171,14 @@ type Challenge struct {
 
 // Player is what gobot remembers of a user.
 type Player struct {
-	ID      UserID
-	Name    string
-	Notify  string // "mention" (default), "dm", "off"
-	Theme   string // board theme: "wood" (default), "dark"
+	ID     UserID
+	Name   string
+	Notify string // "mention" (default), "dm", "off"
+	Theme  string // board theme: "wood" (default), "dark"
+	// Confirm: when the web board asks a tap to be confirmed before it
+	// plays: "touch" (default: on a touch screen or a narrow window),
+	// "always", "never".
+	Confirm string
 	Updated time.Time
 	// Vacation: the player's vacation account (nil: never used).
 	Vacation *Vacation

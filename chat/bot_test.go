@@ -444,6 +444,8 @@ func TestSettings(t *testing.T) {
 	h := newHarness(t)
 	h.ok("alice", "settings notify=dm theme=dark")
 	h.fails("alice", "settings notify=loud", "mention, dm or off")
+	h.fails("alice", "settings confirm=sometimes", "touch (the web board asks to confirm a tap on a phone), always or never")
+	h.ok("alice", "settings confirm=always")
 	h.fails("alice", "settings colour=red", "no setting")
 	r := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", Admin: true, Command: "settings", Args: []string{"room", "size=13", "rules=chinese", "clock=3d"}}
 	if rep := h.bot.Handle(context.Background(), r); rep.Error {

@@ -27,7 +27,7 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 	return rest, on, nil
 }
 
-var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true}
+var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true}
 
 // rankWords joins a rank written in two words, as ranks are spoken:
@@ -132,6 +132,11 @@ func cmdSettings(call *Call) (Result, error) {
 						return errorf("theme=%s: choose wood or dark.", protocol.ClipArg(v))
 					}
 					p.Theme = v
+				case "confirm":
+					if v != "touch" && v != "always" && v != "never" {
+						return errorf("confirm=%s: choose touch (the web board asks to confirm a tap on a phone), always or never.", protocol.ClipArg(v))
+					}
+					p.Confirm = v
 				case "rank":
 					if err := b.stateRank(tx, r, v); err != nil {
 						return err
@@ -236,8 +241,8 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 	if r.Platform.ShowsWidgets() {
 		widget = " widget=" + map[bool]string{true: "on", false: "off"}[rm.Widget]
 	}
-	text := fmt.Sprintf("You: notify=%s theme=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s%s\nChange yours with %s; admins change the room's with %s.",
-		or(p.Notify, "mention"), or(p.Theme, "wood"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
+	text := fmt.Sprintf("You: notify=%s theme=%s confirm=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s%s\nChange yours with %s; admins change the room's with %s.",
+		or(p.Notify, "mention"), or(p.Theme, "wood"), or(p.Confirm, "touch"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
 		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], widget, b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

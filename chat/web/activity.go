@@ -186,7 +186,9 @@ type activityAnswer struct {
 	Game  gobot.GameID `json:"game,omitempty"`
 	Role  string       `json:"role,omitempty"`  // player or watcher
 	Color string       `json:"color,omitempty"` // the player's colour
-	Name  string       `json:"name,omitempty"`  // who signed in
+	// Confirm is the player's confirmation setting (gobot.Player).
+	Confirm string `json:"confirm,omitempty"`
+	Name    string `json:"name,omitempty"` // who signed in
 	// Resign is the question the Resign button asks first, in chat's
 	// words ("Resign game #1 against bob?").
 	Resign string         `json:"resign,omitempty"`
@@ -462,7 +464,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
 	v, role, color := sn.role(user.ID, watch)
 	a := activityAnswer{URL: strings.TrimPrefix(gamePath(id), "/"), Token: s.sign.sign(purposeActivity, p), Game: id,
-		Role: role, Color: color, Name: user.Name, Resign: v.ResignQuestion, State: s.stamped(sn)}
+		Role: role, Color: color, Name: user.Name, Resign: v.ResignQuestion, State: s.stamped(sn), Confirm: s.confirmOf(r.Context(), user.ID)}
 	if a.Name == "" {
 		a.Name = user.ID.Local()
 	}

@@ -370,6 +370,10 @@ func TestBrowserLayout(t *testing.T) {
 	// Keyboard: focus a point, move with the arrows, play with Enter.
 	alice.do("focus", chromedp.Focus(chromedp.CSS(`[data-point="K9"]`)))
 	alice.do("keys", chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	// The window is a phone's (360 px, touch): Enter, like a tap, asks
+	// for the "Play" button first (confirm=touch, the default).
+	alice.waitFor("the Play L9 button", `(() => { const b = document.querySelector('[data-action="submit"]'); return !!b && !b.hidden && b.dataset.pending === 'L9'; })()`)
+	alice.click(`[data-action="submit"]`)
 	alice.waitFor("the keyboard move", `document.querySelectorAll('[data-stone="black"]').length === 7`)
 	if alice.stone("L9") != "black" {
 		t.Errorf("Enter after ArrowRight from K9 played %s, want L9", eval[string](alice, `[...document.querySelectorAll('[data-stone="black"]')].map(e => e.dataset.point).join(' ')`))

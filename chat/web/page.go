@@ -230,6 +230,8 @@ type pageData struct {
 	// SignOut: the page's session is a link's cookie, which its Sign out
 	// button clears (not the Activity's: Discord's frame signs it in).
 	SignOut bool
+	// Confirm is the viewer's confirmation setting (gobot.Player).
+	Confirm string
 	// Clocks is a live game's clocks (JSON) and Now the server's time
 	// (ms), which the page counts from.
 	Clocks string
@@ -254,7 +256,8 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	}
 	v, role, color := sn.role(p.User, p.Watch)
 	d := pageData{Title: fmt.Sprintf("Game #%d", p.Game), Game: p.Game, CSRF: s.sign.csrf(p.Session), Role: role, Color: color,
-		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: v.ResignQuestion, Now: s.now().UnixMilli()}
+		State: sn.state, Board: template.HTML(sn.Board), Side: template.HTML(sn.Side), Resign: v.ResignQuestion, Now: s.now().UnixMilli(),
+		Confirm: s.confirmOf(r.Context(), p.User)}
 	if sn.Clock != nil {
 		b, _ := json.Marshal(sn.Clock)
 		d.Clocks = string(b)
@@ -276,6 +279,21 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	if err := s.page.ExecuteTemplate(out, "page", d); err != nil {
 		s.cfg.Log.Error("web: page template", "err", err)
 	}
+}
+
+// confirmOf is u's confirmation setting (gobot.Player.Confirm): when
+// the board asks a tap to be confirmed. Read as the page opens (a
+// player's settings are not part of the game's snapshot); "" (the
+// default) when it cannot be read.
+func (s *Server) confirmOf(ctx context.Context, u gobot.UserID) string {
+	var c string
+	s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
+		if p, err := tx.Player(u); err == nil {
+			c = p.Confirm
+		}
+		return nil
+	})
+	return c
 }
 
 // now is the server's time.

@@ -245,10 +245,11 @@ func (u *usedTokens) release(token string) {
 type widgetSession struct {
 	Message string `json:"message,omitempty"`
 	Token   string `json:"token,omitempty"`
-	Role    string `json:"role,omitempty"`   // player or watcher
-	Color   string `json:"color,omitempty"`  // the player's colour
-	Name    string `json:"name,omitempty"`   // who signed in
-	Resign  string `json:"resign,omitempty"` // the Resign button's question, in chat's words
+	Role    string `json:"role,omitempty"`    // player or watcher
+	Color   string `json:"color,omitempty"`   // the player's colour
+	Confirm string `json:"confirm,omitempty"` // the player's confirmation setting (gobot.Player)
+	Name    string `json:"name,omitempty"`    // who signed in
+	Resign  string `json:"resign,omitempty"`  // the Resign button's question, in chat's words
 	State   *state `json:"state,omitempty"`
 }
 
@@ -364,7 +365,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	// watch pass, as any non-player's.
 	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != chat.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	v, role, color := sn.role(user, p.Watch)
-	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: s.stamped(sn)}
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: s.stamped(sn), Confirm: s.confirmOf(r.Context(), user)}
 	if n, ok := sn.view.Names[user]; ok {
 		ws.Name = n
 	}

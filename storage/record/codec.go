@@ -288,6 +288,7 @@ type playerRec struct {
 	Name    string    `json:"name"`
 	Notify  string    `json:"notify,omitempty"`
 	Theme   string    `json:"theme,omitempty"`
+	Confirm string    `json:"confirm,omitempty"`
 	Updated time.Time `json:"updated"`
 	// Vacation: absent for a player who never started a game or a
 	// vacation.
@@ -595,7 +596,7 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 }
 
 func EncodePlayer(p *gobot.Player) ([]byte, error) {
-	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Updated: p.Updated}
+	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Confirm: p.Confirm, Updated: p.Updated}
 	if v := p.Vacation; v != nil {
 		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: string(v.Room)}
 	}
@@ -610,7 +611,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Updated: rec.Updated}
+	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Confirm: rec.Confirm, Updated: rec.Updated}
 	if v := rec.Vacation; v != nil {
 		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: gobot.RoomID(v.Room)}
 	}

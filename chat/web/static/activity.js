@@ -55,6 +55,7 @@ function show(s) {
   body.dataset.game = String(s.game);
   body.dataset.role = s.role;
   body.dataset.color = s.color || "";
+  body.dataset.confirm = s.confirm || "";
   document.querySelector("[data-title]").textContent = "Game #" + s.game;
   document.querySelector("[data-who]").textContent = ui.who(s.role, s.name, s.color);
   document.getElementById("actions").hidden = s.role === "watcher";

@@ -141,6 +141,7 @@ window.gobotBoard = function (opt) {
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
     if (moved) say("");
     buttons();
+    setPending(pending && st.phase === "playing" ? pending : "");
     const pts = points();
     pts.forEach((p) => p.setAttribute("tabindex", "-1"));
     const again = focused ? board.querySelector('[data-point="' + focused + '"]') : null;
@@ -243,13 +244,69 @@ window.gobotBoard = function (opt) {
     } finally { busy = false; }
   }
 
+  // A tap that cannot misplace a stone: when the player's setting asks
+  // for it (body[data-confirm]: touch, the default, on a touch screen or
+  // a window under 600 px wide; always; never), a tap puts a ghost stone
+  // of the player's colour there and shows a "Play E5" button
+  // (data-action="submit", data-pending="E5"); only the button plays,
+  // another tap moves the ghost. With a mouse, hovering shows the ghost.
+  let pending = "";
+  function confirming() {
+    const mode = body.dataset.confirm || "touch";
+    if (mode === "always") return true;
+    if (mode === "never") return false;
+    return matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
+  }
+  function ghost(point, kind) {
+    board.querySelectorAll(".ghost." + kind).forEach((g) => g.remove());
+    const pt = point ? board.querySelector('[data-point="' + point + '"]') : null;
+    const stones = board.querySelector(".stones");
+    if (!pt || pt.dataset.stone || !stones) return false;
+    const u = document.createElementNS("http://www.w3.org/2000/svg", "use");
+    u.setAttribute("href", body.dataset.color === "white" ? "#w" : "#b");
+    u.setAttribute("x", String(Number(pt.getAttribute("x")) + 20)); // the point's square is 40 wide (svg.go)
+    u.setAttribute("y", String(Number(pt.getAttribute("y")) + 20));
+    u.setAttribute("class", "ghost " + kind);
+    u.dataset.ghost = point;
+    stones.appendChild(u);
+    return true;
+  }
+  function setPending(point) {
+    if (point && !ghost(point, "pending")) point = "";
+    if (!point) ghost("", "pending");
+    pending = point;
+    let b = document.querySelector('[data-action="submit"]');
+    if (!b && !point) return;
+    if (!b) {
+      b = document.createElement("button");
+      b.type = "button";
+      b.dataset.action = "submit";
+      const actions = document.getElementById("actions");
+      if (!actions) return;
+      actions.prepend(b);
+    }
+    b.hidden = !point;
+    b.dataset.pending = point;
+    b.textContent = "Play " + point;
+  }
+
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
     if (!pt) return;
     focusIndex = points().indexOf(pt);
     const scoring = body.dataset.phase === "scoring";
+    if (!scoring && body.dataset.role === "player" && confirming()) {
+      setPending(pt.dataset.point);
+      return;
+    }
     act(scoring && pt.dataset.stone ? "dead" : "play", pt.dataset.point);
   });
+  board.addEventListener("pointerover", (ev) => {
+    const pt = ev.target.closest("[data-point]");
+    if (ev.pointerType !== "mouse" || !pt || body.dataset.role !== "player" || body.dataset.phase !== "playing" || body.dataset.turn !== body.dataset.color) return;
+    ghost(pt.dataset.point, "hover");
+  });
+  board.addEventListener("pointerleave", () => ghost("", "hover"));
 
   board.addEventListener("keydown", (ev) => {
     const pts = points();
@@ -287,6 +344,7 @@ window.gobotBoard = function (opt) {
     if (a === "resign") { confirmBox.hidden = false; confirmBox.querySelector('[data-action="confirm"]').focus(); return; }
     if (a === "cancel") { confirmBox.hidden = true; return; }
     if (a === "confirm") { confirmBox.hidden = true; act("resign"); return; }
+    if (a === "submit") { const p = pending; setPending(""); act("play", p); return; }
     act(a);
   });
 

@@ -87,6 +87,7 @@
     token = data.token;
     body.dataset.role = data.role;
     body.dataset.color = data.color || "";
+    body.dataset.confirm = data.confirm || "";
     who.textContent = ui.who(data.role, data.name, data.color);
     if (data.resign) document.querySelector("[data-question]").textContent = data.resign;
     if (data.role !== "watcher") actions.hidden = false;

@@ -1,0 +1,107 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// pending says what a tap left on the page: the ghost stones (colour
+// and point) and the "Play" button's point and text, or "none".
+func (b *tab) pending() string {
+	b.t.Helper()
+	return eval[string](b, `(() => {
+		const g = Array.from(document.querySelectorAll('.ghost.pending'), (u) => u.getAttribute('href') + ' ' + u.dataset.ghost).join(',');
+		const s = document.querySelector('[data-action="submit"]');
+		return (g || 'no ghost') + ' / ' + (s && !s.hidden ? s.dataset.pending + ' ' + JSON.stringify(s.textContent) : 'no button');
+	})()`)
+}
+
+// tap taps point p with a finger.
+func (b *tab) tap(p string) {
+	b.t.Helper()
+	b.h.now.Advance(1e9)
+	b.do("tap "+p, chromedp.Tap(chromedp.CSS(fmt.Sprintf(`[data-point=%q]`, p))))
+}
+
+// TestBrowserConfirmTap: on a touch screen (mobile emulation) a tap
+// puts a ghost stone and a "Play E5" button, another tap moves them,
+// and only the button plays; at desktop width a click plays at once and
+// hovering shows the ghost; a window under 600 px confirms too; the
+// player's setting confirm=always|never|touch overrides it.
+func TestBrowserConfirmTap(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.newGame()
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.do("touch screen", chromedp.EmulateViewport(800, 1000, chromedp.EmulateTouch, chromedp.EmulateMobile))
+	alice.open(h.link(id, "alice", false))
+	bob.open(h.link(id, "bob", false))
+
+	v := h.version(id)
+	alice.tap("E5")
+	if got, want := alice.pending(), `#b E5 / E5 "Play E5"`; got != want {
+		t.Errorf("after a tap on E5: %s, want %s", got, want)
+	}
+	alice.tap("D4")
+	if got, want := alice.pending(), `#b D4 / D4 "Play D4"`; got != want {
+		t.Errorf("after a second tap, on D4: %s, want %s", got, want)
+	}
+	if h.version(id) != v || alice.stone("E5") != "" || alice.stone("D4") != "" {
+		t.Fatal("a tap played without the button")
+	}
+	alice.h.now.Advance(1e9)
+	alice.do("Play D4", chromedp.Tap(chromedp.CSS(`[data-action="submit"]`)))
+	alice.waitStone("D4", "black")
+	bob.waitStone("D4", "black")
+	if got := alice.pending(); got != "no ghost / no button" {
+		t.Errorf("after playing: %s", got)
+	}
+
+	// At desktop width a click plays, and the mouse over a point shows
+	// the ghost stone of the player's colour.
+	x := eval[float64](bob, `(() => { const r = document.querySelector('[data-point="F6"]').getBoundingClientRect(); return r.x + r.width / 2; })()`)
+	y := eval[float64](bob, `(() => { const r = document.querySelector('[data-point="F6"]').getBoundingClientRect(); return r.y + r.height / 2; })()`)
+	bob.do("hover F6", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	bob.waitFor("the hover ghost", `(() => { const g = document.querySelector('.ghost.hover'); return !!g && g.dataset.ghost === 'F6' && g.getAttribute('href') === '#w'; })()`)
+	bob.play("F6")
+	bob.waitStone("F6", "white")
+	if got := bob.pending(); got != "no ghost / no button" {
+		t.Errorf("a desktop click left %s", got)
+	}
+
+	// confirm=never: the tap plays at once, even on a touch screen.
+	if r := h.cmd("alice", "settings", "confirm=never"); r.Error {
+		t.Fatal(r.Text)
+	}
+	alice.open(h.link(id, "alice", false))
+	alice.tap("C3")
+	alice.waitStone("C3", "black")
+
+	// confirm=always: the desktop asks too.
+	if r := h.cmd("bob", "settings", "confirm=always"); r.Error {
+		t.Fatal(r.Text)
+	}
+	bob.open(h.link(id, "bob", false))
+	bob.play("G7")
+	if got, want := bob.pending(), `#w G7 / G7 "Play G7"`; got != want {
+		t.Errorf("confirm=always, a click: %s, want %s", got, want)
+	}
+	bob.click(`[data-action="submit"]`)
+	bob.waitStone("G7", "white")
+
+	// confirm=touch (the default) in a window 360 px wide, no touch.
+	if r := h.cmd("alice", "settings", "confirm=touch"); r.Error {
+		t.Fatal(r.Text)
+	}
+	alice.do("narrow window", chromedp.EmulateViewport(360, 740))
+	alice.open(h.link(id, "alice", false))
+	alice.play("B2")
+	if got, want := alice.pending(), `#b B2 / B2 "Play B2"`; got != want {
+		t.Errorf("360 px wide, a click: %s, want %s", got, want)
+	}
+	alice.click(`[data-action="submit"]`)
+	alice.waitStone("B2", "black")
+}
