@@ -135,3 +135,46 @@ func TestBrowserClockArithmetic(t *testing.T) {
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// TestBrowserLiveGame: a live 9x9 game between two browsers: each sees
+// the other's moves and both clocks, the mover's running. It takes the
+// README's pictures of a live game (with -update): at desktop width, and
+// 360 px wide with a tap waiting for its "Play" button.
+func TestBrowserLiveGame(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.liveGame("byoyomi:10m+5x30s")
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.open(h.link(id, "alice", false))
+	bob.open(h.link(id, "bob", false))
+	moves := []string{"E5", "C5", "E3", "G5", "D7", "C3", "G7", "F4"}
+	for i, p := range moves {
+		by, other, color, next := alice, bob, "black", "white"
+		if i%2 == 1 {
+			by, other, color, next = bob, alice, "white", "black"
+		}
+		h.now.Advance(time.Duration(7+5*i) * time.Second)
+		by.play(p)
+		for _, b := range []*tab{by, other} {
+			b.waitStone(p, color)
+			b.waitFor(next+"'s clock running", fmt.Sprintf(`document.querySelector('[data-clock=%q]').hasAttribute('data-running') && !document.querySelector('[data-clock=%q]').hasAttribute('data-running')`, next, color))
+		}
+	}
+	// Both pages read the same clocks: black has spent 7+17+27+37 s and
+	// the clicks' 4 s (10:00 - 1:32), white 12+22+32+42 s and 4 s.
+	for _, b := range []*tab{alice, bob} {
+		if got := b.clock("white"); got != "8:08 + 5×30s 638" {
+			t.Errorf("%s: white's clock %q, want %q", b.name, got, "8:08 + 5×30s 638")
+		}
+		if got := b.clock("black"); !regexpMatch(`^8:(27|28) \+ 5×30s 65\d running$`, got) {
+			t.Errorf("%s: black's clock %q", b.name, got)
+		}
+	}
+	alice.screenshot("../../docs/web-live.png")
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.tap("D3")
+	if got := alice.pending(); got != `#b D3 / D3 "Play D3"` {
+		t.Errorf("a tap on the phone: %s", got)
+	}
+	alice.screenshot("../../docs/web-live-phone.png")
+}
