@@ -207,7 +207,11 @@ func cmdChallenge(call *Call) (Result, error) {
 	}
 	if a.Vote > 0 && clock.Kind == gobot.NoClock { // vote.go: the room's side needs time like any side
 		if o.Clock != nil {
-			return Result{}, errorf("A vote game against a person needs a clock (nobody can ask a room to resign): leave clock= out for 3 days a move, or give one like clock=1d.")
+			def := "3 days a move"
+			if room != nil && room.Clock != "" && room.Clock != "none" {
+				def = "this room's default, " + protocol.ClipArg(room.Clock)
+			}
+			return Result{}, errorf("A vote game against a person needs a clock (nobody can ask a room to resign): leave clock= out for %s, or give one like clock=1d.", def)
 		}
 		clock = voteDefaultClock
 	}
@@ -244,7 +248,10 @@ func cmdChallenge(call *Call) (Result, error) {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += challengeRatingNote(c)
-	if a.Choice["vacation"] == "on" { // said, not silently dropped
+	switch { // said, not silently dropped
+	case a.Choice["vacation"] != "" && c.Clock.Live():
+		rep.Text += "\nA live game's clock never stops for a vacation: vacation= changes nothing here."
+	case a.Choice["vacation"] == "on":
 		note := "vacation=on is the default: a player's vacation stops this game's clock."
 		if c.Clock.Kind == gobot.NoClock {
 			note = "vacation=on is the default; this game has no clock for a vacation to stop."

@@ -153,3 +153,45 @@ func TestLiveTeamSharesClock(t *testing.T) {
 		t.Fatalf("the team's clock: %+v", got)
 	}
 }
+
+// A simple clock shows the turn's time left, counting down, in games
+// and on the board (it has no bank of its own to show).
+func TestLiveSimpleCountsDown(t *testing.T) {
+	h := newHarness(t)
+	h.start("clock=simple:30s")
+	h.clock.Advance(6 * time.Second)
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, 0:24") {
+		t.Fatalf("games 6 s into a 30 s turn: %s", rep.Text)
+	}
+	h.ok("alice", "play D4")
+	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "your move, 0:30") {
+		t.Fatalf("games at the start of the next turn: %s", rep.Text)
+	}
+}
+
+// A live game's team shares one clock: when it runs out, the team loses
+// on time, as one player would (no fresh clock for the next teammate, as
+// a correspondence team's turn passes on).
+func TestLiveTeamLosesOnTime(t *testing.T) {
+	h := newHarness(t)
+	startRengo(h, "clock=byoyomi:0+1x10s")
+	h.tick(10 * time.Second)
+	if m, _ := h.game(1); m.Active() || m.Result != "W+T" {
+		t.Fatalf("a live team out of time: active %v, result %q", m.Active(), m.Result)
+	}
+}
+
+// From a tester: an empty clock= is refused (not a game without a
+// clock); vacation= on a live clock says a live clock never stops; a
+// vote game's refused clock=none names what leaving it out gives here.
+func TestClockOptionsSaid(t *testing.T) {
+	h := newHarness(t)
+	h.refuses("alice", "challenge @bob clock=", "clock= needs a value, like clock=3d")
+	rep := h.ok("alice", "challenge @bob clock=fischer:5m+10s/10m vacation=off")
+	if !strings.Contains(rep.Text, "A live game's clock never stops for a vacation: vacation= changes nothing here.") {
+		t.Errorf("vacation=off on a live clock: %s", rep.Text)
+	}
+	h.admins = map[string]bool{"alice": true}
+	h.ok("alice", "settings room clock=byoyomi:10m+5x30s")
+	h.refuses("bob", "challenge @alice 9 vote=10s clock=none", "leave clock= out for this room's default, byoyomi:10m+5x30s")
+}

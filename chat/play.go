@@ -143,8 +143,11 @@ func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
 
 // sides names a game's two sides: "players", or "teams" in a team game.
 func sides(m *gobot.Match) string {
-	if m.Has(gobot.SideTeam) {
+	switch {
+	case m.Has(gobot.SideTeam):
 		return "teams"
+	case m.Has(gobot.SideRoom):
+		return "sides" // a player (or an engine) and the room
 	}
 	return "players"
 }

@@ -350,7 +350,9 @@ func shortest(long, short string) error {
 // and the team loses on time as a player would (runClock).
 func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handled bool, err error) {
 	match, c := l.match, l.g.ToMove()
-	if !match.Side(c).Rotates() {
+	if !match.Side(c).Rotates() || match.Clock.Live() {
+		// A live game's team shares one clock: when it runs out, the
+		// team loses on time, as one player would.
 		return Done{}, false, nil
 	}
 	t := match.Teams

@@ -68,6 +68,9 @@ func clockShown(match *gobot.Match, mover game.Color, now time.Time) string {
 		return ""
 	}
 	c, s := match.Clock, match.ClockOf(mover)
+	if c.Kind == gobot.Simple { // no bank to show: the turn's time left
+		return gobot.ClockTime(max(match.Deadline.Sub(now), 0))
+	}
 	e, _ := c.Elapse(s, c.Budget(s)-match.Deadline.Sub(now))
 	return c.ShowClock(e)
 }

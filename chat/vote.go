@@ -701,7 +701,9 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 // resignQuorum is how many voters a turn's window needs for the room to
 // resign (besides more than half of the votes): 3, or every member who
 // voted in the room's last gobot.RecentTurns turns (this one included)
-// when they are fewer. A game stored before the recent turns were kept
+// when they are fewer — but 3 on the room's first voted turn, when
+// nothing tells yet how many vote here (one voter cannot resign a game
+// on its first move). A game stored before the recent turns were kept
 // counts everyone who has voted in it.
 func resignQuorum(v *gobot.Vote) int {
 	var members []gobot.UserID
@@ -710,15 +712,22 @@ func resignQuorum(v *gobot.Vote) int {
 			members = append(members, u)
 		}
 	}
-	if v.Recent == nil {
-		for _, u := range v.Voters {
-			add(u)
-		}
-	}
 	for _, turn := range v.Recent {
 		for _, u := range turn {
 			add(u)
 		}
+	}
+	if v.Recent == nil { // no turn closed since Recent was kept (or before it): every voter so far but this turn's
+		for _, u := range v.Voters {
+			if !slices.ContainsFunc(v.Ballots, func(b gobot.Ballot) bool { return b.By == u }) {
+				add(u)
+			}
+		}
+	}
+	if len(members) == 0 {
+		// The room's first voted turn: nothing tells how many vote here
+		// yet, so a resignation needs the full 3.
+		return 3
 	}
 	for _, bl := range v.Ballots {
 		add(bl.By)

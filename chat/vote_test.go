@@ -313,7 +313,7 @@ func TestVoteGameAgainstPerson(t *testing.T) {
 	h.fails("zed", "done #1", "In game #1 the room plays against <@test:alice> by vote; only those who voted in it act for the room")
 	h.ok("carol", "done")
 	rep = h.ok("alice", "done")
-	if !strings.Contains(rep.Text, "Both players accepted the count") {
+	if !strings.Contains(rep.Text, "Both sides accepted the count") {
 		t.Fatalf("end: %s", rep.Text)
 	}
 	if match, _ := h.game(1); match.Active() || match.Rating != nil {
@@ -757,9 +757,21 @@ func TestVoteResignQuorumLooksBackFiveTurns(t *testing.T) {
 		t.Fatalf("both recent voters resign: active %v, result %q", m.Active(), m.Result)
 	}
 
-	// A room where bob alone has voted: his is every vote of the last
-	// 5 turns, so he resigns alone.
+	// On the room's first voted turn nothing tells how many vote here:
+	// a lone resign needs the full 3, and the window stays open.
 	h.ok("alice", "challenge engine=corner vote=10m black 9")
+	h.ok("bob", "vote resign #2")
+	h.tick(10 * time.Minute)
+	if m, _ := h.game(2); !m.Active() {
+		t.Fatalf("a lone resign on the room's first turn ended the game: %q", m.Result)
+	}
+	if n := h.notesSaying("Resigning needs 3 voters; 1 voted."); n != 1 {
+		t.Fatalf("the first turn's shortfall said %d times: %+v", n, h.notes.all())
+	}
+	// A room where bob alone has voted since: his is every vote of the
+	// last 5 turns, so he resigns alone.
+	h.ok("bob", "vote C9 #2")
+	h.tick(10 * time.Minute)
 	h.ok("bob", "vote resign #2")
 	h.tick(10 * time.Minute)
 	if m, _ := h.game(2); m.Active() || m.Result != "W+R" {

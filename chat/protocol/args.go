@@ -229,6 +229,9 @@ func setOption(o *GameOptions, k, v string, kv bool) error {
 		}
 		o.Color = c
 	case "clock":
+		if strings.TrimSpace(v) == "" {
+			return Refusef("clock= needs a value, like clock=3d, clock=byoyomi:10m+5x30s or clock=none.")
+		}
 		c, err := ParseClock(v)
 		if err != nil {
 			return err

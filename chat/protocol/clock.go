@@ -121,7 +121,7 @@ func (p clockParser) fischer(t string) (gobot.TimeControl, error) {
 	if c.Main, err = p.time(main, "the starting time", time.Second); err != nil {
 		return c, err
 	}
-	if c.Increment, err = p.time(inc, "the increment", 0); err != nil {
+	if c.Increment, err = p.time(inc, "the increment", 0); err != nil { // 0 read as before: a bank that never grows
 		return c, err
 	}
 	c.Max = c.Main
