@@ -80,13 +80,13 @@ type Mark struct {
 // the root or a setup node), setup stones, the marks shown on it and a
 // comment. Children[0] continues the main line of the node.
 type TreeNode struct {
-	Parent   int   // index in Tree.Nodes; -1 for the root
-	Move     Move  `json:",omitzero"` // Move.Color is Empty for a node without a move
+	Parent   int        // index in Tree.Nodes; -1 for the root
+	Move     Move       `json:",omitzero"` // Move.Color is Empty for a node without a move
 	Setup    [3][]Point `json:",omitzero"` // AE, AB, AW
-	ToPlay   Color `json:",omitempty"`
-	Children []int  `json:",omitempty"`
-	Marks    []Mark `json:",omitempty"`
-	Comment  string `json:",omitempty"`
+	ToPlay   Color      `json:",omitempty"`
+	Children []int      `json:",omitempty"`
+	Marks    []Mark     `json:",omitempty"`
+	Comment  string     `json:",omitempty"`
 }
 
 // Tree is a game tree for review: the board, the komi and game-info of
