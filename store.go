@@ -132,6 +132,20 @@ type Tx interface {
 	LinkGeneration(g GameID, u UserID) (uint64, error)
 	// PutLinkGeneration stores the generation of u's links to game g.
 	PutLinkGeneration(g GameID, u UserID, gen uint64) error
+
+	// Review returns review id.
+	Review(id ReviewID) (*Review, error)
+	// PutReview inserts (ID 0: the next number, Version 1) or updates a
+	// review; an update must carry the Version it read, else ErrConflict,
+	// and Version is then bumped (also on r).
+	PutReview(r *Review) error
+	// RoomReviews returns the open reviews in room r, by ID.
+	RoomReviews(r RoomID) ([]*Review, error)
+	// DueReviews returns the reviews whose Due falls before t, earliest
+	// first, at most limit (0: all).
+	DueReviews(before time.Time, limit int) ([]*Review, error)
+	// DeleteReview drops review id (nothing when there is none).
+	DeleteReview(id ReviewID) error
 }
 
 // DamagedError is what a list method returns beside the records it could

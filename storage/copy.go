@@ -115,6 +115,24 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				return err
 			}
 		}
+		if rb := tx.tx.Bucket(bReviews); rb != nil {
+			var ids []gobot.ReviewID
+			rb.ForEach(func(k, _ []byte) error {
+				if len(k) == 8 {
+					ids = append(ids, gobot.ReviewID(binary.BigEndian.Uint64(k)))
+				}
+				return nil
+			})
+			for _, id := range ids {
+				r, err := tx.Review(id)
+				if err != nil {
+					return err // a copy without a review would lose it
+				}
+				if err := fn(storecopy.Item{Review: r}); err != nil {
+					return err
+				}
+			}
+		}
 		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
@@ -150,7 +168,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 		for k, b := range map[storecopy.Kind][]byte{
 			storecopy.Games: bGames, storecopy.Challenges: bChallenges, storecopy.Players: bPlayers,
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
-			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks,
+			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks, storecopy.Reviews: bReviews,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -188,6 +206,11 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = tx.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:
 				err = tx.MarkEvent(it.Event.ID, it.Event.Handled)
+			case it.Review != nil:
+				r := *it.Review
+				if _, err = tx.tx.CreateBucketIfNotExists(bReviews); err == nil {
+					err = tx.insertWithID(bReviews, uint64(r.ID), func() error { r.ID, r.Version = 0, 0; return tx.PutReview(&r) })
+				}
 			case it.Link != nil:
 				err = tx.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
 			}

@@ -141,6 +141,21 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		err = rows("SELECT id, record FROM reviews ORDER BY id", func(r pgx.Rows) error {
+			var id int64
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			rv, err := decodeReview(gobot.ReviewID(id), raw)
+			if err != nil {
+				return err // a copy without a review would lose it
+			}
+			return fn(storecopy.Item{Review: rv})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -169,17 +184,17 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [10]int64
+	var n [11]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
 		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
-		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9])
+		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations), (SELECT count(*) FROM reviews)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
-		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links} {
+		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links, storecopy.Reviews} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -213,6 +228,9 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.PutState(it.State.NS, it.State.Key, it.State.Value)
 			case it.Event != nil:
 				err = t.MarkEvent(it.Event.ID, it.Event.Handled)
+			case it.Review != nil:
+				r := *it.Review
+				err = t.insertWithID("reviews", uint64(r.ID), func() error { r.ID, r.Version = 0, 0; return t.PutReview(&r) })
 			case it.Link != nil:
 				err = t.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
 			}

@@ -1,7 +1,7 @@
 // Package storecopy moves a whole gobot installation from one store to
 // another (bbolt to PostgreSQL and back): every kind of record the store
 // holds (Kinds: games, challenges, players, rooms, ratings, owed replies,
-// claimed messages, adapter state values, remembered event IDs), keeping game and challenge
+// claimed messages, adapter state values, remembered event IDs, reviews), keeping game and challenge
 // numbers so that references like "#7" still work, and checks the copy by
 // counting each kind on both sides.
 package storecopy
@@ -31,13 +31,14 @@ const (
 	States
 	Events
 	Links
+	Reviews
 	numKinds
 )
 
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
@@ -51,6 +52,7 @@ var kindNames = [numKinds][2]string{
 	States:     {"saved platform setting", "saved platform settings"},
 	Events:     {"handled chat event", "handled chat events"},
 	Links:      {"web link generation", "web link generations"},
+	Reviews:    {"review", "reviews"},
 }
 
 func (k Kind) String() string {
@@ -72,6 +74,7 @@ type Item struct {
 	State     *State
 	Event     *Event
 	Link      *LinkGeneration
+	Review    *gobot.Review
 }
 
 // Kind returns the kind of the one part that is set; an error when none
@@ -88,6 +91,7 @@ func (it Item) Kind() (Kind, error) {
 		States:     it.State != nil,
 		Events:     it.Event != nil,
 		Links:      it.Link != nil,
+		Reviews:    it.Review != nil,
 	}
 	k, n := Kind(-1), 0
 	for i, ok := range set {

@@ -41,6 +41,7 @@ var Writers = map[string]storecopy.Kind{
 	"MarkEvent":    storecopy.Events,
 
 	"PutLinkGeneration": storecopy.Links,
+	"PutReview":         storecopy.Reviews,
 }
 
 // CheckWriters fails t for a method of gobot.Tx that stores a record of
@@ -133,6 +134,15 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 			return err
 		}
 		return tx.PutLinkGeneration(4, "t:cat", 1)
+	},
+	storecopy.Reviews: func(tx gobot.Tx) error {
+		a := storetest.NewReview("t:r1", "t:ann")
+		b := storetest.NewReview("t:r2", "t:bob")
+		b.Closed, b.Kept = true, true
+		if err := tx.PutReview(a); err != nil {
+			return err
+		}
+		return tx.PutReview(b)
 	},
 	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
@@ -249,6 +259,14 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 					return err
 				}
 				*out = append(*out, gen)
+			}
+			for _, id := range []gobot.ReviewID{1, 2} {
+				r, err := tx.Review(id)
+				if err != nil {
+					return err
+				}
+				r.Version = 0
+				*out = append(*out, r)
 			}
 			for _, nk := range [][2]string{{"matrix", "sync"}, {"discord", "commands"}} {
 				v, err := tx.State(nk[0], nk[1])
