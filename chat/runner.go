@@ -88,6 +88,8 @@ func jobs() []*job {
 		// A vacation's reminder a day before its end, and its end
 		// (vacation.go).
 		{name: "vacation", on: byVacationEnd, takes: vacationDue, run: runVacation},
+		// An idle review's close, a closed one's deletion (review.go).
+		{name: "review", on: byReviewDue, takes: reviewDue, run: runReview},
 	}
 }
 
@@ -117,18 +119,20 @@ type dueIndex struct {
 	upTo func(tx gobot.Tx, t time.Time) ([]dueItem, error)
 }
 
-// dueItem is one record an index listed: a game or a player.
+// dueItem is one record an index listed: a game, a player or a review.
 type dueItem struct {
-	Game gobot.GameID
-	User gobot.UserID // a player's
+	Game   gobot.GameID
+	User   gobot.UserID   // a player's
+	Review gobot.ReviewID // a review's
 	// platform is the one whose notifier delivers its messages (and
 	// whose lease fences its transaction).
 	platform string
 	// At is when it falls due (a game's Deadline).
 	At time.Time
-	// Match and Player are the records as the index listed them.
+	// Match, Player and Rev are the records as the index listed them.
 	Match  *gobot.Match
 	Player *gobot.Player
+	Rev    *gobot.Review
 }
 
 func gameItem(m *gobot.Match) dueItem {
@@ -181,9 +185,11 @@ type JobCall struct {
 	Tx  gobot.Tx // nil in prepare
 	Now time.Time
 	// Match is the game the item names, read in this transaction (in
-	// prepare: in a read transaction before it); Player the player.
+	// prepare: in a read transaction before it); Player the player;
+	// Review the review.
 	Match  *gobot.Match
 	Player *gobot.Player
+	Review *gobot.Review
 	// Prepared is what the job's prepare step returned.
 	Prepared any
 
@@ -432,6 +438,10 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (
 // read reads item's record in tx into c.
 func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 	var err error
+	if item.Review != 0 {
+		c.Review, err = tx.Review(item.Review)
+		return err
+	}
 	if item.User != "" {
 		c.Player, err = tx.Player(item.User)
 		return err

@@ -139,19 +139,25 @@ func cmdSGF(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	info := game.GameInfo{Black: displayName(tx, l.match.Black), White: displayName(tx, l.match.White),
-		Date: l.match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", l.match.ID)}
-	info.BlackRank, info.WhiteRank = sgfRanks(l.match)
-	if t := l.match.Teams; t != nil { // rengo.go: PB/PW list the members
-		info.Black, info.White = names(tx, t.Black), names(tx, t.White)
-	}
-	info.TimeLimit, info.Overtime = l.match.Clock.SGF() // TM, OT
 	var buf bytes.Buffer
-	if err := game.WriteSGF(&buf, l.g, info); err != nil {
+	if err := game.WriteSGF(&buf, l.g, sgfInfo(tx, l.match)); err != nil {
 		return Result{}, err
 	}
 	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
 		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
+}
+
+// sgfInfo is what a game's SGF says of it besides the moves: the
+// players (a team game's members), their ranks, the date, the clock.
+func sgfInfo(tx gobot.Tx, match *gobot.Match) game.GameInfo {
+	info := game.GameInfo{Black: displayName(tx, match.Black), White: displayName(tx, match.White),
+		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
+	info.BlackRank, info.WhiteRank = sgfRanks(match)
+	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
+		info.Black, info.White = names(tx, t.Black), names(tx, t.White)
+	}
+	info.TimeLimit, info.Overtime = match.Clock.SGF() // TM, OT
+	return info
 }
 
 func cmdReplay(call *Call) (Result, error) {

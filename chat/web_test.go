@@ -202,3 +202,7 @@ func TestWebLaunch(t *testing.T) {
 		}
 	}
 }
+
+func (testLinker) ReviewLink(id gobot.ReviewID, u gobot.UserID) (string, time.Time, error) {
+	return fmt.Sprintf("http://127.0.0.1:1/r/%d-%s", id, u), time.Date(2026, 12, 22, 0, 0, 0, 0, time.UTC), nil
+}

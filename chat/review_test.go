@@ -1,0 +1,158 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
+)
+
+func (h *harness) review(id gobot.ReviewID) *gobot.Review {
+	h.t.Helper()
+	var rev *gobot.Review
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		var err error
+		rev, err = tx.Review(id)
+		return err
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+	return rev
+}
+
+func (h *harness) changeReview(id gobot.ReviewID, fn func(rev *gobot.Review) error) {
+	h.t.Helper()
+	if err := h.db.Update(context.Background(), func(tx gobot.Tx) error {
+		rev, err := tx.Review(id)
+		if err != nil {
+			return err
+		}
+		if err := fn(rev); err != nil {
+			return err
+		}
+		return tx.PutReview(rev)
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestReviewCommands: a finished game is reviewed by a room member, with
+// a personal link; a game being played is refused; reviews lists the
+// room's; review end posts the SGF with its variation and comment, which
+// the SGF reader reads back; keep keeps it.
+func TestReviewCommands(t *testing.T) {
+	h := newHarness(t)
+	h.start("9")
+	h.ok("alice", "play E5")
+	h.ok("bob", "play C3")
+	h.fails("carol", "review #1", "still being played")
+	h.ok("bob", "resign")
+	h.fails("carol", "review #7", "no game #7")
+	h.fails("carol", "review", "Say what to review")
+	h.fails("carol", "review 30", "25")
+	h.fails("carol", "review end", "no open review")
+	h.fails("carol", "review 19 #1", "not both")
+
+	rep := h.ok("carol", "review #1")
+	if !rep.Private || !strings.Contains(rep.Text, "you control it") || !strings.Contains(rep.Text, "/r/1-test:carol") {
+		t.Fatalf("review reply: %+v", rep)
+	}
+	if h.notesSaying("opened review #1 of game #1") != 1 {
+		t.Fatalf("the room was not told: %+v", h.notes.all())
+	}
+	rev := h.review(1)
+	if rev.Owner != "test:carol" || rev.Controller != "test:carol" || rev.Game != 1 || len(rev.Tree.MainLine()) != 3 || rev.Tree.Info.Result != "B+R" {
+		t.Fatalf("stored review %+v, main line %v, info %+v", rev, rev.Tree.MainLine(), rev.Tree.Info)
+	}
+	h.ok("alice", "review 13")
+	rep = h.ok("dave", "reviews")
+	for _, want := range []string{"#1: game #1, by carol", "#2: an empty 13x13 board, by alice", "/r/1-test:dave", "/r/2-test:dave"} {
+		if !strings.Contains(rep.Text, want) {
+			t.Errorf("reviews lacks %q:\n%s", want, rep.Text)
+		}
+	}
+	// On a platform without private replies the links go to the DM.
+	h.shared = true
+	rep = h.ok("dave", "reviews")
+	if strings.Contains(rep.Text, "http") || !strings.Contains(h.notes.all()[len(h.notes.all())-1].Reply.Text, "/r/2-test:dave") {
+		t.Errorf("in a shared room the links were shown: %q", rep.Text)
+	}
+	h.shared = false
+
+	// carol shows a variation at move 2 with a comment, then ends it.
+	h.changeReview(1, func(rev *gobot.Review) error {
+		if err := rev.Navigate("test:carol", 1, h.clock.Now()); err != nil {
+			return err
+		}
+		p, _ := game.ParseGTP("G3", 9, 9)
+		if err := rev.Play("test:carol", p, h.clock.Now()); err != nil {
+			return err
+		}
+		return rev.Comment("test:carol", "G3 is calmer", h.clock.Now())
+	})
+	h.fails("dave", "review end #1", "Only carol")
+	h.fails("dave", "review end #9", "no review #9")
+	rep = h.ok("carol", "review end")
+	if rep.File == nil || rep.Private || !strings.Contains(rep.Text, "carol") && !strings.Contains(rep.Text, "ended review #1") {
+		t.Fatalf("end reply: %+v", rep)
+	}
+	recs, err := game.ReadSGF(rep.File.Data)
+	if err != nil {
+		t.Fatalf("the posted SGF does not read: %v\n%s", err, rep.File.Data)
+	}
+	tree, err := game.TreeFromSGF(recs[0].Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].MoveCount() != 2 || len(tree.Nodes[1].Children) != 2 || tree.Nodes[tree.Nodes[1].Children[1]].Comment != "G3 is calmer" {
+		t.Fatalf("the SGF lost the variation or its comment:\n%s", rep.File.Data)
+	}
+	h.fails("carol", "review end #1", "closed already")
+	if !h.review(1).Closed {
+		t.Fatal("review #1 is not closed")
+	}
+	h.ok("alice", "review keep")
+	h.fails("alice", "review keep", "kept already")
+	if !h.review(2).Kept {
+		t.Fatal("review #2 not kept")
+	}
+}
+
+// TestReviewClock: an open review untouched for two days is closed and
+// its record posted to its room; a closed one is deleted 30 days after it
+// began, unless kept.
+func TestReviewClock(t *testing.T) {
+	h := newHarness(t)
+	h.ok("alice", "review 9")
+	h.ok("bob", "review 13")
+	h.ok("bob", "review keep")
+	h.tick(gobot.ReviewIdle - time.Minute)
+	if h.review(1).Closed {
+		t.Fatal("closed before two days")
+	}
+	h.tick(2 * time.Minute)
+	var posted int
+	for _, m := range h.notes.all() {
+		if strings.Contains(m.Reply.Text, "closed after two days") && m.Room == "test:main" && m.Reply.File != nil {
+			posted++
+		}
+	}
+	if posted != 2 || !h.review(1).Closed || !h.review(2).Closed {
+		t.Fatalf("%d closing notices, want 2: %+v", posted, h.notes.all())
+	}
+	h.tick(gobot.ReviewLife)
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		if _, err := tx.Review(1); err == nil {
+			t.Error("review #1 outlived 30 days")
+		}
+		if _, err := tx.Review(2); err != nil {
+			t.Errorf("kept review #2: %v", err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
