@@ -42,6 +42,8 @@ var onceCases = map[string]struct{ setup, line string }{
 	"abort":     {"start", "alice: abort #1"},
 	"help":      {"", "alice: help play"},
 	"web":       {"start", "carol: web reset #1"},
+	"review":    {"", "carol: review 9"},
+	"reviews":   {"carol: review 9", "dave: reviews"},
 	"vacation":  {"start", "alice: vacation on"},
 	"vote":      {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 	"plan":      {"start; alice: play D4", "alice: plan C3 C4"},
