@@ -34,6 +34,8 @@ func (h *harness) dump() string {
 			put(fmt.Sprintf("game %d", id), g, err)
 			c, err := tx.Challenge(gobot.ChallengeID(id))
 			put(fmt.Sprintf("challenge %d", id), c, err)
+			r, err := tx.Review(gobot.ReviewID(id))
+			put(fmt.Sprintf("review %d", id), r, err)
 		}
 		for _, u := range users {
 			p, err := tx.Player(u)
