@@ -190,3 +190,43 @@ func (r *Review) Comment(by UserID, text string, now time.Time) error {
 	r.Updated = now
 	return nil
 }
+
+// ReviewAction is one change a board makes to a review, by its kind:
+// "goto" Node, "play" Point, "mark" Mark, "comment" Text, "give" To,
+// "take", "join", "leave".
+type ReviewAction struct {
+	Kind  string
+	Node  int
+	Point game.Point
+	Mark  game.Mark
+	Text  string
+	To    UserID
+}
+
+// ErrReviewAction: an action kind the review does not know.
+var ErrReviewAction = errors.New("not an action of a review")
+
+// Apply makes action a of user u at now.
+func (r *Review) Apply(u UserID, a ReviewAction, now time.Time) error {
+	switch a.Kind {
+	case "goto":
+		return r.Navigate(u, a.Node, now)
+	case "play":
+		return r.Play(u, a.Point, now)
+	case "mark":
+		return r.Mark(u, a.Mark, now)
+	case "comment":
+		return r.Comment(u, a.Text, now)
+	case "give":
+		return r.Give(u, a.To, now)
+	case "take":
+		return r.Take(u, now)
+	case "join":
+		r.Join(u)
+		return nil
+	case "leave":
+		r.Leave(u)
+		return nil
+	}
+	return fmt.Errorf("%w: %q", ErrReviewAction, a.Kind)
+}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -276,4 +277,57 @@ func runReview(c *JobCall) (Done, error) {
 	var fx Effects
 	fx.notify(protocol.Message{Room: rev.Room, Reply: res.Reply})
 	return done("closed", fmt.Sprintf("review %d idle", rev.ID), fx)
+}
+
+// ReviewAct makes a board's action on review id as user (the web board:
+// navigation, variations, marks, comments, control, presence) in one
+// transaction of the bot's store, and returns the review as stored. A
+// refusal is a protocol refusal with friendly text and changes nothing.
+func (b *Bot) ReviewAct(ctx context.Context, id gobot.ReviewID, user gobot.UserID, a gobot.ReviewAction) (*gobot.Review, error) {
+	var out *gobot.Review
+	err := b.store.Update(ctx, func(tx gobot.Tx) error {
+		rev, err := tx.Review(id)
+		if errors.Is(err, gobot.ErrNotFound) {
+			return errorf("Review #%d no longer exists.", id)
+		}
+		if err != nil {
+			return err
+		}
+		if err := rev.Apply(user, a, b.timeSource.Now()); err != nil {
+			return reviewRefusal(tx, rev, err)
+		}
+		if err := tx.PutReview(rev); err != nil {
+			return err
+		}
+		out = rev
+		return nil
+	})
+	return out, err
+}
+
+// reviewRefusal turns an error of a review's action into words.
+func reviewRefusal(tx gobot.Tx, rev *gobot.Review, err error) error {
+	switch {
+	case errors.Is(err, gobot.ErrReviewClosed):
+		return errorf("Review #%d is closed: the board only shows it now.", rev.ID)
+	case errors.Is(err, gobot.ErrNotController):
+		return errorf("%s has control of the board; ask them to hand it to you.", displayName(tx, rev.Controller))
+	case errors.Is(err, gobot.ErrNotOwner):
+		return errorf("Only %s, who started the review, takes control back.", displayName(tx, rev.Owner))
+	case errors.Is(err, gobot.ErrNotPresent):
+		return errorf("Control goes to someone on the board now; they have left.")
+	case errors.Is(err, game.ErrNoNode):
+		return errorf("That position is not in this review.")
+	case errors.Is(err, game.ErrTreeFull):
+		return errorf("This review holds no more positions (%d).", game.MaxTreeNodes)
+	case errors.Is(err, game.ErrLongComment):
+		return errorf("A comment is at most %d bytes.", game.MaxCommentLen)
+	case errors.Is(err, game.ErrBadMark):
+		return errorf("A mark is a triangle, square, circle or a label of 1 to %d letters, on a point of the board.", game.MaxLabelLen)
+	case errors.Is(err, game.ErrOccupied), errors.Is(err, game.ErrKo), errors.Is(err, game.ErrSuicide), errors.Is(err, game.ErrOffBoard):
+		return errorf("%s", err.Error())
+	case errors.Is(err, gobot.ErrReviewAction):
+		return errorf("That is not an action of the review board.")
+	}
+	return err
 }

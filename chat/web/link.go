@@ -61,6 +61,10 @@ func (s *Server) current(ctx context.Context, p Pass) error {
 // pass for the game's /open page.
 func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 	p, err := s.sign.open(purposeLink, r.PathValue("token"), s.cfg.Now())
+	if err == nil && p.Review != 0 { // a review's link (review.go)
+		s.exchangeReview(w, r, p)
+		return
+	}
 	if err == nil {
 		err = s.current(r.Context(), p)
 	}

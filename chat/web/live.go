@@ -21,8 +21,15 @@ type Publisher interface {
 	Publish(ctx context.Context, games []gobot.GameID)
 }
 
-// Publishing returns s, reporting to p the games each committed Update
-// wrote.
+// A ReviewPublisher is told which reviews a committed transaction
+// changed; a Publisher that is one hears of reviews too (the Hub, the
+// PostgreSQL channel).
+type ReviewPublisher interface {
+	PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
+}
+
+// Publishing returns s, reporting to p the games (and, when p is a
+// ReviewPublisher, the reviews) each committed Update wrote.
 func Publishing(s gobot.Store, p Publisher) gobot.Store { return &publishing{Store: s, p: p} }
 
 type publishing struct {
@@ -32,20 +39,25 @@ type publishing struct {
 
 func (s *publishing) Update(ctx context.Context, fn func(gobot.Tx) error) error {
 	var changed []gobot.GameID
+	var reviews []gobot.ReviewID
 	err := s.Store.Update(ctx, func(tx gobot.Tx) error {
-		changed = changed[:0] // a retried run reports only what it wrote
-		return fn(&recordingTx{Tx: tx, changed: &changed})
+		changed, reviews = changed[:0], reviews[:0] // a retried run reports only what it wrote
+		return fn(&recordingTx{Tx: tx, changed: &changed, reviews: &reviews})
 	})
 	if err == nil && len(changed) > 0 {
 		s.p.Publish(ctx, changed)
 	}
+	if rp, ok := s.p.(ReviewPublisher); ok && err == nil && len(reviews) > 0 {
+		rp.PublishReviews(ctx, reviews)
+	}
 	return err
 }
 
-// recordingTx notes the games written through it.
+// recordingTx notes the games and reviews written through it.
 type recordingTx struct {
 	gobot.Tx
 	changed *[]gobot.GameID
+	reviews *[]gobot.ReviewID
 }
 
 func (t *recordingTx) PutMatch(g *gobot.Match) error {
@@ -75,29 +87,48 @@ func (t *recordingTx) InsertMatch(g *gobot.Match) error {
 	return err
 }
 
-// A Hub fans game changes out to this process's open pages. It is a
-// Publisher for a single process.
+func (t *recordingTx) PutReview(r *gobot.Review) error {
+	err := t.Tx.PutReview(r)
+	if err == nil {
+		*t.reviews = append(*t.reviews, r.ID)
+	}
+	return err
+}
+
+// topic is what a page follows: a game or a review.
+type topic struct {
+	review bool
+	id     uint64
+}
+
+func gameTopic(id gobot.GameID) topic     { return topic{id: uint64(id)} }
+func reviewTopic(id gobot.ReviewID) topic { return topic{review: true, id: uint64(id)} }
+
+// A Hub fans game and review changes out to this process's open pages.
+// It is a Publisher (and ReviewPublisher) for a single process.
 type Hub struct {
 	mu   sync.Mutex
-	subs map[gobot.GameID]map[chan struct{}]struct{}
-	// gen counts each game's changes heard (all: every change, and the
+	subs map[topic]map[chan struct{}]struct{}
+	// gen counts each topic's changes heard (all: every change, and the
 	// "anything may have changed" of id 0): a snapshot built at the
 	// current count is current, and 1,000 pages woken by one move share
 	// one read of the store.
-	gen map[gobot.GameID]uint64
+	gen map[topic]uint64
 	all uint64
 }
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{subs: map[gobot.GameID]map[chan struct{}]struct{}{}, gen: map[gobot.GameID]uint64{}}
+	return &Hub{subs: map[topic]map[chan struct{}]struct{}{}, gen: map[topic]uint64{}}
 }
 
 // generation returns how many changes of game id the hub has heard.
-func (h *Hub) generation(id gobot.GameID) uint64 {
+func (h *Hub) generation(id gobot.GameID) uint64 { return h.generationOf(gameTopic(id)) }
+
+func (h *Hub) generationOf(t topic) uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.gen[id] + h.all
+	return h.gen[t] + h.all
 }
 
 // Publish tells this process's pages of games that they changed.
@@ -107,46 +138,69 @@ func (h *Hub) Publish(_ context.Context, games []gobot.GameID) {
 	}
 }
 
-// Changed wakes every page open on game id (id 0: every page, after
-// changes may have been missed). It never blocks: a page that has not
-// yet caught up with the last change is woken once.
-func (h *Hub) Changed(id gobot.GameID) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	wake := func(subs map[chan struct{}]struct{}) {
-		for ch := range subs {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
-		}
+// PublishReviews tells this process's pages of reviews that they changed.
+func (h *Hub) PublishReviews(_ context.Context, reviews []gobot.ReviewID) {
+	for _, id := range reviews {
+		h.ReviewChanged(id)
 	}
-	if id != 0 {
-		h.gen[id]++
-		wake(h.subs[id])
+}
+
+// Changed wakes every page open on game id (id 0: every page, of games
+// and reviews, after changes may have been missed). It never blocks: a
+// page that has not yet caught up with the last change is woken once.
+func (h *Hub) Changed(id gobot.GameID) {
+	if id == 0 {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.all++
+		for _, subs := range h.subs {
+			wake(subs)
+		}
 		return
 	}
-	h.all++
-	for _, subs := range h.subs {
-		wake(subs)
+	h.changed(gameTopic(id))
+}
+
+// ReviewChanged wakes every page open on review id.
+func (h *Hub) ReviewChanged(id gobot.ReviewID) {
+	if id != 0 {
+		h.changed(reviewTopic(id))
+	}
+}
+
+func (h *Hub) changed(t topic) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.gen[t]++
+	wake(h.subs[t])
+}
+
+func wake(subs map[chan struct{}]struct{}) {
+	for ch := range subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	}
 }
 
 // subscribe returns a channel woken on game id's changes and the
 // function that ends the subscription.
-func (h *Hub) subscribe(id gobot.GameID) (<-chan struct{}, func()) {
+func (h *Hub) subscribe(id gobot.GameID) (<-chan struct{}, func()) { return h.subscribeTo(gameTopic(id)) }
+
+func (h *Hub) subscribeTo(t topic) (<-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)
 	h.mu.Lock()
-	if h.subs[id] == nil {
-		h.subs[id] = map[chan struct{}]struct{}{}
+	if h.subs[t] == nil {
+		h.subs[t] = map[chan struct{}]struct{}{}
 	}
-	h.subs[id][ch] = struct{}{}
+	h.subs[t][ch] = struct{}{}
 	h.mu.Unlock()
 	return ch, func() {
 		h.mu.Lock()
-		delete(h.subs[id], ch)
-		if len(h.subs[id]) == 0 {
-			delete(h.subs, id)
+		delete(h.subs[t], ch)
+		if len(h.subs[t]) == 0 {
+			delete(h.subs, t)
 		}
 		h.mu.Unlock()
 	}

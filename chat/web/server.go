@@ -32,7 +32,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
-//go:embed static page.html widget.html
+//go:embed static page.html widget.html review.html
 var files embed.FS
 
 // DefaultLinkTTL is how long a personal link works when the config does
@@ -112,6 +112,7 @@ type Server struct {
 	widgetSignIns *signInLimit
 	checks        *places // the OpenID checks under way (by server, by client)
 	streams       *places // the live streams open (by session, by client: events.go)
+	reviews       *reviewSnaps
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -151,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
 		return nil, err
 	}
-	page, err := template.ParseFS(files, "page.html", "widget.html")
+	page, err := template.ParseFS(files, "page.html", "widget.html", "review.html")
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func New(cfg Config) (*Server, error) {
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
-		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams)}
+		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps()}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)
@@ -169,6 +170,12 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /g/{id}", s.show)
 	s.mux.HandleFunc("GET /g/{id}/events", s.events)
 	s.mux.HandleFunc("POST /g/{id}/act", s.act)
+	s.mux.HandleFunc("GET /r/{id}/open", s.openReview) // review.go
+	s.mux.HandleFunc("POST /r/{id}/open", s.openReview)
+	s.mux.HandleFunc("GET /r/{id}", s.showReview)
+	s.mux.HandleFunc("GET /r/{id}/events", s.reviewEvents)
+	s.mux.HandleFunc("GET /r/{id}/node/{n}", s.reviewNode)
+	s.mux.HandleFunc("POST /r/{id}/act", s.reviewAct)
 	s.mux.HandleFunc("GET /widget/{id}", s.widgetPage)
 	s.mux.HandleFunc("POST /widget/{id}/session", s.widgetSessionRoute)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))

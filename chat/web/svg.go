@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"html/template"
 	"strconv"
 
 	"github.com/gobotgo/gobot/game"
@@ -41,7 +42,25 @@ func coord(i int) string { return strconv.Itoa(margin + i*cell) }
 // voting window's votes of a vote game, a count on each voted point (as
 // the PNG shows them).
 func boardSVG(buf *bytes.Buffer, g *game.Game, votes map[game.Point]int) {
-	v := render.ViewOf(g, 0)
+	drawSVG(buf, render.ViewOf(g, 0), &overlay{votes: votes})
+}
+
+// overlay is what a board shows beyond the position: a vote game's
+// votes; a review's marks, and the stones played off the main line
+// (data-variation on their points).
+type overlay struct {
+	votes     map[game.Point]int
+	marks     []game.Mark
+	variation map[game.Point]bool
+}
+
+// drawSVG writes the board of v, with ov's votes, marks and variation
+// stones (ov may be nil), as an SVG element.
+func drawSVG(buf *bytes.Buffer, v render.View, ov *overlay) {
+	if ov == nil {
+		ov = &overlay{}
+	}
+	votes := ov.votes
 	b := v.Board
 	w, h := b.Width(), b.Height()
 	W, H := 2*margin+(w-1)*cell, 2*margin+(h-1)*cell
@@ -140,6 +159,9 @@ func boardSVG(buf *bytes.Buffer, g *game.Game, votes map[game.Point]int) {
 		}
 		buf.WriteString(`<circle class="last" fill="none" stroke="` + col + `" stroke-width="3" cx="` + coord(int(v.Last.X)) + `" cy="` + coord(int(v.Last.Y)) + `" r="` + ftoa(stoneR*.45) + `"/>`)
 	}
+	for _, m := range ov.marks {
+		markSVG(buf, b, m)
+	}
 	buf.WriteString(`</g>`)
 	if len(votes) > 0 {
 		buf.WriteString(`<g class="votes" font-family="sans-serif" font-weight="bold" font-size="16" text-anchor="middle" dominant-baseline="central">`)
@@ -179,6 +201,10 @@ func boardSVG(buf *bytes.Buffer, g *game.Game, votes map[game.Point]int) {
 				buf.WriteString(` data-stone="white"`)
 				what = "white stone"
 			}
+			if ov.variation[p] {
+				buf.WriteString(` data-variation`)
+				what += " (variation)"
+			}
 			buf.WriteString(` role="button" aria-label="`)
 			buf.WriteString(col)
 			buf.WriteString(rowS)
@@ -202,6 +228,37 @@ func boardSVG(buf *bytes.Buffer, g *game.Game, votes map[game.Point]int) {
 		}
 	}
 	buf.WriteString(`</g></svg>`)
+}
+
+// markSVG draws a review's mark on its point, in the colour that shows
+// on what is there: white on black stones, black elsewhere.
+func markSVG(buf *bytes.Buffer, b *game.Board, m game.Mark) {
+	if !m.Point.In(b.Width(), b.Height()) {
+		return
+	}
+	x, y := float64(margin+int(m.Point.X)*cell), float64(margin+int(m.Point.Y)*cell)
+	col := markOnW
+	if b.At(m.Point) == game.Black {
+		col = markOnB
+	}
+	attrs := ` fill="none" stroke="` + col + `" stroke-width="2.5" data-mark="` + m.Shape.String() + `"`
+	switch m.Shape {
+	case game.Triangle:
+		r := stoneR * .6
+		buf.WriteString(`<path` + attrs + ` d="M` + ftoa(x) + " " + ftoa(y-r) + "L" + ftoa(x+r*.87) + " " + ftoa(y+r*.5) + "L" + ftoa(x-r*.87) + " " + ftoa(y+r*.5) + `Z"/>`)
+	case game.Square:
+		d := stoneR * .45
+		buf.WriteString(`<rect` + attrs + ` x="` + ftoa(x-d) + `" y="` + ftoa(y-d) + `" width="` + ftoa(2*d) + `" height="` + ftoa(2*d) + `"/>`)
+	case game.Circle:
+		buf.WriteString(`<circle` + attrs + ` cx="` + ftoa(x) + `" cy="` + ftoa(y) + `" r="` + ftoa(stoneR*.5) + `"/>`)
+	case game.Label:
+		if b.At(m.Point) == game.Empty { // the label covers the grid under it
+			buf.WriteString(`<circle fill="` + woodBoard + `" cx="` + ftoa(x) + `" cy="` + ftoa(y) + `" r="` + ftoa(stoneR*.7) + `"/>`)
+		}
+		var t bytes.Buffer
+		template.HTMLEscape(&t, []byte(m.Text))
+		buf.WriteString(`<text data-mark="label" fill="` + col + `" x="` + ftoa(x) + `" y="` + ftoa(y) + `" font-family="sans-serif" font-weight="bold" font-size="18" text-anchor="middle" dominant-baseline="central">` + t.String() + `</text>`)
+	}
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -26,9 +26,13 @@ var (
 )
 
 // A Pass is what a personal link or a session grants: who may look at
-// which game, and whether they may act in it.
+// which game (or review), and whether they may act in it.
 type Pass struct {
 	Game    gobot.GameID `json:"g"`
+	// Review is set instead of Game in a review's link and session
+	// (review.go): the user follows that review, and controls it when
+	// the review says so.
+	Review  gobot.ReviewID `json:"r,omitempty"`
 	User    gobot.UserID `json:"u"`
 	Watch   bool         `json:"w,omitempty"` // watch only: no action
 	Expires int64        `json:"e"`           // Unix seconds
@@ -91,7 +95,7 @@ func (s signer) open(purpose, token string, now time.Time) (Pass, error) {
 		return Pass{}, ErrForged
 	}
 	var p Pass
-	if err := json.Unmarshal(payload, &p); err != nil || p.Game == 0 || p.User == "" {
+	if err := json.Unmarshal(payload, &p); err != nil || (p.Game == 0) == (p.Review == 0) || p.User == "" {
 		return Pass{}, ErrForged
 	}
 	if now.Unix() >= p.Expires {

@@ -96,7 +96,8 @@ func parseLinkTTL(s string) (time.Duration, error) {
 // changes (PostgreSQL's LISTEN/NOTIFY).
 type gamesListener interface {
 	PublishGames(ctx context.Context, games []gobot.GameID)
-	ListenGames(ctx context.Context, deliver func(gobot.GameID)) error
+	PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
+	ListenChanges(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error
 }
 
 // webBoard is the web board wired to a store: the store the bot must
@@ -134,14 +135,19 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 		wb.store = web.Publishing(store, wb.hub)
 		return wb
 	}
-	wb.store = web.Publishing(store, publisherFunc(shared.PublishGames))
-	wb.listen = func(ctx context.Context) error { return shared.ListenGames(ctx, wb.hub.Changed) }
+	wb.store = web.Publishing(store, sharedPublisher{shared})
+	wb.listen = func(ctx context.Context) error { return shared.ListenChanges(ctx, wb.hub.Changed, wb.hub.ReviewChanged) }
 	return wb
 }
 
-type publisherFunc func(context.Context, []gobot.GameID)
+// sharedPublisher publishes game and review changes to every process.
+type sharedPublisher struct{ l gamesListener }
 
-func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g) }
+func (p sharedPublisher) Publish(ctx context.Context, g []gobot.GameID) { p.l.PublishGames(ctx, g) }
+
+func (p sharedPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID) {
+	p.l.PublishReviews(ctx, r)
+}
 
 // serveWeb starts serving the board on ln and enables the `web` command;
 // the returned runner serves until ctx ends.

@@ -53,16 +53,43 @@ func (s *Store) PublishGames(ctx context.Context, games []gobot.GameID) {
 	}
 }
 
+// PublishReviews tells every process listening on this database that
+// reviews changed, on the games' channel: their IDs with an "r" before
+// each ("r3,r7"), which ListenGames's listeners of old leave aside.
+func (s *Store) PublishReviews(ctx context.Context, reviews []gobot.ReviewID) {
+	if len(reviews) == 0 {
+		return
+	}
+	ids := make([]string, len(reviews))
+	for i, id := range reviews {
+		ids[i] = "r" + strconv.FormatUint(uint64(id), 10)
+	}
+	_, err := s.pool.Exec(ctx, "SELECT pg_notify(left($1 || current_schema(), 63), $2)", channelPrefix, strings.Join(ids, ","))
+	if err != nil {
+		s.log.Warn("publishing review changes", "reviews", reviews, "err", cause(err))
+	}
+}
+
+// ListenChanges is ListenGames that also calls reviews with every review
+// whose change any process published.
+func (s *Store) ListenChanges(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error {
+	return s.listenAll(ctx, deliver, reviews)
+}
+
 // ListenGames calls deliver with every game whose change any process
 // published (this one's included), until ctx ends, on one connection of
 // its own. When that connection is lost it reconnects with backoff and
 // then calls deliver(0): changes may have been missed meanwhile, so
 // every page should look again.
 func (s *Store) ListenGames(ctx context.Context, deliver func(gobot.GameID)) error {
+	return s.listenAll(ctx, deliver, nil)
+}
+
+func (s *Store) listenAll(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error {
 	backoff := 100 * time.Millisecond
 	for again := false; ctx.Err() == nil; again = true {
 		start := time.Now()
-		err := s.listen(ctx, deliver, again)
+		err := s.listen(ctx, deliver, reviews, again)
 		if ctx.Err() != nil {
 			break
 		}
@@ -79,7 +106,7 @@ func (s *Store) ListenGames(ctx context.Context, deliver func(gobot.GameID)) err
 	return nil
 }
 
-func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), resync bool) error {
+func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID), resync bool) error {
 	ch, err := s.gamesChannel(ctx)
 	if err != nil {
 		return err
@@ -101,6 +128,12 @@ func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), resync b
 			return err
 		}
 		for _, f := range strings.Split(n.Payload, ",") {
+			if r, ok := strings.CutPrefix(f, "r"); ok {
+				if id, err := strconv.ParseUint(r, 10, 64); err == nil && id > 0 && reviews != nil {
+					reviews(gobot.ReviewID(id))
+				}
+				continue
+			}
 			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 {
 				deliver(gobot.GameID(id))
 			}

@@ -1,0 +1,593 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/render"
+)
+
+// A review's board (gobot.Review): everyone on it sees the controller's
+// position, live; the controller moves through the tree, plays
+// variations, marks and comments; a follower may look around on their
+// own (GET /r/{id}/node/{n}) and follow again. Its link and session are
+// a game's (Pass.Review instead of Pass.Game): /l/{token} sets the
+// cookie gobot_r{id} for /r/{id}. A live stream is presence: opening it
+// joins the review, closing the last of a user's streams on this
+// process leaves it (the controller's control passing on, as
+// gobot.Review.Leave says). Changes go through the bot
+// (chat.Bot.ReviewAct), which commits them on its publishing store.
+
+// ReviewLink mints a personal link to review id for user
+// (chat.ReviewLinker).
+func (s *Server) ReviewLink(id gobot.ReviewID, user gobot.UserID) (string, time.Time, error) {
+	exp := s.cfg.Now().Add(s.cfg.LinkTTL).Truncate(time.Second)
+	tok := s.sign.sign(purposeLink, Pass{Review: id, User: user, Expires: exp.Unix()})
+	return s.base.String() + "/l/" + tok, exp, nil
+}
+
+func reviewCookieName(id gobot.ReviewID) string {
+	return "gobot_r" + strconv.FormatUint(uint64(id), 10)
+}
+
+func reviewPath(id gobot.ReviewID) string { return "/r/" + strconv.FormatUint(uint64(id), 10) }
+
+// A review's link opens in two steps, as a game's (link.go): /l/{token}
+// keeps the pass in a cookie of /r/{id}/open for a few minutes, and
+// /r/{id}/open makes it the review's session, asking first when this
+// browser holds another user's session of the review.
+
+func reviewOpenCookie(id gobot.ReviewID) string {
+	return "gobot_lr" + strconv.FormatUint(uint64(id), 10)
+}
+
+func reviewOpenPath(id gobot.ReviewID) string { return reviewPath(id) + "/open" }
+
+// exchangeReview is a review link's first step.
+func (s *Server) exchangeReview(w http.ResponseWriter, r *http.Request, p Pass) {
+	p.Session = newSessionID()
+	http.SetCookie(w, &http.Cookie{Name: reviewOpenCookie(p.Review), Value: s.sign.sign(purposeOpen, p), Path: reviewOpenPath(p.Review),
+		MaxAge: int(openTTL / time.Second), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, reviewOpenPath(p.Review), http.StatusSeeOther)
+}
+
+// openReview is a review link's second step (GET), or the answer to its
+// question (POST).
+func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.refuse(w, ErrForged)
+		return
+	}
+	rid := gobot.ReviewID(id)
+	c, err := r.Cookie(reviewOpenCookie(rid))
+	if err != nil {
+		s.errorPage(w, http.StatusUnauthorized, "This page finishes opening a personal link, and no link is being opened here: open yours again.")
+		return
+	}
+	p, err := s.sign.open(purposeOpen, c.Value, s.cfg.Now())
+	if err == nil && (p.Review != rid || p.Session == "") {
+		err = errWrongGame
+	}
+	if err != nil {
+		s.refuse(w, err)
+		return
+	}
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		if err := r.ParseForm(); err != nil {
+			s.errorPage(w, http.StatusRequestEntityTooLarge, "That request was too large or malformed; nothing was changed.")
+			return
+		}
+		if !s.sign.checkCSRF(openCSRF(p.Session), r.PostForm.Get("csrf")) {
+			s.errorPage(w, http.StatusForbidden, "This answer did not come from gobot's question in this browser; nothing was changed. Open your link again.")
+			return
+		}
+	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
+		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			s.page.ExecuteTemplate(w, "review-confirm", struct {
+				Review       gobot.ReviewID
+				Held, Link   string
+				Action, CSRF string
+			}{rid, held.User.Local(), p.User.Local(), reviewOpenPath(rid), s.sign.csrf(openCSRF(p.Session))})
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: reviewCookieName(rid), Value: s.sign.sign(purposeSession, p), Path: reviewPath(rid),
+		Expires: time.Unix(p.Expires, 0), MaxAge: maxAge(p.Expires, s.cfg.Now()), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: reviewOpenCookie(rid), Path: reviewOpenPath(rid), MaxAge: -1, HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, reviewPath(rid), http.StatusSeeOther)
+}
+
+// reviewSession returns the pass of the request's session for the review
+// in its path; on failure it has answered.
+func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bool) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.refuse(w, ErrForged)
+		return Pass{}, false
+	}
+	c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
+	if cerr != nil {
+		s.refuse(w, errNoSession)
+		return Pass{}, false
+	}
+	p, err := s.sign.open(purposeSession, c.Value, s.cfg.Now())
+	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
+		err = errWrongGame
+	}
+	if err != nil {
+		s.refuse(w, err)
+		return Pass{}, false
+	}
+	return p, true
+}
+
+// reviewState is what a review's page shows of one position, the same
+// for every viewer: the page loads with it, each live update carries the
+// controller's, and a follower looking around gets others.
+type reviewState struct {
+	V            int       `json:"v"`    // the review's Version
+	Node         int       `json:"node"` // the position shown
+	Controller   string    `json:"controller"`
+	ControllerID string    `json:"controllerId"`
+	OwnerID      string    `json:"ownerId"`
+	Present      []present `json:"present"` // on the board, longest present first
+	Closed       bool      `json:"closed"`
+	Move         int       `json:"move"` // move number at Node
+	Line         []int     `json:"line"` // the line through Node: its path and its main continuation
+	At           int       `json:"at"`   // Node's place in Line
+	Variation    bool      `json:"variation"`
+	Comment      string    `json:"comment"`
+	Status       string    `json:"status"`
+	Board        string    `json:"board"` // the SVG
+}
+
+type present struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// reviewSnap is a review as read at one Version, shared by its pages,
+// with the controller's state encoded once.
+type reviewSnap struct {
+	rev   *gobot.Review
+	names map[gobot.UserID]string
+	gen   uint64
+	json  []byte
+	state reviewState
+}
+
+// reviewSnaps caches each review's last snapshot; presence counts each
+// user's streams per review on this process.
+type reviewSnaps struct {
+	mu       sync.Mutex
+	m        map[gobot.ReviewID]*reviewSnap
+	load     map[gobot.ReviewID]*sync.Mutex
+	presence map[presenceKey]int
+}
+
+type presenceKey struct {
+	review gobot.ReviewID
+	user   gobot.UserID
+}
+
+var errNoReview = errors.New("web: no such review")
+
+func newReviewSnaps() *reviewSnaps {
+	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}}
+}
+
+func (s *Server) reviewCache() *reviewSnaps { return s.reviews }
+
+// reviewSnapshot returns review id's snapshot: the cached one while the
+// Hub has heard of no change since it was read, else one read afresh,
+// once for all the pages woken together.
+func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*reviewSnap, error) {
+	c := s.reviewCache()
+	gen := s.cfg.Hub.generationOf(reviewTopic(id))
+	c.mu.Lock()
+	sn, l := c.m[id], c.load[id]
+	if l == nil {
+		l = &sync.Mutex{}
+		c.load[id] = l
+	}
+	c.mu.Unlock()
+	if sn != nil && sn.gen == gen {
+		return sn, nil
+	}
+	l.Lock()
+	defer l.Unlock()
+	c.mu.Lock()
+	sn = c.m[id]
+	c.mu.Unlock()
+	if sn != nil && sn.gen == gen {
+		return sn, nil
+	}
+	gen = s.cfg.Hub.generationOf(reviewTopic(id)) // before the read: a change after it makes this stale
+	var fresh *reviewSnap
+	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
+		rev, err := tx.Review(id)
+		if errors.Is(err, gobot.ErrNotFound) {
+			return errNoReview
+		}
+		if err != nil {
+			return err
+		}
+		if sn != nil && sn.rev.Version == rev.Version {
+			c := *sn
+			fresh = &c
+			return nil
+		}
+		fresh = &reviewSnap{rev: rev, names: map[gobot.UserID]string{}}
+		for _, u := range append([]gobot.UserID{rev.Owner, rev.Controller}, rev.Present...) {
+			name := u.Local()
+			if p, err := tx.Player(u); err == nil && p.Name != "" {
+				name = p.Name
+			}
+			fresh.names[u] = name
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if fresh.json == nil {
+		st, err := fresh.at(fresh.rev.Node)
+		if err != nil {
+			return nil, err
+		}
+		fresh.state = st
+		if fresh.json, err = json.Marshal(st); err != nil {
+			return nil, err
+		}
+	}
+	fresh.gen = gen
+	c.mu.Lock()
+	if old := c.m[id]; old == nil || old.rev.Version < fresh.rev.Version || old.rev.Version == fresh.rev.Version && old.gen < fresh.gen {
+		c.m[id] = fresh
+	}
+	c.mu.Unlock()
+	return fresh, nil
+}
+
+// at returns the state of node n of the snapshot's review.
+func (sn *reviewSnap) at(n int) (reviewState, error) {
+	rev, t := sn.rev, sn.rev.Tree
+	b, placed, err := t.Position(n)
+	if err != nil {
+		return reviewState{}, err
+	}
+	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
+		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
+		Comment: t.Nodes[n].Comment}
+	for i, k := range st.Line {
+		if k == n {
+			st.At = i
+		}
+	}
+	for _, u := range rev.Present {
+		st.Present = append(st.Present, present{ID: string(u), Name: sn.names[u]})
+	}
+	ov := &overlay{marks: t.Nodes[n].Marks, variation: map[game.Point]bool{}}
+	for i, k := range placed {
+		if k >= 0 && !t.OnMainLine(k) {
+			ov.variation[game.Pt(i%t.Width, i/t.Width)] = true
+		}
+	}
+	v := render.View{Board: b, Last: game.Pass}
+	m := t.Nodes[n].Move
+	if m.Color != game.Empty {
+		v.Last = m.Point
+	}
+	var buf bytes.Buffer
+	drawSVG(&buf, v, ov)
+	st.Board = buf.String()
+	switch {
+	case m.Color == game.Empty && n == 0:
+		st.Status = "Start: " + t.ToPlay(n).Name() + " to play"
+	case m.Color == game.Empty:
+		st.Status = fmt.Sprintf("Move %d", st.Move)
+	case m.Point.IsPass():
+		st.Status = fmt.Sprintf("Move %d: %s passes", st.Move, m.Color.Name())
+	default:
+		st.Status = fmt.Sprintf("Move %d: %s %s", st.Move, m.Color.Name(), m.Point.GTP(t.Height))
+	}
+	if st.Variation {
+		st.Status += " (variation)"
+	}
+	if rev.Closed {
+		st.Status += " · the review is closed"
+	}
+	return st, nil
+}
+
+// reviewPage is what review.html is executed with.
+type reviewPage struct {
+	Title     string
+	ID        gobot.ReviewID
+	CSRF      string
+	User      gobot.UserID
+	Role      string // controller or follower
+	State     reviewState
+	Line      string // State.Line as numbers between spaces
+	SliderMax int
+	Board     template.HTML
+}
+
+// showReview serves a review's page. GET: it reads, it changes nothing.
+func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.reviewSession(w, r)
+	if !ok {
+		return
+	}
+	sn, err := s.reviewSnapshot(r.Context(), p.Review)
+	if errors.Is(err, errNoReview) {
+		s.errorPage(w, http.StatusNotFound, "This review no longer exists.")
+		return
+	}
+	if err != nil {
+		s.cfg.Log.Error("web: review page", "review", p.Review, "err", err)
+		s.errorPage(w, http.StatusServiceUnavailable, "The review could not be read just now; try again in a moment.")
+		return
+	}
+	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
+		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board)}
+	for i, n := range sn.state.Line {
+		if i > 0 {
+			d.Line += " "
+		}
+		d.Line += strconv.Itoa(n)
+	}
+	if sn.rev.Controller == p.User {
+		d.Role = "controller"
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.page.ExecuteTemplate(w, "review", d); err != nil {
+		s.cfg.Log.Error("web: review template", "err", err)
+	}
+}
+
+// reviewNode answers a follower looking around: the state of node n, as
+// JSON. GET: it changes nothing.
+func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.reviewSession(w, r)
+	if !ok {
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	sn, serr := s.reviewSnapshot(r.Context(), p.Review)
+	if serr != nil {
+		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The review could not be read just now."})
+		return
+	}
+	if err != nil || !sn.rev.Tree.Has(n) {
+		s.answer(w, http.StatusNotFound, answer{Message: "That position is not in this review."})
+		return
+	}
+	st, err := sn.at(n)
+	if err != nil {
+		s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+		return
+	}
+	s.reviewAnswer(w, http.StatusOK, "", &st)
+}
+
+// reviewAnswer is a JSON answer with a review's state.
+func (s *Server) reviewAnswer(w http.ResponseWriter, code int, msg string, st *reviewState) {
+	b, err := json.Marshal(struct {
+		Message string       `json:"message,omitempty"`
+		State   *reviewState `json:"state,omitempty"`
+	}{msg, st})
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"message":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(b)
+}
+
+// reviewActionOf reads a POST's form into a review action.
+func reviewActionOf(f map[string][]string, t *game.Tree) (gobot.ReviewAction, bool) {
+	get := func(k string) string {
+		if v := f[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	a := gobot.ReviewAction{Kind: get("action")}
+	point := func() (game.Point, bool) {
+		p, err := game.ParseGTP(get("point"), t.Width, t.Height)
+		return p, err == nil && validPoint(strings.ToUpper(get("point")))
+	}
+	var ok bool
+	switch a.Kind {
+	case "goto":
+		var err error
+		a.Node, err = strconv.Atoi(get("node"))
+		return a, err == nil
+	case "play":
+		if get("point") == "pass" {
+			a.Point = game.Pass
+			return a, true
+		}
+		a.Point, ok = point()
+		return a, ok
+	case "mark":
+		a.Mark.Point, ok = point()
+		shape, known := game.ParseMarkShape(get("shape"))
+		a.Mark.Shape, a.Mark.Text = shape, get("text")
+		return a, ok && known
+	case "comment":
+		a.Text = get("text")
+		return a, true
+	case "give":
+		a.To = gobot.UserID(get("to"))
+		return a, a.To != ""
+	case "take":
+		return a, true
+	}
+	return a, false
+}
+
+// reviewAct takes one change from the review's page: checks the session,
+// its CSRF token and the user's rate, then makes it through the bot.
+func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.reviewSession(w, r)
+	if !ok {
+		return
+	}
+	if !s.limit.allow(fmt.Sprintf("r%d/%s", p.Review, p.User), s.now()) {
+		s.reviewAnswer(w, http.StatusTooManyRequests, "Slow down: too many clicks at once. Nothing was changed; wait a moment.", nil)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		s.reviewAnswer(w, http.StatusRequestEntityTooLarge, "That request was too large or malformed; nothing was changed.", nil)
+		return
+	}
+	if !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
+		s.reviewAnswer(w, http.StatusForbidden, "This page is out of date or was not opened from your link; reload it and try again.", nil)
+		return
+	}
+	sn, err := s.reviewSnapshot(r.Context(), p.Review)
+	if err != nil {
+		s.reviewAnswer(w, http.StatusServiceUnavailable, "The review could not be read just now; nothing was changed.", nil)
+		return
+	}
+	a, ok := reviewActionOf(r.PostForm, sn.rev.Tree)
+	if !ok {
+		s.reviewAnswer(w, http.StatusBadRequest, "That is not an action of this page; nothing was changed.", &sn.state)
+		return
+	}
+	_, err = s.cfg.Bot.ReviewAct(r.Context(), p.Review, p.User, a)
+	msg := ""
+	if err != nil {
+		var ref protocol.Refusal
+		if !errors.As(err, &ref) {
+			s.cfg.Log.Error("web: review action", "review", p.Review, "err", err)
+			s.reviewAnswer(w, http.StatusServiceUnavailable, "The review could not be changed just now; try again in a moment.", &sn.state)
+			return
+		}
+		msg = ref.Error()
+	}
+	if now, err := s.reviewSnapshot(r.Context(), p.Review); err == nil {
+		sn = now
+	}
+	s.reviewAnswer(w, http.StatusOK, msg, &sn.state)
+}
+
+// reviewEvents streams a review's controller position as Server-Sent
+// Events (an event "state" whose id is the review's Version), as a
+// game's stream does; the stream is the user's presence on the board.
+func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.reviewSession(w, r)
+	if !ok {
+		return
+	}
+	f, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	done, over, ok := s.streams.take(p.Session, s.clientKey(r))
+	if !ok {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, streamsFull[over], http.StatusTooManyRequests)
+		return
+	}
+	defer done()
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	last, err := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+	if err != nil {
+		last, _ = strconv.Atoi(r.URL.Query().Get("v"))
+	}
+	wake, stop := s.cfg.Hub.subscribeTo(reviewTopic(p.Review))
+	defer stop()
+	defer s.present(r.Context(), p, -1)
+	s.present(r.Context(), p, +1)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	w.Write([]byte("retry: 1000\n\n"))
+	f.Flush()
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		sn, err := s.reviewSnapshot(r.Context(), p.Review)
+		if err == nil && sn.rev.Version != last {
+			last = sn.rev.Version
+			w.Write([]byte("id: " + strconv.Itoa(last) + "\nevent: state\ndata: "))
+			w.Write(sn.json)
+			if _, err := w.Write([]byte("\n\n")); err != nil {
+				return
+			}
+			f.Flush()
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-wake:
+		case <-tick.C:
+			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
+				return
+			}
+			f.Flush()
+		}
+	}
+}
+
+// present counts a stream of p's user opening (+1) or closing (-1): the
+// first joins the review, the last leaves it. A closed review is left as
+// it is.
+func (s *Server) present(ctx context.Context, p Pass, d int) {
+	c := s.reviewCache()
+	k := presenceKey{p.Review, p.User}
+	c.mu.Lock()
+	before := c.presence[k]
+	c.presence[k] += d
+	after := c.presence[k]
+	if after <= 0 {
+		delete(c.presence, k)
+	}
+	c.mu.Unlock()
+	kind := ""
+	switch {
+	case before == 0 && after > 0:
+		kind = "join"
+	case before > 0 && after <= 0:
+		kind = "leave"
+	default:
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if sn, err := s.reviewSnapshot(ctx, p.Review); err == nil && sn.rev.Closed {
+		return
+	}
+	if _, err := s.cfg.Bot.ReviewAct(ctx, p.Review, p.User, gobot.ReviewAction{Kind: kind}); err != nil {
+		s.cfg.Log.Warn("web: review presence", "review", p.Review, "user", p.User, "do", kind, "err", err)
+	}
+}

@@ -1,0 +1,207 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
+)
+
+// reviewLinkIn finds a review's personal link in a reply.
+var reviewLinkIn = regexp.MustCompile(`http://\S+/l/\S+`)
+
+// startReview has user start a review with args and returns its link.
+func (h *harness) startReview(user string, args ...string) string {
+	h.t.Helper()
+	r := h.cmd(user, "review", args...)
+	if r.Error {
+		h.t.Fatalf("review %v: %s", args, r.Text)
+	}
+	l := reviewLinkIn.FindString(r.Text)
+	if l == "" {
+		h.t.Fatalf("no link in %q", r.Text)
+	}
+	return l
+}
+
+// reviewLink is user's link to review id.
+func (h *harness) reviewLink(id gobot.ReviewID, user string) string {
+	h.t.Helper()
+	l, _, err := h.srv.ReviewLink(id, gobot.UserID("console:"+user))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return l
+}
+
+func (h *harness) storedReview(id gobot.ReviewID) *gobot.Review {
+	h.t.Helper()
+	var rev *gobot.Review
+	if err := h.db.View(context.Background(), func(tx gobot.Tx) error {
+		var err error
+		rev, err = tx.Review(id)
+		return err
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+	return rev
+}
+
+// finishedGame plays a short game to its end by resignation.
+func (h *harness) finishedGame() gobot.GameID {
+	h.t.Helper()
+	id := h.newGame()
+	for i, p := range []string{"E5", "C3", "G7", "C7", "G3"} {
+		u := map[bool]string{true: "alice", false: "bob"}[i%2 == 0]
+		if r := h.cmd(u, "play", p); r.Error {
+			h.t.Fatal(r.Text)
+		}
+	}
+	if r := h.cmd("bob", "resign"); r.Error {
+		h.t.Fatal(r.Text)
+	}
+	return id
+}
+
+func (b *tab) moveNumber() string {
+	b.t.Helper()
+	return eval[string](b, `document.querySelector('[data-move-number]').textContent`)
+}
+
+func (b *tab) waitMove(n int) {
+	b.t.Helper()
+	b.waitFor(fmt.Sprintf("move %d", n), fmt.Sprintf(`document.querySelector('[data-move-number]').textContent === %q`, fmt.Sprint(n)))
+}
+
+func (b *tab) waitRole(role string) {
+	b.t.Helper()
+	b.waitFor("role "+role, fmt.Sprintf(`document.body.dataset.role === %q`, role))
+}
+
+// TestBrowserReview: two browsers on one review. The controller (who
+// started it) navigates and the follower's board follows; a variation
+// played by the controller is seen with data-variation, with its
+// comment; the follower looks around on their own and follows again;
+// control is handed over and taken back; review end posts the SGF,
+// which the SGF reader reads back with the variation and its comment.
+func TestBrowserReview(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	browser := startBrowser(t)
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	alice.waitRole("controller")
+	bob.open(h.reviewLink(1, "bob"))
+	bob.waitRole("follower")
+	bob.waitFor("bob on the board", `document.querySelector('[data-present]').textContent.includes('bob')`)
+	if got := eval[string](bob, `document.querySelector('[data-controller]').textContent`); got != "alice" {
+		t.Fatalf("bob sees %q in control, want alice", got)
+	}
+	if rev := h.storedReview(1); len(rev.Present) != 2 || rev.Present[0] != "console:alice" {
+		t.Fatalf("present %v, want alice then bob", rev.Present)
+	}
+
+	// Navigation is followed: last, first, forward, back, the slider.
+	alice.click(`[data-action="last"]`)
+	alice.waitMove(5)
+	bob.waitMove(5)
+	bob.waitStone("G3", "black")
+	alice.click(`[data-action="first"]`)
+	bob.waitMove(0)
+	bob.waitStone("E5", "")
+	alice.click(`[data-action="forward"]`)
+	alice.click(`[data-action="forward"]`)
+	bob.waitMove(2)
+	alice.click(`[data-action="back"]`)
+	bob.waitMove(1)
+	bob.waitStone("E5", "black")
+
+	// A variation at move 2: White plays G3 instead of C3, with a
+	// triangle and a comment.
+	alice.play("G3")
+	bob.waitMove(2)
+	bob.waitFor("the variation stone", `document.querySelector('[data-point="G3"]').hasAttribute('data-variation')`)
+	if bob.stone("G3") != "white" {
+		t.Fatalf("bob sees G3 %q, want white", bob.stone("G3"))
+	}
+	if eval[bool](bob, `document.querySelector('[data-point="E5"]').hasAttribute('data-variation')`) {
+		t.Fatal("a main-line stone is marked as a variation")
+	}
+	alice.do("choose the triangle", chromedpClick(`input[name="tool"][value="triangle"]`))
+	alice.play("E5")
+	bob.waitFor("the triangle", `document.querySelector('[data-mark="triangle"]') !== null`)
+	alice.do("write a comment", chromedpSetValue(`[data-comment-text]`, "G3 keeps it simple"))
+	alice.click(`[data-action="comment"]`)
+	bob.waitFor("the comment", `document.querySelector('[data-comment]').textContent === 'G3 keeps it simple'`)
+	alice.screenshot("../../docs/review.png")
+
+	// A follower clicking the board changes nothing; detached, bob looks
+	// around on his own while alice moves on; following again, he is back
+	// at her position.
+	bob.click(`[data-point="A1"]`)
+	bob.do("detach", chromedpClick(`[data-action="detach"]`))
+	bob.click(`[data-action="first"]`)
+	bob.waitMove(0)
+	alice.click(`[data-action="back"]`)
+	alice.waitMove(1)
+	if bob.moveNumber() != "0" {
+		t.Fatalf("a detached follower was moved to %s", bob.moveNumber())
+	}
+	bob.click(`[data-action="follow"]`)
+	bob.waitMove(1)
+
+	// Control handed to bob: he moves, alice follows; she takes it back.
+	alice.do("choose bob", chromedpSetValue(`[data-give-to]`, "console:bob"))
+	alice.click(`[data-action="give"]`)
+	bob.waitRole("controller")
+	alice.waitRole("follower")
+	alice.waitFor("bob in control", `document.querySelector('[data-controller]').textContent === 'bob'`)
+	bob.click(`[data-action="last"]`)
+	alice.waitMove(5)
+	alice.click(`[data-action="take"]`)
+	alice.waitRole("controller")
+	bob.waitRole("follower")
+
+	// The controller leaving hands control to the longest-present one.
+	alice.do("leave", chromedpNavigate("about:blank"))
+	bob.waitRole("controller")
+
+	// The end: the SGF posted to the room holds the variation and its comment.
+	r := h.cmd("bob", "review", "end")
+	if r.Error || r.File == nil {
+		t.Fatalf("review end: %+v", r)
+	}
+	recs, err := game.ReadSGF(r.File.Data)
+	if err != nil {
+		t.Fatalf("the posted SGF: %v\n%s", err, r.File.Data)
+	}
+	tree, err := game.TreeFromSGF(recs[0].Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].MoveCount() != 5 || len(tree.Nodes[1].Children) != 2 {
+		t.Fatalf("the SGF has no variation at move 2:\n%s", r.File.Data)
+	}
+	v := tree.Nodes[tree.Nodes[1].Children[1]]
+	if v.Comment != "G3 keeps it simple" || len(v.Marks) != 1 || v.Marks[0].Shape != game.Triangle {
+		t.Fatalf("the variation's comment and mark: %+v\n%s", v, r.File.Data)
+	}
+	bob.waitFor("the closed review", `document.body.dataset.closed === 'yes'`)
+	if !strings.Contains(string(r.File.Data), "C[G3 keeps it simple]") {
+		t.Fatalf("no comment in\n%s", r.File.Data)
+	}
+}
+
+func chromedpClick(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Click(chromedp.CSS(sel))
+}
+func chromedpSetValue(sel, v string) chromedp.Action[chromedp.Void] {
+	return chromedp.SetValue(chromedp.CSS(sel), v)
+}
+func chromedpNavigate(u string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(u) }

@@ -1,0 +1,159 @@
+// gobot's review board: the page of a review's personal link, signed in
+// by its session cookie. The board follows the controller's position
+// over Server-Sent Events; the one in control navigates, plays stones
+// (variations), marks points and comments through POSTs to /r/{id}/act
+// with the page's CSRF token; a follower may look around on their own
+// (GETs of /r/{id}/node/{n}) and follow again. No framework, no inline
+// script (the CSP forbids it).
+"use strict";
+(function () {
+  const body = document.body;
+  const base = "/r/" + body.dataset.review + "/";
+  const board = document.getElementById("board");
+  const status = document.querySelector("[data-status]");
+  const message = document.querySelector("[data-message]");
+  const moveNumber = document.querySelector("[data-move-number]");
+  const slider = document.querySelector("[data-slider]");
+  const controller = document.querySelector("[data-controller]");
+  const comment = document.querySelector("[data-comment]");
+  const commentText = document.querySelector("[data-comment-text]");
+  const presentList = document.querySelector("[data-present]");
+  const giveTo = document.querySelector("[data-give-to]");
+  const me = body.dataset.user;
+
+  // shown is the state on the board; latest the controller's last one.
+  let shown = {
+    v: Number(body.dataset.version) || 0, node: Number(body.dataset.node) || 0,
+    line: (body.dataset.line || "0").split(" ").map(Number), at: Number(body.dataset.at) || 0,
+    controllerId: body.dataset.controllerId, ownerId: body.dataset.owner, present: [], comment: commentText ? commentText.value : "",
+  };
+  let latest = shown;
+
+  function say(text) { message.textContent = text || ""; }
+  function following() { return body.dataset.following === "on"; }
+  function controlling() { return latest.controllerId === me; }
+
+  function roles() {
+    body.dataset.role = controlling() ? "controller" : "follower";
+    body.dataset.owner = latest.ownerId;
+    body.dataset.mine = latest.ownerId === me ? "yes" : "no";
+    if (controlling()) body.dataset.following = "on";
+  }
+
+  function draw(st) {
+    shown = st;
+    board.innerHTML = st.board;
+    status.textContent = st.status;
+    moveNumber.textContent = String(st.move);
+    slider.max = String(st.line.length - 1);
+    slider.value = String(st.at);
+    comment.textContent = st.comment;
+    if (document.activeElement !== commentText) commentText.value = st.comment;
+    body.dataset.node = String(st.node);
+    body.dataset.variation = st.variation ? "yes" : "no";
+    body.dataset.closed = st.closed ? "yes" : "no";
+  }
+
+  function people(st) {
+    controller.textContent = st.controller;
+    presentList.replaceChildren(...st.present.map((p) => { const li = document.createElement("li"); li.textContent = p.name; return li; }));
+    const keep = giveTo.value;
+    giveTo.replaceChildren(...st.present.filter((p) => p.id !== st.controllerId).map((p) => {
+      const o = document.createElement("option"); o.value = p.id; o.textContent = p.name; return o;
+    }));
+    if (keep) giveTo.value = keep;
+    body.dataset.others = giveTo.options.length ? "yes" : "no";
+  }
+
+  // apply takes the controller's state (live, or the answer to a POST).
+  function apply(st) {
+    if (!st || st.v < latest.v) return;
+    latest = st;
+    body.dataset.version = String(st.v);
+    roles();
+    people(st);
+    if (following()) draw(st);
+    body.dataset.updatedAt = String(Date.now()); // for the latency tests report
+  }
+
+  async function post(fields) {
+    const form = new URLSearchParams(fields);
+    form.set("csrf", body.dataset.csrf);
+    let res;
+    try {
+      res = await fetch(base + "act", { method: "POST", body: form, credentials: "same-origin", headers: { "Accept": "application/json" } });
+    } catch (e) { say("The server could not be reached; nothing was changed. Try again."); return; }
+    let data = {};
+    try { data = await res.json(); } catch (e) { data = { message: "The server answered " + res.status + "." }; }
+    if (data.state) apply(data.state);
+    say(data.message || "");
+  }
+
+  // look shows node n to a follower looking around.
+  async function look(n) {
+    body.dataset.following = "off";
+    let res;
+    try { res = await fetch(base + "node/" + n, { credentials: "same-origin" }); } catch (e) { say("The server could not be reached."); return; }
+    let data = {};
+    try { data = await res.json(); } catch (e) { data = {}; }
+    if (data.state && !following()) draw(data.state);
+    say(data.message || "");
+  }
+
+  function go(n) {
+    if (n === undefined || n === shown.node) return;
+    if (controlling()) post({ action: "goto", node: String(n) });
+    else look(n);
+  }
+
+  function target(a) {
+    const l = shown.line, at = shown.at;
+    switch (a) {
+      case "first": return l[0];
+      case "back": return l[Math.max(0, at - 1)];
+      case "forward": return l[Math.min(l.length - 1, at + 1)];
+      case "last": return l[l.length - 1];
+    }
+    return undefined;
+  }
+
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-action]");
+    if (!b) return;
+    const a = b.dataset.action;
+    switch (a) {
+      case "first": case "back": case "forward": case "last": go(target(a)); return;
+      case "detach": body.dataset.following = "off"; return;
+      case "follow": body.dataset.following = "on"; draw(latest); return;
+      case "give": if (giveTo.value) post({ action: "give", to: giveTo.value }); return;
+      case "take": post({ action: "take" }); return;
+      case "comment": post({ action: "comment", text: commentText.value }); return;
+    }
+  });
+
+  slider.addEventListener("change", () => go(shown.line[Number(slider.value)]));
+
+  board.addEventListener("click", (ev) => {
+    const pt = ev.target.closest("[data-point]");
+    if (!pt || !controlling()) return;
+    const tool = (document.querySelector('input[name="tool"]:checked') || {}).value || "play";
+    if (tool === "play") { post({ action: "play", point: pt.dataset.point }); return; }
+    const label = document.querySelector('input[name="label"]');
+    post({ action: "mark", point: pt.dataset.point, shape: tool, text: label ? label.value : "" });
+  });
+
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest("textarea, input, select")) return;
+    const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    if (keys[ev.key]) { ev.preventDefault(); go(target(keys[ev.key])); }
+  });
+
+  roles();
+  // v=0: the stream's first event is the whole state, present list included.
+  const events = new EventSource(base + "events?v=0");
+  events.addEventListener("open", () => { body.dataset.live = "on"; });
+  events.addEventListener("error", () => { body.dataset.live = "off"; });
+  events.addEventListener("state", (ev) => {
+    try { apply(JSON.parse(ev.data)); } catch (e) { /* a malformed event is skipped */ }
+  });
+})();
