@@ -186,7 +186,9 @@ func wake(subs map[chan struct{}]struct{}) {
 
 // subscribe returns a channel woken on game id's changes and the
 // function that ends the subscription.
-func (h *Hub) subscribe(id gobot.GameID) (<-chan struct{}, func()) { return h.subscribeTo(gameTopic(id)) }
+func (h *Hub) subscribe(id gobot.GameID) (<-chan struct{}, func()) {
+	return h.subscribeTo(gameTopic(id))
+}
 
 func (h *Hub) subscribeTo(t topic) (<-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)

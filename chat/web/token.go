@@ -28,14 +28,14 @@ var (
 // A Pass is what a personal link or a session grants: who may look at
 // which game (or review), and whether they may act in it.
 type Pass struct {
-	Game    gobot.GameID `json:"g"`
+	Game gobot.GameID `json:"g"`
 	// Review is set instead of Game in a review's link and session
 	// (review.go): the user follows that review, and controls it when
 	// the review says so.
 	Review  gobot.ReviewID `json:"r,omitempty"`
-	User    gobot.UserID `json:"u"`
-	Watch   bool         `json:"w,omitempty"` // watch only: no action
-	Expires int64        `json:"e"`           // Unix seconds
+	User    gobot.UserID   `json:"u"`
+	Watch   bool           `json:"w,omitempty"` // watch only: no action
+	Expires int64          `json:"e"`           // Unix seconds
 	// Session is set in a session cookie only: it names one opening of
 	// the link, to which the CSRF token and the rate limit are bound.
 	Session string `json:"s,omitempty"`

@@ -136,7 +136,9 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 		return wb
 	}
 	wb.store = web.Publishing(store, sharedPublisher{shared})
-	wb.listen = func(ctx context.Context) error { return shared.ListenChanges(ctx, wb.hub.Changed, wb.hub.ReviewChanged) }
+	wb.listen = func(ctx context.Context) error {
+		return shared.ListenChanges(ctx, wb.hub.Changed, wb.hub.ReviewChanged)
+	}
 	return wb
 }
 
