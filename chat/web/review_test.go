@@ -1,0 +1,271 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/storage/postgres"
+	"github.com/gobotgo/gobot/storage/postgres/pgtest"
+)
+
+// reviewClient is a browser of a review's page over plain HTTP.
+type reviewClient struct {
+	*browser
+	id gobot.ReviewID
+}
+
+func (h *harness) openReview(id gobot.ReviewID, user string) *reviewClient {
+	h.t.Helper()
+	b := h.browser()
+	res, _ := b.get(h.reviewLink(id, user))
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != reviewPath(id) {
+		h.t.Fatalf("review link: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	ck := res.Cookies()
+	if len(ck) != 1 || ck[0].Name != reviewCookieName(id) || ck[0].Path != reviewPath(id) || !ck[0].HttpOnly {
+		h.t.Fatalf("review cookie %+v", ck)
+	}
+	res, page := b.get(h.ts.URL + reviewPath(id))
+	if res.StatusCode != 200 {
+		h.t.Fatalf("review page: %d %s", res.StatusCode, page)
+	}
+	m := csrfAttr.FindStringSubmatch(page)
+	if m == nil {
+		h.t.Fatal("review page has no CSRF token")
+	}
+	b.csrf = m[1]
+	return &reviewClient{b, id}
+}
+
+// act posts a review action; the status and the answer.
+func (c *reviewClient) act(f url.Values) (int, string, reviewState) {
+	c.h.t.Helper()
+	if f.Get("csrf") == "" {
+		f.Set("csrf", c.csrf)
+	}
+	c.h.now.Advance(time.Second) // a person's pace: the rate limit lets it by
+	res, err := c.c.PostForm(c.h.ts.URL+reviewPath(c.id)+"/act", f)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var a struct {
+		Message string       `json:"message"`
+		State   *reviewState `json:"state"`
+	}
+	body, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(body, &a); err != nil {
+		c.h.t.Fatalf("answer %s: %v", body, err)
+	}
+	var st reviewState
+	if a.State != nil {
+		st = *a.State
+	}
+	return res.StatusCode, a.Message, st
+}
+
+func (c *reviewClient) events() (*sse, func()) {
+	c.h.t.Helper()
+	req, _ := http.NewRequest("GET", c.h.ts.URL+reviewPath(c.id)+"/events?v=0", nil)
+	res, err := c.c.Do(req)
+	if err != nil {
+		c.h.t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		c.h.t.Fatalf("review events: %d", res.StatusCode)
+	}
+	return &sse{res: res, r: bufio.NewReader(res.Body)}, func() { res.Body.Close() }
+}
+
+func stateOf(t *testing.T, data string) reviewState {
+	t.Helper()
+	var st reviewState
+	if err := json.Unmarshal([]byte(data), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// waitReview polls the store until ok holds of the review (the stream's
+// end reaches the server a moment after the client closes it).
+func (h *harness) waitReview(id gobot.ReviewID, what string, ok func(*gobot.Review) bool) {
+	h.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if ok(h.storedReview(id)) {
+			return
+		}
+	}
+	h.t.Fatalf("review #%d: never %s: %+v", id, what, h.storedReview(id))
+}
+
+// TestReviewPage: the link opens the review's page as the controller or
+// a follower; a game's session does not open a review nor the other way
+// round; a follower's actions and bad requests are refused, briefly,
+// changing nothing; a stream is presence.
+func TestReviewPage(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	h.startReview("alice", "#1")
+	alice := h.openReview(1, "alice")
+	_, page := alice.get(h.ts.URL + reviewPath(1))
+	for _, want := range []string{`data-role="controller"`, `data-move-number`, `data-controller>alice<`, `data-action="detach"`, `data-point="E5"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("alice's page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<script>") {
+		t.Error("inline script on the review page")
+	}
+	bob := h.openReview(1, "bob")
+	if _, page := bob.get(h.ts.URL + reviewPath(1)); !strings.Contains(page, `data-role="follower"`) {
+		t.Error("bob is not a follower")
+	}
+	// Sessions are for their own page only.
+	gameTab := h.browser()
+	gameTab.open(h.link(gid, "alice", false), gid)
+	if res, _ := gameTab.get(h.ts.URL + reviewPath(1)); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a game's session opened a review: %d", res.StatusCode)
+	}
+	if res, _ := alice.get(h.ts.URL + gamePath(gid)); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a review's session opened a game: %d", res.StatusCode)
+	}
+	if res, _ := alice.get(h.ts.URL + "/r/2"); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("alice's session opened review #2: %d", res.StatusCode)
+	}
+
+	v := h.storedReview(1).Version
+	for _, c := range []struct {
+		by   *reviewClient
+		form url.Values
+		code int
+		want string
+	}{
+		{bob, url.Values{"action": {"play"}, "point": {"D4"}}, 200, "alice has control"},
+		{bob, url.Values{"action": {"goto"}, "node": {"3"}}, 200, "alice has control"},
+		{alice, url.Values{"action": {"fly"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"play"}, "point": {"Z99"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"play"}, "point": {strings.Repeat("x", 3000)}}, 400, "not an action"},
+		{alice, url.Values{"action": {"goto"}, "node": {"99"}}, 200, "not in this review"},
+		{alice, url.Values{"action": {"mark"}, "point": {"Z9"}, "shape": {"circle"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"star"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"label"}, "text": {"TOOLONG"}}, 200, "label of 1 to 4"},
+		{alice, url.Values{"action": {"comment"}, "text": {strings.Repeat("x", 2001)}}, 200, "at most 2000 bytes"},
+		{alice, url.Values{"action": {"give"}, "to": {"console:zed"}}, 200, "someone on the board"},
+		{alice, url.Values{"action": {"play"}, "point": {"D4"}, "csrf": {"forged"}}, 403, "out of date"},
+		{alice, url.Values{"action": {"comment"}, "text": {strings.Repeat("x", 5000)}}, 413, "too large"},
+	} {
+		code, msg, _ := c.by.act(c.form)
+		if code != c.code || !strings.Contains(msg, c.want) || len(msg) > 300 {
+			t.Errorf("%v: %d %q, want %d %q", c.form, code, msg, c.code, c.want)
+		}
+	}
+	if got := h.storedReview(1).Version; got != v {
+		t.Fatalf("refused actions changed the review: version %d, was %d", got, v)
+	}
+	// GETs change nothing: a position looked at, the page again.
+	if res, body := bob.get(h.ts.URL + reviewPath(1) + "/node/3"); res.StatusCode != 200 || !strings.Contains(body, `"node":3`) {
+		t.Errorf("node 3: %d %.200s", res.StatusCode, body)
+	}
+	for _, bad := range []string{"/node/99", "/node/-1", "/node/x"} {
+		if res, body := bob.get(h.ts.URL + reviewPath(1) + bad); res.StatusCode != 404 || len(body) > 300 {
+			t.Errorf("%s: %d %s", bad, res.StatusCode, body)
+		}
+	}
+	if got := h.storedReview(1).Version; got != v {
+		t.Fatalf("GETs changed the review")
+	}
+
+	// A stream is presence; the controller's stream closing hands
+	// control to the longest present.
+	aliceEv, closeAlice := alice.events()
+	if st := stateOf(t, must2(aliceEv.next(t))); st.Node != 0 || st.Controller != "alice" {
+		t.Fatalf("first event %+v", st)
+	}
+	bobEv, closeBob := bob.events()
+	defer closeBob()
+	h.waitReview(1, "with alice and bob present", func(r *gobot.Review) bool {
+		return slices.Equal(r.Present, []gobot.UserID{"console:alice", "console:bob"})
+	})
+	bobEv.next(t)
+	if code, msg, st := alice.act(url.Values{"action": {"goto"}, "node": {"2"}}); code != 200 || msg != "" || st.Node != 2 || st.Move != 2 {
+		t.Fatalf("goto 2: %d %q %+v", code, msg, st)
+	}
+	for {
+		if st := stateOf(t, must2(bobEv.next(t))); st.Node == 2 {
+			break
+		}
+	}
+	if code, msg, st := alice.act(url.Values{"action": {"play"}, "point": {"E5"}}); code != 200 || !strings.Contains(msg, "E5") || st.Node != 2 {
+		t.Fatalf("a stone onto a stone: %d %q, node %d", code, msg, st.Node)
+	}
+	closeAlice()
+	h.waitReview(1, "bob's", func(r *gobot.Review) bool { return r.Controller == "console:bob" })
+	if code, msg, _ := alice.act(url.Values{"action": {"take"}}); code != 200 || msg != "" {
+		t.Fatalf("alice takes control back: %d %q", code, msg)
+	}
+}
+
+func must2(_, data string) string { return data }
+
+// TestReviewTwoProcesses: on PostgreSQL a follower's stream on process B
+// follows the controller's navigation on process A (NOTIFY carries
+// review changes), and the review survives both processes.
+func TestReviewTwoProcesses(t *testing.T) {
+	dsn := pgtest.Fresh(t)
+	proc := func() *harness {
+		pg, err := postgres.Open(context.Background(), dsn, postgres.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pg.Close() })
+		return buildHarness(t, pg, func(*Hub) Publisher { return pgPublisher{pg} },
+			func(ctx context.Context, hub *Hub) { pg.ListenChanges(ctx, hub.Changed, hub.ReviewChanged) })
+	}
+	a, b := proc(), proc()
+	a.finishedGame()
+	a.startReview("alice", "#1")
+	alice := a.openReview(1, "alice")
+	bob := b.openReview(1, "bob")
+	ev, stop := bob.events()
+	defer stop()
+	ev.next(t)
+	for _, n := range []string{"3", "5", "1"} {
+		if code, msg, _ := alice.act(url.Values{"action": {"goto"}, "node": {n}}); code != 200 || msg != "" {
+			t.Fatalf("goto %s: %d %q", n, code, msg)
+		}
+		for {
+			if st := stateOf(t, must2(ev.next(t))); st.Node == atoi(n) {
+				break
+			}
+		}
+	}
+	// A third process, started afresh, reads the review as it is.
+	c := proc()
+	if rev := c.storedReview(1); rev.Node != 1 || rev.Controller != "console:alice" || len(rev.Tree.MainLine()) != 6 {
+		t.Fatalf("review on a new process: node %d, controller %s", rev.Node, rev.Controller)
+	}
+}
+
+type pgPublisher struct{ pg *postgres.Store }
+
+func (p pgPublisher) Publish(ctx context.Context, g []gobot.GameID) { p.pg.PublishGames(ctx, g) }
+func (p pgPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID) {
+	p.pg.PublishReviews(ctx, r)
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
