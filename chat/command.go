@@ -14,6 +14,10 @@ type Command struct {
 	Summary string // one line
 	Help    string // more detail for `help <command>`
 	Args    []protocol.Arg
+	// Attachment, when set, says the command takes an attached file
+	// (Request.File) and what it is for ("an SGF file to review"):
+	// Discord declares an attachment option for it.
+	Attachment string
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
 	// private commands' replies are for the caller alone (plan): where
@@ -124,7 +128,7 @@ func commands() []Command {
 			Args: []protocol.Arg{{Name: "action", Kind: protocol.ArgChoice, Choices: []string{"end", "keep"}, Help: "end closes your review and posts its record; keep keeps it past 30 days"},
 				{Name: "size", Kind: protocol.ArgSize, Help: "an empty board: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "#game", Kind: protocol.ArgGame, Help: "the finished game to review, like #12 (with end or keep: the review, like #3)"}},
-			run: cmdReview},
+			Attachment: "an SGF file to review (at most 256 KB)", run: cmdReview},
 		{Name: "reviews", view: true, Summary: "the room's open reviews, with your links to follow them", run: cmdReviews},
 		{Name: "dead", Aliases: []string{"alive", "mark"}, Summary: "in scoring: toggle the stones at these points dead or alive",
 			Args: []protocol.Arg{{Name: "point", Kind: protocol.ArgPoint, Required: true, Repeat: true, Help: "a stone of the string, like D4"}, gameArg}, run: cmdDead},

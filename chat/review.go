@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -60,6 +61,16 @@ func cmdReview(call *Call) (Result, error) {
 		gid   gobot.GameID
 	)
 	switch {
+	case r.File != nil && (a.Game != 0 || a.Options.Width != 0):
+		return Result{}, errorf("Review the attached file, a game or an empty board: one of them.")
+	case r.File != nil:
+		if tree, err = sgfTree(r.File); err != nil {
+			return Result{}, err
+		}
+		title = "an SGF file"
+		if name := protocol.Echo(strings.TrimSuffix(r.File.Name, ".sgf")); r.File.Name != "" {
+			title = "the SGF file " + name
+		}
 	case a.Game != 0 && a.Options.Width != 0:
 		return Result{}, errorf("Review a game (%s) or an empty board (%s), not both.", b.cmd(fmt.Sprintf("review #%d", a.Game)), b.cmd("review "+game.SizeString(a.Options.Width, a.Options.Height)))
 	case a.Game != 0:
@@ -86,7 +97,7 @@ func cmdReview(call *Call) (Result, error) {
 		}
 		title = "an empty " + game.SizeString(tree.Width, tree.Height) + " board"
 	default:
-		return Result{}, errorf("Say what to review: %s (a finished game), %s (an empty board), %s or %s.",
+		return Result{}, errorf("Say what to review: %s (a finished game), %s (an empty board), or attach an SGF file; %s or %s.",
 			b.cmd("review #12"), b.cmd("review 19"), b.cmd("review end"), b.cmd("review keep"))
 	}
 	rev := gobot.NewReview(r.Room, r.User.ID, title, tree, r.Time)
@@ -98,6 +109,39 @@ func cmdReview(call *Call) (Result, error) {
 	fx.notify(protocol.Message{Room: r.Room, Reply: protocol.Reply{Text: fmt.Sprintf("%s opened review #%d of %s: the board follows them as they show moves, variations and marks. %s gives you your link to follow it.",
 		protocol.Mention(r.User.ID), rev.ID, title, b.cmd("reviews"))}})
 	return b.reviewLinks(fx, r, rl, fmt.Sprintf("Review #%d of %s is open, and you control it.", rev.ID, title), rev)
+}
+
+// sgfTree reads an attached SGF file's first game tree, variations,
+// marks and comments included; what is wrong with it is said briefly.
+func sgfTree(f *protocol.File) (*game.Tree, error) {
+	if len(f.Data) > protocol.MaxRequestFile {
+		return nil, errorf("The attached file is %d KB; a file to review is at most %d KB.", len(f.Data)>>10, protocol.MaxRequestFile>>10)
+	}
+	roots, err := game.ParseSGF(f.Data)
+	if errors.Is(err, game.ErrNotSGF) {
+		return nil, errorf("The attached file is not an SGF game record (it should start with \"(;\").")
+	}
+	if err != nil {
+		return nil, errorf("The attached SGF file cannot be read: %s.", clipRefusal(err.Error()))
+	}
+	tree, err := game.TreeFromSGF(roots[0])
+	if err != nil {
+		return nil, errorf("The attached SGF file has a game I cannot review: %s.", clipRefusal(err.Error()))
+	}
+	return tree, nil
+}
+
+// clipRefusal keeps an error's text short enough for a refusal.
+func clipRefusal(s string) string {
+	const n = 160
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
 }
 
 // reviewLinks answers r with user's personal links to reviews: privately

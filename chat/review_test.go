@@ -2,11 +2,13 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -154,5 +156,52 @@ func TestReviewClock(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// doFile sends a command line with an attached file as user.
+func (h *harness) doFile(user, line string, f *protocol.File) protocol.Reply {
+	h.t.Helper()
+	h.seq++
+	fs := strings.Fields(line)
+	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
+		EventID: gobot.EventID(fmt.Sprintf("test:file%d", h.seq)), Command: fs[0], Args: fs[1:], PrivateReplies: true, File: f}
+	return h.bot.Handle(context.Background(), r)
+}
+
+// TestReviewSGFFile: an attached SGF is reviewed with its variations,
+// marks and comments; a file that is no SGF, a broken one, one too big
+// or with a move onto a stone is refused briefly, changing nothing.
+func TestReviewSGFFile(t *testing.T) {
+	h := newHarness(t)
+	sgf := "(;GM[1]SZ[13]PB[Shusaku]PW[Gennan]C[An old game];B[dd]C[the first move](;W[jj]TR[dd])(;W[jd]C[another way]))"
+	rep := h.doFile("carol", "review", &protocol.File{Name: "ear-reddening.sgf", Data: []byte(sgf)})
+	if rep.Error || !strings.Contains(rep.Text, `the SGF file "ear-reddening"`) {
+		t.Fatalf("review of a file: %+v", rep)
+	}
+	rev := h.review(1)
+	if rev.Tree.Width != 13 || rev.Tree.Info.Black != "Shusaku" || len(rev.Tree.Nodes[1].Children) != 2 || rev.Tree.Nodes[0].Comment != "An old game" {
+		t.Fatalf("the file's tree: %+v", rev.Tree)
+	}
+	before := h.dump()
+	for _, c := range []struct {
+		data []byte
+		line string
+		want string
+	}{
+		{[]byte("\x89PNG\r\n\x1a\n"), "review", "not an SGF"},
+		{[]byte("(;SZ[9];B[dd"), "review", "cannot be read"},
+		{[]byte("(;SZ[9];B[dd];W[dd])"), "review", "cannot review"},
+		{[]byte("(;SZ[40])"), "review", "cannot review"},
+		{[]byte("(;SZ[9]" + strings.Repeat("C[x]", protocol.MaxRequestFile/4) + ")"), "review", "at most 256 KB"},
+		{[]byte(sgf), "review 9", "one of them"},
+	} {
+		rep := h.doFile("carol", c.line, &protocol.File{Name: "x.sgf", Data: c.data})
+		if !rep.Error || !strings.Contains(rep.Text, c.want) || len(rep.Text) > 300 {
+			t.Errorf("%.20q: %q, want %q", c.data, rep.Text, c.want)
+		}
+	}
+	if h.dump() != before {
+		t.Error("a refused file changed the store")
 	}
 }

@@ -326,7 +326,7 @@ func (t *Tree) apply(b *Board, at int) error {
 		return nil
 	}
 	if _, _, err := b.Play(n.Move.Color, n.Move.Point); err != nil {
-		return fmt.Errorf("%s %s: %w", n.Move.Color.Name(), n.Move.Point.GTP(t.Height), err)
+		return fmt.Errorf("%s at %w", n.Move.Color.Name(), err) // "White at D6: point is occupied"
 	}
 	return nil
 }
@@ -476,7 +476,7 @@ func (t *Tree) Play(n int, p Point) (int, error) {
 		}
 		_, suicided, err := b.Play(c, p)
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", p.GTP(t.Height), err)
+			return 0, err // "D4: point is occupied"
 		}
 		if suicided > 0 {
 			return 0, fmt.Errorf("%s: %w", p.GTP(t.Height), ErrSuicide)

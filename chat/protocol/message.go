@@ -71,7 +71,15 @@ type Request struct {
 	// Reply.Launch where that board shows the game. Only adapters with
 	// PrivateReplies set it.
 	CanLaunch bool
+	// File is the file the user attached to the command (an SGF to
+	// review: a Discord attachment option, a Matrix m.file whose caption
+	// is the command), at most MaxRequestFile bytes; nil when none.
+	File *File `json:",omitempty"`
 }
+
+// MaxRequestFile bounds a file attached to a request: adapters refuse a
+// bigger one before reading it whole.
+const MaxRequestFile = 256 << 10
 
 // Style is how a button looks.
 type Style uint8
