@@ -60,6 +60,9 @@ type fakeDiscord struct {
 	// globalCommands, when set, is what GET .../commands answers (the
 	// application's commands as Discord has them).
 	globalCommands string
+	// files are attachments by path, served as Discord's CDN serves them
+	// (attachment_test.go).
+	files map[string]string
 }
 
 // issue records that Discord issued token at t.
@@ -178,6 +181,15 @@ func (f *fakeDiscord) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.oauth != nil && f.oauth.serve(w, r, c.Body) {
+		return
+	}
+	if f.files != nil && strings.HasPrefix(r.URL.Path, "/attachments/") {
+		body, ok := f.files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, body)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -139,9 +139,15 @@ func subcommand(c chat.Command) *discordgo.ApplicationCommandOption {
 			optional = append(optional, o)
 		}
 	}
+	if c.Attachment != "" { // a file to attach (review's SGF): an attachment option
+		optional = append(optional, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: attachmentOption, Description: clip(c.Attachment, 100)})
+	}
 	sub.Options = append(required, optional...)
 	return sub
 }
+
+// attachmentOption is the name of a command's attachment option.
+const attachmentOption = "file"
 
 func orDefault(s, d string) string {
 	if s == "" {
@@ -213,6 +219,9 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 					r.Mentions = append(r.Mentions, protocol.User{ID: gobot.NewUserID(Platform, id), Name: orDefault(ru.GlobalName, ru.Username)})
 				}
 				continue
+			}
+			if o.Type == discordgo.ApplicationCommandOptionAttachment {
+				continue // fetched by interaction (attachment.go)
 			}
 			name := o.Name
 			var kind protocol.ArgKind
@@ -390,6 +399,12 @@ func (a *Adapter) interaction(ctx context.Context, in *discordgo.Interaction) (r
 	}
 	req := a.Request(in)
 	nb := noBot(in)
+	f, refused := a.attachment(ctx, in) // attachment.go
+	if refused != "" {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: refused, Flags: discordgo.MessageFlagsEphemeral}}, nil, nil
+	}
+	req.File = f
 	rep, then := a.bot.Respond(ctx, req)
 	if rep.Duplicate {
 		// Delivered twice: the first delivery is (being) answered, and a
