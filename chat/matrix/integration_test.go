@@ -175,6 +175,7 @@ func (h *human) answers(cmd id.EventID) int {
 // runningBot is the real chat.Bot with the Matrix adapter over a bbolt
 // file, as cmd/gobot runs it.
 type runningBot struct {
+	bot     *chat.Bot
 	adapter *Adapter
 	db      *storage.DB
 	stop    func()
@@ -210,7 +211,7 @@ func startBot(t *testing.T, ctx context.Context, cfg Config, dbPath string, time
 	case <-ctx.Done():
 		t.Fatal("adapter did not log in")
 	}
-	rb := &runningBot{adapter: a, db: db}
+	rb := &runningBot{bot: bot, adapter: a, db: db}
 	var once sync.Once
 	rb.stop = func() {
 		once.Do(func() {

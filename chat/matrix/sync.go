@@ -275,7 +275,13 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	if name == "" {
 		name = evt.Sender.Localpart()
 	}
+	file, refused := a.attachment(ctx, evt.Content.AsMessage()) // attachment.go
+	if refused != "" {
+		a.deliver(ctx, protocol.Reply{Text: refused, Error: true, Private: true}, &route{Room: evt.RoomID, Thread: thread, ReplyTo: evt.ID}, string(evt.ID))
+		return
+	}
 	req := protocol.Request{
+		File:     file,
 		User:     protocol.User{ID: UserID(evt.Sender), Name: name},
 		Room:     RoomID(evt.RoomID, thread),
 		DM:       len(members) == 2,

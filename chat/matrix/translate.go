@@ -68,9 +68,15 @@ type command struct {
 // (case-insensitive, then a space or the end). Users named by pills or
 // typed as Matrix IDs become "@matrix:@bob:example.org" arguments, and
 // their display names (from the pill) go into Mentions. Notices (other
-// bots), edits and non-text messages are never commands.
+// bots), edits and non-text messages are never commands, except a file
+// sent with a caption (MSC2530: a filename, and a body that differs from
+// it): the caption is read as a command with the file attached
+// (attachment.go).
 func parseCommand(prefix string, c *event.MessageEventContent) (command, bool) {
-	if c == nil || c.MsgType != event.MsgText || c.RelatesTo.GetReplaceID() != "" {
+	if c == nil || c.RelatesTo.GetReplaceID() != "" {
+		return command{}, false
+	}
+	if c.MsgType != event.MsgText && !(c.MsgType == event.MsgFile && c.FileName != "" && c.Body != c.FileName) {
 		return command{}, false
 	}
 	cc := *c
