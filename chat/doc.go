@@ -37,6 +37,9 @@
 //     engine.go: engine turns (the engine-turn job).
 //   - vacation.go: vacations (the command, stopped clocks, the allowance,
 //     the vacation job: the automatic end and its reminder).
+//   - review.go: reviews (review, reviews; review end and keep; the review
+//     job: the idle close and expiry; ReviewAct for the web board's
+//     changes). The tree is package game's, control gobot.Review's.
 //   - bot.go: the Bot (the router and the runner over a store, with the
 //     notifiers) and core, what handlers and jobs read (configuration, declarations,
 //     engines, renderer, time), which has no store.

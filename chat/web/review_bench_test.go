@@ -114,7 +114,6 @@ func BenchmarkReviewFollowers(b *testing.B) {
 		step++
 		lat = append(lat, navigate(main[1+step%(len(main)-2)]))
 	}
-	b.Logf("latencies in order: %v", lat)
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
