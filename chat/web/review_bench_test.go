@@ -52,7 +52,7 @@ func BenchmarkReviewFollowers(b *testing.B) {
 	defer func() { cancel(); wg.Wait() }()
 	for i := range followers {
 		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar, Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		c := &http.Client{Jar: jar, Transport: tr} // the link's redirects followed: its session cookie set
 		link := h.reviewLink(1, fmt.Sprintf("f%03d", i))
 		res, err := c.Get(link)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -27,10 +28,19 @@ func (h *harness) openReview(id gobot.ReviewID, user string) *reviewClient {
 	h.t.Helper()
 	b := h.browser()
 	res, _ := b.get(h.reviewLink(id, user))
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != reviewPath(id) {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != reviewOpenPath(id) {
 		h.t.Fatalf("review link: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	ck := res.Cookies()
+	res, _ = b.get(h.ts.URL + reviewOpenPath(id))
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != reviewPath(id) {
+		h.t.Fatalf("review link's second step: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	var ck []*http.Cookie
+	for _, c := range res.Cookies() {
+		if c.MaxAge >= 0 {
+			ck = append(ck, c)
+		}
+	}
 	if len(ck) != 1 || ck[0].Name != reviewCookieName(id) || ck[0].Path != reviewPath(id) || !ck[0].HttpOnly {
 		h.t.Fatalf("review cookie %+v", ck)
 	}
@@ -140,6 +150,24 @@ func TestReviewPage(t *testing.T) {
 	}
 	if res, _ := alice.get(h.ts.URL + "/r/2"); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("alice's session opened review #2: %d", res.StatusCode)
+	}
+
+	// A link of another user's, opened where alice's session is, asks
+	// first; the answer's button switches.
+	res, _ := alice.get(h.reviewLink(1, "bob"))
+	res, page = alice.get(h.ts.URL + res.Header.Get("Location"))
+	if res.StatusCode != 200 || !strings.Contains(page, "data-switch") || !strings.Contains(page, "as alice") {
+		t.Fatalf("bob's link in alice's browser: %d %.300s", res.StatusCode, page)
+	}
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no csrf in the question")
+	}
+	if res, err := alice.c.PostForm(h.ts.URL+reviewOpenPath(1), url.Values{"csrf": {"forged"}}); err != nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a forged answer: %v %v", res, err)
+	}
+	if _, page := alice.get(h.ts.URL + reviewPath(1)); !strings.Contains(page, `data-user="console:alice"`) {
+		t.Fatal("the session changed without the answer")
 	}
 
 	v := h.storedReview(1).Version

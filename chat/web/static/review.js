@@ -100,10 +100,15 @@
     say(data.message || "");
   }
 
-  function go(n) {
-    if (n === undefined || n === shown.node) return;
-    if (controlling()) post({ action: "goto", node: String(n) });
-    else look(n);
+  // Steps run one after another: a second click on forward moves on
+  // from where the first one arrived.
+  let queue = Promise.resolve();
+  function step(pick) {
+    queue = queue.then(() => {
+      const n = pick();
+      if (n === undefined || n === shown.node) return undefined;
+      return controlling() ? post({ action: "goto", node: String(n) }) : look(n);
+    });
   }
 
   function target(a) {
@@ -122,7 +127,7 @@
     if (!b) return;
     const a = b.dataset.action;
     switch (a) {
-      case "first": case "back": case "forward": case "last": go(target(a)); return;
+      case "first": case "back": case "forward": case "last": step(() => target(a)); return;
       case "detach": body.dataset.following = "off"; return;
       case "follow": body.dataset.following = "on"; draw(latest); return;
       case "give": if (giveTo.value) post({ action: "give", to: giveTo.value }); return;
@@ -131,7 +136,7 @@
     }
   });
 
-  slider.addEventListener("change", () => go(shown.line[Number(slider.value)]));
+  slider.addEventListener("change", () => { const i = Number(slider.value); step(() => shown.line[i]); });
 
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
@@ -145,7 +150,7 @@
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("textarea, input, select")) return;
     const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
-    if (keys[ev.key]) { ev.preventDefault(); go(target(keys[ev.key])); }
+    if (keys[ev.key]) { ev.preventDefault(); step(() => target(keys[ev.key])); }
   });
 
   roles();
