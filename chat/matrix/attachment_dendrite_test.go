@@ -19,7 +19,7 @@ import (
 // board itself).
 type reviewLinks struct{}
 
-func (reviewLinks) Link(id gobot.GameID, u gobot.UserID, watch bool) (string, time.Time, error) {
+func (reviewLinks) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/l/%d", id), time.Now().Add(time.Hour), nil
 }
 
