@@ -265,14 +265,54 @@ func TestReviewTwoProcesses(t *testing.T) {
 	bob := b.openReview(1, "bob")
 	ev, stop := bob.events()
 	defer stop()
-	ev.next(t)
-	for _, n := range []string{"3", "5", "1"} {
+	states := make(chan reviewState, 64)
+	go func() {
+		defer close(states)
+		for {
+			line, err := ev.r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			if d, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), "data: "); ok {
+				var st reviewState
+				if json.Unmarshal([]byte(d), &st) == nil {
+					states <- st
+				}
+			}
+		}
+	}()
+	<-states // the state at once
+	goto_ := func(n string) {
+		t.Helper()
 		if code, msg, _ := alice.act(url.Values{"action": {"goto"}, "node": {n}}); code != 200 || msg != "" {
 			t.Fatalf("goto %s: %d %q", n, code, msg)
 		}
-		for {
-			if st := stateOf(t, must2(ev.next(t))); st.Node == atoi(n) {
-				break
+	}
+	// B's listener may not be listening yet when the test starts: alice
+	// moves until B has heard one change (a NOTIFY before its LISTEN is
+	// lost, as for pages; a reconnect resyncs them all).
+	deadline := time.After(time.Minute)
+	for heard := false; !heard; {
+		goto_("0")
+		select {
+		case <-states:
+			heard = true
+		case <-time.After(time.Second):
+		case <-deadline:
+			t.Fatal("process B never heard a change made on A")
+		}
+	}
+	for _, n := range []string{"3", "5", "1"} {
+		goto_(n)
+		for seen := false; !seen; {
+			select {
+			case st, ok := <-states:
+				if !ok {
+					t.Fatal("the stream on B ended")
+				}
+				seen = st.Node == atoi(n)
+			case <-deadline:
+				t.Fatalf("the stream on B never showed node %s", n)
 			}
 		}
 	}
