@@ -17,7 +17,7 @@ import (
 // Reviews: a shared board for teaching and post-game review (gobot.Review,
 // its tree in game.Tree). The board itself is a page of the web board
 // (chat/web); chat starts, lists, keeps and ends reviews, and closes idle
-// ones on the clock (tickReviews).
+// ones on the clock (the runner's review job: byReviewDue, runReview).
 
 // ReviewLinker mints personal links to a review's board; package chat/web
 // implements it beside Linker. A link is a credential: it lets whoever
