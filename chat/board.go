@@ -210,7 +210,7 @@ func (bv *BoardView) Label() string {
 // ErrNoGame: there is no such game.
 func (b *Bot) Board(ctx context.Context, id gobot.GameID, viewer gobot.UserID) (*BoardView, error) {
 	var bv *BoardView
-	err := b.store.View(ctx, func(tx gobot.Tx) error {
+	err := b.query(ctx, func(tx gobot.Tx) error {
 		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			return ErrNoGame
@@ -327,7 +327,7 @@ type RoomBoards struct {
 // room shows user (boardGames), at most limit of them (0: all).
 func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.UserID, limit int) (RoomBoards, error) {
 	var rb RoomBoards
-	err := b.store.View(ctx, func(tx gobot.Tx) error {
+	err := b.query(ctx, func(tx gobot.Tx) error {
 		games, watch, err := boardGames(tx, room, user)
 		if err != nil {
 			return err
@@ -354,7 +354,7 @@ func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.User
 // if it is played elsewhere.
 func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.GameID, user gobot.UserID) (*BoardView, error) {
 	var bv *BoardView
-	err := b.store.View(ctx, func(tx gobot.Tx) error {
+	err := b.query(ctx, func(tx gobot.Tx) error {
 		m, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			return ErrNoGame
@@ -375,10 +375,24 @@ func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.Game
 // revoked by `web reset`.
 func (b *Bot) LinkGeneration(ctx context.Context, id gobot.GameID, user gobot.UserID) (uint64, error) {
 	var gen uint64
-	err := b.store.View(ctx, func(tx gobot.Tx) error {
+	err := b.query(ctx, func(tx gobot.Tx) error {
 		var err error
 		gen, err = tx.LinkGeneration(id, user)
 		return err
 	})
 	return gen, err
+}
+
+// ConfirmSetting is u's setting for confirming a tap on the board
+// (gobot.Player.Confirm: touch, always, never); "" (the default) when it
+// cannot be read.
+func (b *Bot) ConfirmSetting(ctx context.Context, u gobot.UserID) string {
+	var c string
+	b.query(ctx, func(tx gobot.Tx) error {
+		if p, err := tx.Player(u); err == nil {
+			c = p.Confirm
+		}
+		return nil
+	})
+	return c
 }

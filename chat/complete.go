@@ -29,7 +29,7 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 	typed = strings.ToUpper(strings.TrimSpace(typed))
 	var games []*gobot.Match
 	names := map[gobot.UserID]string{}
-	b.store.View(ctx, func(tx gobot.Tx) error {
+	b.query(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		if cmd == "vote" { // the room's vote games (vote.go)
 			games, _ = roomVoteGames(tx, &r)

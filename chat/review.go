@@ -329,7 +329,7 @@ func runReview(c *JobCall) (Done, error) {
 // refusal is a protocol refusal with friendly text and changes nothing.
 func (b *Bot) ReviewAct(ctx context.Context, id gobot.ReviewID, user gobot.UserID, a gobot.ReviewAction) (*gobot.Review, error) {
 	var out *gobot.Review
-	err := b.store.Update(ctx, func(tx gobot.Tx) error {
+	err := b.write(ctx, func(tx gobot.Tx) error {
 		rev, err := tx.Review(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			return errorf("Review #%d no longer exists.", id)
@@ -374,4 +374,23 @@ func reviewRefusal(tx gobot.Tx, rev *gobot.Review, err error) error {
 		return errorf("That is not an action of the review board.")
 	}
 	return err
+}
+
+// ReviewView reads review id and the display names of its people (its
+// owner, controller and those present) in one read, for the review
+// board. An unknown review is gobot.ErrNotFound.
+func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review, map[gobot.UserID]string, error) {
+	var rev *gobot.Review
+	names := map[gobot.UserID]string{}
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		if rev, err = tx.Review(id); err != nil {
+			return err
+		}
+		for _, u := range append([]gobot.UserID{rev.Owner, rev.Controller}, rev.Present...) {
+			names[u] = displayName(tx, u)
+		}
+		return nil
+	})
+	return rev, names, err
 }

@@ -345,3 +345,17 @@ func owedReply(tx gobot.Tx, id gobot.EventID) (protocol.Reply, error) {
 
 // errDuplicate marks a request whose event was already handled.
 var errDuplicate = errors.New("duplicate event")
+
+// query runs fn in one read transaction of the bot's store, and write
+// in one write transaction: the router opens every transaction
+// a surface asks for — a command's (Respond), a board's read (Board,
+// RoomBoards, the review board's view, autocomplete) and a review
+// board's action (ReviewAct) — as the runner opens the timed jobs'. No
+// other file of package chat calls the store.
+func (b *Bot) query(ctx context.Context, fn func(gobot.Tx) error) error {
+	return b.store.View(ctx, fn)
+}
+
+func (b *Bot) write(ctx context.Context, fn func(gobot.Tx) error) error {
+	return b.store.Update(ctx, fn)
+}

@@ -286,14 +286,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 // player's settings are not part of the game's snapshot); "" (the
 // default) when it cannot be read.
 func (s *Server) confirmOf(ctx context.Context, u gobot.UserID) string {
-	var c string
-	s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		if p, err := tx.Player(u); err == nil {
-			c = p.Confirm
-		}
-		return nil
-	})
-	return c
+	return s.cfg.Bot.ConfirmSetting(ctx, u)
 }
 
 // now is the server's time.

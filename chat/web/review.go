@@ -221,32 +221,17 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 		return sn, nil
 	}
 	gen = s.cfg.Hub.generationOf(reviewTopic(id)) // before the read: a change after it makes this stale
-	var fresh *reviewSnap
-	err := s.cfg.Store.View(ctx, func(tx gobot.Tx) error {
-		rev, err := tx.Review(id)
-		if errors.Is(err, gobot.ErrNotFound) {
-			return errNoReview
-		}
-		if err != nil {
-			return err
-		}
-		if sn != nil && sn.rev.Version == rev.Version {
-			c := *sn
-			fresh = &c
-			return nil
-		}
-		fresh = &reviewSnap{rev: rev, names: map[gobot.UserID]string{}}
-		for _, u := range append([]gobot.UserID{rev.Owner, rev.Controller}, rev.Present...) {
-			name := u.Local()
-			if p, err := tx.Player(u); err == nil && p.Name != "" {
-				name = p.Name
-			}
-			fresh.names[u] = name
-		}
-		return nil
-	})
+	rev, names, err := s.cfg.Bot.ReviewView(ctx, id)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return nil, errNoReview
+	}
 	if err != nil {
 		return nil, err
+	}
+	fresh := &reviewSnap{rev: rev, names: names}
+	if sn != nil && sn.rev.Version == rev.Version {
+		c := *sn // unchanged since: the same snapshot, a newer generation
+		fresh = &c
 	}
 	if fresh.json == nil {
 		st, err := fresh.at(fresh.rev.Node)
