@@ -190,7 +190,8 @@ var ErrUnavailable = gobot.ErrUnavailable
 // PostgreSQL aborts it for a serialization failure or deadlock, and with
 // backoff while the connection is down.
 func (s *Store) run(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
-	deadline := time.Now().Add(s.opt.Unavailable)
+	start := time.Now()
+	deadline := start.Add(s.opt.Unavailable)
 	backoff := 20 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
@@ -210,11 +211,14 @@ func (s *Store) run(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) err
 		switch {
 		case retryable(err):
 			// Another transaction won; run again at once (with a little
-			// jitter so the losers do not collide again).
-			if attempt > 50 {
+			// jitter, growing, so the losers do not collide again). Given
+			// up only after 50 tries and serializationPatience: on a
+			// loaded machine one slow transaction can make every other
+			// lose for longer than 50 quick tries take.
+			if attempt > 50 && time.Since(start) > serializationPatience {
 				return fmt.Errorf("postgres: gave up after %d serialization retries: %w", attempt, err)
 			}
-			sleep(ctx, time.Duration(rand.IntN(2000*min(attempt, 10)))*time.Microsecond)
+			sleep(ctx, time.Duration(rand.IntN(2000*min(attempt, 25)))*time.Microsecond)
 		case connectionTrouble(ctx, err):
 			if time.Now().After(deadline) {
 				s.log.Error("postgres: unavailable", "db", s.where, "err", err)
@@ -228,6 +232,10 @@ func (s *Store) run(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) err
 		}
 	}
 }
+
+// serializationPatience is how long a transaction that keeps losing to
+// others is run again before it fails.
+const serializationPatience = 5 * time.Second
 
 // fnError marks an error returned by the caller's function, as opposed
 // to one from the database driver around it.
