@@ -203,6 +203,9 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
+		if match.LivePaused() { // pause.go: nothing to play until it resumes
+			rep.Actions = []protocol.Action{{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Primary}}
+		}
 	case game.Scoring:
 		sc := g.Score()
 		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))

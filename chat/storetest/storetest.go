@@ -71,6 +71,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"VoteGames", testVoteGames}, // vote.go
 		{"Plan", testPlan},           // conditional moves (plan.go)
 		{"Reviews", testReviews},     // review.go
+		{"LivePause", testLivePause}, // a live game's pause (pause.go)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

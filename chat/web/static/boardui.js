@@ -113,10 +113,16 @@ window.gobotBoard = function (opt) {
       const when = b.dataset.when.split(" ");
       let show = when.includes(phase);
       if (when.includes("undo-asked")) show = phase === "playing" && undo !== "" && undo !== me;
-      if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline")) show = false;
+      // A live game's pause: Pause asks (or accepts the other's ask)
+      // while the clocks run; Resume restarts them.
+      if (when.includes("live")) show = phase === "playing" && !!clocks && !clocks.paused && !clocks.out && body.dataset.pause !== me;
+      if (when.includes("paused") && phase === "playing") show = !!clocks && !!clocks.paused;
+      if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline" || b.dataset.action === "pause")) show = false;
       if (voter && (b.dataset.action === "resign" || b.dataset.action === "pass")) show = phase === "playing" && body.dataset.turn === me;
       b.hidden = !show;
     });
+    const pauseButton = document.querySelector('[data-action="pause"]');
+    if (pauseButton) pauseButton.textContent = (body.dataset.pause || "") !== "" ? "Accept pause" : "Pause";
     const undoButton = document.querySelector('[data-action="undo"]');
     if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
     const label = (a, player, vote) => { const b = document.querySelector('[data-action="' + a + '"]'); if (b) b.textContent = voter ? vote : player; };
@@ -136,6 +142,7 @@ window.gobotBoard = function (opt) {
     body.dataset.phase = st.phase;
     body.dataset.turn = st.turn;
     body.dataset.undo = st.undo;
+    body.dataset.pause = st.pause || "";
     body.dataset.version = String(st.v);
     setClocks(st.clock, st.now);
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
@@ -154,6 +161,7 @@ window.gobotBoard = function (opt) {
     clocks = v || null;
     if (now) skew = now - Date.now();
     drawClocks();
+    buttons();
   }
 
   // drawClocks shows both clocks as they are now, by the server's
@@ -181,9 +189,10 @@ window.gobotBoard = function (opt) {
       el.dataset.seconds = String(secs);
       el.toggleAttribute("data-running", running);
       el.toggleAttribute("data-out", clocks.out === c);
+      el.toggleAttribute("data-paused", clocks.paused === c);
       const low = running && gobotClock.low(clocks, s);
       el.toggleAttribute("data-low", low);
-      el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s);
+      el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s) + (clocks.paused === c ? " · paused" : "");
       if (low && secs !== lastTick && (body.dataset.role !== "player" || body.dataset.color === c)) { lastTick = secs; tick(); }
     });
     if (next) clockTimer = setTimeout(drawClocks, next + 5);
