@@ -50,10 +50,10 @@ type BoardView struct {
 	// UndoBy is the colour asking to take back a move (game.Empty:
 	// none), UndoText the request in words.
 	UndoBy   game.Color
+	UndoText string
 	// PauseBy is the colour asking to pause a live game's clocks
 	// (pause.go; game.Empty: none).
 	PauseBy game.Color
-	UndoText string
 	// Score is the count while scoring: "Black 40, White 41.5: White
 	// wins by 1.5 points if this count stands."
 	Score string

@@ -202,7 +202,7 @@ func TestBrowserLivePause(t *testing.T) {
 		if got := eval[string](b, `document.querySelector('#side p.clock').textContent`); !regexpMatch(`^Paused: both clocks stand still`, got) {
 			t.Errorf("%s: the side panel says %q", b.name, got)
 		}
-		if !eval[bool](b, `!document.querySelector('[data-action="resume"]').hidden && document.querySelector('[data-action="pause"]').hidden`) {
+		if !eval[bool](b, `!document.querySelector('[data-action="resume"]').hidden && document.querySelector('[data-action="pause"]').hidden && document.querySelector('[data-action="pass"]').hidden`) {
 			t.Errorf("%s: Resume is not offered while paused", b.name)
 		}
 	}

@@ -30,10 +30,10 @@ type state struct {
 	Phase  string `json:"phase"`  // playing, scoring, over
 	Turn   string `json:"turn"`   // black or white while playing
 	Undo   string `json:"undo"`   // the colour asking to take back a move
-	// Pause is the colour asking to pause a live game's clocks.
-	Pause string `json:"pause,omitempty"`
 	Board  string `json:"board"`  // the SVG
 	Side   string `json:"side"`   // players, clock, last moves (HTML)
+	// Pause is the colour asking to pause a live game's clocks.
+	Pause string `json:"pause,omitempty"`
 	// Vote is a vote game's line while the room moves: how to vote, or
 	// the tally and the open window, as chat says it.
 	Vote string `json:"vote,omitempty"`

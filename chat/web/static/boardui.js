@@ -117,6 +117,7 @@ window.gobotBoard = function (opt) {
       // while the clocks run; Resume restarts them.
       if (when.includes("live")) show = phase === "playing" && !!clocks && !clocks.paused && !clocks.out && body.dataset.pause !== me;
       if (when.includes("paused") && phase === "playing") show = !!clocks && !!clocks.paused;
+      if ((b.dataset.action === "pass" || b.dataset.action === "undo") && clocks && clocks.paused) show = false; // moves wait for Resume
       if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline" || b.dataset.action === "pause")) show = false;
       if (voter && (b.dataset.action === "resign" || b.dataset.action === "pass")) show = phase === "playing" && body.dataset.turn === me;
       b.hidden = !show;
@@ -138,6 +139,7 @@ window.gobotBoard = function (opt) {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.point : "";
     board.innerHTML = st.board;
     side.innerHTML = st.side;
+    drawAway();
     status.textContent = st.status;
     body.dataset.phase = st.phase;
     body.dataset.turn = st.turn;
@@ -393,6 +395,7 @@ window.gobotBoard = function (opt) {
                 else if (l.startsWith("data: ")) data += l.slice(6);
               });
               if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
+              if (kind === "presence") { try { presence(JSON.parse(data)); } catch (e) { /* skipped */ } }
             }
           }
         }
@@ -410,5 +413,28 @@ window.gobotBoard = function (opt) {
     return "(" + name + ", watching)";
   }
 
-  return { apply: apply, say: say, listen: listen, version: () => version, who: who };
+  // presence takes who is away (a live game's player whose board has
+  // been closed 30 s, by the server) and marks them in the side panel,
+  // again after each redraw of it.
+  let away = [];
+  function presence(p) { away = (p && p.away) || []; drawAway(); }
+  function drawAway() {
+    ["black", "white"].forEach((c) => {
+      const li = side.querySelector(".players li." + c);
+      if (!li) return;
+      let mark = li.querySelector("[data-away]");
+      if (away.includes(c) && !mark) {
+        mark = document.createElement("span");
+        mark.className = "away";
+        mark.dataset.away = c;
+        mark.textContent = "away";
+        mark.title = "This player's board has been closed for 30 seconds or more.";
+        li.querySelector("b").after(" ", mark);
+      } else if (!away.includes(c) && mark) {
+        mark.remove();
+      }
+    });
+  }
+
+  return { apply: apply, say: say, listen: listen, presence: presence, version: () => version, who: who };
 };
