@@ -237,4 +237,8 @@ type Room struct {
 	Updated   time.Time
 	// Matrix widget: every new game here is added as a room widget.
 	Widget bool
+	// LiveImages is when a live game's announcements here carry the
+	// board image: "every" move, "off" (never), or "" (the default,
+	// "last"): the final position and each 20th move.
+	LiveImages string
 }

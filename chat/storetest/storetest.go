@@ -530,7 +530,7 @@ func testChallenges(t *testing.T, s gobot.Store) {
 func testPlayersAndRooms(t *testing.T, s gobot.Store) {
 	komi := 7.5
 	p := &gobot.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Theme: "dark", Confirm: "always", Updated: T0}
-	r := &gobot.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0, Widget: true}
+	r := &gobot.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0, Widget: true, LiveImages: "every"}
 	update(t, s, func(tx gobot.Tx) error {
 		if err := tx.PutPlayer(p); err != nil {
 			return err

@@ -341,6 +341,8 @@ type roomRec struct {
 	NoEngines bool      `json:"no_engines,omitempty"`
 	Updated   time.Time `json:"updated"`
 	Widget    bool      `json:"widget,omitempty"` // Matrix widget
+	// LiveImages: absent for the default, "last".
+	LiveImages string `json:"live_images,omitempty"`
 }
 
 // errs collects the first error of a run of conversions.
@@ -644,7 +646,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: Format, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
-		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget})
+		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget, LiveImages: r.LiveImages})
 }
 
 func DecodeRoom(raw []byte) (*gobot.Room, error) {
@@ -656,5 +658,5 @@ func DecodeRoom(raw []byte) (*gobot.Room, error) {
 		return nil, err
 	}
 	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
-		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget}, nil
+		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget, LiveImages: rec.LiveImages}, nil
 }
