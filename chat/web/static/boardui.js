@@ -174,8 +174,10 @@ window.gobotBoard = function (opt) {
   // is on and the clock is the viewer's or the viewer watches).
   function drawClocks() {
     clearTimeout(clockTimer);
+    // The tick's box is outside the side panel, which each event
+    // redraws, so it keeps its focus; it shows while clocks tick.
     const sound = document.querySelector("[data-tick-sound]");
-    if (sound) sound.checked = tickOn();
+    if (sound) { sound.checked = tickOn(); sound.closest("label").hidden = !clocks; }
     if (!clocks) return;
     const now = Date.now() + skew;
     let next = 0;
@@ -268,8 +270,16 @@ window.gobotBoard = function (opt) {
     if (mode === "never") return false;
     return matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
   }
+  // ghost puts a translucent stone of the player's colour on point (one
+  // per kind: the tap waiting for its button, the mouse's hover). The
+  // point's square under it, which shows hover and focus, is marked
+  // data-ghosted and left clear, so the ghost reads as a stone.
   function ghost(point, kind) {
     board.querySelectorAll(".ghost." + kind).forEach((g) => g.remove());
+    board.querySelectorAll("[data-ghosted~=" + kind + "]").forEach((p) => {
+      const rest = p.dataset.ghosted.split(" ").filter((k) => k !== kind).join(" ");
+      if (rest) p.dataset.ghosted = rest; else delete p.dataset.ghosted;
+    });
     const pt = point ? board.querySelector('[data-point="' + point + '"]') : null;
     const stones = board.querySelector(".stones");
     if (!pt || pt.dataset.stone || !stones) return false;
@@ -280,6 +290,7 @@ window.gobotBoard = function (opt) {
     u.setAttribute("class", "ghost " + kind);
     u.dataset.ghost = point;
     stones.appendChild(u);
+    pt.dataset.ghosted = ((pt.dataset.ghosted || "") + " " + kind).trim();
     return true;
   }
   function setPending(point) {
