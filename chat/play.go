@@ -650,6 +650,11 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if asPlayer && me == game.Empty {
 		return nil, b.notAPlayer(tx, match)
 	}
+	if match.Clock.Live() && !r.Arrived.IsZero() {
+		// A live game counts from the server's receipt: the adapter's
+		// arrival, not the platform's timestamp (protocol.Request.Arrived).
+		r.Time = r.Arrived
+	}
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
 	}
