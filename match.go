@@ -90,6 +90,45 @@ type Match struct {
 	Plan *Plan
 	// Teams: the sides of a team game (rengo, team.go); nil otherwise.
 	Teams *Teams
+	// Pause: a live game's pause asked for or running, and the pause
+	// time it used (chat's pause); nil when it never had one.
+	Pause *LivePause
+}
+
+// PauseAllowance is the time a live game's clocks may stand paused, in
+// all its pauses together.
+const PauseAllowance = 10 * time.Minute
+
+// LivePause is a live game's pause (OGS's manners): one player asks, the
+// other accepts, and both clocks stop until either resumes or the
+// game's PauseAllowance is spent. While it runs, Match.Deadline is when
+// it ends by itself, so the timed-job runner wakes for it.
+type LivePause struct {
+	// Asked is the player who asked for a pause the other has not
+	// accepted yet; empty otherwise.
+	Asked UserID
+	// Since is when both clocks stopped; zero when no pause runs.
+	Since time.Time
+	// Left is the time the player to move had to their deadline when it
+	// stopped, given back when play resumes.
+	Left time.Duration
+	// Used is the pause time spent in the pauses that ended.
+	Used time.Duration
+}
+
+// LivePaused reports whether a live game's clocks stand paused.
+func (g *Match) LivePaused() bool { return g.Pause != nil && !g.Pause.Since.IsZero() }
+
+// PauseLeft is what is left of the game's PauseAllowance at now.
+func (g *Match) PauseLeft(now time.Time) time.Duration {
+	if g.Pause == nil {
+		return PauseAllowance
+	}
+	used := g.Pause.Used
+	if !g.Pause.Since.IsZero() {
+		used += now.Sub(g.Pause.Since)
+	}
+	return max(PauseAllowance-used, 0)
 }
 
 // Overtime is the part of a player's clock beyond the main time
@@ -198,4 +237,8 @@ type Room struct {
 	Updated   time.Time
 	// Matrix widget: every new game here is added as a room widget.
 	Widget bool
+	// LiveImages is when a live game's announcements here carry the
+	// board image: "every" move, "off" (never), or "" (the default,
+	// "last"): the final position and each 20th move.
+	LiveImages string
 }

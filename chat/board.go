@@ -51,6 +51,9 @@ type BoardView struct {
 	// none), UndoText the request in words.
 	UndoBy   game.Color
 	UndoText string
+	// PauseBy is the colour asking to pause a live game's clocks
+	// (pause.go; game.Empty: none).
+	PauseBy game.Color
 	// Score is the count while scoring: "Black 40, White 41.5: White
 	// wins by 1.5 points if this count stands."
 	Score string
@@ -82,6 +85,9 @@ type LiveClocks struct {
 	Running game.Color
 	Since   time.Time
 	Out     game.Color
+	// Paused is the player to move while a pause (pause.go) stops both
+	// clocks, their clock as it stopped; Empty otherwise.
+	Paused game.Color
 }
 
 // liveClocks returns match's clocks when it is played on a live clock.
@@ -94,7 +100,15 @@ func liveClocks(match *gobot.Match, g *game.Game) *LiveClocks {
 	for _, c := range []game.Color{game.Black, game.White} {
 		lc.Clocks[c] = match.ClockOf(c)
 	}
-	if match.Active() && g.Phase() == game.Playing && !match.Deadline.IsZero() {
+	if match.Active() && g.Phase() == game.Playing && match.LivePaused() {
+		c := g.ToMove()
+		s := match.ClockOf(c)
+		lc.Clocks[c], _ = tc.Elapse(s, tc.Budget(s)-match.Pause.Left)
+		if tc.Kind == gobot.Simple {
+			lc.Clocks[c] = gobot.ClockState{Main: match.Pause.Left}
+		}
+		lc.Paused = c
+	} else if match.Active() && g.Phase() == game.Playing && !match.Deadline.IsZero() {
 		lc.Running = g.ToMove()
 		lc.Since = match.Deadline.Add(-tc.Budget(match.ClockOf(lc.Running)))
 	}
@@ -276,6 +290,12 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*BoardView, error) {
 		}
 		if match.Vote.WindowOpen() && match.Find(gobot.SideRoom).Moves(g) {
 			bv.Clock = "" // a window's end is no clock (gameReply)
+		}
+		if match.LivePaused() { // pause.go
+			bv.Clock = fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", protocol.FormatDuration(match.PauseLeft(now)))
+		} else if p := match.Pause; p != nil && p.Asked != "" && match.Active() {
+			bv.PauseBy = match.ColorOf(p.Asked)
+			bv.Clock = fmt.Sprintf("%s asks to pause the clocks.", bv.name(p.Asked))
 		}
 		bv.Vote = b.voteLine(l, now)
 		bv.Votes = voteMarks(l)

@@ -129,6 +129,16 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 	return b
 }
 
+// Now is the bot's time (its TimeSource). Adapters stamp a request's
+// Arrived with it as the event arrives (a Clock).
+func (b *Bot) Now() time.Time { return b.timeSource.Now() }
+
+// A Clock tells the bot's time; *Bot is one. An adapter whose handler is
+// one stamps each request's Arrived with it.
+type Clock interface {
+	Now() time.Time
+}
+
 // SetNotifier registers the notifier for a platform ("discord", "matrix",
 // "console"); messages to users and rooms of that platform go through it.
 // A nil n removes it: the process cannot deliver to that platform now

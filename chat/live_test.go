@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -194,4 +195,49 @@ func TestClockOptionsSaid(t *testing.T) {
 	h.admins = map[string]bool{"alice": true}
 	h.ok("alice", "settings room clock=byoyomi:10m+5x30s")
 	h.refuses("bob", "challenge @alice 9 vote=10s clock=none", "leave clock= out for this room's default, byoyomi:10m+5x30s")
+}
+
+// A live game's move is charged from the adapter's receipt of it
+// (Request.Arrived), not from the platform's timestamp (Request.Time,
+// which may lie in the past) nor from when the bot got round to it; an
+// arrival from the future is the bot's now. A correspondence game's move
+// counts from the platform's time, as before.
+func TestLiveMoveCountsFromArrival(t *testing.T) {
+	send := func(h *harness, line string, at, arrived time.Time) {
+		t.Helper()
+		h.seq++
+		r := h.request(line, gobot.EventID("test:arrival"+time.Duration(h.seq).String()))
+		r.Time, r.Arrived = at, arrived
+		if rep := h.bot.Handle(context.Background(), r); rep.Error {
+			t.Fatalf("%s: %s", line, rep.Text)
+		}
+	}
+	h := newHarness(t)
+	h.start("9 clock=absolute:5m")
+	h.clock.Advance(30 * time.Second)
+	arrived := h.clock.Now()
+	h.clock.Advance(3 * time.Second) // the adapter's look-ups before it hands the move on
+	send(h, "alice: play D4", arrived.Add(-2*time.Minute), arrived)
+	m, _ := h.game(1)
+	if got := m.MoveTimes[0]; !got.Equal(arrived) {
+		t.Errorf("the live move counts from %v, want its arrival %v", got, arrived)
+	}
+	if got := m.Left[game.Black]; got != 4*time.Minute+30*time.Second {
+		t.Errorf("black's time after 30 s: %v, want 4:30", got)
+	}
+	h.clock.Advance(10 * time.Second)
+	now := h.clock.Now()
+	send(h, "bob: play E5", time.Time{}, now.Add(time.Hour))                                                 // a clock ahead: now
+	if m, _ := h.game(1); !m.MoveTimes[1].Equal(now) || m.Left[game.White] != 5*time.Minute-13*time.Second { // its turn began at the arrival of black's move
+		t.Errorf("a move that arrived in the future: at %v (want %v), white has %v", m.MoveTimes[1], now, m.Left[game.White])
+	}
+
+	c := newHarness(t)
+	c.start("9 clock=3d")
+	c.clock.Advance(time.Hour)
+	sent := c.clock.Now().Add(-10 * time.Minute)
+	send(c, "alice: play D4", sent, c.clock.Now())
+	if m, _ := c.game(1); !m.MoveTimes[0].Equal(sent) {
+		t.Errorf("the correspondence move counts from %v, want the platform's %v", m.MoveTimes[0], sent)
+	}
 }

@@ -119,6 +119,9 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, 
 // moment later. Correspondence clocks take the move until then, as
 // before.
 func (b *core) inTime(match *gobot.Match, now time.Time) error {
+	if match.LivePaused() { // pause.go
+		return errorf("Game #%d is paused: both clocks stand still until %s.", match.ID, b.cmd("resume"))
+	}
 	if !match.Clock.Live() || match.Deadline.IsZero() || now.Before(match.Deadline) {
 		return nil
 	}
@@ -450,7 +453,13 @@ func cmdDone(call *Call) (Result, error) {
 func cmdResume(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	var fx Effects
+	text := fmt.Sprintf("%s resumed play to settle the position.", protocol.Mention(r.User.ID))
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+		if l.g.Phase() == game.Playing { // a live game's pause (pause.go)
+			t, err := resumeLive(b, l, r)
+			text = t
+			return err
+		}
 		if err := l.g.Resume(); err != nil {
 			return err
 		}
@@ -460,7 +469,7 @@ func cmdResume(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s resumed play to settle the position.", protocol.Mention(r.User.ID))), fx)
+	return reply(b.gameReply(&fx, tx, l, r, text), fx)
 }
 
 // actionID encodes a button for game l.
@@ -592,6 +601,12 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	if err != nil {
 		return false
 	}
+	if cmd == "resume" && match.LivePaused() { // pause.go
+		return l.g.Phase() == game.Playing
+	}
+	if cmd == "pause" {
+		return l.g.Phase() == game.Playing && match.Clock.Live()
+	}
 	if scoringCommands[cmd] {
 		return l.g.Phase() == game.Scoring
 	}
@@ -634,6 +649,11 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	me := match.SeatOf(r.User.ID) // a player's colour, or a voter's room's (vote.go)
 	if asPlayer && me == game.Empty {
 		return nil, b.notAPlayer(tx, match)
+	}
+	if match.Clock.Live() && !r.Arrived.IsZero() {
+		// A live game counts from the server's receipt: the adapter's
+		// arrival, not the platform's timestamp (protocol.Request.Arrived).
+		r.Time = r.Arrived
 	}
 	if !match.Active() {
 		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))

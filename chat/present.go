@@ -203,6 +203,9 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
 			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
 		}
+		if match.LivePaused() { // pause.go: nothing to play until it resumes
+			rep.Actions = []protocol.Action{{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Primary}}
+		}
 	case game.Scoring:
 		sc := g.Score()
 		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
@@ -250,9 +253,11 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
 		{Name: "Game", Value: describeConfig(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
 	}
-	rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
-	rep.Draw.Votes = voteMarks(l) // an open window's votes (vote.go)
-	rep.Board = TextBoard(g)
+	if what == "" || liveImage(tx, l) { // a live game's announcements are compact (liveimages.go)
+		rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
+		rep.Draw.Votes = voteMarks(l) // an open window's votes (vote.go)
+		rep.Board = TextBoard(g)
+	}
 	if next != "" && what != "" {
 		np := playerIn(tx, next)
 		if np.Notify != "off" && next != r.By {

@@ -57,11 +57,15 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 			reply = protocol.Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
 		}
 	}()
-	if now := b.timeSource.Now(); r.Time.IsZero() || r.Time.After(now) {
+	now := b.timeSource.Now()
+	if r.Time.IsZero() || r.Time.After(now) {
 		// A time from the future is the sender's clock (a Matrix
 		// homeserver's origin_server_ts, which its users may set): the
 		// clocks, vote windows and vacations count from ours.
 		r.Time = now
+	}
+	if r.Arrived.IsZero() || r.Arrived.After(now) {
+		r.Arrived = now
 	}
 	if f, ok := gobot.FenceOf(ctx); ok {
 		// Received under a lease: even an answer that touches no record

@@ -34,6 +34,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"dead":      {"start; alice: play D4; bob: pass; alice: pass", "bob: dead D4"},
 	"done":      {"start; alice: pass; bob: pass", "alice: done"},
 	"resume":    {"start; alice: pass; bob: pass", "alice: resume"},
+	"pause":     {"alice: challenge @bob clock=byoyomi:5m+3x30s black 9; bob: accept; alice: pause", "bob: pause"},
 	"rating":    {"", "alice: rating"},
 	"top":       {"", "alice: top"},
 	"engines":   {"", "alice: engines"},

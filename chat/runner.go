@@ -75,6 +75,9 @@ type job struct {
 // items; their handlers live in the files of their topics.
 func jobs() []*job {
 	return []*job{
+		// A live game's pause: its Deadline is the pause's end while
+		// it runs (pause.go).
+		{name: "pause", on: byDeadline, takes: pauseDue, run: endPause},
 		// A vote game's open window is the room's turn: no timeout or
 		// reminder while it runs (vote.go).
 		{name: "voting window", on: byDeadline, takes: voteWindowDue, run: closeVoteWindow},

@@ -23,7 +23,10 @@ func startClock(match *gobot.Match, g *game.Game, t time.Time) {
 	if match.Deadline.IsZero() {
 		match.TurnTime = 0
 	}
-	keepPaused(match, t) // vacation.go
+	keepPaused(match, t)                                // vacation.go
+	if match.LivePaused() && !match.Deadline.IsZero() { // pause.go: the pause goes on
+		match.Pause.Left, match.Deadline = match.Deadline.Sub(t), match.Pause.Since.Add(gobot.PauseAllowance-match.Pause.Used)
+	}
 }
 
 // moved updates the clock after mover moved at t.
@@ -31,6 +34,9 @@ func moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	match.MoveTimes = append(match.MoveTimes, t)
 	chargeMove(match, mover, t)
 	match.UndoBy = ""
+	if match.Pause != nil { // pause.go: an ask lapses with the move
+		match.Pause.Asked = ""
+	}
 	if match.Side(mover).Rotates() { // rengo.go: the team's timeouts in a row end
 		match.Teams.Late[mover] = 0
 	}
@@ -68,10 +74,18 @@ func clockShown(match *gobot.Match, mover game.Color, now time.Time) string {
 		return ""
 	}
 	c, s := match.Clock, match.ClockOf(mover)
-	if c.Kind == gobot.Simple { // no bank to show: the turn's time left
-		return gobot.ClockTime(max(match.Deadline.Sub(now), 0))
+	left := match.Deadline.Sub(now)
+	paused := ""
+	if match.LivePaused() { // pause.go
+		left, paused = match.Pause.Left, " (paused)"
 	}
-	e, _ := c.Elapse(s, c.Budget(s)-match.Deadline.Sub(now))
+	if c.Kind == gobot.Simple { // no bank to show: the turn's time left
+		return gobot.ClockTime(max(left, 0)) + paused
+	}
+	e, _ := c.Elapse(s, c.Budget(s)-left)
+	if paused != "" {
+		return c.ShowClock(e) + paused
+	}
 	return c.ShowClock(e)
 }
 
@@ -132,6 +146,13 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 	match.Deadline, match.Reminded, match.UndoBy = time.Time{}, 0, ""
 	match.PausedBy, match.PausedLeft, match.PausedAt = nil, 0, time.Time{} // vacation.go: nothing left to resume
 	match.Plan = nil                                                       // conditional moves end with the game (plan.go)
+	if p := match.Pause; p != nil && !p.Since.IsZero() {                   // pause.go: a pause ends with the game
+		p.Used += t.Sub(p.Since)
+		p.Since, p.Left = time.Time{}, 0
+	}
+	if match.Pause != nil {
+		match.Pause.Asked = ""
+	}
 }
 
 // clockDue takes every game the deadline index lists that no job before

@@ -28,7 +28,7 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
-var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true}
+var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true, "live_images": true}
 
 // rankWords joins a rank written in two words, as ranks are spoken:
 // "rank=10 kyu", "rank=3 dan", "rank=5 k" are rank=10kyu, rank=3dan,
@@ -103,6 +103,10 @@ func cmdSettings(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	room, liveImages, err := liveImagesSetting(room)
+	if err != nil {
+		return Result{}, err
+	}
 	if len(room) > 0 {
 		var err error
 		if o, err = protocol.ParseOptions(room); err != nil {
@@ -148,7 +152,7 @@ func cmdSettings(call *Call) (Result, error) {
 				return err
 			}
 		}
-		if len(room) > 0 || engines != nil || widget != nil {
+		if len(room) > 0 || engines != nil || widget != nil || liveImages != nil {
 			rm, err := tx.Room(r.Room)
 			if err != nil {
 				if !errors.Is(err, gobot.ErrNotFound) {
@@ -191,6 +195,9 @@ func cmdSettings(call *Call) (Result, error) {
 			}
 			if widget != nil {
 				rm.Widget = *widget
+			}
+			if liveImages != nil {
+				rm.LiveImages = *liveImages
 			}
 			rm.Updated = r.Time
 			return tx.PutRoom(rm)
@@ -241,8 +248,8 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 	if r.Platform.ShowsWidgets() {
 		widget = " widget=" + map[bool]string{true: "on", false: "off"}[rm.Widget]
 	}
-	text := fmt.Sprintf("You: notify=%s theme=%s confirm=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s%s\nChange yours with %s; admins change the room's with %s.",
+	text := fmt.Sprintf("You: notify=%s theme=%s confirm=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s live_images=%s%s\nChange yours with %s; admins change the room's with %s.",
 		or(p.Notify, "mention"), or(p.Theme, "wood"), or(p.Confirm, "touch"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
-		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], widget, b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], liveImagesShown(&rm), widget, b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

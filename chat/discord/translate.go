@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -156,6 +157,19 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// arrival is the bot's time as an interaction arrives (protocol.Request's
+// Arrived): the handler's clock when it has one (chat.Bot), else the
+// adapter's.
+func (a *Adapter) arrival() time.Time {
+	if c, ok := a.bot.(chat.Clock); ok {
+		return c.Now()
+	}
+	if a.now != nil {
+		return a.now()
+	}
+	return time.Now()
+}
+
 // Request turns an interaction into a chat request. For slash commands,
 // typed options become the argument strings chat's parser reads.
 func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
@@ -165,6 +179,7 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	r := protocol.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
 	r.Platform = Descriptor
 	r.PrivateReplies = Descriptor.PrivateReplies
+	r.Arrived = a.arrival()
 	var u *discordgo.User
 	if in.Member != nil {
 		u = in.Member.User

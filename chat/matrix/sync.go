@@ -265,6 +265,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 	if !ok {
 		return
 	}
+	arrived := arrival(a.bot) // before the members' and admins' look-ups
 	thread := evt.Content.AsMessage().RelatesTo.GetThreadParent()
 	members := a.members(ctx, evt.RoomID)
 	if msg := resolveUsers(&c, members); msg != "" {
@@ -291,6 +292,7 @@ func (a *Adapter) onMessage(ctx context.Context, evt *event.Event) {
 		Args:     c.Args,
 		Mentions: c.Mentions,
 		Time:     eventTime(evt),
+		Arrived:  arrived,
 		// The reply is stored with the command's effect, so an event
 		// handed over again after a crash gets the reply it was owed.
 		Outbox:   true,

@@ -12,6 +12,7 @@ import (
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -160,6 +161,17 @@ func userArg(s string) (id.UserID, bool) {
 }
 
 // eventTime is when the homeserver received evt.
+// arrival is the bot's time as an event arrives (protocol.Request's
+// Arrived): the handler's clock when it has one (chat.Bot), else the
+// system's. A live game's move counts from it, not from the homeserver's
+// timestamp (eventTime), which may lie in the past.
+func arrival(h Handler) time.Time {
+	if c, ok := h.(chat.Clock); ok {
+		return c.Now()
+	}
+	return time.Now()
+}
+
 func eventTime(evt *event.Event) time.Time {
 	if evt.Timestamp == 0 {
 		return time.Time{}

@@ -47,8 +47,15 @@ type Request struct {
 	// where the adapter shows that answer to the presser alone
 	// (PrivateReplies).
 	AskFirst bool
-	// Time is when the platform received the event; zero = now.
+	// Time is when the platform received the event (a Matrix event's
+	// origin_server_ts); zero = now. A correspondence game's move counts
+	// from it.
 	Time time.Time
+	// Arrived is when the adapter received the event, by the bot's clock
+	// (Bot.Now); zero = when the bot handles it. A live game's move
+	// counts from it, never from a platform's timestamp in the past
+	// (issue 38: time is charged from the server's receipt).
+	Arrived time.Time
 	// Outbox asks the bot to store the reply with the command's effect,
 	// in one transaction, and to return it again when the same event
 	// comes back before the adapter called Bot.Delivered (platforms

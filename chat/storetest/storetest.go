@@ -71,6 +71,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"VoteGames", testVoteGames}, // vote.go
 		{"Plan", testPlan},           // conditional moves (plan.go)
 		{"Reviews", testReviews},     // review.go
+		{"LivePause", testLivePause}, // a live game's pause (pause.go)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
@@ -529,7 +530,7 @@ func testChallenges(t *testing.T, s gobot.Store) {
 func testPlayersAndRooms(t *testing.T, s gobot.Store) {
 	komi := 7.5
 	p := &gobot.Player{ID: "t:ann", Name: "Ann", Notify: "dm", Theme: "dark", Confirm: "always", Updated: T0}
-	r := &gobot.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0, Widget: true}
+	r := &gobot.Room{ID: "t:room", Rules: "chinese", Width: 13, Height: 9, Komi: &komi, Clock: "fischer:3d+1d/7d", Threads: true, Updated: T0, Widget: true, LiveImages: "every"}
 	update(t, s, func(tx gobot.Tx) error {
 		if err := tx.PutPlayer(p); err != nil {
 			return err

@@ -31,7 +31,7 @@ func commandOf(action, point string, id gobot.GameID) (string, []string, bool) {
 		return "play", []string{point, g}, validPoint(point)
 	case "dead":
 		return "dead", []string{point, g}, validPoint(point)
-	case "pass", "resign", "undo", "done", "resume":
+	case "pass", "resign", "undo", "done", "resume", "pause":
 		return action, []string{g}, true
 	case "decline":
 		return "undo", []string{"no", g}, true

@@ -33,6 +33,9 @@ type clockView struct {
 	White   clockSideV `json:"white"`
 	// Out is the colour that lost on time.
 	Out string `json:"out,omitempty"`
+	// Paused is the player to move's colour while a pause stops both
+	// clocks (none runs).
+	Paused string `json:"paused,omitempty"`
 }
 
 // clockSideV is one colour's clock (gobot.ClockState, in ms); a simple
@@ -53,10 +56,10 @@ func liveClocks(lc *chat.LiveClocks) *clockView {
 		return nil
 	}
 	tc := lc.Control
-	v := &clockView{Kind: clockKinds[tc.Kind], Period: tc.Period.Milliseconds(), Stones: tc.Stones, Running: colorName(lc.Running), Out: colorName(lc.Out)}
+	v := &clockView{Kind: clockKinds[tc.Kind], Period: tc.Period.Milliseconds(), Stones: tc.Stones, Running: colorName(lc.Running), Out: colorName(lc.Out), Paused: colorName(lc.Paused)}
 	side := func(c game.Color) clockSideV {
 		s := lc.Clocks[c]
-		if tc.Kind == gobot.Simple {
+		if tc.Kind == gobot.Simple && c != lc.Paused {
 			s = gobot.ClockState{Main: tc.PerMove}
 		}
 		return clockSideV{Main: s.Main.Milliseconds(), Periods: s.Periods, Stones: s.Stones, Period: s.Period.Milliseconds()}
@@ -86,6 +89,9 @@ func (v *clockView) reading(tc gobot.TimeControl, c string, now time.Time) (text
 	}
 	if v.Out == c {
 		return "Time is up", 0
+	}
+	if v.Paused == c {
+		return kind.ShowClock(s) + " · paused", int64(kind.Budget(s) / time.Second)
 	}
 	return kind.ShowClock(s), int64(kind.Budget(s) / time.Second)
 }

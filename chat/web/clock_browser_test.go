@@ -178,3 +178,46 @@ func TestBrowserLiveGame(t *testing.T) {
 	}
 	alice.screenshot("../../docs/web-live-phone.png")
 }
+
+// TestBrowserLivePause: in a live game one player's Pause button asks,
+// the other's (now "Accept pause") accepts: both pages show the mover's
+// clock paused and stop counting it down; Resume restarts it.
+func TestBrowserLivePause(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.liveGame("byoyomi:1m+3x10s")
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.open(h.link(id, "alice", false))
+	bob.open(h.link(id, "bob", false))
+	h.now.Advance(20 * time.Second) // and a second for each click
+	bob.click(`[data-action="pause"]`)
+	alice.waitFor("the pause asked", `document.querySelector('[data-action="pause"]').textContent === 'Accept pause' && !document.querySelector('[data-action="pause"]').hidden`)
+	bob.waitFor("bob's Pause hidden while he waits", `document.querySelector('[data-action="pause"]').hidden`)
+	alice.click(`[data-action="pause"]`)
+	for _, b := range []*tab{alice, bob} {
+		b.waitFor("the clocks paused", `document.querySelector('[data-clock=black]').hasAttribute('data-paused')`)
+		if got := b.clock("black"); got != "0:38 + 3×10s · paused 68" {
+			t.Errorf("%s: black's paused clock %q", b.name, got)
+		}
+		if got := eval[string](b, `document.querySelector('#side p.clock').textContent`); !regexpMatch(`^Paused: both clocks stand still`, got) {
+			t.Errorf("%s: the side panel says %q", b.name, got)
+		}
+		if !eval[bool](b, `!document.querySelector('[data-action="resume"]').hidden && document.querySelector('[data-action="pause"]').hidden && document.querySelector('[data-action="pass"]').hidden`) {
+			t.Errorf("%s: Resume is not offered while paused", b.name)
+		}
+	}
+	// A page counts a running clock down each second; a paused one stays.
+	eval[bool](alice, `(window.pausedAt = performance.now(), true)`)
+	alice.waitFor("1.5 s of the page's time", `performance.now() > window.pausedAt + 1500`)
+	if got := alice.clock("black"); !regexpMatch(` 68$`, got) {
+		t.Errorf("the paused clock counted down: %q", got)
+	}
+	h.now.Advance(3 * time.Minute) // a pause's time is nobody's
+	bob.click(`[data-action="resume"]`)
+	for _, b := range []*tab{alice, bob} {
+		b.waitFor("the clocks running again", `document.querySelector('[data-clock=black]').hasAttribute('data-running') && !document.querySelector('[data-clock=black]').hasAttribute('data-paused')`)
+		if got := b.clock("black"); !regexpMatch(`^0:(38|37) \+ 3×10s (68|67) running$`, got) {
+			t.Errorf("%s: black's clock after resume %q", b.name, got)
+		}
+	}
+}

@@ -105,3 +105,53 @@ func TestBrowserConfirmTap(t *testing.T) {
 	alice.click(`[data-action="submit"]`)
 	alice.waitStone("B2", "black")
 }
+
+// square is point p's square as drawn: its fill and stroke.
+func (b *tab) square(p string) string {
+	b.t.Helper()
+	return eval[string](b, fmt.Sprintf(`(() => { const s = getComputedStyle(document.querySelector('[data-point=%q]')); return s.fill + " " + s.stroke + " " + s.webkitTapHighlightColor; })()`, p))
+}
+
+// TestBrowserGhostUnderFocus: on a phone the tapped point's square,
+// which has the focus, draws neither its blue focus fill nor its hover
+// tint (nor the browser its tap highlight) over the ghost stone, which reads as a translucent stone of the
+// player's colour; the square shows its focus again once the ghost has
+// gone. The tick's box keeps the focus while a move redraws the side
+// panel.
+func TestBrowserGhostUnderFocus(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.liveGame("byoyomi:10m+5x30s")
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.open(h.link(id, "alice", false))
+	bob.open(h.link(id, "bob", false))
+
+	alice.tap("D3")
+	if got := alice.pending(); got != `#b D3 / D3 "Play D3"` {
+		t.Fatalf("a tap on the phone: %s", got)
+	}
+	alice.do("focus D3 as the keyboard would", chromedp.Focus(chromedp.CSS(`[data-point="D3"]`)))
+	if !eval[bool](alice, `document.activeElement.dataset.point === 'D3'`) {
+		t.Fatal("D3 does not have the focus")
+	}
+	if got := alice.square("D3"); got != "rgba(0, 0, 0, 0) none rgba(0, 0, 0, 0)" {
+		t.Errorf("the square over the ghost is drawn: %s", got)
+	}
+	if got := eval[string](alice, `getComputedStyle(document.querySelector('.ghost.pending')).opacity`); got != "0.55" {
+		t.Errorf("the ghost's opacity: %s", got)
+	}
+	alice.tap("E4") // the ghost moves: D3's square is its own again
+	if eval[bool](alice, `document.querySelector('[data-point="D3"]').hasAttribute('data-ghosted') || document.querySelector('[data-point="E4"]').dataset.ghosted !== 'pending'`) {
+		t.Error("the ghost moved to E4 but the squares were not marked so")
+	}
+
+	// The tick's box keeps its focus through bob's move's redraw.
+	bob.do("focus the tick", chromedp.Focus(chromedp.CSS(`[data-tick-sound]`)))
+	h.now.Advance(1e9)
+	alice.do("Play E4", chromedp.Tap(chromedp.CSS(`[data-action="submit"]`)))
+	bob.waitStone("E4", "black")
+	if !eval[bool](bob, `document.activeElement && document.activeElement.matches('[data-tick-sound]') && !document.querySelector('[data-tick-sound]').closest('label').hidden`) {
+		t.Error("the tick's box lost the focus when the side panel was redrawn")
+	}
+}

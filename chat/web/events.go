@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/game"
 )
 
 // heartbeat keeps idle event streams open through proxies.
@@ -61,8 +64,39 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	// move cost no more reads.
 	_, isBearer := bearer(r)
 	revocable := !isBearer && !p.Activity
+	// A player's own board of a live game counts toward their presence
+	// (presence.go); the page hears who is away.
+	var mine game.Color
+	var told uint64
+	toldOver, first := false, true
+	defer func() {
+		if mine != game.Empty {
+			s.cfg.Hub.closed(p.Game, mine, s.now(), s.now)
+		}
+	}()
 	for {
 		sn, err := s.live(r.Context(), p.Game)
+		if err == nil && first {
+			first = false
+			if v := sn.viewer(p.User); v.Role == chat.Player && !p.Watch && sn.Clock != nil && sn.Phase != "over" {
+				mine = v.Color
+				s.cfg.Hub.opened(p.Game, mine, s.now())
+			}
+			told = ^uint64(0) // the first look tells
+		}
+		if err == nil && sn.Clock != nil {
+			over := sn.Phase == "over"
+			if away, gen := s.cfg.Hub.away(p.Game, s.now()); gen != told || over != toldOver {
+				told, toldOver = gen, over
+				if over {
+					away = nil // a game over has nobody away
+				}
+				if _, err := w.Write(presenceEvent(away)); err != nil {
+					return
+				}
+				f.Flush()
+			}
+		}
 		if err == nil && sn.V != last {
 			last = sn.V
 			w.Write([]byte("id: " + strconv.FormatUint(sn.V, 10) + "\nevent: state\ndata: "))

@@ -115,6 +115,11 @@ type Hub struct {
 	// one read of the store.
 	gen map[topic]uint64
 	all uint64
+	// presence: the players' boards open per game and colour, and the
+	// boards closed the sweeper waits on (presence.go).
+	presence map[gobot.GameID]*presence
+	pending  []awayDue
+	sweeping bool
 }
 
 // NewHub returns an empty hub.

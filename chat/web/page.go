@@ -32,6 +32,8 @@ type state struct {
 	Undo   string `json:"undo"`   // the colour asking to take back a move
 	Board  string `json:"board"`  // the SVG
 	Side   string `json:"side"`   // players, clock, last moves (HTML)
+	// Pause is the colour asking to pause a live game's clocks.
+	Pause string `json:"pause,omitempty"`
 	// Vote is a vote game's line while the room moves: how to vote, or
 	// the tally and the open window, as chat says it.
 	Vote string `json:"vote,omitempty"`
@@ -154,9 +156,9 @@ type player struct {
 	ToMove            bool
 	// A live clock's reading when the state was built and its seconds
 	// left; Running: this colour's clock runs; Out: it ran out.
-	Clock        string
-	Seconds      int64
-	Running, Out bool
+	Clock                string
+	Seconds              int64
+	Running, Out, Paused bool
 }
 
 // build draws view: the board as SVG, the panel beside it as HTML, in
@@ -164,6 +166,7 @@ type player struct {
 func (s *Server) build(view *chat.BoardView) (*snapshot, error) {
 	sn := &snapshot{view: view}
 	sn.V, sn.Phase, sn.Status, sn.Turn, sn.Undo = view.Version, view.Phase, view.Status, colorName(view.Turn), colorName(view.UndoBy)
+	sn.Pause = colorName(view.PauseBy)
 	if view.Vote != "" {
 		sn.Vote = s.plain(view.Vote, view)
 	}
@@ -174,7 +177,7 @@ func (s *Server) build(view *chat.BoardView) (*snapshot, error) {
 		pl := player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove}
 		if v := sn.Clock; v != nil {
 			pl.Clock, pl.Seconds = v.reading(view.Live.Control, pl.Color, s.now())
-			pl.Running, pl.Out = v.Running == pl.Color, v.Out == pl.Color
+			pl.Running, pl.Out, pl.Paused = v.Running == pl.Color, v.Out == pl.Color, v.Paused == pl.Color
 		}
 		sd.Players = append(sd.Players, pl)
 	}

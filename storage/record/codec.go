@@ -194,6 +194,30 @@ type gameRec struct {
 	Plan *planRec `json:"plan,omitempty"`
 	// Teams: a team game's sides (team.go).
 	Teams *teamsRec `json:"teams,omitempty"`
+	// A live game's pause: absent in a game never paused.
+	Pause *pauseRec `json:"pause,omitempty"`
+}
+
+// pauseRec is a live game's pause (gobot.LivePause).
+type pauseRec struct {
+	Asked string    `json:"asked,omitempty"`
+	Since time.Time `json:"since,omitzero"`
+	Left  dur       `json:"left,omitempty"`
+	Used  dur       `json:"used,omitempty"`
+}
+
+func encodePause(p *gobot.LivePause) *pauseRec {
+	if p == nil {
+		return nil
+	}
+	return &pauseRec{Asked: string(p.Asked), Since: p.Since, Left: dur(p.Left), Used: dur(p.Used)}
+}
+
+func decodePause(rec *pauseRec) *gobot.LivePause {
+	if rec == nil {
+		return nil
+	}
+	return &gobot.LivePause{Asked: gobot.UserID(rec.Asked), Since: rec.Since, Left: time.Duration(rec.Left), Used: time.Duration(rec.Used)}
 }
 
 // voteRec is a room-vote game's voting (gobot.Vote).
@@ -317,6 +341,8 @@ type roomRec struct {
 	NoEngines bool      `json:"no_engines,omitempty"`
 	Updated   time.Time `json:"updated"`
 	Widget    bool      `json:"widget,omitempty"` // Matrix widget
+	// LiveImages: absent for the default, "last".
+	LiveImages string `json:"live_images,omitempty"`
 }
 
 // errs collects the first error of a run of conversions.
@@ -456,7 +482,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		OverBlack: encodeOver(g.Over[game.Black]), OverWhite: encodeOver(g.Over[game.White]), Deadline: g.Deadline, Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
-		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote)}
+		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote), Pause: encodePause(g.Pause)}
 	for _, u := range g.PausedBy {
 		rec.PausedBy = append(rec.PausedBy, string(u))
 	}
@@ -522,7 +548,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		Deadline: rec.Deadline, Reminded: rec.Reminded, TurnTime: time.Duration(rec.TurnTime), UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
-		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote)}
+		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote), Pause: decodePause(rec.Pause)}
 	for _, u := range rec.PausedBy {
 		g.PausedBy = append(g.PausedBy, gobot.UserID(u))
 	}
@@ -620,7 +646,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 
 func EncodeRoom(r *gobot.Room) ([]byte, error) {
 	return json.Marshal(roomRec{V: Format, ID: string(r.ID), Rules: r.Rules, Width: r.Width, Height: r.Height, Komi: r.Komi,
-		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget})
+		Clock: r.Clock, Threads: r.Threads, NoEngines: r.NoEngines, Updated: r.Updated, Widget: r.Widget, LiveImages: r.LiveImages})
 }
 
 func DecodeRoom(raw []byte) (*gobot.Room, error) {
@@ -632,5 +658,5 @@ func DecodeRoom(raw []byte) (*gobot.Room, error) {
 		return nil, err
 	}
 	return &gobot.Room{ID: gobot.RoomID(rec.ID), Rules: rec.Rules, Width: rec.Width, Height: rec.Height, Komi: rec.Komi, Clock: rec.Clock,
-		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget}, nil
+		Threads: rec.Threads, NoEngines: rec.NoEngines, Updated: rec.Updated, Widget: rec.Widget, LiveImages: rec.LiveImages}, nil
 }

@@ -18,4 +18,7 @@
   events.addEventListener("state", (ev) => {
     try { ui.apply(JSON.parse(ev.data)); } catch (e) { /* a malformed event is skipped */ }
   });
+  events.addEventListener("presence", (ev) => {
+    try { ui.presence(JSON.parse(ev.data)); } catch (e) { /* a malformed event is skipped */ }
+  });
 })();

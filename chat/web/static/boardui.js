@@ -113,10 +113,17 @@ window.gobotBoard = function (opt) {
       const when = b.dataset.when.split(" ");
       let show = when.includes(phase);
       if (when.includes("undo-asked")) show = phase === "playing" && undo !== "" && undo !== me;
-      if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline")) show = false;
+      // A live game's pause: Pause asks (or accepts the other's ask)
+      // while the clocks run; Resume restarts them.
+      if (when.includes("live")) show = phase === "playing" && !!clocks && !clocks.paused && !clocks.out && body.dataset.pause !== me;
+      if (when.includes("paused") && phase === "playing") show = !!clocks && !!clocks.paused;
+      if ((b.dataset.action === "pass" || b.dataset.action === "undo") && clocks && clocks.paused) show = false; // moves wait for Resume
+      if (voter && (b.dataset.action === "undo" || b.dataset.action === "decline" || b.dataset.action === "pause")) show = false;
       if (voter && (b.dataset.action === "resign" || b.dataset.action === "pass")) show = phase === "playing" && body.dataset.turn === me;
       b.hidden = !show;
     });
+    const pauseButton = document.querySelector('[data-action="pause"]');
+    if (pauseButton) pauseButton.textContent = (body.dataset.pause || "") !== "" ? "Accept pause" : "Pause";
     const undoButton = document.querySelector('[data-action="undo"]');
     if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
     const label = (a, player, vote) => { const b = document.querySelector('[data-action="' + a + '"]'); if (b) b.textContent = voter ? vote : player; };
@@ -132,10 +139,12 @@ window.gobotBoard = function (opt) {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.point : "";
     board.innerHTML = st.board;
     side.innerHTML = st.side;
+    drawAway();
     status.textContent = st.status;
     body.dataset.phase = st.phase;
     body.dataset.turn = st.turn;
     body.dataset.undo = st.undo;
+    body.dataset.pause = st.pause || "";
     body.dataset.version = String(st.v);
     setClocks(st.clock, st.now);
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
@@ -154,6 +163,7 @@ window.gobotBoard = function (opt) {
     clocks = v || null;
     if (now) skew = now - Date.now();
     drawClocks();
+    buttons();
   }
 
   // drawClocks shows both clocks as they are now, by the server's
@@ -164,8 +174,10 @@ window.gobotBoard = function (opt) {
   // is on and the clock is the viewer's or the viewer watches).
   function drawClocks() {
     clearTimeout(clockTimer);
+    // The tick's box is outside the side panel, which each event
+    // redraws, so it keeps its focus; it shows while clocks tick.
     const sound = document.querySelector("[data-tick-sound]");
-    if (sound) sound.checked = tickOn();
+    if (sound) { sound.checked = tickOn(); sound.closest("label").hidden = !clocks; }
     if (!clocks) return;
     const now = Date.now() + skew;
     let next = 0;
@@ -181,9 +193,10 @@ window.gobotBoard = function (opt) {
       el.dataset.seconds = String(secs);
       el.toggleAttribute("data-running", running);
       el.toggleAttribute("data-out", clocks.out === c);
+      el.toggleAttribute("data-paused", clocks.paused === c);
       const low = running && gobotClock.low(clocks, s);
       el.toggleAttribute("data-low", low);
-      el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s);
+      el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s) + (clocks.paused === c ? " · paused" : "");
       if (low && secs !== lastTick && (body.dataset.role !== "player" || body.dataset.color === c)) { lastTick = secs; tick(); }
     });
     if (next) clockTimer = setTimeout(drawClocks, next + 5);
@@ -257,8 +270,16 @@ window.gobotBoard = function (opt) {
     if (mode === "never") return false;
     return matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
   }
+  // ghost puts a translucent stone of the player's colour on point (one
+  // per kind: the tap waiting for its button, the mouse's hover). The
+  // point's square under it, which shows hover and focus, is marked
+  // data-ghosted and left clear, so the ghost reads as a stone.
   function ghost(point, kind) {
     board.querySelectorAll(".ghost." + kind).forEach((g) => g.remove());
+    board.querySelectorAll("[data-ghosted~=" + kind + "]").forEach((p) => {
+      const rest = p.dataset.ghosted.split(" ").filter((k) => k !== kind).join(" ");
+      if (rest) p.dataset.ghosted = rest; else delete p.dataset.ghosted;
+    });
     const pt = point ? board.querySelector('[data-point="' + point + '"]') : null;
     const stones = board.querySelector(".stones");
     if (!pt || pt.dataset.stone || !stones) return false;
@@ -269,6 +290,7 @@ window.gobotBoard = function (opt) {
     u.setAttribute("class", "ghost " + kind);
     u.dataset.ghost = point;
     stones.appendChild(u);
+    pt.dataset.ghosted = ((pt.dataset.ghosted || "") + " " + kind).trim();
     return true;
   }
   function setPending(point) {
@@ -384,6 +406,7 @@ window.gobotBoard = function (opt) {
                 else if (l.startsWith("data: ")) data += l.slice(6);
               });
               if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
+              if (kind === "presence") { try { presence(JSON.parse(data)); } catch (e) { /* skipped */ } }
             }
           }
         }
@@ -401,5 +424,28 @@ window.gobotBoard = function (opt) {
     return "(" + name + ", watching)";
   }
 
-  return { apply: apply, say: say, listen: listen, version: () => version, who: who };
+  // presence takes who is away (a live game's player whose board has
+  // been closed 30 s, by the server) and marks them in the side panel,
+  // again after each redraw of it.
+  let away = [];
+  function presence(p) { away = (p && p.away) || []; drawAway(); }
+  function drawAway() {
+    ["black", "white"].forEach((c) => {
+      const li = side.querySelector(".players li." + c);
+      if (!li) return;
+      let mark = li.querySelector("[data-away]");
+      if (away.includes(c) && !mark) {
+        mark = document.createElement("span");
+        mark.className = "away";
+        mark.dataset.away = c;
+        mark.textContent = "away";
+        mark.title = "This player's board has been closed for 30 seconds or more.";
+        li.querySelector("b").after(" ", mark);
+      } else if (!away.includes(c) && mark) {
+        mark.remove();
+      }
+    });
+  }
+
+  return { apply: apply, say: say, listen: listen, presence: presence, version: () => version, who: who };
 };
