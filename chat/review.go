@@ -157,6 +157,12 @@ func (b *core) reviewLinks(fx Effects, r *protocol.Request, rl ReviewLinker, lea
 		lines = append(lines, fmt.Sprintf("Review #%d (%s), your personal link until %s; keep it to yourself:\n%s", rev.ID, rev.Title, expires.UTC().Format("2 Jan 2006"), url))
 	}
 	link := protocol.Reply{Text: strings.Join(lines, "\n"), Private: true}
+	if r.PrivateReplies && !r.DM && len(revs) > 0 {
+		// Open board: on Discord with the Activity on, it opens the
+		// channel's reviews inside Discord (cmdReviews, Reply.Launch);
+		// elsewhere it answers with the links again.
+		link.Actions = []protocol.Action{{ID: protocol.Button{Command: "reviews", Review: revs[0].ID}.ID(), Label: "Open board"}}
+	}
 	if r.DM || r.PrivateReplies {
 		return reply(link, fx)
 	}
@@ -178,6 +184,11 @@ func cmdReviews(call *Call) (Result, error) {
 	}
 	if len(open) == 0 {
 		return Result{}, errorf("No review is open in this room. %s starts one on a finished game, %s on an empty board.", b.cmd("review #12"), b.cmd("review 19"))
+	}
+	if r.CanLaunch && r.PrivateReplies && !r.DM {
+		// An Open board button where the Activity runs: the Activity
+		// opens in this room, where it shows (or lists) its open reviews.
+		return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Review #%d is open here.", open[0].ID), Private: true, Launch: true}}, nil
 	}
 	var lines []string
 	for _, rev := range open {
