@@ -21,8 +21,8 @@ type Button struct {
 	// answer. Its command names no review (reviews are the room's), so
 	// Words leave it out; the button says which review it was shown for.
 	Review  gobot.ReviewID
-	Version   uint64            // the game's version when the button was shown
-	Arg       string            // one word, may be empty
+	Version uint64 // the game's version when the button was shown
+	Arg     string // one word, may be empty
 }
 
 // ErrButton is the error of an ID that is not a button's.
