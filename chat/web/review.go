@@ -123,12 +123,22 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
-	if cerr != nil {
-		s.refuse(w, errNoSession)
-		return Pass{}, false
+	var p Pass
+	if tok, ok := bearer(r); ok {
+		// The Discord Activity's session (activity.go): the token from
+		// its sign-in, kept by its page, no cookie.
+		err = ErrForged
+		if s.discord != nil {
+			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
+		}
+	} else {
+		c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
+		if cerr != nil {
+			s.refuse(w, errNoSession)
+			return Pass{}, false
+		}
+		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	}
-	p, err := s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
@@ -449,7 +459,9 @@ func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
 		s.reviewAnswer(w, http.StatusRequestEntityTooLarge, "That request was too large or malformed; nothing was changed.", nil)
 		return
 	}
-	if !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
+	// A bearer session needs no CSRF token: a browser adds no
+	// Authorization header to another site's request by itself.
+	if _, isBearer := bearer(r); !isBearer && !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
 		s.reviewAnswer(w, http.StatusForbidden, "This page is out of date or was not opened from your link; reload it and try again.", nil)
 		return
 	}
