@@ -75,13 +75,15 @@ function show(s) {
 // showReview puts a review's board in the page for the session gobot
 // opened: review.js runs it with the bearer token.
 function showReview(s) {
-  const box = document.getElementById("review");
+  // The review's board comes from its template: while a game is shown,
+  // the page holds one board, one status line (boardui.js's).
+  const box = document.getElementById("review-board").content.firstElementChild.cloneNode(true);
+  document.body.append(box);
   body.dataset.review = String(s.review);
   box.querySelector("[data-review-title]").textContent = s.title;
   box.querySelector("[data-review-who]").textContent = "(" + s.name + ")";
   document.title = s.title + " · gobot";
   signinBox.hidden = true;
-  box.hidden = false;
   say("", "board");
   window.gobotReview({
     root: box, base: "r/" + s.review + "/", me: s.me, state: s.reviewState,

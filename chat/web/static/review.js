@@ -65,9 +65,9 @@ window.gobotReview = function (opt) {
 
   function people(st) {
     controller.textContent = st.controller;
-    presentList.replaceChildren(...st.present.map((p) => { const li = document.createElement("li"); li.textContent = p.name; return li; }));
+    presentList.replaceChildren(...(st.present || []).map((p) => { const li = document.createElement("li"); li.textContent = p.name; return li; }));
     const keep = giveTo.value;
-    giveTo.replaceChildren(...st.present.filter((p) => p.id !== st.controllerId).map((p) => {
+    giveTo.replaceChildren(...(st.present || []).filter((p) => p.id !== st.controllerId).map((p) => {
       const o = document.createElement("option"); o.value = p.id; o.textContent = p.name; return o;
     }));
     if (keep) giveTo.value = keep;
