@@ -167,7 +167,13 @@ func (b *core) reviewLinks(fx Effects, r *protocol.Request, rl ReviewLinker, lea
 		return reply(link, fx)
 	}
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
-	return reply(protocol.Reply{Text: lead + " I sent you the link in a direct message.", Private: true}, fx)
+	ack := protocol.Reply{Text: lead + " I sent you the link in a direct message.", Private: true}
+	if len(revs) == 1 && revs[0].Room == r.Room {
+		// In a shared room (Matrix) the review's board becomes the
+		// room's widget too, as a game's does for `web`.
+		ack.Widget = b.reviewWidgetOf(r, revs[0])
+	}
+	return reply(ack, fx)
 }
 
 func cmdReviews(call *Call) (Result, error) {
