@@ -125,10 +125,11 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 	}
 	var p Pass
 	if tok, ok := bearer(r); ok {
-		// The Discord Activity's session (activity.go): the token from
-		// its sign-in, kept by its page, no cookie.
-		err = ErrForged
-		if s.discord != nil {
+		// A widget's (widget.go) or the Discord Activity's session
+		// (activity.go): the token from its sign-in, kept by its page,
+		// no cookie.
+		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
+		if errors.Is(err, ErrForged) && s.discord != nil {
 			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
 		}
 	} else {

@@ -178,6 +178,8 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /r/{id}/act", s.reviewAct)
 	s.mux.HandleFunc("GET /widget/{id}", s.widgetPage)
 	s.mux.HandleFunc("POST /widget/{id}/session", s.widgetSessionRoute)
+	s.mux.HandleFunc("GET /widget/r/{id}", s.reviewWidgetPage) // widget.go
+	s.mux.HandleFunc("POST /widget/r/{id}/session", s.reviewWidgetSessionRoute)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	s.mux.HandleFunc("/", s.unknown)
 	if cfg.Activity != nil {

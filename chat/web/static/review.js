@@ -222,7 +222,8 @@ window.gobotReview = function (opt) {
 };
 
 // The review's own page (review.html) starts itself; the Activity's page
-// calls gobotReview once signed in.
-if (document.body.dataset.review) {
+// and the review's widget (data-auth="bearer") call gobotReview once
+// signed in.
+if (document.body.dataset.review && document.body.dataset.auth !== "bearer") {
   window.gobotReview({ root: document, base: "/r/" + document.body.dataset.review + "/", me: document.body.dataset.user, auth: null, state: null });
 }
