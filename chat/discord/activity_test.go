@@ -128,7 +128,7 @@ func (linkTo) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64) (str
 }
 
 // ReviewLink makes linkTo a ReviewLinker: reviews need one.
-func (linkTo) ReviewLink(id gobot.ReviewID, u gobot.UserID) (string, time.Time, error) {
+func (linkTo) ReviewLink(id gobot.ReviewID, u gobot.UserID, _ uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/r/%d-%s", id, u.Local()), time.Now().Add(time.Hour), nil
 }
 

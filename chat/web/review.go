@@ -32,9 +32,9 @@ import (
 
 // ReviewLink mints a personal link to review id for user
 // (chat.ReviewLinker).
-func (s *Server) ReviewLink(id gobot.ReviewID, user gobot.UserID) (string, time.Time, error) {
+func (s *Server) ReviewLink(id gobot.ReviewID, user gobot.UserID, gen uint64) (string, time.Time, error) {
 	exp := s.cfg.Now().Add(s.cfg.LinkTTL).Truncate(time.Second)
-	tok := s.sign.sign(purposeLink, Pass{Review: id, User: user, Expires: exp.Unix()})
+	tok := s.sign.sign(purposeLink, Pass{Review: id, User: user, Expires: exp.Unix(), Gen: gen})
 	return s.base.String() + "/l/" + tok, exp, nil
 }
 
@@ -143,11 +143,26 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
+	if _, isBearer := bearer(r); err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
+		err = errReviewRevoked
+	}
 	if err != nil {
 		s.refuse(w, err)
 		return Pass{}, false
 	}
 	return p, true
+}
+
+// errReviewRevoked: the link a review's session was opened with has
+// ended (review reset).
+var errReviewRevoked = fmt.Errorf("%w by review reset", ErrRevoked)
+
+// reviewRevoked reports whether the link p's session was opened with has
+// ended: `review reset` moved the user's link generation past it. A
+// review that cannot be read revokes nothing here (its routes say so).
+func (s *Server) reviewRevoked(ctx context.Context, p Pass) bool {
+	sn, err := s.reviewSnapshot(ctx, p.Review)
+	return err == nil && sn.rev.LinkGen[p.User] != p.Gen
 }
 
 // reviewState is what a review's page shows of one position, the same
@@ -533,8 +548,12 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 	f.Flush()
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	_, isBearer := bearer(r)
 	for {
 		sn, err := s.reviewSnapshot(r.Context(), p.Review)
+		if err == nil && !isBearer && sn.rev.LinkGen[p.User] != p.Gen {
+			return // review reset: the link this board was opened with has ended
+		}
 		if err == nil && sn.rev.Version != last {
 			last = sn.rev.Version
 			w.Write([]byte("id: " + strconv.Itoa(last) + "\nevent: state\ndata: "))

@@ -334,6 +334,8 @@ func (s *Server) refuse(w http.ResponseWriter, err error) {
 		code, why = http.StatusForbidden, "This link has expired."
 	case errors.Is(err, errWrongGame):
 		code, why = http.StatusForbidden, "This link is for another game."
+	case errors.Is(err, errReviewRevoked):
+		code, why = http.StatusForbidden, "This link was replaced by a newer one (review reset), which ended it and the boards opened with it."
 	case errors.Is(err, ErrRevoked):
 		code, why = http.StatusForbidden, "This link was replaced by a newer one (web reset), which ended it and the boards opened with it."
 	case errors.Is(err, errUnavailable):
