@@ -49,6 +49,10 @@ type Review struct {
 	// Present are the people watching the board, longest present first;
 	// the controller among them while watching.
 	Present []UserID
+	// LinkGen is each user's link generation in the review (nil or
+	// absent: 0): `review reset` moves the caller's on, which ends their
+	// earlier links and the boards opened with them.
+	LinkGen map[UserID]uint64
 	Kept    bool
 	Closed  bool
 	Created time.Time

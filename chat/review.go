@@ -23,7 +23,9 @@ import (
 // implements it beside Linker. A link is a credential: it lets whoever
 // holds it follow the review as user, and control it when user does.
 type ReviewLinker interface {
-	ReviewLink(id gobot.ReviewID, user gobot.UserID) (url string, expires time.Time, err error)
+	// gen is user's link generation in the review (Review.LinkGen): a
+	// link minted under an earlier one no longer works.
+	ReviewLink(id gobot.ReviewID, user gobot.UserID, gen uint64) (url string, expires time.Time, err error)
 }
 
 // maxRoomReviews bounds the open reviews of a room.
@@ -47,6 +49,8 @@ func cmdReview(call *Call) (Result, error) {
 		return endReview(call, gobot.ReviewID(a.Game))
 	case "keep":
 		return keepReview(call, gobot.ReviewID(a.Game))
+	case "reset":
+		return resetReviewLinks(call, rl, gobot.ReviewID(a.Game))
 	}
 	open, err := tx.RoomReviews(r.Room)
 	if err != nil && gobot.Damaged(err) == nil {
@@ -150,18 +154,30 @@ func clipRefusal(s string) string {
 func (b *core) reviewLinks(fx Effects, r *protocol.Request, rl ReviewLinker, lead string, revs ...*gobot.Review) (Result, error) {
 	lines := []string{lead}
 	for _, rev := range revs {
-		url, expires, err := rl.ReviewLink(rev.ID, r.User.ID)
+		url, expires, err := rl.ReviewLink(rev.ID, r.User.ID, rev.LinkGen[r.User.ID])
 		if err != nil {
 			return Result{}, err
 		}
 		lines = append(lines, fmt.Sprintf("Review #%d (%s), your personal link until %s; keep it to yourself:\n%s", rev.ID, rev.Title, expires.UTC().Format("2 Jan 2006"), url))
 	}
 	link := protocol.Reply{Text: strings.Join(lines, "\n"), Private: true}
+	if r.PrivateReplies && !r.DM && len(revs) > 0 {
+		// Open board: on Discord with the Activity on, it opens the
+		// channel's reviews inside Discord (cmdReviews, Reply.Launch);
+		// elsewhere it answers with the links again.
+		link.Actions = []protocol.Action{{ID: protocol.Button{Command: "reviews", Review: revs[0].ID}.ID(), Label: "Open board"}}
+	}
 	if r.DM || r.PrivateReplies {
 		return reply(link, fx)
 	}
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
-	return reply(protocol.Reply{Text: lead + " I sent you the link in a direct message.", Private: true}, fx)
+	ack := protocol.Reply{Text: lead + " I sent you the link in a direct message.", Private: true}
+	if len(revs) == 1 && revs[0].Room == r.Room {
+		// In a shared room (Matrix) the review's board becomes the
+		// room's widget too, as a game's does for `web`.
+		ack.Widget = b.reviewWidgetOf(r, revs[0])
+	}
+	return reply(ack, fx)
 }
 
 func cmdReviews(call *Call) (Result, error) {
@@ -178,6 +194,11 @@ func cmdReviews(call *Call) (Result, error) {
 	}
 	if len(open) == 0 {
 		return Result{}, errorf("No review is open in this room. %s starts one on a finished game, %s on an empty board.", b.cmd("review #12"), b.cmd("review 19"))
+	}
+	if r.CanLaunch && r.PrivateReplies && !r.DM {
+		// An Open board button where the Activity runs: the Activity
+		// opens in this room, where it shows (or lists) its open reviews.
+		return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Review #%d is open here.", open[0].ID), Private: true, Launch: true}}, nil
 	}
 	var lines []string
 	for _, rev := range open {
@@ -393,4 +414,44 @@ func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review,
 		return nil
 	})
 	return rev, names, err
+}
+
+// resetReviewLinks moves the caller's link generation in a review of the
+// room on (review reset [#3]: the room's one open review without #3),
+// which ends their earlier links and the boards opened with them, and
+// gives them a new link.
+func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
+	var rev *gobot.Review
+	if id != 0 {
+		got, err := tx.Review(id)
+		if errors.Is(err, gobot.ErrNotFound) || (err == nil && (got.Room != r.Room || got.Closed)) {
+			return Result{}, errorf("There is no open review #%d in this room. %s lists them.", id, b.cmd("reviews"))
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		rev = got
+	} else {
+		open, err := tx.RoomReviews(r.Room)
+		if err != nil {
+			return Result{}, err
+		}
+		switch len(open) {
+		case 0:
+			return Result{}, errorf("No review is open in this room. %s lists them.", b.cmd("reviews"))
+		case 1:
+			rev = open[0]
+		default:
+			return Result{}, errorf("This room has %d open reviews: say which, like %s.", len(open), b.cmd(fmt.Sprintf("review reset #%d", open[0].ID)))
+		}
+	}
+	if rev.LinkGen == nil {
+		rev.LinkGen = map[gobot.UserID]uint64{}
+	}
+	rev.LinkGen[r.User.ID]++
+	if err := tx.PutReview(rev); err != nil {
+		return Result{}, err
+	}
+	return b.reviewLinks(Effects{}, r, rl, fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", rev.ID), rev)
 }

@@ -205,3 +205,30 @@ func TestReviewSGFFile(t *testing.T) {
 		t.Error("a refused file changed the store")
 	}
 }
+
+// TestReviewLaunch: the answer to review carries an Open board button
+// (reviews|r<id>|0); pressed where the Activity runs (CanLaunch) it asks
+// the adapter to launch it (Reply.Launch); elsewhere it answers with the
+// links; in a room without open reviews it refuses.
+func TestReviewLaunch(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	rep := h.ok("carol", "review 9")
+	if len(rep.Actions) != 1 || rep.Actions[0].ID != "reviews|r1|0" || rep.Actions[0].Label != "Open board" {
+		t.Fatalf("review's answer has no Open board: %+v", rep.Actions)
+	}
+	press := func(user string, room gobot.RoomID, can bool) protocol.Reply {
+		h.seq++
+		return h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: room,
+			EventID: gobot.EventID(fmt.Sprintf("test:rlaunch-%d", h.seq)), Action: rep.Actions[0].ID, PrivateReplies: true, CanLaunch: can})
+	}
+	if got := press("dave", "test:main", true); !got.Launch || got.Error {
+		t.Errorf("pressed where the Activity runs: %+v", got)
+	}
+	if got := press("dave", "test:main", false); got.Launch || !strings.Contains(got.Text, "/r/1-test:dave") {
+		t.Errorf("pressed without the Activity: %+v", got)
+	}
+	if got := press("dave", "test:other", true); got.Launch || !got.Error || !strings.Contains(got.Text, "No review is open") {
+		t.Errorf("pressed in a room without reviews: %+v", got)
+	}
+}

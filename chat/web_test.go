@@ -203,6 +203,6 @@ func TestWebLaunch(t *testing.T) {
 	}
 }
 
-func (testLinker) ReviewLink(id gobot.ReviewID, u gobot.UserID) (string, time.Time, error) {
+func (testLinker) ReviewLink(id gobot.ReviewID, u gobot.UserID, _ uint64) (string, time.Time, error) {
 	return fmt.Sprintf("http://127.0.0.1:1/r/%d-%s", id, u), time.Date(2026, 12, 22, 0, 0, 0, 0, time.UTC), nil
 }

@@ -20,6 +20,24 @@ type WidgetLinker interface {
 	WidgetURL(id gobot.GameID) string
 }
 
+// ReviewWidgetLinker is a WidgetLinker whose web board shows reviews as
+// room widgets too (chat/web).
+type ReviewWidgetLinker interface {
+	// ReviewWidgetURL is the address of review id's widget page.
+	ReviewWidgetURL(id gobot.ReviewID) string
+}
+
+// reviewWidgetOf is review rev's widget, for its room, where r came
+// from; nil as widgetOf is, or when the web board shows no review
+// widgets.
+func (b *core) reviewWidgetOf(r *protocol.Request, rev *gobot.Review) *protocol.Widget {
+	wl, ok := b.linker().(ReviewWidgetLinker)
+	if _, widgets := b.linker().(WidgetLinker); !ok || !widgets || !r.Platform.ShowsWidgets() || rev.Room.Platform() != r.Room.Platform() {
+		return nil
+	}
+	return &protocol.Widget{Review: rev.ID, Room: rev.Room, URL: wl.ReviewWidgetURL(rev.ID), Name: fmt.Sprintf("Go: review #%d", rev.ID)}
+}
+
 // widgetOf is game match's widget, for its room, where r came from;
 // nil when the web board is off or has no widget page, or r's platform
 // shows no widgets.

@@ -17,6 +17,10 @@ func (widgetLinker) WidgetURL(id gobot.GameID) string {
 	return fmt.Sprintf("http://127.0.0.1:1/widget/%d?room=$matrix_room_id", id)
 }
 
+func (widgetLinker) ReviewWidgetURL(id gobot.ReviewID) string {
+	return fmt.Sprintf("http://127.0.0.1:1/widget/r/%d?room=$matrix_room_id", id)
+}
+
 // testMatrix stands for the Matrix adapter's descriptor (chat/matrix's
 // Descriptor, which package chat cannot import): its rooms show widgets,
 // its users are Matrix IDs.
@@ -72,6 +76,33 @@ func TestWebWidget(t *testing.T) {
 	h.ok("alice", "challenge @bob black") // test:main, a platform without widgets
 	h.ok("bob", "accept")
 	if rep := h.ok("alice", "web #2"); rep.Widget != nil {
+		t.Errorf("a widget on a platform without them: %+v", rep.Widget)
+	}
+}
+
+// TestReviewWidget: review in a Matrix room asks for the review's widget
+// there (besides the DM with the link), as web does for a game; reviews
+// with one open review too; not on a platform without widgets, nor with
+// a web board that has no widget page.
+func TestReviewWidget(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	h.bot.SetLinker(widgetLinker{})
+	const room = "matrix:!main:example.org"
+	rep := h.mx("alice", room, "review 9", false)
+	w := rep.Widget
+	if rep.Error || w == nil || w.Review != 1 || w.Game != 0 || w.Room != room || w.URL != "http://127.0.0.1:1/widget/r/1?room=$matrix_room_id" || w.WidgetID() != "gobot_review_1" || w.What() != "review #1" {
+		t.Fatalf("review in a Matrix room: %+v, widget %+v", rep, w)
+	}
+	if rep := h.mx("bob", room, "reviews", false); rep.Error || rep.Widget == nil || rep.Widget.Review != 1 {
+		t.Errorf("reviews with one open review: %+v", rep)
+	}
+	h.bot.SetLinker(testLinker{}) // a web board without a widget page
+	if rep := h.mx("bob", room, "reviews", false); rep.Error || rep.Widget != nil {
+		t.Errorf("without a widget page: %+v", rep)
+	}
+	h.bot.SetLinker(widgetLinker{})
+	if rep := h.ok("alice", "review 9"); rep.Widget != nil { // test:main: no widgets
 		t.Errorf("a widget on a platform without them: %+v", rep.Widget)
 	}
 }

@@ -36,7 +36,7 @@ import (
 const launchActivity discordgo.InteractionResponseType = 12
 
 // canLaunch reports whether a component interaction is an "Open board"
-// button that may launch the Activity (Request.CanLaunch): the bot's
+// button (a game's, or a review's: "reviews|r3|0") that may launch the Activity (Request.CanLaunch): the bot's
 // `web` says whether it does (Reply.Launch), as the Activity opens the
 // games of the channel it runs in, which may not hold the button's game
 // (a DM, another channel).
@@ -45,7 +45,7 @@ func (a *Adapter) canLaunch(in *discordgo.Interaction) bool {
 		return false
 	}
 	b, err := protocol.ParseButton(in.MessageComponentData().CustomID)
-	return err == nil && b.Command == "web"
+	return err == nil && (b.Command == "web" || b.Command == "reviews" && b.Review != 0)
 }
 
 // ErrActivityRefused: Discord refused an Activity sign-in step (a code

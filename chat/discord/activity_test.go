@@ -127,6 +127,11 @@ func (linkTo) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64) (str
 	return fmt.Sprintf("https://go.example.org/l/%d-%s", id, u.Local()), time.Now().Add(time.Hour), nil
 }
 
+// ReviewLink makes linkTo a ReviewLinker: reviews need one.
+func (linkTo) ReviewLink(id gobot.ReviewID, u gobot.UserID, _ uint64) (string, time.Time, error) {
+	return fmt.Sprintf("https://go.example.org/r/%d-%s", id, u.Local()), time.Now().Add(time.Hour), nil
+}
+
 // activityEnv is newEnv with the web board on and the Activity set as
 // activity says.
 func activityEnv(t *testing.T, activity bool) *env {
@@ -322,6 +327,33 @@ func TestOpenBoardLaunchesOnlyWhereItShowsTheGame(t *testing.T) {
 	}
 	if calls := e.fake.take(); len(calls) != 0 {
 		t.Errorf("answering Open board called Discord: %v", calls)
+	}
+}
+
+// TestReviewOpenBoardLaunchesActivity: the answer to /go review carries
+// an Open board button (reviews|r1|0); with the Activity on, pressing it
+// in the review's channel answers LAUNCH_ACTIVITY, in a channel without
+// an open review a refusal; with the Activity off, the presser's link.
+func TestReviewOpenBoardLaunchesActivity(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		e := activityEnv(t, on)
+		_, out := e.send(e.command("111", "alice", "review", opt("size", 3, "9")), time.Now(), false)
+		open := buttons(out["data"].(map[string]any))["Open board"]
+		if open != "reviews|r1|0" {
+			t.Fatalf("/go review's answer has no Open board: %v", out)
+		}
+		code, raw := e.sendRaw(e.button("333", "carol", open))
+		if on && (code != 200 || raw != `{"type":12}`) {
+			t.Errorf("Open board of a review with the Activity: %d %s, want {\"type\":12}", code, raw)
+		}
+		if !on && !strings.Contains(raw, "https://go.example.org/r/1-333") {
+			t.Errorf("Open board of a review without the Activity: %d %s, want carol's link", code, raw)
+		}
+		if on {
+			if _, raw := e.sendRaw(e.buttonIn("333", "carol", "c2", open)); !strings.Contains(raw, "No review is open") {
+				t.Errorf("Open board of a review in another channel: %s", raw)
+			}
+		}
 	}
 }
 

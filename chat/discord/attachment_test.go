@@ -14,7 +14,7 @@ import (
 // board itself).
 type reviewLinks struct{ linkTo }
 
-func (reviewLinks) ReviewLink(id gobot.ReviewID, u gobot.UserID) (string, time.Time, error) {
+func (reviewLinks) ReviewLink(id gobot.ReviewID, u gobot.UserID, _ uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/l/r%d-%s", id, u.Local()), time.Now().Add(time.Hour), nil
 }
 

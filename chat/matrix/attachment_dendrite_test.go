@@ -23,7 +23,7 @@ func (reviewLinks) Link(id gobot.GameID, u gobot.UserID, watch bool, gen uint64)
 	return fmt.Sprintf("https://go.example.org/l/%d", id), time.Now().Add(time.Hour), nil
 }
 
-func (reviewLinks) ReviewLink(id gobot.ReviewID, u gobot.UserID) (string, time.Time, error) {
+func (reviewLinks) ReviewLink(id gobot.ReviewID, u gobot.UserID, _ uint64) (string, time.Time, error) {
 	return fmt.Sprintf("https://go.example.org/l/r%d", id), time.Now().Add(time.Hour), nil
 }
 

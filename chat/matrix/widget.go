@@ -53,24 +53,28 @@ func (a *Adapter) addWidget(ctx context.Context, w protocol.Widget, key string) 
 	me := pl.GetUserLevel(a.cli.UserID)
 	if need := pl.GetEventLevel(stateWidget); me < need {
 		return a.widgetNotice(ctx, room, key, fmt.Sprintf(
-			"I can't add game #%d's board to this room as a widget: changing the room's widgets needs power level %d and I have %d. A room admin can raise mine; meanwhile %s web sends each player a personal link.",
-			w.Game, need, me, a.cfg.Prefix))
+			"I can't add %s's board to this room as a widget: changing the room's widgets needs power level %d and I have %d. A room admin can raise mine; meanwhile %s sends each of you a personal link.",
+			w.What(), need, me, a.cfg.Prefix+map[bool]string{true: " reviews", false: " web"}[w.Review != 0]))
 	}
-	c := widgetContent{Type: "m.custom", URL: w.URL, Name: w.Name, Data: map[string]any{"game": uint64(w.Game)},
+	data := map[string]any{"game": uint64(w.Game)}
+	if w.Review != 0 {
+		data = map[string]any{"review": uint64(w.Review)}
+	}
+	c := widgetContent{Type: "m.custom", URL: w.URL, Name: w.Name, Data: data,
 		ID: w.WidgetID(), CreatorUserID: a.cli.UserID, WaitForIframeLoad: true}
 	if err := a.retry(ctx, "widget", func() error {
 		_, err := a.cli.SendStateEvent(ctx, room, stateWidget, w.WidgetID(), c)
 		return err
 	}); err != nil {
 		if errors.Is(err, mautrix.MForbidden) {
-			return a.widgetNotice(ctx, room, key, fmt.Sprintf("I can't add game #%d's board to this room as a widget: the homeserver refused (%s).", w.Game, clipText(err.Error(), 120)))
+			return a.widgetNotice(ctx, room, key, fmt.Sprintf("I can't add %s's board to this room as a widget: the homeserver refused (%s).", w.What(), clipText(err.Error(), 120)))
 		}
 		return err
 	}
 	if need := pl.GetEventLevel(stateLayout); me < need {
 		return a.widgetNotice(ctx, room, key, fmt.Sprintf(
-			"I added game #%d's board as a widget (the room's info, Extensions), but pinning it above the chat needs power level %d and I have %d.",
-			w.Game, need, me))
+			"I added %s's board as a widget (the room's info, Extensions), but pinning it above the chat needs power level %d and I have %d.",
+			w.What(), need, me))
 	}
 	return a.pinWidget(ctx, room, w.WidgetID())
 }

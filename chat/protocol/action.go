@@ -8,8 +8,8 @@ import (
 	"github.com/gobotgo/gobot"
 )
 
-// Button is what a button carries (Action.ID): a command with the game
-// or challenge it acts on, the version of the game it was shown for and
+// Button is what a button carries (Action.ID): a command with the game,
+// challenge or review it acts on, the version of the game it was shown for and
 // an argument. Its ID form, "undo|g7|12|no" or "accept|c3|0", is the one
 // codec both adapters use: Discord sends it back as the custom ID,
 // Matrix shows Line for the user to type.
@@ -17,19 +17,26 @@ type Button struct {
 	Command   string
 	Game      gobot.GameID      // either a game …
 	Challenge gobot.ChallengeID // … or a challenge
-	Version   uint64            // the game's version when the button was shown
-	Arg       string            // one word, may be empty
+	// … or a review: "reviews|r3|0", the Open board of a review's
+	// answer. Its command names no review (reviews are the room's), so
+	// Words leave it out; the button says which review it was shown for.
+	Review  gobot.ReviewID
+	Version uint64 // the game's version when the button was shown
+	Arg     string // one word, may be empty
 }
 
 // ErrButton is the error of an ID that is not a button's.
 var ErrButton = fmt.Errorf("not a button ID")
 
-// ID encodes the button: command|g<game>|<version>[|arg] or
-// command|c<challenge>|0[|arg].
+// ID encodes the button: command|g<game>|<version>[|arg],
+// command|c<challenge>|0[|arg] or command|r<review>|0[|arg].
 func (x Button) ID() string {
 	ref := fmt.Sprintf("g%d|%d", x.Game, x.Version)
-	if x.Challenge != 0 {
+	switch {
+	case x.Challenge != 0:
 		ref = fmt.Sprintf("c%d|0", x.Challenge)
+	case x.Review != 0:
+		ref = fmt.Sprintf("r%d|0", x.Review)
 	}
 	id := x.Command + "|" + ref
 	if x.Arg != "" {
@@ -58,6 +65,11 @@ func ParseButton(id string) (Button, error) {
 			return Button{}, ErrButton // a challenge has no versions
 		}
 		x.Challenge = gobot.ChallengeID(n)
+	case 'r':
+		if version != 0 {
+			return Button{}, ErrButton // a review's button has no version
+		}
+		x.Review = gobot.ReviewID(n)
 	default:
 		return Button{}, ErrButton
 	}
@@ -79,6 +91,9 @@ func (x Button) Words() []string {
 	}
 	if x.Challenge != 0 {
 		return append(w, fmt.Sprintf("#%d", x.Challenge))
+	}
+	if x.Review != 0 {
+		return w
 	}
 	return append(w, fmt.Sprintf("#%d", x.Game))
 }

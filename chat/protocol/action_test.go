@@ -10,6 +10,7 @@ func TestButtonCodec(t *testing.T) {
 		{Command: "pass", Game: 7, Version: 12},
 		{Command: "undo", Game: 7, Version: 3, Arg: "no"},
 		{Command: "accept", Challenge: 3},
+		{Command: "reviews", Review: 4},
 	} {
 		got, err := ParseButton(x.ID())
 		if err != nil || got != x {
@@ -19,7 +20,10 @@ func TestButtonCodec(t *testing.T) {
 	if got := (Button{Command: "undo", Game: 7, Version: 3, Arg: "no"}).Line(); got != "undo no #7" {
 		t.Errorf("Line = %q", got)
 	}
-	for _, id := range []string{"", "pass", "pass|g7", "pass|x7|1", "pass|g0|1", "pass|g7|-1", "pass|g7|1|a|b", "|g7|1", "pass|g99999999999999999999|1", "undo|g7|1|a b"} {
+	if got := (Button{Command: "reviews", Review: 4}).Line(); got != "reviews" {
+		t.Errorf("review's Line = %q", got)
+	}
+	for _, id := range []string{"", "pass", "pass|g7", "pass|x7|1", "pass|g0|1", "pass|g7|-1", "pass|g7|1|a|b", "|g7|1", "pass|g99999999999999999999|1", "undo|g7|1|a b", "reviews|r4|1", "reviews|r0|0"} {
 		if _, err := ParseButton(id); !errors.Is(err, ErrButton) {
 			t.Errorf("%q: %v, want ErrButton", id, err)
 		}

@@ -190,6 +190,8 @@ type Reply struct {
 	// only when the request said it can (Request.CanLaunch) and the board
 	// opened in that room shows this game; the reply is still the
 	// caller's private link, for an adapter that cannot launch after all.
+	// `reviews` sets it (without Game) when the room has an open review,
+	// which the board opened there shows or lists.
 	Launch bool `json:",omitempty"`
 }
 

@@ -6,11 +6,13 @@ import (
 	"github.com/gobotgo/gobot"
 )
 
-// A Widget is a game's web board shown inside a chat room (a Matrix
-// room widget): what the room wants, which the adapter writes as the
-// platform's room state.
+// A Widget is a game's (or a review's) web board shown inside a chat
+// room (a Matrix room widget): what the room wants, which the adapter
+// writes as the platform's room state.
 type Widget struct {
 	Game gobot.GameID
+	// Review is set instead of Game for a review's board.
+	Review gobot.ReviewID
 	// Room is the game's room (a thread's room on platforms with
 	// threads): the widget goes to the room itself.
 	Room gobot.RoomID
@@ -22,6 +24,19 @@ type Widget struct {
 	Name string
 }
 
-// WidgetID is the widget's ID in its room: one per game, so adding it
-// again replaces it.
-func (w Widget) WidgetID() string { return "gobot_game_" + strconv.FormatUint(uint64(w.Game), 10) }
+// WidgetID is the widget's ID in its room: one per game or review, so
+// adding it again replaces it.
+func (w Widget) WidgetID() string {
+	if w.Review != 0 {
+		return "gobot_review_" + strconv.FormatUint(uint64(w.Review), 10)
+	}
+	return "gobot_game_" + strconv.FormatUint(uint64(w.Game), 10)
+}
+
+// What names the widget's board in a sentence: "game #7", "review #3".
+func (w Widget) What() string {
+	if w.Review != 0 {
+		return "review #" + strconv.FormatUint(uint64(w.Review), 10)
+	}
+	return "game #" + strconv.FormatUint(uint64(w.Game), 10)
+}

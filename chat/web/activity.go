@@ -195,6 +195,20 @@ type activityAnswer struct {
 	State  *state         `json:"state,omitempty"`
 	Games  []activityGame `json:"games,omitempty"` // several: the caller chooses
 	Watch  bool           `json:"watch,omitempty"` // the games listed are to watch
+	// A review's session instead of a game's: its number, title, the
+	// controller's position, and the signed-in user's ID (who controls
+	// is said by ID). Reviews lists the channel's open reviews beside
+	// Games, to choose from.
+	Review      gobot.ReviewID   `json:"review,omitempty"`
+	Title       string           `json:"title,omitempty"`
+	ReviewState *reviewState     `json:"reviewState,omitempty"`
+	Me          gobot.UserID     `json:"me,omitempty"`
+	Reviews     []activityReview `json:"reviews,omitempty"`
+}
+
+type activityReview struct {
+	ID    gobot.ReviewID `json:"id"`
+	Label string         `json:"label"`
 }
 
 type activityGame struct {
@@ -364,10 +378,11 @@ func (a *activity) firstUse(code string, now time.Time) bool {
 // choose from (the page posts again with game); a non-player watches.
 func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Token    string       `json:"access_token"`
-		Proof    string       `json:"proof"`
-		Instance string       `json:"instance_id"`
-		Game     gobot.GameID `json:"game"`
+		Token    string         `json:"access_token"`
+		Proof    string         `json:"proof"`
+		Instance string         `json:"instance_id"`
+		Game     gobot.GameID   `json:"game"`
+		Review   gobot.ReviewID `json:"review"`
 	}
 	if !s.readActivity(w, r, &in) {
 		return
@@ -408,6 +423,25 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]})
 		return
 	}
+	var reviews []*gobot.Review
+	if err := s.cfg.Store.View(r.Context(), func(tx gobot.Tx) error {
+		var err error
+		reviews, err = tx.RoomReviews(room)
+		return err
+	}); err != nil {
+		s.cfg.Log.Error("web: activity reviews", "room", room, "err", err)
+		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The reviews could not be read just now; try again in a moment."})
+		return
+	}
+	if in.Review != 0 {
+		i := slices.IndexFunc(reviews, func(rev *gobot.Review) bool { return rev.ID == in.Review })
+		if i < 0 {
+			s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Review #%d is not open in this channel. Close the board and open it again for what is open here.", in.Review)})
+			return
+		}
+		s.activityReview(w, r, reviews[i].ID, user)
+		return
+	}
 	rb, err := s.cfg.Bot.RoomBoards(r.Context(), room, user.ID, 0)
 	if err != nil {
 		s.cfg.Log.Error("web: activity games", "room", room, "err", err)
@@ -439,6 +473,23 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 			}
 			games, watch = []*chat.BoardView{v}, true
 		}
+	}
+	if in.Game == 0 && len(reviews) > 0 {
+		// A channel with an open review: the one review and no game
+		// opens at once; otherwise games and reviews are listed.
+		if len(games) == 0 && len(reviews) == 1 {
+			s.activityReview(w, r, reviews[0].ID, user)
+			return
+		}
+		a := activityAnswer{Watch: watch}
+		for _, v := range games[:min(len(games), 15)] {
+			a.Games = append(a.Games, activityGame{ID: v.ID, Label: v.Label()})
+		}
+		for _, rev := range reviews {
+			a.Reviews = append(a.Reviews, activityReview{ID: rev.ID, Label: fmt.Sprintf("Review #%d: %s", rev.ID, rev.Title)})
+		}
+		s.activityAnswer(w, http.StatusOK, a)
+		return
 	}
 	switch len(games) {
 	case 0:
@@ -496,3 +547,40 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 // purposeActivity signs the Activity's bearer tokens: neither a link, a
 // cookie nor a widget's token can stand for one, nor one for them.
 const purposeActivity = "activity"
+
+// activityReview opens review id's session for user in the Activity: a
+// bearer token kept by the page (as a game's), and the partitioned
+// cookie for the review's own page loaded in the frame.
+func (s *Server) activityReview(w http.ResponseWriter, r *http.Request, id gobot.ReviewID, user protocol.User) {
+	sn, err := s.reviewSnapshot(r.Context(), id)
+	if err != nil {
+		s.cfg.Log.Error("web: activity review", "review", id, "err", err)
+		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The review could not be read just now; try again in a moment."})
+		return
+	}
+	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
+	p := Pass{Review: id, User: user.ID, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
+	st := sn.state
+	a := activityAnswer{URL: strings.TrimPrefix(reviewPath(id), "/"), Token: s.sign.sign(purposeActivity, p), Review: id,
+		Title: fmt.Sprintf("Review #%d · %s", id, sn.rev.Title), ReviewState: &st, Me: user.ID, Name: orName(user)}
+	http.SetCookie(w, &http.Cookie{
+		Name:        reviewCookieName(id),
+		Value:       s.sign.sign(purposeSession, p),
+		Path:        reviewPath(id),
+		Expires:     time.Unix(p.Expires, 0),
+		MaxAge:      maxAge(p.Expires, s.now()),
+		HttpOnly:    true,
+		Secure:      true,
+		SameSite:    http.SameSiteNoneMode,
+		Partitioned: true,
+	})
+	s.activityAnswer(w, http.StatusOK, a)
+}
+
+// orName is a user's name, or their ID's local part without one.
+func orName(u protocol.User) string {
+	if u.Name != "" {
+		return u.Name
+	}
+	return u.ID.Local()
+}

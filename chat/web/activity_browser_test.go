@@ -103,7 +103,7 @@ func newActivityBrowser(t *testing.T) *activityBrowser {
 		})
 	}
 	board := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/g/") {
+		if strings.HasPrefix(r.URL.Path, "/g/") || strings.HasPrefix(r.URL.Path, "/r/") {
 			how := ""
 			if _, ok := bearer(r); ok {
 				how += " bearer"
@@ -331,5 +331,84 @@ func TestBrowserActivity(t *testing.T) {
 	}))
 	if !strings.HasPrefix(child, "chrome-error://") || !strings.HasSuffix(child, " https://app.discordsays.com/?frame_id=f&instance_id=inst1&platform=desktop") {
 		t.Errorf("another application's Activity framing gobot's: its frame is %q, want the browser's refusal", child)
+	}
+}
+
+// TestBrowserActivityReview: the Activity of a channel with an open
+// review shows it, in place, to two participants with third-party
+// cookies blocked and none kept (WebKit): the controller steps forward
+// and plays a variation, the follower's board follows; the follower
+// looks around on their own and follows again. Every request to the
+// review's routes carries the page's bearer token and no cookie.
+func TestBrowserActivityReview(t *testing.T) {
+	ab := newActivityBrowser(t)
+	// A game of the channel, E5 C3 and a resignation, reviewed by alice.
+	id := ab.discordGame("111", "222")
+	for _, c := range [][]string{{"111", "play", "E5"}, {"222", "play", "C3"}, {"111", "resign"}} {
+		if r := ab.discordCmd(c[0], c[1], c[2:]...); r.Error {
+			t.Fatal(r.Text)
+		}
+	}
+	if r := ab.discordCmd("111", "review", fmt.Sprintf("#%d", id)); r.Error {
+		t.Fatal(r.Text)
+	}
+	ab.discord.instance("inst1", "777", "111", "222")
+	alice, bob := ab.tab("alice"), ab.tab("bob")
+	af := ab.launch(alice, ab.discord.code("111"), "222", "inst1") // claims to be bob
+	bf := ab.launch(bob, ab.discord.code("222"), "222", "inst1")
+	for _, c := range []struct {
+		b    *tab
+		f    *chromedp.Node
+		role string
+	}{{alice, af, "controller"}, {bob, bf, "follower"}} {
+		frameWait(c.b, c.f, "the review in the Activity", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on' && !!document.querySelector('#review [data-point="E5"]')`)
+		if got := frameEval[string](c.b, c.f, `document.body.dataset.role`); got != c.role {
+			t.Fatalf("%s's Activity is the review's %q, want %s: the user must come from Discord", c.b.name, got, c.role)
+		}
+		onSDKPage(t, c.b, c.f, "the review")
+	}
+	frameWait(bob, bf, "both on the board", `document.querySelectorAll('#review [data-present] li').length === 2`)
+	if got := frameEval[string](bob, bf, `document.querySelector('#review [data-controller]').textContent`); !strings.Contains(got, "111") {
+		t.Errorf("bob sees %q in control, want alice (111)", got)
+	}
+	// The controller steps forward twice; the follower follows.
+	clickIn(alice, af, `#review [data-action="forward"]`)
+	frameWait(bob, bf, "move 1", `document.querySelector('#review [data-move-number]').textContent === '1' && document.querySelector('[data-point="E5"]').dataset.stone === 'black'`)
+	clickIn(alice, af, `#review [data-action="forward"]`)
+	frameWait(bob, bf, "move 2", `document.querySelector('#review [data-move-number]').textContent === '2' && document.querySelector('[data-point="C3"]').dataset.stone === 'white'`)
+	// Back to move 1, and a variation: white at G3 instead of C3.
+	clickIn(alice, af, `#review [data-action="back"]`)
+	frameWait(bob, bf, "back to move 1", `document.querySelector('#review [data-move-number]').textContent === '1' && !document.querySelector('[data-point="C3"]').dataset.stone`)
+	clickIn(alice, af, `#review [data-point="G3"]`)
+	frameWait(bob, bf, "the variation", `document.querySelector('[data-point="G3"]').dataset.stone === 'white' && !!document.querySelector('#review [data-variation]')`)
+	// The follower looks around (first position) while the controller
+	// moves on, then follows again.
+	clickIn(bob, bf, `#review [data-action="detach"]`)
+	clickIn(bob, bf, `#review [data-action="first"]`)
+	frameWait(bob, bf, "bob's own first position", `document.body.dataset.following === 'off' && document.querySelector('#review [data-move-number]').textContent === '0'`)
+	clickIn(alice, af, `#review [data-action="first"]`)
+	frameWait(alice, af, "alice at the start", `document.querySelector('#review [data-move-number]').textContent === '0'`)
+	clickIn(alice, af, `#review [data-action="last"]`)
+	frameWait(alice, af, "alice at the end", `document.querySelector('#review [data-move-number]').textContent === '2'`)
+	if got := frameEval[string](bob, bf, `document.querySelector('#review [data-move-number]').textContent`); got != "0" {
+		t.Errorf("bob looking around was moved to move %s", got)
+	}
+	clickIn(bob, bf, `#review [data-action="follow"]`)
+	frameWait(bob, bf, "following again", `document.body.dataset.following === 'on' && document.querySelector('#review [data-move-number]').textContent === '2'`)
+	onSDKPage(t, alice, af, "after the review")
+	onSDKPage(t, bob, bf, "after the review")
+	ab.mu.Lock()
+	routes := slices.Clone(ab.routes)
+	ab.mu.Unlock()
+	acts, streams := 0, 0
+	for _, r := range routes {
+		if !strings.HasSuffix(r, " bearer") {
+			t.Errorf("a request to the review's routes without the bearer token, or with a cookie: %s", r)
+		}
+		acts += strings.Count(r, "/r/1/act")
+		streams += strings.Count(r, "/r/1/events")
+	}
+	if acts < 5 || streams < 2 {
+		t.Errorf("the review's routes saw %d actions and %d streams: %q", acts, streams, routes)
 	}
 }

@@ -880,3 +880,81 @@ func TestActivityProxiedUsers(t *testing.T) {
 		t.Fatalf("a forged signature past the address's limit: %d, want 429", st)
 	}
 }
+
+// TestActivityReview: a channel with one open review and no game opens
+// it at once: a bearer session of the review (a review's state, the
+// user's ID), which acts and streams on /r/{id}/ with the token and no
+// CSRF token, and opens no other review nor any game. With a game too,
+// both are listed; a review picked opens; one not open in the channel
+// is refused in words.
+func TestActivityReview(t *testing.T) {
+	ah := newActivityHarness(t)
+	if r := ah.discordCmd("111", "review", "9"); r.Error {
+		t.Fatal(r.Text)
+	}
+	ah.discord.instance("inst1", "777", "111", "222", "555")
+	tok := ah.signIn("222")
+	st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1"})
+	if st != 200 || a.Review != 1 || a.Token == "" || a.Me != "discord:222" || a.ReviewState == nil || a.ReviewState.ControllerID != "discord:111" || a.URL != "r/1" {
+		t.Fatalf("the channel's one review: %d %+v", st, a)
+	}
+	do := func(method, path, token string, form url.Values) (int, string) {
+		t.Helper()
+		var body io.Reader
+		if form != nil {
+			body = strings.NewReader(form.Encode())
+		}
+		req, _ := http.NewRequest(method, ah.ts.URL+path, body)
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	// 222 follows: the position is theirs to look at; acting as the
+	// controller is refused in words, with no CSRF token asked.
+	if st, body := do("GET", "/r/1/node/0", a.Token, nil); st != 200 || !strings.Contains(body, `"node":0`) {
+		t.Errorf("a follower's look with the bearer token: %d %s", st, body)
+	}
+	if st, body := do("POST", "/r/1/act", a.Token, url.Values{"action": {"take"}}); st != 200 || !strings.Contains(body, `"message":"`) || strings.Contains(body, "out of date") {
+		t.Errorf("a follower taking control with the bearer token: %d %s", st, body)
+	}
+	// 111 controls: a stone played with the bearer token is stored.
+	t1 := ah.signIn("111")
+	_, a1, _ := ah.postJSON("/activity/session", map[string]any{"access_token": t1, "instance_id": "inst1"})
+	if st, body := do("POST", "/r/1/act", a1.Token, url.Values{"action": {"play"}, "point": {"E5"}}); st != 200 || strings.Contains(body, `"message"`) {
+		t.Fatalf("the controller's stone with the bearer token: %d %s", st, body)
+	}
+	if n := len(ah.storedReview(1).Tree.Nodes); n != 2 {
+		t.Errorf("the stone was not stored: %d nodes", n)
+	}
+	// The token is the review's only: not another path's, not a game's.
+	if r := ah.discordCmd("555", "review", "13"); r.Error {
+		t.Fatal(r.Text)
+	}
+	if st, _ := do("GET", "/r/2/node/0", a.Token, nil); st == 200 {
+		t.Errorf("review 1's token opened review 2")
+	}
+	if st, _ := do("GET", "/r/1/node/0", "forged", nil); st == 200 {
+		t.Errorf("a forged token opened review 1")
+	}
+	// Two reviews and a game: all listed; the one picked opens.
+	id := ah.discordGame("111", "555")
+	st, a, _ = ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1"})
+	if st != 200 || a.Token != "" || len(a.Reviews) != 2 || len(a.Games) != 1 || a.Games[0].ID != id || !strings.HasPrefix(a.Reviews[1].Label, "Review #2: an empty 13x13") {
+		t.Fatalf("the list of games and reviews: %d %+v", st, a)
+	}
+	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "review": 2}); st != 200 || a.Review != 2 || a.Token == "" {
+		t.Errorf("picking review 2: %d %+v", st, a)
+	}
+	want := "Review #9 is not open in this channel."
+	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "review": 9}); st != 404 || !strings.HasPrefix(a.Message, want) || len(cookies) != 0 {
+		t.Errorf("picking a review not open here: %d %+v, want %q", st, a, want)
+	}
+}

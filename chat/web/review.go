@@ -32,9 +32,9 @@ import (
 
 // ReviewLink mints a personal link to review id for user
 // (chat.ReviewLinker).
-func (s *Server) ReviewLink(id gobot.ReviewID, user gobot.UserID) (string, time.Time, error) {
+func (s *Server) ReviewLink(id gobot.ReviewID, user gobot.UserID, gen uint64) (string, time.Time, error) {
 	exp := s.cfg.Now().Add(s.cfg.LinkTTL).Truncate(time.Second)
-	tok := s.sign.sign(purposeLink, Pass{Review: id, User: user, Expires: exp.Unix()})
+	tok := s.sign.sign(purposeLink, Pass{Review: id, User: user, Expires: exp.Unix(), Gen: gen})
 	return s.base.String() + "/l/" + tok, exp, nil
 }
 
@@ -123,20 +123,46 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
-	if cerr != nil {
-		s.refuse(w, errNoSession)
-		return Pass{}, false
+	var p Pass
+	if tok, ok := bearer(r); ok {
+		// A widget's (widget.go) or the Discord Activity's session
+		// (activity.go): the token from its sign-in, kept by its page,
+		// no cookie.
+		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
+		if errors.Is(err, ErrForged) && s.discord != nil {
+			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
+		}
+	} else {
+		c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
+		if cerr != nil {
+			s.refuse(w, errNoSession)
+			return Pass{}, false
+		}
+		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	}
-	p, err := s.sign.open(purposeSession, c.Value, s.cfg.Now())
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
+	}
+	if _, isBearer := bearer(r); err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
+		err = errReviewRevoked
 	}
 	if err != nil {
 		s.refuse(w, err)
 		return Pass{}, false
 	}
 	return p, true
+}
+
+// errReviewRevoked: the link a review's session was opened with has
+// ended (review reset).
+var errReviewRevoked = fmt.Errorf("%w by review reset", ErrRevoked)
+
+// reviewRevoked reports whether the link p's session was opened with has
+// ended: `review reset` moved the user's link generation past it. A
+// review that cannot be read revokes nothing here (its routes say so).
+func (s *Server) reviewRevoked(ctx context.Context, p Pass) bool {
+	sn, err := s.reviewSnapshot(ctx, p.Review)
+	return err == nil && sn.rev.LinkGen[p.User] != p.Gen
 }
 
 // reviewState is what a review's page shows of one position, the same
@@ -449,7 +475,9 @@ func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
 		s.reviewAnswer(w, http.StatusRequestEntityTooLarge, "That request was too large or malformed; nothing was changed.", nil)
 		return
 	}
-	if !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
+	// A bearer session needs no CSRF token: a browser adds no
+	// Authorization header to another site's request by itself.
+	if _, isBearer := bearer(r); !isBearer && !s.sign.checkCSRF(p.Session, r.PostForm.Get("csrf")) {
 		s.reviewAnswer(w, http.StatusForbidden, "This page is out of date or was not opened from your link; reload it and try again.", nil)
 		return
 	}
@@ -520,8 +548,12 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 	f.Flush()
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	_, isBearer := bearer(r)
 	for {
 		sn, err := s.reviewSnapshot(r.Context(), p.Review)
+		if err == nil && !isBearer && sn.rev.LinkGen[p.User] != p.Gen {
+			return // review reset: the link this board was opened with has ended
+		}
 		if err == nil && sn.rev.Version != last {
 			last = sn.rev.Version
 			w.Write([]byte("id: " + strconv.Itoa(last) + "\nevent: state\ndata: "))

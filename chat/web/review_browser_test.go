@@ -33,7 +33,7 @@ func (h *harness) startReview(user string, args ...string) string {
 // reviewLink is user's link to review id.
 func (h *harness) reviewLink(id gobot.ReviewID, user string) string {
 	h.t.Helper()
-	l, _, err := h.srv.ReviewLink(id, gobot.UserID("console:"+user))
+	l, _, err := h.srv.ReviewLink(id, gobot.UserID("console:"+user), 0)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -337,3 +337,69 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// TestReviewLinkReset: `review reset` moves the caller's link generation
+// in the review on: their earlier link and the board opened with it end
+// (the page refused, the live stream closed), the new link works, and
+// others' sessions go on. A reset naming no review where several are
+// open, or one of another room, is refused and changes nothing.
+func TestReviewLinkReset(t *testing.T) {
+	h := newHarness(t)
+	h.finishedGame()
+	h.startReview("alice", "#1")
+	old := h.reviewLink(1, "bob")
+	bob := h.openReview(1, "bob")
+	alice := h.openReview(1, "alice")
+	stream, done := bob.events()
+	defer done()
+	r := h.cmd("bob", "review", "reset")
+	if r.Error || !strings.Contains(r.Text, "Your earlier links to review #1 no longer work") {
+		t.Fatalf("review reset: %+v", r)
+	}
+	fresh := reviewLinkIn.FindString(r.Text)
+	if fresh == "" || fresh == old {
+		t.Fatalf("review reset gave no new link: %q", r.Text)
+	}
+	if g := h.storedReview(1).LinkGen["console:bob"]; g != 1 {
+		t.Fatalf("bob's generation is %d, want 1", g)
+	}
+	if res, page := bob.get(h.ts.URL + reviewPath(1)); res.StatusCode != http.StatusForbidden || !strings.Contains(page, "(review reset)") {
+		t.Errorf("bob's board opened with the old link: %d", res.StatusCode)
+	}
+	if res, err := bob.c.PostForm(h.ts.URL+reviewPath(1)+"/act", url.Values{"action": {"goto"}, "node": {"0"}, "csrf": {bob.csrf}}); err != nil || res.StatusCode != http.StatusForbidden {
+		t.Errorf("bob's old session acted: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	if _, err := io.ReadAll(stream.r); err != nil {
+		t.Errorf("bob's old stream: %v", err)
+	}
+	b := h.browser()
+	if res, _ := b.get(old); res.StatusCode == http.StatusSeeOther {
+		if res, _ := b.get(h.ts.URL + reviewOpenPath(1)); res.StatusCode == http.StatusSeeOther {
+			if res, _ := b.get(h.ts.URL + reviewPath(1)); res.StatusCode == 200 {
+				t.Error("the old link opened the board")
+			}
+		}
+	}
+	b = h.browser()
+	b.get(fresh)
+	b.get(h.ts.URL + reviewOpenPath(1))
+	if res, page := b.get(h.ts.URL + reviewPath(1)); res.StatusCode != 200 || !strings.Contains(page, `data-user="console:bob"`) {
+		t.Errorf("the new link: %d", res.StatusCode)
+	}
+	if res, _ := alice.get(h.ts.URL + reviewPath(1)); res.StatusCode != 200 {
+		t.Errorf("alice's session ended with bob's reset: %d", res.StatusCode)
+	}
+	h.startReview("alice", "9")
+	v := h.storedReview(1).Version
+	if r := h.cmd("bob", "review", "reset"); !r.Error || !strings.Contains(r.Text, "say which") {
+		t.Errorf("a reset naming none of two: %+v", r)
+	}
+	if r := h.cmd("bob", "review", "reset", "#7"); !r.Error || !strings.Contains(r.Text, "no open review #7") {
+		t.Errorf("a reset of a review that does not exist: %+v", r)
+	}
+	if h.storedReview(1).Version != v {
+		t.Error("a refused reset changed review #1")
+	}
+}

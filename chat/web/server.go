@@ -178,6 +178,8 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /r/{id}/act", s.reviewAct)
 	s.mux.HandleFunc("GET /widget/{id}", s.widgetPage)
 	s.mux.HandleFunc("POST /widget/{id}/session", s.widgetSessionRoute)
+	s.mux.HandleFunc("GET /widget/r/{id}", s.reviewWidgetPage) // widget.go
+	s.mux.HandleFunc("POST /widget/r/{id}/session", s.reviewWidgetSessionRoute)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	s.mux.HandleFunc("/", s.unknown)
 	if cfg.Activity != nil {
@@ -332,6 +334,8 @@ func (s *Server) refuse(w http.ResponseWriter, err error) {
 		code, why = http.StatusForbidden, "This link has expired."
 	case errors.Is(err, errWrongGame):
 		code, why = http.StatusForbidden, "This link is for another game."
+	case errors.Is(err, errReviewRevoked):
+		code, why = http.StatusForbidden, "This link was replaced by a newer one (review reset), which ended it and the boards opened with it."
 	case errors.Is(err, ErrRevoked):
 		code, why = http.StatusForbidden, "This link was replaced by a newer one (web reset), which ended it and the boards opened with it."
 	case errors.Is(err, errUnavailable):

@@ -143,6 +143,29 @@ func (w widgetLinker) WidgetURL(id gobot.GameID) string {
 	return w.base.String() + "/widget/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
 }
 
+// ReviewWidgetURL is review id's widget page (chat.ReviewWidgetLinker).
+func (w widgetLinker) ReviewWidgetURL(id gobot.ReviewID) string {
+	return w.base.String() + "/widget/r/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
+}
+
+// reviewWidgetPage serves a review's widget page: the review's board,
+// empty until the page has signed in. GET: it changes nothing.
+func (s *Server) reviewWidgetPage(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.unknown(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", s.widgetCSP())
+	h.Del("X-Frame-Options")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.page.ExecuteTemplate(w, "review-widget", reviewPage{ID: gobot.ReviewID(id), Role: "follower"}); err != nil {
+		s.cfg.Log.Error("web: review widget template", "err", err)
+	}
+}
+
 // widgetPage serves the widget page: the same markup as a game's page,
 // empty until the page has signed in. GET: it reads nothing and changes
 // nothing.
@@ -251,6 +274,10 @@ type widgetSession struct {
 	Name    string `json:"name,omitempty"`    // who signed in
 	Resign  string `json:"resign,omitempty"`  // the Resign button's question, in chat's words
 	State   *state `json:"state,omitempty"`
+	// A review's widget: the controller's position and the user's ID
+	// (who controls is said by ID).
+	ReviewState *reviewState `json:"reviewState,omitempty"`
+	Me          gobot.UserID `json:"me,omitempty"`
 }
 
 // widgetBusy is a refused sign-in's text, by the limit that refused it.
@@ -266,6 +293,16 @@ var widgetBusy = map[refusal]string{
 // the game's routes. A player may play; anyone else in the game's room
 // may watch; nobody else gets the game. It changes no game.
 func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
+	s.widgetSession(w, r, false)
+}
+
+// reviewWidgetSessionRoute opens a review widget's session: as a game's,
+// for the members of the review's room.
+func (s *Server) reviewWidgetSessionRoute(w http.ResponseWriter, r *http.Request) {
+	s.widgetSession(w, r, true)
+}
+
+func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bool) {
 	reply := func(code int, ws widgetSession) {
 		b, _ := json.Marshal(ws)
 		w.Header().Set("Content-Type", "application/json")
@@ -275,7 +312,7 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil || id == 0 {
-		reply(http.StatusNotFound, widgetSession{Message: "This is not a game's widget."})
+		reply(http.StatusNotFound, widgetSession{Message: "This is not a game's or a review's widget."})
 		return
 	}
 	if s.cfg.Widgets == nil {
@@ -340,6 +377,12 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusUnauthorized, widgetSession{Message: "Your homeserver did not confirm who you are; reload the widget to sign in again."})
 		return
 	}
+	if review {
+		code, ws := s.reviewWidgetOpen(r.Context(), gobot.ReviewID(id), user)
+		opened = code == http.StatusOK
+		reply(code, ws)
+		return
+	}
 	sn, err := s.snapshot(r.Context(), gobot.GameID(id))
 	if errors.Is(err, errNoGame) {
 		reply(http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Game #%d no longer exists.", id)})
@@ -371,6 +414,36 @@ func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	opened = true
 	reply(http.StatusOK, ws)
+}
+
+// reviewWidgetOpen opens review id's widget session for user, a member
+// of the review's room (the homeserver says), who follows it and
+// controls it when the review says so.
+func (s *Server) reviewWidgetOpen(ctx context.Context, id gobot.ReviewID, user gobot.UserID) (int, widgetSession) {
+	sn, err := s.reviewSnapshot(ctx, id)
+	if errors.Is(err, errNoReview) {
+		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Review #%d no longer exists.", id)}
+	}
+	if err != nil {
+		return http.StatusServiceUnavailable, widgetSession{Message: "The review could not be read just now; reload the widget in a moment."}
+	}
+	in, err := s.cfg.Widgets.InRoom(ctx, sn.rev.Room, user)
+	if err != nil {
+		return http.StatusServiceUnavailable, widgetSession{Message: "The review's room could not be checked just now; reload the widget in a moment."}
+	}
+	if !in {
+		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of review #%d's room can see its board.", id)}
+	}
+	p := Pass{Review: id, User: user, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	st := sn.state
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: "follower", Name: user.Local(), ReviewState: &st, Me: user}
+	if sn.rev.Controller == user {
+		ws.Role = "controller"
+	}
+	if n, ok := sn.names[user]; ok {
+		ws.Name = n
+	}
+	return http.StatusOK, ws
 }
 
 // bearer returns the request's bearer token, if its Authorization

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"maunium.net/go/mautrix"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 )
 
@@ -152,11 +154,15 @@ func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode s
 		mode := r.URL.Query().Get("mode")
 		// What Element does with the widget's URL: the template
 		// variables filled in, then its widgetId and parentUrl added.
-		src := m.srv.Linker().(chat.WidgetLinker).WidgetURL(m.game)
+		// ?review=N frames review N's widget instead of the game's.
+		src, wid := m.srv.Linker().(chat.WidgetLinker).WidgetURL(m.game), "gobot_game_1"
+		if n, err := strconv.ParseUint(r.URL.Query().Get("review"), 10, 64); err == nil {
+			src, wid = m.srv.Linker().(chat.ReviewWidgetLinker).ReviewWidgetURL(gobot.ReviewID(n)), fmt.Sprintf("gobot_review_%d", n)
+		}
 		src = strings.NewReplacer("$matrix_room_id", url.QueryEscape(string(m.room)), "$matrix_user_id", url.QueryEscape("@alice:localhost")).Replace(src)
-		src += "&widgetId=gobot_game_1&parentUrl=" + url.QueryEscape(base+"/")
+		src += "&widgetId=" + wid + "&parentUrl=" + url.QueryEscape(base+"/")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		cfg := elementCfg{WidgetID: "gobot_game_1", Origin: m.ts.URL, Mode: mode, Creds: creds(mode)}
+		cfg := elementCfg{WidgetID: wid, Origin: m.ts.URL, Mode: mode, Creds: creds(mode)}
 		if mode == "hostile" {
 			cfg.Evil = evil + "/?creds=" + url.QueryEscape(r.URL.Query().Get("evil"))
 		}
@@ -337,5 +343,88 @@ func TestBrowserWidget(t *testing.T) {
 	}
 	if who := frameEval[string](evil, f4, `document.querySelector('[data-who]').textContent`); who != "(alice, black)" {
 		t.Errorf("beside another widget that forged bob's sign-in, the board signed in as %q, want alice", who)
+	}
+}
+
+// TestBrowserReviewWidget: a review's widget in two Element stand-ins
+// (alice's and bob's, each its own site), signed in with their real
+// Dendrite OpenID tokens: alice started the review and controls it,
+// bob follows; alice steps forward and plays a variation, bob's widget
+// follows live; bob looks around and follows again. Neither page keeps
+// a cookie.
+func TestBrowserReviewWidget(t *testing.T) {
+	browser := startBrowser(t,
+		chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	lnA, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lnB, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := func(ln net.Listener) string { return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port) }
+	m := newMatrixHarness(t, "http://localhost:"+port(lnA), "http://localhost:"+port(lnB))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// game #1 played to its end (E5, C3, a resignation), then reviewed.
+	m.say(ctx, m.alice, "!go play E5")
+	m.say(ctx, m.bob, "!go play C3")
+	until(t, ctx, "two moves", func() bool { _, n := m.game1(ctx); return n == 2 })
+	m.say(ctx, m.alice, "!go resign")
+	until(t, ctx, "the game's end", func() bool { g, _ := m.game1(ctx); return !g.Active() })
+	m.say(ctx, m.alice, "!go review #1")
+	until(t, ctx, "review #1", func() bool {
+		return m.db.View(ctx, func(tx gobot.Tx) error { _, err := tx.Review(1); return err }) == nil
+	})
+	creds := func(c *mautrix.Client) func(string) map[string]string {
+		return func(string) map[string]string {
+			tok := openID(t, c)
+			return map[string]string{"access_token": tok.AccessToken, "token_type": tok.TokenType, "matrix_server_name": tok.MatrixServerName, "expires_in": fmt.Sprint(tok.ExpiresIn)}
+		}
+	}
+	baseA := startElement(t, m, lnA, creds(m.alice), "")
+	baseB := startElement(t, m, lnB, creds(m.bob), "")
+	alice, bob := newTab(t, m.harness, browser, "alice"), newTab(t, m.harness, browser, "bob")
+	alice.do("open Element", chromedp.Navigate(baseA+"/?mode=at-once&review=1"))
+	bob.do("open Element", chromedp.Navigate(baseB+"/?mode=at-once&review=1"))
+	af, bf := inFrame(alice), inFrame(bob)
+	for _, c := range []struct {
+		b    *tab
+		f    *chromedp.Node
+		role string
+	}{{alice, af, "controller"}, {bob, bf, "follower"}} {
+		frameWait(c.b, c.f, "the review after signing in", `document.body.dataset.signin === 'on' && document.body.dataset.live === 'on' && !!document.querySelector('[data-point="E5"]')`)
+		if got := frameEval[string](c.b, c.f, `document.body.dataset.role`); got != c.role {
+			t.Fatalf("%s's widget is the review's %q, want %s", c.b.name, got, c.role)
+		}
+		if n := frameEval[float64](c.b, c.f, `document.cookie.length + (localStorage.length || 0)`); n != 0 {
+			t.Errorf("%s's widget keeps %v characters of cookies or storage", c.b.name, n)
+		}
+	}
+	click := func(b *tab, f *chromedp.Node, sel string) {
+		t.Helper()
+		b.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.FromNode(f)))
+	}
+	frameWait(bob, bf, "both on the board", `document.querySelectorAll('[data-present] li').length === 2`)
+	click(alice, af, `[data-action="first"]`)
+	frameWait(bob, bf, "the start", `document.querySelector('[data-move-number]').textContent === '0' && !document.querySelector('[data-point="E5"]').dataset.stone`)
+	click(alice, af, `[data-action="forward"]`)
+	frameWait(bob, bf, "move 1", `document.querySelector('[data-move-number]').textContent === '1' && document.querySelector('[data-point="E5"]').dataset.stone === 'black'`)
+	click(alice, af, `[data-point="G3"]`)
+	frameWait(bob, bf, "the variation", `document.querySelector('[data-point="G3"]').dataset.stone === 'white' && !!document.querySelector('[data-variation]')`)
+	click(bob, bf, `[data-action="detach"]`)
+	click(bob, bf, `[data-action="first"]`)
+	frameWait(bob, bf, "bob's own start", `document.body.dataset.following === 'off' && document.querySelector('[data-move-number]').textContent === '0'`)
+	click(alice, af, `[data-action="back"]`)
+	frameWait(alice, af, "alice at move 1", `document.querySelector('[data-move-number]').textContent === '1'`)
+	if got := frameEval[string](bob, bf, `document.querySelector('[data-move-number]').textContent`); got != "0" {
+		t.Errorf("bob looking around was moved to move %s", got)
+	}
+	click(bob, bf, `[data-action="follow"]`)
+	frameWait(bob, bf, "following again", `document.body.dataset.following === 'on' && document.querySelector('[data-move-number]').textContent === '1'`)
+	if n := len(m.storedReview(1).Tree.Nodes); n != 4 {
+		t.Errorf("review #1 has %d positions, want 4 (the start, E5, C3 and the variation G3)", n)
 	}
 }

@@ -623,3 +623,118 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestReviewWidgetSignIn (real Dendrite): `!go review 9` in a Matrix room
+// adds the review's widget to the room (gobot_review_1, its page
+// /widget/r/1); the widget page is framed only by the configured
+// origins; alice's OpenID token opens her session as the review's
+// controller, whose bearer token plays a stone without a cookie or a
+// CSRF token and streams the review; bob's opens a follower's; dave,
+// outside the room, gets nothing; a game's widget token opens no
+// review.
+func TestReviewWidgetSignIn(t *testing.T) {
+	m := newMatrixHarness(t, "https://app.element.io")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// alice lets the bot change the room's widgets (power level 100).
+	var pl event.PowerLevelsEventContent
+	if err := m.alice.StateEvent(ctx, m.room, event.StatePowerLevels, "", &pl); err != nil {
+		t.Fatal(err)
+	}
+	pl.SetUserLevel(m.botID, 100)
+	if _, err := m.alice.SendStateEvent(ctx, m.room, event.StatePowerLevels, "", &pl); err != nil {
+		t.Fatal(err)
+	}
+	m.say(ctx, m.alice, "!go review 9")
+	var w struct {
+		URL  string         `json:"url"`
+		Data map[string]any `json:"data"`
+	}
+	until(t, ctx, "the review's widget in the room", func() bool {
+		return m.alice.StateEvent(ctx, m.room, event.Type{Type: "im.vector.modular.widgets", Class: event.StateEventType}, "gobot_review_1", &w) == nil && w.URL != ""
+	})
+	if w.URL != m.ts.URL+"/widget/r/1?room=$matrix_room_id&user=$matrix_user_id" || w.Data["review"] != float64(1) {
+		t.Fatalf("the review's widget: %+v", w)
+	}
+	resp, err := http.Get(m.ts.URL + "/widget/r/1?room=!x:localhost&user=@bob:localhost&widgetId=w&parentUrl=https://app.element.io/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasSuffix(resp.Header.Get("Content-Security-Policy"), "frame-ancestors https://app.element.io") ||
+		!strings.Contains(string(page), `data-action="forward"`) || !strings.Contains(string(page), `src="/static/review.js"`) || strings.Contains(string(page), "<script>") || strings.Contains(string(page), "bob") {
+		t.Fatalf("the review's widget page: %d %q\n%s", resp.StatusCode, resp.Header.Get("Content-Security-Policy"), page)
+	}
+	signIn := func(c *mautrix.Client, review int) (int, widgetSession) {
+		t.Helper()
+		tok := openID(t, c)
+		b, _ := json.Marshal(widgetSignIn{AccessToken: tok.AccessToken, MatrixServerName: tok.MatrixServerName})
+		resp, err := http.Post(fmt.Sprintf("%s/widget/r/%d/session", m.ts.URL, review), "application/json", strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var ws widgetSession
+		json.NewDecoder(resp.Body).Decode(&ws)
+		return resp.StatusCode, ws
+	}
+	do := func(method, path, token string, form url.Values) (int, string) {
+		t.Helper()
+		var body io.Reader
+		if form != nil {
+			body = strings.NewReader(form.Encode())
+		}
+		req, _ := http.NewRequestWithContext(ctx, method, m.ts.URL+path, body)
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if strings.HasSuffix(path, "/events") {
+			for sc := bufio.NewScanner(res.Body); sc.Scan(); {
+				if strings.HasPrefix(sc.Text(), "event: ") {
+					return res.StatusCode, sc.Text()
+				}
+			}
+			return res.StatusCode, ""
+		}
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	code, alice := signIn(m.alice, 1)
+	if code != 200 || alice.Role != "controller" || alice.Me != "matrix:@alice:localhost" || alice.ReviewState == nil || alice.Token == "" {
+		t.Fatalf("alice's sign-in: %d %+v", code, alice)
+	}
+	if code, body := do("POST", "/r/1/act", alice.Token, url.Values{"action": {"play"}, "point": {"E5"}}); code != 200 || strings.Contains(body, `"message"`) {
+		t.Fatalf("alice's stone with the bearer token: %d %s", code, body)
+	}
+	if n := len(m.storedReview(1).Tree.Nodes); n != 2 {
+		t.Errorf("the stone was not stored: %d nodes", n)
+	}
+	if code, line := do("GET", "/r/1/events", alice.Token, nil); code != 200 || line != "event: state" {
+		t.Errorf("the review's live stream with the bearer token: %d %q", code, line)
+	}
+	code, bob := signIn(m.bob, 1)
+	if code != 200 || bob.Role != "follower" || bob.Me != "matrix:@bob:localhost" || !strings.Contains(bob.Name, "bob") {
+		t.Fatalf("bob's sign-in: %d %+v", code, bob)
+	}
+	if code, body := do("GET", "/r/1/node/0", bob.Token, nil); code != 200 || !strings.Contains(body, `"node":0`) {
+		t.Errorf("bob looks around with the bearer token: %d %s", code, body)
+	}
+	if code, ws := signIn(m.dave, 1); code != 403 || ws.Token != "" || !strings.Contains(ws.Message, "members of review #1's room") {
+		t.Errorf("dave, outside the room: %d %+v", code, ws)
+	}
+	if code, ws := signIn(m.carol, 9); code != 404 || ws.Token != "" {
+		t.Errorf("a review that does not exist: %d %+v", code, ws)
+	}
+	// A game's widget token is the game's only.
+	_, game := m.signIn(m.game, "", openID(t, m.alice).AccessToken, "localhost")
+	if code, _ := do("GET", "/r/1/node/0", game.Token, nil); code == 200 || game.Token == "" {
+		t.Errorf("a game's widget token opened the review: %d (token %q)", code, game.Token)
+	}
+}

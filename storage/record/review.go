@@ -32,6 +32,7 @@ type reviewRec struct {
 	Owner      string            `json:"owner"`
 	Controller string            `json:"controller"`
 	Present    []string          `json:"present,omitempty"`
+	LinkGen    map[string]uint64 `json:"gen,omitempty"`
 	Kept       bool              `json:"kept,omitempty"`
 	Closed     bool              `json:"closed,omitempty"`
 	Created    time.Time         `json:"created"`
@@ -81,6 +82,14 @@ func EncodeReview(r *gobot.Review) ([]byte, error) {
 				rec.Info = map[string]string{}
 			}
 			rec.Info[id] = *f
+		}
+	}
+	for u, g := range r.LinkGen {
+		if g != 0 {
+			if rec.LinkGen == nil {
+				rec.LinkGen = map[string]uint64{}
+			}
+			rec.LinkGen[string(u)] = g
 		}
 	}
 	for _, u := range r.Present {
@@ -202,6 +211,12 @@ func DecodeReview(raw []byte) (*gobot.Review, error) {
 	r := &gobot.Review{ID: gobot.ReviewID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Game: gobot.GameID(rec.Game),
 		Title: rec.Title, Tree: t, Node: rec.Node, Owner: gobot.UserID(rec.Owner), Controller: gobot.UserID(rec.Controller),
 		Kept: rec.Kept, Closed: rec.Closed, Created: rec.Created, Updated: rec.Updated}
+	for u, g := range rec.LinkGen {
+		if r.LinkGen == nil {
+			r.LinkGen = map[gobot.UserID]uint64{}
+		}
+		r.LinkGen[gobot.UserID(u)] = g
+	}
 	for _, u := range rec.Present {
 		r.Present = append(r.Present, gobot.UserID(u))
 	}

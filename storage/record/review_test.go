@@ -2,6 +2,7 @@ package record
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,5 +65,27 @@ func TestReviewRecord(t *testing.T) {
 		if _, err := DecodeReview([]byte(bad)); err == nil {
 			t.Errorf("%s decoded", bad)
 		}
+	}
+}
+
+// TestReviewRecordLinkGen: users' link generations are kept (only the
+// ones past 0), and a record without them reads as none.
+func TestReviewRecordLinkGen(t *testing.T) {
+	r := testReview(t)
+	r.LinkGen = map[gobot.UserID]uint64{"discord:bob": 2}
+	raw, err := EncodeReview(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"gen":{"discord:bob":2}`) {
+		t.Errorf("record without the generation: %s", raw)
+	}
+	got, err := DecodeReview(raw)
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("decoded %+v, %v; want %+v", got, err, r)
+	}
+	r.LinkGen = map[gobot.UserID]uint64{"discord:bob": 0}
+	if raw, _ := EncodeReview(r); strings.Contains(string(raw), `"gen"`) {
+		t.Errorf("a generation 0 is stored: %s", raw)
 	}
 }

@@ -18,6 +18,7 @@ const signinBox = document.getElementById("signin");
 const gameBox = document.getElementById("game");
 const choose = document.getElementById("choose");
 const list = document.getElementById("games");
+const reviewList = document.getElementById("reviews");
 let token = "";
 const ui = window.gobotBoard({
   base: "",
@@ -71,24 +72,50 @@ function show(s) {
 
 // open asks gobot for the game's session and shows its board; with
 // several games it lists them.
-async function open(accessToken, proof, instance, game) {
+// showReview puts a review's board in the page for the session gobot
+// opened: review.js runs it with the bearer token.
+function showReview(s) {
+  // The review's board comes from its template: while a game is shown,
+  // the page holds one board, one status line (boardui.js's).
+  const box = document.getElementById("review-board").content.firstElementChild.cloneNode(true);
+  document.body.append(box);
+  body.dataset.review = String(s.review);
+  box.querySelector("[data-review-title]").textContent = s.title;
+  box.querySelector("[data-review-who]").textContent = "(" + s.name + ")";
+  document.title = s.title + " · gobot";
+  signinBox.hidden = true;
+  say("", "board");
+  window.gobotReview({
+    root: box, base: "r/" + s.review + "/", me: s.me, state: s.reviewState,
+    auth: { headers: { "Authorization": "Bearer " + s.token } },
+    ended: "Your session on the review has ended; close the board and open it again.",
+  });
+}
+
+// choice is a button of the list: a game or a review to open.
+function choice(label, data, pick) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.type = "button";
+  Object.assign(b.dataset, data);
+  b.textContent = label;
+  b.addEventListener("click", () => { choose.hidden = true; pick(); });
+  li.append(b);
+  return li;
+}
+
+async function open(accessToken, proof, instance, game, review) {
   say("Opening the board…");
-  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: instance, game: game || 0 });
+  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: instance, game: game || 0, review: review || 0 });
   if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
+  if (s.out.token && s.out.review) { showReview(s.out); return; }
   if (s.out.token) { show(s.out); return; }
-  list.replaceChildren();
-  for (const g of s.out.games || []) {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.game = String(g.id);
-    b.textContent = g.label;
-    b.addEventListener("click", () => { choose.hidden = true; open(accessToken, proof, instance, g.id); });
-    li.append(b);
-    list.append(li);
-  }
+  const games = s.out.games || [], reviews = s.out.reviews || [];
+  list.replaceChildren(...games.map((g) => choice(g.label, { game: String(g.id) }, () => open(accessToken, proof, instance, g.id, 0))));
+  reviewList.replaceChildren(...reviews.map((r) => choice(r.label, { review: String(r.id) }, () => open(accessToken, proof, instance, 0, r.id))));
   choose.hidden = false;
-  say(s.out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
+  if (reviews.length) say(games.length ? "A game or a review: which board?" : "Several reviews are open in this channel: which one?", "choose");
+  else say(s.out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
 }
 
 async function main() {
@@ -119,7 +146,7 @@ async function main() {
     say("Discord did not accept the sign-in; close the board and open it again.", "refused");
     return;
   }
-  await open(t.out.access_token, t.out.proof, sdk.instanceId, 0);
+  await open(t.out.access_token, t.out.proof, sdk.instanceId, 0, 0);
 }
 
 main();

@@ -1,25 +1,34 @@
 // gobot's review board: the page of a review's personal link, signed in
-// by its session cookie. The board follows the controller's position
-// over Server-Sent Events; the one in control navigates, plays stones
-// (variations), marks points and comments through POSTs to /r/{id}/act
-// with the page's CSRF token; a follower may look around on their own
-// (GETs of /r/{id}/node/{n}) and follow again. No framework, no inline
-// script (the CSP forbids it).
+// by its session cookie, or the Discord Activity's page, signed in by a
+// bearer token it keeps (activity.js calls window.gobotReview). The board
+// follows the controller's position over Server-Sent Events; the one in
+// control navigates, plays stones (variations), marks points and
+// comments through POSTs to r/{id}/act (with the page's CSRF token when
+// signed in by cookie); a follower may look around on their own (GETs
+// of r/{id}/node/{n}) and follow again. No framework, no inline script
+// (the CSP forbids it).
 "use strict";
-(function () {
+// opt: root (the element holding the board and its tools), base (the
+// review's path, ending in "/"), me (the user's ID), auth (null for the
+// cookie, else { headers } to send), state (the position to start from,
+// or null for the one the page was served with), ended (what to say when
+// the session is refused).
+window.gobotReview = function (opt) {
   const body = document.body;
-  const base = "/r/" + body.dataset.review + "/";
-  const board = document.getElementById("board");
-  const status = document.querySelector("[data-status]");
-  const message = document.querySelector("[data-message]");
-  const moveNumber = document.querySelector("[data-move-number]");
-  const slider = document.querySelector("[data-slider]");
-  const controller = document.querySelector("[data-controller]");
-  const comment = document.querySelector("[data-comment]");
-  const commentText = document.querySelector("[data-comment-text]");
-  const presentList = document.querySelector("[data-present]");
-  const giveTo = document.querySelector("[data-give-to]");
-  const me = body.dataset.user;
+  const root = opt.root;
+  const base = opt.base;
+  const board = root.querySelector(".board");
+  const status = root.querySelector("[data-status]");
+  const message = root.querySelector("[data-message]");
+  const moveNumber = root.querySelector("[data-move-number]");
+  const slider = root.querySelector("[data-slider]");
+  const controller = root.querySelector("[data-controller]");
+  const comment = root.querySelector("[data-comment]");
+  const commentText = root.querySelector("[data-comment-text]");
+  const presentList = root.querySelector("[data-present]");
+  const giveTo = root.querySelector("[data-give-to]");
+  const me = opt.me;
+  const how = opt.auth ? { credentials: "omit", headers: opt.auth.headers } : { credentials: "same-origin", headers: {} };
 
   // shown is the state on the board; latest the controller's last one.
   let shown = {
@@ -56,9 +65,9 @@
 
   function people(st) {
     controller.textContent = st.controller;
-    presentList.replaceChildren(...st.present.map((p) => { const li = document.createElement("li"); li.textContent = p.name; return li; }));
+    presentList.replaceChildren(...(st.present || []).map((p) => { const li = document.createElement("li"); li.textContent = p.name; return li; }));
     const keep = giveTo.value;
-    giveTo.replaceChildren(...st.present.filter((p) => p.id !== st.controllerId).map((p) => {
+    giveTo.replaceChildren(...(st.present || []).filter((p) => p.id !== st.controllerId).map((p) => {
       const o = document.createElement("option"); o.value = p.id; o.textContent = p.name; return o;
     }));
     if (keep) giveTo.value = keep;
@@ -78,10 +87,10 @@
 
   async function post(fields) {
     const form = new URLSearchParams(fields);
-    form.set("csrf", body.dataset.csrf);
+    if (!opt.auth) form.set("csrf", body.dataset.csrf);
     let res;
     try {
-      res = await fetch(base + "act", { method: "POST", body: form, credentials: "same-origin", headers: { "Accept": "application/json" } });
+      res = await fetch(base + "act", { method: "POST", body: form, credentials: how.credentials, headers: Object.assign({ "Accept": "application/json" }, how.headers) });
     } catch (e) { say("The server could not be reached; nothing was changed. Try again."); return; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { message: "The server answered " + res.status + "." }; }
@@ -93,7 +102,7 @@
   async function look(n) {
     body.dataset.following = "off";
     let res;
-    try { res = await fetch(base + "node/" + n, { credentials: "same-origin" }); } catch (e) { say("The server could not be reached."); return; }
+    try { res = await fetch(base + "node/" + n, { credentials: how.credentials, headers: how.headers }); } catch (e) { say("The server could not be reached."); return; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = {}; }
     if (data.state && !following()) draw(data.state);
@@ -122,7 +131,7 @@
     return undefined;
   }
 
-  document.addEventListener("click", (ev) => {
+  root.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-action]");
     if (!b) return;
     const a = b.dataset.action;
@@ -141,9 +150,9 @@
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
     if (!pt || !controlling()) return;
-    const tool = (document.querySelector('input[name="tool"]:checked') || {}).value || "play";
+    const tool = (root.querySelector('input[name="tool"]:checked') || {}).value || "play";
     if (tool === "play") { post({ action: "play", point: pt.dataset.point }); return; }
-    const label = document.querySelector('input[name="label"]');
+    const label = root.querySelector('input[name="label"]');
     post({ action: "mark", point: pt.dataset.point, shape: tool, text: label ? label.value : "" });
   });
 
@@ -153,12 +162,68 @@
     if (keys[ev.key]) { ev.preventDefault(); step(() => target(keys[ev.key])); }
   });
 
+  if (opt.state) {
+    latest = opt.state;
+    draw(opt.state);
+    people(opt.state);
+  }
   roles();
-  // v=0: the stream's first event is the whole state, present list included.
-  const events = new EventSource(base + "events?v=0");
-  events.addEventListener("open", () => { body.dataset.live = "on"; });
-  events.addEventListener("error", () => { body.dataset.live = "off"; });
-  events.addEventListener("state", (ev) => {
-    try { apply(JSON.parse(ev.data)); } catch (e) { /* a malformed event is skipped */ }
-  });
-})();
+  body.dataset.following = "on";
+  if (!opt.auth) {
+    // v=0: the stream's first event is the whole state, present list included.
+    const events = new EventSource(base + "events?v=0");
+    events.addEventListener("open", () => { body.dataset.live = "on"; });
+    events.addEventListener("error", () => { body.dataset.live = "off"; });
+    events.addEventListener("state", (ev) => {
+      try { apply(JSON.parse(ev.data)); } catch (e) { /* a malformed event is skipped */ }
+    });
+    return;
+  }
+  // A bearer session: the stream is read through fetch, which can send
+  // the Authorization header (EventSource cannot); cut, it reconnects
+  // after a second, from v=0 (presence is per stream: the first event
+  // is the whole state again).
+  (async function listen() {
+    for (;;) {
+      try {
+        const res = await fetch(base + "events?v=0", { credentials: how.credentials, cache: "no-store",
+          headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
+        if (res.status === 401 || res.status === 403) {
+          body.dataset.live = "off";
+          say(opt.ended || "Your session on the review has ended.");
+          return;
+        }
+        if (res.ok && res.body) {
+          body.dataset.live = "on";
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buf = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += value;
+            let i;
+            while ((i = buf.indexOf("\n\n")) >= 0) {
+              const block = buf.slice(0, i);
+              buf = buf.slice(i + 2);
+              let kind = "", data = "";
+              for (const l of block.split("\n")) {
+                if (l.startsWith("event: ")) kind = l.slice(7);
+                else if (l.startsWith("data: ")) data += l.slice(6);
+              }
+              if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
+            }
+          }
+        }
+      } catch (e) { /* reconnect below */ }
+      body.dataset.live = "off";
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+};
+
+// The review's own page (review.html) starts itself; the Activity's page
+// and the review's widget (data-auth="bearer") call gobotReview once
+// signed in.
+if (document.body.dataset.review && document.body.dataset.auth !== "bearer") {
+  window.gobotReview({ root: document, base: "/r/" + document.body.dataset.review + "/", me: document.body.dataset.user, auth: null, state: null });
+}

@@ -10,17 +10,19 @@
 (function () {
   const body = document.body;
   const game = body.dataset.game;
+  // A review's widget (review-widget in widget.html): review.js runs its
+  // board once signed in.
+  const review = body.dataset.review;
   const actions = document.getElementById("actions");
   const status = document.querySelector("[data-status]");
   const who = document.querySelector("[data-who]");
   let token = "";
-  // The board itself (drawing, clicks, keys, buttons) is boardui.js's;
-  // this page adds the sign-in and the bearer token.
-  const ui = window.gobotBoard({
+  // A game's board itself (drawing, clicks, keys, buttons) is
+  // boardui.js's; this page adds the sign-in and the bearer token.
+  const ui = review ? null : window.gobotBoard({
     auth: () => token ? { credentials: "omit", headers: { "Authorization": "Bearer " + token } } : null,
     ended: "Your session on the board has ended; reopen the widget.",
   });
-  const say = ui.say;
 
   function signin(state, text) {
     body.dataset.signin = state;
@@ -70,7 +72,7 @@
     signin("checking", "Checking with your homeserver…");
     let res, data = {};
     try {
-      res = await fetch("/widget/" + game + "/session", {
+      res = await fetch(review ? "/widget/r/" + review + "/session" : "/widget/" + game + "/session", {
         method: "POST", credentials: "omit", cache: "no-store",
         headers: { "Content-Type": "application/json", "Accept": "application/json" },
         body: JSON.stringify({ access_token: creds.access_token, matrix_server_name: creds.matrix_server_name, expires_in: Math.floor(Number(creds.expires_in)) || 0 }),
@@ -85,6 +87,16 @@
       return;
     }
     token = data.token;
+    if (review) {
+      who.textContent = "(" + data.name + ")";
+      signin("on");
+      window.gobotReview({
+        root: document, base: "/r/" + review + "/", me: data.me, state: data.reviewState,
+        auth: { headers: { "Authorization": "Bearer " + token } },
+        ended: "Your session on the review has ended; reopen the widget.",
+      });
+      return;
+    }
     body.dataset.role = data.role;
     body.dataset.color = data.color || "";
     body.dataset.confirm = data.confirm || "";
