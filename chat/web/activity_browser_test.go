@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
@@ -244,6 +245,11 @@ func TestBrowserActivity(t *testing.T) {
 	waitStoneIn(alice, af, "C3", "white")
 	clickIn(alice, af, `[data-point="G7"]`)
 	waitStoneIn(bob, bf, "G7", "black")
+	// A click's announcement goes out after the page has its answer (and
+	// the other page its event): wait for it, with a deadline.
+	for deadline := time.Now().Add(10 * time.Second); len(ab.posts.texts()) < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if got := ab.posts.texts(); len(got) < 3 || !strings.Contains(strings.Join(got, "\n"), "E5") {
 		t.Errorf("the moves were not announced in the channel: %q", got)
 	}
