@@ -33,20 +33,35 @@ type TimeControl struct {
 	Stones    int           // Canadian: stones to play in each period
 }
 
-// liveTurn: a clock whose first turn is shorter is live.
-const liveTurn = time.Hour
+// The lines between live and correspondence clocks (Live).
+const (
+	liveOvertime = time.Hour     // a byo-yomi or Canadian period, a simple clock's move
+	liveAbsolute = 4 * time.Hour // a whole game on an absolute clock
+	liveFischer  = time.Minute   // a Fischer increment (or a start under liveOvertime)
+)
 
-// Live reports whether c is a live clock: byo-yomi, Canadian, absolute,
-// simple or Fischer whose first turn is under an hour (OGS's line
-// between live and correspondence). Live games ignore vacations and
-// refuse a move that comes after the deadline. Per-move clocks are
-// correspondence clocks, whatever their length.
+// Live reports whether c is a live clock, made to be played in one
+// sitting: byo-yomi and Canadian whose periods (a Canadian period per
+// stone) are under an hour, whatever the main time; simple under an
+// hour a move; absolute under 4 hours; Fischer starting under an hour or
+// adding under a minute a move. So byo-yomi 1h+5×30s and Fischer 1h+30s
+// are live, byo-yomi 3d+5×1d and Fischer 1h+10m/2h are not. Live games
+// ignore vacations and refuse a move that comes after the deadline.
+// Per-move clocks are correspondence clocks, whatever their length.
 func (c TimeControl) Live() bool {
 	switch c.Kind {
-	case NoClock, PerMove:
-		return false
+	case ByoYomi:
+		return c.Period < liveOvertime
+	case Canadian:
+		return c.Period/time.Duration(max(c.Stones, 1)) < liveOvertime
+	case Simple:
+		return c.PerMove < liveOvertime
+	case Absolute:
+		return c.Main < liveAbsolute
+	case Fischer:
+		return c.Main < liveOvertime || c.Increment < liveFischer
 	}
-	return c.Budget(c.Start()) < liveTurn
+	return false // no clock, per move
 }
 
 // ClockState is one player's (or team's) clock between turns.

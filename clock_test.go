@@ -193,7 +193,13 @@ func TestLive(t *testing.T) {
 		{TimeControl{Kind: Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour}, false},
 		{TimeControl{Kind: ByoYomi, Main: 3 * 24 * time.Hour, Periods: 5, Period: 24 * time.Hour}, false},
 		{TimeControl{Kind: Fischer, Main: time.Hour, Increment: 10 * mnt, Max: 2 * time.Hour}, false},
+		{TimeControl{Kind: Fischer, Main: time.Hour, Increment: 30 * sec, Max: 2 * time.Hour}, true}, // a live tournament's clock
+		{TimeControl{Kind: Fischer, Main: 24 * time.Hour, Increment: time.Hour, Max: 48 * time.Hour}, false},
+		{TimeControl{Kind: ByoYomi, Main: time.Hour, Periods: 5, Period: 30 * sec}, true}, // a live tournament's clock
 		{TimeControl{Kind: Absolute, Main: 59 * mnt}, true},
+		{TimeControl{Kind: Absolute, Main: 90 * mnt}, true},
+		{TimeControl{Kind: Absolute, Main: 3 * 24 * time.Hour}, false},
+		{TimeControl{Kind: Simple, PerMove: 2 * time.Hour}, false},
 		{TimeControl{Kind: PerMove, PerMove: 5 * mnt}, false},
 		{TimeControl{}, false},
 	}

@@ -100,10 +100,18 @@ func (r *Review) control(u UserID) error {
 	return nil
 }
 
-// Join adds u to those present (at the end: the newest).
+// Join adds u to those present (at the end: the newest). Control
+// held by someone who is not present passes to u when u is the owner,
+// or when the absent controller is not the owner (a follower who had
+// control left last): nobody is left following a board nobody on it
+// can move. An owner who has not come yet keeps it (and may take it
+// back whenever they come: Take).
 func (r *Review) Join(u UserID) {
 	if !slices.Contains(r.Present, u) {
 		r.Present = append(r.Present, u)
+	}
+	if !slices.Contains(r.Present, r.Controller) && (u == r.Owner || r.Controller != r.Owner) {
+		r.Controller = u
 	}
 }
 

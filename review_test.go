@@ -47,6 +47,20 @@ func TestReviewControl(t *testing.T) {
 	if r.Controller != "t:bob" || !slices.Equal(r.Present, []UserID{"t:bob", "t:cat"}) {
 		t.Fatalf("after the controller left: controller %s, present %v", r.Controller, r.Present)
 	}
+	// bob, in control, leaves last: control passes to whoever comes
+	// next, not to nobody on the board.
+	r.Leave("t:cat")
+	r.Leave("t:bob")
+	if r.Controller != "t:bob" || len(r.Present) != 0 {
+		t.Fatalf("the last one left: controller %s, present %v", r.Controller, r.Present)
+	}
+	r.Join("t:dan")
+	if r.Controller != "t:dan" {
+		t.Fatalf("a newcomer after the controller left last: controller %s", r.Controller)
+	}
+	r.Join("t:bob")
+	r.Join("t:cat")
+	r.Leave("t:dan") // to bob, the longest present
 	if err := r.Navigate("t:bob", 0, t0); err != nil || r.Node != 0 {
 		t.Fatalf("navigate: %v", err)
 	}
@@ -67,5 +81,24 @@ func TestReviewControl(t *testing.T) {
 	r.Kept = true
 	if r.Expired(t0.Add(10*ReviewLife)) || !r.Due().IsZero() {
 		t.Errorf("a kept review expires: due %v", r.Due())
+	}
+}
+
+// An owner who has not come yet keeps control over early followers; an
+// absent owner who comes back gets it again.
+func TestReviewOwnerKeepsControlUntilTheyCome(t *testing.T) {
+	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	tree, _ := game.NewTree(9, 9)
+	r := NewReview("t:room", "t:ann", "a 9×9 board", tree, t0)
+	r.Join("t:bob")
+	if r.Controller != "t:ann" {
+		t.Fatalf("a follower came before the owner: controller %s", r.Controller)
+	}
+	r.Join("t:ann")
+	r.Leave("t:ann") // to bob, the longest present
+	r.Leave("t:bob")
+	r.Join("t:ann")
+	if r.Controller != "t:ann" {
+		t.Fatalf("the owner came back to an empty board: controller %s", r.Controller)
 	}
 }

@@ -241,3 +241,24 @@ func TestLiveMoveCountsFromArrival(t *testing.T) {
 		t.Errorf("the correspondence move counts from %v, want the platform's %v", m.MoveTimes[0], sent)
 	}
 }
+
+// From a review: a vote game on a byo-yomi clock charges the room's time
+// as a player's (the time until its window opened); a pause cannot be
+// asked in a vote game (the room cannot answer it).
+func TestLiveVoteGameClock(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=5s 9 white clock=byoyomi:1m+3x10s")
+	h.ok("alice", "accept")
+	h.ok("alice", "play A1")
+	h.clock.Advance(30 * time.Second)
+	h.ok("carol", "vote A9")
+	h.tick(5 * time.Second)
+	m, g := h.game(1)
+	if g.MoveCount() != 2 {
+		t.Fatalf("the room's move was not played: %d moves", g.MoveCount())
+	}
+	if got := m.ClockOf(game.White); got.Main != 30*time.Second || got.Periods != 3 {
+		t.Fatalf("the room's clock after 30 s to its first vote: %+v, want 30s main and 3 periods", got)
+	}
+	h.refuses("alice", "pause", "played by a room's vote, which cannot answer a pause")
+}

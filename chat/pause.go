@@ -82,6 +82,8 @@ func pausable(b *core, l *loaded) error {
 		return errorf("Game #%d is not a live game: %s. Only a live game's clocks pause (for time away: %s).", m.ID, what, b.cmd("vacation on"))
 	case m.Engine != "":
 		return errorf("%s does not pause; play on, or %s.", protocol.Mention(EngineUser(m.Engine)), b.cmd("resign"))
+	case m.Has(gobot.SideRoom):
+		return errorf("Game #%d is played by a room's vote, which cannot answer a pause; play on, or %s.", m.ID, b.cmd("resign"))
 	}
 	return nil
 }

@@ -162,7 +162,7 @@ func finish(match *gobot.Match, g *game.Game, t time.Time) {
 // and get no transaction.
 func clockDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	m := item.Match
-	if !m.Active() || m.Deadline.IsZero() {
+	if !m.Active() || m.Deadline.IsZero() || m.LivePaused() { // a paused game's deadline is its pause's end (pause.go)
 		return true, false
 	}
 	return true, !now.Before(m.Deadline) || b.remindersDue(m, now) > m.Reminded
@@ -175,7 +175,7 @@ func clockDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 // decided and sent once.
 func runClock(c *JobCall) (Done, error) {
 	b, tx, match, now := c.bot, c.Tx, c.Match, c.Now
-	if !match.Active() || match.Deadline.IsZero() {
+	if !match.Active() || match.Deadline.IsZero() || match.LivePaused() { // paused since it was listed: the pause job's
 		return Done{}, nil
 	}
 	l, err := load(match)

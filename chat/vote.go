@@ -647,8 +647,10 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	}
 	left := v.Left
 	endVoteTurn(v)
-	if roomClock(l.match) && l.match.Clock.Kind == gobot.Fischer {
-		// The room's bank is what it had when its window opened.
+	if roomClock(l.match) {
+		// The room's clock is charged as a player's: its time ran until
+		// its window opened (left is what it had then), the window's
+		// own time is free.
 		l.match.Deadline = now.Add(left)
 	}
 	top := moves[0].n

@@ -551,6 +551,9 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 	_, isBearer := bearer(r)
 	for {
 		sn, err := s.reviewSnapshot(r.Context(), p.Review)
+		if errors.Is(err, errNoReview) {
+			return // deleted (expired): nothing more to follow
+		}
 		if err == nil && !isBearer && sn.rev.LinkGen[p.User] != p.Gen {
 			return // review reset: the link this board was opened with has ended
 		}
