@@ -455,3 +455,14 @@ func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, e
 	}
 	return b.reviewLinks(Effects{}, r, rl, fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", rev.ID), rev)
 }
+
+// RoomReviews are the reviews open in room, for the Activity's list.
+func (b *Bot) RoomReviews(ctx context.Context, room gobot.RoomID) ([]*gobot.Review, error) {
+	var out []*gobot.Review
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		out, err = tx.RoomReviews(room)
+		return err
+	})
+	return out, err
+}

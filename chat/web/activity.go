@@ -423,12 +423,8 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]})
 		return
 	}
-	var reviews []*gobot.Review
-	if err := s.cfg.Store.View(r.Context(), func(tx gobot.Tx) error {
-		var err error
-		reviews, err = tx.RoomReviews(room)
-		return err
-	}); err != nil {
+	reviews, err := s.cfg.Bot.RoomReviews(r.Context(), room)
+	if err != nil {
 		s.cfg.Log.Error("web: activity reviews", "room", room, "err", err)
 		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The reviews could not be read just now; try again in a moment."})
 		return
