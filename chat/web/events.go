@@ -24,15 +24,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	f, ok := w.(http.Flusher)
+	f, done, ok := s.stream(w, r, p)
 	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	done, over, ok := s.streams.take(p.Session, s.clientKey(r))
-	if !ok {
-		w.Header().Set("Cache-Control", "no-store")
-		http.Error(w, streamsFull[over], http.StatusTooManyRequests)
 		return
 	}
 	defer done()
@@ -134,6 +127,23 @@ const (
 	MaxClientStreams  = 256
 	DefaultMaxStreams = 10_000
 )
+
+// stream takes a live stream's place for p's session and r's client (a
+// game's or a review's); on failure it has answered. done gives the
+// place back.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, p Pass) (f http.Flusher, done func(), ok bool) {
+	if f, ok = w.(http.Flusher); !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return nil, nil, false
+	}
+	done, over, ok := s.streams.take(p.Session, s.clientKey(r))
+	if !ok {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, streamsFull[over], http.StatusTooManyRequests)
+		return nil, nil, false
+	}
+	return f, done, true
+}
 
 // The refusals of a stream over its limits (429), by the limit: the
 // process's (-1), the session's, the client's.

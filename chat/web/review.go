@@ -123,27 +123,11 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	var p Pass
-	if tok, ok := bearer(r); ok {
-		// A widget's (widget.go) or the Discord Activity's session
-		// (activity.go): the token from its sign-in, kept by its page,
-		// no cookie.
-		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
-		if errors.Is(err, ErrForged) && s.discord != nil {
-			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
-		}
-	} else {
-		c, cerr := r.Cookie(reviewCookieName(gobot.ReviewID(id)))
-		if cerr != nil {
-			s.refuse(w, errNoSession)
-			return Pass{}, false
-		}
-		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
-	}
+	p, isBearer, err := s.pass(r, reviewCookieName(gobot.ReviewID(id)))
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
-	if _, isBearer := bearer(r); err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
+	if err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
 		err = errReviewRevoked
 	}
 	if err != nil {
@@ -516,15 +500,8 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	f, ok := w.(http.Flusher)
+	f, done, ok := s.stream(w, r, p)
 	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	done, over, ok := s.streams.take(p.Session, s.clientKey(r))
-	if !ok {
-		w.Header().Set("Cache-Control", "no-store")
-		http.Error(w, streamsFull[over], http.StatusTooManyRequests)
 		return
 	}
 	defer done()

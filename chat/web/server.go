@@ -287,26 +287,11 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	var p Pass
-	if tok, ok := bearer(r); ok {
-		// A widget's or the Activity's session: the token from its
-		// sign-in, no cookie.
-		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
-		if errors.Is(err, ErrForged) && s.discord != nil {
-			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
-		}
-	} else {
-		c, cerr := r.Cookie(cookieName(gobot.GameID(id)))
-		if cerr != nil {
-			s.refuse(w, errNoSession)
-			return Pass{}, false
-		}
-		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
-	}
+	p, isBearer, err := s.pass(r, cookieName(gobot.GameID(id)))
 	if err == nil && (p.Game != gobot.GameID(id) || p.Session == "") {
 		err = errWrongGame
 	}
-	if _, isBearer := bearer(r); err == nil && !isBearer {
+	if err == nil && !isBearer {
 		err = s.current(r.Context(), p)
 	}
 	if err != nil {
@@ -314,6 +299,26 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (Pass, bool) {
 		return Pass{}, false
 	}
 	return p, true
+}
+
+// pass opens the request's session token: a bearer token (a widget's or
+// the Activity's session, from its sign-in, kept by its page), else the
+// cookie named cookie (a link's session). A game's and a review's
+// sessions are both read here.
+func (s *Server) pass(r *http.Request, cookie string) (p Pass, isBearer bool, err error) {
+	if tok, ok := bearer(r); ok {
+		p, err = s.sign.open(purposeWidget, tok, s.cfg.Now())
+		if errors.Is(err, ErrForged) && s.discord != nil {
+			p, err = s.sign.open(purposeActivity, tok, s.cfg.Now())
+		}
+		return p, true, err
+	}
+	c, err := r.Cookie(cookie)
+	if err != nil {
+		return Pass{}, false, errNoSession
+	}
+	p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
+	return p, false, err
 }
 
 var (
