@@ -73,7 +73,7 @@ type BoardView struct {
 	// board counts down; nil for a correspondence clock or none.
 	Live *LiveClocks
 
-	match *gobot.Match // the seats, the vote and the undo, to answer For
+	stored *gobot.Match // the seats, the vote and the undo, to answer For
 }
 
 // LiveClocks are a live game's clocks as stored: each colour's at the
@@ -165,7 +165,7 @@ func (v Viewer) Watch() bool { return v.Role == Watcher }
 // For returns what u may do on this board: as Board(ctx, id, u) would
 // answer at the view's Version, without another read.
 func (bv *BoardView) For(u gobot.UserID) Viewer {
-	m := bv.match
+	m := bv.stored
 	v := Viewer{User: u, Role: Watcher}
 	if m == nil || u == "" {
 		return v
@@ -199,7 +199,7 @@ func (bv *BoardView) For(u gobot.UserID) Viewer {
 // game: for the team, against the other team's players; a voter: a
 // vote to resign).
 func (bv *BoardView) resignQuestion(v Viewer) string {
-	opp := bv.match.Side(v.Color.Opponent())
+	opp := bv.stored.Side(v.Color.Opponent())
 	ns := opp.Name(bv.name)
 	switch {
 	case v.Role == Voter:
@@ -248,10 +248,10 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*BoardView, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := l.g
+	g := l.G
 	now := b.timeSource.Now()
 	bv := &BoardView{ID: match.ID, Version: match.Version, Room: match.Room, Game: g, Phase: g.Phase().String(), Names: map[gobot.UserID]string{},
-		match: &gobot.Match{ID: match.ID, Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone(), Record: match.Record, Finished: match.Finished}}
+		stored: &gobot.Match{ID: match.ID, Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone(), Record: match.Record, Finished: match.Finished}}
 	if match.Rating != nil {
 		bv.Community = match.Rating.Community
 	}

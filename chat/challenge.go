@@ -10,6 +10,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -141,8 +143,8 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
 	}
 	match.StartClocks()
-	startClock(match, g, r.Time)
-	l := &loaded{match: match, g: g}
+	flow.StartClock(match, g, r.Time)
+	l := &loaded{Loaded: &flow.Loaded{Match: match, G: g}}
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
 		return Result{}, err
 	}
@@ -158,12 +160,12 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(cfg, clock), name, lv, ratedWord(l.match), clockNote(clock), b.voteStartNote(l.match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(cfg, clock), name, lv, ratedWord(l.Match), say.ClockNote(clock), b.voteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
 	}
-	if err := b.autoWidget(tx, r, &rep, l.match); err != nil {
+	if err := b.autoWidget(tx, r, &rep, l.Match); err != nil {
 		return Result{}, err
 	}
 	b.wakeEngine(&fx, l)
@@ -386,27 +388,6 @@ func (b *core) challengeConfig(room *gobot.Room, o protocol.GameOptions) (game.C
 	return cfg, clock, color, nil
 }
 
-func describeConfig(cfg game.Config, clock gobot.TimeControl) string {
-	s := fmt.Sprintf("%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), cfg.Rules.Name, game.FormatKomi(cfg.Rules.Komi))
-	if cfg.Handicap >= 2 {
-		s += fmt.Sprintf(", handicap %d", cfg.Handicap)
-	}
-	if clock.Kind != gobot.NoClock {
-		s += ", clock " + protocol.FormatClock(clock)
-	}
-	return s
-}
-
-// clockNote says, for a Fischer clock whose maximum is its starting time
-// (fischer:10m+1m, written without one), that the increment never makes
-// it grow: a player who expects it to is told when the clock is chosen.
-func clockNote(clock gobot.TimeControl) string {
-	if clock.Kind != gobot.Fischer || clock.Increment == 0 || clock.Max != clock.Main {
-		return ""
-	}
-	return fmt.Sprintf(" The clock's increment refills it up to %s, no more; a maximum like fischer:%s+%s/%s lets it grow.", protocol.FormatDuration(clock.Main), protocol.FormatClockDuration(clock.Main), protocol.FormatClockDuration(clock.Increment), protocol.FormatClockDuration(2*clock.Main))
-}
-
 func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
 	var text string
@@ -416,9 +397,9 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 		text = b.voteChallengeText(c) // vote.go
 		mentions = []gobot.UserID{c.To}
 	case c.To == "":
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), say.ClockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	default:
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), clockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), say.ClockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []gobot.UserID{c.To}
 	}
 	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
@@ -474,7 +455,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 					who = protocol.Mention(c.To)
 				}
 				if c.ForTeams() {
-					who = mentions(teamWaiting(c))
+					who = say.Mentions(teamWaiting(c))
 				}
 				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 			}
@@ -505,12 +486,12 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.match.ID, seat(l.match, game.Black), seat(l.match, game.White), describeConfig(l.g.Config(), l.match.Clock), vacationHeader(l.match.NoVacation), ratedNote(l.match), b.voteStartNote(l.match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), vacationHeader(l.Match.NoVacation), ratedNote(l.Match), b.voteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.match.ID)
+		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
 	}
-	if err := b.autoWidget(tx, r, &rep, l.match); err != nil {
+	if err := b.autoWidget(tx, r, &rep, l.Match); err != nil {
 		return Result{}, err
 	}
 	return reply(rep, fx)
@@ -561,8 +542,8 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	}
 	match.StartClocks()
 	match.NoVacation = c.NoVacation
-	startClock(match, g, r.Time)
-	if err := b.gameBegins(tx, &loaded{match: match, g: g}, r.Time); err != nil { // vacation.go
+	flow.StartClock(match, g, r.Time)
+	if err := b.gameBegins(tx, &loaded{Loaded: &flow.Loaded{Match: match, G: g}}, r.Time); err != nil { // vacation.go
 		return nil, false, err
 	}
 	if err := tx.InsertMatch(match); err != nil {
@@ -578,7 +559,7 @@ func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l
 	if room, err := tx.Room(c.Room); err == nil {
 		threads = room.Threads
 	}
-	return &loaded{match: match, g: g}, threads, nil
+	return &loaded{Loaded: &flow.Loaded{Match: match, G: g}}, threads, nil
 }
 
 func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {
@@ -592,10 +573,10 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 	if mine && c.From != r.User.ID {
 		if c.Names(r.User.ID) {
 			decline := b.cmd(fmt.Sprintf("decline #%d", c.ID))
-			return protocol.Reply{}, shortest(fmt.Sprintf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, decline),
+			return protocol.Reply{}, say.Shortest(fmt.Sprintf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, decline),
 				fmt.Sprintf("Only the challenger can cancel challenge #%d; you may %s it.", c.ID, decline))
 		}
-		return protocol.Reply{}, shortest(fmt.Sprintf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID),
+		return protocol.Reply{}, say.Shortest(fmt.Sprintf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID),
 			fmt.Sprintf("Only the challenger can cancel challenge #%d.", c.ID))
 	}
 	if !mine && c.To != r.User.ID {
@@ -614,7 +595,7 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 		to := c.Invited()
 		text := fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)
 		if len(to) > 0 {
-			text = fmt.Sprintf("%s withdrew challenge #%d to %s.", protocol.Mention(c.From), c.ID, mentions(to))
+			text = fmt.Sprintf("%s withdrew challenge #%d to %s.", protocol.Mention(c.From), c.ID, say.Mentions(to))
 		}
 		return protocol.Reply{Text: text, Mentions: to}, nil
 	}

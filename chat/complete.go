@@ -82,18 +82,18 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 			return nil
 		}
 		l, err := load(match)
-		if err != nil || l.g.Phase() != game.Playing {
+		if err != nil || l.G.Phase() != game.Playing {
 			return nil
 		}
-		cfg := l.g.Config()
+		cfg := l.G.Config()
 		for y := 0; y < cfg.Height && len(out) < 25; y++ {
 			for x := 0; x < cfg.Width && len(out) < 25; x++ {
 				p := game.Pt(x, y)
 				name := p.GTP(cfg.Height)
-				if !strings.HasPrefix(name, typed) || l.g.At(p) != game.Empty {
+				if !strings.HasPrefix(name, typed) || l.G.At(p) != game.Empty {
 					continue
 				}
-				if k, ok := l.g.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
+				if k, ok := l.G.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
 					continue
 				}
 				out = append(out, Choice{Name: name, Value: name})

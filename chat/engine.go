@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -149,18 +150,18 @@ func (b *core) engineJob(match *gobot.Match, g *game.Game) engineJob {
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
 func (b *core) engineDue(l *loaded, t time.Time) {
-	if b.engineJob(l.match, l.g) != jobNone {
-		l.match.Deadline, l.match.Reminded = t, 0
+	if b.engineJob(l.Match, l.G) != jobNone {
+		l.Match.Deadline, l.Match.Reminded = t, 0
 	}
 }
 
 // wakeEngine queues the engine's turn in game l, if it has one, for
 // after the commit, so the turn reads the committed game.
 func (b *core) wakeEngine(fx *Effects, l *loaded) {
-	if l == nil || b.engineJob(l.match, l.g) == jobNone {
+	if l == nil || b.engineJob(l.Match, l.G) == jobNone {
 		return
 	}
-	fx.wake(l.match.ID)
+	fx.wake(l.Match.ID)
 }
 
 func (b *Bot) startEngineTurn(id gobot.GameID) {
@@ -202,7 +203,7 @@ func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	if err != nil {
 		return false, false
 	}
-	mine = b.engineJob(l.match, l.g) != jobNone
+	mine = b.engineJob(l.Match, l.G) != jobNone
 	return mine, mine
 }
 
@@ -264,15 +265,15 @@ func askEngine(c *JobCall) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := b.engineJob(snap.match, snap.g)
+	job := b.engineJob(snap.Match, snap.G)
 	if job == jobNone {
 		return nil, nil
 	}
-	a := &engineAnswer{snap: snap, name: cmp.Or(snap.match.Engine, b.eng.scorer), job: job, ec: engineColor(snap.match)}
-	rec := snap.g.Record()
+	a := &engineAnswer{snap: snap, name: cmp.Or(snap.Match.Engine, b.eng.scorer), job: job, ec: engineColor(snap.Match)}
+	rec := snap.G.Record()
 	switch job {
 	case jobMove:
-		a.mv, err = b.eng.engines.Move(c.Ctx, a.name, rec, snap.match.EngineLevel, len(rec.Resumes) > 0)
+		a.mv, err = b.eng.engines.Move(c.Ctx, a.name, rec, snap.Match.EngineLevel, len(rec.Resumes) > 0)
 	case jobPropose:
 		a.dead, err = b.eng.engines.Dead(c.Ctx, a.name, rec)
 	case jobReview:
@@ -284,8 +285,8 @@ func askEngine(c *JobCall) (any, error) {
 	if c.Ctx.Err() != nil {
 		return nil, err // shutting down: the turn stays due for the next start
 	}
-	b.log.Warn("engine request failed", "game", snap.match.ID, "engine", a.name, "err", err)
-	if snap.match.Engine == "" || job == jobPropose || job == jobReview {
+	b.log.Warn("engine request failed", "game", snap.Match.ID, "engine", a.name, "err", err)
+	if snap.Match.Engine == "" || job == jobPropose || job == jobReview {
 		// Judging dead stones failed (final_status_list can take minutes
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
@@ -305,23 +306,23 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 		return engineFallback(c, a)
 	}
 	b, tx, now, snap, name, job, ec := c.bot, c.Tx, c.Now, a.snap, a.name, a.job, a.ec
-	id := snap.match.ID
-	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.g.MoveCount(), len(snap.g.Record().Resumes))
+	id := snap.Match.ID
+	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.G.MoveCount(), len(snap.G.Record().Resumes))
 	l, err := load(c.Match)
 	if err != nil {
 		return Done{}, err
 	}
 	var fx Effects
-	if !samePosition(snap, l) || b.engineJob(l.match, l.g) != job {
-		if job == jobPropose && l.g.Phase() == game.Scoring && l.g.MoveCount() == snap.g.MoveCount() && l.match.EngineDead != l.g.MoveCount() {
+	if !samePosition(snap, l) || b.engineJob(l.Match, l.G) != job {
+		if job == jobPropose && l.G.Phase() == game.Scoring && l.G.MoveCount() == snap.G.MoveCount() && l.Match.EngineDead != l.G.MoveCount() {
 			// The players marked stones first: keep theirs.
-			l.match.EngineDead = l.g.MoveCount()
-			startClock(l.match, l.g, now)
+			l.Match.EngineDead = l.G.MoveCount()
+			flow.StartClock(l.Match, l.G, now)
 			b.engineDue(l, now)
-			if err := tx.PutMatch(l.match); err != nil {
+			if err := tx.PutMatch(l.Match); err != nil {
 				return Done{}, err
 			}
-			if b.engineJob(l.match, l.g) != jobNone {
+			if b.engineJob(l.Match, l.G) != jobNone {
 				fx.wake(id)
 			}
 			return done("kept the players' marking", "", fx)
@@ -340,43 +341,43 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 		what = b.applyEngineDead(l, a.dead, ec, me)
 	case jobReview:
 		if a.ok {
-			l.g.Accept(ec)
+			l.G.Accept(ec)
 			l.acceptSaid = ec
 			what = fmt.Sprintf("%s accepts this marking.", me)
 		} else {
-			if err := l.g.Resume(); err != nil {
+			if err := l.G.Resume(); err != nil {
 				return Done{}, err
 			}
 			what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it: play where you think it is wrong, or pass.", me)
 		}
 	case jobAccept:
-		l.g.Accept(ec)
+		l.G.Accept(ec)
 		l.acceptSaid = ec
 		what = fmt.Sprintf("%s accepts the count.", me)
 	}
-	if l.g.Phase() == game.Over {
-		finish(l.match, l.g, now)
-		if err := b.rateGame(tx, l.match, l.g); err != nil {
+	if l.G.Phase() == game.Over {
+		flow.Finish(l.Match, l.G, now)
+		if err := b.rateGame(tx, l.Match, l.G); err != nil {
 			return Done{}, err
 		}
 	} else if job != jobMove {
-		startClock(l.match, l.g, now)
+		flow.StartClock(l.Match, l.G, now)
 	}
-	l.match.Record = l.g.Record()
-	l.match.Updated = now
+	l.Match.Record = l.G.Record()
+	l.Match.Updated = now
 	b.engineDue(l, now)
-	if err := tx.PutMatch(l.match); err != nil {
+	if err := tx.PutMatch(l.Match); err != nil {
 		return Done{}, err
 	}
 	if what != "" {
 		by := EngineUser(name)
-		if l.match.Engine == "" {
+		if l.Match.Engine == "" {
 			by = "" // a people's game: the proposal pings both
 		}
-		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.match.Room, At: now, By: by}, what)
-		fx.notify(protocol.Message{Room: l.match.Room, Reply: rep})
+		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.Match.Room, At: now, By: by}, what)
+		fx.notify(protocol.Message{Room: l.Match.Room, Reply: rep})
 	}
-	if b.engineJob(l.match, l.g) != jobNone {
+	if b.engineJob(l.Match, l.G) != jobNone {
 		fx.wake(id) // more engine work follows (engineTurn goes on)
 	}
 	return done(job.String(), step, fx)
@@ -385,30 +386,30 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 // samePosition reports whether two loads of a game are at the same
 // point: moves, resumes, phase, marks and acceptances.
 func samePosition(a, b *loaded) bool {
-	ra, rb := a.g.Record(), b.g.Record()
-	return a.g.Phase() == b.g.Phase() && len(ra.Moves) == len(rb.Moves) && slices.Equal(ra.Resumes, rb.Resumes) &&
-		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.match.EngineDead == b.match.EngineDead
+	ra, rb := a.G.Record(), b.G.Record()
+	return a.G.Phase() == b.G.Phase() && len(ra.Moves) == len(rb.Moves) && slices.Equal(ra.Resumes, rb.Resumes) &&
+		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.Match.EngineDead == b.Match.EngineDead
 }
 
 func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
-	me := protocol.Mention(EngineUser(l.match.Engine))
-	h := l.g.Config().Height
+	me := protocol.Mention(EngineUser(l.Match.Engine))
+	h := l.G.Config().Height
 	if mv.Resign {
-		if err := l.g.Resign(ec); err != nil {
+		if err := l.G.Resign(ec); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("%s resigned.", me), nil
 	}
 	var pts []string
-	passed, count := false, l.g.MoveCount()
+	passed, count := false, l.G.MoveCount()
 	for _, m := range mv.Moves {
-		if m.Color != ec || l.g.Phase() != game.Playing {
+		if m.Color != ec || l.G.Phase() != game.Playing {
 			break
 		}
-		if err := l.g.PlayMove(m); err != nil {
+		if err := l.G.PlayMove(m); err != nil {
 			return "", fmt.Errorf("engine move %s: %w", m.Point.GTP(h), err)
 		}
-		moved(l.match, l.g, ec, now)
+		flow.Moved(l.Match, l.G, ec, now)
 		if m.IsPass() {
 			passed = true
 		} else {
@@ -423,7 +424,7 @@ func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time
 		what = fmt.Sprintf("%s played %s.", me, pts[0])
 	case passed:
 		what = fmt.Sprintf("%s passed.", me)
-		if l.g.Phase() == game.Scoring {
+		if l.G.Phase() == game.Scoring {
 			what += " Both players passed: the game is being scored."
 		}
 	}
@@ -439,20 +440,20 @@ func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time
 // applyEngineDead replaces the marking with the engine's dead stones;
 // in an engine game the engine accepts its own list.
 func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me string) string {
-	for _, p := range l.g.DeadStrings() {
-		l.g.ToggleDead(p, false)
+	for _, p := range l.G.DeadStrings() {
+		l.G.ToggleDead(p, false)
 	}
-	h := l.g.Config().Height
+	h := l.G.Config().Height
 	var names []string
 	for _, p := range dead {
-		if l.g.At(p) == game.Empty || l.g.IsDead(p) {
+		if l.G.At(p) == game.Empty || l.G.IsDead(p) {
 			continue
 		}
-		if err := l.g.ToggleDead(p, false); err == nil {
+		if err := l.G.ToggleDead(p, false); err == nil {
 			names = append(names, p.GTP(h))
 		}
 	}
-	l.match.EngineDead = l.g.MoveCount()
+	l.Match.EngineDead = l.G.MoveCount()
 	list := "no dead stones"
 	if len(names) > 0 {
 		list = "dead: " + protocol.ClipRunes(strings.Join(names, " "), 200)
@@ -460,7 +461,7 @@ func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me s
 	if ec == game.Empty {
 		return fmt.Sprintf("%s proposes the dead stones (%s).", me, list)
 	}
-	l.g.Accept(ec)
+	l.G.Accept(ec)
 	return fmt.Sprintf("%s proposes %s and accepts that count. Accept with %s, mark stones with %s (%s re-checks them), or %s.",
 		me, list, b.cmd("done"), b.cmd("dead <point>"), me, b.cmd("resume"))
 }
@@ -471,23 +472,23 @@ func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me s
 // is.
 func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
 	b, tx, now, l, match := c.bot, c.Tx, c.Now, a.snap, c.Match
-	step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
+	step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))
 	cur, err := load(match)
 	if err != nil || !samePosition(l, cur) {
 		return Done{}, err
 	}
-	match.EngineDead = cur.g.MoveCount()
+	match.EngineDead = cur.G.MoveCount()
 	if ec := engineColor(match); ec != game.Empty {
-		cur.g.Accept(ec)
-		match.Record = cur.g.Record()
+		cur.G.Accept(ec)
+		match.Record = cur.G.Record()
 	}
-	if cur.g.Phase() == game.Over {
-		finish(match, cur.g, now)
-		if err := b.rateGame(tx, match, cur.g); err != nil {
+	if cur.G.Phase() == game.Over {
+		flow.Finish(match, cur.G, now)
+		if err := b.rateGame(tx, match, cur.G); err != nil {
 			return Done{}, err
 		}
 	} else {
-		startClock(match, cur.g, now)
+		flow.StartClock(match, cur.G, now)
 	}
 	match.Updated = now
 	b.engineDue(cur, now)
@@ -510,15 +511,15 @@ func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
 func (b *Bot) engineUnanswered(ctx context.Context, u *engineUnanswered) {
 	l := u.snap
 	b.eng.mu.Lock()
-	seen, ok := b.eng.failed[l.match.ID]
-	b.eng.failed[l.match.ID] = l.g.MoveCount()
+	seen, ok := b.eng.failed[l.Match.ID]
+	b.eng.failed[l.Match.ID] = l.G.MoveCount()
 	b.eng.mu.Unlock()
-	if ok && seen == l.g.MoveCount() {
+	if ok && seen == l.G.MoveCount() {
 		return
 	}
-	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(u.name)), l.match.ID, protocol.ClipRunes(u.err.Error(), 200))
-	b.notify(ctx, protocol.Message{Room: l.match.Room, Reply: protocol.Reply{Game: l.match.ID, Title: fmt.Sprintf("Game #%d", l.match.ID), Text: text},
-		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))})
+	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(u.name)), l.Match.ID, protocol.ClipRunes(u.err.Error(), 200))
+	b.notify(ctx, protocol.Message{Room: l.Match.Room, Reply: protocol.Reply{Game: l.Match.ID, Title: fmt.Sprintf("Game #%d", l.Match.ID), Text: text},
+		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))})
 }
 
 func intList(v []int) string {

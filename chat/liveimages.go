@@ -54,7 +54,7 @@ func liveImagesShown(rm *gobot.Room) string {
 // liveImage reports whether an announcement of live game l carries the
 // board, under the setting of the room the game was started in.
 func liveImage(tx gobot.Tx, l *loaded) bool {
-	m, g := l.match, l.g
+	m, g := l.Match, l.G
 	if !m.Clock.Live() {
 		return true
 	}

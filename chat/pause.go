@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -23,7 +24,7 @@ func cmdPause(call *Call) (Result, error) {
 	var text string
 	asked := false
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		m := l.match
+		m := l.Match
 		if err := pausable(b, l); err != nil {
 			return err
 		}
@@ -43,10 +44,10 @@ func cmdPause(call *Call) (Result, error) {
 		p := m.Pause
 		if p.Asked == "" || m.ColorOf(p.Asked) == me {
 			if p.Asked != "" {
-				return errorf("You already asked for a pause; waiting for %s to accept with %s.", answerer(tx, m, me.Opponent()), b.cmd("pause"))
+				return errorf("You already asked for a pause; waiting for %s to accept with %s.", say.Answerer(m, me.Opponent()), b.cmd("pause"))
 			}
 			p.Asked, asked = r.User.ID, true
-			text = fmt.Sprintf("%s asks to pause game #%d. %s, %s to accept (both clocks stop; %s of pause left).", protocol.Mention(r.User.ID), m.ID, answerer(tx, m, me.Opponent()), b.cmd(fmt.Sprintf("pause #%d", m.ID)), protocol.FormatDuration(left))
+			text = fmt.Sprintf("%s asks to pause game #%d. %s, %s to accept (both clocks stop; %s of pause left).", protocol.Mention(r.User.ID), m.ID, say.Answerer(m, me.Opponent()), b.cmd(fmt.Sprintf("pause #%d", m.ID)), protocol.FormatDuration(left))
 			return nil
 		}
 		p.Asked, p.Since, p.Left = "", r.Time, m.Deadline.Sub(r.Time)
@@ -59,7 +60,7 @@ func cmdPause(call *Call) (Result, error) {
 	}
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if asked {
-		rep.Mentions = l.match.Side(l.match.ColorOf(r.User.ID).Opponent()).Answerers()
+		rep.Mentions = l.Match.Side(l.Match.ColorOf(r.User.ID).Opponent()).Answerers()
 		rep.Actions = []protocol.Action{{ID: b.actionID("pause", l, ""), Label: "Accept pause", Style: protocol.Primary}}
 	}
 	return reply(rep, fx)
@@ -68,11 +69,11 @@ func cmdPause(call *Call) (Result, error) {
 // pausable refuses a pause where none can be: a game not being played,
 // a clock that is not live, a game against an engine.
 func pausable(b *core, l *loaded) error {
-	m := l.match
+	m := l.Match
 	switch {
-	case l.g.Phase() == game.Scoring:
+	case l.G.Phase() == game.Scoring:
 		return errorf("Game #%d is being scored: no clock runs.", m.ID)
-	case l.g.Phase() != game.Playing:
+	case l.G.Phase() != game.Playing:
 		return game.ErrGameOver
 	case !m.Clock.Live():
 		what := "its clock is correspondence"
@@ -101,8 +102,8 @@ func resumePause(m *gobot.Match, now time.Time) {
 // resumeLive is resume in a game being played: it restarts a live
 // game's paused clocks, or says why there is nothing to resume.
 func resumeLive(b *core, l *loaded, r *protocol.Request) (string, error) {
-	m := l.match
-	if l.g.Phase() != game.Playing {
+	m := l.Match
+	if l.G.Phase() != game.Playing {
 		return "", game.ErrNotScoring
 	}
 	if !m.LivePaused() {
@@ -145,7 +146,7 @@ func endPause(c *JobCall) (Done, error) {
 	var fx Effects
 	what := fmt.Sprintf("Game #%d's %s of pause are used up: the clocks run again.", m.ID, protocol.FormatDuration(gobot.PauseAllowance))
 	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: m.Room, At: now}, what)
-	rep.Mentions = m.Side(l.g.ToMove()).Pinged()
+	rep.Mentions = m.Side(l.G.ToMove()).Pinged()
 	fx.notify(protocol.Message{Room: m.Room, Reply: rep})
 	return done("pause ended", step, fx)
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -38,7 +40,7 @@ func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) 
 		return nil, 0, errorf("You don't play in game #%d, so you have no plan there.", match.ID)
 	}
 	if !match.Active() {
-		return nil, 0, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
+		return nil, 0, errorf("Game #%d is over: %s.", match.ID, say.ResultWords(match.Result))
 	}
 	if match.Engine != "" {
 		return nil, 0, errorf("Plans are for games between people: %s answers at once, so there is nothing to plan in game #%d.", protocol.Mention(EngineUser(match.Engine)), match.ID)
@@ -57,11 +59,11 @@ func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) 
 		return l, me, nil
 	}
 	switch {
-	case l.g.Phase() == game.Scoring:
+	case l.G.Phase() == game.Scoring:
 		return nil, 0, errorf("Game #%d is being scored; plans are for moves while playing.", match.ID)
-	case l.g.HandicapLeft() > 0:
+	case l.G.HandicapLeft() > 0:
 		return nil, 0, errorf("The handicap stones of game #%d are still being placed; plan once they are.", match.ID)
-	case l.g.ToMove() == me:
+	case l.G.ToMove() == me:
 		return nil, 0, errorf("It's your turn in game #%d: play your move now. Plans are for your opponent's turn.", match.ID)
 	}
 	return l, me, nil
@@ -88,34 +90,34 @@ func planLine(call *Call) (Result, error) {
 	if n := len(a.Points); n > 2*gobot.MaxPlanPairs {
 		return Result{}, errorf("A line holds at most %d pairs (their move, your reply); this one has %d moves. Plan the first %d pairs now and the rest once they are played.", gobot.MaxPlanPairs, n, gobot.MaxPlanPairs)
 	} else if n%2 == 1 {
-		return Result{}, errorf("A plan goes in pairs: their move, then your reply. You gave %d move%s; add your reply to the last one.", n, plural(n))
+		return Result{}, errorf("A plan goes in pairs: their move, then your reply. You gave %d move%s; add your reply to the last one.", n, say.Plural(n))
 	}
 	l, me, err := b.planGame(call, true)
 	if err != nil {
 		return Result{}, err
 	}
-	cfg := l.g.Config()
-	line, err := checkLine(l.g, me, a.Points)
+	cfg := l.G.Config()
+	line, err := checkLine(l.G, me, a.Points)
 	if err != nil {
 		return Result{}, err
 	}
 	var tree []gobot.PlanBranch
-	if l.match.Plan != nil && l.match.Plan.By == r.User.ID {
-		tree = l.match.Plan.Branches
+	if l.Match.Plan != nil && l.Match.Plan.By == r.User.ID {
+		tree = l.Match.Plan.Branches
 	}
 	merged, replaced := gobot.MergePlan(tree, line)
 	if n := gobot.PlanSize(merged); n > gobot.MaxPlanBranches {
-		return Result{}, errorf("A plan holds at most %d planned replies; with this line it would hold %d. Drop some with %s.", gobot.MaxPlanBranches, n, b.cmd(fmt.Sprintf("plan clear #%d", l.match.ID)))
+		return Result{}, errorf("A plan holds at most %d planned replies; with this line it would hold %d. Drop some with %s.", gobot.MaxPlanBranches, n, b.cmd(fmt.Sprintf("plan clear #%d", l.Match.ID)))
 	}
-	l.match.Plan = &gobot.Plan{By: r.User.ID, Branches: merged}
-	l.match.Updated = r.Time
-	if err := tx.PutMatch(l.match); err != nil {
+	l.Match.Plan = &gobot.Plan{By: r.User.ID, Branches: merged}
+	l.Match.Updated = r.Time
+	if err := tx.PutMatch(l.Match); err != nil {
 		return Result{}, err
 	}
-	them := protocol.Mention(l.match.Side(me.Opponent()).ToMove())
-	what := fmt.Sprintf("Planned in game #%d: if %s %s, I %s for you.", l.match.ID, them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
+	them := protocol.Mention(l.Match.Side(me.Opponent()).ToMove())
+	what := fmt.Sprintf("Planned in game #%d: if %s %s, I %s for you.", l.Match.ID, them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
 	if len(line) > 1 {
-		what = fmt.Sprintf("Planned in game #%d, a line of %d replies: if %s %s, I %s for you, and so on.", l.match.ID, len(line), them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
+		what = fmt.Sprintf("Planned in game #%d, a line of %d replies: if %s %s, I %s for you, and so on.", l.Match.ID, len(line), them, theirWords(line[0].Their, cfg.Height), replyWords(line[0].Reply, cfg.Height))
 	}
 	if replaced {
 		what += " It replaces the branch that answered the same move differently."
@@ -212,15 +214,15 @@ func planClear(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if l.match.Plan == nil || l.match.Plan.By != r.User.ID {
-		return reply(planReply(l, fmt.Sprintf("You had no plan in game #%d; nothing to clear.", l.match.ID)), Effects{})
+	if l.Match.Plan == nil || l.Match.Plan.By != r.User.ID {
+		return reply(planReply(l, fmt.Sprintf("You had no plan in game #%d; nothing to clear.", l.Match.ID)), Effects{})
 	}
-	l.match.Plan = nil
-	l.match.Updated = r.Time
-	if err := tx.PutMatch(l.match); err != nil {
+	l.Match.Plan = nil
+	l.Match.Updated = r.Time
+	if err := tx.PutMatch(l.Match); err != nil {
 		return Result{}, err
 	}
-	return reply(planReply(l, fmt.Sprintf("Your plan in game #%d is cleared.", l.match.ID)), Effects{})
+	return reply(planReply(l, fmt.Sprintf("Your plan in game #%d is cleared.", l.Match.ID)), Effects{})
 }
 
 func cmdPlans(call *Call) (Result, error) {
@@ -229,15 +231,15 @@ func cmdPlans(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if l.match.Plan == nil || l.match.Plan.By != r.User.ID {
-		return reply(planReply(l, fmt.Sprintf("You have no plan in game #%d. On your opponent's turn, %s plans a reply (if they play C3, you play C4).", l.match.ID, b.cmd(fmt.Sprintf("plan C3 C4 #%d", l.match.ID)))), Effects{})
+	if l.Match.Plan == nil || l.Match.Plan.By != r.User.ID {
+		return reply(planReply(l, fmt.Sprintf("You have no plan in game #%d. On your opponent's turn, %s plans a reply (if they play C3, you play C4).", l.Match.ID, b.cmd(fmt.Sprintf("plan C3 C4 #%d", l.Match.ID)))), Effects{})
 	}
-	return reply(planReply(l, fmt.Sprintf("Your plan in game #%d:\n%s", l.match.ID, PlanText(l.match.Plan.Branches, l.g.Config().Height))), Effects{})
+	return reply(planReply(l, fmt.Sprintf("Your plan in game #%d:\n%s", l.Match.ID, PlanText(l.Match.Plan.Branches, l.G.Config().Height))), Effects{})
 }
 
 // planReply is a private reply about l's plan.
 func planReply(l *loaded, text string) protocol.Reply {
-	return protocol.Reply{Title: fmt.Sprintf("Your plan · game #%d", l.match.ID), Text: text, Private: true, Game: l.match.ID}
+	return protocol.Reply{Title: fmt.Sprintf("Your plan · game #%d", l.Match.ID), Text: text, Private: true, Game: l.Match.ID}
 }
 
 // PlanText writes a plan tree as lines, one per path from its root to a
@@ -268,22 +270,22 @@ func PlanText(tree []gobot.PlanBranch, h int) string {
 // and announced (the text returned); a move the plan does not cover, or
 // a reply no longer legal, drops the plan and tells its owner privately.
 func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.Point, r *protocol.Request) string {
-	plan := l.match.Plan
+	plan := l.Match.Plan
 	if plan == nil {
 		return ""
 	}
 	owner := plan.By
-	me := l.match.ColorOf(owner)
-	if me != mover.Opponent() || l.g.Phase() == game.Over {
-		l.match.Plan = nil
+	me := l.Match.ColorOf(owner)
+	if me != mover.Opponent() || l.G.Phase() == game.Over {
+		l.Match.Plan = nil
 		return ""
 	}
-	h := l.g.Config().Height
-	did := protocol.Mention(l.match.Side(mover).ToMove()) + " played " + their.GTP(h)
+	h := l.G.Config().Height
+	did := protocol.Mention(l.Match.Side(mover).ToMove()) + " played " + their.GTP(h)
 	if their.IsPass() {
-		did = protocol.Mention(l.match.Side(mover).ToMove()) + " passed"
+		did = protocol.Mention(l.Match.Side(mover).ToMove()) + " passed"
 	}
-	if l.g.Phase() == game.Scoring { // their pass answered the owner's: no reply is played now
+	if l.G.Phase() == game.Scoring { // their pass answered the owner's: no reply is played now
 		b.dropPlan(fx, l, did+" after your pass, so the game is being scored; nothing of your plan was played.")
 		return ""
 	}
@@ -292,39 +294,39 @@ func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.P
 		b.dropPlan(fx, l, did+", which your plan did not cover. It's your move.")
 		return ""
 	}
-	before := l.g.Captures(me)
-	if err := l.g.Play(me, br.Reply); err != nil {
+	before := l.G.Captures(me)
+	if err := l.G.Play(me, br.Reply); err != nil {
 		b.dropPlan(fx, l, fmt.Sprintf("%s, but your planned reply %s can't be played now: %s It's your move.", did, br.Reply.GTP(h), planMoveError(err, br.Reply, h, false)))
 		return ""
 	}
-	moved(l.match, l.g, me, r.Time)
+	flow.Moved(l.Match, l.G, me, r.Time)
 	b.afterMove(l, r)
-	l.match.Plan = &gobot.Plan{By: owner, Branches: br.Next}
-	if len(br.Next) == 0 || l.g.Phase() != game.Playing {
-		l.match.Plan = nil
+	l.Match.Plan = &gobot.Plan{By: owner, Branches: br.Next}
+	if len(br.Next) == 0 || l.G.Phase() != game.Playing {
+		l.Match.Plan = nil
 	}
 	if br.Reply.IsPass() {
 		s := fmt.Sprintf(" %s passed — planned.", protocol.Mention(owner))
-		if l.g.Phase() == game.Scoring {
+		if l.G.Phase() == game.Scoring {
 			s += " Both players passed: the game is being scored."
 		}
 		return s
 	}
 	s := fmt.Sprintf(" %s played %s — planned", protocol.Mention(owner), br.Reply.GTP(h))
-	if n := l.g.Captures(me) - before; n > 0 {
-		s += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
+	if n := l.G.Captures(me) - before; n > 0 {
+		s += fmt.Sprintf(", capturing %d stone%s", n, say.Plural(n))
 	}
 	return s + "."
 }
 
 // dropPlan clears l's plan and tells its owner why, privately.
 func (b *core) dropPlan(fx *Effects, l *loaded, why string) {
-	plan := l.match.Plan
+	plan := l.Match.Plan
 	if plan == nil {
 		return
 	}
-	l.match.Plan = nil
-	fx.notify(protocol.Message{To: plan.By, Room: l.match.Room, Reply: protocol.Reply{
-		Title: fmt.Sprintf("Your plan · game #%d", l.match.ID), Game: l.match.ID, Private: true,
-		Text: fmt.Sprintf("Your plan in game #%d is cleared: %s", l.match.ID, why)}})
+	l.Match.Plan = nil
+	fx.notify(protocol.Message{To: plan.By, Room: l.Match.Room, Reply: protocol.Reply{
+		Title: fmt.Sprintf("Your plan · game #%d", l.Match.ID), Game: l.Match.ID, Private: true,
+		Text: fmt.Sprintf("Your plan in game #%d is cleared: %s", l.Match.ID, why)}})
 }

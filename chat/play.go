@@ -9,6 +9,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -21,7 +23,7 @@ func cmdPlay(call *Call) (Result, error) {
 	rest := a.Points
 	var what string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		cfg := l.g.Config()
+		cfg := l.G.Config()
 		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
 		if err != nil {
 			if errors.Is(err, game.ErrOffBoard) {
@@ -42,22 +44,22 @@ func cmdPlay(call *Call) (Result, error) {
 			what = b.passText(l, r.User.ID) + b.followPlan(&fx, l, me, p, r)
 			return nil
 		}
-		if l.g.At(p) != game.Empty {
+		if l.G.At(p) != game.Empty {
 			return errorf("%s is occupied — choose an empty point.", p.GTP(cfg.Height))
 		}
-		before, count := l.g.Captures(me), l.g.MoveCount()
-		if err := l.g.Play(me, p); err != nil {
+		before, count := l.G.Captures(me), l.G.MoveCount()
+		if err := l.G.Play(me, p); err != nil {
 			if errors.Is(err, game.ErrKo) {
 				return errorf("%s would retake the ko — play elsewhere first (a ko threat), then you may take it back.", p.GTP(cfg.Height))
 			}
 			return err
 		}
 		what = fmt.Sprintf("%s played %s", protocol.Mention(r.User.ID), p.GTP(cfg.Height))
-		if n := l.g.Captures(me) - before; n > 0 {
-			what += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
+		if n := l.G.Captures(me) - before; n > 0 {
+			what += fmt.Sprintf(", capturing %d stone%s", n, say.Plural(n))
 		}
 		what += "." + autoPassText(l, count)
-		moved(l.match, l.g, me, r.Time)
+		flow.Moved(l.Match, l.G, me, r.Time)
 		b.afterMove(l, r)
 		what += b.followPlan(&fx, l, me, p, r)
 		return nil
@@ -68,50 +70,31 @@ func cmdPlay(call *Call) (Result, error) {
 	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
 
-// resultWords is a stored result (SGF's RE: "B+R", "0") in words.
-func resultWords(re string) string {
-	res, err := game.ParseResult(re)
-	switch {
-	case err != nil:
-		return re
-	case res.Winner == game.Empty && res.Reason == game.ByScore:
-		return "a draw" // by count or by a cycle: RE says only "0"
-	}
-	return res.Describe()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // autoPassText announces the pass the game made for White after Black's
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
-	if n := l.g.MoveCount(); n > before+1 && l.g.Automatic(n-1) {
-		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(l.match.Side(game.White).ToMove()))
+	if n := l.G.MoveCount(); n > before+1 && l.G.Automatic(n-1) {
+		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(l.Match.Side(game.White).ToMove()))
 	}
 	return ""
 }
 
 // checkTurn reports whether u, playing colour me, may move now.
 func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, now time.Time) error {
-	switch l.g.Phase() {
+	switch l.G.Phase() {
 	case game.Scoring:
 		return game.ErrScoring
 	case game.Over:
 		return game.ErrGameOver
 	}
-	if l.match.Side(me).Rotates() { // rengo.go: one player of the team
+	if l.Match.Side(me).Rotates() { // rengo.go: one player of the team
 		if err := teamTurn(tx, l, u); err != nil {
 			return err
 		}
-	} else if l.g.ToMove() != me {
-		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(l.match.Side(l.g.ToMove()).ToMove()), l.match.ID)
+	} else if l.G.ToMove() != me {
+		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(l.Match.Side(l.G.ToMove()).ToMove()), l.Match.ID)
 	}
-	return b.inTime(l.match, now)
+	return b.inTime(l.Match, now)
 }
 
 // inTime refuses a move in a live game that reached the server after the
@@ -130,35 +113,24 @@ func (b *core) inTime(match *gobot.Match, now time.Time) error {
 
 // afterMove ends the game record when the game is over.
 func (b *core) afterMove(l *loaded, r *protocol.Request) {
-	if l.g.Phase() == game.Over {
-		finish(l.match, l.g, r.Time)
+	if l.G.Phase() == game.Over {
+		flow.Finish(l.Match, l.G, r.Time)
 	}
 }
 
 func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
-	if err := l.g.Play(me, game.Pass); err != nil {
+	if err := l.G.Play(me, game.Pass); err != nil {
 		return err
 	}
-	moved(l.match, l.g, me, r.Time)
+	flow.Moved(l.Match, l.G, me, r.Time)
 	b.afterMove(l, r)
 	return nil
 }
 
-// sides names a game's two sides: "players", or "teams" in a team game.
-func sides(m *gobot.Match) string {
-	switch {
-	case m.Has(gobot.SideTeam):
-		return "teams"
-	case m.Has(gobot.SideRoom):
-		return "sides" // a player (or an engine) and the room
-	}
-	return "players"
-}
-
 func (b *core) passText(l *loaded, u gobot.UserID) string {
 	s := fmt.Sprintf("%s passed.", protocol.Mention(u))
-	if l.g.Phase() == game.Scoring {
-		s += fmt.Sprintf(" Both %s passed: the game is being scored.", sides(l.match))
+	if l.G.Phase() == game.Scoring {
+		s += fmt.Sprintf(" Both %s passed: the game is being scored.", say.Sides(l.Match))
 	}
 	return s
 }
@@ -191,7 +163,7 @@ func cmdResign(call *Call) (Result, error) {
 	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
 		return Result{}, err
 	}
-	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.g.Resign(me) })
+	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.G.Resign(me) })
 }
 
 // askResign asks the presser of a Resign button first, privately:
@@ -215,34 +187,21 @@ func askResign(call *Call) (Result, error) {
 		return Result{}, game.ErrGameOver
 	}
 	opp := match.Side(me.Opponent())
-	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, names(tx, []gobot.UserID{opp.ToMove()}))
+	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, say.Names(namer(tx), []gobot.UserID{opp.ToMove()}))
 	if match.Side(me).Rotates() { // rengo.go: for the whole team
-		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, sideName(tx, match, me), names(tx, opp.Players))
+		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, say.SideName(namer(tx), match, me), say.Names(namer(tx), opp.Players))
 	}
 	return reply(protocol.Reply{Text: q, Private: true, Actions: []protocol.Action{
 		{ID: r.Action, Label: "Yes, resign", Style: protocol.Danger}}}, Effects{})
 }
 
-// actsFor is what a player of colour c acts for when it is more than
-// themselves: " for Black (alice, bob)" in a team game, " for the room"
-// for a voter in a vote game; "" otherwise.
-func actsFor(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	switch s := match.Side(c); {
-	case s.Rotates():
-		return " for " + sideName(tx, match, c)
-	case s.ToMove() == gobot.VoteSeat:
-		return " for the room"
-	}
-	return ""
-}
-
 func cmdAbort(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
-		if l.match.Room != r.Room && !r.DM {
-			return errorf("Game #%d belongs to another room; abort it there.", l.match.ID)
+		if l.Match.Room != r.Room && !r.DM {
+			return errorf("Game #%d belongs to another room; abort it there.", l.Match.ID)
 		}
-		return l.g.Abort()
+		return l.G.Abort()
 	})
 }
 
@@ -255,9 +214,9 @@ func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer b
 		if err := stop(l, me); err != nil {
 			return err
 		}
-		finish(l.match, l.g, r.Time)
+		flow.Finish(l.Match, l.G, r.Time)
 		if asPlayer { // a resignation: a team member resigns for the team (rengo.go)
-			who = actsFor(tx, l.match, me)
+			who = say.ActsFor(namer(tx), l.Match, me)
 		}
 		return nil
 	})
@@ -277,58 +236,58 @@ func cmdUndo(call *Call) (Result, error) {
 	var text string
 	var notifyUser gobot.UserID
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.g.Phase() == game.Over {
+		if l.G.Phase() == game.Over {
 			return game.ErrGameOver
 		}
-		if l.match.Engine != "" {
-			return errorf("%s does not take back moves; play on, or %s.", protocol.Mention(EngineUser(l.match.Engine)), b.cmd("resign"))
+		if l.Match.Engine != "" {
+			return errorf("%s does not take back moves; play on, or %s.", protocol.Mention(EngineUser(l.Match.Engine)), b.cmd("resign"))
 		}
-		opp := l.match.Side(me.Opponent()).ToMove()
+		opp := l.Match.Side(me.Opponent()).ToMove()
 		switch {
-		case refuse && l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me.Opponent():
-			notifyUser = l.match.UndoBy
-			l.match.UndoBy = ""
+		case refuse && l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me.Opponent():
+			notifyUser = l.Match.UndoBy
+			l.Match.UndoBy = ""
 			text = fmt.Sprintf("%s refused to undo; the game goes on.", protocol.Mention(r.User.ID))
 		case refuse:
 			return errorf("There is no undo request from your opponent to refuse.")
-		case l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me:
+		case l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me:
 			who := "You already asked"
-			if l.match.UndoBy != r.User.ID { // a teammate asked (rengo.go)
-				who = protocol.Mention(l.match.UndoBy) + " already asked for your team"
+			if l.Match.UndoBy != r.User.ID { // a teammate asked (rengo.go)
+				who = protocol.Mention(l.Match.UndoBy) + " already asked for your team"
 			}
-			return errorf("%s; waiting for %s to answer %s or %s.", who, answerer(tx, l.match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
-		case l.match.UndoBy != "" && l.match.ColorOf(l.match.UndoBy) == me.Opponent():
-			last, ok := l.g.LastMove()
+			return errorf("%s; waiting for %s to answer %s or %s.", who, say.Answerer(l.Match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
+		case l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me.Opponent():
+			last, ok := l.G.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
 			}
-			n, number := l.g.MoveCount(), l.g.MoveNumber()
-			if err := l.g.Undo(); err != nil {
+			n, number := l.G.MoveCount(), l.G.MoveNumber()
+			if err := l.G.Undo(); err != nil {
 				return err
 			}
-			l.match.Undos = append(l.match.Undos, gobot.Undo{By: l.match.UndoBy, Move: n, Was: last, At: r.Time})
-			if k := l.g.MoveCount(); k < len(l.match.MoveTimes) {
-				l.match.MoveTimes = l.match.MoveTimes[:k]
+			l.Match.Undos = append(l.Match.Undos, gobot.Undo{By: l.Match.UndoBy, Move: n, Was: last, At: r.Time})
+			if k := l.G.MoveCount(); k < len(l.Match.MoveTimes) {
+				l.Match.MoveTimes = l.Match.MoveTimes[:k]
 			}
-			l.match.UndoBy = ""
+			l.Match.UndoBy = ""
 			// An undo by agreement clears the plan (plan.go); its owner
 			// is told, as when a move leaves it.
 			b.dropPlan(&fx, l, fmt.Sprintf("move %d was taken back, so the position it was planned for is gone.", number))
-			startClock(l.match, l.g, r.Time)
-			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.g.Config().Height))
+			flow.StartClock(l.Match, l.G, r.Time)
+			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.G.Config().Height))
 		default:
-			last, ok := l.g.LastMove()
+			last, ok := l.G.LastMove()
 			if !ok {
 				return game.ErrNothingUndo
 			}
-			if last.Color != me && l.match.Side(me).Rotates() { // rengo.go: the team asks
-				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), names(tx, l.match.Side(last.Color).Players))
+			if last.Color != me && l.Match.Side(me).Rotates() { // rengo.go: the team asks
+				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), say.Names(namer(tx), l.Match.Side(last.Color).Players))
 			}
 			if last.Color != me {
 				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
 			}
-			l.match.UndoBy = r.User.ID
-			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), answerer(tx, l.match, me.Opponent()), b.cmd(fmt.Sprintf("undo #%d", l.match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.match.ID)))
+			l.Match.UndoBy = r.User.ID
+			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), say.Answerer(l.Match, me.Opponent()), b.cmd(fmt.Sprintf("undo #%d", l.Match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.Match.ID)))
 			notifyUser = opp
 		}
 		return nil
@@ -338,9 +297,9 @@ func cmdUndo(call *Call) (Result, error) {
 	}
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if notifyUser != "" {
-		rep.Mentions = l.match.Side(l.match.ColorOf(notifyUser)).Answerers() // any member of a team answers
+		rep.Mentions = l.Match.Side(l.Match.ColorOf(notifyUser)).Answerers() // any member of a team answers
 	}
-	if l.match.UndoBy != "" {
+	if l.Match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
 			{ID: b.actionID("undo", l, "yes"), Label: "Allow undo", Style: protocol.Primary},
 			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: protocol.Secondary},
@@ -355,25 +314,25 @@ func cmdDead(call *Call) (Result, error) {
 	var toggled []string
 	var withdrawn string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.g.Phase() != game.Scoring {
+		if l.G.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
-		before := [...]bool{l.g.Accepted(game.Black), l.g.Accepted(game.White)}
+		before := [...]bool{l.G.Accepted(game.Black), l.G.Accepted(game.White)}
 		defer func() { withdrawn = b.withdrawnText(tx, l, me, r.User.ID, before) }()
-		cfg := l.g.Config()
+		cfg := l.G.Config()
 		for _, s := range a.Points {
 			p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 			if err != nil || p.IsPass() {
 				return errorf("%s isn't a point on this board: give stones like D4.", protocol.Echo(s))
 			}
-			if l.g.At(p) == game.Empty {
+			if l.G.At(p) == game.Empty {
 				return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
 			}
-			if err := l.g.ToggleDead(p, false); err != nil {
+			if err := l.G.ToggleDead(p, false); err != nil {
 				return err
 			}
 			state := "alive"
-			if l.g.IsDead(p) {
+			if l.G.IsDead(p) {
 				state = "dead"
 			}
 			toggled = append(toggled, p.GTP(cfg.Height)+" "+state)
@@ -397,10 +356,10 @@ func cmdDead(call *Call) (Result, error) {
 func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, before [2]bool) string {
 	var lines []string
 	for i, c := range []game.Color{game.Black, game.White} {
-		if !before[i] || l.g.Accepted(c) {
+		if !before[i] || l.G.Accepted(c) {
 			continue
 		}
-		side := l.match.Side(c)
+		side := l.Match.Side(c)
 		if c == me && side.Kind == gobot.SidePerson {
 			lines = append(lines, fmt.Sprintf("%s changed the dead stones after accepting, so that acceptance is withdrawn; %s again to accept this count.", protocol.Mention(u), b.cmd("done")))
 			continue
@@ -415,7 +374,7 @@ func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.User
 		if side.Rotates() {
 			whose = c.Name() + "'s"
 		}
-		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, answerer(tx, l.match, c), b.cmd("done")))
+		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, say.Answerer(l.Match, c), b.cmd("done")))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -425,22 +384,22 @@ func cmdDone(call *Call) (Result, error) {
 	var fx Effects
 	var text string
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.g.Phase() != game.Scoring {
+		if l.G.Phase() != game.Scoring {
 			return game.ErrNotScoring
 		}
-		if l.g.Accepted(me) {
-			return errorf("You already accepted this count; waiting for %s.", answerer(tx, l.match, me.Opponent()))
+		if l.G.Accepted(me) {
+			return errorf("You already accepted this count; waiting for %s.", say.Answerer(l.Match, me.Opponent()))
 		}
-		_, over, err := l.g.Accept(me)
+		_, over, err := l.G.Accept(me)
 		if err != nil {
 			return err
 		}
 		l.acceptSaid = me
 		if over {
-			finish(l.match, l.g, r.Time)
-			text = fmt.Sprintf("Both %s accepted the count.", sides(l.match))
+			flow.Finish(l.Match, l.G, r.Time)
+			text = fmt.Sprintf("Both %s accepted the count.", say.Sides(l.Match))
 		} else {
-			text = fmt.Sprintf("%s accepts the count%s. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), actsFor(tx, l.match, me), answerer(tx, l.match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
+			text = fmt.Sprintf("%s accepts the count%s. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), say.ActsFor(namer(tx), l.Match, me), say.Answerer(l.Match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
 		}
 		return nil
 	})
@@ -455,15 +414,15 @@ func cmdResume(call *Call) (Result, error) {
 	var fx Effects
 	text := fmt.Sprintf("%s resumed play to settle the position.", protocol.Mention(r.User.ID))
 	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.g.Phase() == game.Playing { // a live game's pause (pause.go)
+		if l.G.Phase() == game.Playing { // a live game's pause (pause.go)
 			t, err := resumeLive(b, l, r)
 			text = t
 			return err
 		}
-		if err := l.g.Resume(); err != nil {
+		if err := l.G.Resume(); err != nil {
 			return err
 		}
-		startClock(l.match, l.g, r.Time)
+		flow.StartClock(l.Match, l.G, r.Time)
 		return nil
 	})
 	if err != nil {
@@ -474,7 +433,7 @@ func cmdResume(call *Call) (Result, error) {
 
 // actionID encodes a button for game l.
 func (b *core) actionID(cmd string, l *loaded, arg string) string {
-	return protocol.Button{Command: cmd, Game: l.match.ID, Version: l.match.Version, Arg: arg}.ID()
+	return protocol.Button{Command: cmd, Game: l.Match.ID, Version: l.Match.Version, Arg: arg}.ID()
 }
 
 // pendingNotAGame says that pending challenge c is not a game yet, and
@@ -581,12 +540,12 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	var c, ids []string
 	for _, g := range here {
-		vs := fmt.Sprintf("%s vs %s", called(tx, g.Side(game.Black)), called(tx, g.Side(game.White)))
+		vs := fmt.Sprintf("%s vs %s", say.Called(namer(tx), g.Side(game.Black)), say.Called(namer(tx), g.Side(game.White)))
 		c = append(c, fmt.Sprintf("#%d (%s)", g.ID, vs))
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
 	example := b.cmd(protocol.ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), protocol.MaxEcho) + " #" + fmt.Sprint(here[0].ID))
-	return nil, shortest(fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), example),
+	return nil, say.Shortest(fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), example),
 		fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(ids), example))
 }
 
@@ -602,24 +561,23 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 		return false
 	}
 	if cmd == "resume" && match.LivePaused() { // pause.go
-		return l.g.Phase() == game.Playing
+		return l.G.Phase() == game.Playing
 	}
 	if cmd == "pause" {
-		return l.g.Phase() == game.Playing && match.Clock.Live()
+		return l.G.Phase() == game.Playing && match.Clock.Live()
 	}
 	if scoringCommands[cmd] {
-		return l.g.Phase() == game.Scoring
+		return l.G.Phase() == game.Scoring
 	}
 	if cmd == "plan" { // plans are made on the opponent's turn (plan.go)
-		return l.g.Phase() == game.Playing && l.g.ToMove() == match.ColorOf(u).Opponent()
+		return l.G.Phase() == game.Playing && l.G.ToMove() == match.ColorOf(u).Opponent()
 	}
-	return l.g.Phase() == game.Playing && match.Side(l.g.ToMove()).ToMove() == u
+	return l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove() == u
 }
 
 // loaded is a stored game with its rules engine state.
 type loaded struct {
-	match *gobot.Match
-	g     *game.Game
+	*flow.Loaded
 	// note is said after what a command did with the game (a team
 	// game's turn passed on from a player on vacation: rengo.go).
 	note string
@@ -630,11 +588,11 @@ type loaded struct {
 }
 
 func load(match *gobot.Match) (*loaded, error) {
-	g, err := game.Replay(match.Record)
+	l, err := flow.Load(match)
 	if err != nil {
-		return nil, fmt.Errorf("game #%d: %w: %v", match.ID, gobot.ErrCorrupt, err)
+		return nil, err
 	}
-	return &loaded{match: match, g: g}, nil
+	return &loaded{Loaded: l}, nil
 }
 
 // change applies fn to the game r refers to, in the command's write
@@ -656,7 +614,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		r.Time = r.Arrived
 	}
 	if !match.Active() {
-		return nil, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
+		return nil, errorf("Game #%d is over: %s.", match.ID, say.ResultWords(match.Result))
 	}
 	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
@@ -670,16 +628,16 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if err := fn(l, me); err != nil {
 		return nil, err
 	}
-	if !l.match.Active() { // it ended now: rate it in this transaction
-		if err := b.rateGame(tx, l.match, l.g); err != nil {
+	if !l.Match.Active() { // it ended now: rate it in this transaction
+		if err := b.rateGame(tx, l.Match, l.G); err != nil {
 			return nil, err
 		}
 	}
-	l.match.Record = l.g.Record()
+	l.Match.Record = l.G.Record()
 	l.note = b.passAwayTurns(tx, l) // rengo.go
-	l.match.Updated = r.Time
+	l.Match.Updated = r.Time
 	b.engineDue(l, r.Time)
-	if err := tx.PutMatch(l.match); err != nil {
+	if err := tx.PutMatch(l.Match); err != nil {
 		return nil, err
 	}
 	b.wakeEngine(fx, l)

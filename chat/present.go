@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -157,7 +158,7 @@ type occasion struct {
 // and the mention of the player to move; a DM to the player to move
 // goes into fx.
 func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what string) protocol.Reply {
-	match, g := l.match, l.g
+	match, g := l.Match, l.G
 	cfg := g.Config()
 	rep := protocol.Reply{Game: match.ID, Title: fmt.Sprintf("Game #%d · move %d", match.ID, g.MoveNumber())}
 	if match.Thread || match.Room != r.Room {
@@ -176,7 +177,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		next = match.Side(g.ToMove()).ToMove()
 		side := g.ToMove().Name()
 		if match.Side(g.ToMove()).Rotates() { // rengo.go: "White: carol, dave"
-			side = teamLabel(tx, match, g.ToMove())
+			side = say.TeamLabel(namer(tx), match, g.ToMove())
 		}
 		who := protocol.Mention(next)
 		if next == gobot.VoteSeat {
@@ -187,7 +188,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 			s += " — " + left
 		}
 		if n := g.HandicapLeft(); n > 0 {
-			s += fmt.Sprintf(" (%d handicap stone%s to place)", n, plural(n))
+			s += fmt.Sprintf(" (%d handicap stone%s to place)", n, say.Plural(n))
 		}
 		if p, ok := g.KoPoint(); ok {
 			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
@@ -208,11 +209,11 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		}
 	case game.Scoring:
 		sc := g.Score()
-		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
+		lines = append(lines, fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", say.SideName(namer(tx), match, game.Black), formatSide(sc.Black, cfg.Rules, false), say.SideName(namer(tx), match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe()))
 		var acc []string
 		for _, c := range []game.Color{game.Black, game.White} {
 			if g.Accepted(c) && c != l.acceptSaid {
-				acc = append(acc, sideName(tx, match, c)+" accepted")
+				acc = append(acc, say.SideName(namer(tx), match, c)+" accepted")
 			}
 		}
 		if len(acc) > 0 {
@@ -236,7 +237,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		}
 		if res.Reason == game.ByScore {
 			sc := g.Score()
-			s += fmt.Sprintf(" %s %s, %s %s.", sideName(tx, match, game.Black), formatSide(sc.Black, cfg.Rules, false), sideName(tx, match, game.White), formatSide(sc.White, cfg.Rules, true))
+			s += fmt.Sprintf(" %s %s, %s %s.", say.SideName(namer(tx), match, game.Black), formatSide(sc.Black, cfg.Rules, false), say.SideName(namer(tx), match, game.White), formatSide(sc.White, cfg.Rules, true))
 		}
 		if rl := ratingLine(match, g); rl != "" {
 			s += "\n" + rl
@@ -251,7 +252,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: describeConfig(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
+		{Name: "Game", Value: say.Config(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
 	}
 	if what == "" || liveImage(tx, l) { // a live game's announcements are compact (liveimages.go)
 		rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
@@ -281,9 +282,9 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 func formatSide(s game.SideScore, r game.Rules, white bool) string {
 	var parts []string
 	if r.Scoring == game.Area {
-		parts = append(parts, fmt.Sprintf("%d stone%s", s.Stones, plural(s.Stones)), fmt.Sprintf("%d territory", s.Territory))
+		parts = append(parts, fmt.Sprintf("%d stone%s", s.Stones, say.Plural(s.Stones)), fmt.Sprintf("%d territory", s.Territory))
 	} else {
-		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoner%s", s.Prisoners, plural(s.Prisoners)))
+		parts = append(parts, fmt.Sprintf("%d territory", s.Territory), fmt.Sprintf("%d prisoner%s", s.Prisoners, say.Plural(s.Prisoners)))
 	}
 	if white && s.Komi != 0 {
 		parts = append(parts, game.FormatKomi(s.Komi)+" komi")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -374,7 +375,7 @@ func (b *core) stateRank(tx gobot.Tx, r *protocol.Request, v string) error {
 		return err
 	}
 	if rec.Games > 0 {
-		return errorf("You have played %d rated game%s here, so your rank follows your results now (%s); it can't be set any more.", rec.Games, plural(rec.Games), rec.Player().RankLabel())
+		return errorf("You have played %d rated game%s here, so your rank follows your results now (%s); it can't be set any more.", rec.Games, say.Plural(rec.Games), rec.Player().RankLabel())
 	}
 	rank, err := game.ParseRank(v)
 	if err != nil {
@@ -417,7 +418,7 @@ func cmdRating(call *Call) (Result, error) {
 		return Result{Reply: protocol.Reply{Title: "Rating", Text: s}}, nil
 	}
 	lines := []string{head,
-		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, plural(rec.Games), rec.Wins, plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
+		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, say.Plural(rec.Games), rec.Wins, say.Plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
 	if p.Provisional() {
 		lines = append(lines, fmt.Sprintf("The rank shows a ? while the uncertainty (RD %.0f) is above %.0f.", p.RD, rating.ProvisionalRD))
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -37,7 +39,7 @@ func cmdRengo(call *Call) (Result, error) {
 	seen := map[gobot.UserID]bool{}
 	for _, u := range append(slices.Clone(first), second...) {
 		if seen[u] {
-			return Result{}, shortest(fmt.Sprintf("%s is named twice: each player plays in one team, once.", protocol.Mention(u)),
+			return Result{}, say.Shortest(fmt.Sprintf("%s is named twice: each player plays in one team, once.", protocol.Mention(u)),
 				"A player is named twice: each player plays in one team, once.")
 		}
 		if u.Platform() == EnginePlatform {
@@ -104,8 +106,8 @@ func cmdRengo(call *Call) (Result, error) {
 	waiting = slices.DeleteFunc(waiting, func(u gobot.UserID) bool { return u == c.From })
 	drawn := map[string]string{"black": "", "white": "", "random": " (colours by lot)"}[color]
 	text := fmt.Sprintf("%s proposes team game #%d: Black %s against White %s%s; %s.%s %s: each of you, answer %s or %s; the game begins when all have accepted.",
-		protocol.Mention(c.From), c.ID, mentions(c.Teams.Black), mentions(c.Teams.White), drawn, describeConfig(cfg, clock), clockNote(clock),
-		mentions(waiting), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		protocol.Mention(c.From), c.ID, say.Mentions(c.Teams.Black), say.Mentions(c.Teams.White), drawn, say.Config(cfg, clock), say.ClockNote(clock),
+		say.Mentions(waiting), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 	rep := protocol.Reply{Title: fmt.Sprintf("Team challenge #%d", c.ID), Text: text, Mentions: waiting,
 		Actions: []protocol.Action{
 			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
@@ -129,14 +131,14 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 		return Result{}, true, errorf("Challenge #%d is already %s.", c.ID, c.Status)
 	}
 	if c.From == r.User.ID {
-		return Result{}, true, shortest(fmt.Sprintf("You proposed team game #%d, so you have agreed; waiting for %s (or %s).", c.ID, mentions(teamWaiting(c)), b.cmd(fmt.Sprintf("cancel #%d", c.ID))),
+		return Result{}, true, say.Shortest(fmt.Sprintf("You proposed team game #%d, so you have agreed; waiting for %s (or %s).", c.ID, say.Mentions(teamWaiting(c)), b.cmd(fmt.Sprintf("cancel #%d", c.ID))),
 			fmt.Sprintf("You proposed team game #%d, so you have agreed; waiting for the others (or %s).", c.ID, b.cmd(fmt.Sprintf("cancel #%d", c.ID))))
 	}
 	if c.Teams.ColorOf(r.User.ID) == game.Empty {
 		return Result{}, true, notInTeamChallenge(c)
 	}
 	if slices.Contains(c.Teams.Accepted, r.User.ID) {
-		return Result{}, true, shortest(fmt.Sprintf("You already accepted team game #%d; waiting for %s.", c.ID, mentions(teamWaiting(c))),
+		return Result{}, true, say.Shortest(fmt.Sprintf("You already accepted team game #%d; waiting for %s.", c.ID, say.Mentions(teamWaiting(c))),
 			fmt.Sprintf("You already accepted team game #%d; waiting for the others.", c.ID))
 	}
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
@@ -148,7 +150,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 			return Result{}, true, err
 		}
 		return Result{Reply: protocol.Reply{Title: fmt.Sprintf("Team challenge #%d", c.ID), Mentions: left,
-			Text: fmt.Sprintf("%s accepts team game #%d; waiting for %s (%s).", protocol.Mention(r.User.ID), c.ID, mentions(left), b.cmd(fmt.Sprintf("accept #%d", c.ID)))}}, true, nil
+			Text: fmt.Sprintf("%s accepts team game #%d; waiting for %s (%s).", protocol.Mention(r.User.ID), c.ID, say.Mentions(left), b.cmd(fmt.Sprintf("accept #%d", c.ID)))}}, true, nil
 	}
 	// The last one: the game begins, under the challenge's number.
 	g, err := game.New(c.Config)
@@ -160,8 +162,8 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Black: teams.Black[0], White: teams.White[0], Record: g.Record(),
 		Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time, Teams: teams}
 	match.StartClocks() // a team shares its colour's clock
-	startClock(match, g, r.Time)
-	l := &loaded{match: match, g: g}
+	flow.StartClock(match, g, r.Time)
+	l := &loaded{Loaded: &flow.Loaded{Match: match, G: g}}
 	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go: the week count
 		return Result{}, true, err
 	}
@@ -175,7 +177,7 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	}
 	var fx Effects
 	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Team game #%d begins: Black %s against White %s, %s, unrated. %s",
-		match.ID, names(tx, teams.Black), names(tx, teams.White), describeConfig(c.Config, c.Clock), turnOrder(teams, g.ToMove())))
+		match.ID, say.Names(namer(tx), teams.Black), say.Names(namer(tx), teams.White), say.Config(c.Config, c.Clock), turnOrder(teams, g.ToMove())))
 	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", match.ID)
@@ -256,92 +258,35 @@ func gcd(a, b int) int {
 	return a
 }
 
-// mentions lists users as mentions: "@a, @b and @c".
-func mentions(us []gobot.UserID) string {
-	var s []string
-	for _, u := range us {
-		s = append(s, protocol.Mention(u))
-	}
-	return andList(s)
-}
-
-// names lists users by name, as the board's header and SGF do: "alice, bob".
-func names(tx gobot.Tx, us []gobot.UserID) string {
-	var s []string
-	for _, u := range us {
-		s = append(s, displayName(tx, u))
-	}
-	return strings.Join(s, ", ")
-}
-
-func andList(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-// teamLabel names colour c's team: "White: carol, dave".
-func teamLabel(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	return c.Name() + ": " + names(tx, match.Teams.Team(c))
-}
-
-// called names side s in a game's text: its player, or a team's
-// members ("alice, bob").
-func called(tx gobot.Tx, s gobot.Side) string {
-	if s.Rotates() {
-		return names(tx, s.Players)
-	}
-	return protocol.Mention(s.ToMove())
-}
-
-// sideName names colour c's side in a game's text: its player, or in a
-// team game "Black (alice, bob)".
-func sideName(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	if !match.Side(c).Rotates() {
-		return protocol.Mention(match.Side(c).ToMove())
-	}
-	return fmt.Sprintf("%s (%s)", c.Name(), names(tx, match.Teams.Team(c)))
-}
-
 // teamTurn refuses a move by a team member whose turn it is not.
 func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
-	next := l.match.Side(l.g.ToMove()).ToMove()
+	next := l.Match.Side(l.G.ToMove()).ToMove()
 	if next == u {
 		return nil
 	}
-	return shortest(fmt.Sprintf("It is %s's turn (%s) in game #%d.", protocol.Mention(next), teamLabel(tx, l.match, l.g.ToMove()), l.match.ID),
-		fmt.Sprintf("It is %s's turn in game #%d.", protocol.Mention(next), l.match.ID))
+	return say.Shortest(fmt.Sprintf("It is %s's turn (%s) in game #%d.", protocol.Mention(next), say.TeamLabel(namer(tx), l.Match, l.G.ToMove()), l.Match.ID),
+		fmt.Sprintf("It is %s's turn in game #%d.", protocol.Mention(next), l.Match.ID))
 }
 
 // notAPlayer refuses someone who does not play match.
 func (b *core) notAPlayer(tx gobot.Tx, match *gobot.Match) error {
 	watch := b.cmd(fmt.Sprintf("board #%d", match.ID))
 	if room := match.Find(gobot.SideRoom); room.Kind == gobot.SideRoom { // vote.go
-		return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(room.Opponent().ToMove()), watch),
+		return say.Shortest(fmt.Sprintf("In game #%d the room plays against %s by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, protocol.Mention(room.Opponent().ToMove()), watch),
 			fmt.Sprintf("In game #%d the room plays by vote; only those who voted in it act for the room (you can watch with %s).", match.ID, watch))
 	}
 	if !match.Has(gobot.SideTeam) {
 		return errorf("Only %s and %s play game #%d; you can watch with %s.", protocol.Mention(match.Black), protocol.Mention(match.White), match.ID, watch)
 	}
-	return shortest(fmt.Sprintf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, teamLabel(tx, match, game.Black), teamLabel(tx, match, game.White), watch),
+	return say.Shortest(fmt.Sprintf("You are not in team game #%d (%s; %s); you can watch with %s.", match.ID, say.TeamLabel(namer(tx), match, game.Black), say.TeamLabel(namer(tx), match, game.White), watch),
 		fmt.Sprintf("You are not in team game #%d; you can watch with %s.", match.ID, watch))
 }
 
 // notInTeamChallenge refuses an answer to team challenge c from someone
 // it does not name.
 func notInTeamChallenge(c *gobot.Challenge) error {
-	return shortest(fmt.Sprintf("Team game #%d is for %s; you are not in it.", c.ID, mentions(c.Teams.Members())),
+	return say.Shortest(fmt.Sprintf("Team game #%d is for %s; you are not in it.", c.ID, say.Mentions(c.Teams.Members())),
 		fmt.Sprintf("You are not one of the players named in team game #%d, so you can't answer it.", c.ID))
-}
-
-// shortest refuses with long, which names the players, unless their
-// names make it longer than a refusal may be; then with short.
-func shortest(long, short string) error {
-	if len(long) <= protocol.MaxRefusal {
-		return errorf("%s", long)
-	}
-	return errorf("%s", short)
 }
 
 // teamTimeout handles a team game's deadline passing at now: the turn
@@ -349,7 +294,7 @@ func shortest(long, short string) error {
 // every one of them has now timed out in a row; then handled is false
 // and the team loses on time as a player would (runClock).
 func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handled bool, err error) {
-	match, c := l.match, l.g.ToMove()
+	match, c := l.Match, l.G.ToMove()
 	if !match.Side(c).Rotates() || match.Clock.Live() {
 		// A live game's team shares one clock: when it runs out, the
 		// team loses on time, as one player would.
@@ -369,13 +314,13 @@ func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handl
 	next := match.Side(c).ToMove()
 	l.note = b.passAwayTurns(tx, l)        // the next one may be away
 	match.SetClock(c, match.Clock.Start()) // the next player's turn starts afresh
-	startClock(match, l.g, now)
+	flow.StartClock(match, l.G, now)
 	match.Updated = now
 	if err := tx.PutMatch(match); err != nil {
 		return Done{}, true, err
 	}
 	var fx Effects
-	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(next), teamLabel(tx, match, c)))
+	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, fmt.Sprintf("%s ran out of time: the turn passes to %s (%s).", protocol.Mention(late), protocol.Mention(next), say.TeamLabel(namer(tx), match, c)))
 	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 	d, err = done("team timeout", step, fx)
 	return d, true, err
@@ -390,11 +335,11 @@ func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handl
 // when the player to move is present). Call it on the stored state:
 // after a move is recorded in l.match.
 func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
-	m := l.match
-	if !m.Side(l.g.ToMove()).Rotates() || !m.Active() || l.g.Phase() != game.Playing {
+	m := l.Match
+	if !m.Side(l.G.ToMove()).Rotates() || !m.Active() || l.G.Phase() != game.Playing {
 		return ""
 	}
-	c := l.g.ToMove()
+	c := l.G.ToMove()
 	team := m.Teams.Team(c)
 	var away []gobot.UserID
 	for range team {
@@ -410,7 +355,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	}
 	if len(away) == len(team) { // all away: the turn stays where it was
 		m.Teams.Skipped[c] -= len(team)
-		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), names(tx, team), protocol.Mention(m.Side(c).ToMove()), c.Name())
+		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), say.Names(namer(tx), team), protocol.Mention(m.Side(c).ToMove()), c.Name())
 	}
 	m.Reminded = 0 // the reminders are the new player's to get
 	var who []string
@@ -421,7 +366,7 @@ func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
 	if len(who) > 1 {
 		verb = "are"
 	}
-	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", andList(who), verb, protocol.Mention(m.Side(c).ToMove()), teamLabel(tx, m, c))
+	return fmt.Sprintf("%s %s on vacation: the turn passes to %s (%s).", say.AndList(who), verb, protocol.Mention(m.Side(c).ToMove()), say.TeamLabel(namer(tx), m, c))
 }
 
 // teamLostNote says, when a team game is lost on time, that the whole
@@ -432,9 +377,9 @@ func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 	}
 	present, away := teamPresence(tx, match.Teams.Team(c))
 	if len(away) > 0 && len(present) > 0 {
-		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, present), c.Name())
+		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), say.Names(namer(tx), present), c.Name())
 	}
-	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), names(tx, match.Teams.Team(c)), c.Name())
+	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), say.Names(namer(tx), match.Teams.Team(c)), c.Name())
 }
 
 // onVacation reports whether u is on vacation; a player whose record
@@ -457,30 +402,13 @@ func teamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserI
 	return present, away
 }
 
-// answerer names who may answer for colour c: its player, or in a team
-// game any member ("White (@carol or @dave)").
-func answerer(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	if !match.Side(c).Rotates() {
-		return protocol.Mention(match.Side(c).ToMove())
-	}
-	var s []string
-	for _, u := range match.Teams.Team(c) {
-		s = append(s, protocol.Mention(u))
-	}
-	or := strings.Join(s, " or ")
-	if len(s) > 2 {
-		or = strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
-	}
-	return fmt.Sprintf("%s (%s)", c.Name(), or)
-}
-
 // seatField is who plays colour c, for the board's header: the player
 // (with rank), or in a team game the team, with whose turn it is.
 func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
 	if !match.Side(c).Rotates() {
 		return protocol.Mention(match.Side(c).ToMove()) + rankSuffix(match, c)
 	}
-	s := names(tx, match.Teams.Team(c))
+	s := say.Names(namer(tx), match.Teams.Team(c))
 	if g.Phase() == game.Playing && g.ToMove() == c {
 		s += fmt.Sprintf(" · %s to play", displayName(tx, match.Side(c).ToMove()))
 	}
@@ -489,16 +417,16 @@ func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) stri
 
 // teamGamesLine begins `games`' line for a team game u plays as me.
 func teamGamesLine(tx gobot.Tx, l *loaded, me game.Color) string {
-	cfg := l.g.Config()
-	return fmt.Sprintf("#%d team game, %s vs %s (%s, you are %s, move %d): ", l.match.ID, names(tx, l.match.Teams.Team(me)), names(tx, l.match.Teams.Team(me.Opponent())),
-		game.SizeString(cfg.Width, cfg.Height), me.Name(), l.g.MoveNumber())
+	cfg := l.G.Config()
+	return fmt.Sprintf("#%d team game, %s vs %s (%s, you are %s, move %d): ", l.Match.ID, say.Names(namer(tx), l.Match.Teams.Team(me)), say.Names(namer(tx), l.Match.Teams.Team(me.Opponent())),
+		game.SizeString(cfg.Width, cfg.Height), me.Name(), l.G.MoveNumber())
 }
 
 // teamChallengeLine is `games`' line for a pending team challenge.
 func teamChallengeLine(b *core, c *gobot.Challenge, u gobot.UserID) string {
 	waiting := teamWaiting(c)
 	if c.From == u || slices.Contains(c.Teams.Accepted, u) {
-		return fmt.Sprintf("team challenge #%d: waiting for %s", c.ID, mentions(waiting))
+		return fmt.Sprintf("team challenge #%d: waiting for %s", c.ID, say.Mentions(waiting))
 	}
 	return fmt.Sprintf("team challenge #%d from %s: %s or %s", c.ID, protocol.Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -209,8 +210,8 @@ func cmdSettings(call *Call) (Result, error) {
 	}
 	rep, err := b.showSettings(tx, r)
 	rep.Text = "Saved.\n" + rep.Text
-	if o.Clock != nil && clockNote(*o.Clock) != "" {
-		rep.Text += "\n" + strings.TrimSpace(clockNote(*o.Clock))
+	if o.Clock != nil && say.ClockNote(*o.Clock) != "" {
+		rep.Text += "\n" + strings.TrimSpace(say.ClockNote(*o.Clock))
 	}
 	return Result{Reply: rep}, err
 }

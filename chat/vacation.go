@@ -94,8 +94,8 @@ func loadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 // it is stored. An engine and the room's seat of a vote game are no
 // players: nothing is stored for them.
 func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
-	for _, u := range l.match.Players() {
-		if !l.match.Side(l.match.ColorOf(u)).Human() {
+	for _, u := range l.Match.Players() {
+		if !l.Match.Side(l.Match.ColorOf(u)).Human() {
 			continue
 		}
 		p, err := loadPlayer(tx, u)
@@ -130,19 +130,19 @@ func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
 // but a voting window that is running goes on: pauseGame and unpauseGame
 // leave it alone.
 func vacationApplies(l *loaded) bool {
-	return l.match.VacationStops() // a team game: a teammate plays (rengo.go)
+	return l.Match.VacationStops() // a team game: a teammate plays (rengo.go)
 }
 
 // pauseGame stops game l's clock for u's vacation and reports whether it
 // did (not when vacation does not apply, u already paused it, or the
 // player to move is already out of time: the clock loop ends that game).
 func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
-	m := l.match
+	m := l.Match
 	if !vacationApplies(l) || slices.Contains(m.PausedBy, u) {
 		return false
 	}
 	if !m.Paused() {
-		if l.g.Phase() == game.Playing && !m.Deadline.IsZero() && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) { // a vote window is no clock (vote.go)
+		if l.G.Phase() == game.Playing && !m.Deadline.IsZero() && !(m.Find(gobot.SideRoom).Moves(l.G) && m.Vote.WindowOpen()) { // a vote window is no clock (vote.go)
 			if !now.Before(m.Deadline) {
 				return false
 			}
@@ -158,7 +158,7 @@ func pauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 // runs again (nobody else's vacation holds it): the player to move gets
 // back the time they had left.
 func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
-	m := l.match
+	m := l.Match
 	i := slices.Index(m.PausedBy, u)
 	if i < 0 {
 		return false
@@ -170,21 +170,13 @@ func unpauseGame(l *loaded, u gobot.UserID, now time.Time) bool {
 	m.PausedBy = nil
 	// A running vote window goes on; a vote game stored before the
 	// room's turns had a clock (issue 35) kept none for it (vote.go).
-	if room := m.Find(gobot.SideRoom).Moves(l.g); l.g.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !(room && (m.Vote.WindowOpen() || m.PausedLeft == 0)) {
+	if room := m.Find(gobot.SideRoom).Moves(l.G); l.G.Phase() == game.Playing && m.Clock.Kind != gobot.NoClock && !(room && (m.Vote.WindowOpen() || m.PausedLeft == 0)) {
 		// The same turn goes on: a reminder already sent for it is not
 		// sent again (the vacation's end says the time left).
 		m.Deadline = now.Add(m.PausedLeft)
 	}
 	m.PausedLeft, m.PausedAt = 0, time.Time{}
 	return true
-}
-
-// keepPaused moves a clock that startClock just started into the paused
-// game's stopped clock.
-func keepPaused(match *gobot.Match, t time.Time) {
-	if match.Paused() && !match.Deadline.IsZero() {
-		match.PausedLeft, match.Deadline = match.Deadline.Sub(t), time.Time{}
-	}
 }
 
 // pausedNote says why a paused game's clock is stopped: "clock stopped:
@@ -310,7 +302,7 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	}
 	var stopped, running []string
 	for _, l := range games {
-		m := l.match
+		m := l.Match
 		if s := m.Side(m.ColorOf(u)); s.Rotates() { // rengo.go: no team game stops; a turn of u's passes on now
 			why := "a team game: your turns pass to a teammate"
 			if present, _ := teamPresence(tx, s.Players); len(present) == 0 {
@@ -334,15 +326,15 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 			}
 			continue
 		}
-		l.match.Updated = r.Time
-		if err := tx.PutMatch(l.match); err != nil {
+		l.Match.Updated = r.Time
+		if err := tx.PutMatch(l.Match); err != nil {
 			return Result{}, err
 		}
 		stopped = append(stopped, fmt.Sprintf("#%d", m.ID))
 		opp := m.Side(m.ColorOf(u).Opponent()).ToMove()
 		text := fmt.Sprintf("%s is on vacation until %s: the clock of game #%d is stopped", protocol.Mention(u), formatWhen(v.End), m.ID)
-		if l.g.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) {
-			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(m.Side(l.g.ToMove()).ToMove()))
+		if l.G.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.G) && m.Vote.WindowOpen()) {
+			text += fmt.Sprintf(", with %s left for %s", protocol.FormatDuration(m.PausedLeft), protocol.Mention(m.Side(l.G.ToMove()).ToMove()))
 		}
 		b.tellOpponent(&fx, tx, m, opp, text+". Moves can still be played.")
 	}
@@ -365,17 +357,17 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 // (u's vacation made it so), not on every teammate's or opponent's
 // vacation after.
 func (b *core) passTurnNow(fx *Effects, tx gobot.Tx, l *loaded, u gobot.UserID, now time.Time) error {
-	before := l.match.Side(l.g.ToMove()).ToMove()
+	before := l.Match.Side(l.G.ToMove()).ToMove()
 	note := b.passAwayTurns(tx, l)
-	if note == "" || (l.match.Side(l.g.ToMove()).ToMove() == before && l.match.ColorOf(u) != l.g.ToMove()) {
+	if note == "" || (l.Match.Side(l.G.ToMove()).ToMove() == before && l.Match.ColorOf(u) != l.G.ToMove()) {
 		return nil
 	}
-	l.match.Updated = now
-	if err := tx.PutMatch(l.match); err != nil {
+	l.Match.Updated = now
+	if err := tx.PutMatch(l.Match); err != nil {
 		return err
 	}
 	l.note = note
-	fx.notify(protocol.Message{Room: l.match.Room, Reply: b.gameReplyAt(fx, tx, l, occasion{Room: l.match.Room, At: now}, "")})
+	fx.notify(protocol.Message{Room: l.Match.Room, Reply: b.gameReplyAt(fx, tx, l, occasion{Room: l.Match.Room, At: now}, "")})
 	return nil
 }
 
@@ -467,7 +459,7 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	}
 	var running, held []string
 	for _, l := range games {
-		m := l.match
+		m := l.Match
 		if m.Side(m.ColorOf(p.ID)).Rotates() { // rengo.go: a team all away kept its turn; p can take it now
 			if err := b.passTurnNow(fx, tx, l, p.ID, now); err != nil {
 				return "", err
@@ -484,8 +476,8 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 		if unpauseGame(l, p.ID, end) {
 			running = append(running, fmt.Sprintf("#%d", m.ID))
 			text = fmt.Sprintf("%s is back from vacation: the clock of game #%d runs again", protocol.Mention(p.ID), m.ID)
-			if l.g.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.g) && m.Vote.WindowOpen()) {
-				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(m.Side(l.g.ToMove()).ToMove()), l.g.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
+			if l.G.Phase() == game.Playing && !(m.Find(gobot.SideRoom).Moves(l.G) && m.Vote.WindowOpen()) {
+				text += fmt.Sprintf(", %s (%s) to play with %s left", protocol.Mention(m.Side(l.G.ToMove()).ToMove()), l.G.ToMove().Name(), protocol.FormatDuration(max(m.Deadline.Sub(now), 0)))
 			}
 		} else {
 			held = append(held, fmt.Sprintf("#%d", m.ID))

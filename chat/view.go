@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -42,16 +43,16 @@ func cmdGames(call *Call) (Result, error) {
 		}
 		me := match.ColorOf(r.User.ID)
 		opp := match.Side(me.Opponent()).ToMove()
-		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.g.Config().Width, l.g.Config().Height), me.Name(), l.g.MoveNumber())
+		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.G.Config().Width, l.G.Config().Height), me.Name(), l.G.MoveNumber())
 		if match.Side(me).Rotates() { // rengo.go
 			s = teamGamesLine(tx, l, me)
 		}
 		switch {
-		case l.g.Phase() == game.Scoring:
+		case l.G.Phase() == game.Scoring:
 			s += scoringStep(b, tx, l, me)
-		case match.Side(me).Rotates() && l.g.ToMove() == me && match.Side(me).ToMove() != r.User.ID:
+		case match.Side(me).Rotates() && l.G.ToMove() == me && match.Side(me).ToMove() != r.User.ID:
 			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
-		case l.g.ToMove() == me:
+		case l.G.ToMove() == me:
 			s += "your move"
 		default:
 			s += "their move"
@@ -93,18 +94,18 @@ func cmdGames(call *Call) (Result, error) {
 // their opponent named, or in a team game the teams ("your team
 // accepted; waiting for White (@carol or @dave)").
 func scoringStep(b *core, tx gobot.Tx, l *loaded, me game.Color) string {
-	g := l.g
+	g := l.G
 	check := "mark dead stones, then " + b.cmd("done") + " to accept"
 	if g.Config().Rules.NoAgreement {
 		check = b.cmd("done") + " to accept the count"
 	}
-	you, opp, neither := "you", protocol.Mention(l.match.Side(me.Opponent()).ToMove()), "neither has"
-	if l.match.Side(me).Rotates() { // rengo.go
+	you, opp, neither := "you", protocol.Mention(l.Match.Side(me.Opponent()).ToMove()), "neither has"
+	if l.Match.Side(me).Rotates() { // rengo.go
 		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
 	}
 	switch {
 	case g.Accepted(me):
-		return fmt.Sprintf("scoring: %s accepted; waiting for %s to accept", you, answerer(tx, l.match, me.Opponent()))
+		return fmt.Sprintf("scoring: %s accepted; waiting for %s to accept", you, say.Answerer(l.Match, me.Opponent()))
 	case g.Accepted(me.Opponent()):
 		if g.Config().Rules.NoAgreement {
 			return fmt.Sprintf("scoring: %s accepted; %s", opp, check)
@@ -140,11 +141,11 @@ func cmdSGF(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	var buf bytes.Buffer
-	if err := game.WriteSGF(&buf, l.g, sgfInfo(tx, l.match)); err != nil {
+	if err := game.WriteSGF(&buf, l.G, sgfInfo(tx, l.Match)); err != nil {
 		return Result{}, err
 	}
-	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("The record of game #%d.", l.match.ID), Game: l.match.ID,
-		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
+	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("The record of game #%d.", l.Match.ID), Game: l.Match.ID,
+		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.Match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
 }
 
 // sgfInfo is what a game's SGF says of it besides the moves: the
@@ -154,7 +155,7 @@ func sgfInfo(tx gobot.Tx, match *gobot.Match) game.GameInfo {
 		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
 	info.BlackRank, info.WhiteRank = sgfRanks(match)
 	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
-		info.Black, info.White = names(tx, t.Black), names(tx, t.White)
+		info.Black, info.White = say.Names(namer(tx), t.Black), say.Names(namer(tx), t.White)
 	}
 	info.TimeLimit, info.Overtime = match.Clock.SGF() // TM, OT
 	return info
@@ -169,9 +170,16 @@ func cmdReplay(call *Call) (Result, error) {
 	if b.render == nil {
 		return Result{}, errorf("This bot has no renderer configured.")
 	}
-	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.match.ID, l.g.MoveCount()), Game: l.match.ID,
-		Draw: &protocol.Drawing{Game: l.g, ID: l.match.ID, Theme: playerIn(tx, r.User.ID).Theme, Replay: true}}}, nil
+	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.Match.ID, l.G.MoveCount()), Game: l.Match.ID,
+		Draw: &protocol.Drawing{Game: l.G, ID: l.Match.ID, Theme: playerIn(tx, r.User.ID).Theme, Replay: true}}}, nil
 }
+
+// namer names users by their stored names, in tx (say.Namer).
+func namer(tx gobot.Tx) say.Namer { return txNamer{tx} }
+
+type txNamer struct{ tx gobot.Tx }
+
+func (n txNamer) Name(u gobot.UserID) string { return displayName(n.tx, u) }
 
 // displayName returns a user's stored name, or the local part of the ID.
 func displayName(tx gobot.Tx, u gobot.UserID) string {

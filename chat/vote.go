@@ -11,6 +11,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -50,14 +52,6 @@ func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
 // time like any side, and nobody can ask a room to resign.
 var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * time.Hour}
 
-// roomClock reports whether the room's turns in match run on the game's
-// clock: in a vote game against a person. Against an engine nobody waits
-// on the room (and a vote game stored before issue 35 without a clock
-// has none).
-func roomClock(match *gobot.Match) bool {
-	return match.Find(gobot.SideRoom).Clocked()
-}
-
 // roomReminderText reminds the room, in its room, that its vote is due.
 func (b *core) roomReminderText(match *gobot.Match, g *game.Game, left time.Duration) string {
 	return fmt.Sprintf("The room's move in game #%d (move %d) — %s left to vote: %s; the first vote opens the voting window (%s). A room that casts no vote in time loses on time.",
@@ -82,7 +76,7 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 	}
 	s := fmt.Sprintf(" The room plays %s by vote: %s, %s or %s; the first vote of a turn opens the voting window (%s), and when it closes the move with the most votes is played.",
 		match.Find(gobot.SideRoom).Color.Name(), b.cmd("vote <point>"), b.cmd("vote pass"), b.cmd("vote resign"), protocol.FormatDuration(match.Vote.Window))
-	if roomClock(match) {
+	if flow.RoomClock(match) {
 		s += " The room's turns run on the clock too: a room that casts no vote in time loses on time."
 	}
 	return s
@@ -92,7 +86,7 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 func (b *core) voteChallengeText(c *gobot.Challenge) string {
 	colour := map[string]string{"black": " (the room takes Black)", "white": " (the room takes White)", "random": " (colours by lot)"}[c.Color]
 	return fmt.Sprintf("%s challenges %s to play against the room, by vote%s: %s; voting window %s, unrated.%s %s, answer with %s or %s.",
-		protocol.Mention(c.From), protocol.Mention(c.To), colour, describeConfig(c.Config, c.Clock)+vacationHeader(c.NoVacation), protocol.FormatDuration(c.VoteWindow), clockNote(c.Clock),
+		protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), protocol.FormatDuration(c.VoteWindow), say.ClockNote(c.Clock),
 		protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 }
 
@@ -159,7 +153,7 @@ func voteInstead(r *protocol.Request) string {
 // votesInstead refuses a move, pass or resignation in vote game match
 // from someone who is not its opponent: the room moves by vote.
 func (b *core) votesInstead(match *gobot.Match, r *protocol.Request) error {
-	return shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens the voting window (%s); then the move with the most votes is played.",
+	return say.Shortest(fmt.Sprintf("In game #%d the room plays against %s by vote: %s (the last vote you cast counts). The first vote of a turn opens the voting window (%s); then the move with the most votes is played.",
 		match.ID, protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), b.cmd(voteInstead(r)), protocol.FormatDuration(match.Vote.Window)),
 		fmt.Sprintf("In game #%d the room plays by vote: %s (the last vote you cast counts).", match.ID, b.cmd(voteInstead(r))))
 }
@@ -198,11 +192,11 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 			continue // listed as damaged where it is read as a game
 		}
 		rc := m.Find(gobot.SideRoom).Color
-		s := fmt.Sprintf("#%d, the room (%s) vs %s by vote (%s, move %d): ", m.ID, rc.Name(), protocol.Mention(m.Find(gobot.SideRoom).Opponent().ToMove()), game.SizeString(l.g.Config().Width, l.g.Config().Height), l.g.MoveNumber())
+		s := fmt.Sprintf("#%d, the room (%s) vs %s by vote (%s, move %d): ", m.ID, rc.Name(), protocol.Mention(m.Find(gobot.SideRoom).Opponent().ToMove()), game.SizeString(l.G.Config().Width, l.G.Config().Height), l.G.MoveNumber())
 		switch {
-		case l.g.Phase() == game.Scoring:
+		case l.G.Phase() == game.Scoring:
 			s += "being scored by those who voted"
-		case !m.Find(gobot.SideRoom).Moves(l.g):
+		case !m.Find(gobot.SideRoom).Moves(l.G):
 			s += "their move"
 		default:
 			s += "the room's vote"
@@ -313,7 +307,7 @@ func cmdVote(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if !match.Active() {
-		return Result{}, errorf("Game #%d is over: %s.", match.ID, resultWords(match.Result))
+		return Result{}, errorf("Game #%d is over: %s.", match.ID, say.ResultWords(match.Result))
 	}
 	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
 		return Result{}, errorf("The room of game #%d votes in its own room; vote there.", match.ID)
@@ -326,17 +320,17 @@ func cmdVote(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	switch {
-	case l.g.Phase() == game.Scoring:
+	case l.G.Phase() == game.Scoring:
 		return Result{}, errorf("Game #%d is being scored: those who voted mark dead stones with %s and accept for the room with %s.", match.ID, b.cmd("dead <point>"), b.cmd("done"))
-	case !match.Find(gobot.SideRoom).Moves(l.g):
-		return Result{}, shortest(fmt.Sprintf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), match.ID),
+	case !match.Find(gobot.SideRoom).Moves(l.G):
+		return Result{}, say.Shortest(fmt.Sprintf("It's %s's turn in game #%d; the room votes again after that move.", protocol.Mention(match.Find(gobot.SideRoom).Opponent().ToMove()), match.ID),
 			fmt.Sprintf("It's the room's opponent's turn in game #%d; the room votes again after that move.", match.ID))
 	}
 	if c := match.Vote.Closes; !c.IsZero() && !r.Time.Before(c) {
-		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.g.MoveNumber()+1, match.ID)
+		return Result{}, errorf("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", l.G.MoveNumber()+1, match.ID)
 	}
 	if c := match.Vote.Closes; c.IsZero() && !match.Deadline.IsZero() && !r.Time.Before(match.Deadline) {
-		return Result{}, errorf("The room's time for move %d of game #%d ran out before this vote: it loses on time.", l.g.MoveNumber()+1, match.ID)
+		return Result{}, errorf("The room's time for move %d of game #%d ran out before this vote: it loses on time.", l.G.MoveNumber()+1, match.ID)
 	}
 	move := "resign"
 	if !resign {
@@ -351,7 +345,7 @@ func cmdVote(call *Call) (Result, error) {
 		// The room has answered: its clock stops with the time it had
 		// (given back if the window stays open without a move).
 		switch {
-		case !roomClock(match):
+		case !flow.RoomClock(match):
 		case match.Paused(): // vacation.go: the opponent's vacation stopped it
 			v.Left = match.PausedLeft
 		case !match.Deadline.IsZero():
@@ -380,7 +374,7 @@ func cmdVote(call *Call) (Result, error) {
 	if err := tx.PutMatch(match); err != nil {
 		return Result{}, err
 	}
-	me, number := protocol.Mention(r.User.ID), l.g.MoveNumber()+1
+	me, number := protocol.Mention(r.User.ID), l.G.MoveNumber()+1
 	var text string
 	switch {
 	case reopened:
@@ -402,7 +396,7 @@ func cmdVote(call *Call) (Result, error) {
 // legalVote checks that the room may play s now, with play's reasons when
 // it may not, and returns the move as a ballot holds it ("E5", "pass").
 func legalVote(l *loaded, s string) (string, error) {
-	cfg := l.g.Config()
+	cfg := l.G.Config()
 	p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 	if err != nil {
 		if errors.Is(err, game.ErrOffBoard) {
@@ -414,7 +408,7 @@ func legalVote(l *loaded, s string) (string, error) {
 		return "", errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(s))
 	}
 	// Tried on a copy: the game itself changes only when the window closes.
-	try, err := game.Replay(l.g.Record())
+	try, err := game.Replay(l.G.Record())
 	if err != nil {
 		return "", err
 	}
@@ -466,7 +460,7 @@ func tallyText(ballots []gobot.Ballot) string {
 	var parts []string
 	for i, c := range countVotes(ballots) {
 		if i == 0 {
-			parts = append(parts, fmt.Sprintf("%s (%d vote%s)", c.move, c.n, plural(c.n)))
+			parts = append(parts, fmt.Sprintf("%s (%d vote%s)", c.move, c.n, say.Plural(c.n)))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s (%d)", c.move, c.n))
 		}
@@ -480,11 +474,11 @@ func tallyText(ballots []gobot.Ballot) string {
 // voteMarks are the votes to draw on the board while a window is open:
 // the count on each voted point.
 func voteMarks(l *loaded) map[game.Point]int {
-	v := l.match.Vote
-	if v == nil || v.Closes.IsZero() || !l.match.Find(gobot.SideRoom).Moves(l.g) {
+	v := l.Match.Vote
+	if v == nil || v.Closes.IsZero() || !l.Match.Find(gobot.SideRoom).Moves(l.G) {
 		return nil
 	}
-	cfg := l.g.Config()
+	cfg := l.G.Config()
 	marks := map[game.Point]int{}
 	for _, bl := range v.Ballots {
 		if p, err := game.ParsePoint(bl.Move, cfg.Width, cfg.Height); err == nil && !p.IsPass() {
@@ -500,10 +494,10 @@ func voteMarks(l *loaded) map[game.Point]int {
 // voteLine is the game reply's line about the room's turn: how to vote,
 // and while a window is open, the tally and when it closes.
 func (b *core) voteLine(l *loaded, now time.Time) string {
-	if !l.match.Find(gobot.SideRoom).Moves(l.g) {
+	if !l.Match.Find(gobot.SideRoom).Moves(l.G) {
 		return ""
 	}
-	v := l.match.Vote
+	v := l.Match.Vote
 	if v.Closes.IsZero() && len(v.Ballots) > 0 { // stayed open without a move (playVote)
 		return fmt.Sprintf("Votes: %s; the window stays open: the next vote runs it again for %s (%s).", tallyText(v.Ballots), protocol.FormatDuration(v.Window), b.cmd("vote <point>"))
 	}
@@ -541,7 +535,7 @@ func voteWindowDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 		return false, false
 	}
 	l, err := load(match)
-	if err != nil || !match.Find(gobot.SideRoom).Moves(l.g) {
+	if err != nil || !match.Find(gobot.SideRoom).Moves(l.G) {
 		return false, false
 	}
 	return true, !now.Before(match.Vote.Closes)
@@ -560,27 +554,27 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 	if err != nil {
 		return Done{}, err
 	}
-	if !match.Find(gobot.SideRoom).Moves(l.g) {
+	if !match.Find(gobot.SideRoom).Moves(l.G) {
 		return Done{}, nil
 	}
 	// A window that stays open without a move closes again later, at
 	// the same move: its close time tells the two apart.
-	step := fmt.Sprintf("game %d vote at move %d resume %d closes %d", match.ID, l.g.MoveCount(), len(l.g.Record().Resumes), match.Vote.Closes.UnixNano())
+	step := fmt.Sprintf("game %d vote at move %d resume %d closes %d", match.ID, l.G.MoveCount(), len(l.G.Record().Resumes), match.Vote.Closes.UnixNano())
 	what, err := b.playVote(l, now)
 	if err != nil {
 		return Done{}, err
 	}
-	if l.g.Phase() == game.Over {
-		finish(match, l.g, now)
+	if l.G.Phase() == game.Over {
+		flow.Finish(match, l.G, now)
 	}
-	match.Record = l.g.Record()
+	match.Record = l.G.Record()
 	match.Updated = now
 	b.engineDue(l, now)
 	if err := tx.PutMatch(match); err != nil {
 		return Done{}, err
 	}
 	var fx Effects
-	if b.engineJob(match, l.g) != jobNone {
+	if b.engineJob(match, l.G) != jobNone {
 		fx.wake(match.ID)
 	}
 	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
@@ -595,7 +589,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 // and the move), and when resign was the only vote the window stays open
 // without a move. The tally says why.
 func (b *core) playVote(l *loaded, now time.Time) (string, error) {
-	v, rc := l.match.Vote, l.match.Find(gobot.SideRoom).Color
+	v, rc := l.Match.Vote, l.Match.Find(gobot.SideRoom).Color
 	tally := tallyText(v.Ballots)
 	counts := countVotes(v.Ballots)
 	resigns, voters := 0, len(v.Ballots)
@@ -608,13 +602,13 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 		}
 	}
 	need := resignQuorum(v)
-	number := l.g.MoveNumber() + 1
+	number := l.G.MoveNumber() + 1
 	if resigns > 0 && 2*resigns > voters && voters >= need {
 		endVoteTurn(v)
-		if err := l.g.Resign(rc); err != nil {
+		if err := l.G.Resign(rc); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("The room resigns (%d of %d voter%s chose to). Votes: %s.", resigns, voters, plural(voters), tally), nil
+		return fmt.Sprintf("The room resigns (%d of %d voter%s chose to). Votes: %s.", resigns, voters, say.Plural(voters), tally), nil
 	}
 	short := "" // why a resignation with votes was not played
 	switch {
@@ -624,7 +618,7 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	default:
 		why := "3 voters"
 		if need < 3 {
-			why = fmt.Sprintf("%d voter%s here: everyone who voted in the room's last %d turns", need, plural(need), gobot.RecentTurns)
+			why = fmt.Sprintf("%d voter%s here: everyone who voted in the room's last %d turns", need, say.Plural(need), gobot.RecentTurns)
 		}
 		short = fmt.Sprintf(" Resigning needs %s; %d voted.", why, voters)
 	}
@@ -634,24 +628,24 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 		// had when the window opened (a room nobody else votes for loses
 		// on time, as one that casts no vote).
 		v.Closes = time.Time{}
-		l.match.Deadline = time.Time{}
-		if roomClock(l.match) {
-			l.match.Deadline = now.Add(v.Left)
-			keepPaused(l.match, now) // vacation.go
+		l.Match.Deadline = time.Time{}
+		if flow.RoomClock(l.Match) {
+			l.Match.Deadline = now.Add(v.Left)
+			flow.KeepPaused(l.Match, now) // vacation.go
 		}
 		s := fmt.Sprintf("The vote for move %d stays open: votes %s.%s The next vote runs the window again (%s), and any other move is played over resign.", number, tally, short, b.cmd("vote <point>"))
-		if left := timeLeft(l.match, now); roomClock(l.match) && left != "" {
+		if left := timeLeft(l.Match, now); flow.RoomClock(l.Match) && left != "" {
 			s += fmt.Sprintf(" The room has %s.", left)
 		}
 		return s, nil
 	}
 	left := v.Left
 	endVoteTurn(v)
-	if roomClock(l.match) {
+	if flow.RoomClock(l.Match) {
 		// The room's clock is charged as a player's: its time ran until
 		// its window opened (left is what it had then), the window's
 		// own time is free.
-		l.match.Deadline = now.Add(left)
+		l.Match.Deadline = now.Add(left)
 	}
 	top := moves[0].n
 	var tied []string
@@ -664,7 +658,7 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	tie := ""
 	if len(tied) > 1 {
 		h := fnv.New32a()
-		fmt.Fprintf(h, "%d|%d|%d", l.match.ID, l.g.MoveCount(), len(l.g.Record().Resumes))
+		fmt.Fprintf(h, "%d|%d|%d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))
 		pick = tied[h.Sum32()%uint32(len(tied))]
 		list := protocol.ListSome(tied)
 		if len(tied) == 2 {
@@ -672,14 +666,14 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 		}
 		tie = fmt.Sprintf(" (%s tied; drawn at random)", list)
 	}
-	cfg := l.g.Config()
+	cfg := l.G.Config()
 	if pick == "pass" {
-		if err := l.g.Play(rc, game.Pass); err != nil {
+		if err := l.G.Play(rc, game.Pass); err != nil {
 			return "", err
 		}
-		moved(l.match, l.g, rc, now)
+		flow.Moved(l.Match, l.G, rc, now)
 		s := fmt.Sprintf("The room passes%s. Votes: %s.%s", tie, tally, short)
-		if l.g.Phase() == game.Scoring {
+		if l.G.Phase() == game.Scoring {
 			s += " Both sides passed: the game is being scored; those who voted mark and accept for the room."
 		}
 		return s, nil
@@ -688,14 +682,14 @@ func (b *core) playVote(l *loaded, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	before, count := l.g.Captures(rc), l.g.MoveCount()
-	if err := l.g.Play(rc, p); err != nil {
+	before, count := l.G.Captures(rc), l.G.MoveCount()
+	if err := l.G.Play(rc, p); err != nil {
 		return "", fmt.Errorf("the room's vote %s: %w", pick, err)
 	}
-	moved(l.match, l.g, rc, now)
+	flow.Moved(l.Match, l.G, rc, now)
 	s := fmt.Sprintf("The room plays %s%s", pick, tie)
-	if n := l.g.Captures(rc) - before; n > 0 {
-		s += fmt.Sprintf(", capturing %d stone%s", n, plural(n))
+	if n := l.G.Captures(rc) - before; n > 0 {
+		s += fmt.Sprintf(", capturing %d stone%s", n, say.Plural(n))
 	}
 	return s + fmt.Sprintf(". Votes: %s.", tally) + short + autoPassText(l, count), nil
 }
