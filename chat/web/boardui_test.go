@@ -52,4 +52,19 @@ func TestBoardScriptShared(t *testing.T) {
 			}
 		}
 	}
+	// A bearer session's event stream (the Activity, the widgets) is read
+	// by one script, static/stream.js, for the game's board and the
+	// review's alike.
+	reader := regexp.MustCompile(`getReader\(`)
+	for _, f := range []string{"stream.js", "boardui.js", "review.js", "board.js", "widget.js", "activity.js"} {
+		res, err := http.Get(h.ts.URL + "/static/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if has := reader.Match(src); has != (f == "stream.js") {
+			t.Errorf("%s reads an event stream itself: %v (only stream.js should)", f, has)
+		}
+	}
 }

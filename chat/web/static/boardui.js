@@ -374,46 +374,11 @@ window.gobotBoard = function (opt) {
   if (body.dataset.clocks) { try { setClocks(JSON.parse(body.dataset.clocks), Number(body.dataset.now)); } catch (e) { /* drawn as served */ } }
   points().forEach((p, i) => p.setAttribute("tabindex", i === 0 ? "0" : "-1"));
 
-  // listen follows the game with a bearer session: Server-Sent Events
-  // read through fetch, which can send the Authorization header
-  // (EventSource cannot), reconnecting after a second when cut.
-  async function listen() {
-    for (;;) {
-      const how = opt.auth(new URLSearchParams());
-      try {
-        const res = await fetch(route("events?v=" + version), { credentials: how.credentials, cache: "no-store",
-          headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
-        if (res.status === 401 || res.status === 403) {
-          body.dataset.live = "off";
-          say(opt.ended);
-          return;
-        }
-        if (res.ok && res.body) {
-          body.dataset.live = "on";
-          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buf = "";
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buf += value;
-            let i;
-            while ((i = buf.indexOf("\n\n")) >= 0) {
-              const block = buf.slice(0, i);
-              buf = buf.slice(i + 2);
-              let kind = "", data = "";
-              block.split("\n").forEach((l) => {
-                if (l.startsWith("event: ")) kind = l.slice(7);
-                else if (l.startsWith("data: ")) data += l.slice(6);
-              });
-              if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
-              if (kind === "presence") { try { presence(JSON.parse(data)); } catch (e) { /* skipped */ } }
-            }
-          }
-        }
-      } catch (e) { /* reconnect below */ }
-      body.dataset.live = "off";
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+  // listen follows the game with a bearer session (stream.js), from
+  // the version the page has.
+  function listen() {
+    return window.gobotStream({ url: () => route("events?v=" + version), how: () => opt.auth(new URLSearchParams()),
+      on: { state: apply, presence: presence }, ended: () => say(opt.ended) });
   }
 
   // who says who the page is for: "(alice, black)", "(carol, voting

@@ -179,46 +179,10 @@ window.gobotReview = function (opt) {
     });
     return;
   }
-  // A bearer session: the stream is read through fetch, which can send
-  // the Authorization header (EventSource cannot); cut, it reconnects
-  // after a second, from v=0 (presence is per stream: the first event
-  // is the whole state again).
-  (async function listen() {
-    for (;;) {
-      try {
-        const res = await fetch(base + "events?v=0", { credentials: how.credentials, cache: "no-store",
-          headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
-        if (res.status === 401 || res.status === 403) {
-          body.dataset.live = "off";
-          say(opt.ended || "Your session on the review has ended.");
-          return;
-        }
-        if (res.ok && res.body) {
-          body.dataset.live = "on";
-          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buf = "";
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buf += value;
-            let i;
-            while ((i = buf.indexOf("\n\n")) >= 0) {
-              const block = buf.slice(0, i);
-              buf = buf.slice(i + 2);
-              let kind = "", data = "";
-              for (const l of block.split("\n")) {
-                if (l.startsWith("event: ")) kind = l.slice(7);
-                else if (l.startsWith("data: ")) data += l.slice(6);
-              }
-              if (kind === "state") { try { apply(JSON.parse(data)); } catch (e) { /* skipped */ } }
-            }
-          }
-        }
-      } catch (e) { /* reconnect below */ }
-      body.dataset.live = "off";
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  })();
+  // A bearer session (stream.js): cut, it reconnects from v=0 (presence
+  // is per stream: the first event is the whole state again).
+  window.gobotStream({ url: () => base + "events?v=0", how: () => how, on: { state: apply },
+    ended: () => say(opt.ended || "Your session on the review has ended.") });
 };
 
 // The review's own page (review.html) starts itself; the Activity's page
