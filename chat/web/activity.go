@@ -36,7 +36,7 @@ import (
 // board, which plays as for a personal link. Nothing the page says about
 // the user or the channel is believed. docs/discord.md.
 
-//go:embed activity.html all:discord-sdk
+//go:embed activity.html controls.html all:discord-sdk
 var activityFiles embed.FS
 
 // DiscordActivity is Discord's side of the Activity's sign-in; the
@@ -117,7 +117,7 @@ type activity struct {
 const codeTTL = 10 * time.Minute
 
 func (s *Server) enableActivity(d DiscordActivity) error {
-	page, err := template.ParseFS(activityFiles, "activity.html")
+	page, err := template.ParseFS(activityFiles, "activity.html", "controls.html")
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
-//go:embed static page.html widget.html review.html
+//go:embed static page.html widget.html review.html controls.html
 var files embed.FS
 
 // DefaultLinkTTL is how long a personal link works when the config does
@@ -152,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
 		return nil, err
 	}
-	page, err := template.ParseFS(files, "page.html", "widget.html", "review.html")
+	page, err := template.ParseFS(files, "page.html", "widget.html", "review.html", "controls.html")
 	if err != nil {
 		return nil, err
 	}
