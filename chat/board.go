@@ -10,6 +10,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -297,8 +299,8 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*BoardView, error) {
 			bv.PauseBy = match.ColorOf(p.Asked)
 			bv.Clock = fmt.Sprintf("%s asks to pause the clocks.", bv.name(p.Asked))
 		}
-		bv.Vote = b.voteLine(l, now)
-		bv.Votes = voteMarks(l)
+		bv.Vote = say.VoteLine(l.Loaded, now)
+		bv.Votes = flow.VoteMarks(l.Loaded)
 	}
 	bv.Live = liveClocks(match, g)
 	if match.UndoBy != "" && match.Active() {

@@ -160,7 +160,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if level > 0 {
 		lv = fmt.Sprintf(" at level %d", level)
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(cfg, clock), name, lv, ratedWord(l.Match), say.ClockNote(clock), b.voteStartNote(l.Match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(cfg, clock), name, lv, ratedWord(l.Match), say.ClockNote(clock), say.VoteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
@@ -394,7 +394,7 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	var mentions []gobot.UserID
 	switch {
 	case c.VoteWindow > 0:
-		text = b.voteChallengeText(c) // vote.go
+		text = say.VoteChallenge(c, vacationHeader(c.NoVacation)) // vote.go
 		mentions = []gobot.UserID{c.To}
 	case c.To == "":
 		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), say.ClockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
@@ -486,7 +486,7 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), vacationHeader(l.Match.NoVacation), ratedNote(l.Match), b.voteStartNote(l.Match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), vacationHeader(l.Match.NoVacation), ratedNote(l.Match), say.VoteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)

@@ -619,7 +619,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
-		return nil, b.votesInstead(match, r)
+		return nil, say.VotesInstead(match, r.Command)
 	}
 	l, err := load(match)
 	if err != nil {

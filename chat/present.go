@@ -12,6 +12,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -194,7 +195,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 			s += fmt.Sprintf("; %s is a ko: it can't be retaken this move", p.GTP(cfg.Height))
 		}
 		lines = append(lines, s+".")
-		if vl := b.voteLine(l, r.At); vl != "" { // a vote game's room to move (vote.go)
+		if vl := say.VoteLine(l.Loaded, r.At); vl != "" { // a vote game's room to move (vote.go)
 			lines = append(lines, vl)
 		}
 		rep.Actions = []protocol.Action{
@@ -256,7 +257,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	}
 	if what == "" || liveImage(tx, l) { // a live game's announcements are compact (liveimages.go)
 		rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
-		rep.Draw.Votes = voteMarks(l) // an open window's votes (vote.go)
+		rep.Draw.Votes = flow.VoteMarks(l.Loaded) // an open window's votes (vote.go)
 		rep.Board = TextBoard(g)
 	}
 	if next != "" && what != "" {

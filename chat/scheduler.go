@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -99,7 +100,7 @@ func runClock(c *JobCall) (Done, error) {
 		}
 		what := fmt.Sprintf("%s ran out of time.", protocol.Mention(late)) + teamLostNote(tx, match, lost)
 		if late == gobot.VoteSeat { // vote.go: the room's clock
-			what = roomTimeoutText(match, l.G)
+			what = say.RoomTimeout(match, l.G)
 		}
 		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
 		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
@@ -122,7 +123,7 @@ func runClock(c *JobCall) (Done, error) {
 		Text:     fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left)),
 		Mentions: side.Pinged()}}
 	if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
-		msg.Reply.Text, msg.Reply.Mentions = b.roomReminderText(match, l.G, left), nil
+		msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, left), nil
 	} else if playerIn(tx, late).Notify == "dm" {
 		msg.To = late
 	}
