@@ -60,7 +60,7 @@ type BoardView struct {
 	// wins by 1.5 points if this count stands."
 	Score string
 	// Vote is a vote game's line while the room moves: how to vote, or
-	// the tally and the open window, in chat's words (voteLine).
+	// the tally and the open window, in chat's words (say.VoteLine).
 	Vote string
 	// Votes are the open window's votes per point (nil: none).
 	Votes map[game.Point]int
