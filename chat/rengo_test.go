@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -532,7 +533,7 @@ func TestRengoAnnouncedOrderIsPlayed(t *testing.T) {
 				rep = h.ok(u, "accept #1")
 			}
 			a, b := len(black), len(white)
-			cycle := 2 * a * b / gcd(a, b)
+			cycle := flow.TurnCycle(a, b)
 			order := announcedOrder(t, rep.Text, 2*cycle)
 			if tc.first != nil && !slices.Equal(order[:len(tc.first)], tc.first) {
 				t.Fatalf("announced %v, want %v first: %s", order, tc.first, rep.Text)

@@ -86,7 +86,7 @@ func (b *core) voteStartNote(match *gobot.Match) string {
 func (b *core) voteChallengeText(c *gobot.Challenge) string {
 	colour := map[string]string{"black": " (the room takes Black)", "white": " (the room takes White)", "random": " (colours by lot)"}[c.Color]
 	return fmt.Sprintf("%s challenges %s to play against the room, by vote%s: %s; voting window %s, unrated.%s %s, answer with %s or %s.",
-		protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), protocol.FormatDuration(c.VoteWindow), say.ClockNote(c.Clock),
+		protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+say.VacationHeader(c.NoVacation), protocol.FormatDuration(c.VoteWindow), say.ClockNote(c.Clock),
 		protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 }
 
