@@ -471,7 +471,7 @@ func TestRengoPassedTurnReminds(t *testing.T) {
 }
 
 // announcedOrder reads the turn order a team game's start announced, in
-// either of turnOrder's forms, as the first n players to move.
+// either of say.TurnOrder's forms, as the first n players to move.
 func announcedOrder(t *testing.T, text string, n int) []string {
 	t.Helper()
 	at := strings.Index(text, "Turn order: ")
