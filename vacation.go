@@ -7,7 +7,7 @@ import "time"
 // now, if any. A Player without one (nil) has never started a game or a
 // vacation: their account is the starting allowance, untouched.
 //
-// The allowance (chat's VacationConfig): a starting number of days, one
+// The allowance (flow.VacationConfig): a starting number of days, one
 // more earned per week counted from the player's first game, the days
 // left capped. Time on vacation is spent in real time.
 type Vacation struct {

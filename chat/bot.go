@@ -12,6 +12,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // Config holds the bot's defaults, used where a room has no setting.
@@ -42,7 +43,7 @@ type Config struct {
 	// are unrated.
 	RateEngineGames bool
 	// Vacation: the vacation allowance (vacation.go).
-	Vacation VacationConfig
+	Vacation flow.VacationConfig
 }
 
 // Bot is the platform-neutral bot: the router over a store, and the
@@ -109,7 +110,7 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 	if cfg.ClaimTTL == 0 {
 		cfg.ClaimTTL = 2 * time.Minute
 	}
-	cfg.Vacation.setDefaults()
+	cfg.Vacation.SetDefaults()
 	if cfg.Holder == "" {
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())

@@ -394,12 +394,12 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	var mentions []gobot.UserID
 	switch {
 	case c.VoteWindow > 0:
-		text = say.VoteChallenge(c, vacationHeader(c.NoVacation)) // vote.go
+		text = say.VoteChallenge(c, say.VacationHeader(c.NoVacation)) // vote.go
 		mentions = []gobot.UserID{c.To}
 	case c.To == "":
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), say.ClockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
+		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, say.Config(c.Config, c.Clock)+say.VacationHeader(c.NoVacation), say.ClockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
 	default:
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+vacationHeader(c.NoVacation), say.ClockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
+		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+say.VacationHeader(c.NoVacation), say.ClockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
 		mentions = []gobot.UserID{c.To}
 	}
 	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
@@ -455,7 +455,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 					who = protocol.Mention(c.To)
 				}
 				if c.ForTeams() {
-					who = say.Mentions(teamWaiting(c))
+					who = say.Mentions(flow.TeamWaiting(c))
 				}
 				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
 			}
@@ -486,7 +486,7 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), vacationHeader(l.Match.NoVacation), ratedNote(l.Match), say.VoteStartNote(l.Match)))
+	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), say.VacationHeader(l.Match.NoVacation), ratedNote(l.Match), say.VoteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)

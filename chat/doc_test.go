@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gobotgo/gobot/chat/say"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/commands.md from the command declarations")
@@ -51,7 +53,7 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("operator's `clock.reminders`) say only something new: none in the first half of a turn's time, none\n")
 	sb.WriteString("whose lead is longer than the turn, each at most once a turn (a clock that runs again after a vacation\n")
 	sb.WriteString("goes on with the same turn). With `clock=1d` the first comes with 12 hours left; with `clock=1m`, none.\n")
-	sb.WriteString(vacationDoc) // vacation.go
+	sb.WriteString(say.VacationDoc) // say/vacation.go
 	for _, c := range cmds {
 		fmt.Fprintf(&sb, "\n## %s\n\n`%s`", c.Name, c.Usage())
 		if c.Admin {

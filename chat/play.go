@@ -182,7 +182,7 @@ func askResign(call *Call) (Result, error) {
 	me := match.ColorOf(r.User.ID)
 	switch {
 	case me == game.Empty:
-		return Result{}, b.notAPlayer(tx, match)
+		return Result{}, say.NotAPlayer(namer(tx), match)
 	case !match.Active():
 		return Result{}, game.ErrGameOver
 	}
@@ -606,7 +606,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	}
 	me := match.SeatOf(r.User.ID) // a player's colour, or a voter's room's (vote.go)
 	if asPlayer && me == game.Empty {
-		return nil, b.notAPlayer(tx, match)
+		return nil, say.NotAPlayer(namer(tx), match)
 	}
 	if match.Clock.Live() && !r.Arrived.IsZero() {
 		// A live game counts from the server's receipt: the adapter's

@@ -253,7 +253,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: say.Config(cfg, match.Clock) + vacationHeader(match.NoVacation), Inline: false},
+		{Name: "Game", Value: say.Config(cfg, match.Clock) + say.VacationHeader(match.NoVacation), Inline: false},
 	}
 	if what == "" || liveImage(tx, l) { // a live game's announcements are compact (liveimages.go)
 		rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -470,7 +471,7 @@ func TestRengoPassedTurnReminds(t *testing.T) {
 }
 
 // announcedOrder reads the turn order a team game's start announced, in
-// either of turnOrder's forms, as the first n players to move.
+// either of say.TurnOrder's forms, as the first n players to move.
 func announcedOrder(t *testing.T, text string, n int) []string {
 	t.Helper()
 	at := strings.Index(text, "Turn order: ")
@@ -532,7 +533,7 @@ func TestRengoAnnouncedOrderIsPlayed(t *testing.T) {
 				rep = h.ok(u, "accept #1")
 			}
 			a, b := len(black), len(white)
-			cycle := 2 * a * b / gcd(a, b)
+			cycle := flow.TurnCycle(a, b)
 			order := announcedOrder(t, rep.Text, 2*cycle)
 			if tc.first != nil && !slices.Equal(order[:len(tc.first)], tc.first) {
 				t.Fatalf("announced %v, want %v first: %s", order, tc.first, rep.Text)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // The route of a timed job (a reminder, a timeout, a voting window's
@@ -171,7 +172,7 @@ func dueGames(tx gobot.Tx, before time.Time) ([]dueItem, error) {
 var byVacationEnd = &dueIndex{
 	name: "vacations",
 	list: func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error) {
-		due, err := tx.DueVacations(now.Add(vacationReminder+time.Nanosecond), 0)
+		due, err := tx.DueVacations(now.Add(flow.VacationReminder+time.Nanosecond), 0)
 		items := make([]dueItem, 0, len(due))
 		for _, p := range due {
 			items = append(items, dueItem{User: p.ID, platform: p.ID.Platform(), At: p.Vacation.End, Player: p})

@@ -36,7 +36,7 @@ func clockShown(match *gobot.Match, mover game.Color, now time.Time) string {
 // timeLeft describes the clock of the player to move.
 func timeLeft(match *gobot.Match, now time.Time) string {
 	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
-		return protocol.FormatDuration(match.PausedLeft) + " left (" + pausedNote(match) + ")"
+		return protocol.FormatDuration(match.PausedLeft) + " left (" + say.PausedNote(match) + ")"
 	}
 	if match.Deadline.IsZero() {
 		return ""

@@ -10,6 +10,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/storage/postgres"
 	"github.com/gobotgo/gobot/storage/postgres/pgtest"
 )
@@ -48,7 +49,7 @@ func TestVacationEndsOnceOnPostgres(t *testing.T) {
 	dsn := pgtest.Fresh(t)
 	ctx := context.Background()
 	clock := &pgClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	cfg := chat.Config{Rules: "japanese", Width: 9, Height: 9, Vacation: chat.VacationConfig{Start: 2 * 24 * time.Hour, PerWeek: 24 * time.Hour, Max: 30 * 24 * time.Hour}}
+	cfg := chat.Config{Rules: "japanese", Width: 9, Height: 9, Vacation: flow.VacationConfig{Start: 2 * 24 * time.Hour, PerWeek: 24 * time.Hour, Max: 30 * 24 * time.Hour}}
 	var bots []*chat.Bot
 	var notes []*pgNotes
 	var stores []*postgres.Store

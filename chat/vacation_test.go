@@ -8,7 +8,13 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
+)
+
+const (
+	day  = 24 * time.Hour
+	week = 7 * day
 )
 
 // The allowance: 14 days to start, one more per whole week since the
@@ -17,7 +23,7 @@ import (
 func TestVacationAllowance(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	defaults := New(Config{}, nil, nil, nil, nil).core
-	custom := New(Config{Vacation: VacationConfig{Start: 3 * day, PerWeek: 12 * time.Hour, Max: 5 * day}}, nil, nil, nil, nil).core
+	custom := New(Config{Vacation: flow.VacationConfig{Start: 3 * day, PerWeek: 12 * time.Hour, Max: 5 * day}}, nil, nil, nil, nil).core
 	for _, tc := range []struct {
 		name string
 		b    *core
@@ -38,7 +44,7 @@ func TestVacationAllowance(t *testing.T) {
 		{"custom cap", custom, &gobot.Vacation{FirstGame: t0, Left: 3 * day}, 9 * week, 5 * day},
 	} {
 		p := &gobot.Player{ID: "test:alice", Vacation: tc.v}
-		if got := tc.b.vacationAccount(p, t0.Add(tc.at)); got.Left != tc.want {
+		if got := tc.b.cfg.Vacation.Account(p, t0.Add(tc.at)); got.Left != tc.want {
 			t.Errorf("%s: %v left, want %v", tc.name, got.Left, tc.want)
 		}
 	}
@@ -48,7 +54,7 @@ func (h *harness) player(user string) *gobot.Player {
 	h.t.Helper()
 	var p *gobot.Player
 	if err := h.db.View(context.Background(), func(tx gobot.Tx) (err error) {
-		p, err = loadPlayer(tx, gobot.UserID("test:"+user))
+		p, err = flow.LoadPlayer(tx, gobot.UserID("test:"+user))
 		return err
 	}); err != nil {
 		h.t.Fatal(err)
@@ -177,7 +183,7 @@ func TestVacationWhichGamesStop(t *testing.T) {
 // vacation is ended once (the clocks resumed once).
 func TestVacationEndClaimedAndSentByAnother(t *testing.T) {
 	h := newHarness(t)
-	h.bot.cfg.Vacation = VacationConfig{Start: 2 * day, PerWeek: day, Max: 30 * day}
+	h.bot.cfg.Vacation = flow.VacationConfig{Start: 2 * day, PerWeek: day, Max: 30 * day}
 	h.start("clock=1d")
 	h.ok("alice", "play D4")
 	h.ok("bob", "vacation on")
@@ -260,11 +266,11 @@ func TestVacationGameEndsWhileStopped(t *testing.T) {
 // turned off are refused in words.
 func TestVacationConfigured(t *testing.T) {
 	h := newHarness(t)
-	h.bot.cfg.Vacation = VacationConfig{Start: 3 * day, Max: 5 * day}
+	h.bot.cfg.Vacation = flow.VacationConfig{Start: 3 * day, Max: 5 * day}
 	if rep := h.ok("alice", "vacation"); !strings.Contains(rep.Text, "You have 3 days of vacation left. No days are earned here.") {
 		t.Fatalf("vacation: %s", rep.Text)
 	}
-	h.bot.cfg.Vacation = VacationConfig{PerWeek: day, Off: true}
+	h.bot.cfg.Vacation = flow.VacationConfig{PerWeek: day, Off: true}
 	if rep := h.ok("alice", "vacation"); !strings.Contains(rep.Text, "Vacations are turned off") {
 		t.Fatalf("vacation, turned off: %s", rep.Text)
 	}

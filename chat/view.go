@@ -45,7 +45,7 @@ func cmdGames(call *Call) (Result, error) {
 		opp := match.Side(me.Opponent()).ToMove()
 		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.G.Config().Width, l.G.Config().Height), me.Name(), l.G.MoveNumber())
 		if match.Side(me).Rotates() { // rengo.go
-			s = teamGamesLine(tx, l, me)
+			s = say.TeamGamesLine(namer(tx), l.Loaded, me)
 		}
 		switch {
 		case l.G.Phase() == game.Scoring:
@@ -68,7 +68,7 @@ func cmdGames(call *Call) (Result, error) {
 	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {
 		if c.ForTeams() { // rengo.go
-			lines = append(lines, teamChallengeLine(b, c, r.User.ID))
+			lines = append(lines, say.TeamChallengeLine(c, r.User.ID))
 			continue
 		}
 		if c.From == r.User.ID {

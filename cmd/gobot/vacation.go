@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // VacationConfig is the vacation allowance (config.example.yaml's
@@ -44,8 +44,8 @@ func days(d time.Duration) float64 { return d.Hours() / 24 }
 
 // chatConfig is the allowance for the bot, each key left out at its
 // default.
-func (v VacationConfig) chatConfig() chat.VacationConfig {
-	c := chat.DefaultVacation
+func (v VacationConfig) chatConfig() flow.VacationConfig {
+	c := flow.DefaultVacation
 	set := func(d *time.Duration, n *float64) {
 		if n != nil {
 			*d = time.Duration(*n * 24 * float64(time.Hour)).Round(time.Second)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // The vacation allowance: three numbers of days, each left out at its
@@ -23,12 +23,12 @@ func TestVacationConfig(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		yaml string
-		want chat.VacationConfig
+		want flow.VacationConfig
 	}{
-		{"", chat.DefaultVacation},
-		{"vacation:\n  days_per_week: 0.5\n", chat.VacationConfig{Start: 14 * 24 * time.Hour, PerWeek: 12 * time.Hour, Max: 30 * 24 * time.Hour}},
-		{"vacation:\n  start_days: 7\n  days_per_week: 0\n  max_days: 7\n", chat.VacationConfig{Start: 7 * 24 * time.Hour, Max: 7 * 24 * time.Hour}},
-		{"vacation:\n  start_days: 0\n  max_days: 0\n", chat.VacationConfig{PerWeek: 24 * time.Hour, Off: true}},
+		{"", flow.DefaultVacation},
+		{"vacation:\n  days_per_week: 0.5\n", flow.VacationConfig{Start: 14 * 24 * time.Hour, PerWeek: 12 * time.Hour, Max: 30 * 24 * time.Hour}},
+		{"vacation:\n  start_days: 7\n  days_per_week: 0\n  max_days: 7\n", flow.VacationConfig{Start: 7 * 24 * time.Hour, Max: 7 * 24 * time.Hour}},
+		{"vacation:\n  start_days: 0\n  max_days: 0\n", flow.VacationConfig{PerWeek: 24 * time.Hour, Off: true}},
 	} {
 		cfg, err := parseConfig([]byte(tc.yaml), "gobot.yaml", func(string) string { return "" })
 		if err != nil {
