@@ -3,7 +3,6 @@ package chat
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strings"
 	"time"
@@ -46,7 +45,7 @@ func prepareChallenge(p *Prep) (any, error) {
 		level = info.Levels[0]
 	}
 	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
-		return nil, errorf("%s has levels %s, not %d.", name, intList(info.Levels), level)
+		return nil, errorf("%s has levels %s, not %d.", name, say.IntList(info.Levels), level)
 	}
 	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
 		return nil, errorf("Games against %s are never rated here; leave out rated.", name)
@@ -100,14 +99,6 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
-	me := r.User.ID
-	if a.Vote > 0 {
-		me = gobot.VoteSeat // the room plays by vote (vote.go)
-	}
-	g, err := game.New(cfg)
-	if err != nil {
-		return Result{}, err
-	}
 	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time, VoteWindow: a.Vote}
 	if err := tx.SkipGameNumbers(); err != nil {
 		return Result{}, err
@@ -115,52 +106,22 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	if err := tx.PutChallenge(c); err != nil {
 		return Result{}, err
 	}
-	black, white := me, bot
-	switch color {
-	case "white":
-		black, white = white, black
-	case "random":
-		h := fnv.New32a()
-		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, bot)
-		if h.Sum32()%2 == 1 {
-			black, white = white, black
-		}
-	}
-	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: r.Room, Black: black, White: white, Record: g.Record(), Clock: clock, Challenge: c.ID,
-		Created: r.Time, Updated: r.Time, Engine: name, EngineLevel: level}
-	if a.Vote > 0 {
-		match.Vote = newVote(a.Vote) // unrated: no Rating
-	} else if b.cfg.RateEngineGames {
+	var gr *gobot.GameRating // unrated, and a vote game always is (vote.go)
+	if b.cfg.RateEngineGames {
 		// Rated as a game between people would be: an even game on
 		// a standard size, unless the challenger said unrated.
-		comm := communityOf(r)
-		rated := a.Choice["rated"] != "unrated" && ratedSize(cfg.Width, cfg.Height) &&
+		rated := a.Choice["rated"] != "unrated" && flow.RatedSize(cfg.Width, cfg.Height) &&
 			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
-		if a.Choice["rated"] == "rated" && !rated {
+		if a.Choice["rated"] == "rated" && !rated && a.Vote == 0 {
 			return Result{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
 		}
-		match.Rating = &gobot.GameRating{Community: comm, Rated: rated,
-			BlackRank: b.rankLabel(tx, comm, black), WhiteRank: b.rankLabel(tx, comm, white)}
+		gr = &gobot.GameRating{Community: communityOf(r), Rated: rated}
 	}
-	match.StartClocks()
-	flow.StartClock(match, g, r.Time)
-	l := &loaded{Loaded: &flow.Loaded{Match: match, G: g}}
-	if err := b.gameBegins(tx, l, r.Time); err != nil { // vacation.go
+	l, err := b.begin(tx, c, flow.Opening{By: bot, At: r.Time, Engine: name, Level: level, Rating: gr})
+	if err != nil {
 		return Result{}, err
 	}
-	b.engineDue(l, r.Time)
-	if err := tx.InsertMatch(match); err != nil {
-		return Result{}, err
-	}
-	c.Game = match.ID
-	if err := tx.PutChallenge(c); err != nil {
-		return Result{}, err
-	}
-	lv := ""
-	if level > 0 {
-		lv = fmt.Sprintf(" at level %d", level)
-	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s; %s plays%s (%s).%s%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(cfg, clock), name, lv, ratedWord(l.Match), say.ClockNote(clock), say.VoteStartNote(l.Match)))
+	rep := b.gameReply(&fx, tx, l, r, say.EngineBegins(l.Match, cfg, say.VoteStartNote(l.Match)))
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
@@ -170,6 +131,29 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	}
 	b.wakeEngine(&fx, l)
 	return reply(rep, fx)
+}
+
+// begin starts challenge c's game (flow.Begin) and stores it: the
+// players' ranks read, their first game noted (vacation.go), the
+// challenge accepted.
+func (b *core) begin(tx gobot.Tx, c *gobot.Challenge, o flow.Opening) (*loaded, error) {
+	fl, err := flow.Begin(c, o)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{Loaded: fl}
+	if gr := l.Match.Rating; gr != nil {
+		gr.BlackRank, gr.WhiteRank = b.rankLabel(tx, gr.Community, l.Match.Black), b.rankLabel(tx, gr.Community, l.Match.White)
+	}
+	if err := b.gameBegins(tx, l, o.At); err != nil { // vacation.go
+		return nil, err
+	}
+	b.engineDue(l, o.At)
+	if err := tx.InsertMatch(l.Match); err != nil {
+		return nil, err
+	}
+	flow.Accepted(c, l.Match, o.By, o.At)
+	return l, tx.PutChallenge(c)
 }
 
 func cmdChallenge(call *Call) (Result, error) {
@@ -220,9 +204,13 @@ func cmdChallenge(call *Call) (Result, error) {
 	if a.Choice["vacation"] == "off" && clock.Kind == gobot.NoClock {
 		return Result{}, errorf("vacation=off is for a game with a clock, and this one has none: add one, like clock=3d, or leave vacation=off out.")
 	}
-	rated, err := b.rateChallenge(tx, r, opponent, ro, o, &cfg, &color)
+	terms := flow.RatingTerms{Community: communityOf(r), From: r.User.ID, To: opponent, Auto: ro.Auto, Rated: ro.Rated, Fixed: o.Handicap != nil || o.Komi != nil}
+	rated, auto, err := flow.RateChallenge(tx, terms, &cfg, &color)
 	if err != nil {
-		return Result{}, err
+		return Result{}, say.ChallengeRatingRefusal(err)
+	}
+	if auto != nil {
+		rated.Suggested = say.HandicapChoice(*auto)
 	}
 	if a.Vote > 0 {
 		rated = nil // vote games are unrated (vote.go)
@@ -249,17 +237,7 @@ func cmdChallenge(call *Call) (Result, error) {
 	if note := aliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
-	rep.Text += challengeRatingNote(c)
-	switch { // said, not silently dropped
-	case a.Choice["vacation"] != "" && c.Clock.Live():
-		rep.Text += "\nA live game's clock never stops for a vacation: vacation= changes nothing here."
-	case a.Choice["vacation"] == "on":
-		note := "vacation=on is the default: a player's vacation stops this game's clock."
-		if c.Clock.Kind == gobot.NoClock {
-			note = "vacation=on is the default; this game has no clock for a vacation to stop."
-		}
-		rep.Text += "\n" + note
-	}
+	rep.Text += say.ChallengeRatingNote(c) + say.VacationChoice(c, a.Choice["vacation"])
 	return Result{Reply: rep}, nil
 }
 
@@ -389,18 +367,12 @@ func (b *core) challengeConfig(room *gobot.Room, o protocol.GameOptions) (game.C
 }
 
 func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
-	colour := map[string]string{"black": " (taking Black)", "white": " (taking White)", "random": " (colours by lot)"}[c.Color]
-	var text string
-	var mentions []gobot.UserID
+	text, mentions := say.Challenge(c, say.VacationHeader(c.NoVacation)), []gobot.UserID{c.To}
 	switch {
 	case c.VoteWindow > 0:
 		text = say.VoteChallenge(c, say.VacationHeader(c.NoVacation)) // vote.go
-		mentions = []gobot.UserID{c.To}
 	case c.To == "":
-		text = fmt.Sprintf("%s opens challenge #%d%s: %s.%s Anyone here can take it with %s.", protocol.Mention(c.From), c.ID, colour, say.Config(c.Config, c.Clock)+say.VacationHeader(c.NoVacation), say.ClockNote(c.Clock), b.cmd(fmt.Sprintf("accept #%d", c.ID)))
-	default:
-		text = fmt.Sprintf("%s challenges %s to a game%s: %s.%s %s, answer with %s or %s.", protocol.Mention(c.From), protocol.Mention(c.To), colour, say.Config(c.Config, c.Clock)+say.VacationHeader(c.NoVacation), say.ClockNote(c.Clock), protocol.Mention(c.To), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID)))
-		mentions = []gobot.UserID{c.To}
+		mentions = nil
 	}
 	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
 		Actions: []protocol.Action{
@@ -415,7 +387,7 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 	if id != 0 {
 		c, err := tx.Challenge(id)
 		if errors.Is(err, gobot.ErrNotFound) {
-			return nil, errorf("There is no challenge #%d.", id)
+			return nil, say.NoChallenge(id, mine)
 		}
 		return c, err
 	}
@@ -444,36 +416,15 @@ func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.Challenge
 	case 1:
 		return cands[0], nil
 	case 0:
-		if mine {
-			return nil, errorf("You have no pending challenge to cancel.")
-		}
 		for _, c := range pending {
-			if c.From == r.User.ID && c.Room == r.Room {
+			if !mine && c.From == r.User.ID && c.Room == r.Room {
 				// Your own challenge waits for the other player.
-				who := "anyone here"
-				if c.To != "" {
-					who = protocol.Mention(c.To)
-				}
-				if c.ForTeams() {
-					who = say.Mentions(flow.TeamWaiting(c))
-				}
-				return nil, errorf("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
+				return nil, say.OwnChallengeWaits(c)
 			}
 		}
-		return nil, errorf("There is no challenge waiting for you here. Start one with %s.", b.cmd("challenge @player"))
+		return nil, say.NoChallenge(0, mine)
 	}
-	var names []string
-	for _, c := range cands {
-		switch {
-		case !mine:
-			names = append(names, fmt.Sprintf("#%d from %s", c.ID, protocol.Mention(c.From)))
-		case c.To == "":
-			names = append(names, fmt.Sprintf("#%d (open to anyone)", c.ID))
-		default:
-			names = append(names, fmt.Sprintf("#%d to %s", c.ID, protocol.Mention(c.To)))
-		}
-	}
-	return nil, errorf("Which challenge? %s. Add it, like %s.", protocol.ListSome(names), b.cmd(fmt.Sprintf("%s #%d", r.Command, cands[0].ID)))
+	return nil, say.WhichChallenge(cands, mine, r.Command)
 }
 
 func cmdAccept(call *Call) (Result, error) {
@@ -482,12 +433,22 @@ func cmdAccept(call *Call) (Result, error) {
 	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	var fx Effects
-	l, threads, err := accept(tx, b, r, a.Challenge)
+	c, err := findChallenge(tx, b, r, a.Challenge, false)
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, fmt.Sprintf("Game #%d begins: %s against %s, %s%s%s.%s", l.Match.ID, seat(l.Match, game.Black), seat(l.Match, game.White), say.Config(l.G.Config(), l.Match.Clock), say.VacationHeader(l.Match.NoVacation), ratedNote(l.Match), say.VoteStartNote(l.Match)))
-	if threads && !r.DM {
+	if err := flow.Acceptable(c, r.User.ID); err != nil {
+		return Result{}, say.AcceptRefusal(err, c)
+	}
+	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
+		return Result{}, err
+	}
+	l, err := b.begin(tx, c, flow.Opening{By: r.User.ID, At: r.Time, Rating: flow.GameRating(c, communityOf(r))})
+	if err != nil {
+		return Result{}, err
+	}
+	rep := b.gameReply(&fx, tx, l, r, say.Begins(l.Match, l.G.Config(), say.VacationHeader(l.Match.NoVacation), say.VoteStartNote(l.Match)))
+	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
 	}
@@ -497,95 +458,15 @@ func cmdAccept(call *Call) (Result, error) {
 	return reply(rep, fx)
 }
 
-// accept starts the game of the challenge r accepts.
-func accept(tx gobot.Tx, b *core, r *protocol.Request, ref gobot.ChallengeID) (l *loaded, threads bool, err error) {
-	c, err := findChallenge(tx, b, r, ref, false)
-	if err != nil {
-		return nil, false, err
-	}
-	if c.Status != gobot.Pending {
-		return nil, false, errorf("Challenge #%d is already %s.", c.ID, c.Status)
-	}
-	if c.From == r.User.ID {
-		return nil, false, errorf("That is your own challenge; wait for someone to accept it, or %s.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
-	}
-	if c.To != "" && c.To != r.User.ID {
-		return nil, false, errorf("Challenge #%d is for %s, not for you.", c.ID, protocol.Mention(c.To))
-	}
-	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
-		return nil, false, err
-	}
-	g, err := game.New(c.Config)
-	if err != nil {
-		return nil, false, err
-	}
-	// The game keeps the challenge's number where it is free.
-	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: r.Time, Updated: r.Time}
-	black, white := c.From, r.User.ID
-	if c.VoteWindow > 0 {
-		black = gobot.VoteSeat // the challenger's side is the room's (vote.go)
-	}
-	switch c.Color {
-	case "white":
-		black, white = white, black
-	case "random":
-		h := fnv.New32a()
-		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, r.User.ID)
-		if h.Sum32()%2 == 1 {
-			black, white = white, black
-		}
-	}
-	match.Black, match.White = black, white
-	match.Rating = b.gameRatingFor(tx, c, r, black, white)
-	if c.VoteWindow > 0 {
-		match.Rating, match.Vote = nil, newVote(c.VoteWindow) // unrated
-	}
-	match.StartClocks()
-	match.NoVacation = c.NoVacation
-	flow.StartClock(match, g, r.Time)
-	if err := b.gameBegins(tx, &loaded{Loaded: &flow.Loaded{Match: match, G: g}}, r.Time); err != nil { // vacation.go
-		return nil, false, err
-	}
-	if err := tx.InsertMatch(match); err != nil {
-		return nil, false, err
-	}
-	c.Status, c.Game, c.Answered = gobot.Accepted, match.ID, r.Time
-	if c.To == "" {
-		c.To = r.User.ID
-	}
-	if err := tx.PutChallenge(c); err != nil {
-		return nil, false, err
-	}
-	if room, err := tx.Room(c.Room); err == nil {
-		threads = room.Threads
-	}
-	return &loaded{Loaded: &flow.Loaded{Match: match, G: g}}, threads, nil
-}
-
+// answerChallenge withdraws (mine) or declines the challenge r names.
 func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {
 	c, err := findChallenge(tx, b, r, ref, mine)
 	if err != nil {
 		return protocol.Reply{}, err
 	}
-	if c.Status != gobot.Pending {
-		return protocol.Reply{}, errorf("Challenge #%d is already %s.", c.ID, c.Status)
+	if err := flow.Answer(c, r.User.ID, status, r.Time); err != nil {
+		return protocol.Reply{}, say.AnswerRefusal(err, c, r.User.ID)
 	}
-	if mine && c.From != r.User.ID {
-		if c.Names(r.User.ID) {
-			decline := b.cmd(fmt.Sprintf("decline #%d", c.ID))
-			return protocol.Reply{}, say.Shortest(fmt.Sprintf("Only %s can cancel challenge #%d; you may %s it.", protocol.Mention(c.From), c.ID, decline),
-				fmt.Sprintf("Only the challenger can cancel challenge #%d; you may %s it.", c.ID, decline))
-		}
-		return protocol.Reply{}, say.Shortest(fmt.Sprintf("Only %s, who made challenge #%d, can cancel it.", protocol.Mention(c.From), c.ID),
-			fmt.Sprintf("Only the challenger can cancel challenge #%d.", c.ID))
-	}
-	if !mine && c.To != r.User.ID {
-		if c.From == r.User.ID {
-			return protocol.Reply{}, errorf("That is your own challenge; use %s to withdraw it.", b.cmd(fmt.Sprintf("cancel #%d", c.ID)))
-		}
-		return protocol.Reply{}, errorf("Challenge #%d isn't addressed to you, so you can't decline it.", c.ID)
-	}
-	c.Status, c.Answered = status, r.Time
 	if err := tx.PutChallenge(c); err != nil {
 		return protocol.Reply{}, err
 	}
@@ -593,13 +474,9 @@ func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.Chall
 		// Whoever it was for is told (every named player of a team
 		// challenge).
 		to := c.Invited()
-		text := fmt.Sprintf("%s withdrew challenge #%d.", protocol.Mention(c.From), c.ID)
-		if len(to) > 0 {
-			text = fmt.Sprintf("%s withdrew challenge #%d to %s.", protocol.Mention(c.From), c.ID, say.Mentions(to))
-		}
-		return protocol.Reply{Text: text, Mentions: to}, nil
+		return protocol.Reply{Text: say.Withdrawn(c, to), Mentions: to}, nil
 	}
-	return protocol.Reply{Text: fmt.Sprintf("%s declined challenge #%d from %s.", protocol.Mention(r.User.ID), c.ID, protocol.Mention(c.From)), Mentions: []gobot.UserID{c.From}}, nil
+	return protocol.Reply{Text: say.Declined(c, r.User.ID), Mentions: []gobot.UserID{c.From}}, nil
 }
 
 func cmdDecline(call *Call) (Result, error) {

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -88,69 +88,21 @@ func (b *core) engineInfo(name string) (EngineInfo, bool) {
 	return EngineInfo{}, false
 }
 
-// engineColor is the engine's colour in match (Empty in people's games).
-func engineColor(match *gobot.Match) game.Color {
-	if match.Engine == "" {
-		return game.Empty
-	}
-	return match.ColorOf(EngineUser(match.Engine))
+// engines is what the flow knows of this bot's engines.
+func (b *core) engines() flow.Engines {
+	return flow.Engines{Running: b.eng.engines != nil, Scorer: b.eng.scorer}
 }
 
-// engineJob is what an engine has to do next in a game.
-type engineJob uint8
-
-// String names the work in Done.Did.
-func (j engineJob) String() string {
-	return [...]string{"none", "move", "dead stones proposed", "marking reviewed", "count accepted"}[j]
-}
-
-const (
-	jobNone    engineJob = iota
-	jobMove              // the engine is to play
-	jobPropose           // propose dead stones for this scoring phase
-	jobReview            // review the marking the player changed
-	jobAccept            // accept a count with no dead stones to agree on
-)
-
-func (b *core) engineJob(match *gobot.Match, g *game.Game) engineJob {
-	if !match.Active() {
-		return jobNone
-	}
-	ec := engineColor(match)
-	switch g.Phase() {
-	case game.Playing:
-		if ec != game.Empty && g.ToMove() == ec {
-			return jobMove
-		}
-	case game.Scoring:
-		if g.Rules().NoAgreement {
-			if ec != game.Empty && !g.Accepted(ec) {
-				return jobAccept
-			}
-			return jobNone
-		}
-		proposer := match.Engine
-		if proposer == "" {
-			proposer = b.eng.scorer
-		}
-		if proposer == "" || b.eng.engines == nil {
-			return jobNone
-		}
-		if match.EngineDead != g.MoveCount() {
-			return jobPropose
-		}
-		if ec != game.Empty && !g.Accepted(ec) {
-			return jobReview
-		}
-	}
-	return jobNone
+// engineJob is the engine's job in match (flow.Engines.Job).
+func (b *core) engineJob(match *gobot.Match, g *game.Game) flow.EngineJob {
+	return b.engines().Job(match, g)
 }
 
 // engineDue marks the game due in the deadline index when an engine has
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
 func (b *core) engineDue(l *loaded, t time.Time) {
-	if b.engineJob(l.Match, l.G) != jobNone {
+	if b.engineJob(l.Match, l.G) != flow.JobNone {
 		l.Match.Deadline, l.Match.Reminded = t, 0
 	}
 }
@@ -158,7 +110,7 @@ func (b *core) engineDue(l *loaded, t time.Time) {
 // wakeEngine queues the engine's turn in game l, if it has one, for
 // after the commit, so the turn reads the committed game.
 func (b *core) wakeEngine(fx *Effects, l *loaded) {
-	if l == nil || b.engineJob(l.Match, l.G) == jobNone {
+	if l == nil || b.engineJob(l.Match, l.G) == flow.JobNone {
 		return
 	}
 	fx.wake(l.Match.ID)
@@ -203,7 +155,7 @@ func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	if err != nil {
 		return false, false
 	}
-	mine = b.engineJob(l.Match, l.G) != jobNone
+	mine = b.engineJob(l.Match, l.G) != flow.JobNone
 	return mine, mine
 }
 
@@ -239,12 +191,8 @@ func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
 type engineAnswer struct {
 	snap *loaded // the game as it was asked
 	name string  // the engine asked
-	job  engineJob
-	ec   game.Color
-	mv   EngineMove
-	dead []game.Point
-	ok   bool  // a review's answer
-	err  error // judging dead stones failed: the marking stands
+	flow.EngineAnswer
+	err error // judging dead stones failed: the marking stands
 }
 
 // engineUnanswered is an engine's failure to move: nothing is written,
@@ -266,18 +214,18 @@ func askEngine(c *JobCall) (any, error) {
 		return nil, err
 	}
 	job := b.engineJob(snap.Match, snap.G)
-	if job == jobNone {
+	if job == flow.JobNone {
 		return nil, nil
 	}
-	a := &engineAnswer{snap: snap, name: cmp.Or(snap.Match.Engine, b.eng.scorer), job: job, ec: engineColor(snap.Match)}
+	a := &engineAnswer{snap: snap, name: cmp.Or(snap.Match.Engine, b.eng.scorer), EngineAnswer: flow.EngineAnswer{Job: job}}
 	rec := snap.G.Record()
 	switch job {
-	case jobMove:
-		a.mv, err = b.eng.engines.Move(c.Ctx, a.name, rec, snap.Match.EngineLevel, len(rec.Resumes) > 0)
-	case jobPropose:
-		a.dead, err = b.eng.engines.Dead(c.Ctx, a.name, rec)
-	case jobReview:
-		a.ok, err = b.eng.engines.Review(c.Ctx, a.name, rec, a.ec)
+	case flow.JobMove:
+		a.Move, err = b.eng.engines.Move(c.Ctx, a.name, rec, snap.Match.EngineLevel, len(rec.Resumes) > 0)
+	case flow.JobPropose:
+		a.Dead, err = b.eng.engines.Dead(c.Ctx, a.name, rec)
+	case flow.JobReview:
+		a.Agrees, err = b.eng.engines.Review(c.Ctx, a.name, rec, flow.EngineColor(snap.Match))
 	}
 	if err == nil {
 		return a, nil
@@ -286,7 +234,7 @@ func askEngine(c *JobCall) (any, error) {
 		return nil, err // shutting down: the turn stays due for the next start
 	}
 	b.log.Warn("engine request failed", "game", snap.Match.ID, "engine", a.name, "err", err)
-	if snap.Match.Engine == "" || job == jobPropose || job == jobReview {
+	if snap.Match.Engine == "" || job == flow.JobPropose || job == flow.JobReview {
 		// Judging dead stones failed (final_status_list can take minutes
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
@@ -297,209 +245,93 @@ func askEngine(c *JobCall) (any, error) {
 }
 
 // applyEngineAnswer applies the engine's answer (c.Prepared) if the game
-// is still where it was asked, and announces it. The announcement is
-// claimed with the move (claim.go): if this process dies before sending
-// it, another does.
+// is still where it was asked (flow.Engines.Answer), and announces it.
+// The announcement is claimed with the move (claim.go): if this process
+// dies before sending it, another does.
 func applyEngineAnswer(c *JobCall) (Done, error) {
 	a := c.Prepared.(*engineAnswer)
 	if a.err != nil {
 		return engineFallback(c, a)
 	}
-	b, tx, now, snap, name, job, ec := c.bot, c.Tx, c.Now, a.snap, a.name, a.job, a.ec
+	b, tx, now, snap := c.bot, c.Tx, c.Now, a.snap
 	id := snap.Match.ID
-	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, job, snap.G.MoveCount(), len(snap.G.Record().Resumes))
+	step := fmt.Sprintf("game %d engine job %d at move %d resume %d", id, a.Job, snap.G.MoveCount(), len(snap.G.Record().Resumes))
 	l, err := load(c.Match)
 	if err != nil {
 		return Done{}, err
 	}
-	var fx Effects
-	if !samePosition(snap, l) || b.engineJob(l.Match, l.G) != job {
-		if job == jobPropose && l.G.Phase() == game.Scoring && l.G.MoveCount() == snap.G.MoveCount() && l.Match.EngineDead != l.G.MoveCount() {
-			// The players marked stones first: keep theirs.
-			l.Match.EngineDead = l.G.MoveCount()
-			flow.StartClock(l.Match, l.G, now)
-			b.engineDue(l, now)
-			if err := tx.PutMatch(l.Match); err != nil {
-				return Done{}, err
-			}
-			if b.engineJob(l.Match, l.G) != jobNone {
-				fx.wake(id)
-			}
-			return done("kept the players' marking", "", fx)
-		}
-		return Done{}, nil // someone else applied it, or the game moved on
+	turn, err := b.engines().Answer(snap.Loaded, l.Loaded, a.EngineAnswer, now)
+	if err != nil || turn.Job == flow.JobNone {
+		return Done{}, err // someone else applied it, or the game moved on
 	}
-	me := protocol.Mention(EngineUser(name))
-	var what string
-	switch job {
-	case jobMove:
-		what, err = b.applyEngineMove(l, ec, a.mv, now)
-		if err != nil {
+	var fx Effects
+	if turn.Kept {
+		b.engineDue(l, now)
+		if err := tx.PutMatch(l.Match); err != nil {
 			return Done{}, err
 		}
-	case jobPropose:
-		what = b.applyEngineDead(l, a.dead, ec, me)
-	case jobReview:
-		if a.ok {
-			l.G.Accept(ec)
-			l.acceptSaid = ec
-			what = fmt.Sprintf("%s accepts this marking.", me)
-		} else {
-			if err := l.G.Resume(); err != nil {
-				return Done{}, err
-			}
-			what = fmt.Sprintf("%s does not agree with that marking, so play resumes to settle it: play where you think it is wrong, or pass.", me)
+		if b.engineJob(l.Match, l.G) != flow.JobNone {
+			fx.wake(id)
 		}
-	case jobAccept:
-		l.G.Accept(ec)
-		l.acceptSaid = ec
-		what = fmt.Sprintf("%s accepts the count.", me)
+		return done("kept the players' marking", "", fx)
 	}
-	if l.G.Phase() == game.Over {
-		flow.Finish(l.Match, l.G, now)
+	if (turn.Job == flow.JobReview && turn.Agrees) || turn.Job == flow.JobAccept {
+		l.acceptSaid = turn.Color
+	}
+	if turn.Over {
 		if err := b.rateGame(tx, l.Match, l.G); err != nil {
 			return Done{}, err
 		}
-	} else if job != jobMove {
-		flow.StartClock(l.Match, l.G, now)
 	}
-	l.Match.Record = l.G.Record()
-	l.Match.Updated = now
 	b.engineDue(l, now)
 	if err := tx.PutMatch(l.Match); err != nil {
 		return Done{}, err
 	}
-	if what != "" {
-		by := EngineUser(name)
+	autoPass := ""
+	if len(turn.Played) > 0 {
+		autoPass = autoPassText(l, turn.Before) // play.go
+	}
+	if what := say.EngineTurn(turn, a.name, l.G.Config().Height, autoPass); what != "" {
+		by := EngineUser(a.name)
 		if l.Match.Engine == "" {
 			by = "" // a people's game: the proposal pings both
 		}
 		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.Match.Room, At: now, By: by}, what)
 		fx.notify(protocol.Message{Room: l.Match.Room, Reply: rep})
 	}
-	if b.engineJob(l.Match, l.G) != jobNone {
+	if b.engineJob(l.Match, l.G) != flow.JobNone {
 		fx.wake(id) // more engine work follows (engineTurn goes on)
 	}
-	return done(job.String(), step, fx)
-}
-
-// samePosition reports whether two loads of a game are at the same
-// point: moves, resumes, phase, marks and acceptances.
-func samePosition(a, b *loaded) bool {
-	ra, rb := a.G.Record(), b.G.Record()
-	return a.G.Phase() == b.G.Phase() && len(ra.Moves) == len(rb.Moves) && slices.Equal(ra.Resumes, rb.Resumes) &&
-		slices.Equal(ra.Dead, rb.Dead) && slices.Equal(ra.Accepted, rb.Accepted) && a.Match.EngineDead == b.Match.EngineDead
-}
-
-func (b *core) applyEngineMove(l *loaded, ec game.Color, mv EngineMove, now time.Time) (string, error) {
-	me := protocol.Mention(EngineUser(l.Match.Engine))
-	h := l.G.Config().Height
-	if mv.Resign {
-		if err := l.G.Resign(ec); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("%s resigned.", me), nil
-	}
-	var pts []string
-	passed, count := false, l.G.MoveCount()
-	for _, m := range mv.Moves {
-		if m.Color != ec || l.G.Phase() != game.Playing {
-			break
-		}
-		if err := l.G.PlayMove(m); err != nil {
-			return "", fmt.Errorf("engine move %s: %w", m.Point.GTP(h), err)
-		}
-		flow.Moved(l.Match, l.G, ec, now)
-		if m.IsPass() {
-			passed = true
-		} else {
-			pts = append(pts, m.Point.GTP(h))
-		}
-	}
-	var what string
-	switch {
-	case len(pts) > 1:
-		what = fmt.Sprintf("%s placed %s.", me, strings.Join(pts, ", "))
-	case len(pts) == 1:
-		what = fmt.Sprintf("%s played %s.", me, pts[0])
-	case passed:
-		what = fmt.Sprintf("%s passed.", me)
-		if l.G.Phase() == game.Scoring {
-			what += " Both players passed: the game is being scored."
-		}
-	}
-	if len(pts) > 0 {
-		what += autoPassText(l, count)
-	}
-	if mv.Illegal != "" {
-		what += fmt.Sprintf(" (It proposed %s, which the rules refuse, so it passed.)", protocol.ClipRunes(mv.Illegal, 80))
-	}
-	return what, nil
-}
-
-// applyEngineDead replaces the marking with the engine's dead stones;
-// in an engine game the engine accepts its own list.
-func (b *core) applyEngineDead(l *loaded, dead []game.Point, ec game.Color, me string) string {
-	for _, p := range l.G.DeadStrings() {
-		l.G.ToggleDead(p, false)
-	}
-	h := l.G.Config().Height
-	var names []string
-	for _, p := range dead {
-		if l.G.At(p) == game.Empty || l.G.IsDead(p) {
-			continue
-		}
-		if err := l.G.ToggleDead(p, false); err == nil {
-			names = append(names, p.GTP(h))
-		}
-	}
-	l.Match.EngineDead = l.G.MoveCount()
-	list := "no dead stones"
-	if len(names) > 0 {
-		list = "dead: " + protocol.ClipRunes(strings.Join(names, " "), 200)
-	}
-	if ec == game.Empty {
-		return fmt.Sprintf("%s proposes the dead stones (%s).", me, list)
-	}
-	l.G.Accept(ec)
-	return fmt.Sprintf("%s proposes %s and accepts that count. Accept with %s, mark stones with %s (%s re-checks them), or %s.",
-		me, list, b.cmd("done"), b.cmd("dead <point>"), me, b.cmd("resume"))
+	return done(turn.Job.String(), step, fx)
 }
 
 // engineFallback is the engine turn when judging the dead stones failed
-// (askEngine): the marking as it stands is accepted for the engine, and
-// in an engine game the room is told why. Claimed as an engine's move
-// is.
+// (askEngine): the marking as it stands is accepted for the engine
+// (flow.EngineFallback), and in an engine game the room is told why.
+// Claimed as an engine's move is.
 func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
-	b, tx, now, l, match := c.bot, c.Tx, c.Now, a.snap, c.Match
-	step := fmt.Sprintf("game %d engine fallback at move %d resume %d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))
+	b, tx, now, snap, match := c.bot, c.Tx, c.Now, a.snap, c.Match
+	step := fmt.Sprintf("game %d engine fallback at move %d resume %d", snap.Match.ID, snap.G.MoveCount(), len(snap.G.Record().Resumes))
 	cur, err := load(match)
-	if err != nil || !samePosition(l, cur) {
+	if err != nil {
 		return Done{}, err
 	}
-	match.EngineDead = cur.G.MoveCount()
-	if ec := engineColor(match); ec != game.Empty {
-		cur.G.Accept(ec)
-		match.Record = cur.G.Record()
+	turn := flow.EngineFallback(snap.Loaded, cur.Loaded, a.Job, now)
+	if turn.Job == flow.JobNone {
+		return Done{}, nil
 	}
-	if cur.G.Phase() == game.Over {
-		flow.Finish(match, cur.G, now)
+	if turn.Over {
 		if err := b.rateGame(tx, match, cur.G); err != nil {
 			return Done{}, err
 		}
-	} else {
-		flow.StartClock(match, cur.G, now)
 	}
-	match.Updated = now
 	b.engineDue(cur, now)
 	if err := tx.PutMatch(match); err != nil {
 		return Done{}, err
 	}
 	var fx Effects
 	if match.Engine != "" {
-		reason := protocol.ClipRunes(a.err.Error(), 200)
-		what := fmt.Sprintf("%s could not judge the dead stones (%s), so it accepts the marking as it stands.", protocol.Mention(EngineUser(a.name)), reason)
-		rep := b.gameReplyAt(&fx, tx, cur, occasion{Room: match.Room, At: now, By: EngineUser(a.name)}, what)
+		rep := b.gameReplyAt(&fx, tx, cur, occasion{Room: match.Room, At: now, By: EngineUser(a.name)}, say.EngineFallback(a.name, a.err))
 		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 	}
 	return done("fallback", step, fx)
@@ -517,28 +349,9 @@ func (b *Bot) engineUnanswered(ctx context.Context, u *engineUnanswered) {
 	if ok && seen == l.G.MoveCount() {
 		return
 	}
-	text := fmt.Sprintf("%s could not answer in game #%d (%s). Nothing changed; I will ask it again shortly.", protocol.Mention(EngineUser(u.name)), l.Match.ID, protocol.ClipRunes(u.err.Error(), 200))
+	text := say.EngineUnanswered(u.name, l.Match.ID, u.err)
 	b.notify(ctx, protocol.Message{Room: l.Match.Room, Reply: protocol.Reply{Game: l.Match.ID, Title: fmt.Sprintf("Game #%d", l.Match.ID), Text: text},
 		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))})
-}
-
-func intList(v []int) string {
-	var s []string
-	for _, n := range v {
-		s = append(s, strconv.Itoa(n))
-	}
-	if len(s) > 3 && slices.Equal(v, makeRange(v[0], v[len(v)-1])) {
-		return fmt.Sprintf("%d to %d", v[0], v[len(v)-1])
-	}
-	return strings.Join(s, ", ")
-}
-
-func makeRange(a, b int) []int {
-	var out []int
-	for i := a; i <= b; i++ {
-		out = append(out, i)
-	}
-	return out
 }
 
 func cmdEngines(call *Call) (Result, error) {
@@ -546,62 +359,17 @@ func cmdEngines(call *Call) (Result, error) {
 	var lines []string
 	if b.eng.engines != nil {
 		for _, e := range b.eng.engines.List() {
-			s := "• " + e.Name
-			if e.About != "" {
-				s += " (" + e.About + ")"
-			}
-			if len(e.Levels) > 0 {
-				s += ": levels " + intList(e.Levels)
-			} else {
-				s += ": its own level"
-			}
-			if len(e.Sizes) > 0 {
-				var sz []string
-				for _, n := range e.Sizes {
-					sz = append(sz, game.SizeString(n, n))
-				}
-				s += "; boards " + strings.Join(sz, ", ")
-			} else {
-				s += "; square boards it accepts"
-			}
-			lines = append(lines, s)
+			lines = append(lines, say.EngineLine(e.Name, e.About, e.Levels, e.Sizes))
 		}
 	}
 	if len(lines) == 0 {
-		msg := "No computer opponent is configured."
-		if b.eng.missing != "" {
-			msg += " " + b.eng.missing
-		}
-		return Result{Reply: protocol.Reply{Title: "Engines", Text: msg, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Title: "Engines", Text: say.NoEngines(b.eng.missing), Private: true}}, nil
 	}
-	unrated := " and is unrated"
-	if b.cfg.RateEngineGames {
-		unrated = ""
-	}
-	text := "Computer opponents:\n" + strings.Join(lines, "\n") +
-		fmt.Sprintf("\nPlay one with %s; the game starts at once%s.", b.cmd("challenge engine="+b.engineNames()[0]+" level=1 9"), unrated)
-	if rm, err := tx.Room(r.Room); err == nil && rm.NoEngines {
-		text += "\nThey are turned off in this room."
-	}
-	if b.eng.scorer != "" {
-		text += fmt.Sprintf("\n%s proposes the dead stones of games between people.", b.eng.scorer)
-	}
+	rm, err := tx.Room(r.Room)
+	off := err == nil && rm.NoEngines
+	text := say.EngineList(lines, b.engineNames()[0], b.cfg.RateEngineGames, off, b.eng.scorer)
 	return Result{Reply: protocol.Reply{Title: "Engines", Text: text, Private: true}}, nil
 }
 
-// EngineMove is an engine's move: one play or pass, or several stones
-// when it places free handicap; Resign when it resigns. Illegal names a
-// proposal the rules refused (then Moves holds a pass).
-type EngineMove struct {
-	Moves   []game.Move
-	Resign  bool
-	Illegal string
-}
-
-// ratedWord is "rated" or "unrated" for a game's start message.
-func ratedWord(match *gobot.Match) string {
-	if match.Rating != nil && match.Rating.Rated {
-		return "rated"
-	}
-	return "unrated"
-}
+// EngineMove is an engine's move (flow.EngineMove).
+type EngineMove = flow.EngineMove

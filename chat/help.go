@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -59,7 +60,7 @@ func cmdRules(call *Call) (Result, error) {
 			fmt.Fprintf(&sb, "\n%s — from %s", p.Name, p.Source)
 		}
 		fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", b.cmd("rules <name>"))
-		sb.WriteString("\n" + handicapRule)
+		sb.WriteString("\n" + say.HandicapRule)
 		return Result{Reply: protocol.Reply{Text: sb.String(), Private: true}}, nil
 	}
 	if len(a.Text) > 1 && allPresets(a.Text) {
@@ -72,7 +73,7 @@ func cmdRules(call *Call) (Result, error) {
 			rules, _ := game.Preset(name)
 			parts = append(parts, "== "+rules.Name+" ==\n"+aliasNote(name)+explainRules(rules, name))
 		}
-		return Result{Reply: protocol.Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + handicapRule, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Title: "Rules", Text: strings.Join(parts, "\n\n") + "\n" + say.HandicapRule, Private: true}}, nil
 	}
 	spec, note := strings.Join(a.Text, " "), aliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
@@ -93,7 +94,7 @@ func cmdRules(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, errorf("%s", protocol.RulesError(err, spec))
 	}
-	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + handicapRule, Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + explainRules(rules, spec) + "\n" + say.HandicapRule, Private: true}}, nil
 }
 
 // allPresets reports whether every word names a preset.

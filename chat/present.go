@@ -240,7 +240,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 			sc := g.Score()
 			s += fmt.Sprintf(" %s %s, %s %s.", say.SideName(namer(tx), match, game.Black), formatSide(sc.Black, cfg.Rules, false), say.SideName(namer(tx), match, game.White), formatSide(sc.White, cfg.Rules, true))
 		}
-		if rl := ratingLine(match, g); rl != "" {
+		if rl := say.RatingLine(match, g); rl != "" {
 			s += "\n" + rl
 		}
 		lines = append(lines, s, fmt.Sprintf("%s for the record, %s for a replay.", b.cmd(fmt.Sprintf("sgf #%d", match.ID)), b.cmd(fmt.Sprintf("replay #%d", match.ID))))

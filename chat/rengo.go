@@ -161,5 +161,5 @@ func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
 
 // seatField is who plays colour c, for the board's header (say.Seat).
 func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
-	return say.Seat(namer(tx), match, g, c, rankSuffix(match, c))
+	return say.Seat(namer(tx), match, g, c, say.RankSuffix(match, c))
 }

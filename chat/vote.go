@@ -296,7 +296,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 		return Done{}, err
 	}
 	var fx Effects
-	if b.engineJob(match, l.G) != jobNone {
+	if b.engineJob(match, l.G) != flow.JobNone {
 		fx.wake(match.ID)
 	}
 	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)

@@ -1,0 +1,249 @@
+package say
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/rating"
+)
+
+// HandicapChoice says in plain words how handicap=auto chose its
+// handicap for players its grades apart on its board: "1 grade apart
+// (the ratings differ by 1.20 grades, rounded): no stones, White's komi
+// 0.5". The ranks shown are rounded down, so the difference of the
+// ratings is given too.
+func HandicapChoice(a flow.AutoHandicap) string {
+	h, d, cfg := a.Handicap, a.Apart, a.Config
+	komi := func(k float64) string {
+		if k == 0 {
+			return "no komi"
+		}
+		return "White's komi " + game.FormatKomi(k)
+	}
+	k := h.Komi(cfg.Rules, cfg.Width, cfg.Height)
+	if h.Grades == 0 {
+		return fmt.Sprintf("under half a grade apart (the ratings differ by %.2f grades): an even game, %s", d, komi(k))
+	}
+	s := fmt.Sprintf("%d grade%s apart (the ratings differ by %.2f grades, rounded)", h.Grades, Plural(h.Grades), d)
+	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 {
+		s += fmt.Sprintf(", and a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
+	}
+	switch {
+	case h.Stones == 0:
+		return s + ": no stones, " + komi(k)
+	case h.Stones == game.MaxHandicap && h.Grades > game.MaxHandicap:
+		return s + fmt.Sprintf(": %d stones (the most), %s", h.Stones, komi(k))
+	}
+	return s + fmt.Sprintf(": %d stones, %s", h.Stones, komi(k))
+}
+
+// ChallengeRatingRefusal words flow.RateChallenge's refusals; other
+// errors pass as they are.
+func ChallengeRatingRefusal(err error) error {
+	var size flow.UnratedSize
+	var colour flow.AutoColor
+	var bad flow.AutoUnplayable
+	switch {
+	case errors.Is(err, flow.ErrAutoOpen):
+		return Refusef("handicap=auto needs to know both players: name the player you challenge, like %s.", "`challenge @bob handicap=auto`")
+	case errors.Is(err, flow.ErrAutoFixed):
+		return Refusef("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
+	case errors.As(err, &size):
+		return Refusef("Only 9x9, 13x13 and 19x19 games are rated; this one is %s. Leave out rated, or choose a standard size.", game.SizeString(size.Width, size.Height))
+	case errors.As(err, &colour):
+		return Refusef("handicap=auto gives Black to the weaker player, so you would play %s; leave out %s.", strings.ToUpper(colour.Want[:1])+colour.Want[1:], colour.Asked)
+	case errors.As(err, &bad) && errors.Is(bad.Err, game.ErrHandicap):
+		return Refusef("handicap=auto suggests %s, which have no fixed points on a %s board: add placement=free so Black places them anywhere, or choose a larger board.", bad.Handicap, game.SizeString(bad.Width, bad.Height))
+	case errors.As(err, &bad):
+		return Refusef("handicap=auto suggests %s, which doesn't make a game here: %v", bad.Handicap, bad.Err)
+	}
+	return err
+}
+
+// RankRefusal words flow.StateRank's refusals; other errors pass as
+// they are.
+func RankRefusal(err error) error {
+	var settled flow.RankSettled
+	var unread flow.RankUnreadable
+	var out flow.RankOutOfRange
+	switch {
+	case errors.As(err, &settled):
+		return Refusef("You have played %d rated game%s here, so your rank follows your results now (%s); it can't be set any more.", settled.Games, Plural(settled.Games), settled.Rank)
+	case errors.As(err, &unread):
+		return Refusef("rank=%s: write a grade like 5k, 10 kyu, 2d or 3 dan (ranks go from 30k to 9d).", protocol.ClipRunes(unread.Input, 20))
+	case errors.As(err, &out):
+		return Refusef("rank=%s: ratings go from 30k to 9d.", out.Rank)
+	}
+	return err
+}
+
+// ChallengeRatingNote is the line a challenge message gets about ratings.
+func ChallengeRatingNote(c *gobot.Challenge) string {
+	cr := c.Rating
+	if cr == nil {
+		return ""
+	}
+	s := "\nUnrated."
+	if cr.Rated {
+		s = "\nRated."
+	}
+	ranks := []string{protocol.Mention(c.From) + " " + cr.FromRank}
+	if c.To != "" {
+		ranks = append(ranks, protocol.Mention(c.To)+" "+cr.ToRank)
+	}
+	s += " Ranks: " + strings.Join(ranks, ", ") + "."
+	if cr.Auto {
+		s += " handicap=auto: " + cr.Suggested
+		cfg := c.Config
+		switch handicap := rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi) > 0; {
+		case !handicap:
+		case c.Color == "black":
+			s += "; " + protocol.Mention(c.From) + " takes Black"
+		case c.Color == "white":
+			s += "; " + protocol.Mention(c.To) + " takes Black"
+		}
+		s += "."
+	}
+	return s
+}
+
+// seated writes a player of match with colour and rank: "<@alice> (Black, 5k?)".
+func seated(match *gobot.Match, c game.Color) string {
+	s := protocol.Mention(match.Side(c).ToMove()) + " (" + c.Name()
+	if r := RankAt(match, c); r != "" {
+		s += ", " + r
+	}
+	return s + ")"
+}
+
+// RankAt is the rank of match's player c when the game began, or "".
+func RankAt(match *gobot.Match, c game.Color) string {
+	if match.Rating == nil {
+		return ""
+	}
+	if c == game.White {
+		return match.Rating.WhiteRank
+	}
+	return match.Rating.BlackRank
+}
+
+// RankSuffix is " (5k?)" for match's player c, or "".
+func RankSuffix(match *gobot.Match, c game.Color) string {
+	r := RankAt(match, c)
+	if r == "" {
+		return ""
+	}
+	if gr := match.Rating; gr.Done {
+		// Rated and over: the rank it began with and the rank now.
+		after := gr.BlackAfter
+		if c == game.White {
+			after = gr.WhiteAfter
+		}
+		if after != "" && after != r {
+			return " (" + r + " → " + after + ")"
+		}
+	}
+	return " (" + r + ")"
+}
+
+// ratedNote is ", rated" for a rated game.
+func ratedNote(match *gobot.Match) string {
+	if match.Rating != nil && match.Rating.Rated {
+		return ", rated"
+	}
+	return ""
+}
+
+// ratedWord is "rated" or "unrated" for a game's start message.
+func ratedWord(match *gobot.Match) string {
+	if match.Rating != nil && match.Rating.Rated {
+		return "rated"
+	}
+	return "unrated"
+}
+
+// RatingLine is the game-over line about rating changes, or "".
+func RatingLine(match *gobot.Match, g *game.Game) string {
+	if flow.EarlyTimeout(match, g) {
+		return "Not rated: the time ran out before both players had moved."
+	}
+	gr := match.Rating
+	if gr == nil || !gr.Done {
+		return ""
+	}
+	return fmt.Sprintf("Ratings: %s %s (now %s), %s %s (now %s).", protocol.Mention(match.Black), signed(gr.BlackChange), gr.BlackAfter, protocol.Mention(match.White), signed(gr.WhiteChange), gr.WhiteAfter)
+}
+
+// signed writes a rating change with its sign: "+45.3", "−12.0".
+func signed(x float64) string {
+	if x < 0 {
+		return fmt.Sprintf("−%.1f", -x)
+	}
+	return fmt.Sprintf("+%.1f", x)
+}
+
+// RatingCard is what `rating` shows of who's rating rec in this
+// community; found is false for a newcomer without a record.
+func RatingCard(who gobot.UserID, rec *gobot.PlayerRating, found bool) string {
+	p := rec.Player()
+	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", protocol.Mention(who), p.Rating, 2*p.RD, p.RankLabel())
+	if !found || rec.Games == 0 {
+		if rec.Stated {
+			return head + ", from a stated rank; no rated games here yet."
+		}
+		return head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", Cmd("settings rank=5k"))
+	}
+	lines := []string{head,
+		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, Plural(rec.Games), rec.Wins, Plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
+	if p.Provisional() {
+		lines = append(lines, fmt.Sprintf("The rank shows a ? while the uncertainty (RD %.0f) is above %.0f.", p.RD, rating.ProvisionalRD))
+	}
+	if len(rec.Last) > 0 {
+		lines = append(lines, "Last results:")
+		for _, x := range rec.Last {
+			what := map[float64]string{1: "won", 0.5: "drew", 0: "lost"}[x.Score]
+			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, protocol.Mention(x.Opponent), x.Game, signed(x.Change), x.At.UTC().Format("2006-01-02")))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TopRows is how many players `top` lists.
+const TopRows = 20
+
+// NoLeaderboard is `top` before anyone played a rated game.
+func NoLeaderboard() string {
+	return fmt.Sprintf("Nobody has played a rated game here yet. %s starts one (even games on 9x9, 13x13 and 19x19 are rated).", Cmd("challenge @player"))
+}
+
+// Leaderboard is `top`: the players rs, in the leaderboard's order.
+func Leaderboard(n Namer, rs []*gobot.PlayerRating) string {
+	var sb strings.Builder
+	sb.WriteString("```\n")
+	fmt.Fprintf(&sb, "%3s  %-16s %6s %5s %4s %5s %7s\n", "#", "player", "rating", "±", "rank", "games", "W-L")
+	for i, x := range rs[:min(len(rs), TopRows)] {
+		p := x.Player()
+		fmt.Fprintf(&sb, "%3d  %-16s %6.0f %5.0f %4s %5d %7s\n", i+1, protocol.ClipRunes(n.Name(x.User), 16), p.Rating, 2*p.RD, p.RankLabel(), x.Games, fmt.Sprintf("%d-%d", x.Wins, x.Losses))
+	}
+	sb.WriteString("```")
+	if n := len(rs) - TopRows; n > 0 {
+		fmt.Fprintf(&sb, "\nand %d more.", n)
+	}
+	sb.WriteString("\nListed by rating − ± (the rating reached with 95% confidence): a player with few games ranks lower until the rating settles.")
+	for _, x := range rs {
+		if x.Player().Provisional() {
+			fmt.Fprintf(&sb, " Ranks with ? are still uncertain (RD above %.0f).", rating.ProvisionalRD)
+			break
+		}
+	}
+	return sb.String()
+}
+
+// HandicapRule is what `rules` says about handicaps from ratings (text
+// 004, docs/rating.md).
+const HandicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings rounded to whole grades; the weaker player takes Black, with no stones and komi 0.5 for 1 grade, that many stones for 2 to 9 on 19x19 (a stone for each 3 grades on 13x13, each 6 on 9x9, and what remains as komi)."

@@ -1,0 +1,111 @@
+package flow
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Opening is how challenge c's game begins: By accepts it (a player, or
+// an engine's seat), at At; Engine and Level name the engine playing;
+// Rating is the game's rating data (GameRating; nil: unrated), its ranks
+// for the caller to fill. A vote game is unrated.
+type Opening struct {
+	By     gobot.UserID
+	At     time.Time
+	Engine string
+	Level  int
+	Rating *gobot.GameRating
+}
+
+// Begin starts the game of challenge c: it seats the players (the
+// colours by lot when c asks for it; the room, by vote, in the
+// challenger's seat when c is a vote challenge), and starts the clocks.
+// The game keeps the challenge's number where it is free. The caller
+// stores the match, then marks the challenge accepted (Accepted).
+func Begin(c *gobot.Challenge, o Opening) (*Loaded, error) {
+	g, err := game.New(c.Config)
+	if err != nil {
+		return nil, err
+	}
+	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: o.At, Updated: o.At,
+		Engine: o.Engine, EngineLevel: o.Level}
+	black, white := c.From, o.By
+	if c.VoteWindow > 0 {
+		black = gobot.VoteSeat // the challenger's side is the room's (vote.go)
+	}
+	switch c.Color {
+	case "white":
+		black, white = white, black
+	case "random":
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%d|%s|%s", c.ID, c.From, o.By)
+		if h.Sum32()%2 == 1 {
+			black, white = white, black
+		}
+	}
+	match.Black, match.White = black, white
+	if gr := o.Rating; gr != nil {
+		gr.Rated = gr.Rated && black != white
+		match.Rating = gr
+	}
+	if c.VoteWindow > 0 {
+		match.Rating, match.Vote = nil, &gobot.Vote{Window: c.VoteWindow} // unrated
+	}
+	match.StartClocks()
+	match.NoVacation = c.NoVacation
+	StartClock(match, g, o.At)
+	return &Loaded{Match: match, G: g}, nil
+}
+
+// Accepted marks challenge c accepted by by at t, its game match begun.
+func Accepted(c *gobot.Challenge, match *gobot.Match, by gobot.UserID, t time.Time) {
+	c.Status, c.Game, c.Answered = gobot.Accepted, match.ID, t
+	if c.To == "" {
+		c.To = by
+	}
+}
+
+// Refusals of Acceptable and Answer, about the challenge they name.
+var (
+	ErrAnswered     = errors.New("flow: the challenge is answered") // no longer pending
+	ErrNotYours     = errors.New("flow: only the challenger cancels")
+	ErrOwnChallenge = errors.New("flow: a challenger declines their own challenge")
+	ErrNotForYou    = errors.New("flow: the challenge is for another player")
+)
+
+// Acceptable refuses by's accepting challenge c when it is not theirs
+// to accept: answered already, their own, or for another player.
+func Acceptable(c *gobot.Challenge, by gobot.UserID) error {
+	switch {
+	case c.Status != gobot.Pending:
+		return ErrAnswered
+	case c.From == by:
+		return ErrOwnChallenge
+	case c.To != "" && c.To != by:
+		return ErrNotForYou
+	}
+	return nil
+}
+
+// Answer answers challenge c for by at t: withdraws it (Cancelled, by
+// its challenger) or declines it (Declined, by whom it is for).
+func Answer(c *gobot.Challenge, by gobot.UserID, status gobot.ChallengeStatus, t time.Time) error {
+	mine := status == gobot.Cancelled
+	switch {
+	case c.Status != gobot.Pending:
+		return ErrAnswered
+	case mine && c.From != by:
+		return ErrNotYours
+	case !mine && c.To != by && c.From == by:
+		return ErrOwnChallenge
+	case !mine && c.To != by:
+		return ErrNotForYou
+	}
+	c.Status, c.Answered = status, t
+	return nil
+}
