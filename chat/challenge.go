@@ -12,7 +12,6 @@ import (
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
-	"github.com/gobotgo/gobot/rating"
 )
 
 // prepareChallenge checks a challenge to an engine before the
@@ -85,7 +84,6 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		return Result{}, errors.New("chat: an engine challenge without its prepare step")
 	}
 	name, level, cfg, clock, color := eg.name, eg.level, eg.cfg, eg.clock, eg.color
-	var fx Effects
 	threads := false
 	if rm, err := tx.Room(r.Room); err == nil {
 		if rm.NoEngines {
@@ -107,21 +105,24 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		return Result{}, err
 	}
 	var gr *gobot.GameRating // unrated, and a vote game always is (vote.go)
-	if b.cfg.RateEngineGames {
-		// Rated as a game between people would be: an even game on
-		// a standard size, unless the challenger said unrated.
-		rated := a.Choice["rated"] != "unrated" && flow.RatedSize(cfg.Width, cfg.Height) &&
-			rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
-		if a.Choice["rated"] == "rated" && !rated && a.Vote == 0 {
-			return Result{}, errorf("Only even games on 9x9, 13x13 or 19x19 are rated.")
+	if b.cfg.RateEngineGames && a.Vote == 0 {
+		var err error
+		if gr, err = flow.EngineGameRating(cfg, communityOf(r), a.Choice["rated"]); err != nil {
+			return Result{}, say.ChallengeRatingRefusal(err)
 		}
-		gr = &gobot.GameRating{Community: communityOf(r), Rated: rated}
 	}
 	l, err := b.begin(tx, c, flow.Opening{By: bot, At: r.Time, Engine: name, Level: level, Rating: gr})
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, say.EngineBegins(l.Match, cfg, say.VoteStartNote(l.Match)))
+	return b.beginReply(tx, r, l, say.EngineBegins(l.Match, cfg, say.VoteStartNote(l.Match)), threads)
+}
+
+// beginReply is the message a game begins with (text), in a thread of
+// its own where the room has threads; an engine's first move follows.
+func (b *core) beginReply(tx gobot.Tx, r *protocol.Request, l *loaded, text string, threads bool) (Result, error) {
+	var fx Effects
+	rep := b.gameReply(&fx, tx, l, r, text)
 	if threads && !r.DM {
 		rep.Thread = true
 		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
@@ -432,7 +433,6 @@ func cmdAccept(call *Call) (Result, error) {
 		return res, err
 	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
 	c, err := findChallenge(tx, b, r, a.Challenge, false)
 	if err != nil {
 		return Result{}, err
@@ -447,15 +447,9 @@ func cmdAccept(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, say.Begins(l.Match, l.G.Config(), say.VacationHeader(l.Match.NoVacation), say.VoteStartNote(l.Match)))
-	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
-		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
-	}
-	if err := b.autoWidget(tx, r, &rep, l.Match); err != nil {
-		return Result{}, err
-	}
-	return reply(rep, fx)
+	room, err := tx.Room(c.Room)
+	threads := err == nil && room.Threads
+	return b.beginReply(tx, r, l, say.Begins(l.Match, l.G.Config(), say.VacationHeader(l.Match.NoVacation), say.VoteStartNote(l.Match)), threads)
 }
 
 // answerChallenge withdraws (mine) or declines the challenge r names.

@@ -155,6 +155,22 @@ func GameRating(c *gobot.Challenge, community gobot.CommunityID) *gobot.GameRati
 	return gr
 }
 
+// ErrEngineUnrated refuses a rated game against an engine that cannot
+// be rated.
+var ErrEngineUnrated = errors.New("flow: only even games on a standard size are rated")
+
+// EngineGameRating is the rating data of a game against an engine where
+// such games are rated: rated as a game between people would be, an
+// even game on a standard size, unless the challenger said unrated
+// (asked: "rated", "unrated" or ""). The ranks are the caller's to fill.
+func EngineGameRating(cfg game.Config, community gobot.CommunityID, asked string) (*gobot.GameRating, error) {
+	rated := asked != "unrated" && RatedSize(cfg.Width, cfg.Height) && rating.HandicapGrades(cfg.Handicap, cfg.Rules.Komi) == 0
+	if asked == "rated" && !rated {
+		return nil, ErrEngineUnrated
+	}
+	return &gobot.GameRating{Community: community, Rated: rated}, nil
+}
+
 // Rated is the outcome of rating a finished game: Done when it was rated
 // now (match.Rating holds the changes); Damaged is the damaged rating
 // that left the game unrated.

@@ -42,7 +42,8 @@ func HandicapChoice(a flow.AutoHandicap) string {
 	return s + fmt.Sprintf(": %d stones, %s", h.Stones, komi(k))
 }
 
-// ChallengeRatingRefusal words flow.RateChallenge's refusals; other
+// ChallengeRatingRefusal words flow.RateChallenge's and
+// flow.EngineGameRating's refusals; other
 // errors pass as they are.
 func ChallengeRatingRefusal(err error) error {
 	var size flow.UnratedSize
@@ -51,6 +52,8 @@ func ChallengeRatingRefusal(err error) error {
 	switch {
 	case errors.Is(err, flow.ErrAutoOpen):
 		return Refusef("handicap=auto needs to know both players: name the player you challenge, like %s.", "`challenge @bob handicap=auto`")
+	case errors.Is(err, flow.ErrEngineUnrated):
+		return Refusef("Only even games on 9x9, 13x13 or 19x19 are rated.")
 	case errors.Is(err, flow.ErrAutoFixed):
 		return Refusef("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	case errors.As(err, &size):
