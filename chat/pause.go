@@ -17,18 +17,16 @@ import (
 // them and says so in the room.
 
 func cmdPause(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
+	b, r := call.bot, call.Req
 	var o flow.Paused
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, rep, fx, err := b.act(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		var err error
 		o, err = flow.Pause(l.Loaded, me, r.User.ID, r.Time)
-		return err
+		return say.Paused(l.Match, r.User.ID, o), err
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, say.Paused(l.Match, r.User.ID, o))
 	if !o.Accepted {
 		rep.Mentions = l.Match.Side(l.Match.ColorOf(r.User.ID).Opponent()).Answerers()
 		rep.Actions = []protocol.Action{{ID: b.actionID("pause", l, ""), Label: "Accept pause", Style: protocol.Primary}}

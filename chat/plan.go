@@ -12,10 +12,6 @@ import (
 // their replies are Private, a dropped plan's owner is told privately,
 // and the commands are refused where a reply cannot be (router.go).
 
-// planPrivate is the refusal of a plan command typed where everyone sees
-// the answer (a shared Matrix room); it repeats none of the moves.
-func (b *core) planPrivate(name string) error { return say.PlanPrivate(name) }
-
 // planGame finds the game a plan command names, one the caller plays
 // in; planning, it also checks that the caller may plan there now.
 func (b *core) planGame(call *Call, planning bool) (*loaded, game.Color, error) {

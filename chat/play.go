@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,37 +15,42 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+func cmdPlay(call *Call) (Result, error) { return play(call, call.Args.Points[0]) }
+
+// cmdPass is a play of "pass".
+func cmdPass(call *Call) (Result, error) { return play(call, "pass") }
+
+// play plays word (a point, or pass) in the game call refers to.
+func play(call *Call, word string) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
+	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
 		return Result{}, err
 	}
-	var fx Effects
-	var what string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		cfg := l.G.Config()
-		p, err := game.ParsePoint(a.Points[0], cfg.Width, cfg.Height)
+		p, err := game.ParsePoint(word, cfg.Width, cfg.Height)
 		if err != nil {
-			return say.BadPoint(a.Points[0], cfg, err)
+			return "", say.BadPoint(word, cfg, err)
 		}
 		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
-			return err
+			return "", err
 		}
+		var what string
 		if p.IsPass() {
-			what, err = b.passed(&fx, l, me, r)
-			return err
+			o, err := flow.Pass(l.Loaded, me, r.Time)
+			if err != nil {
+				return "", err
+			}
+			what = say.Passed(l.Match, r.User.ID, o)
+		} else {
+			o, err := flow.Play(l.Loaded, me, p, r.Time)
+			if err != nil {
+				return "", err
+			}
+			what = say.Played(l.Match, cfg.Height, r.User.ID, o)
 		}
-		o, err := flow.Play(l.Loaded, me, p, r.Time)
-		if err != nil {
-			return err
-		}
-		what = say.Played(l.Match, cfg.Height, r.User.ID, o) + b.followPlan(&fx, l, me, p, r)
-		return nil
+		return what + b.followPlan(fx, l, me, p, r), nil // plan.go
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
 
 // autoPassText announces the pass the game made for White after Black's
@@ -62,42 +69,18 @@ func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, 
 	return err
 }
 
-// passed passes for me in l and says so, with the plan's reply.
-func (b *core) passed(fx *Effects, l *loaded, me game.Color, r *protocol.Request) (string, error) {
-	o, err := flow.Pass(l.Loaded, me, r.Time)
-	if err != nil {
-		return "", err
-	}
-	return say.Passed(l.Match, r.User.ID, o) + b.followPlan(fx, l, me, game.Pass, r), nil
-}
-
-func cmdPass(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
-		return Result{}, err
-	}
-	var fx Effects
-	var what string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
-			return err
-		}
-		var err error
-		what, err = b.passed(&fx, l, me, r)
-		return err
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, what), fx)
-}
-
 func cmdResign(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+	tx, b, r := call.Tx, call.bot, call.Req
+	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
 		return Result{}, err
 	}
-	return b.end(tx, r, a.Game, true, func(l *loaded, me game.Color) (flow.Ended, error) { return flow.Resign(l.Loaded, me, r.Time) })
+	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		if _, err := flow.Resign(l.Loaded, me, r.Time); err != nil {
+			return "", err
+		}
+		// A team member resigns for the team (rengo.go).
+		return say.Ended(r.User.ID, true, say.ActsFor(namer(tx), l.Match, me)), nil
+	})
 }
 
 // askResign asks the presser of a Resign button first, privately:
@@ -125,33 +108,14 @@ func askResign(call *Call) (Result, error) {
 }
 
 func cmdAbort(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	return b.end(tx, r, a.Game, false, func(l *loaded, me game.Color) (flow.Ended, error) {
+	r := call.Req
+	return call.bot.acted(call, false, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		if l.Match.Room != r.Room && !r.DM {
-			return flow.Ended{}, say.AbortElsewhere(l.Match.ID)
+			return "", say.AbortElsewhere(l.Match.ID)
 		}
-		return flow.Abort(l.Loaded, r.Time)
+		_, err := flow.Abort(l.Loaded, r.Time)
+		return say.Ended(r.User.ID, false, ""), err
 	})
-}
-
-// end ends the game r refers to with stop (a resignation, asPlayer; an
-// abort) and says who did what.
-func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, stop func(l *loaded, me game.Color) (flow.Ended, error)) (Result, error) {
-	var fx Effects
-	var who string
-	l, err := b.change(&fx, tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
-		if _, err := stop(l, me); err != nil {
-			return err
-		}
-		if asPlayer { // a resignation: a team member resigns for the team (rengo.go)
-			who = say.ActsFor(namer(tx), l.Match, me)
-		}
-		return nil
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, say.Ended(r.User.ID, asPlayer, who)), fx)
 }
 
 func cmdUndo(call *Call) (Result, error) {
@@ -159,29 +123,25 @@ func cmdUndo(call *Call) (Result, error) {
 	if err := b.voteRefusal(tx, r, a.Game); err != nil { // no undo in vote games (vote.go)
 		return Result{}, err
 	}
-	var fx Effects
 	var o flow.Undone
-	var text string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	l, rep, fx, err := b.act(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		var err error
 		if o, err = flow.Undo(l.Loaded, me, r.User.ID, a.Choice["no"] == "no", r.Time); err != nil {
-			return err
+			return "", err
 		}
 		if o.PlanOwner != "" { // plan.go: its owner is told
-			b.planDropped(&fx, l, o.PlanOwner, say.UndonePlan(o.Number))
+			b.planDropped(fx, l, o.PlanOwner, say.UndonePlan(o.Number))
 		}
-		text = say.Undone(l.Loaded, me, r.User.ID, o)
-		return nil
+		return say.Undone(l.Loaded, me, r.User.ID, o), nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, text)
-	if o.Answer != flow.UndoAgreed { // any member of a team answers
-		rep.Mentions = l.Match.Side(l.Match.ColorOf(o.Asked).Opponent()).Answerers()
-		if o.Answer == flow.UndoRefused {
-			rep.Mentions = l.Match.Side(l.Match.ColorOf(o.Asked)).Answerers()
-		}
+	switch asker := l.Match.ColorOf(o.Asked); o.Answer { // any member of a team answers
+	case flow.UndoAsked:
+		rep.Mentions = l.Match.Side(asker.Opponent()).Answerers()
+	case flow.UndoRefused:
+		rep.Mentions = l.Match.Side(asker).Answerers()
 	}
 	if l.Match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
@@ -193,52 +153,54 @@ func cmdUndo(call *Call) (Result, error) {
 }
 
 func cmdDead(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	var text string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		o, err := flow.MarkDead(l.Loaded, a.Points)
-		text = say.Marked(l.Match, l.G.Config().Height, me, r.User.ID, o)
-		return err
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		o, err := flow.MarkDead(l.Loaded, call.Args.Points)
+		return say.Marked(l.Match, l.G.Config().Height, me, call.Req.User.ID, o), err
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
 }
 
 func cmdDone(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	var text string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	r := call.Req
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		o, err := flow.Accept(l.Loaded, me, r.Time)
 		if err != nil {
-			return err
+			return "", err
 		}
 		l.acceptSaid = me
-		text = say.Accepted(namer(tx), l.Match, me, r.User.ID, o)
-		return nil
+		return say.Accepted(namer(call.Tx), l.Match, me, r.User.ID, o), nil
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
 }
 
 func cmdResume(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	var text string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	r := call.Req
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		o, err := flow.Resume(l.Loaded, r.Time) // a live game's pause, or the scoring
-		text = say.Resumed(l.Match, r.User.ID, o)
+		return say.Resumed(l.Match, r.User.ID, o), err
+	})
+}
+
+// act applies fn to the game call refers to (change), and gives the game
+// reply that says what fn did in its words.
+func (b *core) act(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (*loaded, protocol.Reply, Effects, error) {
+	var fx Effects
+	var what string
+	l, err := b.change(&fx, call.Tx, call.Req, call.Args.Game, asPlayer, func(l *loaded, me game.Color) (err error) {
+		what, err = fn(&fx, l, me)
 		return err
 	})
 	if err != nil {
+		return nil, protocol.Reply{}, Effects{}, err
+	}
+	return l, b.gameReply(&fx, call.Tx, l, call.Req, what), fx, nil
+}
+
+// acted is act's reply as the command's result.
+func (b *core) acted(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (Result, error) {
+	_, rep, fx, err := b.act(call, asPlayer, fn)
+	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
+	return reply(rep, fx)
 }
 
 // actionID encodes a button for game l.
@@ -295,21 +257,16 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 			if err != nil {
 				return nil, err
 			}
-			var pick *gobot.Match
-			better := func(a, b *gobot.Match) bool { // a before b: the caller's games first, then the latest
-				mineA, mineB := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty
-				if mineA != mineB {
-					return mineA
-				}
-				return a.ID > b.ID
-			}
-			for _, g := range all {
-				if pick == nil || better(g, pick) {
-					pick = g
-				}
-			}
-			if pick != nil {
-				return pick, nil
+			if len(all) > 0 { // the caller's games first, then the latest
+				return slices.MaxFunc(all, func(a, b *gobot.Match) int {
+					if pa, pb := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty; pa != pb {
+						if pa {
+							return 1
+						}
+						return -1
+					}
+					return cmp.Compare(a.ID, b.ID)
+				}), nil
 			}
 		}
 	}
