@@ -9,7 +9,7 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+var start = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // newGame is game 1 between alice (Black) and bob (White) on a 9×9
 // board, the moves played in turn (GTP points, "pass").
@@ -32,7 +32,7 @@ func newGame(t *testing.T, moves ...string) *Loaded {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
-	m := &gobot.Match{ID: 1, Black: "t:alice", White: "t:bob", Record: g.Record(), Created: t0}
+	m := &gobot.Match{ID: 1, Black: "t:alice", White: "t:bob", Record: g.Record(), Created: start}
 	l, err := Load(m)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestPlay(t *testing.T) {
 	// X . .   3
 	// O X .   2 …  A1 has no liberty left.
 	l := newGame(t, "B1", "A1")
-	o, err := Play(l, game.Black, pt("A2"), t0)
+	o, err := Play(l, game.Black, pt("A2"), start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPlay(t *testing.T) {
 	if len(l.Match.MoveTimes) != 1 || l.G.At(pt("A1")) != game.Empty {
 		t.Errorf("the move is not recorded: %v, A1 %v", l.Match.MoveTimes, l.G.At(pt("A1")))
 	}
-	_, err = Play(l, game.White, pt("B1"), t0)
+	_, err = Play(l, game.White, pt("B1"), start)
 	var ill IllegalMove
 	if !errors.As(err, &ill) || ill.Point != pt("B1") || !errors.Is(err, game.ErrOccupied) {
 		t.Errorf("Play on B1 = %v, want occupied", err)
@@ -66,44 +66,44 @@ func TestPlay(t *testing.T) {
 
 func TestTurn(t *testing.T) {
 	l := newGame(t, "D4")
-	if err := Turn(l, game.White, "t:bob", t0); err != nil {
+	if err := Turn(l, game.White, "t:bob", start); err != nil {
 		t.Errorf("White's turn: %v", err)
 	}
-	if err := Turn(l, game.Black, "t:alice", t0); err != (NotYourTurn{Game: 1, Next: "t:bob"}) {
+	if err := Turn(l, game.Black, "t:alice", start); err != (NotYourTurn{Game: 1, Next: "t:bob"}) {
 		t.Errorf("Black out of turn: %v", err)
 	}
 	l.Match.Clock = gobot.TimeControl{Kind: gobot.Absolute, Main: 10 * time.Minute}
-	l.Match.Deadline = t0.Add(-3 * time.Second)
-	if err := Turn(l, game.White, "t:bob", t0); err != (TooLate{Game: 1, By: 3 * time.Second}) {
+	l.Match.Deadline = start.Add(-3 * time.Second)
+	if err := Turn(l, game.White, "t:bob", start); err != (TooLate{Game: 1, By: 3 * time.Second}) {
 		t.Errorf("late: %v", err)
 	}
-	l.Match.Pause = &gobot.LivePause{Since: t0.Add(-time.Minute)}
-	if err := Turn(l, game.White, "t:bob", t0); err != (WhilePaused{Game: 1}) {
+	l.Match.Pause = &gobot.LivePause{Since: start.Add(-time.Minute)}
+	if err := Turn(l, game.White, "t:bob", start); err != (WhilePaused{Game: 1}) {
 		t.Errorf("paused: %v", err)
 	}
 	p := newGame(t, "D4", "pass", "pass")
-	if err := Turn(p, game.Black, "t:alice", t0); !errors.Is(err, game.ErrScoring) {
+	if err := Turn(p, game.Black, "t:alice", start); !errors.Is(err, game.ErrScoring) {
 		t.Errorf("scoring: %v", err)
 	}
 }
 
 func TestUndo(t *testing.T) {
 	l := newGame(t, "D4", "E5")
-	if _, err := Undo(l, game.Black, "t:alice", false, t0); err != (NotYourMove{Last: game.White}) {
+	if _, err := Undo(l, game.Black, "t:alice", false, start); err != (NotYourMove{Last: game.White}) {
 		t.Errorf("Black asks for White's move: %v", err)
 	}
-	if _, err := Undo(l, game.White, "t:bob", true, t0); err != (NoUndoAsked{}) {
+	if _, err := Undo(l, game.White, "t:bob", true, start); err != (NoUndoAsked{}) {
 		t.Errorf("refusing nothing: %v", err)
 	}
-	o, err := Undo(l, game.White, "t:bob", false, t0)
+	o, err := Undo(l, game.White, "t:bob", false, start)
 	if err != nil || o.Answer != UndoAsked || l.Match.UndoBy != "t:bob" {
 		t.Fatalf("ask = %+v, %v (UndoBy %q)", o, err, l.Match.UndoBy)
 	}
-	if _, err := Undo(l, game.White, "t:bob", false, t0); err != (UndoWaiting{By: "t:bob", You: true, Side: game.White}) {
+	if _, err := Undo(l, game.White, "t:bob", false, start); err != (UndoWaiting{By: "t:bob", You: true, Side: game.White}) {
 		t.Errorf("asking again: %v", err)
 	}
 	l.Match.Plan = &gobot.Plan{By: "t:alice"}
-	o, err = Undo(l, game.Black, "t:alice", false, t0)
+	o, err = Undo(l, game.Black, "t:alice", false, start)
 	want := Undone{Answer: UndoAgreed, Asked: "t:bob", Number: 2, Taken: game.Move{Color: game.White, Point: pt("E5")}, PlanOwner: "t:alice"}
 	if err != nil || o != want {
 		t.Errorf("agree = %+v, %v; want %+v", o, err, want)
@@ -112,17 +112,17 @@ func TestUndo(t *testing.T) {
 		t.Errorf("after the undo: %d moves, UndoBy %q, plan %v, undos %v", l.G.MoveCount(), l.Match.UndoBy, l.Match.Plan, l.Match.Undos)
 	}
 	l.Match.Engine = "gnugo"
-	if _, err := Undo(l, game.Black, "t:alice", false, t0); err != (NoTakeBack{"gnugo"}) {
+	if _, err := Undo(l, game.Black, "t:alice", false, start); err != (NoTakeBack{"gnugo"}) {
 		t.Errorf("against an engine: %v", err)
 	}
 }
 
 func TestMarkAndAccept(t *testing.T) {
 	l := newGame(t, "D4", "E5", "pass", "pass")
-	if _, err := Accept(l, game.White, t0); err != nil {
+	if _, err := Accept(l, game.White, start); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Accept(l, game.White, t0); err != (AlreadyAccepted{game.White}) {
+	if _, err := Accept(l, game.White, start); err != (AlreadyAccepted{game.White}) {
 		t.Errorf("accepting again: %v", err)
 	}
 	if _, err := MarkDead(l, []string{"D4", "A1"}); err != (NoStone{pt("A1")}) {
@@ -132,31 +132,31 @@ func TestMarkAndAccept(t *testing.T) {
 		t.Errorf("marking Z9: %v", err)
 	}
 	l = newGame(t, "D4", "E5", "pass", "pass")
-	if _, err := Accept(l, game.White, t0); err != nil {
+	if _, err := Accept(l, game.White, start); err != nil {
 		t.Fatal(err)
 	}
 	o, err := MarkDead(l, []string{"E5"})
 	if err != nil || len(o.Toggled) != 1 || o.Toggled[0] != (Mark{pt("E5"), true}) || len(o.Withdrew) != 1 || o.Withdrew[0] != game.White {
 		t.Errorf("MarkDead E5 = %+v, %v", o, err)
 	}
-	if a, err := Accept(l, game.Black, t0); err != nil || a.Over {
+	if a, err := Accept(l, game.Black, start); err != nil || a.Over {
 		t.Errorf("Black accepts = %+v, %v", a, err)
 	}
-	if a, err := Accept(l, game.White, t0); err != nil || !a.Over || l.Match.Active() {
+	if a, err := Accept(l, game.White, start); err != nil || !a.Over || l.Match.Active() {
 		t.Errorf("White accepts = %+v, %v; finished %v", a, err, l.Match.Finished)
 	}
 }
 
 func TestPassAndResign(t *testing.T) {
 	l := newGame(t, "D4")
-	if o, err := Pass(l, game.White, t0); err != nil || o.Scoring {
+	if o, err := Pass(l, game.White, start); err != nil || o.Scoring {
 		t.Errorf("Pass = %+v, %v", o, err)
 	}
-	if o, err := Pass(l, game.Black, t0); err != nil || !o.Scoring {
+	if o, err := Pass(l, game.Black, start); err != nil || !o.Scoring {
 		t.Errorf("second pass = %+v, %v", o, err)
 	}
 	l = newGame(t, "D4")
-	if o, err := Resign(l, game.White, t0); err != nil || o.Result != "B+R" || l.Match.Finished != t0 {
+	if o, err := Resign(l, game.White, start); err != nil || o.Result != "B+R" || l.Match.Finished != start {
 		t.Errorf("Resign = %+v, %v", o, err)
 	}
 }
@@ -183,20 +183,20 @@ func TestCheckLine(t *testing.T) {
 func TestFollowPlan(t *testing.T) {
 	l := newGame(t, "D4")
 	line, _ := CheckLine(l.G, game.Black, []string{"C3", "C4", "D3", "E3"})
-	if _, err := AddLine(l, "t:alice", line, t0); err != nil {
+	if _, err := AddLine(l, "t:alice", line, start); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Play(l, game.White, pt("C3"), t0); err != nil {
+	if _, err := Play(l, game.White, pt("C3"), start); err != nil {
 		t.Fatal(err)
 	}
-	f := FollowPlan(l, game.White, pt("C3"), t0)
+	f := FollowPlan(l, game.White, pt("C3"), start)
 	if !f.Played || f.Reply != pt("C4") || l.G.At(pt("C4")) != game.Black || l.Match.Plan == nil {
 		t.Errorf("FollowPlan C3 = %+v, plan %v", f, l.Match.Plan)
 	}
-	if _, err := Play(l, game.White, pt("G7"), t0); err != nil {
+	if _, err := Play(l, game.White, pt("G7"), start); err != nil {
 		t.Fatal(err)
 	}
-	f = FollowPlan(l, game.White, pt("G7"), t0)
+	f = FollowPlan(l, game.White, pt("G7"), start)
 	if f.Played || f.Dropped != Uncovered || f.Owner != "t:alice" || l.Match.Plan != nil {
 		t.Errorf("FollowPlan G7 = %+v, plan %v", f, l.Match.Plan)
 	}
