@@ -26,10 +26,10 @@ type Unpausable struct {
 type PauseReason int
 
 const (
-	ScoringNoClock PauseReason = iota // the game is being scored: no clock runs
-	NotLive                           // the clock is correspondence, or there is none
-	EnginePlays                       // the opponent is an engine
-	RoomVotes                         // the room plays by vote, and cannot answer
+	PauseScoring PauseReason = iota // the game is being scored: no clock runs
+	PauseNotLive                    // the clock is correspondence, or there is none
+	PauseEngine                     // the opponent is an engine
+	PauseRoom                       // the room plays by vote, and cannot answer
 )
 
 func (e Unpausable) Error() string {
@@ -64,15 +64,15 @@ func Pausable(l *Loaded) error {
 	refuse := func(r PauseReason) error { return Unpausable{m.ID, r} }
 	switch {
 	case l.G.Phase() == game.Scoring:
-		return refuse(ScoringNoClock)
+		return refuse(PauseScoring)
 	case l.G.Phase() != game.Playing:
 		return game.ErrGameOver
 	case !m.Clock.Live():
-		return refuse(NotLive)
+		return refuse(PauseNotLive)
 	case m.Engine != "":
-		return refuse(EnginePlays)
+		return refuse(PauseEngine)
 	case m.Has(gobot.SideRoom):
-		return refuse(RoomVotes)
+		return refuse(PauseRoom)
 	}
 	return nil
 }

@@ -27,14 +27,14 @@ type Unplannable struct {
 type PlanReason int
 
 const (
-	NotPlaying   PlanReason = iota // the caller does not play in the game
-	PlanOver                       // the game is over
-	PlanEngine                     // the opponent is an engine: it answers at once
-	PlanRoom                       // the room plays by vote
-	PlanTeam                       // a team game: each turn is one player's
-	PlanScoring                    // the game is being scored
-	PlanHandicap                   // the handicap stones are still being placed
-	PlanYourTurn                   // it is the caller's turn: they play now
+	PlanNotPlayer PlanReason = iota // the caller does not play in the game
+	PlanOver                        // the game is over
+	PlanEngine                      // the opponent is an engine: it answers at once
+	PlanRoom                        // the room plays by vote
+	PlanTeam                        // a team game: each turn is one player's
+	PlanScoring                     // the game is being scored
+	PlanHandicap                    // the handicap stones are still being placed
+	PlanYourTurn                    // it is the caller's turn: they play now
 )
 
 func (e Unplannable) Error() string { return fmt.Sprintf("game #%d: no plan (%d)", e.Game, e.Reason) }
@@ -45,7 +45,7 @@ func Plannable(match *gobot.Match, me game.Color) error {
 	refuse := func(r PlanReason) error { return Unplannable{match.ID, r} }
 	switch {
 	case me == game.Empty:
-		return refuse(NotPlaying)
+		return refuse(PlanNotPlayer)
 	case !match.Active():
 		return refuse(PlanOver)
 	case match.Engine != "":
@@ -177,10 +177,10 @@ func ClearPlan(l *Loaded, u gobot.UserID, t time.Time) bool {
 type PlanDrop int
 
 const (
-	Kept       PlanDrop = iota // nothing dropped, or dropped with nothing to tell (the game ended, the mover's own)
-	AfterPass                  // their pass answered the owner's: the game is being scored
-	Uncovered                  // the plan did not cover their move
-	ReplyFails                 // the planned reply can't be played now (Err)
+	PlanKept       PlanDrop = iota // nothing dropped, or dropped with nothing to tell (the game ended, the mover's own)
+	PlanAfterPass                  // their pass answered the owner's: the game is being scored
+	PlanUncovered                  // the plan did not cover their move
+	PlanReplyFails                 // the planned reply can't be played now (Err)
 )
 
 // Followed is what a plan did after the opponent's move Their by Mover:
@@ -215,17 +215,17 @@ func FollowPlan(l *Loaded, mover game.Color, their game.Point, t time.Time) Foll
 	}
 	drop := func(why PlanDrop) Followed { l.Match.Plan, f.Dropped = nil, why; return f }
 	if l.G.Phase() == game.Scoring { // their pass answered the owner's: no reply is played now
-		return drop(AfterPass)
+		return drop(PlanAfterPass)
 	}
 	br, ok := gobot.PlanFollow(plan.Branches, their)
 	if !ok {
-		return drop(Uncovered)
+		return drop(PlanUncovered)
 	}
 	f.Reply = br.Reply
 	before := l.G.Captures(me)
 	if err := l.G.Play(me, br.Reply); err != nil {
 		f.Err = err
-		return drop(ReplyFails)
+		return drop(PlanReplyFails)
 	}
 	Moved(l.Match, l.G, me, t)
 	ended(l, t)

@@ -197,7 +197,7 @@ func TestFollowPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = FollowPlan(l, game.White, pt("G7"), start)
-	if f.Played || f.Dropped != Uncovered || f.Owner != "t:alice" || l.Match.Plan != nil {
+	if f.Played || f.Dropped != PlanUncovered || f.Owner != "t:alice" || l.Match.Plan != nil {
 		t.Errorf("FollowPlan G7 = %+v, plan %v", f, l.Match.Plan)
 	}
 }

@@ -20,15 +20,15 @@ func PauseRefusal(m *gobot.Match, err error) error {
 	switch {
 	case errors.As(err, &no):
 		switch no.Reason {
-		case flow.ScoringNoClock:
+		case flow.PauseScoring:
 			return Refusef("Game #%d is being scored: no clock runs.", m.ID)
-		case flow.NotLive:
+		case flow.PauseNotLive:
 			what := "its clock is correspondence"
 			if m.Clock.Kind == gobot.NoClock {
 				what = "it has no clock"
 			}
 			return Refusef("Game #%d is not a live game: %s. Only a live game's clocks pause (for time away: %s).", m.ID, what, Cmd("vacation on"))
-		case flow.EnginePlays:
+		case flow.PauseEngine:
 			return Refusef("%s does not pause; play on, or %s.", protocol.Mention(gobot.EngineUser(m.Engine)), Cmd("resign"))
 		}
 		return Refusef("Game #%d is played by a room's vote, which cannot answer a pause; play on, or %s.", m.ID, Cmd("resign"))

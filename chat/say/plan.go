@@ -49,7 +49,7 @@ func PlanRefusal(match *gobot.Match, cfg game.Config, err error) error {
 }
 
 var planReasons = map[flow.PlanReason]func(m *gobot.Match) string{
-	flow.NotPlaying: func(m *gobot.Match) string {
+	flow.PlanNotPlayer: func(m *gobot.Match) string {
 		return fmt.Sprintf("You don't play in game #%d, so you have no plan there.", m.ID)
 	},
 	flow.PlanOver: func(m *gobot.Match) string { return IsOver(m).Error() },
@@ -198,7 +198,7 @@ func PlanTitle(id gobot.GameID) string { return fmt.Sprintf("Your plan · game #
 // when the plan was dropped, why, for its owner ("" if nothing to tell).
 func Followed(l *flow.Loaded, f flow.Followed) (said, why string) {
 	match, h := l.Match, l.G.Config().Height
-	if !f.Played && f.Dropped == flow.Kept {
+	if !f.Played && f.Dropped == flow.PlanKept {
 		return "", ""
 	}
 	if f.Played {
@@ -220,9 +220,9 @@ func Followed(l *flow.Loaded, f flow.Followed) (said, why string) {
 		did = protocol.Mention(match.Side(f.Mover).ToMove()) + " passed"
 	}
 	switch f.Dropped {
-	case flow.AfterPass:
+	case flow.PlanAfterPass:
 		return "", did + " after your pass, so the game is being scored; nothing of your plan was played."
-	case flow.Uncovered:
+	case flow.PlanUncovered:
 		return "", did + ", which your plan did not cover. It's your move."
 	}
 	return "", fmt.Sprintf("%s, but your planned reply %s can't be played now: %s It's your move.", did, f.Reply.GTP(h), MoveError(f.Err, f.Reply, h, false))
