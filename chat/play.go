@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -32,7 +31,7 @@ func play(call *Call, word string) (Result, error) {
 		if err != nil {
 			return "", say.BadPoint(word, cfg, err)
 		}
-		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
+		if err := flow.Turn(l.Loaded, me, r.User.ID, r.Time); err != nil {
 			return "", err
 		}
 		var what string
@@ -57,16 +56,6 @@ func play(call *Call, word string) (Result, error) {
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
 	return say.AutoPass(l.Match, flow.AutoPassed(l.G, before))
-}
-
-// checkTurn reports whether u, playing colour me, may move now
-// (flow.Turn); in a team game the turn is one player's (rengo.go).
-func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, now time.Time) error {
-	err := flow.Turn(l.Loaded, me, u, now)
-	if t, ok := err.(flow.NotYourTurn); ok && t.Team {
-		return teamTurn(tx, l, u)
-	}
-	return err
 }
 
 func cmdResign(call *Call) (Result, error) {

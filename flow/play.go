@@ -15,11 +15,10 @@ import (
 // what happened; the caller saves it (chat's change).
 
 // NotYourTurn refuses a move by someone whose turn it is not: Next is to
-// play. In a team game the turn is one player's (Team).
+// play (in a team game the turn is one player's: NotTeamTurn).
 type NotYourTurn struct {
 	Game gobot.GameID
 	Next gobot.UserID
-	Team bool
 }
 
 func (e NotYourTurn) Error() string {
@@ -53,8 +52,8 @@ func (e IllegalMove) Unwrap() error { return e.Err }
 
 // Turn refuses a move by u, playing colour me, at now that the game does
 // not take: in the scoring or after the end (the rules' sentinels), out
-// of turn (NotYourTurn; in a team game, the turn of one player of the
-// team), while paused or too late (InTime).
+// of turn (NotYourTurn; in a team game, NotTeamTurn: the turn is one
+// player's), while paused or too late (InTime).
 func Turn(l *Loaded, me game.Color, u gobot.UserID, now time.Time) error {
 	switch l.G.Phase() {
 	case game.Scoring:
@@ -62,9 +61,12 @@ func Turn(l *Loaded, me game.Color, u gobot.UserID, now time.Time) error {
 	case game.Over:
 		return game.ErrGameOver
 	}
-	next := l.Match.Side(l.G.ToMove()).ToMove()
-	if team := l.Match.Side(me).Rotates(); (team && next != u) || (!team && l.G.ToMove() != me) {
-		return NotYourTurn{Game: l.Match.ID, Next: next, Team: team}
+	if l.Match.Side(me).Rotates() {
+		if err := TeamTurn(l, u); err != nil {
+			return err
+		}
+	} else if l.G.ToMove() != me {
+		return NotYourTurn{Game: l.Match.ID, Next: l.Match.Side(l.G.ToMove()).ToMove()}
 	}
 	return InTime(l.Match, now)
 }
@@ -319,10 +321,10 @@ func MarkDead(l *Loaded, words []string) (Marked, error) {
 	return out, nil
 }
 
-// AlreadyAccepted refuses a second acceptance of the count by Side.
-type AlreadyAccepted struct{ Side game.Color }
+// CountAccepted refuses a second acceptance of the count by Side.
+type CountAccepted struct{ Side game.Color }
 
-func (e AlreadyAccepted) Error() string { return e.Side.Name() + " already accepted the count" }
+func (e CountAccepted) Error() string { return e.Side.Name() + " already accepted the count" }
 
 // Accepted is an acceptance of the count; Over when both sides have now
 // accepted and the game ended.
@@ -334,7 +336,7 @@ func Accept(l *Loaded, me game.Color, t time.Time) (Accepted, error) {
 		return Accepted{}, game.ErrNotScoring
 	}
 	if l.G.Accepted(me) {
-		return Accepted{}, AlreadyAccepted{me}
+		return Accepted{}, CountAccepted{me}
 	}
 	_, over, err := l.G.Accept(me)
 	if err != nil {

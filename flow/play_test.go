@@ -122,7 +122,7 @@ func TestMarkAndAccept(t *testing.T) {
 	if _, err := Accept(l, game.White, start); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Accept(l, game.White, start); err != (AlreadyAccepted{game.White}) {
+	if _, err := Accept(l, game.White, start); err != (CountAccepted{game.White}) {
 		t.Errorf("accepting again: %v", err)
 	}
 	if _, err := MarkDead(l, []string{"D4", "A1"}); err != (NoStone{pt("A1")}) {

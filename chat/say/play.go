@@ -29,6 +29,7 @@ func PlayRefusal(n Namer, l *flow.Loaded, err error) error {
 	m, h := l.Match, l.G.Config().Height
 	var (
 		turn    flow.NotYourTurn
+		team    flow.NotTeamTurn
 		paused  flow.WhilePaused
 		late    flow.TooLate
 		illegal flow.IllegalMove
@@ -37,11 +38,13 @@ func PlayRefusal(n Namer, l *flow.Loaded, err error) error {
 		noTake  flow.NoTakeBack
 		notA    flow.NotAStone
 		none    flow.NoStone
-		again   flow.AlreadyAccepted
+		again   flow.CountAccepted
 	)
 	switch {
 	case errors.As(err, &turn):
 		return Refusef("It's not your turn: %s is to play in game #%d.", protocol.Mention(turn.Next), turn.Game)
+	case errors.As(err, &team):
+		return NotTeamTurn(n, m, team)
 	case errors.As(err, &paused):
 		return Refusef("Game #%d is paused: both clocks stand still until %s.", paused.Game, Cmd("resume"))
 	case errors.As(err, &late):
