@@ -46,7 +46,7 @@ func play(call *Call, word string) (Result, error) {
 			if err != nil {
 				return "", err
 			}
-			what = say.Played(l.Match, cfg.Height, r.User.ID, o)
+			what = say.Played(l.Loaded, r.User.ID, o)
 		}
 		return what + b.followPlan(fx, l, me, p, r), nil // plan.go
 	})
@@ -144,7 +144,7 @@ func cmdUndo(call *Call) (Result, error) {
 func cmdDead(call *Call) (Result, error) {
 	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		o, err := flow.MarkDead(l.Loaded, call.Args.Points)
-		return say.Marked(l.Match, l.G.Config().Height, me, call.Req.User.ID, o), err
+		return say.Marked(l.Loaded, me, call.Req.User.ID, o), err
 	})
 }
 

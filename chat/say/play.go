@@ -79,14 +79,14 @@ func PlayRefusal(n Namer, l *flow.Loaded, err error) error {
 	return PauseRefusal(m, err)
 }
 
-// Played says u's move: "@alice played D4, capturing 2 stones.", and the
-// pass the game then made for White.
-func Played(m *gobot.Match, h int, u gobot.UserID, o flow.Played) string {
-	s := fmt.Sprintf("%s played %s", protocol.Mention(u), o.Point.GTP(h))
+// Played says u's move in game l: "@alice played D4, capturing 2
+// stones.", and the pass the game then made for White.
+func Played(l *flow.Loaded, u gobot.UserID, o flow.Played) string {
+	s := fmt.Sprintf("%s played %s", protocol.Mention(u), o.Point.GTP(l.G.Config().Height))
 	if o.Captured > 0 {
 		s += fmt.Sprintf(", capturing %d stone%s", o.Captured, Plural(o.Captured))
 	}
-	return s + "." + AutoPass(m, o.AutoPass)
+	return s + "." + AutoPass(l.Match, o.AutoPass)
 }
 
 // AutoPass announces the pass the game made for White after Black's
@@ -146,10 +146,11 @@ func UndonePlan(number int) string {
 	return fmt.Sprintf("move %d was taken back, so the position it was planned for is gone.", number)
 }
 
-// Marked says u's marking (playing colour me) in match, and whose
+// Marked says u's marking (playing colour me) in game l, and whose
 // acceptance of the count it withdrew: "@bob changed the dead stones,
 // so @alice's acceptance is withdrawn; @alice, check and `done` again."
-func Marked(match *gobot.Match, h int, me game.Color, u gobot.UserID, o flow.Marked) string {
+func Marked(l *flow.Loaded, me game.Color, u gobot.UserID, o flow.Marked) string {
+	match, h := l.Match, l.G.Config().Height
 	var toggled []string
 	for _, t := range o.Toggled {
 		state := "alive"
