@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -72,7 +73,7 @@ func TestPlanOnlyWherePrivate(t *testing.T) {
 		{Their: pt(t, "C3"), Reply: pt(t, "C4"), Next: []gobot.PlanBranch{{Their: pt(t, "D3"), Reply: pt(t, "D4")}}},
 		{Their: pt(t, "G7"), Reply: pt(t, "G3")},
 	}
-	if m.Plan == nil || m.Plan.By != "test:alice" || gobot.PlanSize(m.Plan.Branches) != 3 || PlanText(m.Plan.Branches, 9) != PlanText(want, 9) {
+	if m.Plan == nil || m.Plan.By != "test:alice" || gobot.PlanSize(m.Plan.Branches) != 3 || say.PlanText(m.Plan.Branches, 9) != say.PlanText(want, 9) {
 		t.Fatalf("stored plan %+v", m.Plan)
 	}
 	// The opponent sees nothing of it.

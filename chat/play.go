@@ -1,11 +1,11 @@
 package chat
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -14,156 +14,62 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+func cmdPlay(call *Call) (Result, error) { return play(call, call.Args.Points[0]) }
+
+// cmdPass is a play of "pass".
+func cmdPass(call *Call) (Result, error) { return play(call, "pass") }
+
+// play plays word (a point, or pass) in the game call refers to.
+func play(call *Call, word string) (Result, error) {
+	tx, b, r := call.Tx, call.bot, call.Req
+	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
 		return Result{}, err
 	}
-	var fx Effects
-	rest := a.Points
-	var what string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
+	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		cfg := l.G.Config()
-		p, err := game.ParsePoint(rest[0], cfg.Width, cfg.Height)
+		p, err := game.ParsePoint(word, cfg.Width, cfg.Height)
 		if err != nil {
-			if errors.Is(err, game.ErrOffBoard) {
-				return errorf("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(rest[0]), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
-			}
-			if strings.Contains(strings.ToUpper(rest[0]), "I") && !strings.EqualFold(rest[0], "pass") {
-				return errorf("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(rest[0]))
-			}
-			return errorf("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(rest[0]))
+			return "", say.BadPoint(word, cfg, err)
 		}
-		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
-			return err
+		if err := flow.Turn(l.Loaded, me, r.User.ID, r.Time); err != nil {
+			return "", err
 		}
+		var what string
 		if p.IsPass() {
-			if err := b.pass(l, me, r); err != nil {
-				return err
+			o, err := flow.Pass(l.Loaded, me, r.Time)
+			if err != nil {
+				return "", err
 			}
-			what = b.passText(l, r.User.ID) + b.followPlan(&fx, l, me, p, r)
-			return nil
-		}
-		if l.G.At(p) != game.Empty {
-			return errorf("%s is occupied — choose an empty point.", p.GTP(cfg.Height))
-		}
-		before, count := l.G.Captures(me), l.G.MoveCount()
-		if err := l.G.Play(me, p); err != nil {
-			if errors.Is(err, game.ErrKo) {
-				return errorf("%s would retake the ko — play elsewhere first (a ko threat), then you may take it back.", p.GTP(cfg.Height))
+			what = say.Passed(l.Match, r.User.ID, o)
+		} else {
+			o, err := flow.Play(l.Loaded, me, p, r.Time)
+			if err != nil {
+				return "", err
 			}
-			return err
+			what = say.Played(l.Loaded, r.User.ID, o)
 		}
-		what = fmt.Sprintf("%s played %s", protocol.Mention(r.User.ID), p.GTP(cfg.Height))
-		if n := l.G.Captures(me) - before; n > 0 {
-			what += fmt.Sprintf(", capturing %d stone%s", n, say.Plural(n))
-		}
-		what += "." + autoPassText(l, count)
-		flow.Moved(l.Match, l.G, me, r.Time)
-		b.afterMove(l, r)
-		what += b.followPlan(&fx, l, me, p, r)
-		return nil
+		return what + b.followPlan(fx, l, me, p, r), nil // plan.go
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, what), fx)
 }
 
 // autoPassText announces the pass the game made for White after Black's
 // move (white-passes placement), given the move count before that move.
 func autoPassText(l *loaded, before int) string {
-	if n := l.G.MoveCount(); n > before+1 && l.G.Automatic(n-1) {
-		return fmt.Sprintf(" %s (White) passes: under these rules White passes while Black places the handicap stones.", protocol.Mention(l.Match.Side(game.White).ToMove()))
-	}
-	return ""
-}
-
-// checkTurn reports whether u, playing colour me, may move now.
-func (b *core) checkTurn(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, now time.Time) error {
-	switch l.G.Phase() {
-	case game.Scoring:
-		return game.ErrScoring
-	case game.Over:
-		return game.ErrGameOver
-	}
-	if l.Match.Side(me).Rotates() { // rengo.go: one player of the team
-		if err := teamTurn(tx, l, u); err != nil {
-			return err
-		}
-	} else if l.G.ToMove() != me {
-		return errorf("It's not your turn: %s is to play in game #%d.", protocol.Mention(l.Match.Side(l.G.ToMove()).ToMove()), l.Match.ID)
-	}
-	return b.inTime(l.Match, now)
-}
-
-// inTime refuses a move in a live game that reached the server after the
-// mover's deadline: the clock job ends the game on time (runClock) a
-// moment later. Correspondence clocks take the move until then, as
-// before.
-func (b *core) inTime(match *gobot.Match, now time.Time) error {
-	if match.LivePaused() { // pause.go
-		return errorf("Game #%d is paused: both clocks stand still until %s.", match.ID, b.cmd("resume"))
-	}
-	if !match.Clock.Live() || match.Deadline.IsZero() || now.Before(match.Deadline) {
-		return nil
-	}
-	return errorf("Too late: your time in game #%d ran out %s ago — the game is lost on time.", match.ID, protocol.FormatDuration(max(now.Sub(match.Deadline), time.Second)))
-}
-
-// afterMove ends the game record when the game is over.
-func (b *core) afterMove(l *loaded, r *protocol.Request) {
-	if l.G.Phase() == game.Over {
-		flow.Finish(l.Match, l.G, r.Time)
-	}
-}
-
-func (b *core) pass(l *loaded, me game.Color, r *protocol.Request) error {
-	if err := l.G.Play(me, game.Pass); err != nil {
-		return err
-	}
-	flow.Moved(l.Match, l.G, me, r.Time)
-	b.afterMove(l, r)
-	return nil
-}
-
-func (b *core) passText(l *loaded, u gobot.UserID) string {
-	s := fmt.Sprintf("%s passed.", protocol.Mention(u))
-	if l.G.Phase() == game.Scoring {
-		s += fmt.Sprintf(" Both %s passed: the game is being scored.", say.Sides(l.Match))
-	}
-	return s
-}
-
-func cmdPass(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
-		return Result{}, err
-	}
-	var fx Effects
-	var what string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if err := b.checkTurn(tx, l, me, r.User.ID, r.Time); err != nil {
-			return err
-		}
-		if err := b.pass(l, me, r); err != nil {
-			return err
-		}
-		what = b.passText(l, r.User.ID) + b.followPlan(&fx, l, me, game.Pass, r)
-		return nil
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, what), fx)
+	return say.AutoPass(l.Match, flow.AutoPassed(l.G, before))
 }
 
 func cmdResign(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // the room votes (vote.go)
+	tx, b, r := call.Tx, call.bot, call.Req
+	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
 		return Result{}, err
 	}
-	return b.end(tx, r, a.Game, true, "resigned", func(l *loaded, me game.Color) error { return l.G.Resign(me) })
+	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		if _, err := flow.Resign(l.Loaded, me, r.Time); err != nil {
+			return "", err
+		}
+		// A team member resigns for the team (rengo.go).
+		return say.Ended(r.User.ID, true, say.ActsFor(namer(tx), l.Match, me)), nil
+	})
 }
 
 // askResign asks the presser of a Resign button first, privately:
@@ -186,44 +92,19 @@ func askResign(call *Call) (Result, error) {
 	case !match.Active():
 		return Result{}, game.ErrGameOver
 	}
-	opp := match.Side(me.Opponent())
-	q := fmt.Sprintf("Resign game #%d against %s?", match.ID, say.Names(namer(tx), []gobot.UserID{opp.ToMove()}))
-	if match.Side(me).Rotates() { // rengo.go: for the whole team
-		q = fmt.Sprintf("Resign game #%d for %s against %s?", match.ID, say.SideName(namer(tx), match, me), say.Names(namer(tx), opp.Players))
-	}
-	return reply(protocol.Reply{Text: q, Private: true, Actions: []protocol.Action{
+	return reply(protocol.Reply{Text: say.AskResign(namer(tx), match, me), Private: true, Actions: []protocol.Action{
 		{ID: r.Action, Label: "Yes, resign", Style: protocol.Danger}}}, Effects{})
 }
 
 func cmdAbort(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	return b.end(tx, r, a.Game, false, "aborted the game", func(l *loaded, me game.Color) error {
+	r := call.Req
+	return call.bot.acted(call, false, func(fx *Effects, l *loaded, me game.Color) (string, error) {
 		if l.Match.Room != r.Room && !r.DM {
-			return errorf("Game #%d belongs to another room; abort it there.", l.Match.ID)
+			return "", say.AbortElsewhere(l.Match.ID)
 		}
-		return l.G.Abort()
+		_, err := flow.Abort(l.Loaded, r.Time)
+		return say.Ended(r.User.ID, false, ""), err
 	})
-}
-
-// end ends the game r refers to with stop (a resignation, an abort) and
-// says who did what.
-func (b *core) end(tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, did string, stop func(l *loaded, me game.Color) error) (Result, error) {
-	var fx Effects
-	var who string
-	l, err := b.change(&fx, tx, r, id, asPlayer, func(l *loaded, me game.Color) error {
-		if err := stop(l, me); err != nil {
-			return err
-		}
-		flow.Finish(l.Match, l.G, r.Time)
-		if asPlayer { // a resignation: a team member resigns for the team (rengo.go)
-			who = say.ActsFor(namer(tx), l.Match, me)
-		}
-		return nil
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, fmt.Sprintf("%s %s%s.", protocol.Mention(r.User.ID), did, who)), fx)
 }
 
 func cmdUndo(call *Call) (Result, error) {
@@ -231,73 +112,25 @@ func cmdUndo(call *Call) (Result, error) {
 	if err := b.voteRefusal(tx, r, a.Game); err != nil { // no undo in vote games (vote.go)
 		return Result{}, err
 	}
-	var fx Effects
-	refuse := a.Choice["no"] == "no"
-	var text string
-	var notifyUser gobot.UserID
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.G.Phase() == game.Over {
-			return game.ErrGameOver
+	var o flow.Undone
+	l, rep, fx, err := b.act(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		var err error
+		if o, err = flow.Undo(l.Loaded, me, r.User.ID, a.Choice["no"] == "no", r.Time); err != nil {
+			return "", err
 		}
-		if l.Match.Engine != "" {
-			return errorf("%s does not take back moves; play on, or %s.", protocol.Mention(EngineUser(l.Match.Engine)), b.cmd("resign"))
+		if o.PlanOwner != "" { // plan.go: its owner is told
+			b.planDropped(fx, l, o.PlanOwner, say.UndonePlan(o.Number))
 		}
-		opp := l.Match.Side(me.Opponent()).ToMove()
-		switch {
-		case refuse && l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me.Opponent():
-			notifyUser = l.Match.UndoBy
-			l.Match.UndoBy = ""
-			text = fmt.Sprintf("%s refused to undo; the game goes on.", protocol.Mention(r.User.ID))
-		case refuse:
-			return errorf("There is no undo request from your opponent to refuse.")
-		case l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me:
-			who := "You already asked"
-			if l.Match.UndoBy != r.User.ID { // a teammate asked (rengo.go)
-				who = protocol.Mention(l.Match.UndoBy) + " already asked for your team"
-			}
-			return errorf("%s; waiting for %s to answer %s or %s.", who, say.Answerer(l.Match, me.Opponent()), b.cmd("undo"), b.cmd("undo no"))
-		case l.Match.UndoBy != "" && l.Match.ColorOf(l.Match.UndoBy) == me.Opponent():
-			last, ok := l.G.LastMove()
-			if !ok {
-				return game.ErrNothingUndo
-			}
-			n, number := l.G.MoveCount(), l.G.MoveNumber()
-			if err := l.G.Undo(); err != nil {
-				return err
-			}
-			l.Match.Undos = append(l.Match.Undos, gobot.Undo{By: l.Match.UndoBy, Move: n, Was: last, At: r.Time})
-			if k := l.G.MoveCount(); k < len(l.Match.MoveTimes) {
-				l.Match.MoveTimes = l.Match.MoveTimes[:k]
-			}
-			l.Match.UndoBy = ""
-			// An undo by agreement clears the plan (plan.go); its owner
-			// is told, as when a move leaves it.
-			b.dropPlan(&fx, l, fmt.Sprintf("move %d was taken back, so the position it was planned for is gone.", number))
-			flow.StartClock(l.Match, l.G, r.Time)
-			text = fmt.Sprintf("%s agreed: move %d (%s %s) was taken back.", protocol.Mention(r.User.ID), number, last.Color.Name(), last.Point.GTP(l.G.Config().Height))
-		default:
-			last, ok := l.G.LastMove()
-			if !ok {
-				return game.ErrNothingUndo
-			}
-			if last.Color != me && l.Match.Side(me).Rotates() { // rengo.go: the team asks
-				return errorf("You can only ask to take back your team's last move; the last move was %s's (%s).", last.Color.Name(), say.Names(namer(tx), l.Match.Side(last.Color).Players))
-			}
-			if last.Color != me {
-				return errorf("You can only ask to take back your own last move; the last move was %s's.", last.Color.Name())
-			}
-			l.Match.UndoBy = r.User.ID
-			text = fmt.Sprintf("%s asks to take back the last move. %s, answer %s or %s.", protocol.Mention(r.User.ID), say.Answerer(l.Match, me.Opponent()), b.cmd(fmt.Sprintf("undo #%d", l.Match.ID)), b.cmd(fmt.Sprintf("undo no #%d", l.Match.ID)))
-			notifyUser = opp
-		}
-		return nil
+		return say.Undone(l.Loaded, me, r.User.ID, o), nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	rep := b.gameReply(&fx, tx, l, r, text)
-	if notifyUser != "" {
-		rep.Mentions = l.Match.Side(l.Match.ColorOf(notifyUser)).Answerers() // any member of a team answers
+	switch asker := l.Match.ColorOf(o.Asked); o.Answer { // any member of a team answers
+	case flow.UndoAsked:
+		rep.Mentions = l.Match.Side(asker.Opponent()).Answerers()
+	case flow.UndoRefused:
+		rep.Mentions = l.Match.Side(asker).Answerers()
 	}
 	if l.Match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
@@ -309,143 +142,59 @@ func cmdUndo(call *Call) (Result, error) {
 }
 
 func cmdDead(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	var toggled []string
-	var withdrawn string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.G.Phase() != game.Scoring {
-			return game.ErrNotScoring
-		}
-		before := [...]bool{l.G.Accepted(game.Black), l.G.Accepted(game.White)}
-		defer func() { withdrawn = b.withdrawnText(tx, l, me, r.User.ID, before) }()
-		cfg := l.G.Config()
-		for _, s := range a.Points {
-			p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
-			if err != nil || p.IsPass() {
-				return errorf("%s isn't a point on this board: give stones like D4.", protocol.Echo(s))
-			}
-			if l.G.At(p) == game.Empty {
-				return errorf("There is no stone at %s to mark.", p.GTP(cfg.Height))
-			}
-			if err := l.G.ToggleDead(p, false); err != nil {
-				return err
-			}
-			state := "alive"
-			if l.G.IsDead(p) {
-				state = "dead"
-			}
-			toggled = append(toggled, p.GTP(cfg.Height)+" "+state)
-		}
-		return nil
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		o, err := flow.MarkDead(l.Loaded, call.Args.Points)
+		return say.Marked(l.Loaded, me, call.Req.User.ID, o), err
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	text := fmt.Sprintf("%s marked %s.", protocol.Mention(r.User.ID), strings.Join(toggled, ", "))
-	if withdrawn != "" {
-		text += "\n" + withdrawn
-	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
-}
-
-// withdrawnText says whose acceptance of the count a new marking by u
-// (playing me) withdrew, given who had accepted before it (Black, White):
-// "@bob changed the dead stones, so @alice's acceptance is withdrawn;
-// @alice, check and `done` again." It is "" when none was.
-func (b *core) withdrawnText(tx gobot.Tx, l *loaded, me game.Color, u gobot.UserID, before [2]bool) string {
-	var lines []string
-	for i, c := range []game.Color{game.Black, game.White} {
-		if !before[i] || l.G.Accepted(c) {
-			continue
-		}
-		side := l.Match.Side(c)
-		if c == me && side.Kind == gobot.SidePerson {
-			lines = append(lines, fmt.Sprintf("%s changed the dead stones after accepting, so that acceptance is withdrawn; %s again to accept this count.", protocol.Mention(u), b.cmd("done")))
-			continue
-		}
-		// A team's or the room's acceptance may be another member's:
-		// it is the side's that is withdrawn.
-		if side.Kind == gobot.SideRoom {
-			lines = append(lines, fmt.Sprintf("%s changed the dead stones, so the room's acceptance is withdrawn; a voter checks and sends %s again.", protocol.Mention(u), b.cmd("done")))
-			continue
-		}
-		whose := protocol.Mention(side.ToMove()) + "'s"
-		if side.Rotates() {
-			whose = c.Name() + "'s"
-		}
-		lines = append(lines, fmt.Sprintf("%s changed the dead stones, so %s acceptance is withdrawn; %s, check and %s again.", protocol.Mention(u), whose, say.Answerer(l.Match, c), b.cmd("done")))
-	}
-	return strings.Join(lines, "\n")
 }
 
 func cmdDone(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	var text string
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.G.Phase() != game.Scoring {
-			return game.ErrNotScoring
-		}
-		if l.G.Accepted(me) {
-			return errorf("You already accepted this count; waiting for %s.", say.Answerer(l.Match, me.Opponent()))
-		}
-		_, over, err := l.G.Accept(me)
+	r := call.Req
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		o, err := flow.Accept(l.Loaded, me, r.Time)
 		if err != nil {
-			return err
+			return "", err
 		}
 		l.acceptSaid = me
-		if over {
-			flow.Finish(l.Match, l.G, r.Time)
-			text = fmt.Sprintf("Both %s accepted the count.", say.Sides(l.Match))
-		} else {
-			text = fmt.Sprintf("%s accepts the count%s. %s, %s to agree, or mark stones with %s.", protocol.Mention(r.User.ID), say.ActsFor(namer(tx), l.Match, me), say.Answerer(l.Match, me.Opponent()), b.cmd("done"), b.cmd("dead <point>"))
-		}
-		return nil
+		return say.Accepted(namer(call.Tx), l.Match, me, r.User.ID, o), nil
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
 }
 
 func cmdResume(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	var fx Effects
-	text := fmt.Sprintf("%s resumed play to settle the position.", protocol.Mention(r.User.ID))
-	l, err := b.change(&fx, tx, r, a.Game, true, func(l *loaded, me game.Color) error {
-		if l.G.Phase() == game.Playing { // a live game's pause (pause.go)
-			t, err := resumeLive(b, l, r)
-			text = t
-			return err
-		}
-		if err := l.G.Resume(); err != nil {
-			return err
-		}
-		flow.StartClock(l.Match, l.G, r.Time)
-		return nil
+	r := call.Req
+	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
+		o, err := flow.Resume(l.Loaded, r.Time) // a live game's pause, or the scoring
+		return say.Resumed(l.Match, r.User.ID, o), err
 	})
+}
+
+// act applies fn to the game call refers to (change), and gives the game
+// reply that says what fn did in its words.
+func (b *core) act(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (*loaded, protocol.Reply, Effects, error) {
+	var fx Effects
+	var what string
+	l, err := b.change(&fx, call.Tx, call.Req, call.Args.Game, asPlayer, func(l *loaded, me game.Color) (err error) {
+		what, err = fn(&fx, l, me)
+		return err
+	})
+	if err != nil {
+		return nil, protocol.Reply{}, Effects{}, err
+	}
+	return l, b.gameReply(&fx, call.Tx, l, call.Req, what), fx, nil
+}
+
+// acted is act's reply as the command's result.
+func (b *core) acted(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (Result, error) {
+	_, rep, fx, err := b.act(call, asPlayer, fn)
 	if err != nil {
 		return Result{}, err
 	}
-	return reply(b.gameReply(&fx, tx, l, r, text), fx)
+	return reply(rep, fx)
 }
 
 // actionID encodes a button for game l.
 func (b *core) actionID(cmd string, l *loaded, arg string) string {
 	return protocol.Button{Command: cmd, Game: l.Match.ID, Version: l.Match.Version, Arg: arg}.ID()
-}
-
-// pendingNotAGame says that pending challenge c is not a game yet, and
-// what u can do about it: accept it only where it is u's to accept.
-func pendingNotAGame(b *core, c *gobot.Challenge, u gobot.UserID) error {
-	switch {
-	case c.From == u:
-		return errorf("#%d is your challenge, not a game yet: it begins when it is accepted.", c.ID)
-	case c.To == "" || c.Names(u):
-		return errorf("#%d is a challenge that nobody has accepted yet, not a game: %s takes it.", c.ID, b.cmd(fmt.Sprintf("accept #%d", c.ID)))
-	}
-	return errorf("#%d is a challenge to %s, not a game yet.", c.ID, protocol.Mention(c.To))
 }
 
 // findGame resolves a game reference for r: "#7", or (empty) the
@@ -456,9 +205,9 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 		match, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			if c, cerr := tx.Challenge(gobot.ChallengeID(id)); cerr == nil && c.Status == gobot.Pending {
-				return nil, pendingNotAGame(b, c, r.User.ID)
+				return nil, say.PendingNotAGame(c, r.User.ID)
 			}
-			return nil, errorf("There is no game #%d. %s lists yours.", id, b.cmd("games"))
+			return nil, say.NoGame(id)
 		}
 		return match, err
 	}
@@ -497,21 +246,16 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 			if err != nil {
 				return nil, err
 			}
-			var pick *gobot.Match
-			better := func(a, b *gobot.Match) bool { // a before b: the caller's games first, then the latest
-				mineA, mineB := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty
-				if mineA != mineB {
-					return mineA
-				}
-				return a.ID > b.ID
-			}
-			for _, g := range all {
-				if pick == nil || better(g, pick) {
-					pick = g
-				}
-			}
-			if pick != nil {
-				return pick, nil
+			if len(all) > 0 { // the caller's games first, then the latest
+				return slices.MaxFunc(all, func(a, b *gobot.Match) int {
+					if pa, pb := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty; pa != pb {
+						if pa {
+							return 1
+						}
+						return -1
+					}
+					return cmp.Compare(a.ID, b.ID)
+				}), nil
 			}
 		}
 	}
@@ -519,10 +263,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 	case 1:
 		return here[0], nil
 	case 0:
-		if len(mine) > 0 {
-			return nil, errorf("You have no active game in this room; name one like #%d (%s lists them).", mine[0].ID, b.cmd("games"))
-		}
-		return nil, errorf("You have no active game here. Start one with %s.", b.cmd("challenge @player"))
+		return nil, say.NoGameHere(mine)
 	}
 	// The games the command can act on now come first; a scoring command
 	// takes the one game being scored.
@@ -538,15 +279,7 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 		return fitting[0], nil
 	}
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
-	var c, ids []string
-	for _, g := range here {
-		vs := fmt.Sprintf("%s vs %s", say.Called(namer(tx), g.Side(game.Black)), say.Called(namer(tx), g.Side(game.White)))
-		c = append(c, fmt.Sprintf("#%d (%s)", g.ID, vs))
-		ids = append(ids, fmt.Sprintf("#%d", g.ID))
-	}
-	example := b.cmd(protocol.ClipRunes(strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")), protocol.MaxEcho) + " #" + fmt.Sprint(here[0].ID))
-	return nil, say.Shortest(fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(c), example),
-		fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(ids), example))
+	return nil, say.WhichGame(namer(tx), here, strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")))
 }
 
 // scoringCommands act only on a game being scored.
@@ -614,7 +347,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		r.Time = r.Arrived
 	}
 	if !match.Active() {
-		return nil, errorf("Game #%d is over: %s.", match.ID, say.ResultWords(match.Result))
+		return nil, say.IsOver(match)
 	}
 	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
@@ -626,7 +359,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		return nil, err
 	}
 	if err := fn(l, me); err != nil {
-		return nil, err
+		return nil, say.PlayRefusal(namer(tx), l.Loaded, err)
 	}
 	if !l.Match.Active() { // it ended now: rate it in this transaction
 		if err := b.rateGame(tx, l.Match, l.G); err != nil {

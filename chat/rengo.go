@@ -113,15 +113,6 @@ func declineTeam(call *Call) (res Result, ok bool, err error) {
 	return Result{Reply: protocol.Reply{Text: say.TeamDeclined(c, r.User.ID), Mentions: others}}, true, nil
 }
 
-// teamTurn refuses a move by a team member whose turn it is not.
-func teamTurn(tx gobot.Tx, l *loaded, u gobot.UserID) error {
-	var e flow.NotTeamTurn
-	if err := flow.TeamTurn(l.Loaded, u); errors.As(err, &e) {
-		return say.NotTeamTurn(namer(tx), l.Match, e)
-	}
-	return nil
-}
-
 // teamTimeout handles a team game's deadline passing at now
 // (flow.TeamTimeout): the turn goes to the next player of the team to
 // move, said in the room, unless every one of them has now timed out in

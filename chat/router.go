@@ -9,6 +9,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 )
 
 // The route of one command:
@@ -102,7 +103,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	}
 	if cmd.private && !r.DM && !r.PrivateReplies {
 		// Refused before its words are read: nothing of them is repeated.
-		rep := b.errorReply(b.planPrivate(cmd.Name))
+		rep := b.errorReply(say.PlanPrivate(cmd.Name))
 		rep.Withdraw = true
 		return rep, then
 	}
