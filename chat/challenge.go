@@ -153,7 +153,7 @@ func (b *core) begin(tx gobot.Tx, c *gobot.Challenge, o flow.Opening) (*loaded, 
 	if err := tx.InsertMatch(l.Match); err != nil {
 		return nil, err
 	}
-	flow.Accepted(c, l.Match, o.By, o.At)
+	flow.ChallengeAccepted(c, l.Match, o.By, o.At)
 	return l, tx.PutChallenge(c)
 }
 

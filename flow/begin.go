@@ -62,8 +62,8 @@ func Begin(c *gobot.Challenge, o Opening) (*Loaded, error) {
 	return &Loaded{Match: match, G: g}, nil
 }
 
-// Accepted marks challenge c accepted by by at t, its game match begun.
-func Accepted(c *gobot.Challenge, match *gobot.Match, by gobot.UserID, t time.Time) {
+// ChallengeAccepted marks challenge c accepted by by at t, its game match begun.
+func ChallengeAccepted(c *gobot.Challenge, match *gobot.Match, by gobot.UserID, t time.Time) {
 	c.Status, c.Game, c.Answered = gobot.Accepted, match.ID, t
 	if c.To == "" {
 		c.To = by

@@ -63,7 +63,7 @@ func TestBeginSeats(t *testing.T) {
 	if l, _ = Begin(c, Opening{By: "test:alice", At: t0, Rating: &gobot.GameRating{Rated: true}}); l.Match.Rating.Rated {
 		t.Fatal("a game against oneself is rated")
 	}
-	Accepted(c, l.Match, "test:alice", t0)
+	ChallengeAccepted(c, l.Match, "test:alice", t0)
 	if c.Status != gobot.Accepted || c.Game != 3 || c.To != "test:alice" {
 		t.Fatalf("challenge after: %+v", c)
 	}
