@@ -235,7 +235,7 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	rep := b.challengeReply(c)
-	if note := aliasNote(a.Options.RulesPreset); note != "" {
+	if note := say.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += say.ChallengeRatingNote(c) + say.VacationChoice(c, a.Choice["vacation"])

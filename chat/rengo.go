@@ -57,7 +57,7 @@ func cmdRengo(call *Call) (Result, error) {
 			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
 			{ID: protocol.Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: protocol.Danger},
 		}}
-	if note := aliasNote(a.Options.RulesPreset); note != "" {
+	if note := say.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	return Result{Reply: rep}, nil

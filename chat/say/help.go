@@ -1,0 +1,46 @@
+package say
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// Topic is a command as `help` describes it: its synopsis ("play
+// <point> [#game]"), one-line summary, other names, more detail and
+// arguments.
+type Topic struct {
+	Usage, Summary, Help string
+	Aliases              []string
+	Args                 []protocol.Arg
+}
+
+// HelpOne explains one command (help play).
+func HelpOne(t Topic) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s — %s", protocol.UsageToken(t.Usage), t.Summary)
+	if len(t.Aliases) > 0 {
+		fmt.Fprintf(&sb, "\nAlso: %s", strings.Join(t.Aliases, ", "))
+	}
+	if t.Help != "" {
+		sb.WriteString("\n" + t.Help)
+	}
+	for _, arg := range t.Args {
+		if arg.Help != "" {
+			fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
+		}
+	}
+	return sb.String()
+}
+
+// HelpAll lists the commands, one line each (help).
+func HelpAll(ts []Topic) string {
+	var sb strings.Builder
+	sb.WriteString("Commands:")
+	for _, t := range ts {
+		fmt.Fprintf(&sb, "\n%s — %s", protocol.UsageToken(t.Usage), t.Summary)
+	}
+	fmt.Fprintf(&sb, "\n%s explains one.", Cmd("help <command>"))
+	return sb.String()
+}
