@@ -1,0 +1,241 @@
+package say
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/game"
+)
+
+// NoReviewBoard refuses a review where the web board is off.
+func NoReviewBoard() error {
+	return Refusef("Reviews happen on the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
+}
+
+// TooManyReviews refuses a review in a room with n open already.
+func TooManyReviews(n int) error {
+	return Refusef("This room has %d open reviews already; %s closes yours (%s lists them).", n, Cmd("review end"), Cmd("reviews"))
+}
+
+// ReviewOneSource refuses a review of an attached file and something else.
+func ReviewOneSource() error {
+	return Refusef("Review the attached file, a game or an empty board: one of them.")
+}
+
+// ReviewGameOrBoard refuses a review of game id and of an empty w×h board.
+func ReviewGameOrBoard(id gobot.GameID, w, h int) error {
+	return Refusef("Review a game (%s) or an empty board (%s), not both.", Cmd(fmt.Sprintf("review #%d", id)), Cmd("review "+game.SizeString(w, h)))
+}
+
+// ReviewWhat refuses a review of nothing, saying what can be reviewed.
+func ReviewWhat() error {
+	return Refusef("Say what to review: %s (a finished game), %s (an empty board), or attach an SGF file; %s or %s.",
+		Cmd("review #12"), Cmd("review 19"), Cmd("review end"), Cmd("review keep"))
+}
+
+// ReviewStillPlayed refuses a review of game id, still being played.
+func ReviewStillPlayed(id gobot.GameID) error {
+	return Refusef("Game #%d is still being played: review it once it has ended.", id)
+}
+
+// ReviewElsewhere refuses a review of game id, played in another room.
+func ReviewElsewhere(id gobot.GameID) error {
+	return Refusef("Game #%d was played in another room: review it there, or ask one of its players.", id)
+}
+
+// SGFTitle is a review's title for an attached SGF file called name
+// ("" when it has none).
+func SGFTitle(name string) string {
+	if name == "" {
+		return "an SGF file"
+	}
+	return "the SGF file " + protocol.Echo(strings.TrimSuffix(name, ".sgf"))
+}
+
+// GameTitle is a review's title for game id.
+func GameTitle(id gobot.GameID) string { return fmt.Sprintf("game #%d", id) }
+
+// BoardTitle is a review's title for an empty w×h board.
+func BoardTitle(w, h int) string { return "an empty " + game.SizeString(w, h) + " board" }
+
+// ReviewOpened tells the room that user opened rev.
+func ReviewOpened(user gobot.UserID, rev *gobot.Review) string {
+	return fmt.Sprintf("%s opened review #%d of %s: the board follows them as they show moves, variations and marks. %s gives you your link to follow it.",
+		protocol.Mention(user), rev.ID, rev.Title, Cmd("reviews"))
+}
+
+// ReviewOpen tells who opened rev that it is open, before their link.
+func ReviewOpen(rev *gobot.Review) string {
+	return fmt.Sprintf("Review #%d of %s is open, and you control it.", rev.ID, rev.Title)
+}
+
+// SGFTooBig refuses an attached file of size bytes, too big to review.
+func SGFTooBig(size int) error {
+	return Refusef("The attached file is %d KB; a file to review is at most %d KB.", size>>10, protocol.MaxRequestFile>>10)
+}
+
+// SGFUnread refuses an attached file that is no SGF record
+// (game.ErrNotSGF) or cannot be read (err).
+func SGFUnread(err error) error {
+	if errors.Is(err, game.ErrNotSGF) {
+		return Refusef("The attached file is not an SGF game record (it should start with \"(;\").")
+	}
+	return Refusef("The attached SGF file cannot be read: %s.", ClipRefusal(err.Error()))
+}
+
+// SGFUnreviewable refuses an attached SGF file whose game cannot be
+// reviewed (err).
+func SGFUnreviewable(err error) error {
+	return Refusef("The attached SGF file has a game I cannot review: %s.", ClipRefusal(err.Error()))
+}
+
+// ClipRefusal keeps an error's text short enough for a refusal.
+func ClipRefusal(s string) string {
+	const n = 160
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// ReviewLink is a line giving the reader's personal link url to rev,
+// which works until expires.
+func ReviewLink(rev *gobot.Review, url string, expires time.Time) string {
+	return fmt.Sprintf("Review #%d (%s), your personal link until %s; keep it to yourself:\n%s", rev.ID, rev.Title, expires.UTC().Format("2 Jan 2006"), url)
+}
+
+// LinkInDM acknowledges, after lead, a link sent in a direct message.
+func LinkInDM(lead string) string { return lead + " I sent you the link in a direct message." }
+
+// NoReviews refuses to list the reviews of a room with none open.
+func NoReviews() error {
+	return Refusef("No review is open in this room. %s starts one on a finished game, %s on an empty board.", Cmd("review #12"), Cmd("review 19"))
+}
+
+// ReviewHere says that review id is open in the room (the Activity
+// opens on it).
+func ReviewHere(id gobot.ReviewID) string { return fmt.Sprintf("Review #%d is open here.", id) }
+
+// ReviewList lists a room's open reviews, before their links.
+func ReviewList(n Namer, open []*gobot.Review) string {
+	lines := []string{"Open reviews here:"}
+	for _, rev := range open {
+		lines = append(lines, fmt.Sprintf("#%d: %s, by %s; %s in control, %d on the board", rev.ID, rev.Title, n.Name(rev.Owner), n.Name(rev.Controller), len(rev.Present)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// NoReview refuses review id, not in the room (open names an open one).
+func NoReview(id gobot.ReviewID, open bool) error {
+	if open {
+		return Refusef("There is no open review #%d in this room. %s lists them.", id, Cmd("reviews"))
+	}
+	return Refusef("There is no review #%d in this room. %s lists them.", id, Cmd("reviews"))
+}
+
+// NoReviewOfYours refuses to guess the caller's review: they have none.
+func NoReviewOfYours() error {
+	return Refusef("You have no open review in this room. %s lists the room's.", Cmd("reviews"))
+}
+
+// WhichReview refuses to guess which of the caller's n open reviews a
+// command is for: like names the first, as cmd ("review end") would.
+func WhichReview(n int, first gobot.ReviewID, cmd string) error {
+	return Refusef("You have %d open reviews here: say which, like %s.", n, Cmd(fmt.Sprintf("%s #%d", cmd, first)))
+}
+
+// NoReviewOpen refuses `review reset` in a room with no open review.
+func NoReviewOpen() error {
+	return Refusef("No review is open in this room. %s lists them.", Cmd("reviews"))
+}
+
+// WhichRoomReview refuses to guess which of a room's n open reviews
+// `review reset` is for.
+func WhichRoomReview(n int, first gobot.ReviewID) error {
+	return Refusef("This room has %d open reviews: say which, like %s.", n, Cmd(fmt.Sprintf("review reset #%d", first)))
+}
+
+// ReviewLinksReset says the caller's earlier links to review id ended.
+func ReviewLinksReset(id gobot.ReviewID) string {
+	return fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", id)
+}
+
+// ManageRefusal words a refusal of flow.EndReview or flow.KeepReview;
+// verb is what was refused ("ends", "keeps").
+func ManageRefusal(n Namer, rev *gobot.Review, verb string, err error) error {
+	switch {
+	case errors.Is(err, gobot.ErrReviewClosed):
+		return Refusef("Review #%d is closed already.", rev.ID)
+	case errors.Is(err, flow.ErrReviewKept):
+		return Refusef("Review #%d is kept already.", rev.ID)
+	case errors.Is(err, flow.ErrNotManager):
+		return Refusef("Only %s (who started review #%d), whoever controls it or a room admin %s it.", n.Name(rev.Owner), rev.ID, verb)
+	}
+	return err
+}
+
+// ReviewEnded says that user ended rev, before its record.
+func ReviewEnded(user gobot.UserID, rev *gobot.Review) string {
+	return fmt.Sprintf("%s ended review #%d (%s).", protocol.Mention(user), rev.ID, rev.Title)
+}
+
+// ReviewIdleClosed says that rev was closed idle, before its record.
+func ReviewIdleClosed(rev *gobot.Review) string {
+	return fmt.Sprintf("Review #%d (%s) was closed after two days without a change.", rev.ID, rev.Title)
+}
+
+// ReviewClosed is the message posting closed review rev's record, after
+// lead, which says how it closed.
+func ReviewClosed(rev *gobot.Review, lead string) string {
+	keep := " It is deleted 30 days after it began, unless kept (`review keep #" + fmt.Sprint(rev.ID) + "`)."
+	if rev.Kept {
+		keep = " It is kept."
+	}
+	return lead + " Its record, with its variations, marks and comments, is attached." + keep
+}
+
+// ReviewKept says that rev is kept.
+func ReviewKept(rev *gobot.Review) string {
+	return fmt.Sprintf("Review #%d (%s) is kept: it stays after 30 days.", rev.ID, rev.Title)
+}
+
+// ReviewGone refuses an action on review id, which no longer exists.
+func ReviewGone(id gobot.ReviewID) error { return Refusef("Review #%d no longer exists.", id) }
+
+// ReviewRefusal words an error of a review board's action on rev
+// (gobot.Review.Apply); other errors are returned as they are.
+func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
+	switch {
+	case errors.Is(err, gobot.ErrReviewClosed):
+		return Refusef("Review #%d is closed: the board only shows it now.", rev.ID)
+	case errors.Is(err, gobot.ErrNotController):
+		return Refusef("%s has control of the board; ask them to hand it to you.", n.Name(rev.Controller))
+	case errors.Is(err, gobot.ErrNotOwner):
+		return Refusef("Only %s, who started the review, takes control back.", n.Name(rev.Owner))
+	case errors.Is(err, gobot.ErrNotPresent):
+		return Refusef("Control goes to someone on the board now; they have left.")
+	case errors.Is(err, game.ErrNoNode):
+		return Refusef("That position is not in this review.")
+	case errors.Is(err, game.ErrTreeFull):
+		return Refusef("This review holds no more positions (%d).", game.MaxTreeNodes)
+	case errors.Is(err, game.ErrLongComment):
+		return Refusef("A comment is at most %d bytes.", game.MaxCommentLen)
+	case errors.Is(err, game.ErrBadMark):
+		return Refusef("A mark is a triangle, square, circle or a label of 1 to %d letters, on a point of the board.", game.MaxLabelLen)
+	case errors.Is(err, game.ErrOccupied), errors.Is(err, game.ErrKo), errors.Is(err, game.ErrSuicide), errors.Is(err, game.ErrOffBoard):
+		return Refusef("%s", err.Error())
+	case errors.Is(err, gobot.ErrReviewAction):
+		return Refusef("That is not an action of the review board.")
+	}
+	return err
+}
