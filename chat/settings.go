@@ -2,7 +2,8 @@ package chat
 
 import (
 	"errors"
-	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gobotgo/gobot"
@@ -18,7 +19,7 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 		if strings.EqualFold(k, "engines") {
 			b, ok := protocol.ParseBool(v)
 			if !ok {
-				return nil, nil, errorf("engines=%s: write engines=on or engines=off.", protocol.ClipArg(v))
+				return nil, nil, say.NotOnOff("engines", v)
 			}
 			on = &b
 			continue
@@ -29,6 +30,9 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
+
+// playerChoices are the values of a player's settings, but rank.
+var playerChoices = map[string][]string{"notify": {"mention", "dm", "off"}, "theme": {"wood", "dark"}, "confirm": {"touch", "always", "never"}}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true, "live_images": true}
 
 // rankWords joins a rank written in two words, as ranks are spoken:
@@ -74,10 +78,10 @@ func cmdSettings(call *Call) (Result, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Result{}, errorf("Write settings as key=value, like notify=dm or theme=dark (I got %s).", protocol.Echo(a))
+			return Result{}, say.NotKeyValue(a)
 		}
 		if prev, dup := seen[k]; dup {
-			return Result{}, b.usageError("settings", fmt.Sprintf("Two values for %s: %s and %s — give one.", protocol.ClipArg(k), protocol.Echo(prev), protocol.Echo(a)))
+			return Result{}, b.usageError("settings", say.TwoValues(k, prev, a))
 		}
 		seen[k] = a
 		switch {
@@ -86,14 +90,11 @@ func cmdSettings(call *Call) (Result, error) {
 		case roomKeys[k], protocol.IsRulesOption(a):
 			room = append(room, a) // ko=simple changes the room's rules
 		default:
-			if n, ok := protocol.Nearest(k, append(sortedNames(playerKeys), sortedNames(roomKeys)...)); ok {
-				return Result{}, errorf("There is no setting %s; did you mean %s=?", protocol.Echo(k), n)
-			}
-			return Result{}, errorf("There is no setting %s. Yours: %s. The room's (admins): %s.", protocol.Echo(k), strings.Join(sortedNames(playerKeys), ", "), strings.Join(sortedNames(roomKeys), ", "))
+			return Result{}, say.NoSetting(k, slices.Sorted(maps.Keys(playerKeys)), slices.Sorted(maps.Keys(roomKeys)))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Result{}, errorf("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
+		return Result{}, say.RoomSettingsAdmins(room)
 	}
 	var o protocol.GameOptions
 	room, engines, err := enginesSetting(room)
@@ -126,26 +127,22 @@ func cmdSettings(call *Call) (Result, error) {
 			for _, kv := range mine {
 				k, v, _ := strings.Cut(kv, "=")
 				v = strings.ToLower(v)
-				switch k {
-				case "notify":
-					if v != "mention" && v != "dm" && v != "off" {
-						return errorf("notify=%s: choose mention, dm or off.", protocol.ClipArg(v))
-					}
-					p.Notify = v
-				case "theme":
-					if v != "wood" && v != "dark" {
-						return errorf("theme=%s: choose wood or dark.", protocol.ClipArg(v))
-					}
-					p.Theme = v
-				case "confirm":
-					if v != "touch" && v != "always" && v != "never" {
-						return errorf("confirm=%s: choose touch (the web board asks to confirm a tap on a phone), always or never.", protocol.ClipArg(v))
-					}
-					p.Confirm = v
-				case "rank":
+				if k == "rank" {
 					if err := b.stateRank(tx, r, v); err != nil {
 						return err
 					}
+					continue
+				}
+				if !slices.Contains(playerChoices[k], v) {
+					return say.BadChoice(k, v)
+				}
+				switch k {
+				case "notify":
+					p.Notify = v
+				case "theme":
+					p.Theme = v
+				case "confirm":
+					p.Confirm = v
 				}
 			}
 			p.Updated = r.Time
@@ -174,7 +171,7 @@ func cmdSettings(call *Call) (Result, error) {
 						return errorf("%s", protocol.RulesError(err, rules))
 					}
 					if len(rules) > protocol.MaxRulesText {
-						return errorf("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", len(rules))
+						return say.RulesTooLong(len(rules))
 					}
 				}
 				rm.Rules = rules
@@ -209,10 +206,7 @@ func cmdSettings(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	rep, err := b.showSettings(tx, r)
-	rep.Text = "Saved.\n" + rep.Text
-	if o.Clock != nil && say.ClockNote(*o.Clock) != "" {
-		rep.Text += "\n" + strings.TrimSpace(say.ClockNote(*o.Clock))
-	}
+	rep.Text = say.SettingsSaved(rep.Text, o.Clock)
 	return Result{Reply: rep}, err
 }
 
@@ -221,36 +215,14 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 	var rm gobot.Room
 	var rank string
 	if rec, err := tx.Rating(communityOf(r), r.User.ID); err == nil {
-		rank = " rank=" + rec.Player().RankLabel()
+		rank = rec.Player().RankLabel()
 	}
 	if x, err := tx.Room(r.Room); err == nil {
 		rm = *x
 	} else if !errors.Is(err, gobot.ErrNotFound) {
 		return protocol.Reply{}, err
 	}
-	or := func(s, def string) string {
-		if s == "" {
-			return def
-		}
-		return s
-	}
-	size := game.SizeString(b.cfg.Width, b.cfg.Height)
-	if rm.Width > 0 {
-		size = game.SizeString(rm.Width, rm.Height)
-	}
-	komi := "by ruleset"
-	if b.cfg.Komi != nil {
-		komi = game.FormatKomi(*b.cfg.Komi)
-	}
-	if rm.Komi != nil {
-		komi = game.FormatKomi(*rm.Komi)
-	}
-	widget := ""
-	if r.Platform.ShowsWidgets() {
-		widget = " widget=" + map[bool]string{true: "on", false: "off"}[rm.Widget]
-	}
-	text := fmt.Sprintf("You: notify=%s theme=%s confirm=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s live_images=%s%s\nChange yours with %s; admins change the room's with %s.",
-		or(p.Notify, "mention"), or(p.Theme, "wood"), or(p.Confirm, "touch"), rank, or(rm.Rules, b.cfg.Rules), size, komi, or(rm.Clock, or(b.cfg.Clock, "none")),
-		map[bool]string{true: "on", false: "off"}[rm.Threads], map[bool]string{true: "off", false: "on"}[rm.NoEngines], liveImagesShown(&rm), widget, b.cmd("settings notify=dm theme=dark"), b.cmd("settings room rules=japanese size=19 clock=3d"))
+	def := gobot.Room{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
+	text := say.Settings(p, rank, rm, def, liveImagesShown(&rm), r.Platform.ShowsWidgets())
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

@@ -2,13 +2,13 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -51,7 +51,7 @@ func cmdWeb(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	l := b.linker()
 	if l == nil {
-		return Result{}, errorf("The web board is not enabled on this bot (its operator turns it on in the config's web: section).")
+		return Result{}, say.NoWebBoard()
 	}
 	match, err := findGame(tx, b, r, a.Game, false)
 	if err != nil {
@@ -59,10 +59,10 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	watch := match.ColorOf(r.User.ID) == game.Empty
 	if watch && !r.DM && match.Room != r.Room && match.Parent != r.Room {
-		return Result{}, errorf("Game #%d is played in another room; ask for its board there.", match.ID)
+		return Result{}, say.WebElsewhere(match.ID)
 	}
 	if watch && r.DM {
-		return Result{}, errorf("Only the players of game #%d get its link in a DM; others ask in the game's room.", match.ID)
+		return Result{}, say.WebPlayersInDM(match.ID)
 	}
 	gen, err := tx.LinkGeneration(match.ID, r.User.ID)
 	if err != nil {
@@ -79,17 +79,7 @@ func cmdWeb(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	what := "Your personal link to play game #%d on the web board; it acts as you, so keep it to yourself. It works until %s."
-	switch {
-	case watch && match.Has(gobot.SideRoom) && match.Active(): // the room's members vote on the board (board.go)
-		what = "Your link to vote in game #%d on the web board; it votes as you, so keep it to yourself. It works until %s."
-	case watch:
-		what = "Your link to watch game #%d on the web board (watch only). It works until %s."
-	}
-	text := fmt.Sprintf(what, match.ID, expires.UTC().Format("2 Jan 2006")) + "\n" + url
-	if reset {
-		text = fmt.Sprintf("Your earlier links to game #%d no longer work, nor the boards opened with them. ", match.ID) + text
-	}
+	text := say.WebLink(match, watch, reset, url, expires)
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
 	if r.CanLaunch && r.PrivateReplies && !reset {
 		games, _, err := boardGames(tx, r.Room, r.User.ID)
@@ -108,10 +98,7 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	var fx Effects
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
-	ack := protocol.Reply{Text: fmt.Sprintf("I sent you the link to game #%d in a direct message.", match.ID), Private: true}
-	if reset {
-		ack.Text = fmt.Sprintf("Your earlier links to game #%d no longer work; I sent you a new one in a direct message.", match.ID)
-	}
+	ack := protocol.Reply{Text: say.WebLinkSent(match.ID, reset), Private: true}
 	if match.Room == r.Room || match.Parent == r.Room {
 		ack.Widget = b.widgetOf(r, match) // in the game's room, the board becomes the room's widget too
 	}

@@ -2,11 +2,11 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 )
 
 // WidgetLinker is a Linker whose web board can also be shown inside a
@@ -35,7 +35,7 @@ func (b *core) reviewWidgetOf(r *protocol.Request, rev *gobot.Review) *protocol.
 	if _, widgets := b.linker().(WidgetLinker); !ok || !widgets || !r.Platform.ShowsWidgets() || rev.Room.Platform() != r.Room.Platform() {
 		return nil
 	}
-	return &protocol.Widget{Review: rev.ID, Room: rev.Room, URL: wl.ReviewWidgetURL(rev.ID), Name: fmt.Sprintf("Go: review #%d", rev.ID)}
+	return &protocol.Widget{Review: rev.ID, Room: rev.Room, URL: wl.ReviewWidgetURL(rev.ID), Name: say.ReviewWidget(rev.ID)}
 }
 
 // widgetOf is game match's widget, for its room, where r came from;
@@ -46,7 +46,7 @@ func (b *core) widgetOf(r *protocol.Request, match *gobot.Match) *protocol.Widge
 	if !ok || !r.Platform.ShowsWidgets() || match.Room.Platform() != r.Room.Platform() {
 		return nil
 	}
-	return &protocol.Widget{Game: match.ID, Room: match.Room, URL: wl.WidgetURL(match.ID), Name: fmt.Sprintf("Go: game #%d", match.ID)}
+	return &protocol.Widget{Game: match.ID, Room: match.Room, URL: wl.WidgetURL(match.ID), Name: say.GameWidget(match.ID)}
 }
 
 // autoWidget adds a new game's widget to its reply when its room says
@@ -76,18 +76,18 @@ func widgetSetting(room []string, r *protocol.Request, l Linker) (rest []string,
 			continue
 		}
 		if !r.Platform.ShowsWidgets() {
-			return nil, nil, errorf("widget= is for Matrix rooms, which show a game's board as a room widget; this room cannot.")
+			return nil, nil, say.NoWidgets()
 		}
 		b, ok := protocol.ParseBool(v)
 		if !ok {
-			return nil, nil, errorf("widget=%s: write widget=on or widget=off.", protocol.ClipArg(v))
+			return nil, nil, say.NotOnOff("widget", v)
 		}
 		if b {
 			if l == nil {
-				return nil, nil, errorf("widget=on needs the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
+				return nil, nil, say.WidgetNeedsWeb()
 			}
 			if _, ok := l.(WidgetLinker); !ok {
-				return nil, nil, errorf("widget=on: this bot cannot show boards as room widgets yet; its operator must list Element's origins in web.widget_origins (see docs/matrix.md).")
+				return nil, nil, say.WidgetNotServed()
 			}
 		}
 		on = &b
