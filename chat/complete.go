@@ -8,6 +8,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -52,7 +53,7 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 				continue
 			}
 			opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
-			out = append(out, Choice{Name: fmt.Sprintf("#%d vs %s", match.ID, names[opp]), Value: v})
+			out = append(out, Choice{Name: say.GameChoice(match.ID, names[opp]), Value: v})
 		}
 	case arg == "engine":
 		return b.completeEngine(typed)

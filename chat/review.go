@@ -78,7 +78,7 @@ func cmdReview(call *Call) (Result, error) {
 	case a.Game != 0:
 		match, err := tx.Match(a.Game)
 		if errors.Is(err, gobot.ErrNotFound) {
-			return Result{}, errorf("There is no game #%d.", a.Game)
+			return Result{}, say.NoGameToReview(a.Game)
 		}
 		if err != nil {
 			return Result{}, err
@@ -210,7 +210,7 @@ func findReview(call *Call, id gobot.ReviewID) (*gobot.Review, error) {
 	case 1:
 		return mine[0], nil
 	}
-	return nil, say.WhichReview(len(mine), mine[0].ID, "review end")
+	return nil, say.WhichReview(len(mine), mine[0].ID)
 }
 
 func endReview(call *Call, id gobot.ReviewID) (Result, error) {

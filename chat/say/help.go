@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -43,4 +44,9 @@ func HelpAll(ts []Topic) string {
 	}
 	fmt.Fprintf(&sb, "\n%s explains one.", Cmd("help <command>"))
 	return sb.String()
+}
+
+// GameChoice is how autocomplete offers game id, against opponent.
+func GameChoice(id gobot.GameID, opponent string) string {
+	return fmt.Sprintf("#%d vs %s", id, opponent)
 }

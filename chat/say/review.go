@@ -149,9 +149,10 @@ func NoReviewOfYours() error {
 }
 
 // WhichReview refuses to guess which of the caller's n open reviews a
-// command is for: like names the first, as cmd ("review end") would.
-func WhichReview(n int, first gobot.ReviewID, cmd string) error {
-	return Refusef("You have %d open reviews here: say which, like %s.", n, Cmd(fmt.Sprintf("%s #%d", cmd, first)))
+// command (review end, review keep) is for, naming the first as an
+// example.
+func WhichReview(n int, first gobot.ReviewID) error {
+	return Refusef("You have %d open reviews here: say which, like %s.", n, Cmd(fmt.Sprintf("review end #%d", first)))
 }
 
 // NoReviewOpen refuses `review reset` in a room with no open review.
@@ -239,3 +240,6 @@ func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
 	}
 	return err
 }
+
+// NoGameToReview refuses a review of game id, which does not exist.
+func NoGameToReview(id gobot.GameID) error { return Refusef("There is no game #%d.", id) }
