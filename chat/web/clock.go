@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -49,9 +49,9 @@ type clockSideV struct {
 
 var clockKinds = map[gobot.ClockKind]string{gobot.ByoYomi: "byoyomi", gobot.Canadian: "canadian", gobot.Fischer: "fischer", gobot.Absolute: "absolute", gobot.Simple: "simple"}
 
-// liveClocks is a live game's clocks (chat.BoardView.Live) in the
+// liveClocks is a live game's clocks (flow.BoardView.Live) in the
 // state; nil for a correspondence clock or none.
-func liveClocks(lc *chat.LiveClocks) *clockView {
+func liveClocks(lc *flow.LiveClocks) *clockView {
 	if lc == nil {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // The widget page: a game's board inside a chat client (a Matrix room
@@ -393,7 +394,7 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 		return
 	}
 	v := sn.viewer(user)
-	if v.Role != chat.Player {
+	if v.Role != flow.Player {
 		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.view.Room, user)
 		if err != nil {
 			reply(http.StatusServiceUnavailable, widgetSession{Message: "The game's room could not be checked just now; reload the widget in a moment."})
@@ -404,9 +405,9 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 			return
 		}
 	}
-	// A member of a vote game's room votes (chat.Voter): its pass is a
+	// A member of a vote game's room votes (flow.Voter): its pass is a
 	// watch pass, as any non-player's.
-	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != chat.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != flow.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	v, role, color := sn.role(user, p.Watch)
 	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: s.stamped(sn), Confirm: s.confirmOf(r.Context(), user)}
 	if n, ok := sn.view.Names[user]; ok {

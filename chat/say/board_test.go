@@ -1,8 +1,8 @@
-package chat
+package say
 
 import "testing"
 
-// A finished game's status on a board (BoardView.Status).
+// A finished game's status on a board (flow.BoardView.Status).
 func TestResultText(t *testing.T) {
 	for sgf, want := range map[string]string{
 		"B+3.5": "Black wins by 3.5 points (B+3.5)",
@@ -12,8 +12,8 @@ func TestResultText(t *testing.T) {
 		"0":     "Draw",
 		"Void":  "No result (Void)",
 	} {
-		if got := resultText(sgf); got != want {
-			t.Errorf("resultText(%q) = %q, want %q", sgf, got, want)
+		if got := ResultText(sgf); got != want {
+			t.Errorf("ResultText(%q) = %q, want %q", sgf, got, want)
 		}
 	}
 }

@@ -1,0 +1,91 @@
+package say
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Board fills in the texts of bv, l's view (flow.View) read at now: its
+// status, the count, the clock, a vote game's line, the undo request,
+// the last moves and the questions before a resignation.
+func Board(bv *flow.BoardView, l *flow.Loaded, now time.Time) {
+	match, g := l.Match, l.G
+	switch {
+	case !match.Active():
+		bv.Status = ResultText(match.Result)
+	case g.Phase() == game.Scoring:
+		sc := g.Score()
+		bv.Status = "Scoring: click the dead stones, then Done."
+		bv.Score = fmt.Sprintf("Black %s, White %s: %s if this count stands.", game.FormatKomi(sc.Black.Total), game.FormatKomi(sc.White.Total), sc.Result.Describe())
+	default:
+		c := g.ToMove()
+		next := bv.Name(match.Side(c).ToMove())
+		bv.Status = fmt.Sprintf("%s to play (%s)", c.Name(), next)
+		if !match.Deadline.IsZero() && !match.Clock.Live() { // a live clock ticks on the board (Live)
+			bv.Clock = fmt.Sprintf("%s must move by %s.", next, match.Deadline.UTC().Format("2 Jan 15:04 MST"))
+		}
+		if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation: the clock is stopped
+			bv.Clock = fmt.Sprintf("The clock is stopped for a vacation; %s has %s left.", next, protocol.FormatDuration(match.PausedLeft))
+		}
+		if match.Vote.WindowOpen() && match.Find(gobot.SideRoom).Moves(g) {
+			bv.Clock = "" // a window's end is no clock (gameReply)
+		}
+		if match.LivePaused() { // pause.go
+			bv.Clock = fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", protocol.FormatDuration(match.PauseLeft(now)))
+		} else if p := match.Pause; p != nil && p.Asked != "" {
+			bv.Clock = fmt.Sprintf("%s asks to pause the clocks.", bv.Name(p.Asked))
+		}
+		bv.Vote = VoteLine(l, now)
+	}
+	if match.UndoBy != "" && match.Active() {
+		bv.UndoText = fmt.Sprintf("%s asks to take back the last move.", bv.Name(match.UndoBy))
+	}
+	moves := g.Moves()
+	for i := max(0, len(moves)-6); i < len(moves); i++ {
+		m := moves[i]
+		where := "pass"
+		if !m.Point.IsPass() {
+			where = m.Point.GTP(g.Config().Height)
+		}
+		bv.Moves = append(bv.Moves, fmt.Sprintf("%d. %s %s", i+1, m.Color.Name(), where))
+	}
+	// What the board asks before a resignation, in the words chat asks
+	// it (askResign): "Resign game #1 against bob?" (a team game: for
+	// the team, against the other team's players; a voter: a vote to
+	// resign).
+	for _, c := range []game.Color{game.Black, game.White} {
+		opp := match.Side(c.Opponent())
+		ns := opp.Name(bv.Name)
+		bv.ResignQuestions[c] = fmt.Sprintf("Resign game #%d against %s?", bv.ID, ns)
+		if opp.Rotates() {
+			bv.ResignQuestions[c] = fmt.Sprintf("Resign game #%d for your team against %s?", bv.ID, ns)
+		}
+	}
+	if match.Has(gobot.SideRoom) {
+		opp := match.Side(match.Find(gobot.SideRoom).Color.Opponent())
+		bv.VoteResignQuestion = fmt.Sprintf("Vote to resign game #%d against %s?", bv.ID, opp.Name(bv.Name))
+	}
+}
+
+// ResultText is a finished game's status: the result in words with its
+// SGF form, "Black wins by 3.5 points (B+3.5)", or "Draw".
+func ResultText(sgf string) string {
+	r, err := game.ParseResult(sgf)
+	if err != nil {
+		if len(sgf) > 80 {
+			sgf = sgf[:80] + "…"
+		}
+		return "Game over (" + sgf + ")"
+	}
+	if r.Winner == game.Empty && (r.Reason == game.ByScore || r.Reason == game.ByCycle) {
+		return "Draw"
+	}
+	d := r.Describe()
+	return strings.ToUpper(d[:1]) + d[1:] + " (" + r.String() + ")"
+}
