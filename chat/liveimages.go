@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -33,7 +33,7 @@ func liveImagesSetting(room []string) (rest []string, value *string, err error) 
 		switch v {
 		case "every", "last", "off":
 		default:
-			return nil, nil, errorf("live_images=%s: choose every (a live game's board after each move), last (the final position and each 20th move) or off.", protocol.ClipArg(v))
+			return nil, nil, say.BadLiveImages(v)
 		}
 		if v == "last" {
 			v = "" // the default, stored as nothing

@@ -32,38 +32,21 @@ func cmdGames(call *Call) (Result, error) {
 	var lines []string
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	for _, id := range damaged {
-		lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id))
+		lines = append(lines, say.GamesDamaged(id))
 	}
 	for _, match := range games {
 		l, err := load(match)
 		if err != nil {
 			b.log.Error("corrupt record", "err", err)
-			lines = append(lines, fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", match.ID))
+			lines = append(lines, say.GamesDamaged(match.ID))
 			continue
 		}
 		me := match.ColorOf(r.User.ID)
-		opp := match.Side(me.Opponent()).ToMove()
-		s := fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(l.G.Config().Width, l.G.Config().Height), me.Name(), l.G.MoveNumber())
+		s := say.GamesHead(match, l.G, me)
 		if match.Side(me).Rotates() { // rengo.go
 			s = say.TeamGamesLine(namer(tx), l.Loaded, me)
 		}
-		switch {
-		case l.G.Phase() == game.Scoring:
-			s += scoringStep(b, tx, l, me)
-		case match.Side(me).Rotates() && l.G.ToMove() == me && match.Side(me).ToMove() != r.User.ID:
-			s += fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
-		case l.G.ToMove() == me:
-			s += "your move"
-		default:
-			s += "their move"
-		}
-		if left := timeLeft(match, r.Time); left != "" {
-			s += ", " + left
-		}
-		if match.Room != r.Room {
-			s += " (in another room)"
-		}
-		lines = append(lines, s)
+		lines = append(lines, s+say.GamesState(match, l.G, me, r.User.ID, timeLeft(match, r.Time), match.Room != r.Room))
 	}
 	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {
@@ -71,48 +54,15 @@ func cmdGames(call *Call) (Result, error) {
 			lines = append(lines, say.TeamChallengeLine(c, r.User.ID))
 			continue
 		}
-		if c.From == r.User.ID {
-			to := "anyone"
-			if c.To != "" {
-				to = protocol.Mention(c.To)
-			}
-			lines = append(lines, fmt.Sprintf("challenge #%d to %s: waiting", c.ID, to))
-		} else {
-			lines = append(lines, fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, protocol.Mention(c.From), b.cmd(fmt.Sprintf("accept #%d", c.ID)), b.cmd(fmt.Sprintf("decline #%d", c.ID))))
-		}
+		lines = append(lines, say.GamesChallenge(c, r.User.ID))
 	}
 	if len(lines) == 0 {
-		return Result{Reply: protocol.Reply{Text: fmt.Sprintf("You have no active games or challenges. Start one with %s.", b.cmd("challenge @player")), Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: say.NoGames(), Private: true}}, nil
 	}
 	if chalErr != nil {
-		lines = append(lines, "Some of your challenges have damaged records and are not shown; an admin has been told in the logs.")
+		lines = append(lines, say.GamesHid)
 	}
-	return Result{Reply: protocol.Reply{Title: "Your games", Text: strings.Join(lines, "\n"), Private: true}}, nil
-}
-
-// scoringStep says who must act in a game being scored, for player me:
-// their opponent named, or in a team game the teams ("your team
-// accepted; waiting for White (@carol or @dave)").
-func scoringStep(b *core, tx gobot.Tx, l *loaded, me game.Color) string {
-	g := l.G
-	check := "mark dead stones, then " + b.cmd("done") + " to accept"
-	if g.Config().Rules.NoAgreement {
-		check = b.cmd("done") + " to accept the count"
-	}
-	you, opp, neither := "you", protocol.Mention(l.Match.Side(me.Opponent()).ToMove()), "neither has"
-	if l.Match.Side(me).Rotates() { // rengo.go
-		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
-	}
-	switch {
-	case g.Accepted(me):
-		return fmt.Sprintf("scoring: %s accepted; waiting for %s to accept", you, say.Answerer(l.Match, me.Opponent()))
-	case g.Accepted(me.Opponent()):
-		if g.Config().Rules.NoAgreement {
-			return fmt.Sprintf("scoring: %s accepted; %s", opp, check)
-		}
-		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", opp, b.cmd("done"))
-	}
-	return "scoring: " + check + " (" + neither + " accepted yet)"
+	return Result{Reply: protocol.Reply{Title: say.GamesTitle, Text: strings.Join(lines, "\n"), Private: true}}, nil
 }
 
 // viewGame loads a game for looking at (anyone may).
@@ -144,7 +94,7 @@ func cmdSGF(call *Call) (Result, error) {
 	if err := game.WriteSGF(&buf, l.G, sgfInfo(tx, l.Match)); err != nil {
 		return Result{}, err
 	}
-	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("The record of game #%d.", l.Match.ID), Game: l.Match.ID,
+	return Result{Reply: protocol.Reply{Text: say.Record(l.Match.ID), Game: l.Match.ID,
 		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.Match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
 }
 
@@ -168,9 +118,9 @@ func cmdReplay(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if b.render == nil {
-		return Result{}, errorf("This bot has no renderer configured.")
+		return Result{}, say.NoRenderer()
 	}
-	return Result{Reply: protocol.Reply{Text: fmt.Sprintf("Replay of game #%d (%d moves).", l.Match.ID, l.G.MoveCount()), Game: l.Match.ID,
+	return Result{Reply: protocol.Reply{Text: say.Replay(l.Match.ID, l.G.MoveCount()), Game: l.Match.ID,
 		Draw: &protocol.Drawing{Game: l.G, ID: l.Match.ID, Theme: playerIn(tx, r.User.ID).Theme, Replay: true}}}, nil
 }
 

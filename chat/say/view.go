@@ -1,0 +1,113 @@
+package say
+
+import (
+	"fmt"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/game"
+)
+
+// The words of the commands that look at games: games, sgf, replay, and
+// the room's live_images setting.
+
+// GamesDamaged is games' line for a game whose record cannot be read.
+func GamesDamaged(id gobot.GameID) string {
+	return fmt.Sprintf("#%d: I can't read this game's record (it is damaged); an admin has been told in the logs", id)
+}
+
+// GamesHead begins games' line for a game u plays as me: "#7 vs @bob
+// (19×19, you are Black, move 12): ".
+func GamesHead(match *gobot.Match, g *game.Game, me game.Color) string {
+	opp := match.Side(me.Opponent()).ToMove()
+	return fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(g.Config().Width, g.Config().Height), me.Name(), g.MoveNumber())
+}
+
+// GamesState ends games' line for a game u plays as me: whose move, or
+// the scoring's step, the clock's left (""), and elsewhere if it is
+// played in another room.
+func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID, left string, elsewhere bool) string {
+	var s string
+	switch {
+	case g.Phase() == game.Scoring:
+		s = ScoringStep(match, g, me)
+	case match.Side(me).Rotates() && g.ToMove() == me && match.Side(me).ToMove() != u:
+		s = fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
+	case g.ToMove() == me:
+		s = "your move"
+	default:
+		s = "their move"
+	}
+	if left != "" {
+		s += ", " + left
+	}
+	if elsewhere {
+		s += " (in another room)"
+	}
+	return s
+}
+
+// ScoringStep says who must act in a game being scored, for player me:
+// their opponent named, or in a team game the teams ("your team
+// accepted; waiting for White (@carol or @dave)").
+func ScoringStep(match *gobot.Match, g *game.Game, me game.Color) string {
+	check := "mark dead stones, then " + Cmd("done") + " to accept"
+	if g.Config().Rules.NoAgreement {
+		check = Cmd("done") + " to accept the count"
+	}
+	you, opp, neither := "you", protocol.Mention(match.Side(me.Opponent()).ToMove()), "neither has"
+	if match.Side(me).Rotates() { // rengo.go
+		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
+	}
+	switch {
+	case g.Accepted(me):
+		return fmt.Sprintf("scoring: %s accepted; waiting for %s to accept", you, Answerer(match, me.Opponent()))
+	case g.Accepted(me.Opponent()):
+		if g.Config().Rules.NoAgreement {
+			return fmt.Sprintf("scoring: %s accepted; %s", opp, check)
+		}
+		return fmt.Sprintf("scoring: %s accepted; check the dead stones, then %s to accept", opp, Cmd("done"))
+	}
+	return "scoring: " + check + " (" + neither + " accepted yet)"
+}
+
+// GamesChallenge is games' line for challenge c (not a team's), seen by
+// u: waiting for its answer, or how to answer it.
+func GamesChallenge(c *gobot.Challenge, u gobot.UserID) string {
+	if c.From == u {
+		to := "anyone"
+		if c.To != "" {
+			to = protocol.Mention(c.To)
+		}
+		return fmt.Sprintf("challenge #%d to %s: waiting", c.ID, to)
+	}
+	return fmt.Sprintf("challenge #%d from %s: %s or %s", c.ID, protocol.Mention(c.From), Cmd(fmt.Sprintf("accept #%d", c.ID)), Cmd(fmt.Sprintf("decline #%d", c.ID)))
+}
+
+// GamesTitle is games' title, GamesHid its note on challenges it could
+// not read.
+const (
+	GamesTitle = "Your games"
+	GamesHid   = "Some of your challenges have damaged records and are not shown; an admin has been told in the logs."
+)
+
+// NoGames is games' answer to a user with no games or challenges.
+func NoGames() string {
+	return fmt.Sprintf("You have no active games or challenges. Start one with %s.", Cmd("challenge @player"))
+}
+
+// Record is sgf's text for game id's record.
+func Record(id gobot.GameID) string { return fmt.Sprintf("The record of game #%d.", id) }
+
+// Replay is replay's text for game id's replay of n moves.
+func Replay(id gobot.GameID, n int) string {
+	return fmt.Sprintf("Replay of game #%d (%d moves).", id, n)
+}
+
+// NoRenderer refuses an image when the bot draws none.
+func NoRenderer() error { return Refusef("This bot has no renderer configured.") }
+
+// BadLiveImages refuses live_images=v.
+func BadLiveImages(v string) error {
+	return Refusef("live_images=%s: choose every (a live game's board after each move), last (the final position and each 20th move) or off.", protocol.ClipArg(v))
+}
