@@ -23,33 +23,46 @@ var ErrNoGame = errors.New("chat: no such game")
 // particular: then Viewer is a watcher's), in one read transaction.
 // ErrNoGame: there is no such game.
 func (b *Bot) Board(ctx context.Context, id gobot.GameID, viewer gobot.UserID) (*flow.BoardView, error) {
+	return b.board(ctx, id, viewer, func(*gobot.Match) bool { return true })
+}
+
+// ChannelBoard reads game id for user if it is played in room or a
+// thread of it (ended or not); ErrNoGame if there is no such game, nil
+// if it is played elsewhere.
+func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.GameID, user gobot.UserID) (*flow.BoardView, error) {
+	return b.board(ctx, id, user, func(m *gobot.Match) bool { return m.Room == room || m.Parent == room })
+}
+
+// board reads game id for user in one read transaction, if in takes it
+// (nil otherwise); ErrNoGame if there is no such game.
+func (b *Bot) board(ctx context.Context, id gobot.GameID, user gobot.UserID, in func(*gobot.Match) bool) (*flow.BoardView, error) {
 	var bv *flow.BoardView
 	err := b.query(ctx, func(tx gobot.Tx) error {
-		match, err := tx.Match(id)
+		m, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
 			return ErrNoGame
 		}
-		if err != nil {
+		if err != nil || !in(m) {
 			return err
 		}
-		bv, err = b.boardView(tx, match)
+		bv, err = b.boardView(tx, m, user)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	bv.Viewer = bv.For(viewer)
 	return bv, nil
 }
 
-// boardView builds match's view (its viewer left for the caller).
-func (b *core) boardView(tx gobot.Tx, match *gobot.Match) (*flow.BoardView, error) {
+// boardView builds match's view for user.
+func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*flow.BoardView, error) {
 	l, err := load(match)
 	if err != nil {
 		return nil, err
 	}
 	bv := flow.View(l.Loaded, namer(tx).Name)
 	say.Board(bv, l.Loaded, b.timeSource.Now())
+	bv.Viewer = bv.For(user)
 	return bv, nil
 }
 
@@ -67,37 +80,15 @@ func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.User
 			games = games[:limit]
 		}
 		for _, m := range games {
-			bv, err := b.boardView(tx, m)
+			bv, err := b.boardView(tx, m, user)
 			if err != nil {
 				return err
 			}
-			bv.Viewer = bv.For(user)
 			rb.Games = append(rb.Games, bv)
 		}
 		return nil
 	})
 	return rb, err
-}
-
-// ChannelBoard reads game id for user if it is played in room or a
-// thread of it (ended or not); ErrNoGame if there is no such game, nil
-// if it is played elsewhere.
-func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.GameID, user gobot.UserID) (*flow.BoardView, error) {
-	var bv *flow.BoardView
-	err := b.query(ctx, func(tx gobot.Tx) error {
-		m, err := tx.Match(id)
-		if errors.Is(err, gobot.ErrNotFound) {
-			return ErrNoGame
-		}
-		if err != nil || m.Room != room && m.Parent != room {
-			return err
-		}
-		if bv, err = b.boardView(tx, m); err == nil {
-			bv.Viewer = bv.For(user)
-		}
-		return err
-	})
-	return bv, err
 }
 
 // LinkGeneration is user's current link generation in game id

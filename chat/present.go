@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -138,50 +137,20 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	if match.Thread || match.Room != r.Room {
 		rep.Room = match.Room
 	}
-	var lines []string
-	if what != "" {
-		lines = append(lines, what)
-	}
-	if l.note != "" {
-		lines = append(lines, l.note)
-	}
+	news := say.GameNews{What: what, Note: l.note, Said: l.acceptSaid}
 	var next gobot.UserID
 	switch g.Phase() {
 	case game.Playing:
 		next = match.Side(g.ToMove()).ToMove()
-		left := timeLeft(match, r.At)
-		if next.Platform() == EnginePlatform || next == gobot.VoteSeat && match.Vote.WindowOpen() { // a window's end is no clock (vote.go)
-			left = ""
-		}
-		lines = append(lines, say.ToPlay(namer(tx), match, g, left))
-		if vl := say.VoteLine(l.Loaded, r.At); vl != "" { // a vote game's room to move (vote.go)
-			lines = append(lines, vl)
-		}
-		rep.Actions = []protocol.Action{
-			{ID: b.actionID("pass", l, ""), Label: "Pass"},
-			{ID: b.actionID("resign", l, ""), Label: "Resign", Style: protocol.Danger, AskFirst: true},
-		}
-		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
-			rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("undo", l, ""), Label: "Undo"})
-		}
-		if match.LivePaused() { // pause.go: nothing to play until it resumes
-			rep.Actions = []protocol.Action{{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Primary}}
-		}
+		news.Left, news.Vote = timeLeft(match, r.At), say.VoteLine(l.Loaded, r.At) // a vote game's room to move (vote.go)
 	case game.Scoring:
-		lines = append(lines, say.Scoring(namer(tx), match, g, l.acceptSaid)...)
-		rep.Actions = []protocol.Action{
-			{ID: b.actionID("done", l, ""), Label: "Accept score", Style: protocol.Success},
-			{ID: b.actionID("resume", l, ""), Label: "Resume", Style: protocol.Secondary},
-		}
 		rep.Mentions = match.Players()
 	case game.Over:
-		lines = append(lines, say.GameOver(namer(tx), match, g, say.RatingLine(match, g))...)
+		news.Rating = say.RatingLine(match, g)
 		rep.Mentions = match.Players()
 	}
-	rep.Text = strings.Join(lines, "\n")
-	if b.linker() != nil { // the web board is on: a button to one's link (web.go)
-		rep.Actions = append(rep.Actions, protocol.Action{ID: b.actionID("web", l, ""), Label: "Open board"})
-	}
+	rep.Text = say.GameText(namer(tx), match, g, news)
+	rep.Actions = say.GameActions(match, g, func(cmd string) string { return b.actionID(cmd, l, "") }, b.linker() != nil)
 	rep.Fields = []protocol.Field{
 		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
 		{Name: "White", Value: fmt.Sprintf("%s · %d captured", seatField(tx, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},

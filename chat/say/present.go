@@ -16,11 +16,69 @@ import (
 // MoveTitle is a game's message's title: "Game #7 · move 12".
 func MoveTitle(id gobot.GameID, move int) string { return fmt.Sprintf("Game #%d · move %d", id, move) }
 
-// ToPlay is a game's message's line while playing: who plays which
+// GameNews is what a game's message says besides the game's state: what
+// happened (What) and a note on it, the clock of the player to move
+// (Left), a vote game's line (Vote), the rating's line (Rating), and the
+// side whose acceptance of the count the command's own words announced
+// (Said: the scoring lines do not say it again).
+type GameNews struct {
+	What, Note, Left, Vote, Rating string
+	Said                           game.Color
+}
+
+// GameText is a game's message's text: what happened, then whose turn,
+// the scoring or the result.
+func GameText(n Namer, match *gobot.Match, g *game.Game, news GameNews) string {
+	var lines []string
+	if news.What != "" {
+		lines = append(lines, news.What)
+	}
+	if news.Note != "" {
+		lines = append(lines, news.Note)
+	}
+	switch g.Phase() {
+	case game.Playing:
+		lines = append(lines, toPlay(n, match, g, news.Left))
+		if news.Vote != "" { // a vote game's room to move (vote.go)
+			lines = append(lines, news.Vote)
+		}
+	case game.Scoring:
+		lines = append(lines, scoring(n, match, g, news.Said)...)
+	case game.Over:
+		lines = append(lines, gameOver(n, match, g, news.Rating)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// GameActions are a game's message's buttons, each with the action ID id
+// gives its command: pass, resign and undo (resume while paused) while
+// playing, accept and resume while scoring; and web, the button to
+// one's board.
+func GameActions(match *gobot.Match, g *game.Game, id func(cmd string) string, web bool) []protocol.Action {
+	var as []protocol.Action
+	switch g.Phase() {
+	case game.Playing:
+		as = []protocol.Action{{ID: id("pass"), Label: "Pass"}, {ID: id("resign"), Label: "Resign", Style: protocol.Danger, AskFirst: true}}
+		if match.Undoable() { // an engine takes nothing back, nor a vote (cmdUndo)
+			as = append(as, protocol.Action{ID: id("undo"), Label: "Undo"})
+		}
+		if match.LivePaused() { // pause.go: nothing to play until it resumes
+			as = []protocol.Action{{ID: id("resume"), Label: "Resume", Style: protocol.Primary}}
+		}
+	case game.Scoring:
+		as = []protocol.Action{{ID: id("done"), Label: "Accept score", Style: protocol.Success}, {ID: id("resume"), Label: "Resume", Style: protocol.Secondary}}
+	}
+	if web { // the web board is on (web.go)
+		as = append(as, protocol.Action{ID: id("web"), Label: "Open board"})
+	}
+	return as
+}
+
+// toPlay is a game's message's line while playing: who plays which
 // side ("@alice (Black) to play", a team game's "White: carol, dave", a
-// vote game's "The room"), the clock's left (""), the handicap stones
-// left, the ko.
-func ToPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
+// vote game's "The room"), the clock's left (none for an engine, nor
+// for the room while a window is open), the handicap stones left, the ko.
+func toPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
 	next := match.Side(g.ToMove()).ToMove()
 	side := g.ToMove().Name()
 	if match.Side(g.ToMove()).Rotates() { // rengo.go: "White: carol, dave"
@@ -31,7 +89,7 @@ func ToPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
 		who = "The room" // the line's first word
 	}
 	s := fmt.Sprintf("%s (%s) to play", who, side)
-	if left != "" {
+	if left != "" && next.Platform() != gobot.EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
 		s += " — " + left
 	}
 	if n := g.HandicapLeft(); n > 0 {
@@ -43,10 +101,10 @@ func ToPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
 	return s + "."
 }
 
-// Scoring is a game's message's lines while it is scored: the count,
+// scoring is a game's message's lines while it is scored: the count,
 // who accepted it (but said, whose acceptance the command's own words
 // announced), and how to go on.
-func Scoring(n Namer, match *gobot.Match, g *game.Game, said game.Color) []string {
+func scoring(n Namer, match *gobot.Match, g *game.Game, said game.Color) []string {
 	cfg := g.Config()
 	sc := g.Score()
 	lines := []string{fmt.Sprintf("Scoring: %s %s, %s %s — %s if this count stands.", SideName(n, match, game.Black), formatSide(sc.Black, cfg.Rules, false), SideName(n, match, game.White), formatSide(sc.White, cfg.Rules, true), sc.Result.Describe())}
@@ -65,10 +123,10 @@ func Scoring(n Namer, match *gobot.Match, g *game.Game, said game.Color) []strin
 	return append(lines, fmt.Sprintf("Mark dead stones with %s (again to unmark), then %s to accept, or %s to play on.", Cmd("dead <point>"), Cmd("done"), Cmd("resume")))
 }
 
-// GameOver is a game's message's lines once it ended: the result (with
+// gameOver is a game's message's lines once it ended: the result (with
 // the count, and rating, the rating's line, or ""), and where to find the
 // record.
-func GameOver(n Namer, match *gobot.Match, g *game.Game, rating string) []string {
+func gameOver(n Namer, match *gobot.Match, g *game.Game, rating string) []string {
 	cfg := g.Config()
 	res, _ := g.Result()
 	s := fmt.Sprintf("Game over: %s (%s).", res.Describe(), res.String())
