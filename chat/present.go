@@ -15,11 +15,6 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// boardDrawing is game g's board for a viewer's theme.
-func boardDrawing(g *game.Game, id gobot.GameID, theme string) *protocol.Drawing {
-	return &protocol.Drawing{Game: g, ID: id, Theme: theme}
-}
-
 // present completes rep: its drawing becomes its Image. A board that
 // fails to draw is logged and the reply goes without it; a replay that
 // fails is the reply's error.
@@ -157,8 +152,8 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		{Name: "Game", Value: say.Config(g.Config(), match.Clock) + say.VacationHeader(match.NoVacation), Inline: false},
 	}
 	if what == "" || liveImage(tx, l) { // a live game's announcements are compact (liveimages.go)
-		rep.Draw = boardDrawing(g, match.ID, playerIn(tx, r.By).Theme)
-		rep.Draw.Votes = flow.VoteMarks(l.Loaded) // an open window's votes (vote.go)
+		// the board in the viewer's theme, an open window's votes on it (vote.go)
+		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: flow.VoteMarks(l.Loaded)}
 		rep.Board = say.TextBoard(g)
 	}
 	if next != "" && what != "" {
