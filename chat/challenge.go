@@ -30,40 +30,37 @@ func prepareChallenge(p *Prep) (any, error) {
 	}
 	name, level, hasLevel, opponent := a.Engine, a.Level, a.HasLevel, a.User
 	if opponent != "" {
-		return nil, errorf("Play either a person or the computer: leave out %s, or leave out engine=.", protocol.Mention(opponent))
+		return nil, say.EngineAndPerson(opponent)
 	}
 	info, ok := b.engineInfo(name)
 	if !ok {
-		if names := b.engineNames(); len(names) > 0 {
-			return nil, errorf("There is no engine %s here; the engines are %s (%s describes them).", protocol.Echo(name), strings.Join(names, ", "), b.cmd("engines"))
-		}
-		return nil, errorf("This bot has no computer opponent configured. %s says more.", b.cmd("engines"))
+		return nil, say.NoEngine(name, b.engineNames())
 	}
 	name = info.Name
 	if !hasLevel && len(info.Levels) > 0 {
 		level = info.Levels[0]
 	}
 	if hasLevel && len(info.Levels) > 0 && !slices.Contains(info.Levels, level) {
-		return nil, errorf("%s has levels %s, not %d.", name, say.IntList(info.Levels), level)
+		return nil, say.EngineLevel(name, info.Levels, level)
 	}
 	if a.Choice["rated"] == "rated" && !b.cfg.RateEngineGames {
-		return nil, errorf("Games against %s are never rated here; leave out rated.", name)
+		return nil, say.EngineUnrated(name, false)
 	}
 	if a.Rating.Auto {
-		return nil, errorf("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+		return nil, say.EngineUnrated(name, true)
 	}
 	o := a.Options
 	o.Placement = a.Choice["placement"]
 	room := p.Room
 	if room != nil && room.NoEngines {
-		return nil, errorf("Games against the computer are turned off in this room (a room admin can turn them on with %s).", b.cmd("settings engines=on"))
+		return nil, say.EnginesOff(true)
 	}
-	cfg, clock, color, err := b.challengeConfig(room, o)
+	cfg, clock, color, err := o.Config(b.gameDefaults(room))
 	if err != nil {
 		return nil, err
 	}
 	if err := b.eng.engines.Check(ctx, name, cfg, level); err != nil {
-		return nil, errorf("%s can't play that game: %s", name, protocol.ClipRunes(err.Error(), 300))
+		return nil, say.EngineCannot(name, err)
 	}
 	return &engineGame{name: name, level: level, cfg: cfg, clock: clock, color: color}, nil
 }
@@ -87,7 +84,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	threads := false
 	if rm, err := tx.Room(r.Room); err == nil {
 		if rm.NoEngines {
-			return Result{}, errorf("Games against the computer are turned off in this room.")
+			return Result{}, say.EnginesOff(false)
 		}
 		threads = rm.Threads
 	} else if !errors.Is(err, gobot.ErrNotFound) {
@@ -125,7 +122,7 @@ func (b *core) beginReply(tx gobot.Tx, r *protocol.Request, l *loaded, text stri
 	rep := b.gameReply(&fx, tx, l, r, text)
 	if threads && !r.DM {
 		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
+		rep.ThreadName = say.GameName(l.Match.ID)
 	}
 	if err := b.autoWidget(tx, r, &rep, l.Match); err != nil {
 		return Result{}, err
@@ -169,41 +166,38 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if a.HasLevel && a.Engine == "" {
-		return Result{}, errorf("level= is for games against the computer: add engine=NAME (%s lists them).", b.cmd("engines"))
+		return Result{}, say.LevelWithoutEngine()
 	}
 	if a.Engine != "" {
 		if v := a.Choice["vacation"]; v != "" {
-			return Result{}, errorf("vacation=%s changes nothing against the computer: vacations never stop an engine game's clock.", v)
+			return Result{}, say.EngineVacation(v)
 		}
 		eg, _ := call.Prepared.(*engineGame)
 		return b.engineChallenge(tx, r, a, eg)
 	}
 	if opponent == r.User.ID {
-		return Result{}, errorf("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
+		return Result{}, say.ChallengeSelf()
 	}
 	if opponent == "" && r.DM {
-		return Result{}, errorf("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", b.cmd("challenge @player"))
+		return Result{}, say.OpenChallengeInDM()
 	}
 	room, err := tx.Room(r.Room)
 	if err != nil && !errors.Is(err, gobot.ErrNotFound) {
 		return Result{}, err
 	}
-	cfg, clock, color, err := b.challengeConfig(room, o)
+	dflt, here := b.gameDefaults(room)
+	cfg, clock, color, err := o.Config(dflt, here)
 	if err != nil {
 		return Result{}, err
 	}
 	if a.Vote > 0 && clock.Kind == gobot.NoClock { // vote.go: the room's side needs time like any side
 		if o.Clock != nil {
-			def := "3 days a move"
-			if room != nil && room.Clock != "" && room.Clock != "none" {
-				def = "this room's default, " + protocol.ClipArg(room.Clock)
-			}
-			return Result{}, errorf("A vote game against a person needs a clock (nobody can ask a room to resign): leave clock= out for %s, or give one like clock=1d.", def)
+			return Result{}, say.VoteNeedsClock(here.Clock)
 		}
 		clock = voteDefaultClock
 	}
 	if a.Choice["vacation"] == "off" && clock.Kind == gobot.NoClock {
-		return Result{}, errorf("vacation=off is for a game with a clock, and this one has none: add one, like clock=3d, or leave vacation=off out.")
+		return Result{}, say.NoClockVacationOff()
 	}
 	terms := flow.RatingTerms{Community: communityOf(r), From: r.User.ID, To: opponent, Auto: ro.Auto, Rated: ro.Rated, Fixed: o.Handicap != nil || o.Komi != nil}
 	rated, auto, err := flow.RateChallenge(tx, terms, &cfg, &color)
@@ -266,105 +260,14 @@ func (b *core) rememberUser(tx gobot.Tx, u protocol.User, t time.Time) error {
 	return tx.PutPlayer(p)
 }
 
-// challengeConfig merges the typed options with the room's and the
-// bot's defaults and checks the result.
-func (b *core) challengeConfig(room *gobot.Room, o protocol.GameOptions) (game.Config, gobot.TimeControl, string, error) {
-	var cfg game.Config
-	rulesText := b.cfg.Rules
-	if room != nil && room.Rules != "" {
-		rulesText = room.Rules
+// gameDefaults are the bot's and room's defaults a challenge's options
+// fall back on (protocol.GameOptions.Config).
+func (b *core) gameDefaults(room *gobot.Room) (bot, here protocol.Defaults) {
+	bot = protocol.Defaults{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
+	if room != nil {
+		here = protocol.Defaults{Rules: room.Rules, Width: room.Width, Height: room.Height, Komi: room.Komi, Clock: room.Clock}
 	}
-	spec := rulesText
-	switch {
-	case o.Rules != nil && o.RulesPreset == "" && len(o.RulesOpts) > 0:
-		// Options alone (ko=simple) change the room's ruleset.
-		spec = rulesText + " " + o.RulesText
-	case o.Rules != nil:
-		spec = o.RulesText
-	}
-	rules, err := game.ParseRules(spec)
-	if err != nil {
-		if o.Rules == nil {
-			return cfg, gobot.TimeControl{}, "", errorf("the default rules %q don't work: %v", rulesText, err)
-		}
-		return cfg, gobot.TimeControl{}, "", errorf("%s", protocol.RulesError(err, spec))
-	}
-	cfg.Rules = rules
-	base, hasBase, komiGiven := protocol.RulesBase(spec)
-	cfg.Width, cfg.Height = b.cfg.Width, b.cfg.Height
-	if room != nil && room.Width > 0 {
-		cfg.Width, cfg.Height = room.Width, room.Height
-	}
-	if o.Width > 0 {
-		cfg.Width, cfg.Height = o.Width, o.Height
-	}
-	if hasBase {
-		if err := base.CheckBoard(cfg.Width, cfg.Height); err != nil {
-			return cfg, gobot.TimeControl{}, "", errorf("%v: choose a size like 9, 13 or 19.", err)
-		}
-	}
-	if o.Handicap != nil {
-		cfg.Handicap = *o.Handicap
-		if cfg.Handicap == 1 && !(hasBase && base.Komi.OneStone) {
-			oneStone := 0.5 // a handicap game's komi, at most 0.5
-			if hasBase {
-				oneStone = min(base.Komi.Handicap, 0.5)
-			}
-			return cfg, gobot.TimeControl{}, "", errorf("Under %s rules a handicap starts at 2 stones; handicap=1 would place none. For Black to play first with the handicap komi, write komi=%s instead.", cfg.Rules.Name, game.FormatKomi(oneStone))
-		}
-	}
-	if o.Placement != "" {
-		cfg.Rules.Placement = map[string]game.Placement{"fixed": game.PlacementFixed, "free": game.PlacementFree, "white-passes": game.PlacementWhitePasses}[o.Placement]
-	}
-	// The komi: as the rules text says it, else by the policy of the
-	// preset it starts from (for this size and handicap), else as a
-	// custom ruleset's.
-	var komi float64
-	switch {
-	case komiGiven:
-		komi = cfg.Rules.Komi
-	case hasBase:
-		komi = base.Komi.For(cfg.Width, cfg.Height, cfg.Handicap)
-	default:
-		komi = cfg.Rules.DefaultKomi(cfg.Width, cfg.Height, cfg.Handicap)
-	}
-	if cfg.Handicap == 0 { // an even game: the bot's and the room's komi
-		if b.cfg.Komi != nil {
-			komi = *b.cfg.Komi
-		}
-		if room != nil && room.Komi != nil {
-			komi = *room.Komi
-		}
-	}
-	if o.Komi != nil {
-		komi = *o.Komi
-	}
-	cfg.Rules.Komi = komi
-	if _, err := game.New(cfg); err != nil {
-		if errors.Is(err, game.ErrHandicap) {
-			return cfg, gobot.TimeControl{}, "", errorf("A %d-stone handicap has no fixed points on a %s board: add placement=free so Black places the stones anywhere.", cfg.Handicap, game.SizeString(cfg.Width, cfg.Height))
-		}
-		return cfg, gobot.TimeControl{}, "", errorf("those options don't make a game: %v", err)
-	}
-	clockText := b.cfg.Clock
-	if room != nil && room.Clock != "" {
-		clockText = room.Clock
-	}
-	var clock gobot.TimeControl
-	if o.Clock != nil {
-		clock = *o.Clock
-	} else {
-		c, err := protocol.ParseClock(clockText)
-		if err != nil {
-			return cfg, gobot.TimeControl{}, "", err
-		}
-		clock = c
-	}
-	color := o.Color
-	if color == "" {
-		color = "random"
-	}
-	return cfg, clock, color, nil
+	return bot, here
 }
 
 func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {

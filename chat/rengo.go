@@ -32,7 +32,7 @@ func cmdRengo(call *Call) (Result, error) {
 	}
 	o := a.Options
 	o.Placement = a.Choice["placement"]
-	cfg, clock, color, err := b.challengeConfig(room, o)
+	cfg, clock, color, err := o.Config(b.gameDefaults(room))
 	if err != nil {
 		return Result{}, err
 	}

@@ -222,7 +222,7 @@ func cmdVote(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if !match.Active() {
-		return Result{}, errorf("Game #%d is over: %s.", match.ID, say.ResultWords(match.Result))
+		return Result{}, say.IsOver(match)
 	}
 	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
 		return Result{}, say.VoteElsewhere(match)

@@ -3,6 +3,7 @@ package say
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -137,4 +138,83 @@ func WhichChallenge(cands []*gobot.Challenge, mine bool, command string) error {
 		}
 	}
 	return Refusef("Which challenge? %s. Add it, like %s.", protocol.ListSome(names), Cmd(fmt.Sprintf("%s #%d", command, cands[0].ID)))
+}
+
+// GameName is game id's name as a message's title: "Game #7".
+func GameName(id gobot.GameID) string { return fmt.Sprintf("Game #%d", id) }
+
+// ChallengeSelf refuses a challenge to oneself.
+func ChallengeSelf() error {
+	return Refusef("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
+}
+
+// OpenChallengeInDM refuses an open challenge in a direct conversation.
+func OpenChallengeInDM() error {
+	return Refusef("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", Cmd("challenge @player"))
+}
+
+// VoteNeedsClock refuses clock=none in a vote game against a person;
+// roomClock is the room's default clock as typed ("": none).
+func VoteNeedsClock(roomClock string) error {
+	def := "3 days a move"
+	if roomClock != "" && roomClock != "none" {
+		def = "this room's default, " + protocol.ClipArg(roomClock)
+	}
+	return Refusef("A vote game against a person needs a clock (nobody can ask a room to resign): leave clock= out for %s, or give one like clock=1d.", def)
+}
+
+// NoClockVacationOff refuses vacation=off in a game without a clock.
+func NoClockVacationOff() error {
+	return Refusef("vacation=off is for a game with a clock, and this one has none: add one, like clock=3d, or leave vacation=off out.")
+}
+
+// LevelWithoutEngine refuses level= in a challenge to a person.
+func LevelWithoutEngine() error {
+	return Refusef("level= is for games against the computer: add engine=NAME (%s lists them).", Cmd("engines"))
+}
+
+// EngineVacation refuses vacation=v in a challenge to an engine.
+func EngineVacation(v string) error {
+	return Refusef("vacation=%s changes nothing against the computer: vacations never stop an engine game's clock.", v)
+}
+
+// EngineAndPerson refuses a challenge to both a person and an engine.
+func EngineAndPerson(opponent gobot.UserID) error {
+	return Refusef("Play either a person or the computer: leave out %s, or leave out engine=.", protocol.Mention(opponent))
+}
+
+// NoEngine refuses a challenge to engine name, which is not among names.
+func NoEngine(name string, names []string) error {
+	if len(names) > 0 {
+		return Refusef("There is no engine %s here; the engines are %s (%s describes them).", protocol.Echo(name), strings.Join(names, ", "), Cmd("engines"))
+	}
+	return Refusef("This bot has no computer opponent configured. %s says more.", Cmd("engines"))
+}
+
+// EngineLevel refuses level, which engine name does not have.
+func EngineLevel(name string, levels []int, level int) error {
+	return Refusef("%s has levels %s, not %d.", name, IntList(levels), level)
+}
+
+// EngineUnrated refuses a rated challenge to engine name, or (auto) one
+// with handicap=auto.
+func EngineUnrated(name string, auto bool) error {
+	if auto {
+		return Refusef("handicap=auto needs two ratings; against %s give a number, like handicap=2.", name)
+	}
+	return Refusef("Games against %s are never rated here; leave out rated.", name)
+}
+
+// EnginesOff refuses a challenge to an engine in a room without them;
+// hint adds how to turn them on.
+func EnginesOff(hint bool) error {
+	if hint {
+		return Refusef("Games against the computer are turned off in this room (a room admin can turn them on with %s).", Cmd("settings engines=on"))
+	}
+	return Refusef("Games against the computer are turned off in this room.")
+}
+
+// EngineCannot refuses a game engine name can't play (err: why).
+func EngineCannot(name string, err error) error {
+	return Refusef("%s can't play that game: %s", name, protocol.ClipRunes(err.Error(), 300))
 }
