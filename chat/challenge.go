@@ -143,7 +143,9 @@ func (b *core) begin(tx gobot.Tx, c *gobot.Challenge, o flow.Opening) (*loaded, 
 	if gr := l.Match.Rating; gr != nil {
 		gr.BlackRank, gr.WhiteRank = b.rankLabel(tx, gr.Community, l.Match.Black), b.rankLabel(tx, gr.Community, l.Match.White)
 	}
-	if err := b.gameBegins(tx, l, o.At); err != nil { // vacation.go
+	corrupt, err := flow.GameBegins(tx, b.cfg.Vacation, l.Loaded, o.At) // vacation.go
+	b.logCorrupt(corrupt)
+	if err != nil {
 		return nil, err
 	}
 	b.engineDue(l, o.At)

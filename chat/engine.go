@@ -14,7 +14,6 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
-	"github.com/gobotgo/gobot/game"
 )
 
 // EnginePlatform is the platform of engine players' user IDs.
@@ -93,16 +92,11 @@ func (b *core) engines() flow.Engines {
 	return flow.Engines{Running: b.eng.engines != nil, Scorer: b.eng.scorer}
 }
 
-// engineJob is the engine's job in match (flow.Engines.Job).
-func (b *core) engineJob(match *gobot.Match, g *game.Game) flow.EngineJob {
-	return b.engines().Job(match, g)
-}
-
 // engineDue marks the game due in the deadline index when an engine has
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
 func (b *core) engineDue(l *loaded, t time.Time) {
-	if b.engineJob(l.Match, l.G) != flow.JobNone {
+	if b.engines().Job(l.Match, l.G) != flow.JobNone {
 		l.Match.Deadline, l.Match.Reminded = t, 0
 	}
 }
@@ -110,7 +104,7 @@ func (b *core) engineDue(l *loaded, t time.Time) {
 // wakeEngine queues the engine's turn in game l, if it has one, for
 // after the commit, so the turn reads the committed game.
 func (b *core) wakeEngine(fx *Effects, l *loaded) {
-	if l == nil || b.engineJob(l.Match, l.G) == flow.JobNone {
+	if l == nil || b.engines().Job(l.Match, l.G) == flow.JobNone {
 		return
 	}
 	fx.wake(l.Match.ID)
@@ -155,7 +149,7 @@ func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	if err != nil {
 		return false, false
 	}
-	mine = b.engineJob(l.Match, l.G) != flow.JobNone
+	mine = b.engines().Job(l.Match, l.G) != flow.JobNone
 	return mine, mine
 }
 
@@ -213,7 +207,7 @@ func askEngine(c *JobCall) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := b.engineJob(snap.Match, snap.G)
+	job := b.engines().Job(snap.Match, snap.G)
 	if job == flow.JobNone {
 		return nil, nil
 	}
@@ -270,7 +264,7 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 		if err := tx.PutMatch(l.Match); err != nil {
 			return Done{}, err
 		}
-		if b.engineJob(l.Match, l.G) != flow.JobNone {
+		if b.engines().Job(l.Match, l.G) != flow.JobNone {
 			fx.wake(id)
 		}
 		return done("kept the players' marking", "", fx)
@@ -299,7 +293,7 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.Match.Room, At: now, By: by}, what)
 		fx.notify(protocol.Message{Room: l.Match.Room, Reply: rep})
 	}
-	if b.engineJob(l.Match, l.G) != flow.JobNone {
+	if b.engines().Job(l.Match, l.G) != flow.JobNone {
 		fx.wake(id) // more engine work follows (engineTurn goes on)
 	}
 	return done(turn.Job.String(), step, fx)

@@ -367,7 +367,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 		}
 	}
 	l.Match.Record = l.G.Record()
-	l.note = b.passAwayTurns(tx, l) // rengo.go
+	l.note = say.TurnsPassed(namer(tx), l.Match, flow.PassAwayTurns(tx, l.Loaded))
 	l.Match.Updated = r.Time
 	b.engineDue(l, r.Time)
 	if err := tx.PutMatch(l.Match); err != nil {

@@ -43,11 +43,6 @@ func (b *core) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
 	return err
 }
 
-// sgfRanks are the SGF BR and WR of match: the ranks when it began.
-func sgfRanks(match *gobot.Match) (br, wr string) {
-	return say.RankAt(match, game.Black), say.RankAt(match, game.White)
-}
-
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.
 func (b *core) stateRank(tx gobot.Tx, r *protocol.Request, v string) error {

@@ -131,26 +131,3 @@ func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handl
 	d, err = done("team timeout", step, fx)
 	return d, true, err
 }
-
-// passAwayTurns passes a team game's turn on from players on vacation
-// (flow.PassAwayTurns) and returns what to say ("" when the player to
-// move is present). Call it on the stored state: after a move is
-// recorded in l.Match.
-func (b *core) passAwayTurns(tx gobot.Tx, l *loaded) string {
-	return say.TurnsPassed(namer(tx), l.Match, flow.PassAwayTurns(tx, l.Loaded))
-}
-
-// teamLostNote says, when a team game is lost on time, that the whole
-// team timed out in a row.
-func teamLostNote(tx gobot.Tx, match *gobot.Match, c game.Color) string {
-	var present, away []gobot.UserID
-	if match.Side(c).Rotates() {
-		present, away = flow.TeamPresence(tx, match.Teams.Team(c))
-	}
-	return say.TeamLost(namer(tx), match, c, present, away)
-}
-
-// seatField is who plays colour c, for the board's header (say.Seat).
-func seatField(tx gobot.Tx, match *gobot.Match, g *game.Game, c game.Color) string {
-	return say.Seat(namer(tx), match, g, c, say.RankSuffix(match, c))
-}

@@ -69,7 +69,7 @@ func runClock(c *JobCall) (Done, error) {
 		if err := tx.PutMatch(match); err != nil {
 			return Done{}, err
 		}
-		what := say.RanOut(late) + teamLostNote(tx, match, o.Lost)
+		what := say.RanOut(late) + say.TeamLost(namer(tx), match, o.Lost, flow.TeamPresence(tx, match, o.Lost))
 		if late == gobot.VoteSeat { // vote.go: the room's clock
 			what = say.RoomTimeout(match, l.G)
 		}

@@ -17,15 +17,6 @@ import (
 // so it happens once with several processes and across restarts), with
 // a reminder a day before.
 
-// gameBegins starts the week count of the game's players and stops its
-// clock at once if one of them is on vacation (flow.GameBegins). Called
-// when a game begins, before it is stored.
-func (b *core) gameBegins(tx gobot.Tx, l *loaded, t time.Time) error {
-	corrupt, err := flow.GameBegins(tx, b.cfg.Vacation, l.Loaded, t)
-	b.logCorrupt(corrupt)
-	return err
-}
-
 // logCorrupt logs the records an operation left out as corrupt.
 func (b *core) logCorrupt(errs []error) {
 	for _, err := range errs {

@@ -103,7 +103,7 @@ func cmdSGF(call *Call) (Result, error) {
 func sgfInfo(tx gobot.Tx, match *gobot.Match) game.GameInfo {
 	info := game.GameInfo{Black: displayName(tx, match.Black), White: displayName(tx, match.White),
 		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
-	info.BlackRank, info.WhiteRank = sgfRanks(match)
+	info.BlackRank, info.WhiteRank = say.RankAt(match, game.Black), say.RankAt(match, game.White)
 	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
 		info.Black, info.White = say.Names(namer(tx), t.Black), say.Names(namer(tx), t.White)
 	}

@@ -51,9 +51,6 @@ func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
 // time like any side, and nobody can ask a room to resign.
 var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * time.Hour}
 
-// newVote starts the voting of a game whose window is w.
-func newVote(w time.Duration) *gobot.Vote { return &gobot.Vote{Window: w} }
-
 // voteRefusal explains, to a caller who is not a player of the vote game
 // a play, pass, resign or undo refers to, that the room moves by vote;
 // undo is refused in vote games to everyone. nil: not a vote game, or
@@ -296,7 +293,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 		return Done{}, err
 	}
 	var fx Effects
-	if b.engineJob(match, l.G) != flow.JobNone {
+	if b.engines().Job(match, l.G) != flow.JobNone {
 		fx.wake(match.ID)
 	}
 	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)

@@ -317,7 +317,7 @@ func TeamTimeout(tx gobot.Tx, l *Loaded, now time.Time) (out TeamTimedOut, handl
 	t := match.Teams
 	// The run that loses is every player present: members on vacation
 	// have no turns (PassAwayTurns); with all away, every member.
-	present, _ := TeamPresence(tx, t.Team(c))
+	present := TeamPresence(tx, match, c).Present
 	if need := cmp.Or(len(present), len(t.Team(c))); t.Late[c]+1 >= need {
 		return TeamTimedOut{}, false, nil
 	}
@@ -332,15 +332,22 @@ func TeamTimeout(tx gobot.Tx, l *Loaded, now time.Time) (out TeamTimedOut, handl
 	return out, true, tx.PutMatch(match)
 }
 
-// TeamPresence splits a team into its players who are not on vacation
-// and those who are.
-func TeamPresence(tx gobot.Tx, team []gobot.UserID) (present, away []gobot.UserID) {
-	for _, u := range team {
+// Presence splits a team into its players who are not on vacation and
+// those who are.
+type Presence struct{ Present, Away []gobot.UserID }
+
+// TeamPresence is the presence of colour c's team in match (the zero
+// Presence when c is no team).
+func TeamPresence(tx gobot.Tx, match *gobot.Match, c game.Color) (p Presence) {
+	if !match.Side(c).Rotates() {
+		return p
+	}
+	for _, u := range match.Teams.Team(c) {
 		if OnVacation(tx, u) {
-			away = append(away, u)
+			p.Away = append(p.Away, u)
 		} else {
-			present = append(present, u)
+			p.Present = append(p.Present, u)
 		}
 	}
-	return present, away
+	return p
 }

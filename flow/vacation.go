@@ -262,7 +262,7 @@ func StopClocks(tx gobot.Tx, games []*Loaded, u gobot.UserID, now time.Time) ([]
 		m := l.Match
 		if s := m.Side(m.ColorOf(u)); s.Rotates() { // team.go: no team game stops
 			out[i].Clock = ClockTeam
-			if present, _ := TeamPresence(tx, s.Players); len(present) == 0 {
+			if len(TeamPresence(tx, m, m.ColorOf(u)).Present) == 0 {
 				out[i].Clock = ClockTeamAway
 			}
 			t, err := PassTurnNow(tx, l, u, now)

@@ -183,22 +183,22 @@ func TurnsPassed(n Namer, match *gobot.Match, t flow.TurnsPassed) string {
 // TeamLost says, when a team game is lost on time by colour c, that the
 // whole team (its players present, when some are away) timed out in a
 // row; "" when c is no team.
-func TeamLost(n Namer, match *gobot.Match, c game.Color, present, away []gobot.UserID) string {
+func TeamLost(n Namer, match *gobot.Match, c game.Color, p flow.Presence) string {
 	if !match.Side(c).Rotates() {
 		return ""
 	}
-	if len(away) > 0 && len(present) > 0 {
-		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, present), c.Name())
+	if len(p.Away) > 0 && len(p.Present) > 0 {
+		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, p.Present), c.Name())
 	}
 	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, match.Teams.Team(c)), c.Name())
 }
 
 // Seat is who plays colour c, for the board's header: the player with
-// rank (their rank's words), or in a team game the team, with whose turn
+// their rank (RankSuffix), or in a team game the team, with whose turn
 // it is.
-func Seat(n Namer, match *gobot.Match, g *game.Game, c game.Color, rank string) string {
+func Seat(n Namer, match *gobot.Match, g *game.Game, c game.Color) string {
 	if !match.Side(c).Rotates() {
-		return protocol.Mention(match.Side(c).ToMove()) + rank
+		return protocol.Mention(match.Side(c).ToMove()) + RankSuffix(match, c)
 	}
 	s := Names(n, match.Teams.Team(c))
 	if g.Phase() == game.Playing && g.ToMove() == c {
