@@ -289,48 +289,9 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 
 // findChallenge resolves "#3" or the single pending challenge that r's
 // caller may answer (to them, or open in this room) or withdraw (mine).
-func findChallenge(tx gobot.Tx, b *core, r *protocol.Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
-	if id != 0 {
-		c, err := tx.Challenge(id)
-		if errors.Is(err, gobot.ErrNotFound) {
-			return nil, say.NoChallenge(id, mine)
-		}
-		return c, err
-	}
-	var cands []*gobot.Challenge
-	pending, err := tx.PendingChallenges(r.User.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range pending {
-		if mine == (c.From == r.User.ID) {
-			cands = append(cands, c)
-		}
-	}
-	if !mine {
-		open, err := tx.RoomChallenges(r.Room)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range open {
-			if c.Open() && c.From != r.User.ID { // a team challenge names its players
-				cands = append(cands, c)
-			}
-		}
-	}
-	switch len(cands) {
-	case 1:
-		return cands[0], nil
-	case 0:
-		for _, c := range pending {
-			if !mine && c.From == r.User.ID && c.Room == r.Room {
-				// Your own challenge waits for the other player.
-				return nil, say.OwnChallengeWaits(c)
-			}
-		}
-		return nil, say.NoChallenge(0, mine)
-	}
-	return nil, say.WhichChallenge(cands, mine, r.Command)
+func findChallenge(tx gobot.Tx, r *protocol.Request, id gobot.ChallengeID, mine bool) (*gobot.Challenge, error) {
+	c, err := flow.FindChallenge(tx, id, r.User.ID, r.Room, mine)
+	return c, say.ChallengeRefusal(err, mine, r.Command)
 }
 
 func cmdAccept(call *Call) (Result, error) {
@@ -338,7 +299,7 @@ func cmdAccept(call *Call) (Result, error) {
 		return res, err
 	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	c, err := findChallenge(tx, b, r, a.Challenge, false)
+	c, err := findChallenge(tx, r, a.Challenge, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -359,7 +320,7 @@ func cmdAccept(call *Call) (Result, error) {
 
 // answerChallenge withdraws (mine) or declines the challenge r names.
 func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {
-	c, err := findChallenge(tx, b, r, ref, mine)
+	c, err := findChallenge(tx, r, ref, mine)
 	if err != nil {
 		return protocol.Reply{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -33,7 +34,7 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 	b.query(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		if cmd == "vote" { // the room's vote games (vote.go)
-			games, _ = roomVoteGames(tx, &r)
+			games, _ = flow.RoomVoteGames(tx, r.Room)
 		}
 		if strings.Contains(arg, "game") {
 			for _, match := range games {

@@ -222,14 +222,14 @@ func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlay
 		}
 	}
 	if len(here) == 0 && asPlayer { // a voter acts for the room (vote.go)
-		if here, err = votedHere(tx, r); err != nil {
+		if here, err = flow.VotedHere(tx, r.Room, r.User.ID); err != nil {
 			return nil, err
 		}
 		if len(here) == 0 {
 			// Someone who has not voted is a member of the room all the
 			// same: the room's vote game is the one they mean, and its
 			// handler says what they may do there.
-			if here, err = roomVoteGames(tx, r); err != nil {
+			if here, err = flow.RoomVoteGames(tx, r.Room); err != nil {
 				return nil, err
 			}
 		}

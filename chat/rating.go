@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"sort"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -68,24 +67,6 @@ func cmdRating(call *Call) (Result, error) {
 	return Result{Reply: protocol.Reply{Title: "Rating", Text: say.RatingCard(who, rec, found)}}, nil
 }
 
-// SortLeaderboard orders ratings for a leaderboard by a conservative
-// rating, r − 2·RD (rating.Player.Low: what the player has reached with
-// 95% confidence), highest first, then by rating, then by user: a
-// newcomer with one lucky win (1662 ± 581) stays below a regular whose
-// rating is known (1533 ± 261) until more games confirm it.
-func SortLeaderboard(rs []*gobot.PlayerRating) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
-		if li != lj {
-			return li > lj
-		}
-		if rs[i].Rating != rs[j].Rating {
-			return rs[i].Rating > rs[j].Rating
-		}
-		return rs[i].User < rs[j].User
-	})
-}
-
 // cmdTop shows the community's leaderboard.
 func cmdTop(call *Call) (Result, error) {
 	tx, b, r := call.Tx, call.bot, call.Req
@@ -97,15 +78,9 @@ func cmdTop(call *Call) (Result, error) {
 	if err != nil {
 		b.log.Error("leaderboard", "community", c, "err", err)
 	}
-	var rs []*gobot.PlayerRating
-	for _, x := range all {
-		if x.Games > 0 {
-			rs = append(rs, x)
-		}
-	}
+	rs := flow.Leaderboard(all)
 	if len(rs) == 0 {
 		return Result{Reply: protocol.Reply{Text: say.NoLeaderboard()}}, nil
 	}
-	SortLeaderboard(rs)
 	return Result{Reply: protocol.Reply{Title: "Leaderboard", Text: say.Leaderboard(namer(tx), rs)}}, nil
 }

@@ -67,7 +67,7 @@ func cmdRengo(call *Call) (Result, error) {
 // cmdAccept goes on as for two players).
 func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	c, err := findChallenge(tx, b, r, a.Challenge, false)
+	c, err := findChallenge(tx, r, a.Challenge, false)
 	if err != nil || !c.ForTeams() {
 		return Result{}, false, nil // cmdAccept says what is wrong
 	}
@@ -101,8 +101,8 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 // declineTeam is `decline` of a team challenge: any named player's
 // decline cancels it (ok false: not a team challenge).
 func declineTeam(call *Call) (res Result, ok bool, err error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	c, err := findChallenge(tx, b, r, a.Challenge, false)
+	tx, r, a := call.Tx, call.Req, call.Args
+	c, err := findChallenge(tx, r, a.Challenge, false)
 	if err != nil || !c.ForTeams() {
 		return Result{}, false, nil
 	}

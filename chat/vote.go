@@ -11,7 +11,6 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
-	"github.com/gobotgo/gobot/game"
 )
 
 // Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
@@ -56,50 +55,7 @@ var voteDefaultClock = gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * 
 // undo is refused in vote games to everyone. nil: not a vote game, or
 // the caller plays it (the opponent moves as usual).
 func (b *core) voteRefusal(tx gobot.Tx, r *protocol.Request, id gobot.GameID) error {
-	var match *gobot.Match
-	if id != 0 {
-		m, err := tx.Match(id)
-		if err != nil {
-			return nil // findGame says what is wrong
-		}
-		match = m
-	} else {
-		mine, err := tx.ActiveGames(r.User.ID)
-		if err != nil {
-			return err
-		}
-		var here []*gobot.Match
-		for _, g := range mine {
-			if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-				here = append(here, g)
-			}
-		}
-		switch {
-		case len(here) == 1 && here[0].Has(gobot.SideRoom) && r.Command == "undo":
-			match = here[0] // the room's opponent has no undo either
-		case len(here) > 0:
-			return nil // the caller's own game here comes first
-		default:
-			games, err := roomVoteGames(tx, r)
-			if err != nil || len(games) == 0 {
-				return err
-			}
-			match = games[0]
-			if len(games) > 1 && r.Command != "undo" {
-				return say.SeveralVoteGames(r.Command, games)
-			}
-		}
-	}
-	if !match.Has(gobot.SideRoom) || !match.Active() {
-		return nil
-	}
-	if r.Command == "undo" {
-		return say.NoVoteUndo()
-	}
-	if match.ColorOf(r.User.ID) != game.Empty {
-		return nil
-	}
-	return say.VotesInstead(match, r.Command)
+	return say.RoomMoves(flow.VoteTurn(tx, id, r.User.ID, r.Room, r.DM, r.Command == "undo"), r.Command)
 }
 
 // roomVoteLines are games' lines for the room's vote games, for the
@@ -109,7 +65,7 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 	if r.DM {
 		return nil
 	}
-	games, err := roomVoteGames(tx, r)
+	games, err := flow.RoomVoteGames(tx, r.Room)
 	if err != nil {
 		b.log.Error("games: the room's vote games", "err", err)
 		return nil
@@ -128,41 +84,6 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 	return lines
 }
 
-// roomVoteGames are the active vote games of r's room (its thread's, in
-// a thread).
-func roomVoteGames(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
-	games, err := tx.RoomGames(r.Room, true)
-	if gobot.Damaged(err) != nil {
-		err = nil // the readable ones
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []*gobot.Match
-	for _, g := range games {
-		if g.Has(gobot.SideRoom) {
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
-// votedHere are the active vote games in r's room in which the caller
-// has voted: their scoring commands act for the room (findGame).
-func votedHere(tx gobot.Tx, r *protocol.Request) ([]*gobot.Match, error) {
-	games, err := roomVoteGames(tx, r)
-	if err != nil {
-		return nil, err
-	}
-	var out []*gobot.Match
-	for _, g := range games {
-		if g.Vote.Voted(r.User.ID) {
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
 // findVoteGame resolves the game a vote is for: "#7", or the room's one
 // active vote game.
 func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*gobot.Match, error) {
@@ -176,7 +97,7 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 		}
 		return match, nil
 	}
-	games, err := roomVoteGames(tx, r)
+	games, err := flow.RoomVoteGames(tx, r.Room)
 	if err != nil {
 		return nil, err
 	}

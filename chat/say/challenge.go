@@ -97,9 +97,27 @@ func AnswerRefusal(err error, c *gobot.Challenge, by gobot.UserID) error {
 	return err
 }
 
-// NoChallenge refuses a challenge reference: there is no challenge id;
+// ChallengeRefusal words flow.FindChallenge's refusals of a reference
+// by command (mine: to the caller's own challenge); other errors are
+// returned as they are.
+func ChallengeRefusal(err error, mine bool, command string) error {
+	var no flow.NoChallenge
+	var own flow.OwnChallengeWaits
+	var which flow.WhichChallenge
+	switch {
+	case errors.As(err, &no):
+		return noChallenge(no.ID, mine)
+	case errors.As(err, &own):
+		return ownChallengeWaits(own.C)
+	case errors.As(err, &which):
+		return whichChallenge(which.Cands, mine, command)
+	}
+	return err
+}
+
+// noChallenge refuses a challenge reference: there is no challenge id;
 // with id 0, none waits for the caller (mine: none of theirs to cancel).
-func NoChallenge(id gobot.ChallengeID, mine bool) error {
+func noChallenge(id gobot.ChallengeID, mine bool) error {
 	switch {
 	case id != 0:
 		return Refusef("There is no challenge #%d.", id)
@@ -109,10 +127,10 @@ func NoChallenge(id gobot.ChallengeID, mine bool) error {
 	return Refusef("There is no challenge waiting for you here. Start one with %s.", Cmd("challenge @player"))
 }
 
-// OwnChallengeWaits refuses answering one's own challenge c, which
+// ownChallengeWaits refuses answering one's own challenge c, which
 // waits for its opponent, anyone here, or the players of a team
 // challenge who have not accepted.
-func OwnChallengeWaits(c *gobot.Challenge) error {
+func ownChallengeWaits(c *gobot.Challenge) error {
 	who := "anyone here"
 	if c.To != "" {
 		who = protocol.Mention(c.To)
@@ -123,9 +141,9 @@ func OwnChallengeWaits(c *gobot.Challenge) error {
 	return Refusef("Your challenge #%d is waiting for %s to accept it; you can't answer your own (%s withdraws it).", c.ID, who, Cmd(fmt.Sprintf("cancel #%d", c.ID)))
 }
 
-// WhichChallenge asks which of cands the command means (mine: the
+// whichChallenge asks which of cands the command means (mine: the
 // caller's own, to withdraw).
-func WhichChallenge(cands []*gobot.Challenge, mine bool, command string) error {
+func whichChallenge(cands []*gobot.Challenge, mine bool, command string) error {
 	var names []string
 	for _, c := range cands {
 		switch {

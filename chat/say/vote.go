@@ -2,6 +2,7 @@ package say
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -70,8 +71,23 @@ func RoomTimeout(match *gobot.Match, g *game.Game) string {
 	return fmt.Sprintf("The room ran out of time: nobody voted for move %d by its deadline.", g.MoveNumber()+1)
 }
 
-// NoVoteUndo refuses undo in a vote game, to everyone.
-func NoVoteUndo() error {
+// RoomMoves words flow.VoteTurn's refusal of command (play, pass,
+// resign, undo); other errors are returned as they are.
+func RoomMoves(err error, command string) error {
+	var e flow.RoomMoves
+	switch {
+	case !errors.As(err, &e):
+		return err
+	case len(e.Games) > 1:
+		return severalVoteGames(command, e.Games)
+	case e.Undo:
+		return noVoteUndo()
+	}
+	return VotesInstead(e.Match, command)
+}
+
+// noVoteUndo refuses undo in a vote game, to everyone.
+func noVoteUndo() error {
 	return Refusef("Vote games have no undo: the room's moves are chosen by vote, and a vote is not taken back.")
 }
 
@@ -93,10 +109,10 @@ func VotesInstead(match *gobot.Match, command string) error {
 		fmt.Sprintf("In game #%d the room plays by vote: %s (the last vote you cast counts).", match.ID, Cmd(voteInstead(command))))
 }
 
-// SeveralVoteGames refuses a move, pass or resignation (command) without
+// severalVoteGames refuses a move, pass or resignation (command) without
 // a game in a room that plays several games by vote: each is voted on,
 // with its number.
-func SeveralVoteGames(command string, games []*gobot.Match) error {
+func severalVoteGames(command string, games []*gobot.Match) error {
 	return Refusef("This room plays %s by vote: %s, naming the game (the last vote you cast counts).",
 		protocol.ListSome(gameIDs(games)), Cmd(fmt.Sprintf("%s #%d", voteInstead(command), games[0].ID)))
 }
