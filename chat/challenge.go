@@ -95,10 +95,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 		return Result{}, err
 	}
 	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: bot, Config: cfg, Color: color, Clock: clock, Created: r.Time, Status: gobot.Accepted, Answered: r.Time, VoteWindow: a.Vote}
-	if err := tx.SkipGameNumbers(); err != nil {
-		return Result{}, err
-	}
-	if err := tx.PutChallenge(c); err != nil {
+	if err := flow.Propose(tx, c); err != nil {
 		return Result{}, err
 	}
 	var gr *gobot.GameRating // unrated, and a vote game always is (vote.go)
@@ -224,10 +221,7 @@ func cmdChallenge(call *Call) (Result, error) {
 	}
 	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated,
 		NoVacation: a.Choice["vacation"] == "off", VoteWindow: a.Vote}
-	if err := tx.SkipGameNumbers(); err != nil {
-		return Result{}, err
-	}
-	if err := tx.PutChallenge(c); err != nil {
+	if err := flow.Propose(tx, c); err != nil {
 		return Result{}, err
 	}
 	rep := b.challengeReply(c)
@@ -238,28 +232,17 @@ func cmdChallenge(call *Call) (Result, error) {
 	return Result{Reply: rep}, nil
 }
 
-// rememberUser stores a user's display name the first time, or when it
-// changed. A damaged player record is left for the operator (it holds
-// the player's settings); a store error fails the transaction, which a
-// shared store then runs again.
+// rememberUser stores a user's display name (flow.RememberName). A
+// damaged player record is left for the operator (it holds the player's
+// settings); a store error fails the transaction, which a shared store
+// then runs again.
 func (b *core) rememberUser(tx gobot.Tx, u protocol.User, t time.Time) error {
-	if u.ID == "" || u.Name == "" {
-		return nil
-	}
-	p, err := tx.Player(u.ID)
-	switch {
-	case err == nil && p.Name == u.Name:
-		return nil
-	case errors.Is(err, gobot.ErrNotFound):
-		p = &gobot.Player{ID: u.ID}
-	case errors.Is(err, gobot.ErrCorrupt):
+	err := flow.RememberName(tx, u.ID, u.Name, t)
+	if errors.Is(err, gobot.ErrCorrupt) {
 		b.log.Error("corrupt record", "err", err)
 		return nil
-	case err != nil:
-		return err
 	}
-	p.Name, p.Updated = u.Name, t
-	return tx.PutPlayer(p)
+	return err
 }
 
 // gameDefaults are the bot's and room's defaults a challenge's options
@@ -280,11 +263,15 @@ func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
 	case c.To == "":
 		mentions = nil
 	}
-	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions,
-		Actions: []protocol.Action{
-			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
-			{ID: protocol.Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: protocol.Danger},
-		}}
+	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions, Actions: challengeActions(c.ID)}
+}
+
+// challengeActions are a challenge's buttons: accept and decline.
+func challengeActions(id gobot.ChallengeID) []protocol.Action {
+	return []protocol.Action{
+		{ID: protocol.Button{Command: "accept", Challenge: id}.ID(), Label: "Accept", Style: protocol.Success},
+		{ID: protocol.Button{Command: "decline", Challenge: id}.ID(), Label: "Decline", Style: protocol.Danger},
+	}
 }
 
 // findChallenge resolves "#3" or the single pending challenge that r's

@@ -101,6 +101,18 @@ func (b *core) engineDue(l *loaded, t time.Time) {
 	}
 }
 
+// storeTurn stores game l as an engine's turn left it at now: rated
+// if it ended (over), due again if the engine has more work in it.
+func (b *core) storeTurn(tx gobot.Tx, l *loaded, over bool, now time.Time) error {
+	if over {
+		if err := b.rateGame(tx, l.Match, l.G); err != nil {
+			return err
+		}
+	}
+	b.engineDue(l, now)
+	return tx.PutMatch(l.Match)
+}
+
 // wakeEngine queues the engine's turn in game l, if it has one, for
 // after the commit, so the turn reads the committed game.
 func (b *core) wakeEngine(fx *Effects, l *loaded) {
@@ -260,8 +272,7 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 	}
 	var fx Effects
 	if turn.Kept {
-		b.engineDue(l, now)
-		if err := tx.PutMatch(l.Match); err != nil {
+		if err := b.storeTurn(tx, l, false, now); err != nil {
 			return Done{}, err
 		}
 		if b.engines().Job(l.Match, l.G) != flow.JobNone {
@@ -272,13 +283,7 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 	if (turn.Job == flow.JobReview && turn.Agrees) || turn.Job == flow.JobAccept {
 		l.acceptSaid = turn.Color
 	}
-	if turn.Over {
-		if err := b.rateGame(tx, l.Match, l.G); err != nil {
-			return Done{}, err
-		}
-	}
-	b.engineDue(l, now)
-	if err := tx.PutMatch(l.Match); err != nil {
+	if err := b.storeTurn(tx, l, turn.Over, now); err != nil {
 		return Done{}, err
 	}
 	autoPass := ""
@@ -314,13 +319,7 @@ func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
 	if turn.Job == flow.JobNone {
 		return Done{}, nil
 	}
-	if turn.Over {
-		if err := b.rateGame(tx, match, cur.G); err != nil {
-			return Done{}, err
-		}
-	}
-	b.engineDue(cur, now)
-	if err := tx.PutMatch(match); err != nil {
+	if err := b.storeTurn(tx, cur, turn.Over, now); err != nil {
 		return Done{}, err
 	}
 	var fx Effects
@@ -344,7 +343,7 @@ func (b *Bot) engineUnanswered(ctx context.Context, u *engineUnanswered) {
 		return
 	}
 	text := say.EngineUnanswered(u.name, l.Match.ID, u.err)
-	b.notify(ctx, protocol.Message{Room: l.Match.Room, Reply: protocol.Reply{Game: l.Match.ID, Title: fmt.Sprintf("Game #%d", l.Match.ID), Text: text},
+	b.notify(ctx, protocol.Message{Room: l.Match.Room, Reply: protocol.Reply{Game: l.Match.ID, Title: say.GameName(l.Match.ID), Text: text},
 		Key: fmt.Sprintf("game %d engine failed at move %d resume %d", l.Match.ID, l.G.MoveCount(), len(l.G.Record().Resumes))})
 }
 

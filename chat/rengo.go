@@ -52,11 +52,7 @@ func cmdRengo(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	title, text := say.TeamChallenge(c)
-	rep := protocol.Reply{Title: title, Text: text, Mentions: flow.TeamWaiting(c),
-		Actions: []protocol.Action{
-			{ID: protocol.Button{Command: "accept", Challenge: c.ID}.ID(), Label: "Accept", Style: protocol.Success},
-			{ID: protocol.Button{Command: "decline", Challenge: c.ID}.ID(), Label: "Decline", Style: protocol.Danger},
-		}}
+	rep := protocol.Reply{Title: title, Text: text, Mentions: flow.TeamWaiting(c), Actions: challengeActions(c.ID)}
 	if note := say.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
@@ -85,16 +81,8 @@ func acceptTeam(call *Call) (res Result, ok bool, err error) {
 	}
 	// The last one: the game began, under the challenge's number.
 	l := &loaded{Loaded: acc.Began, note: say.TurnsPassed(namer(tx), acc.Began.Match, acc.Turns)}
-	var fx Effects
-	rep := b.gameReply(&fx, tx, l, r, say.TeamBegins(namer(tx), c, l.Loaded))
-	if room, err := tx.Room(c.Room); err == nil && room.Threads && !r.DM {
-		rep.Thread = true
-		rep.ThreadName = fmt.Sprintf("Game #%d", l.Match.ID)
-	}
-	if err := b.autoWidget(tx, r, &rep, l.Match); err != nil { // widget.go: widget=on rooms
-		return Result{}, true, err
-	}
-	res, err = reply(rep, fx)
+	room, err := tx.Room(c.Room)
+	res, err = b.beginReply(tx, r, l, say.TeamBegins(namer(tx), c, l.Loaded), err == nil && room.Threads)
 	return res, true, err
 }
 

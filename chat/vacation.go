@@ -57,18 +57,18 @@ func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	did, err := flow.StopClocks(tx, flows(games), u, r.Time)
+	did, err := flow.StopClocks(tx, games, u, r.Time)
 	if err != nil {
 		return Result{}, err
 	}
 	var fx Effects
 	for i, l := range games {
-		b.passedNow(&fx, tx, l, did[i].Turns, r.Time)
+		b.passedNow(&fx, tx, &loaded{Loaded: l}, did[i].Turns, r.Time)
 		if did[i].Clock == flow.ClockStopped {
-			b.tellOpponent(&fx, tx, l.Match, u, say.ClockStopped(u, v, l.Loaded))
+			b.tellOpponent(&fx, tx, l.Match, u, say.ClockStopped(u, v, l))
 		}
 	}
-	return reply(protocol.Reply{Title: "Vacation", Text: say.VacationStarted(v, flows(games), did)}, fx)
+	return reply(protocol.Reply{Title: "Vacation", Text: say.VacationStarted(v, games, did)}, fx)
 }
 
 // passedNow tells team game l's room that a turn passed on at once as a
@@ -83,7 +83,7 @@ func (b *core) passedNow(fx *Effects, tx gobot.Tx, l *loaded, t flow.TurnsPassed
 // DM when they asked for DMs).
 func (b *core) tellOpponent(fx *Effects, tx gobot.Tx, m *gobot.Match, u gobot.UserID, text string) {
 	opp := m.Side(m.ColorOf(u).Opponent()).ToMove()
-	msg := protocol.Message{Room: m.Room, Reply: protocol.Reply{Game: m.ID, Title: fmt.Sprintf("Game #%d", m.ID), Text: text}}
+	msg := protocol.Message{Room: m.Room, Reply: protocol.Reply{Game: m.ID, Title: say.GameName(m.ID), Text: text}}
 	switch playerIn(tx, opp).Notify {
 	case "dm":
 		msg.To = opp
@@ -107,37 +107,14 @@ func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {
 	return reply(protocol.Reply{Title: "Vacation", Text: say.WelcomeBack(p.Vacation.Left, restarted)}, fx)
 }
 
-// vacationGames are u's active games a vacation starts or ends in,
-// loaded. A damaged record is left out (and logged), so one unreadable
-// game neither blocks a vacation nor keeps the others stopped.
-func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*loaded, error) {
-	games, err := tx.ActiveGames(u)
-	if d := gobot.Damaged(err); d != nil {
-		b.log.Error("vacation: left out damaged records", "player", u, "err", d)
-		err = nil
+// vacationGames are u's active games a vacation starts or ends in
+// (flow.VacationGames), logging those left out.
+func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*flow.Loaded, error) {
+	games, left, err := flow.VacationGames(tx, u)
+	for _, e := range left {
+		b.log.Error("vacation: left out a game", "player", u, "err", e)
 	}
-	if err != nil {
-		return nil, err
-	}
-	var out []*loaded
-	for _, m := range games {
-		l, err := load(m)
-		if err != nil {
-			b.log.Error("vacation: left out a game that does not replay", "game", m.ID, "err", err)
-			continue
-		}
-		out = append(out, l)
-	}
-	return out, nil
-}
-
-// flows are games' flow states.
-func flows(games []*loaded) []*flow.Loaded {
-	out := make([]*flow.Loaded, len(games))
-	for i, l := range games {
-		out[i] = l.Loaded
-	}
-	return out
+	return games, err
 }
 
 // endVacation ends p's vacation at now (flow.VacationOff,
@@ -152,17 +129,17 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	if err != nil {
 		return "", err
 	}
-	did, err := flow.RestartClocks(tx, flows(games), p.ID, end, now)
+	did, err := flow.RestartClocks(tx, games, p.ID, end, now)
 	if err != nil {
 		return "", err
 	}
 	for i, l := range games {
-		b.passedNow(fx, tx, l, did[i].Turns, now)
+		b.passedNow(fx, tx, &loaded{Loaded: l}, did[i].Turns, now)
 		if c := did[i].Clock; c == flow.ClockRestarted || c == flow.ClockHeld {
-			b.tellOpponent(fx, tx, l.Match, p.ID, say.ClockRestarted(p.ID, l.Loaded, c, now))
+			b.tellOpponent(fx, tx, l.Match, p.ID, say.ClockRestarted(p.ID, l, c, now))
 		}
 	}
-	return say.ClocksRestarted(flows(games), did), nil
+	return say.ClocksRestarted(games, did), nil
 }
 
 // vacationDue takes a player the vacation index lists: due once the

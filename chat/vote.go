@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -26,23 +25,13 @@ import (
 // waits for the first vote. The opponent moves as in any game, under
 // the game's clock.
 
-// checkVoteChallenge refuses what a vote challenge cannot be: rated, in a
-// direct conversation, without an opponent, with handicap=auto.
+// checkVoteChallenge refuses what a vote challenge cannot be
+// (flow.CheckVoteChallenge).
 func (b *core) checkVoteChallenge(r *protocol.Request, a *protocol.Args) error {
 	if a.Vote == 0 {
 		return nil
 	}
-	switch {
-	case r.DM:
-		return say.VoteChallengeInDM()
-	case a.User == "" && a.Engine == "":
-		return say.VoteChallengeAlone(b.engineNames())
-	case a.Choice["rated"] == "rated":
-		return say.VoteChallengeRated()
-	case a.Rating.Auto:
-		return say.VoteChallengeAutoHandicap()
-	}
-	return nil
+	return say.VoteChallengeRefused(flow.CheckVoteChallenge(r.DM, a.User != "" || a.Engine != "", a.Choice["rated"] == "rated", a.Rating.Auto), b.engineNames())
 }
 
 // voteDefaultClock is a vote game's clock against a person when neither
@@ -111,17 +100,7 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 	case 1:
 		return games[0], nil
 	}
-	return nil, say.WhichVoteGame(games, voteWord(r))
-}
-
-// voteWord is the move a vote request names, as typed (clipped), for examples.
-func voteWord(r *protocol.Request) string {
-	for _, a := range r.Args {
-		if !strings.HasPrefix(a, "#") {
-			return protocol.ClipArg(a)
-		}
-	}
-	return "<point>"
+	return nil, say.WhichVoteGame(games, r.Args)
 }
 
 func cmdVote(call *Call) (Result, error) {
@@ -209,8 +188,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 	if closed.Played != "" && closed.Played != "pass" {
 		what += autoPassText(l, closed.MovesBefore)
 	}
-	b.engineDue(l, now)
-	if err := tx.PutMatch(match); err != nil {
+	if err := b.storeTurn(tx, l, false, now); err != nil { // engine.go
 		return Done{}, err
 	}
 	var fx Effects

@@ -10,6 +10,35 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
+// Propose stores challenge c under a number no game has had.
+func Propose(tx gobot.Tx, c *gobot.Challenge) error {
+	if err := tx.SkipGameNumbers(); err != nil {
+		return err
+	}
+	return tx.PutChallenge(c) // numbers it
+}
+
+// RememberName stores u's display name the first time, or when it
+// changed. A damaged player record is left as it is (it holds the
+// player's settings) and its error returned, an ErrCorrupt for the caller
+// to log.
+func RememberName(tx gobot.Tx, u gobot.UserID, name string, t time.Time) error {
+	if u == "" || name == "" {
+		return nil
+	}
+	p, err := tx.Player(u)
+	switch {
+	case err == nil && p.Name == name:
+		return nil
+	case errors.Is(err, gobot.ErrNotFound):
+		p = &gobot.Player{ID: u}
+	case err != nil:
+		return err
+	}
+	p.Name, p.Updated = name, t
+	return tx.PutPlayer(p)
+}
+
 // Opening is how challenge c's game begins: By accepts it (a player, or
 // an engine's seat), at At; Engine and Level name the engine playing;
 // Rating is the game's rating data (GameRating; nil: unrated), its ranks

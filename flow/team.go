@@ -81,10 +81,7 @@ func CheckTeams(first, second []gobot.UserID, proposer gobot.UserID) error {
 // takes the colour given (c.Color); "random" is drawn now from the
 // challenge's number, so the challenge says who plays what.
 func ProposeTeams(tx gobot.Tx, c *gobot.Challenge) error {
-	if err := tx.SkipGameNumbers(); err != nil {
-		return err
-	}
-	if err := tx.PutChallenge(c); err != nil { // numbers it
+	if err := Propose(tx, c); err != nil {
 		return err
 	}
 	first, second := c.Teams.Black, c.Teams.White

@@ -19,6 +19,38 @@ import (
 // is the game's Deadline, and when it comes CloseVote plays the move with
 // the most votes.
 
+// VoteChallengeProblem is why a vote challenge is refused.
+type VoteChallengeProblem int
+
+// The vote challenge's problems.
+const (
+	VoteInDM         VoteChallengeProblem = iota + 1 // a direct conversation has no room to vote
+	VoteAlone                                        // no opponent for the room
+	VoteRated                                        // vote games are unrated
+	VoteAutoHandicap                                 // handicap=auto needs the room's rating
+)
+
+func (p VoteChallengeProblem) Error() string {
+	return "flow: vote challenge refused: " + [...]string{"", "in a DM", "alone", "rated", "handicap=auto"}[p]
+}
+
+// CheckVoteChallenge refuses what a vote challenge cannot be: in a
+// direct conversation (dm), without an opponent, rated, with
+// handicap=auto.
+func CheckVoteChallenge(dm, opponent, rated, auto bool) error {
+	switch {
+	case dm:
+		return VoteInDM
+	case !opponent:
+		return VoteAlone
+	case rated:
+		return VoteRated
+	case auto:
+		return VoteAutoHandicap
+	}
+	return nil
+}
+
 // VoteFor is what a voter votes for: a point as the voter wrote it ("E5",
 // or "pass"), or resigning.
 type VoteFor struct {

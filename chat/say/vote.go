@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,22 +16,21 @@ import (
 
 // The words of room-vote games (docs/vote.md; chat/vote.go).
 
-// VoteChallengeInDM refuses a vote challenge in a direct conversation.
-func VoteChallengeInDM() error {
-	return Refusef("A vote game is played by a room: challenge from the room whose members will vote.")
-}
-
-// VoteChallengeAlone refuses a vote challenge without the room's
-// opponent; engines are the engines' names.
-func VoteChallengeAlone(engines []string) error {
-	return Refusef("A vote game needs the room's opponent: engine=%s, or a player like @alice (everyone else votes against them).", cmp.Or(strings.Join(engines, "|"), "gnugo"))
-}
-
-// VoteChallengeRated refuses a rated vote challenge.
-func VoteChallengeRated() error { return Refusef("Vote games are unrated; leave out rated.") }
-
-// VoteChallengeAutoHandicap refuses handicap=auto in a vote challenge.
-func VoteChallengeAutoHandicap() error {
+// VoteChallengeRefused words flow.CheckVoteChallenge's refusals;
+// engines are the engines' names. Other errors are returned as they are.
+func VoteChallengeRefused(err error, engines []string) error {
+	var p flow.VoteChallengeProblem
+	if !errors.As(err, &p) {
+		return err
+	}
+	switch p {
+	case flow.VoteInDM:
+		return Refusef("A vote game is played by a room: challenge from the room whose members will vote.")
+	case flow.VoteAlone:
+		return Refusef("A vote game needs the room's opponent: engine=%s, or a player like @alice (everyone else votes against them).", cmp.Or(strings.Join(engines, "|"), "gnugo"))
+	case flow.VoteRated:
+		return Refusef("Vote games are unrated; leave out rated.")
+	}
 	return Refusef("handicap=auto needs two ratings, and the room has none: give a number, like handicap=2.")
 }
 
@@ -138,7 +138,11 @@ func NoVoteGame(engine string) error {
 
 // WhichVoteGame refuses a vote without a game in a room that votes in
 // several; word is the vote as typed, for the example.
-func WhichVoteGame(games []*gobot.Match, word string) error {
+func WhichVoteGame(games []*gobot.Match, args []string) error {
+	word := "<point>" // the move the vote names, as typed (clipped)
+	if i := slices.IndexFunc(args, func(a string) bool { return !strings.HasPrefix(a, "#") }); i >= 0 {
+		word = protocol.ClipArg(args[i])
+	}
 	return Refusef("Which game? The room votes in several: %s. Add the game, like %s.", protocol.ListSome(gameIDs(games)), Cmd(fmt.Sprintf("vote %s #%d", word, games[0].ID)))
 }
 
