@@ -6,12 +6,12 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 )
 
 // The one read of a game for every surface (issue 37): Bot.Board
 // answers, in one read transaction, what a board shows of a game and
-// what its viewer may do there (flow.View, its texts in say.Board). The
+// what its viewer may do there (board.Read, its texts in say.Board). The
 // web board, the Matrix widget and the Discord Activity (package
 // chat/web) read games only through the queries in this file; chat/web
 // opens no transaction of its own.
@@ -22,21 +22,21 @@ var ErrNoGame = errors.New("chat: no such game")
 // Board reads game id as a board shows it to viewer ("" for nobody in
 // particular: then Viewer is a watcher's), in one read transaction.
 // ErrNoGame: there is no such game.
-func (b *Bot) Board(ctx context.Context, id gobot.GameID, viewer gobot.UserID) (*flow.BoardView, error) {
+func (b *Bot) Board(ctx context.Context, id gobot.GameID, viewer gobot.UserID) (*board.View, error) {
 	return b.board(ctx, id, viewer, func(*gobot.Match) bool { return true })
 }
 
 // ChannelBoard reads game id for user if it is played in room or a
 // thread of it (ended or not); ErrNoGame if there is no such game, nil
 // if it is played elsewhere.
-func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.GameID, user gobot.UserID) (*flow.BoardView, error) {
+func (b *Bot) ChannelBoard(ctx context.Context, room gobot.RoomID, id gobot.GameID, user gobot.UserID) (*board.View, error) {
 	return b.board(ctx, id, user, func(m *gobot.Match) bool { return m.Room == room || m.Parent == room })
 }
 
 // board reads game id for user in one read transaction, if in takes it
 // (nil otherwise); ErrNoGame if there is no such game.
-func (b *Bot) board(ctx context.Context, id gobot.GameID, user gobot.UserID, in func(*gobot.Match) bool) (*flow.BoardView, error) {
-	var bv *flow.BoardView
+func (b *Bot) board(ctx context.Context, id gobot.GameID, user gobot.UserID, in func(*gobot.Match) bool) (*board.View, error) {
+	var bv *board.View
 	err := b.query(ctx, func(tx gobot.Tx) error {
 		m, err := tx.Match(id)
 		if errors.Is(err, gobot.ErrNotFound) {
@@ -55,12 +55,12 @@ func (b *Bot) board(ctx context.Context, id gobot.GameID, user gobot.UserID, in 
 }
 
 // boardView builds match's view for user.
-func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*flow.BoardView, error) {
+func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*board.View, error) {
 	l, err := load(match)
 	if err != nil {
 		return nil, err
 	}
-	bv := flow.View(l.Loaded, namer(tx).Name)
+	bv := board.Read(l.Loaded, namer(tx).Name)
 	say.Board(bv, l.Loaded, b.timeSource.Now())
 	bv.Viewer = bv.For(user)
 	return bv, nil
@@ -68,14 +68,14 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*f
 
 // RoomBoards reads, in one transaction, the games a board opened inside
 // room shows user (boardGames), at most limit of them (0: all).
-func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.UserID, limit int) (flow.RoomBoards, error) {
-	var rb flow.RoomBoards
+func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.UserID, limit int) (board.List, error) {
+	var rb board.List
 	err := b.query(ctx, func(tx gobot.Tx) error {
 		games, watch, err := boardGames(tx, room, user)
 		if err != nil {
 			return err
 		}
-		rb = flow.RoomBoards{Watch: watch}
+		rb = board.List{Watch: watch}
 		if limit > 0 && len(games) > limit {
 			games = games[:limit]
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/ratings"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -101,7 +102,7 @@ func (b *core) engineChallenge(tx gobot.Tx, r *protocol.Request, a *protocol.Arg
 	var gr *gobot.GameRating // unrated, and a vote game always is (vote.go)
 	if b.cfg.RateEngineGames && a.Vote == 0 {
 		var err error
-		if gr, err = flow.EngineGameRating(cfg, communityOf(r), a.Choice["rated"]); err != nil {
+		if gr, err = ratings.EngineGameRating(cfg, communityOf(r), a.Choice["rated"]); err != nil {
 			return Result{}, say.ChallengeRatingRefusal(err)
 		}
 	}
@@ -198,8 +199,8 @@ func cmdChallenge(call *Call) (Result, error) {
 	if a.Choice["vacation"] == "off" && clock.Kind == gobot.NoClock {
 		return Result{}, say.NoClockVacationOff()
 	}
-	terms := flow.RatingTerms{Community: communityOf(r), From: r.User.ID, To: opponent, Auto: ro.Auto, Rated: ro.Rated, Fixed: o.Handicap != nil || o.Komi != nil}
-	rated, auto, err := flow.RateChallenge(tx, terms, &cfg, &color)
+	terms := ratings.RatingTerms{Community: communityOf(r), From: r.User.ID, To: opponent, Auto: ro.Auto, Rated: ro.Rated, Fixed: o.Handicap != nil || o.Komi != nil}
+	rated, auto, err := ratings.RateChallenge(tx, terms, &cfg, &color)
 	if err != nil {
 		return Result{}, say.ChallengeRatingRefusal(err)
 	}
@@ -296,7 +297,7 @@ func cmdAccept(call *Call) (Result, error) {
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
-	l, err := b.begin(tx, c, flow.Opening{By: r.User.ID, At: r.Time, Rating: flow.GameRating(c, communityOf(r))})
+	l, err := b.begin(tx, c, flow.Opening{By: r.User.ID, At: r.Time, Rating: ratings.GameRating(c, communityOf(r))})
 	if err != nil {
 		return Result{}, err
 	}

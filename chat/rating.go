@@ -6,12 +6,12 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/ratings"
 	"github.com/gobotgo/gobot/game"
 )
 
 // Ratings in the bot (docs/rating.md): flow rates a game in the
-// transaction that ends it (flow.Rate); say words ratings and ranks.
+// transaction that ends it (ratings.Rate); say words ratings and ranks.
 
 // communityOf returns where r's ratings are kept: the adapter's
 // Community, else the room.
@@ -24,7 +24,7 @@ func communityOf(r *protocol.Request) gobot.CommunityID {
 
 // rankLabel is u's rank in c for display ("5k?"); "" if unreadable.
 func (b *core) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
-	rec, err := flow.PlayerRating(tx, c, u)
+	rec, err := ratings.PlayerRating(tx, c, u)
 	if err != nil {
 		b.log.Warn("reading a rating", "community", c, "user", u, "err", err)
 		return ""
@@ -32,10 +32,10 @@ func (b *core) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) strin
 	return rec.Player().RankLabel()
 }
 
-// rateGame rates a game that ended in this transaction (flow.Rate),
+// rateGame rates a game that ended in this transaction (ratings.Rate),
 // logging a damaged rating that left it unrated.
 func (b *core) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
-	rated, err := flow.Rate(tx, match, g)
+	rated, err := ratings.Rate(tx, match, g)
 	if rated.Damaged != nil {
 		b.log.Error("game ends unrated: a rating is damaged", "game", match.ID, "err", rated.Damaged)
 	}
@@ -45,7 +45,7 @@ func (b *core) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
 // stateRank is `settings rank=5k`: a starting rank before the first
 // rated game in this community.
 func (b *core) stateRank(tx gobot.Tx, r *protocol.Request, v string) error {
-	return say.RankRefusal(flow.StateRank(tx, communityOf(r), r.User.ID, v, r.Time))
+	return say.RankRefusal(ratings.StateRank(tx, communityOf(r), r.User.ID, v, r.Time))
 }
 
 // cmdRating shows a player's rating in this community.
@@ -78,7 +78,7 @@ func cmdTop(call *Call) (Result, error) {
 	if err != nil {
 		b.log.Error("leaderboard", "community", c, "err", err)
 	}
-	rs := flow.Leaderboard(all)
+	rs := ratings.Leaderboard(all)
 	if len(rs) == 0 {
 		return Result{Reply: protocol.Reply{Text: say.NoLeaderboard()}}, nil
 	}

@@ -3,7 +3,6 @@ package flow
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
@@ -173,35 +172,4 @@ func VoteTurn(tx gobot.Tx, id gobot.GameID, u gobot.UserID, room gobot.RoomID, d
 		return nil
 	}
 	return RoomMoves{Match: match}
-}
-
-// Leaderboard are the ratings of a leaderboard: those with rated games,
-// in its order (SortLeaderboard).
-func Leaderboard(all []*gobot.PlayerRating) []*gobot.PlayerRating {
-	var rs []*gobot.PlayerRating
-	for _, x := range all {
-		if x.Games > 0 {
-			rs = append(rs, x)
-		}
-	}
-	SortLeaderboard(rs)
-	return rs
-}
-
-// SortLeaderboard orders ratings for a leaderboard by a conservative
-// rating, r − 2·RD (rating.Player.Low: what the player has reached with
-// 95% confidence), highest first, then by rating, then by user: a
-// newcomer with one lucky win (1662 ± 581) stays below a regular whose
-// rating is known (1533 ± 261) until more games confirm it.
-func SortLeaderboard(rs []*gobot.PlayerRating) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
-		if li != lj {
-			return li > lj
-		}
-		if rs[i].Rating != rs[j].Rating {
-			return rs[i].Rating > rs[j].Rating
-		}
-		return rs[i].User < rs[j].User
-	})
 }

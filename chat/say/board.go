@@ -8,13 +8,14 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
-// Board fills in the texts of bv, l's view (flow.View) read at now: its
+// Board fills in the texts of bv, l's view (board.Read) read at now: its
 // status, the count, the clock, a vote game's line, the undo request,
 // the last moves and the questions before a resignation.
-func Board(bv *flow.BoardView, l *flow.Loaded, now time.Time) {
+func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 	match, g := l.Match, l.G
 	switch {
 	case !match.Active():

@@ -2,7 +2,7 @@ package say
 
 import "testing"
 
-// A finished game's status on a board (flow.BoardView.Status).
+// A finished game's status on a board (board.View.Status).
 func TestResultText(t *testing.T) {
 	for sgf, want := range map[string]string{
 		"B+3.5": "Black wins by 3.5 points (B+3.5)",

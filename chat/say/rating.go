@@ -7,7 +7,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/ratings"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
@@ -17,7 +17,7 @@ import (
 // (the ratings differ by 1.20 grades, rounded): no stones, White's komi
 // 0.5". The ranks shown are rounded down, so the difference of the
 // ratings is given too.
-func HandicapChoice(a flow.AutoHandicap) string {
+func HandicapChoice(a ratings.AutoHandicap) string {
 	h, d, cfg := a.Handicap, a.Apart, a.Config
 	komi := func(k float64) string {
 		if k == 0 {
@@ -42,19 +42,19 @@ func HandicapChoice(a flow.AutoHandicap) string {
 	return s + fmt.Sprintf(": %d stones, %s", h.Stones, komi(k))
 }
 
-// ChallengeRatingRefusal words flow.RateChallenge's and
-// flow.EngineGameRating's refusals; other
+// ChallengeRatingRefusal words ratings.RateChallenge's and
+// ratings.EngineGameRating's refusals; other
 // errors pass as they are.
 func ChallengeRatingRefusal(err error) error {
-	var size flow.UnratedSize
-	var colour flow.AutoColor
-	var bad flow.AutoUnplayable
+	var size ratings.UnratedSize
+	var colour ratings.AutoColor
+	var bad ratings.AutoUnplayable
 	switch {
-	case errors.Is(err, flow.ErrAutoOpen):
+	case errors.Is(err, ratings.ErrAutoOpen):
 		return Refusef("handicap=auto needs to know both players: name the player you challenge, like %s.", "`challenge @bob handicap=auto`")
-	case errors.Is(err, flow.ErrEngineUnrated):
+	case errors.Is(err, ratings.ErrEngineUnrated):
 		return Refusef("Only even games on 9x9, 13x13 or 19x19 are rated.")
-	case errors.Is(err, flow.ErrAutoFixed):
+	case errors.Is(err, ratings.ErrAutoFixed):
 		return Refusef("handicap=auto chooses the handicap and the komi itself: leave out handicap=%s and komi=.", "N")
 	case errors.As(err, &size):
 		return Refusef("Only 9x9, 13x13 and 19x19 games are rated; this one is %s. Leave out rated, or choose a standard size.", game.SizeString(size.Width, size.Height))
@@ -68,12 +68,12 @@ func ChallengeRatingRefusal(err error) error {
 	return err
 }
 
-// RankRefusal words flow.StateRank's refusals; other errors pass as
+// RankRefusal words ratings.StateRank's refusals; other errors pass as
 // they are.
 func RankRefusal(err error) error {
-	var settled flow.RankSettled
-	var unread flow.RankUnreadable
-	var out flow.RankOutOfRange
+	var settled ratings.RankSettled
+	var unread ratings.RankUnreadable
+	var out ratings.RankOutOfRange
 	switch {
 	case errors.As(err, &settled):
 		return Refusef("You have played %d rated game%s here, so your rank follows your results now (%s); it can't be set any more.", settled.Games, Plural(settled.Games), settled.Rank)
@@ -172,7 +172,7 @@ func ratedWord(match *gobot.Match) string {
 
 // RatingLine is the game-over line about rating changes, or "".
 func RatingLine(match *gobot.Match, g *game.Game) string {
-	if flow.EarlyTimeout(match, g) {
+	if ratings.EarlyTimeout(match, g) {
 		return "Not rated: the time ran out before both players had moved."
 	}
 	gr := match.Rating

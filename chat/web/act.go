@@ -10,7 +10,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 )
 
 // maxBody bounds a POST's body: a click is a few short fields.
@@ -41,7 +41,7 @@ func commandOf(action, point string, id gobot.GameID) (string, []string, bool) {
 
 // voteOf is the vote a room member's click stands for in a vote game:
 // play E5 is vote E5, pass and resign are vote pass and vote resign
-// (flow.Voter); the scoring's clicks (dead, done, resume) are the
+// (board.Voter); the scoring's clicks (dead, done, resume) are the
 // voters' own, and undo is refused as chat refuses it.
 func voteOf(cmd string, args []string) (string, []string) {
 	switch cmd {
@@ -119,7 +119,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, role, _ := sn.role(p.User, p.Watch)
-	if role == string(flow.Watcher) {
+	if role == string(board.Watcher) {
 		s.answer(w, http.StatusForbidden, answer{Message: fmt.Sprintf("You are watching game #%d: only its players can play.", p.Game), State: s.stamped(sn)})
 		return
 	}
@@ -129,7 +129,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: s.stamped(sn)})
 		return
 	}
-	if v.Role == flow.Voter {
+	if v.Role == board.Voter {
 		cmd, args = voteOf(cmd, args) // the room moves by vote: play E5 is vote E5
 	}
 	view := sn.view
@@ -193,7 +193,7 @@ func (s *Server) platform(room gobot.RoomID) *protocol.Platform {
 
 // plain turns a chat reply's text into the page's: mentions become
 // names and command tokens the command as the game's room types it.
-func (s *Server) plain(text string, view *flow.BoardView) string {
+func (s *Server) plain(text string, view *board.View) string {
 	p := s.platform(view.Room)
 	text = protocol.FormatCommands(text, func(c string) string { return "“" + p.Command(c) + "”" })
 	text = protocol.FormatText(text, func(u gobot.UserID) string {

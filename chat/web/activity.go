@@ -20,7 +20,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 )
 
 // The Discord Activity: the web board inside Discord. A game's "Open
@@ -447,7 +447,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	}
 	games, watch := rb.Games, rb.Watch
 	if in.Game != 0 {
-		i := slices.IndexFunc(games, func(v *flow.BoardView) bool { return v.ID == in.Game })
+		i := slices.IndexFunc(games, func(v *board.View) bool { return v.ID == in.Game })
 		if i >= 0 {
 			games = games[i : i+1]
 		} else {
@@ -468,7 +468,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 				s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)})
 				return
 			}
-			games, watch = []*flow.BoardView{v}, true
+			games, watch = []*board.View{v}, true
 		}
 	}
 	if in.Game == 0 && len(reviews) > 0 {

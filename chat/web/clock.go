@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -49,9 +49,9 @@ type clockSideV struct {
 
 var clockKinds = map[gobot.ClockKind]string{gobot.ByoYomi: "byoyomi", gobot.Canadian: "canadian", gobot.Fischer: "fischer", gobot.Absolute: "absolute", gobot.Simple: "simple"}
 
-// liveClocks is a live game's clocks (flow.BoardView.Live) in the
+// liveClocks is a live game's clocks (board.View.Live) in the
 // state; nil for a correspondence clock or none.
-func liveClocks(lc *flow.LiveClocks) *clockView {
+func liveClocks(lc *board.Clocks) *clockView {
 	if lc == nil {
 		return nil
 	}

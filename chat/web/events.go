@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -71,7 +71,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		sn, err := s.live(r.Context(), p.Game)
 		if err == nil && first {
 			first = false
-			if v := sn.viewer(p.User); v.Role == flow.Player && !p.Watch && sn.Clock != nil && sn.Phase != "over" {
+			if v := sn.viewer(p.User); v.Role == board.Player && !p.Watch && sn.Clock != nil && sn.Phase != "over" {
 				mine = v.Color
 				s.cfg.Hub.opened(p.Game, mine, s.now())
 			}

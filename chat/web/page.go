@@ -17,7 +17,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -46,26 +46,26 @@ type state struct {
 
 // snapshot is a game's state at one Version, built once from the bot's
 // one read of the game (chat.Bot.Board) and shared by every page of the
-// game; the view answers what each viewer may do (flow.BoardView.For).
+// game; the view answers what each viewer may do (board.View.For).
 type snapshot struct {
 	state
 	json []byte
 	gen  uint64 // the Hub's generation of the game when it was read
-	view *flow.BoardView
+	view *board.View
 }
 
 // viewer is what u may do in the game (chat's answer, no read).
-func (sn *snapshot) viewer(u gobot.UserID) flow.Viewer { return sn.view.For(u) }
+func (sn *snapshot) viewer(u gobot.UserID) board.Viewer { return sn.view.For(u) }
 
 // role is u's role on the page ("player", "voter", "watcher") and the
 // colour the page acts for ("black", "white"; "" for a watcher). A
 // watch pass (a link asked for by someone who plays no side, the
 // Activity's list to watch) is a watcher's, but in a vote game, where
 // the room's members vote.
-func (sn *snapshot) role(u gobot.UserID, watch bool) (flow.Viewer, string, string) {
+func (sn *snapshot) role(u gobot.UserID, watch bool) (board.Viewer, string, string) {
 	v := sn.viewer(u)
-	if v.Role == flow.Watcher || watch && v.Role == flow.Player {
-		return v, string(flow.Watcher), ""
+	if v.Role == board.Watcher || watch && v.Role == board.Player {
+		return v, string(board.Watcher), ""
 	}
 	return v, string(v.Role), colorName(v.Color)
 }
@@ -163,8 +163,8 @@ type player struct {
 }
 
 // build draws view: the board as SVG, the panel beside it as HTML, in
-// chat's words (flow.BoardView).
-func (s *Server) build(view *flow.BoardView) (*snapshot, error) {
+// chat's words (board.View).
+func (s *Server) build(view *board.View) (*snapshot, error) {
 	sn := &snapshot{view: view}
 	sn.V, sn.Phase, sn.Status, sn.Turn, sn.Undo = view.Version, view.Phase, view.Status, colorName(view.Turn), colorName(view.UndoBy)
 	sn.Pause = colorName(view.PauseBy)

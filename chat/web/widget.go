@@ -16,7 +16,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 )
 
 // The widget page: a game's board inside a chat client (a Matrix room
@@ -394,7 +394,7 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 		return
 	}
 	v := sn.viewer(user)
-	if v.Role != flow.Player {
+	if v.Role != board.Player {
 		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.view.Room, user)
 		if err != nil {
 			reply(http.StatusServiceUnavailable, widgetSession{Message: "The game's room could not be checked just now; reload the widget in a moment."})
@@ -405,9 +405,9 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 			return
 		}
 	}
-	// A member of a vote game's room votes (flow.Voter): its pass is a
+	// A member of a vote game's room votes (board.Voter): its pass is a
 	// watch pass, as any non-player's.
-	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != flow.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	p := Pass{Game: gobot.GameID(id), User: user, Watch: v.Role != board.Player, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	v, role, color := sn.role(user, p.Watch)
 	ws := widgetSession{Token: s.sign.sign(purposeWidget, p), Role: role, Color: color, Name: user.Local(), Resign: v.ResignQuestion, State: s.stamped(sn), Confirm: s.confirmOf(r.Context(), user)}
 	if n, ok := sn.view.Names[user]; ok {

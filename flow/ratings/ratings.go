@@ -1,19 +1,23 @@
-package flow
+// Package ratings is the community's stored ratings (docs/rating.md):
+// every rated game updates both players' Glicko-2 ratings in the
+// community where it was played, in the transaction that ends it. It
+// rates a finished game, sets a challenge's rating terms (handicap=auto),
+// records a stated rank and orders the leaderboard. Package rating does
+// the Glicko-2 arithmetic; this package reads and writes the records in
+// the caller's transaction, as package flow does a game's.
+package ratings
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/rating"
 )
-
-// Ratings in the bot (docs/rating.md): every rated game updates both
-// players' Glicko-2 ratings in the community where it was played, in the
-// transaction that ends it.
 
 // RatedSize reports whether a board size is rated: 9x9, 13x13, 19x19.
 func RatedSize(w, h int) bool { return w == h && (w == 9 || w == 13 || w == 19) }
@@ -47,22 +51,24 @@ type AutoHandicap struct {
 
 // Refusals of RateChallenge.
 var (
-	ErrAutoOpen  = errors.New("flow: handicap=auto in an open challenge") // no opponent to compare with
-	ErrAutoFixed = errors.New("flow: handicap=auto with a handicap or komi")
+	ErrAutoOpen  = errors.New("ratings: handicap=auto in an open challenge") // no opponent to compare with
+	ErrAutoFixed = errors.New("ratings: handicap=auto with a handicap or komi")
 )
 
 // UnratedSize refuses a rated game on a board that is not rated.
 type UnratedSize struct{ Width, Height int }
 
 func (e UnratedSize) Error() string {
-	return fmt.Sprintf("flow: %dx%d is not rated", e.Width, e.Height)
+	return fmt.Sprintf("ratings: %dx%d is not rated", e.Width, e.Height)
 }
 
 // AutoColor refuses a colour contrary to handicap=auto's: Want is the
 // colour it gives the challenger, Asked the one asked.
 type AutoColor struct{ Want, Asked string }
 
-func (e AutoColor) Error() string { return "flow: handicap=auto gives " + e.Want + ", not " + e.Asked }
+func (e AutoColor) Error() string {
+	return "ratings: handicap=auto gives " + e.Want + ", not " + e.Asked
+}
 
 // AutoUnplayable refuses a handicap=auto suggestion that does not make a
 // game: Err is game.New's (game.ErrHandicap: no fixed points for it).
@@ -73,7 +79,7 @@ type AutoUnplayable struct {
 }
 
 func (e AutoUnplayable) Error() string {
-	return fmt.Sprintf("flow: handicap=auto's %s: %v", e.Handicap, e.Err)
+	return fmt.Sprintf("ratings: handicap=auto's %s: %v", e.Handicap, e.Err)
 }
 
 func (e AutoUnplayable) Unwrap() error { return e.Err }
@@ -157,7 +163,7 @@ func GameRating(c *gobot.Challenge, community gobot.CommunityID) *gobot.GameRati
 
 // ErrEngineUnrated refuses a rated game against an engine that cannot
 // be rated.
-var ErrEngineUnrated = errors.New("flow: only even games on a standard size are rated")
+var ErrEngineUnrated = errors.New("ratings: only even games on a standard size are rated")
 
 // EngineGameRating is the rating data of a game against an engine where
 // such games are rated: rated as a game between people would be, an
@@ -297,17 +303,17 @@ type RankSettled struct {
 	Rank  string
 }
 
-func (e RankSettled) Error() string { return fmt.Sprintf("flow: %d rated games played", e.Games) }
+func (e RankSettled) Error() string { return fmt.Sprintf("ratings: %d rated games played", e.Games) }
 
 // RankUnreadable refuses a starting rank that is not a grade.
 type RankUnreadable struct{ Input string }
 
-func (e RankUnreadable) Error() string { return "flow: not a rank: " + e.Input }
+func (e RankUnreadable) Error() string { return "ratings: not a rank: " + e.Input }
 
 // RankOutOfRange refuses a starting rank outside the ratings' range.
 type RankOutOfRange struct{ Rank game.Rank }
 
-func (e RankOutOfRange) Error() string { return "flow: rank out of range" }
+func (e RankOutOfRange) Error() string { return "ratings: rank out of range" }
 
 // StateRank is `settings rank=5k`: u states a starting rank (written v)
 // in community c at t, before their first rated game there.
@@ -329,4 +335,35 @@ func StateRank(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID, v string, t tim
 	}
 	rec.Rating, rec.RD, rec.Volatility, rec.Stated, rec.Updated = p.Rating, p.RD, p.Volatility, true, t
 	return tx.PutRating(rec)
+}
+
+// Leaderboard are the ratings of a leaderboard: those with rated games,
+// in its order (SortLeaderboard).
+func Leaderboard(all []*gobot.PlayerRating) []*gobot.PlayerRating {
+	var rs []*gobot.PlayerRating
+	for _, x := range all {
+		if x.Games > 0 {
+			rs = append(rs, x)
+		}
+	}
+	SortLeaderboard(rs)
+	return rs
+}
+
+// SortLeaderboard orders ratings for a leaderboard by a conservative
+// rating, r − 2·RD (rating.Player.Low: what the player has reached with
+// 95% confidence), highest first, then by rating, then by user: a
+// newcomer with one lucky win (1662 ± 581) stays below a regular whose
+// rating is known (1533 ± 261) until more games confirm it.
+func SortLeaderboard(rs []*gobot.PlayerRating) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		li, lj := rs[i].Player().Low(), rs[j].Player().Low()
+		if li != lj {
+			return li > lj
+		}
+		if rs[i].Rating != rs[j].Rating {
+			return rs[i].Rating > rs[j].Rating
+		}
+		return rs[i].User < rs[j].User
+	})
 }

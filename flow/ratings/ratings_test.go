@@ -1,4 +1,4 @@
-package flow
+package ratings
 
 import (
 	"testing"
@@ -10,7 +10,10 @@ import (
 // passes while Black places the stones (white-passes, made by the
 // game itself) do not.
 func TestBothMoved(t *testing.T) {
-	rules := japanese(t)
+	rules, err := game.Preset("japanese")
+	if err != nil {
+		t.Fatal(err)
+	}
 	wp := rules
 	wp.Placement = game.PlacementWhitePasses
 	for _, tc := range []struct {

@@ -1,4 +1,10 @@
-package flow
+// Package board is the one read of a game for every surface (issue 37):
+// a View is what a board shows of a game and what its viewer may do
+// there. chat's queries (Bot.Board, Bot.RoomBoards, Bot.ChannelBoard)
+// read the game in one read transaction, build its view here (Read) and
+// fill in its texts (chat/say); the web board, the Matrix widget and the
+// Discord Activity (package chat/web) read games only through them.
+package board
 
 import (
 	"cmp"
@@ -6,21 +12,15 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
-// The one read of a game for every surface (issue 37): View is what a
-// board shows of a game and what its viewer may do there. chat's
-// queries (Bot.Board, Bot.RoomBoards, Bot.ChannelBoard) read the game
-// in one read transaction, build its view here and fill in its texts
-// (chat/say); the web board, the Matrix widget and the Discord Activity
-// (package chat/web) read games only through them.
-
-// BoardView is a game as a board shows it, read at one Version. Its
-// texts are chat's words (filled in by chat after View): the names are
-// plain (no mentions), the vote line (Vote) may hold command tokens
+// View is a game as a board shows it, read at one Version. Its texts
+// are chat's words (filled in by chat after Read): the names are plain
+// (no mentions), the vote line (Vote) may hold command tokens
 // (protocol.Cmd) for the surface to show in its platform's terms.
-type BoardView struct {
+type View struct {
 	ID        gobot.GameID
 	Version   uint64
 	Room      gobot.RoomID
@@ -37,7 +37,7 @@ type BoardView struct {
 	// "Black to play (alice)", "Black wins by 3.5 points (B+3.5)".
 	Status string
 	// Sides are Black's and White's labels, Black's first.
-	Sides [2]BoardSide
+	Sides [2]Side
 	// Clock is what the clock says while playing ("alice must move by
 	// 2 Jan 15:04 UTC.", or stopped for a vacation); "" without one.
 	Clock string
@@ -65,7 +65,7 @@ type BoardView struct {
 	Viewer Viewer
 	// Live is a live game's clocks (gobot.TimeControl.Live), which a
 	// board counts down; nil for a correspondence clock or none.
-	Live *LiveClocks
+	Live *Clocks
 	// ResignQuestions are what the board asks before a resignation
 	// (Viewer.ResignQuestion): a player's of each colour, indexed by
 	// game.Color, and a voter's (VoteResignQuestion).
@@ -75,10 +75,10 @@ type BoardView struct {
 	stored *gobot.Match // the seats, the vote and the undo, to answer For
 }
 
-// LiveClocks are a live game's clocks as stored: each colour's at the
+// Clocks are a live game's clocks as stored: each colour's at the
 // start of its turn (indexed by game.Color), the mover's running since
 // Since (zero when none runs), and the colour that lost on time.
-type LiveClocks struct {
+type Clocks struct {
 	Control gobot.TimeControl
 	Clocks  [3]gobot.ClockState
 	Running game.Color
@@ -90,12 +90,12 @@ type LiveClocks struct {
 }
 
 // liveClocks returns match's clocks when it is played on a live clock.
-func liveClocks(match *gobot.Match, g *game.Game) *LiveClocks {
+func liveClocks(match *gobot.Match, g *game.Game) *Clocks {
 	tc := match.Clock
 	if !tc.Live() {
 		return nil
 	}
-	lc := &LiveClocks{Control: tc}
+	lc := &Clocks{Control: tc}
 	for _, c := range []game.Color{game.Black, game.White} {
 		lc.Clocks[c] = match.ClockOf(c)
 	}
@@ -117,8 +117,8 @@ func liveClocks(match *gobot.Match, g *game.Game) *LiveClocks {
 	return lc
 }
 
-// BoardSide is one colour's label on a board.
-type BoardSide struct {
+// Side is one colour's label on a board.
+type Side struct {
 	Color    game.Color
 	Name     string // its player, or a team's members ("alice, bob")
 	Rank     string // in a rated game
@@ -161,11 +161,11 @@ type Viewer struct {
 // Watch reports whether the viewer only looks.
 func (v Viewer) Watch() bool { return v.Role == Watcher }
 
-// View builds l's view as a board shows it, its viewer and its texts
+// Read builds l's view as a board shows it, its viewer and its texts
 // left for the caller; name gives a player's name (Names).
-func View(l *Loaded, name func(gobot.UserID) string) *BoardView {
+func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 	match, g := l.Match, l.G
-	bv := &BoardView{ID: match.ID, Version: match.Version, Room: match.Room, Game: g, Phase: g.Phase().String(), Names: map[gobot.UserID]string{},
+	bv := &View{ID: match.ID, Version: match.Version, Room: match.Room, Game: g, Phase: g.Phase().String(), Names: map[gobot.UserID]string{},
 		stored: &gobot.Match{ID: match.ID, Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone(), Record: match.Record, Finished: match.Finished}}
 	if match.Rating != nil {
 		bv.Community = match.Rating.Community
@@ -174,7 +174,7 @@ func View(l *Loaded, name func(gobot.UserID) string) *BoardView {
 		bv.Names[u] = name(u)
 	}
 	for i, c := range []game.Color{game.Black, game.White} {
-		s := BoardSide{Color: c, Name: match.Side(c).Name(bv.Name), Captures: g.Captures(c) + g.PassStones(c),
+		s := Side{Color: c, Name: match.Side(c).Name(bv.Name), Captures: g.Captures(c) + g.PassStones(c),
 			ToMove: g.Phase() == game.Playing && g.ToMove() == c && match.Active()}
 		if match.Rating != nil {
 			s.Rank = match.Rating.BlackRank
@@ -193,7 +193,7 @@ func View(l *Loaded, name func(gobot.UserID) string) *BoardView {
 		if p := match.Pause; !match.LivePaused() && p != nil && p.Asked != "" { // pause.go
 			bv.PauseBy = match.ColorOf(p.Asked)
 		}
-		bv.Votes = VoteMarks(l)
+		bv.Votes = flow.VoteMarks(l)
 	}
 	bv.Live = liveClocks(match, g)
 	if match.UndoBy != "" && match.Active() {
@@ -204,7 +204,7 @@ func View(l *Loaded, name func(gobot.UserID) string) *BoardView {
 
 // For returns what u may do on this board: as Board(ctx, id, u) would
 // answer at the view's Version, without another read.
-func (bv *BoardView) For(u gobot.UserID) Viewer {
+func (bv *View) For(u gobot.UserID) Viewer {
 	m := bv.stored
 	v := Viewer{User: u, Role: Watcher}
 	if m == nil || u == "" {
@@ -236,18 +236,18 @@ func (bv *BoardView) For(u gobot.UserID) Viewer {
 }
 
 // Name is u's name on the board.
-func (bv *BoardView) Name(u gobot.UserID) string { return cmp.Or(bv.Names[u], u.Local()) }
+func (bv *View) Name(u gobot.UserID) string { return cmp.Or(bv.Names[u], u.Local()) }
 
 // Label names the game in a list: "#7: alice (Black) against bob
 // (White)"; a team game's sides are its members.
-func (bv *BoardView) Label() string {
+func (bv *View) Label() string {
 	return fmt.Sprintf("#%d: %s (Black) against %s (White)", bv.ID, bv.Sides[0].Name, bv.Sides[1].Name)
 }
 
-// RoomBoards are the games a board opened inside a room (not for one
+// List are the games a board opened inside a room (not for one
 // game: the Discord Activity) offers a user, each with its label.
-type RoomBoards struct {
-	Games []*BoardView
+type List struct {
+	Games []*View
 	// Watch: the user plays none of them here; they are the room's
 	// games, to watch (or, in a vote game, to vote in).
 	Watch bool
