@@ -13,17 +13,6 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// completeEngine suggests engine names.
-func (b *core) completeEngine(typed string) []Choice {
-	var out []Choice
-	for _, n := range b.engineNames() {
-		if strings.HasPrefix(strings.ToUpper(n), typed) {
-			out = append(out, Choice{Name: n, Value: n})
-		}
-	}
-	return out
-}
-
 // Complete suggests values for argument arg of command cmd, given what the
 // user has typed so far (Discord autocomplete): the caller's active games
 // for a game reference, legal points for play.
@@ -57,7 +46,12 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 			out = append(out, Choice{Name: say.GameChoice(match.ID, names[opp]), Value: v})
 		}
 	case arg == "engine":
-		return b.completeEngine(typed)
+		for _, n := range b.engineNames() { // suggests engine names
+			if strings.HasPrefix(strings.ToUpper(n), typed) {
+				out = append(out, Choice{Name: n, Value: n})
+			}
+		}
+		return out
 	case arg == "rules" || arg == "preset":
 		return completeRules(strings.ToLower(typed))
 	case arg == "point":
@@ -83,23 +77,12 @@ func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed 
 		if match == nil {
 			return nil
 		}
-		l, err := load(match)
-		if err != nil || l.G.Phase() != game.Playing {
+		l, err := flow.Load(match)
+		if err != nil {
 			return nil
 		}
-		cfg := l.G.Config()
-		for y := 0; y < cfg.Height && len(out) < 25; y++ {
-			for x := 0; x < cfg.Width && len(out) < 25; x++ {
-				p := game.Pt(x, y)
-				name := p.GTP(cfg.Height)
-				if !strings.HasPrefix(name, typed) || l.G.At(p) != game.Empty {
-					continue
-				}
-				if k, ok := l.G.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
-					continue
-				}
-				out = append(out, Choice{Name: name, Value: name})
-			}
+		for _, name := range flow.FreePoints(l, typed, 25) {
+			out = append(out, Choice{Name: name, Value: name})
 		}
 	}
 	if len(out) > 25 {
