@@ -42,13 +42,11 @@ func cmdReview(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	switch a.Choice["action"] {
-	case "end":
-		return endReview(call, gobot.ReviewID(a.Game))
-	case "keep":
-		return keepReview(call, gobot.ReviewID(a.Game))
+	switch id := gobot.ReviewID(a.Game); a.Choice["action"] {
+	case "end", "keep":
+		return manageReview(call, id, a.Choice["action"] == "end")
 	case "reset":
-		return resetReviewLinks(call, rl, gobot.ReviewID(a.Game))
+		return resetReviewLinks(call, rl, id)
 	}
 	if err := flow.MayOpenReview(tx, r.Room); err != nil {
 		return Result{}, say.ReviewRefused(err)
@@ -166,26 +164,30 @@ func cmdReviews(call *Call) (Result, error) {
 	return b.reviewLinks(Effects{}, r, rl, say.ReviewList(namer(tx), open), open...)
 }
 
-// findReview is review id of the room, or (0) the caller's one open
-// review there (flow.FindReview), as reset needs it.
-func findReview(call *Call, id gobot.ReviewID, reset bool) (*gobot.Review, error) {
-	rev, err := flow.FindReview(call.Tx, call.Req.Room, call.Req.User.ID, id, reset)
-	return rev, say.ReviewRefused(err)
-}
-
-func endReview(call *Call, id gobot.ReviewID) (Result, error) {
+// manageReview ends (end) or keeps review id of the room, or (0) the
+// caller's one open review there: one they started or control.
+func manageReview(call *Call, id gobot.ReviewID, end bool) (Result, error) {
 	tx, r := call.Tx, call.Req
-	rev, err := findReview(call, id, false)
+	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, false)
 	if err != nil {
-		return Result{}, err
+		return Result{}, say.ReviewRefused(err)
 	}
-	if err := flow.EndReview(rev, r.User.ID, r.Admin, r.Time); err != nil {
-		return Result{}, say.ManageRefusal(namer(tx), rev, "ends", err)
+	verb := "keeps"
+	if end {
+		verb, err = "ends", flow.EndReview(rev, r.User.ID, r.Admin, r.Time)
+	} else {
+		err = flow.KeepReview(rev, r.User.ID, r.Admin)
+	}
+	if err != nil {
+		return Result{}, say.ManageRefusal(namer(tx), rev, verb, err)
 	}
 	if err := tx.PutReview(rev); err != nil {
 		return Result{}, err
 	}
-	return closedReply(rev, say.ReviewEnded(r.User.ID, rev))
+	if end {
+		return closedReply(rev, say.ReviewEnded(r.User.ID, rev))
+	}
+	return Result{Reply: protocol.Reply{Text: say.ReviewKept(rev)}}, nil
 }
 
 // closedReply posts a closed review's record to its room.
@@ -196,21 +198,6 @@ func closedReply(rev *gobot.Review, lead string) (Result, error) {
 	}
 	return Result{Reply: protocol.Reply{Room: rev.Room, Text: say.ReviewClosed(rev, lead),
 		File: &protocol.File{Name: fmt.Sprintf("gobot-review-%d.sgf", rev.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
-}
-
-func keepReview(call *Call, id gobot.ReviewID) (Result, error) {
-	tx, r := call.Tx, call.Req
-	rev, err := findReview(call, id, false)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := flow.KeepReview(rev, r.User.ID, r.Admin); err != nil {
-		return Result{}, say.ManageRefusal(namer(tx), rev, "keeps", err)
-	}
-	if err := tx.PutReview(rev); err != nil {
-		return Result{}, err
-	}
-	return Result{Reply: protocol.Reply{Text: say.ReviewKept(rev)}}, nil
 }
 
 // byReviewDue lists the reviews whose timed work is due (gobot.Review.Due):
@@ -312,9 +299,9 @@ func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review,
 // gives them a new link.
 func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, error) {
 	tx, b, r := call.Tx, call.bot, call.Req
-	rev, err := findReview(call, id, true)
+	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, true)
 	if err != nil {
-		return Result{}, err
+		return Result{}, say.ReviewRefused(err)
 	}
 	flow.ResetReviewLinks(rev, r.User.ID)
 	if err := tx.PutReview(rev); err != nil {

@@ -13,14 +13,14 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// enginesSetting takes engines=on|off out of a room's settings.
-func enginesSetting(room []string) (rest []string, on *bool, err error) {
+// onOffSetting takes key=on|off out of a room's settings.
+func onOffSetting(room []string, key string) (rest []string, on *bool, err error) {
 	for _, a := range room {
 		k, v, _ := strings.Cut(a, "=")
-		if strings.EqualFold(k, "engines") {
+		if strings.EqualFold(k, key) {
 			b, ok := protocol.ParseBool(v)
 			if !ok {
-				return nil, nil, say.NotOnOff("engines", v)
+				return nil, nil, say.NotOnOff(key, v)
 			}
 			on = &b
 			continue
@@ -96,7 +96,7 @@ func cmdSettings(call *Call) (Result, error) {
 		return Result{}, say.RoomSettingsAdmins(room)
 	}
 	var o protocol.GameOptions
-	room, engines, err := enginesSetting(room)
+	room, engines, err := onOffSetting(room, "engines")
 	if err != nil {
 		return Result{}, err
 	}
