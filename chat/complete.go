@@ -1,9 +1,10 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gobotgo/gobot"
@@ -18,66 +19,47 @@ import (
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
-	var games []*gobot.Match
-	names := map[gobot.UserID]string{}
-	b.query(ctx, func(tx gobot.Tx) error {
-		games, _ = tx.ActiveGames(r.User.ID)
-		if cmd == "vote" { // the room's vote games (vote.go)
-			games, _ = flow.RoomVoteGames(tx, r.Room)
-		}
-		if strings.Contains(arg, "game") {
-			for _, match := range games {
-				opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
-				names[opp] = displayName(tx, opp)
-			}
-		}
-		return nil
-	})
-	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	var out []Choice
-	switch {
-	case strings.Contains(arg, "game"):
-		for _, match := range games {
-			v := fmt.Sprintf("#%d", match.ID)
-			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
-				continue
-			}
-			opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
-			out = append(out, Choice{Name: say.GameChoice(match.ID, names[opp]), Value: v})
-		}
-	case arg == "engine":
+	switch arg {
+	case "engine":
 		for _, n := range b.engineNames() { // suggests engine names
 			if strings.HasPrefix(strings.ToUpper(n), typed) {
 				out = append(out, Choice{Name: n, Value: n})
 			}
 		}
 		return out
-	case arg == "rules" || arg == "preset":
+	case "rules", "preset":
 		return completeRules(strings.ToLower(typed))
-	case arg == "point":
-		var match *gobot.Match
-		if ref, ok := r.Named["#game"]; ok {
-			id, _ := protocol.ParseRef(ref, "game")
-			for _, g := range games {
-				if uint64(g.ID) == id {
-					match = g
-				}
-			}
-		} else {
-			var here []*gobot.Match
-			for _, g := range games {
-				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-					here = append(here, g)
-				}
-			}
-			if len(here) == 1 {
-				match = here[0]
+	}
+	var games []*gobot.Match
+	b.query(ctx, func(tx gobot.Tx) error {
+		games, _ = tx.ActiveGames(r.User.ID)
+		if cmd == "vote" { // the room's vote games (vote.go)
+			games, _ = flow.RoomVoteGames(tx, r.Room)
+		}
+		slices.SortFunc(games, func(a, b *gobot.Match) int { return cmp.Compare(a.ID, b.ID) })
+		for _, match := range games {
+			v := fmt.Sprintf("#%d", match.ID)
+			if strings.Contains(arg, "game") && (typed == "" || strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#"))) {
+				opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
+				out = append(out, Choice{Name: say.GameChoice(match.ID, displayName(tx, opp)), Value: v})
 			}
 		}
-		if match == nil {
+		return nil
+	})
+	if arg == "point" { // the game named, or the one game here
+		ref, named := r.Named["#game"]
+		id, _ := protocol.ParseRef(ref, "game")
+		var here []*gobot.Match
+		for _, g := range games {
+			if named && uint64(g.ID) == id || !named && (r.DM || g.Room == r.Room || g.Thread && g.Parent == r.Room) {
+				here = append(here, g)
+			}
+		}
+		if len(here) != 1 {
 			return nil
 		}
-		l, err := flow.Load(match)
+		l, err := flow.Load(here[0])
 		if err != nil {
 			return nil
 		}

@@ -61,15 +61,12 @@ func settingsOnlyShown(a *protocol.Args) bool {
 
 func cmdSettings(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	args := a.Text
-	if len(args) > 0 && strings.EqualFold(args[0], "room") {
-		args = args[1:]
-		if len(args) == 0 {
-			return asResult(b.showSettings(tx, r))
-		}
-	}
-	if len(args) == 0 {
+	if settingsOnlyShown(a) {
 		return asResult(b.showSettings(tx, r))
+	}
+	args := a.Text
+	if strings.EqualFold(args[0], "room") {
+		args = args[1:]
 	}
 	var mine, room []string
 	seen := map[string]string{}
@@ -109,7 +106,6 @@ func cmdSettings(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if len(room) > 0 {
-		var err error
 		if o, err = protocol.ParseOptions(room); err != nil {
 			return Result{}, err
 		}
