@@ -67,11 +67,11 @@ func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*b
 }
 
 // RoomBoards reads, in one transaction, the games a board opened inside
-// room shows user (boardGames), at most limit of them (0: all).
+// room shows user (board.Games), at most limit of them (0: all).
 func (b *Bot) RoomBoards(ctx context.Context, room gobot.RoomID, user gobot.UserID, limit int) (board.List, error) {
 	var rb board.List
 	err := b.query(ctx, func(tx gobot.Tx) error {
-		games, watch, err := boardGames(tx, room, user)
+		games, watch, err := board.Games(tx, room, user)
 		if err != nil {
 			return err
 		}

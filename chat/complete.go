@@ -1,9 +1,10 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gobotgo/gobot"
@@ -13,93 +14,57 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// completeEngine suggests engine names.
-func (b *core) completeEngine(typed string) []Choice {
-	var out []Choice
-	for _, n := range b.engineNames() {
-		if strings.HasPrefix(strings.ToUpper(n), typed) {
-			out = append(out, Choice{Name: n, Value: n})
-		}
-	}
-	return out
-}
-
 // Complete suggests values for argument arg of command cmd, given what the
 // user has typed so far (Discord autocomplete): the caller's active games
 // for a game reference, legal points for play.
 func (b *Bot) Complete(ctx context.Context, r protocol.Request, cmd, arg, typed string) []Choice {
 	typed = strings.ToUpper(strings.TrimSpace(typed))
+	var out []Choice
+	switch arg {
+	case "engine":
+		for _, n := range b.engineNames() { // suggests engine names
+			if strings.HasPrefix(strings.ToUpper(n), typed) {
+				out = append(out, Choice{Name: n, Value: n})
+			}
+		}
+		return out
+	case "rules", "preset":
+		return completeRules(strings.ToLower(typed))
+	}
 	var games []*gobot.Match
-	names := map[gobot.UserID]string{}
 	b.query(ctx, func(tx gobot.Tx) error {
 		games, _ = tx.ActiveGames(r.User.ID)
 		if cmd == "vote" { // the room's vote games (vote.go)
 			games, _ = flow.RoomVoteGames(tx, r.Room)
 		}
-		if strings.Contains(arg, "game") {
-			for _, match := range games {
+		slices.SortFunc(games, func(a, b *gobot.Match) int { return cmp.Compare(a.ID, b.ID) })
+		for _, match := range games {
+			v := fmt.Sprintf("#%d", match.ID)
+			if strings.Contains(arg, "game") && (typed == "" || strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#"))) {
 				opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
-				names[opp] = displayName(tx, opp)
+				out = append(out, Choice{Name: say.GameChoice(match.ID, displayName(tx, opp)), Value: v})
 			}
 		}
 		return nil
 	})
-	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
-	var out []Choice
-	switch {
-	case strings.Contains(arg, "game"):
-		for _, match := range games {
-			v := fmt.Sprintf("#%d", match.ID)
-			if typed != "" && !strings.HasPrefix(v, "#"+strings.TrimPrefix(typed, "#")) {
-				continue
-			}
-			opp := match.Side(match.ColorOf(r.User.ID).Opponent()).ToMove()
-			out = append(out, Choice{Name: say.GameChoice(match.ID, names[opp]), Value: v})
-		}
-	case arg == "engine":
-		return b.completeEngine(typed)
-	case arg == "rules" || arg == "preset":
-		return completeRules(strings.ToLower(typed))
-	case arg == "point":
-		var match *gobot.Match
-		if ref, ok := r.Named["#game"]; ok {
-			id, _ := protocol.ParseRef(ref, "game")
-			for _, g := range games {
-				if uint64(g.ID) == id {
-					match = g
-				}
-			}
-		} else {
-			var here []*gobot.Match
-			for _, g := range games {
-				if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-					here = append(here, g)
-				}
-			}
-			if len(here) == 1 {
-				match = here[0]
+	if arg == "point" { // the game named, or the one game here
+		ref, named := r.Named["#game"]
+		id, _ := protocol.ParseRef(ref, "game")
+		var here []*gobot.Match
+		for _, g := range games {
+			if named && uint64(g.ID) == id || !named && (r.DM || g.Room == r.Room || g.Thread && g.Parent == r.Room) {
+				here = append(here, g)
 			}
 		}
-		if match == nil {
+		if len(here) != 1 {
 			return nil
 		}
-		l, err := load(match)
-		if err != nil || l.G.Phase() != game.Playing {
+		l, err := flow.Load(here[0])
+		if err != nil {
 			return nil
 		}
-		cfg := l.G.Config()
-		for y := 0; y < cfg.Height && len(out) < 25; y++ {
-			for x := 0; x < cfg.Width && len(out) < 25; x++ {
-				p := game.Pt(x, y)
-				name := p.GTP(cfg.Height)
-				if !strings.HasPrefix(name, typed) || l.G.At(p) != game.Empty {
-					continue
-				}
-				if k, ok := l.G.KoPoint(); ok && k == p && cfg.Rules.Ko == game.KoSimple {
-					continue
-				}
-				out = append(out, Choice{Name: name, Value: name})
-			}
+		for _, name := range flow.FreePoints(l, typed, 25) {
+			out = append(out, Choice{Name: name, Value: name})
 		}
 	}
 	if len(out) > 25 {

@@ -1,13 +1,11 @@
 package chat
 
 import (
-	"errors"
-	"sort"
 	"strings"
 
-	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -55,13 +53,9 @@ func cmdRules(call *Call) (Result, error) {
 	if strings.Contains(a.Text[0], "=") {
 		// Options alone change the room's ruleset, as in a challenge
 		// (challengeConfig) and in the room's settings.
-		room, err := tx.Room(r.Room)
-		if err != nil && !errors.Is(err, gobot.ErrNotFound) {
+		base, err := flow.RoomRules(tx, r.Room, b.cfg.Rules)
+		if err != nil {
 			return Result{}, err
-		}
-		base := b.cfg.Rules
-		if room != nil && room.Rules != "" {
-			base = room.Rules
 		}
 		note = say.OptionsNote(base, spec)
 		spec = base + " " + spec
@@ -81,14 +75,4 @@ func allPresets(words []string) bool {
 		}
 	}
 	return true
-}
-
-// sortedNames returns map keys sorted.
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

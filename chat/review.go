@@ -29,9 +29,6 @@ type ReviewLinker interface {
 	ReviewLink(id gobot.ReviewID, user gobot.UserID, gen uint64) (url string, expires time.Time, err error)
 }
 
-// maxRoomReviews bounds the open reviews of a room.
-const maxRoomReviews = 10
-
 func (b *core) reviewLinker() (ReviewLinker, error) {
 	if rl, ok := b.linker().(ReviewLinker); ok {
 		return rl, nil
@@ -45,20 +42,14 @@ func cmdReview(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	switch a.Choice["action"] {
-	case "end":
-		return endReview(call, gobot.ReviewID(a.Game))
-	case "keep":
-		return keepReview(call, gobot.ReviewID(a.Game))
+	switch id := gobot.ReviewID(a.Game); a.Choice["action"] {
+	case "end", "keep":
+		return manageReview(call, id, a.Choice["action"] == "end")
 	case "reset":
-		return resetReviewLinks(call, rl, gobot.ReviewID(a.Game))
+		return resetReviewLinks(call, rl, id)
 	}
-	open, err := tx.RoomReviews(r.Room)
-	if err != nil && gobot.Damaged(err) == nil {
-		return Result{}, err
-	}
-	if len(open) >= maxRoomReviews {
-		return Result{}, say.TooManyReviews(len(open))
+	if err := flow.MayOpenReview(tx, r.Room); err != nil {
+		return Result{}, say.ReviewRefused(err)
 	}
 	var (
 		tree  *game.Tree
@@ -76,18 +67,9 @@ func cmdReview(call *Call) (Result, error) {
 	case a.Game != 0 && a.Options.Width != 0:
 		return Result{}, say.ReviewGameOrBoard(a.Game, a.Options.Width, a.Options.Height)
 	case a.Game != 0:
-		match, err := tx.Match(a.Game)
-		if errors.Is(err, gobot.ErrNotFound) {
-			return Result{}, say.NoGameToReview(a.Game)
-		}
+		match, err := flow.ReviewedGame(tx, a.Game, r.Room, r.User.ID)
 		if err != nil {
-			return Result{}, err
-		}
-		if match.Active() {
-			return Result{}, say.ReviewStillPlayed(match.ID)
-		}
-		if match.ColorOf(r.User.ID) == game.Empty && match.Room != r.Room && match.Parent != r.Room {
-			return Result{}, say.ReviewElsewhere(match.ID)
+			return Result{}, say.ReviewRefused(err)
 		}
 		if tree, err = game.TreeFromRecord(match.Record, sgfInfo(tx, match)); err != nil {
 			return Result{}, fmt.Errorf("game #%d: %w", match.ID, err)
@@ -101,9 +83,8 @@ func cmdReview(call *Call) (Result, error) {
 	default:
 		return Result{}, say.ReviewWhat()
 	}
-	rev := gobot.NewReview(r.Room, r.User.ID, title, tree, r.Time)
-	rev.Game = gid
-	if err := tx.PutReview(rev); err != nil {
+	rev, err := flow.OpenReview(tx, r.Room, r.User.ID, title, tree, gid, r.Time)
+	if err != nil {
 		return Result{}, err
 	}
 	var fx Effects
@@ -183,49 +164,30 @@ func cmdReviews(call *Call) (Result, error) {
 	return b.reviewLinks(Effects{}, r, rl, say.ReviewList(namer(tx), open), open...)
 }
 
-// findReview returns the review id names, or (0) the caller's one open
-// review in the room: one they started or control.
-func findReview(call *Call, id gobot.ReviewID) (*gobot.Review, error) {
+// manageReview ends (end) or keeps review id of the room, or (0) the
+// caller's one open review there: one they started or control.
+func manageReview(call *Call, id gobot.ReviewID, end bool) (Result, error) {
 	tx, r := call.Tx, call.Req
-	if id != 0 {
-		rev, err := tx.Review(id)
-		if errors.Is(err, gobot.ErrNotFound) || (err == nil && rev.Room != r.Room) {
-			return nil, say.NoReview(id, false)
-		}
-		return rev, err
-	}
-	open, err := tx.RoomReviews(r.Room)
-	if err != nil && gobot.Damaged(err) == nil {
-		return nil, err
-	}
-	var mine []*gobot.Review
-	for _, rev := range open {
-		if rev.Owner == r.User.ID || rev.Controller == r.User.ID {
-			mine = append(mine, rev)
-		}
-	}
-	switch len(mine) {
-	case 0:
-		return nil, say.NoReviewOfYours()
-	case 1:
-		return mine[0], nil
-	}
-	return nil, say.WhichReview(len(mine), mine[0].ID)
-}
-
-func endReview(call *Call, id gobot.ReviewID) (Result, error) {
-	tx, r := call.Tx, call.Req
-	rev, err := findReview(call, id)
+	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, false)
 	if err != nil {
-		return Result{}, err
+		return Result{}, say.ReviewRefused(err)
 	}
-	if err := flow.EndReview(rev, r.User.ID, r.Admin, r.Time); err != nil {
-		return Result{}, say.ManageRefusal(namer(tx), rev, "ends", err)
+	verb := "keeps"
+	if end {
+		verb, err = "ends", flow.EndReview(rev, r.User.ID, r.Admin, r.Time)
+	} else {
+		err = flow.KeepReview(rev, r.User.ID, r.Admin)
+	}
+	if err != nil {
+		return Result{}, say.ManageRefusal(namer(tx), rev, verb, err)
 	}
 	if err := tx.PutReview(rev); err != nil {
 		return Result{}, err
 	}
-	return closedReply(rev, say.ReviewEnded(r.User.ID, rev))
+	if end {
+		return closedReply(rev, say.ReviewEnded(r.User.ID, rev))
+	}
+	return Result{Reply: protocol.Reply{Text: say.ReviewKept(rev)}}, nil
 }
 
 // closedReply posts a closed review's record to its room.
@@ -236,21 +198,6 @@ func closedReply(rev *gobot.Review, lead string) (Result, error) {
 	}
 	return Result{Reply: protocol.Reply{Room: rev.Room, Text: say.ReviewClosed(rev, lead),
 		File: &protocol.File{Name: fmt.Sprintf("gobot-review-%d.sgf", rev.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
-}
-
-func keepReview(call *Call, id gobot.ReviewID) (Result, error) {
-	tx, r := call.Tx, call.Req
-	rev, err := findReview(call, id)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := flow.KeepReview(rev, r.User.ID, r.Admin); err != nil {
-		return Result{}, say.ManageRefusal(namer(tx), rev, "keeps", err)
-	}
-	if err := tx.PutReview(rev); err != nil {
-		return Result{}, err
-	}
-	return Result{Reply: protocol.Reply{Text: say.ReviewKept(rev)}}, nil
 }
 
 // byReviewDue lists the reviews whose timed work is due (gobot.Review.Due):
@@ -352,29 +299,9 @@ func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review,
 // gives them a new link.
 func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, error) {
 	tx, b, r := call.Tx, call.bot, call.Req
-	var rev *gobot.Review
-	if id != 0 {
-		got, err := tx.Review(id)
-		if errors.Is(err, gobot.ErrNotFound) || (err == nil && (got.Room != r.Room || got.Closed)) {
-			return Result{}, say.NoReview(id, true)
-		}
-		if err != nil {
-			return Result{}, err
-		}
-		rev = got
-	} else {
-		open, err := tx.RoomReviews(r.Room)
-		if err != nil {
-			return Result{}, err
-		}
-		switch len(open) {
-		case 0:
-			return Result{}, say.NoReviewOpen()
-		case 1:
-			rev = open[0]
-		default:
-			return Result{}, say.WhichRoomReview(len(open), open[0].ID)
-		}
+	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, true)
+	if err != nil {
+		return Result{}, say.ReviewRefused(err)
 	}
 	flow.ResetReviewLinks(rev, r.User.ID)
 	if err := tx.PutReview(rev); err != nil {

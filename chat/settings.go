@@ -9,17 +9,18 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
-// enginesSetting takes engines=on|off out of a room's settings.
-func enginesSetting(room []string) (rest []string, on *bool, err error) {
+// onOffSetting takes key=on|off out of a room's settings.
+func onOffSetting(room []string, key string) (rest []string, on *bool, err error) {
 	for _, a := range room {
 		k, v, _ := strings.Cut(a, "=")
-		if strings.EqualFold(k, "engines") {
+		if strings.EqualFold(k, key) {
 			b, ok := protocol.ParseBool(v)
 			if !ok {
-				return nil, nil, say.NotOnOff("engines", v)
+				return nil, nil, say.NotOnOff(key, v)
 			}
 			on = &b
 			continue
@@ -31,8 +32,6 @@ func enginesSetting(room []string) (rest []string, on *bool, err error) {
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
 
-// playerChoices are the values of a player's settings, but rank.
-var playerChoices = map[string][]string{"notify": {"mention", "dm", "off"}, "theme": {"wood", "dark"}, "confirm": {"touch", "always", "never"}}
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true, "live_images": true}
 
 // rankWords joins a rank written in two words, as ranks are spoken:
@@ -62,15 +61,12 @@ func settingsOnlyShown(a *protocol.Args) bool {
 
 func cmdSettings(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	args := a.Text
-	if len(args) > 0 && strings.EqualFold(args[0], "room") {
-		args = args[1:]
-		if len(args) == 0 {
-			return asResult(b.showSettings(tx, r))
-		}
-	}
-	if len(args) == 0 {
+	if settingsOnlyShown(a) {
 		return asResult(b.showSettings(tx, r))
+	}
+	args := a.Text
+	if strings.EqualFold(args[0], "room") {
+		args = args[1:]
 	}
 	var mine, room []string
 	seen := map[string]string{}
@@ -97,7 +93,7 @@ func cmdSettings(call *Call) (Result, error) {
 		return Result{}, say.RoomSettingsAdmins(room)
 	}
 	var o protocol.GameOptions
-	room, engines, err := enginesSetting(room)
+	room, engines, err := onOffSetting(room, "engines")
 	if err != nil {
 		return Result{}, err
 	}
@@ -110,104 +106,54 @@ func cmdSettings(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	if len(room) > 0 {
-		var err error
 		if o, err = protocol.ParseOptions(room); err != nil {
 			return Result{}, err
 		}
 	}
-	err = func() error {
-		if len(mine) > 0 {
-			p, err := tx.Player(r.User.ID)
-			if err != nil {
-				if !errors.Is(err, gobot.ErrNotFound) {
-					return err
-				}
-				p = &gobot.Player{ID: r.User.ID, Name: r.User.Name}
-			}
-			for _, kv := range mine {
-				k, v, _ := strings.Cut(kv, "=")
-				v = strings.ToLower(v)
-				if k == "rank" {
-					if err := b.stateRank(tx, r, v); err != nil {
-						return err
-					}
-					continue
-				}
-				if !slices.Contains(playerChoices[k], v) {
-					return say.BadChoice(k, v)
-				}
-				switch k {
-				case "notify":
-					p.Notify = v
-				case "theme":
-					p.Theme = v
-				case "confirm":
-					p.Confirm = v
-				}
-			}
-			p.Updated = r.Time
-			if err := tx.PutPlayer(p); err != nil {
-				return err
+	if len(mine) > 0 {
+		rank := func(v string) error { return b.stateRank(tx, r, v) }
+		if err := flow.SetPlayer(tx, r.User.ID, r.User.Name, mine, rank, r.Time); err != nil {
+			return Result{}, say.BadChoice(err)
+		}
+	}
+	if len(room) > 0 || engines != nil || widget != nil || liveImages != nil {
+		c := flow.RoomChange{Width: o.Width, Height: o.Height, Komi: o.Komi, Threads: o.Threads, Engines: engines, Widget: widget, LiveImages: liveImages}
+		if o.Rules != nil {
+			if c.Rules, err = b.roomRules(tx, r.Room, o); err != nil {
+				return Result{}, err
 			}
 		}
-		if len(room) > 0 || engines != nil || widget != nil || liveImages != nil {
-			rm, err := tx.Room(r.Room)
-			if err != nil {
-				if !errors.Is(err, gobot.ErrNotFound) {
-					return err
-				}
-				rm = &gobot.Room{ID: r.Room}
-			}
-			if o.Rules != nil {
-				rules := o.RulesText
-				if o.RulesPreset == "" {
-					// Options alone (ko=simple) change the room's ruleset.
-					current := rm.Rules
-					if current == "" {
-						current = b.cfg.Rules
-					}
-					rules = current + " " + o.RulesText
-					if _, err := game.ParseRules(rules); err != nil {
-						return errorf("%s", protocol.RulesError(err, rules))
-					}
-					if len(rules) > protocol.MaxRulesText {
-						return say.RulesTooLong(len(rules))
-					}
-				}
-				rm.Rules = rules
-			}
-			if o.Width > 0 {
-				rm.Width, rm.Height = o.Width, o.Height
-			}
-			if o.Komi != nil {
-				rm.Komi = o.Komi
-			}
-			if o.Clock != nil {
-				rm.Clock = protocol.FormatClock(*o.Clock)
-			}
-			if o.Threads != nil {
-				rm.Threads = *o.Threads
-			}
-			if engines != nil {
-				rm.NoEngines = !*engines
-			}
-			if widget != nil {
-				rm.Widget = *widget
-			}
-			if liveImages != nil {
-				rm.LiveImages = *liveImages
-			}
-			rm.Updated = r.Time
-			return tx.PutRoom(rm)
+		if o.Clock != nil {
+			clock := protocol.FormatClock(*o.Clock)
+			c.Clock = &clock
 		}
-		return nil
-	}()
-	if err != nil {
-		return Result{}, err
+		if err := flow.SetRoom(tx, r.Room, c, r.Time); err != nil {
+			return Result{}, err
+		}
 	}
 	rep, err := b.showSettings(tx, r)
 	rep.Text = say.SettingsSaved(rep.Text, o.Clock)
 	return Result{Reply: rep}, err
+}
+
+// roomRules is the ruleset o sets a room to: options alone (ko=simple)
+// change the room's ruleset.
+func (b *core) roomRules(tx gobot.Tx, room gobot.RoomID, o protocol.GameOptions) (*string, error) {
+	rules := o.RulesText
+	if o.RulesPreset == "" {
+		base, err := flow.RoomRules(tx, room, b.cfg.Rules)
+		if err != nil {
+			return nil, err
+		}
+		rules = base + " " + o.RulesText
+		if _, err := game.ParseRules(rules); err != nil {
+			return nil, errorf("%s", protocol.RulesError(err, rules))
+		}
+		if len(rules) > protocol.MaxRulesText {
+			return nil, say.RulesTooLong(len(rules))
+		}
+	}
+	return &rules, nil
 }
 
 func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, error) {

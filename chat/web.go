@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -64,16 +65,10 @@ func cmdWeb(call *Call) (Result, error) {
 	if watch && r.DM {
 		return Result{}, say.WebPlayersInDM(match.ID)
 	}
-	gen, err := tx.LinkGeneration(match.ID, r.User.ID)
+	reset := a.Choice["reset"] != ""
+	gen, err := board.LinkGeneration(tx, match.ID, r.User.ID, reset)
 	if err != nil {
 		return Result{}, err
-	}
-	reset := a.Choice["reset"] != ""
-	if reset {
-		gen++
-		if err := tx.PutLinkGeneration(match.ID, r.User.ID, gen); err != nil {
-			return Result{}, err
-		}
 	}
 	url, expires, err := l.Link(match.ID, r.User.ID, watch, gen)
 	if err != nil {
@@ -82,7 +77,7 @@ func cmdWeb(call *Call) (Result, error) {
 	text := say.WebLink(match, watch, reset, url, expires)
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
 	if r.CanLaunch && r.PrivateReplies && !reset {
-		games, _, err := boardGames(tx, r.Room, r.User.ID)
+		games, _, err := board.Games(tx, r.Room, r.User.ID)
 		if err != nil {
 			return Result{}, err
 		}
@@ -107,24 +102,3 @@ func cmdWeb(call *Call) (Result, error) {
 
 // webShown: `web` only looks, unless it resets the caller's links.
 func webShown(a *protocol.Args) bool { return a.Choice["reset"] == "" }
-
-// boardGames are the games a board opened inside room (not for one
-// game: the Discord Activity, chat/web) shows user: user's games being
-// played there or in a thread of it; if there are none, every game
-// being played in room itself, to watch.
-func boardGames(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
-	mine, err := tx.ActiveGames(user)
-	if err != nil {
-		return nil, false, err
-	}
-	for _, m := range mine {
-		if m.Room == room || m.Parent == room {
-			games = append(games, m)
-		}
-	}
-	if len(games) > 0 {
-		return games, false, nil
-	}
-	games, err = tx.RoomGames(room, true)
-	return games, true, err
-}

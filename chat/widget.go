@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -69,28 +68,17 @@ func (b *core) autoWidget(tx gobot.Tx, r *protocol.Request, rep *protocol.Reply,
 // refused where rooms show no widgets, and widget=on where the web
 // board cannot serve them (l is the bot's Linker).
 func widgetSetting(room []string, r *protocol.Request, l Linker) (rest []string, on *bool, err error) {
-	for _, a := range room {
-		k, v, _ := strings.Cut(a, "=")
-		if !strings.EqualFold(k, "widget") {
-			rest = append(rest, a)
-			continue
-		}
-		if !r.Platform.ShowsWidgets() {
-			return nil, nil, say.NoWidgets()
-		}
-		b, ok := protocol.ParseBool(v)
-		if !ok {
-			return nil, nil, say.NotOnOff("widget", v)
-		}
-		if b {
-			if l == nil {
-				return nil, nil, say.WidgetNeedsWeb()
-			}
-			if _, ok := l.(WidgetLinker); !ok {
-				return nil, nil, say.WidgetNotServed()
-			}
-		}
-		on = &b
+	rest, on, err = onOffSetting(room, "widget")
+	switch {
+	case len(rest) < len(room) && !r.Platform.ShowsWidgets(): // widget= given
+		return nil, nil, say.NoWidgets()
+	case err != nil || on == nil || !*on:
+		return rest, on, err
+	case l == nil:
+		return nil, nil, say.WidgetNeedsWeb()
+	}
+	if _, ok := l.(WidgetLinker); !ok {
+		return nil, nil, say.WidgetNotServed()
 	}
 	return rest, on, nil
 }

@@ -18,11 +18,6 @@ func NoReviewBoard() error {
 	return Refusef("Reviews happen on the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
 }
 
-// TooManyReviews refuses a review in a room with n open already.
-func TooManyReviews(n int) error {
-	return Refusef("This room has %d open reviews already; %s closes yours (%s lists them).", n, Cmd("review end"), Cmd("reviews"))
-}
-
 // ReviewOneSource refuses a review of an attached file and something else.
 func ReviewOneSource() error {
 	return Refusef("Review the attached file, a game or an empty board: one of them.")
@@ -37,16 +32,6 @@ func ReviewGameOrBoard(id gobot.GameID, w, h int) error {
 func ReviewWhat() error {
 	return Refusef("Say what to review: %s (a finished game), %s (an empty board), or attach an SGF file; %s or %s.",
 		Cmd("review #12"), Cmd("review 19"), Cmd("review end"), Cmd("review keep"))
-}
-
-// ReviewStillPlayed refuses a review of game id, still being played.
-func ReviewStillPlayed(id gobot.GameID) error {
-	return Refusef("Game #%d is still being played: review it once it has ended.", id)
-}
-
-// ReviewElsewhere refuses a review of game id, played in another room.
-func ReviewElsewhere(id gobot.GameID) error {
-	return Refusef("Game #%d was played in another room: review it there, or ask one of its players.", id)
 }
 
 // SGFTitle is a review's title for an attached SGF file called name
@@ -135,37 +120,6 @@ func ReviewList(n Namer, open []*gobot.Review) string {
 	return strings.Join(lines, "\n")
 }
 
-// NoReview refuses review id, not in the room (open names an open one).
-func NoReview(id gobot.ReviewID, open bool) error {
-	if open {
-		return Refusef("There is no open review #%d in this room. %s lists them.", id, Cmd("reviews"))
-	}
-	return Refusef("There is no review #%d in this room. %s lists them.", id, Cmd("reviews"))
-}
-
-// NoReviewOfYours refuses to guess the caller's review: they have none.
-func NoReviewOfYours() error {
-	return Refusef("You have no open review in this room. %s lists the room's.", Cmd("reviews"))
-}
-
-// WhichReview refuses to guess which of the caller's n open reviews a
-// command (review end, review keep) is for, naming the first as an
-// example.
-func WhichReview(n int, first gobot.ReviewID) error {
-	return Refusef("You have %d open reviews here: say which, like %s.", n, Cmd(fmt.Sprintf("review end #%d", first)))
-}
-
-// NoReviewOpen refuses `review reset` in a room with no open review.
-func NoReviewOpen() error {
-	return Refusef("No review is open in this room. %s lists them.", Cmd("reviews"))
-}
-
-// WhichRoomReview refuses to guess which of a room's n open reviews
-// `review reset` is for.
-func WhichRoomReview(n int, first gobot.ReviewID) error {
-	return Refusef("This room has %d open reviews: say which, like %s.", n, Cmd(fmt.Sprintf("review reset #%d", first)))
-}
-
 // ReviewLinksReset says the caller's earlier links to review id ended.
 func ReviewLinksReset(id gobot.ReviewID) string {
 	return fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", id)
@@ -241,5 +195,32 @@ func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
 	return err
 }
 
-// NoGameToReview refuses a review of game id, which does not exist.
-func NoGameToReview(id gobot.GameID) error { return Refusef("There is no game #%d.", id) }
+// ReviewRefused words a flow.ReviewRefusal (other errors are returned
+// as they are).
+func ReviewRefused(err error) error {
+	var e flow.ReviewRefusal
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Problem {
+	case flow.TooManyReviews:
+		return Refusef("This room has %d open reviews already; %s closes yours (%s lists them).", e.N, Cmd("review end"), Cmd("reviews"))
+	case flow.NoGameToReview:
+		return Refusef("There is no game #%d.", e.Game)
+	case flow.GameStillPlayed:
+		return Refusef("Game #%d is still being played: review it once it has ended.", e.Game)
+	case flow.GameElsewhere:
+		return Refusef("Game #%d was played in another room: review it there, or ask one of its players.", e.Game)
+	case flow.NoSuchOpenReview:
+		return Refusef("There is no open review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
+	case flow.NoSuchReview:
+		return Refusef("There is no review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
+	case flow.NoReviewOfYours:
+		return Refusef("You have no open review in this room. %s lists the room's.", Cmd("reviews"))
+	case flow.NoOpenReview:
+		return Refusef("No review is open in this room. %s lists them.", Cmd("reviews"))
+	case flow.WhichOfYours:
+		return Refusef("You have %d open reviews here: say which, like %s.", e.N, Cmd(fmt.Sprintf("review end #%d", e.Review)))
+	}
+	return Refusef("This room has %d open reviews: say which, like %s.", e.N, Cmd(fmt.Sprintf("review reset #%d", e.Review)))
+}

@@ -1,11 +1,13 @@
 package say
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -83,15 +85,19 @@ func RoomSettingsAdmins(room []string) error {
 	return Refusef("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
 }
 
-// BadChoice refuses value v of the player's setting k (notify, theme,
-// confirm), saying which values it takes.
-func BadChoice(k, v string) error {
+// BadChoice words a flow.ChoiceRefusal, saying which values the
+// setting takes (other errors are returned as they are).
+func BadChoice(err error) error {
+	var e flow.ChoiceRefusal
+	if !errors.As(err, &e) {
+		return err
+	}
 	choices := map[string]string{
 		"notify":  "choose mention, dm or off.",
 		"theme":   "choose wood or dark.",
 		"confirm": "choose touch (the web board asks to confirm a tap on a phone), always or never.",
 	}
-	return Refusef("%s=%s: %s", k, protocol.ClipArg(v), choices[k])
+	return Refusef("%s=%s: %s", e.Key, protocol.ClipArg(e.Value), choices[e.Key])
 }
 
 // NotOnOff refuses value v of setting k, which is on or off.

@@ -252,3 +252,36 @@ type List struct {
 	// games, to watch (or, in a vote game, to vote in).
 	Watch bool
 }
+
+// Games are the games a board opened inside room (not for one
+// game: the Discord Activity, chat/web) shows user: user's games being
+// played there or in a thread of it; if there are none, every game
+// being played in room itself, to watch.
+func Games(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Match, watch bool, err error) {
+	mine, err := tx.ActiveGames(user)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, m := range mine {
+		if m.Room == room || m.Parent == room {
+			games = append(games, m)
+		}
+	}
+	if len(games) > 0 {
+		return games, false, nil
+	}
+	games, err = tx.RoomGames(room, true)
+	return games, true, err
+}
+
+// LinkGeneration is user's link generation in game id (the web board's
+// links, gobot.Tx.LinkGeneration), moved on first when reset: that ends
+// their earlier links and the sessions opened with them.
+func LinkGeneration(tx gobot.Tx, id gobot.GameID, user gobot.UserID, reset bool) (uint64, error) {
+	gen, err := tx.LinkGeneration(id, user)
+	if err != nil || !reset {
+		return gen, err
+	}
+	gen++
+	return gen, tx.PutLinkGeneration(id, user, gen)
+}
