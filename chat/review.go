@@ -11,7 +11,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/review"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -48,7 +48,7 @@ func cmdReview(call *Call) (Result, error) {
 	case "reset":
 		return resetReviewLinks(call, rl, id)
 	}
-	if err := flow.MayOpenReview(tx, r.Room); err != nil {
+	if err := review.MayOpen(tx, r.Room); err != nil {
 		return Result{}, say.ReviewRefused(err)
 	}
 	var (
@@ -67,7 +67,7 @@ func cmdReview(call *Call) (Result, error) {
 	case a.Game != 0 && a.Options.Width != 0:
 		return Result{}, say.ReviewGameOrBoard(a.Game, a.Options.Width, a.Options.Height)
 	case a.Game != 0:
-		match, err := flow.ReviewedGame(tx, a.Game, r.Room, r.User.ID)
+		match, err := review.Reviewed(tx, a.Game, r.Room, r.User.ID)
 		if err != nil {
 			return Result{}, say.ReviewRefused(err)
 		}
@@ -83,7 +83,7 @@ func cmdReview(call *Call) (Result, error) {
 	default:
 		return Result{}, say.ReviewWhat()
 	}
-	rev, err := flow.OpenReview(tx, r.Room, r.User.ID, title, tree, gid, r.Time)
+	rev, err := review.Open(tx, r.Room, r.User.ID, title, tree, gid, r.Time)
 	if err != nil {
 		return Result{}, err
 	}
@@ -168,15 +168,15 @@ func cmdReviews(call *Call) (Result, error) {
 // caller's one open review there: one they started or control.
 func manageReview(call *Call, id gobot.ReviewID, end bool) (Result, error) {
 	tx, r := call.Tx, call.Req
-	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, false)
+	rev, err := review.Find(tx, r.Room, r.User.ID, id, false)
 	if err != nil {
 		return Result{}, say.ReviewRefused(err)
 	}
 	verb := "keeps"
 	if end {
-		verb, err = "ends", flow.EndReview(rev, r.User.ID, r.Admin, r.Time)
+		verb, err = "ends", review.End(rev, r.User.ID, r.Admin, r.Time)
 	} else {
-		err = flow.KeepReview(rev, r.User.ID, r.Admin)
+		err = review.Keep(rev, r.User.ID, r.Admin)
 	}
 	if err != nil {
 		return Result{}, say.ManageRefusal(namer(tx), rev, verb, err)
@@ -226,14 +226,14 @@ func reviewDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 // not kept.
 func runReview(c *JobCall) (Done, error) {
 	rev, tx := c.Review, c.Tx
-	switch flow.DueReview(rev, c.Now) {
-	case flow.ReviewExpired:
+	switch review.Due(rev, c.Now) {
+	case review.Expired:
 		// No message: the room was told when it closed.
 		if err := tx.DeleteReview(rev.ID); err != nil {
 			return Done{}, err
 		}
 		return done("deleted", "", Effects{})
-	case flow.ReviewWaits:
+	case review.Waits:
 		return Done{}, nil
 	}
 	if err := tx.PutReview(rev); err != nil {
@@ -299,11 +299,11 @@ func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review,
 // gives them a new link.
 func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, error) {
 	tx, b, r := call.Tx, call.bot, call.Req
-	rev, err := flow.FindReview(tx, r.Room, r.User.ID, id, true)
+	rev, err := review.Find(tx, r.Room, r.User.ID, id, true)
 	if err != nil {
 		return Result{}, say.ReviewRefused(err)
 	}
-	flow.ResetReviewLinks(rev, r.User.ID)
+	review.ResetLinks(rev, r.User.ID)
 	if err := tx.PutReview(rev); err != nil {
 		return Result{}, err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/flow"
-	"github.com/gobotgo/gobot/game"
 )
 
 func TestSettings(t *testing.T) {
@@ -40,54 +39,6 @@ func TestSettings(t *testing.T) {
 		if err != nil || rm.Width != 13 || !rm.NoEngines || rm.Clock != "" || rm.Komi != nil {
 			t.Errorf("room: %+v, %v", rm, err)
 		}
-		return nil
-	})
-}
-
-func TestFindReview(t *testing.T) {
-	db := newDB(t)
-	update(t, db, func(tx gobot.Tx) error {
-		refused := func(what string, err error, want flow.ReviewProblem) {
-			t.Helper()
-			var e flow.ReviewRefusal
-			if !errors.As(err, &e) || e.Problem != want {
-				t.Errorf("%s: %v, want problem %d", what, err, want)
-			}
-		}
-		_, err := flow.FindReview(tx, "x:room", "x:ann", 0, false)
-		refused("none of ann's", err, flow.NoReviewOfYours)
-		_, err = flow.FindReview(tx, "x:room", "x:ann", 0, true)
-		refused("none open", err, flow.NoOpenReview)
-		tree, _ := game.NewTree(9, 9)
-		bob, err := flow.OpenReview(tx, "x:room", "x:bob", "a board", tree, 0, t0)
-		if err != nil {
-			return err
-		}
-		_, err = flow.FindReview(tx, "x:room", "x:ann", 0, false)
-		refused("bob's only", err, flow.NoReviewOfYours)
-		if rev, err := flow.FindReview(tx, "x:room", "x:ann", 0, true); err != nil || rev.ID != bob.ID {
-			t.Errorf("reset finds the room's one review: %v, %v", rev, err)
-		}
-		_, err = flow.FindReview(tx, "x:other", "x:bob", bob.ID, false)
-		refused("elsewhere", err, flow.NoSuchReview)
-		ann, err := flow.OpenReview(tx, "x:room", "x:ann", "a board", tree, 0, t0)
-		if err != nil {
-			return err
-		}
-		if rev, err := flow.FindReview(tx, "x:room", "x:ann", 0, false); err != nil || rev.ID != ann.ID {
-			t.Errorf("ann's one review: %v, %v", rev, err)
-		}
-		_, err = flow.FindReview(tx, "x:room", "x:ann", 0, true)
-		refused("two in the room", err, flow.WhichOfRoom)
-		ann.Closed = true
-		if err := tx.PutReview(ann); err != nil {
-			return err
-		}
-		if rev, err := flow.FindReview(tx, "x:room", "x:ann", ann.ID, false); err != nil || rev.ID != ann.ID {
-			t.Errorf("closed #%d named: %v, %v", ann.ID, rev, err)
-		}
-		_, err = flow.FindReview(tx, "x:room", "x:ann", ann.ID, true)
-		refused("closed, to reset", err, flow.NoSuchOpenReview)
 		return nil
 	})
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/review"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -125,15 +125,15 @@ func ReviewLinksReset(id gobot.ReviewID) string {
 	return fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", id)
 }
 
-// ManageRefusal words a refusal of flow.EndReview or flow.KeepReview;
+// ManageRefusal words a refusal of review.End or review.Keep;
 // verb is what was refused ("ends", "keeps").
 func ManageRefusal(n Namer, rev *gobot.Review, verb string, err error) error {
 	switch {
 	case errors.Is(err, gobot.ErrReviewClosed):
 		return Refusef("Review #%d is closed already.", rev.ID)
-	case errors.Is(err, flow.ErrReviewKept):
+	case errors.Is(err, review.ErrKept):
 		return Refusef("Review #%d is kept already.", rev.ID)
-	case errors.Is(err, flow.ErrNotManager):
+	case errors.Is(err, review.ErrNotManager):
 		return Refusef("Only %s (who started review #%d), whoever controls it or a room admin %s it.", n.Name(rev.Owner), rev.ID, verb)
 	}
 	return err
@@ -195,31 +195,31 @@ func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
 	return err
 }
 
-// ReviewRefused words a flow.ReviewRefusal (other errors are returned
+// ReviewRefused words a review.Refusal (other errors are returned
 // as they are).
 func ReviewRefused(err error) error {
-	var e flow.ReviewRefusal
+	var e review.Refusal
 	if !errors.As(err, &e) {
 		return err
 	}
 	switch e.Problem {
-	case flow.TooManyReviews:
+	case review.TooMany:
 		return Refusef("This room has %d open reviews already; %s closes yours (%s lists them).", e.N, Cmd("review end"), Cmd("reviews"))
-	case flow.NoGameToReview:
+	case review.NoGame:
 		return Refusef("There is no game #%d.", e.Game)
-	case flow.GameStillPlayed:
+	case review.StillPlayed:
 		return Refusef("Game #%d is still being played: review it once it has ended.", e.Game)
-	case flow.GameElsewhere:
+	case review.Elsewhere:
 		return Refusef("Game #%d was played in another room: review it there, or ask one of its players.", e.Game)
-	case flow.NoSuchOpenReview:
+	case review.NoSuchOpen:
 		return Refusef("There is no open review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
-	case flow.NoSuchReview:
+	case review.NoSuch:
 		return Refusef("There is no review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
-	case flow.NoReviewOfYours:
+	case review.NoneOfYours:
 		return Refusef("You have no open review in this room. %s lists the room's.", Cmd("reviews"))
-	case flow.NoOpenReview:
+	case review.NoneOpen:
 		return Refusef("No review is open in this room. %s lists them.", Cmd("reviews"))
-	case flow.WhichOfYours:
+	case review.WhichOfYours:
 		return Refusef("You have %d open reviews here: say which, like %s.", e.N, Cmd(fmt.Sprintf("review end #%d", e.Review)))
 	}
 	return Refusef("This room has %d open reviews: say which, like %s.", e.N, Cmd(fmt.Sprintf("review reset #%d", e.Review)))

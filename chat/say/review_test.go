@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/review"
 )
 
 // reviewNamer is a Namer of user ids' local parts.
@@ -23,8 +23,8 @@ func TestManageRefusal(t *testing.T) {
 		want string
 	}{
 		{gobot.ErrReviewClosed, "ends", "Review #3 is closed already."},
-		{flow.ErrReviewKept, "keeps", "Review #3 is kept already."},
-		{flow.ErrNotManager, "keeps", "Only ann (who started review #3), whoever controls it or a room admin keeps it."},
+		{review.ErrKept, "keeps", "Review #3 is kept already."},
+		{review.ErrNotManager, "keeps", "Only ann (who started review #3), whoever controls it or a room admin keeps it."},
 	} {
 		if got := ManageRefusal(reviewNamer{}, rev, tc.verb, tc.err); got.Error() != tc.want {
 			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)
