@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
@@ -226,7 +227,7 @@ func cmdChallenge(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	rep := b.challengeReply(c)
-	if note := say.AliasNote(a.Options.RulesPreset); note != "" {
+	if note := guide.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += say.ChallengeRatingNote(c) + say.VacationChoice(c, a.Choice["vacation"])

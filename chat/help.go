@@ -3,6 +3,7 @@ package chat
 import (
 	"strings"
 
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
@@ -17,18 +18,18 @@ func cmdHelp(call *Call) (Result, error) {
 		if !ok {
 			return Result{}, b.unknownCommand(name)
 		}
-		return Result{Reply: protocol.Reply{Text: say.HelpOne(c.topic()), Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: guide.HelpOne(c.topic()), Private: true}}, nil
 	}
-	topics := make([]say.Topic, len(b.commands))
+	topics := make([]guide.Topic, len(b.commands))
 	for i, c := range b.commands {
 		topics[i] = c.topic()
 	}
-	return Result{Reply: protocol.Reply{Title: "gobot help", Text: say.HelpAll(topics), Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "gobot help", Text: guide.HelpAll(topics), Private: true}}, nil
 }
 
 // topic is c as help describes it.
-func (c *Command) topic() say.Topic {
-	return say.Topic{Usage: c.Usage(), Summary: c.Summary, Help: c.Help, Aliases: c.Aliases, Args: c.Args}
+func (c *Command) topic() guide.Topic {
+	return guide.Topic{Usage: c.Usage(), Summary: c.Summary, Help: c.Help, Aliases: c.Aliases, Args: c.Args}
 }
 
 // usageError says what is wrong and, where the refusal stays within
@@ -40,16 +41,16 @@ func (b *core) usageError(c string, what string) error {
 func cmdRules(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	if len(a.Text) == 0 {
-		return Result{Reply: protocol.Reply{Text: say.RulesList() + "\n" + say.HandicapRule, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: guide.RulesList() + "\n" + say.HandicapRule, Private: true}}, nil
 	}
 	if len(a.Text) > 1 && allPresets(a.Text) {
-		text, err := say.EachRules(a.Text)
+		text, err := guide.EachRules(a.Text)
 		if err != nil {
 			return Result{}, err
 		}
 		return Result{Reply: protocol.Reply{Title: "Rules", Text: text + "\n" + say.HandicapRule, Private: true}}, nil
 	}
-	spec, note := strings.Join(a.Text, " "), say.AliasNote(a.Text[0])
+	spec, note := strings.Join(a.Text, " "), guide.AliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
 		// Options alone change the room's ruleset, as in a challenge
 		// (challengeConfig) and in the room's settings.
@@ -57,14 +58,14 @@ func cmdRules(call *Call) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		note = say.OptionsNote(base, spec)
+		note = guide.OptionsNote(base, spec)
 		spec = base + " " + spec
 	}
 	rules, err := game.ParseRules(spec)
 	if err != nil {
 		return Result{}, errorf("%s", protocol.RulesError(err, spec))
 	}
-	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + say.ExplainRules(rules, spec) + "\n" + say.HandicapRule, Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + guide.ExplainRules(rules, spec) + "\n" + say.HandicapRule, Private: true}}, nil
 }
 
 // allPresets reports whether every word names a preset.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
@@ -53,7 +54,7 @@ func cmdRengo(call *Call) (Result, error) {
 	}
 	title, text := say.TeamChallenge(c)
 	rep := protocol.Reply{Title: title, Text: text, Mentions: flow.TeamWaiting(c), Actions: challengeActions(c.ID)}
-	if note := say.AliasNote(a.Options.RulesPreset); note != "" {
+	if note := guide.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	return Result{Reply: rep}, nil

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -20,7 +20,7 @@ func onOffSetting(room []string, key string) (rest []string, on *bool, err error
 		if strings.EqualFold(k, key) {
 			b, ok := protocol.ParseBool(v)
 			if !ok {
-				return nil, nil, say.NotOnOff(key, v)
+				return nil, nil, guide.NotOnOff(key, v)
 			}
 			on = &b
 			continue
@@ -74,10 +74,10 @@ func cmdSettings(call *Call) (Result, error) {
 		k, v, ok := strings.Cut(a, "=")
 		k = strings.ToLower(k)
 		if !ok {
-			return Result{}, say.NotKeyValue(a)
+			return Result{}, guide.NotKeyValue(a)
 		}
 		if prev, dup := seen[k]; dup {
-			return Result{}, b.usageError("settings", say.TwoValues(k, prev, a))
+			return Result{}, b.usageError("settings", guide.TwoValues(k, prev, a))
 		}
 		seen[k] = a
 		switch {
@@ -86,11 +86,11 @@ func cmdSettings(call *Call) (Result, error) {
 		case roomKeys[k], protocol.IsRulesOption(a):
 			room = append(room, a) // ko=simple changes the room's rules
 		default:
-			return Result{}, say.NoSetting(k, slices.Sorted(maps.Keys(playerKeys)), slices.Sorted(maps.Keys(roomKeys)))
+			return Result{}, guide.NoSetting(k, slices.Sorted(maps.Keys(playerKeys)), slices.Sorted(maps.Keys(roomKeys)))
 		}
 	}
 	if len(room) > 0 && !r.Admin {
-		return Result{}, say.RoomSettingsAdmins(room)
+		return Result{}, guide.RoomSettingsAdmins(room)
 	}
 	var o protocol.GameOptions
 	room, engines, err := onOffSetting(room, "engines")
@@ -113,7 +113,7 @@ func cmdSettings(call *Call) (Result, error) {
 	if len(mine) > 0 {
 		rank := func(v string) error { return b.stateRank(tx, r, v) }
 		if err := flow.SetPlayer(tx, r.User.ID, r.User.Name, mine, rank, r.Time); err != nil {
-			return Result{}, say.BadChoice(err)
+			return Result{}, guide.BadChoice(err)
 		}
 	}
 	if len(room) > 0 || engines != nil || widget != nil || liveImages != nil {
@@ -132,7 +132,7 @@ func cmdSettings(call *Call) (Result, error) {
 		}
 	}
 	rep, err := b.showSettings(tx, r)
-	rep.Text = say.SettingsSaved(rep.Text, o.Clock)
+	rep.Text = guide.SettingsSaved(rep.Text, o.Clock)
 	return Result{Reply: rep}, err
 }
 
@@ -150,7 +150,7 @@ func (b *core) roomRules(tx gobot.Tx, room gobot.RoomID, o protocol.GameOptions)
 			return nil, errorf("%s", protocol.RulesError(err, rules))
 		}
 		if len(rules) > protocol.MaxRulesText {
-			return nil, say.RulesTooLong(len(rules))
+			return nil, guide.RulesTooLong(len(rules))
 		}
 	}
 	return &rules, nil
@@ -169,6 +169,6 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 		return protocol.Reply{}, err
 	}
 	def := gobot.Room{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
-	text := say.Settings(p, rank, rm, def, liveImagesShown(&rm), r.Platform.ShowsWidgets())
+	text := guide.Settings(p, rank, rm, def, liveImagesShown(&rm), r.Platform.ShowsWidgets())
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 )
@@ -71,14 +72,14 @@ func widgetSetting(room []string, r *protocol.Request, l Linker) (rest []string,
 	rest, on, err = onOffSetting(room, "widget")
 	switch {
 	case len(rest) < len(room) && !r.Platform.ShowsWidgets(): // widget= given
-		return nil, nil, say.NoWidgets()
+		return nil, nil, guide.NoWidgets()
 	case err != nil || on == nil || !*on:
 		return rest, on, err
 	case l == nil:
-		return nil, nil, say.WidgetNeedsWeb()
+		return nil, nil, guide.WidgetNeedsWeb()
 	}
 	if _, ok := l.(WidgetLinker); !ok {
-		return nil, nil, say.WidgetNotServed()
+		return nil, nil, guide.WidgetNotServed()
 	}
 	return rest, on, nil
 }

@@ -111,3 +111,8 @@ func NoRenderer() error { return Refusef("This bot has no renderer configured.")
 func BadLiveImages(v string) error {
 	return Refusef("live_images=%s: choose every (a live game's board after each move), last (the final position and each 20th move) or off.", protocol.ClipArg(v))
 }
+
+// GameChoice is how autocomplete offers game id, against opponent.
+func GameChoice(id gobot.GameID, opponent string) string {
+	return fmt.Sprintf("#%d vs %s", id, opponent)
+}

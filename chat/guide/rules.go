@@ -1,10 +1,11 @@
-package say
+package guide
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -16,7 +17,7 @@ func RulesList() string {
 	for _, p := range game.Presets() {
 		fmt.Fprintf(&sb, "\n%s — from %s", p.Name, p.Source)
 	}
-	fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", Cmd("rules <name>"))
+	fmt.Fprintf(&sb, "\n%s explains one. Custom rules: ko=none|simple|positional|situational scoring=area|territory suicide=forbidden|allowed passstones=on|off bonus=0|n|n-1 komi=6.5 handicap=fixed|free|white-passes cycle=void|draw agreement=on|off, alone or after a ruleset (japanese komi=0).", say.Cmd("rules <name>"))
 	return sb.String()
 }
 
@@ -27,7 +28,7 @@ const maxRulesExplained = 3
 // chinese), or refuses more than three.
 func EachRules(names []string) (string, error) {
 	if len(names) > maxRulesExplained {
-		return "", Refusef("I explain at most three rulesets at a time; you named %d.", len(names))
+		return "", say.Refusef("I explain at most three rulesets at a time; you named %d.", len(names))
 	}
 	var parts []string
 	for _, name := range names {

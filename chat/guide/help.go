@@ -1,11 +1,11 @@
-package say
+package guide
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 )
 
 // Topic is a command as `help` describes it: its synopsis ("play
@@ -42,11 +42,6 @@ func HelpAll(ts []Topic) string {
 	for _, t := range ts {
 		fmt.Fprintf(&sb, "\n%s — %s", protocol.UsageToken(t.Usage), t.Summary)
 	}
-	fmt.Fprintf(&sb, "\n%s explains one.", Cmd("help <command>"))
+	fmt.Fprintf(&sb, "\n%s explains one.", say.Cmd("help <command>"))
 	return sb.String()
-}
-
-// GameChoice is how autocomplete offers game id, against opponent.
-func GameChoice(id gobot.GameID, opponent string) string {
-	return fmt.Sprintf("#%d vs %s", id, opponent)
 }

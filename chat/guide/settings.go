@@ -1,4 +1,4 @@
-package say
+package guide
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -36,7 +37,7 @@ func Settings(p gobot.Player, rank string, rm, def gobot.Room, liveImages string
 	}
 	return fmt.Sprintf("You: notify=%s theme=%s confirm=%s%s\nThis room: rules=%s size=%s komi=%s clock=%s threads=%s engines=%s live_images=%s%s\nChange yours with %s; admins change the room's with %s.",
 		or(p.Notify, "mention"), or(p.Theme, "wood"), or(p.Confirm, "touch"), rank, or(rm.Rules, def.Rules), size, komi, or(rm.Clock, or(def.Clock, "none")),
-		onOff(rm.Threads), onOff(!rm.NoEngines), liveImages, widget, Cmd("settings notify=dm theme=dark"), Cmd("settings room rules=japanese size=19 clock=3d"))
+		onOff(rm.Threads), onOff(!rm.NoEngines), liveImages, widget, say.Cmd("settings notify=dm theme=dark"), say.Cmd("settings room rules=japanese size=19 clock=3d"))
 }
 
 // or is s, or def when s is "".
@@ -54,15 +55,15 @@ func onOff(on bool) string { return map[bool]string{true: "on", false: "off"}[on
 // and, for a clock just chosen, what to know about it (ClockNote).
 func SettingsSaved(shown string, clock *gobot.TimeControl) string {
 	shown = "Saved.\n" + shown
-	if clock != nil && ClockNote(*clock) != "" {
-		shown += "\n" + strings.TrimSpace(ClockNote(*clock))
+	if clock != nil && say.ClockNote(*clock) != "" {
+		shown += "\n" + strings.TrimSpace(say.ClockNote(*clock))
 	}
 	return shown
 }
 
 // NotKeyValue refuses a setting a not written as key=value.
 func NotKeyValue(a string) error {
-	return Refusef("Write settings as key=value, like notify=dm or theme=dark (I got %s).", protocol.Echo(a))
+	return say.Refusef("Write settings as key=value, like notify=dm or theme=dark (I got %s).", protocol.Echo(a))
 }
 
 // TwoValues says that setting k was given twice (prev, then a).
@@ -74,15 +75,15 @@ func TwoValues(k, prev, a string) string {
 // settings yours and the room's rooms, or the lists of both.
 func NoSetting(k string, yours, rooms []string) error {
 	if n, ok := protocol.Nearest(k, append(append([]string(nil), yours...), rooms...)); ok {
-		return Refusef("There is no setting %s; did you mean %s=?", protocol.Echo(k), n)
+		return say.Refusef("There is no setting %s; did you mean %s=?", protocol.Echo(k), n)
 	}
-	return Refusef("There is no setting %s. Yours: %s. The room's (admins): %s.", protocol.Echo(k), strings.Join(yours, ", "), strings.Join(rooms, ", "))
+	return say.Refusef("There is no setting %s. Yours: %s. The room's (admins): %s.", protocol.Echo(k), strings.Join(yours, ", "), strings.Join(rooms, ", "))
 }
 
 // RoomSettingsAdmins refuses a change of the room's settings room by
 // someone who is no room admin.
 func RoomSettingsAdmins(room []string) error {
-	return Refusef("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
+	return say.Refusef("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
 }
 
 // BadChoice words a flow.ChoiceRefusal, saying which values the
@@ -97,32 +98,32 @@ func BadChoice(err error) error {
 		"theme":   "choose wood or dark.",
 		"confirm": "choose touch (the web board asks to confirm a tap on a phone), always or never.",
 	}
-	return Refusef("%s=%s: %s", e.Key, protocol.ClipArg(e.Value), choices[e.Key])
+	return say.Refusef("%s=%s: %s", e.Key, protocol.ClipArg(e.Value), choices[e.Key])
 }
 
 // NotOnOff refuses value v of setting k, which is on or off.
 func NotOnOff(k, v string) error {
-	return Refusef("%s=%s: write %s=on or %s=off.", k, protocol.ClipArg(v), k, k)
+	return say.Refusef("%s=%s: write %s=on or %s=off.", k, protocol.ClipArg(v), k, k)
 }
 
 // RulesTooLong refuses options that would make the room's ruleset n
 // characters long.
 func RulesTooLong(n int) error {
-	return Refusef("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", n)
+	return say.Refusef("The room's ruleset would be %d characters long; give a ruleset with its options, like rules=japanese ko=positional.", n)
 }
 
 // NoWidgets refuses widget= in a room that shows no widgets.
 func NoWidgets() error {
-	return Refusef("widget= is for Matrix rooms, which show a game's board as a room widget; this room cannot.")
+	return say.Refusef("widget= is for Matrix rooms, which show a game's board as a room widget; this room cannot.")
 }
 
 // WidgetNeedsWeb refuses widget=on where the web board is off.
 func WidgetNeedsWeb() error {
-	return Refusef("widget=on needs the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
+	return say.Refusef("widget=on needs the web board, which is not enabled on this bot (its operator turns it on in the config's web: section).")
 }
 
 // WidgetNotServed refuses widget=on where the web board serves no
 // widget page.
 func WidgetNotServed() error {
-	return Refusef("widget=on: this bot cannot show boards as room widgets yet; its operator must list Element's origins in web.widget_origins (see docs/matrix.md).")
+	return say.Refusef("widget=on: this bot cannot show boards as room widgets yet; its operator must list Element's origins in web.widget_origins (see docs/matrix.md).")
 }
