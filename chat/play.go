@@ -1,10 +1,6 @@
 package chat
 
 import (
-	"cmp"
-	"errors"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/gobotgo/gobot"
@@ -197,115 +193,12 @@ func (b *core) actionID(cmd string, l *loaded, arg string) string {
 	return protocol.Button{Command: cmd, Game: l.Match.ID, Version: l.Match.Version, Arg: arg}.ID()
 }
 
-// findGame resolves a game reference for r: "#7", or (empty) the
-// caller's single active game in this room (in a DM: anywhere); for
-// lookers (asPlayer false) also the room's single active game.
+// findGame resolves a game reference for r (flow.Find): "#7", or
+// (empty) the caller's single active game here; for lookers (asPlayer
+// false) also the room's game.
 func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
-	if id != 0 {
-		match, err := tx.Match(id)
-		if errors.Is(err, gobot.ErrNotFound) {
-			if c, cerr := tx.Challenge(gobot.ChallengeID(id)); cerr == nil && c.Status == gobot.Pending {
-				return nil, say.PendingNotAGame(c, r.User.ID)
-			}
-			return nil, say.NoGame(id)
-		}
-		return match, err
-	}
-	mine, err := tx.ActiveGames(r.User.ID)
-	if err != nil {
-		return nil, err
-	}
-	var here []*gobot.Match
-	for _, g := range mine {
-		if r.DM || g.Room == r.Room || (g.Thread && g.Parent == r.Room) {
-			here = append(here, g)
-		}
-	}
-	if len(here) == 0 && asPlayer { // a voter acts for the room (vote.go)
-		if here, err = flow.VotedHere(tx, r.Room, r.User.ID); err != nil {
-			return nil, err
-		}
-		if len(here) == 0 {
-			// Someone who has not voted is a member of the room all the
-			// same: the room's vote game is the one they mean, and its
-			// handler says what they may do there.
-			if here, err = flow.RoomVoteGames(tx, r.Room); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if len(here) == 0 && !asPlayer {
-		here, err = tx.RoomGames(r.Room, true)
-		if err != nil {
-			return nil, err
-		}
-		if len(here) == 0 {
-			// Looking at a finished game: the caller's latest here, else
-			// the room's latest.
-			all, err := tx.RoomGames(r.Room, false)
-			if err != nil {
-				return nil, err
-			}
-			if len(all) > 0 { // the caller's games first, then the latest
-				return slices.MaxFunc(all, func(a, b *gobot.Match) int {
-					if pa, pb := a.ColorOf(r.User.ID) != game.Empty, b.ColorOf(r.User.ID) != game.Empty; pa != pb {
-						if pa {
-							return 1
-						}
-						return -1
-					}
-					return cmp.Compare(a.ID, b.ID)
-				}), nil
-			}
-		}
-	}
-	switch len(here) {
-	case 1:
-		return here[0], nil
-	case 0:
-		return nil, say.NoGameHere(mine)
-	}
-	// The games the command can act on now come first; a scoring command
-	// takes the one game being scored.
-	fit := map[gobot.GameID]bool{}
-	var fitting []*gobot.Match
-	for _, g := range here {
-		if fits(r.Command, g, r.User.ID) {
-			fit[g.ID] = true
-			fitting = append(fitting, g)
-		}
-	}
-	if len(fitting) == 1 && scoringCommands[r.Command] {
-		return fitting[0], nil
-	}
-	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
-	return nil, say.WhichGame(namer(tx), here, strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")))
-}
-
-// scoringCommands act only on a game being scored.
-var scoringCommands = map[string]bool{"done": true, "dead": true, "resume": true}
-
-// fits reports whether command cmd can act on match for user u now: a
-// scoring command on a game being scored, another on a game where it is
-// u's turn.
-func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
-	l, err := load(match)
-	if err != nil {
-		return false
-	}
-	if cmd == "resume" && match.LivePaused() { // pause.go
-		return l.G.Phase() == game.Playing
-	}
-	if cmd == "pause" {
-		return l.G.Phase() == game.Playing && match.Clock.Live()
-	}
-	if scoringCommands[cmd] {
-		return l.G.Phase() == game.Scoring
-	}
-	if cmd == "plan" { // plans are made on the opponent's turn (plan.go)
-		return l.G.Phase() == game.Playing && l.G.ToMove() == match.ColorOf(u).Opponent()
-	}
-	return l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove() == u
+	match, err := flow.Find(tx, flow.Reference{ID: id, User: r.User.ID, Room: r.Room, DM: r.DM, Command: r.Command, Player: asPlayer})
+	return match, say.GameRefusal(namer(tx), err, r.User.ID, strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")))
 }
 
 // loaded is a stored game with its rules engine state.
@@ -349,7 +242,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if !match.Active() {
 		return nil, say.IsOver(match)
 	}
-	if asPlayer && !scoringCommands[r.Command] && !match.Side(me).Plays(r.User.ID) {
+	if asPlayer && !flow.Scoring(r.Command) && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
 		return nil, say.VotesInstead(match, r.Command)

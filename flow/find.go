@@ -1,8 +1,11 @@
 package flow
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
@@ -140,12 +143,7 @@ func VoteTurn(tx gobot.Tx, id gobot.GameID, u gobot.UserID, room gobot.RoomID, d
 		if err != nil {
 			return err
 		}
-		var here []*gobot.Match
-		for _, g := range mine {
-			if dm || g.Room == room || (g.Thread && g.Parent == room) {
-				here = append(here, g)
-			}
-		}
+		here := gamesIn(mine, room, dm)
 		switch {
 		case len(here) == 1 && here[0].Has(gobot.SideRoom) && undo:
 			match = here[0] // the room's opponent has no undo either
@@ -172,4 +170,156 @@ func VoteTurn(tx gobot.Tx, id gobot.GameID, u gobot.UserID, room gobot.RoomID, d
 		return nil
 	}
 	return RoomMoves{Match: match}
+}
+
+// A Reference is a command's reference to a game (Find): "#7", or none
+// (the caller's single active game where the command is given).
+type Reference struct {
+	ID      gobot.GameID // 0: none given
+	User    gobot.UserID // the caller
+	Room    gobot.RoomID // where the command is given (a thread's games' parent too)
+	DM      bool         // a direct message: the caller's games anywhere
+	Command string       // the command's name ("play", "done")
+	Player  bool         // the caller acts as a player (else looks)
+}
+
+// NoSuchGame refuses a reference to a game number no game has; Pending
+// is the pending challenge of that number, if one is.
+type NoSuchGame struct {
+	ID      gobot.GameID
+	Pending *gobot.Challenge
+}
+
+func (e NoSuchGame) Error() string { return fmt.Sprintf("no game #%d", e.ID) }
+
+// NoGameHere refuses a reference to no game where the caller has none;
+// Mine are their active games elsewhere.
+type NoGameHere struct{ Mine []*gobot.Match }
+
+func (NoGameHere) Error() string { return "no game here" }
+
+// WhichGame refuses a reference to no game where the caller has
+// several: Games, those the command can act on now first.
+type WhichGame struct{ Games []*gobot.Match }
+
+func (e WhichGame) Error() string { return fmt.Sprintf("%d games here", len(e.Games)) }
+
+// Find resolves ref: "#7", or the caller's single active game in this
+// room (in a DM: anywhere); for lookers also the room's single active
+// game, else its latest finished one (the caller's first).
+func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
+	if ref.ID != 0 {
+		match, err := tx.Match(ref.ID)
+		if errors.Is(err, gobot.ErrNotFound) {
+			e := NoSuchGame{ID: ref.ID}
+			if c, cerr := tx.Challenge(gobot.ChallengeID(ref.ID)); cerr == nil && c.Status == gobot.Pending {
+				e.Pending = c
+			}
+			return nil, e
+		}
+		return match, err
+	}
+	mine, err := tx.ActiveGames(ref.User)
+	if err != nil {
+		return nil, err
+	}
+	here := gamesIn(mine, ref.Room, ref.DM)
+	if len(here) == 0 && ref.Player { // a voter acts for the room
+		if here, err = VotedHere(tx, ref.Room, ref.User); err != nil {
+			return nil, err
+		}
+		if len(here) == 0 {
+			// Someone who has not voted is a member of the room all the
+			// same: the room's vote game is the one they mean, and its
+			// handler says what they may do there.
+			if here, err = RoomVoteGames(tx, ref.Room); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(here) == 0 && !ref.Player {
+		here, err = tx.RoomGames(ref.Room, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(here) == 0 {
+			// Looking at a finished game: the caller's latest here, else
+			// the room's latest.
+			all, err := tx.RoomGames(ref.Room, false)
+			if err != nil {
+				return nil, err
+			}
+			if len(all) > 0 { // the caller's games first, then the latest
+				return slices.MaxFunc(all, func(a, b *gobot.Match) int {
+					if pa, pb := a.ColorOf(ref.User) != game.Empty, b.ColorOf(ref.User) != game.Empty; pa != pb {
+						if pa {
+							return 1
+						}
+						return -1
+					}
+					return cmp.Compare(a.ID, b.ID)
+				}), nil
+			}
+		}
+	}
+	switch len(here) {
+	case 1:
+		return here[0], nil
+	case 0:
+		return nil, NoGameHere{Mine: mine}
+	}
+	// The games the command can act on now come first; a scoring command
+	// takes the one game being scored.
+	fit := map[gobot.GameID]bool{}
+	var fitting []*gobot.Match
+	for _, g := range here {
+		if fits(ref.Command, g, ref.User) {
+			fit[g.ID] = true
+			fitting = append(fitting, g)
+		}
+	}
+	if len(fitting) == 1 && Scoring(ref.Command) {
+		return fitting[0], nil
+	}
+	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
+	return nil, WhichGame{Games: here}
+}
+
+// Scoring reports whether command acts only on a game being scored.
+func Scoring(command string) bool {
+	return command == "done" || command == "dead" || command == "resume"
+}
+
+// fits reports whether command cmd can act on match for user u now: a
+// scoring command on a game being scored, another on a game where it is
+// u's turn.
+func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
+	l, err := Load(match)
+	if err != nil {
+		return false
+	}
+	if cmd == "resume" && match.LivePaused() {
+		return l.G.Phase() == game.Playing
+	}
+	if cmd == "pause" {
+		return l.G.Phase() == game.Playing && match.Clock.Live()
+	}
+	if Scoring(cmd) {
+		return l.G.Phase() == game.Scoring
+	}
+	if cmd == "plan" { // plans are made on the opponent's turn
+		return l.G.Phase() == game.Playing && l.G.ToMove() == match.ColorOf(u).Opponent()
+	}
+	return l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove() == u
+}
+
+// gamesIn are those of games in room or its threads (dm: all of them).
+func gamesIn(games []*gobot.Match, room gobot.RoomID, dm bool) []*gobot.Match {
+	var in []*gobot.Match
+	for _, g := range games {
+		if dm || g.Room == room || (g.Thread && g.Parent == room) {
+			in = append(in, g)
+		}
+	}
+	return in
 }

@@ -271,6 +271,27 @@ func WhichGame(n Namer, here []*gobot.Match, cmd string) error {
 		fmt.Sprintf("Which game? There are several: %s. Add the game, like %s.", protocol.ListSome(ids), example))
 }
 
+// GameRefusal words flow.Find's refusal of a reference by user u with
+// command (cmd, as typed); other errors pass unchanged.
+func GameRefusal(n Namer, err error, u gobot.UserID, cmd string) error {
+	var (
+		none  flow.NoSuchGame
+		here  flow.NoGameHere
+		which flow.WhichGame
+	)
+	switch {
+	case errors.As(err, &none) && none.Pending != nil:
+		return PendingNotAGame(none.Pending, u)
+	case errors.As(err, &none):
+		return NoGame(none.ID)
+	case errors.As(err, &here):
+		return NoGameHere(here.Mine)
+	case errors.As(err, &which):
+		return WhichGame(n, which.Games, cmd)
+	}
+	return err
+}
+
 // IsOver refuses a command on match, which is over.
 func IsOver(match *gobot.Match) error {
 	return Refusef("Game #%d is over: %s.", match.ID, ResultWords(match.Result))
