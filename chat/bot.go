@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/deliver"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/flow"
 )
@@ -51,7 +51,7 @@ type Config struct {
 type Bot struct {
 	*core
 	store     gobot.Store
-	notifiers *notifiers // by platform ("discord")
+	notifiers deliver.Notifiers // by platform ("discord")
 	// wake tells the runner's loop (Run) that a command changed
 	// something: it looks again for the next work due on time.
 	wake chan struct{}
@@ -115,7 +115,7 @@ func New(cfg Config, store gobot.Store, r Renderer, ts TimeSource, log *slog.Log
 		host, _ := os.Hostname()
 		cfg.Holder = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
-	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store), notifiers: &notifiers{m: map[string]leasedNotifier{}},
+	b := &Bot{core: &core{cfg: cfg, render: r, timeSource: ts, log: log, eng: &engineState{}}, store: gobot.Fenced(store),
 		wake: make(chan struct{}, 1)}
 	b.commands = commands()
 	b.jobs = jobs()
@@ -145,9 +145,7 @@ type Clock interface {
 // A nil n removes it: the process cannot deliver to that platform now
 // (a standby Matrix process), and its clock loop leaves that platform's
 // due games to a process that can. Safe to call while the bot runs.
-func (b *Bot) SetNotifier(platform string, n Notifier) {
-	b.setNotifier(platform, leasedNotifier{n: n})
-}
+func (b *Bot) SetNotifier(platform string, n Notifier) { b.notifiers.Set(platform, n) }
 
 // SetLeasedNotifier registers n for platform while this process holds
 // the lease whose term ctx carries (ctx is HoldLease's work context): the
@@ -155,65 +153,11 @@ func (b *Bot) SetNotifier(platform string, n Notifier) {
 // term in their transactions, so a process that lost the lease without
 // noticing yet claims nothing there. n is removed when ctx ends.
 func (b *Bot) SetLeasedNotifier(ctx context.Context, platform string, n Notifier) {
-	f, _ := gobot.FenceOf(ctx) // the zero Fence (no lease) fences nothing
-	ln := leasedNotifier{n: n, fence: &f}
-	b.setNotifier(platform, ln)
-	context.AfterFunc(ctx, func() {
-		b.notifiers.mu.Lock()
-		defer b.notifiers.mu.Unlock()
-		if cur, ok := b.notifiers.m[platform]; ok && cur.fence == ln.fence {
-			delete(b.notifiers.m, platform)
-		}
-	})
-}
-
-func (b *Bot) setNotifier(platform string, ln leasedNotifier) {
-	b.notifiers.mu.Lock()
-	defer b.notifiers.mu.Unlock()
-	if ln.n == nil {
-		delete(b.notifiers.m, platform)
-		return
-	}
-	b.notifiers.m[platform] = ln
-}
-
-// notifiers is the set of platforms this process can deliver to now.
-type notifiers struct {
-	mu sync.RWMutex
-	m  map[string]leasedNotifier
-}
-
-// leasedNotifier is a platform's notifier and, when it is held under a
-// lease, the lease's term.
-type leasedNotifier struct {
-	n     Notifier
-	fence *gobot.Fence
+	b.notifiers.SetLeased(ctx, platform, n)
 }
 
 // CanDeliver reports whether the bot has a notifier for platform now.
-func (b *Bot) CanDeliver(platform string) bool {
-	_, ok := b.notifier(platform)
-	return ok
-}
-
-func (b *Bot) notifier(platform string) (Notifier, bool) {
-	b.notifiers.mu.RLock()
-	defer b.notifiers.mu.RUnlock()
-	ln, ok := b.notifiers.m[platform]
-	return ln.n, ok
-}
-
-// fenced returns ctx carrying the lease term of platform's notifier, if
-// it is held under one: the transactions that claim work for that
-// platform (a due clock, an engine turn) run under it.
-func (b *Bot) fenced(ctx context.Context, platform string) context.Context {
-	b.notifiers.mu.RLock()
-	defer b.notifiers.mu.RUnlock()
-	if ln, ok := b.notifiers.m[platform]; ok && ln.fence != nil && ln.fence.Name != "" {
-		return gobot.WithFence(ctx, *ln.fence)
-	}
-	return ctx
-}
+func (b *Bot) CanDeliver(platform string) bool { return b.notifiers.Can(platform) }
 
 // Commands returns the command declarations, for help and for platforms
 // that register commands (Discord).
@@ -226,11 +170,7 @@ func (b *core) cmd(s string) string { return protocol.Cmd(s) }
 // notify sends m through the platform's notifier, logging failures. It
 // is for messages whose transaction has committed (carryOut).
 func (b *Bot) notify(ctx context.Context, m protocol.Message) {
-	platform := m.Room.Platform()
-	if m.To != "" {
-		platform = m.To.Platform()
-	}
-	n, ok := b.notifier(platform)
+	n, ok := b.notifiers.Get(deliver.Platform(m))
 	if !ok {
 		return
 	}

@@ -16,8 +16,8 @@
 //     protocol.Decl, parsed by protocol.ParseArgs).
 //   - router.go: Respond, the route of one command, and its transactions;
 //     call.go: the Call a handler gets and the Result (reply and Effects)
-//     it returns; outbox.go: replies stored with their effect; message
-//     keys.
+//     it returns. chat/deliver: replies stored with their effect; message
+//     keys; the notifiers; the claimed messages.
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete;
 //     rengo.go: team games (their challenge, turns, timeouts, header).
@@ -31,8 +31,8 @@
 //     images drawn after the commit (render.Pool bounds the drawing).
 //   - runner.go: the timed jobs declared as data (jobs: a due index, which
 //     items are theirs, a handler) and the runner that does them (Run,
-//     Tick): fencing, claim, commit, send; claim.go: the claimed messages
-//     as stored, sent by another process if their claimer dies.
+//     Tick): fencing, claim, commit, send (the claimed messages, stored
+//     by deliver.Claim, are sent by another process if their claimer dies).
 //   - scheduler.go: clocks (the clock job: reminders and timeouts);
 //     engine.go: engine turns (the engine-turn job).
 //   - vacation.go: vacations (the command, stopped clocks, the allowance,

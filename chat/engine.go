@@ -96,9 +96,7 @@ func (b *core) engines() flow.Engines {
 // work in it, so that the clock loop asks again after a restart. Called
 // on every change to a game before it is stored.
 func (b *core) engineDue(l *loaded, t time.Time) {
-	if b.engines().Job(l.Match, l.G) != flow.JobNone {
-		l.Match.Deadline, l.Match.Reminded = t, 0
-	}
+	b.engines().Due(l.Loaded, t)
 }
 
 // storeTurn stores game l as an engine's turn left it at now: rated
@@ -252,7 +250,7 @@ func askEngine(c *JobCall) (any, error) {
 
 // applyEngineAnswer applies the engine's answer (c.Prepared) if the game
 // is still where it was asked (flow.Engines.Answer), and announces it.
-// The announcement is claimed with the move (claim.go): if this process
+// The announcement is claimed with the move (deliver.Claim): if this process
 // dies before sending it, another does.
 func applyEngineAnswer(c *JobCall) (Done, error) {
 	a := c.Prepared.(*engineAnswer)

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -254,18 +255,21 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if err := fn(l, me); err != nil {
 		return nil, say.PlayRefusal(namer(tx), l.Loaded, err)
 	}
-	if !l.Match.Active() { // it ended now: rate it in this transaction
-		if err := b.rateGame(tx, l.Match, l.G); err != nil {
-			return nil, err
-		}
-	}
-	l.Match.Record = l.G.Record()
-	l.note = say.TurnsPassed(namer(tx), l.Match, flow.PassAwayTurns(tx, l.Loaded))
-	l.Match.Updated = r.Time
-	b.engineDue(l, r.Time)
-	if err := tx.PutMatch(l.Match); err != nil {
+	c, err := b.commit(tx, l, r.Time)
+	if err != nil {
 		return nil, err
 	}
+	l.note = say.TurnsPassed(namer(tx), l.Match, c.Turns) // rengo.go
 	b.wakeEngine(fx, l)
 	return l, nil
+}
+
+// commit stores l after an operation at t (flow.Commit), logging a
+// damaged rating that left the game unrated.
+func (b *core) commit(tx gobot.Tx, l *loaded, t time.Time) (flow.Committed, error) {
+	c, err := flow.Commit(tx, l.Loaded, b.engines(), t)
+	if c.Rated.Damaged != nil {
+		b.log.Error("game ends unrated: a rating is damaged", "game", l.Match.ID, "err", c.Rated.Damaged)
+	}
+	return c, err
 }

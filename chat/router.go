@@ -2,12 +2,11 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/deliver"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 )
@@ -28,7 +27,7 @@ import (
 //     returns a Result: its reply and its effects. It has no store, so
 //     it cannot open a transaction of its own.
 //  4. With Request.Outbox the reply is stored in the same transaction
-//     (outbox.go), so the effect and what is owed for it commit together.
+//     (deliver.Owe), so the effect and what is owed for it commit together.
 //  5. After the commit the board is drawn (never inside a transaction,
 //     but for a reply the outbox stores whole). The effects (a DM to the
 //     player to move, an engine's turn) are carried out once the caller
@@ -55,7 +54,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("command panicked", "command", r.Command, "args", r.Args, "panic", p)
-			reply = protocol.Reply{Text: "Sorry, something went wrong on my side; nothing was changed.", Error: true, Private: true}
+			reply = protocol.Reply{Text: say.Panicked, Error: true, Private: true}
 		}
 	}()
 	now := b.timeSource.Now()
@@ -77,7 +76,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		}
 	}
 	if err := r.Platform.ValidateUser(r.User.ID); err != nil {
-		return b.errorReply(errorf("I can't take commands from this user name: %v", err)), then
+		return b.errorReply(say.BadUser(err)), then
 	}
 	var cmd *Command
 	var btn *protocol.Button
@@ -99,7 +98,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		cmd, r.Command = c, c.Name // an alias ("agree") is the command it names
 	}
 	if cmd.Admin && !r.Admin {
-		return b.errorReply(errorf("Only room admins can use %s.", b.cmd(cmd.Name))), then
+		return b.errorReply(say.AdminOnly(cmd.Name)), then
 	}
 	if cmd.private && !r.DM && !r.PrivateReplies {
 		// Refused before its words are read: nothing of them is repeated.
@@ -141,7 +140,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
 			}
 		}()
-		res.Notices = keyed(string(r.EventID), res.Notices)
+		res.Notices = deliver.Keyed(string(r.EventID), res.Notices)
 		b.carryOut(ctx, res.Effects)
 	}
 	if err := b.present(&rep); err != nil {
@@ -211,9 +210,12 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 			if !owed || !errors.Is(err, errDuplicate) {
 				return err
 			}
-			stored, err := owedReply(tx, r.EventID)
+			stored, ok, err := deliver.Owed(tx, r.EventID)
 			if err != nil {
 				return err
+			}
+			if !ok {
+				return errDuplicate // handled and delivered
 			}
 			res.Reply, again = stored, true
 			return nil
@@ -221,8 +223,11 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 		if err := run(tx); err != nil {
 			return err // nothing is written: the event is not marked either
 		}
-		if owed {
-			return b.owe(tx, r, &res.Reply)
+		if owed { // what is owed for the event is stored drawn in full (deliver.Owe)
+			if err := b.present(&res.Reply); err != nil {
+				return err
+			}
+			return deliver.Owe(tx, r.EventID, r.Time, res.Reply)
 		}
 		return nil
 	})
@@ -276,7 +281,7 @@ func (b *core) decodeAction(id string) (protocol.Button, *Command, error) {
 	x, err := protocol.ParseButton(id)
 	c, ok := b.byName[x.Command]
 	if err != nil || !ok {
-		return protocol.Button{}, nil, errorf("I don't recognise that button; try %s.", b.cmd("help"))
+		return protocol.Button{}, nil, say.UnknownButton()
 	}
 	return x, c, nil
 }
@@ -307,45 +312,28 @@ func checkButton(tx gobot.Tx, x *protocol.Button) error {
 	}
 	match, err := tx.Match(x.Game)
 	if errors.Is(err, gobot.ErrNotFound) {
-		return errorf("Game #%d no longer exists.", x.Game)
+		return say.ButtonGone(x.Game)
 	}
 	if err != nil {
 		return err
 	}
 	if match.Version != x.Version {
-		return errorf("The board has moved on since those buttons were shown — here is the latest: %s.", protocol.Cmd(fmt.Sprintf("board #%d", x.Game)))
+		return say.OldButton(x.Game)
 	}
 	return nil
 }
 
 func (b *core) unknownCommand(name string) error {
-	if name == "" {
-		return errorf("Which command? Try %s.", b.cmd("help"))
-	}
 	var names []string
 	for _, c := range b.commands {
 		names = append(names, c.Name)
 		names = append(names, c.Aliases...)
 	}
-	if n, ok := protocol.Nearest(name, names); ok {
-		best := b.byName[n].Name // an alias stands for its command
-		return errorf("I don't know the command %s. Did you mean %s? %s lists them all.", protocol.Echo(name), b.cmd(best), b.cmd("help"))
+	best := ""
+	if n, ok := protocol.Nearest(name, names); ok && name != "" {
+		best = b.byName[n].Name // an alias stands for its command
 	}
-	return errorf("I don't know the command %s. %s lists them all.", protocol.Echo(name), b.cmd("help"))
-}
-
-// owedReply is the stored reply of an event handed over again; a
-// Duplicate once it was delivered.
-func owedReply(tx gobot.Tx, id gobot.EventID) (protocol.Reply, error) {
-	raw, err := tx.Outbox(id)
-	if errors.Is(err, gobot.ErrNotFound) {
-		return protocol.Reply{}, errDuplicate // handled and delivered
-	}
-	if err != nil {
-		return protocol.Reply{}, err
-	}
-	var rep protocol.Reply
-	return rep, json.Unmarshal(raw, &rep)
+	return say.UnknownCommand(name, best)
 }
 
 // errDuplicate marks a request whose event was already handled.

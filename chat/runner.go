@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/deliver"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/flow"
 )
@@ -29,7 +30,7 @@ import (
 //     (a shared store may run it again after a conflict), records, and
 //     returns what it did and its messages (Done); it has no store.
 //  4. In the same transaction the runner claims the messages under the
-//     step that names them (claim.go), so that they are sent once across
+//     step that names them (deliver.Claim), so that they are sent once across
 //     processes: a second process deciding the same step finds the work
 //     done and decides nothing; if this one dies before sending, another
 //     sends the claim when it expires (reclaim).
@@ -285,7 +286,7 @@ func (b *Bot) nextDue(ctx context.Context, last time.Time, d time.Duration) (tim
 			if !item.At.After(last) {
 				continue
 			}
-			if _, ok := b.notifier(item.platform); !ok {
+			if !b.CanDeliver(item.platform) {
 				continue // another process handles it
 			}
 			// Work just due is done by the next tick, a moment on.
@@ -339,7 +340,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 			}
 		}
 		for _, item := range due {
-			if _, ok := b.notifier(item.platform); !ok {
+			if !b.CanDeliver(item.platform) {
 				continue // left to a process that can send its messages
 			}
 			b.offer(ctx, ix, item, now)
@@ -414,9 +415,9 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (
 		now = b.timeSource.Now() // the slow work took its time
 	}
 	var d Done
-	err := b.store.Update(b.fenced(ctx, item.platform), func(tx gobot.Tx) error {
+	err := b.store.Update(b.notifiers.Fenced(ctx, item.platform), func(tx gobot.Tx) error {
 		d = Done{} // a rerun after a conflict decides afresh
-		if _, ok := b.notifier(item.platform); !ok && !j.anywhere {
+		if !b.CanDeliver(item.platform) && !j.anywhere {
 			return nil // the notifier went away since the tick looked
 		}
 		c := &JobCall{Ctx: ctx, Tx: tx, Now: now, Prepared: prepared, bot: b.core}
@@ -427,7 +428,7 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (
 		if d, err = j.run(c); err != nil {
 			return err
 		}
-		return b.claim(tx, d.Step, d.Notices, now)
+		return deliver.Claim(tx, d.Step, d.Notices, b.cfg.Holder, now.Add(b.cfg.ClaimTTL))
 	})
 	if err != nil {
 		return Done{}, err
@@ -458,7 +459,7 @@ func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 // records it done. The record is made whether or not the lease the claim
 // was made under is still held: the messages are out.
 func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []protocol.Message) {
-	b.carryOut(ctx, Effects{Notices: keyed(step, msgs)})
+	b.carryOut(ctx, Effects{Notices: deliver.Keyed(step, msgs)})
 	if step == "" || len(msgs) == 0 {
 		return // nothing was claimed
 	}
@@ -483,18 +484,18 @@ func (b *Bot) reclaim(ctx context.Context, now time.Time) error {
 		b.log.Error("clock: unreadable claims", "err", err) // and the readable ones are sent
 	}
 	for _, c := range expired {
-		msgs, err := decodeClaim(c)
+		msgs, err := deliver.Claimed(c)
 		if err != nil {
 			b.log.Error("an unreadable claim is dropped", "claim", c.Key, "err", err)
 			b.store.Update(ctx, func(tx gobot.Tx) error { return tx.DeleteClaim(c.Key) })
 			continue
 		}
-		platform, deliverable := claimPlatform(msgs, b.CanDeliver)
+		platform, deliverable := b.notifiers.Deliverable(msgs)
 		if !deliverable {
 			continue // left to a process that can send them
 		}
 		won := false
-		err = b.store.Update(b.fenced(ctx, platform), func(tx gobot.Tx) error {
+		err = b.store.Update(b.notifiers.Fenced(ctx, platform), func(tx gobot.Tx) error {
 			won = false
 			cur, err := tx.Claim(c.Key)
 			if errors.Is(err, gobot.ErrNotFound) {

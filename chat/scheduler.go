@@ -62,11 +62,7 @@ func runClock(c *JobCall) (Done, error) {
 		if err != nil {
 			return Done{}, err
 		}
-		if err := b.rateGame(tx, match, l.G); err != nil {
-			return Done{}, err
-		}
-		match.Updated = now
-		if err := tx.PutMatch(match); err != nil {
+		if _, err := b.commit(tx, l, now); err != nil {
 			return Done{}, err
 		}
 		what := say.RanOut(late) + say.TeamLost(namer(tx), match, o.Lost, flow.TeamPresence(tx, match, o.Lost))
@@ -89,7 +85,7 @@ func runClock(c *JobCall) (Done, error) {
 	if err := tx.PutMatch(match); err != nil {
 		return Done{}, err
 	}
-	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: fmt.Sprintf("Game #%d", id),
+	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: say.GameHeading(id),
 		Text: say.Remind(late, id, rem.Left), Mentions: side.Pinged()}}
 	if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
 		msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, rem.Left), nil

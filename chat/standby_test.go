@@ -59,7 +59,7 @@ func TestTickLeavesUndeliverableGames(t *testing.T) {
 
 	// Removing the notifier makes the platform undeliverable again.
 	standby.SetNotifier("test", nil)
-	if _, ok := standby.notifier("test"); ok {
+	if standby.CanDeliver("test") {
 		t.Fatal("SetNotifier(nil) left the notifier in place")
 	}
 }

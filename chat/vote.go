@@ -18,7 +18,7 @@ import (
 // window's end is the game's Deadline, so the runner (runner.go: the
 // voting-window job) of whichever process comes first closes it, in one
 // transaction that replays the game, plays the winning move
-// (flow.CloseVote) and claims its announcement (claim.go):
+// (flow.CloseVote) and claims its announcement (deliver.Claim):
 // played once, announced once. Against a person the room's turn runs on
 // the game's clock until its first vote (reminded in the room, lost on
 // time by a room that casts no vote: runClock); against an engine it

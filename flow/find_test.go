@@ -6,6 +6,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/game"
 )
 
 // FindChallenge takes the one challenge a caller may answer or
@@ -51,6 +52,51 @@ func TestFindChallenge(t *testing.T) {
 		}
 		if c, err := find(alice, toBob.ID, false); err != nil || c.ID != toBob.ID {
 			t.Errorf("#%d: %v, %v", toBob.ID, c, err)
+		}
+		return nil
+	})
+}
+
+// Find resolves "#N", the caller's one game here, or says which
+// refusal it is; Commit stores an operation's game.
+func TestFindAndCommit(t *testing.T) {
+	db := newDB(t)
+	ref := func(id gobot.GameID, u gobot.UserID, room gobot.RoomID, player bool) flow.Reference {
+		return flow.Reference{ID: id, User: u, Room: room, Command: "play", Player: player}
+	}
+	update(t, db, func(tx gobot.Tx) error {
+		l := twoPlayers(t, tx, 1, gobot.TimeControl{})
+		if m, err := flow.Find(tx, ref(0, "t:alice", "t:room", true)); err != nil || m.ID != 1 {
+			t.Errorf("the one game here: %v, %v", m, err)
+		}
+		var nsg flow.NoSuchGame
+		if _, err := flow.Find(tx, ref(7, "t:alice", "t:room", true)); !errors.As(err, &nsg) || nsg.ID != 7 || nsg.Pending != nil {
+			t.Errorf("#7: %v", err)
+		}
+		var ngh flow.NoGameHere
+		if _, err := flow.Find(tx, ref(0, "t:alice", "t:elsewhere", true)); !errors.As(err, &ngh) || len(ngh.Mine) != 1 {
+			t.Errorf("elsewhere: %v", err)
+		}
+		twoPlayers(t, tx, 2, gobot.TimeControl{})
+		var which flow.WhichGame
+		if _, err := flow.Find(tx, ref(0, "t:alice", "t:room", true)); !errors.As(err, &which) || len(which.Games) != 2 {
+			t.Errorf("two games here: %v", err)
+		}
+
+		if _, err := flow.Resign(l, game.Black, t0.Add(day)); err != nil {
+			t.Fatal(err)
+		}
+		c, err := flow.Commit(tx, l, flow.Engines{}, t0.Add(day))
+		if err != nil || c.Rated.Done || len(c.Turns.Away) != 0 {
+			t.Fatalf("Commit: %+v, %v", c, err)
+		}
+		stored, err := tx.Match(1)
+		if err != nil || stored.Active() || !stored.Updated.Equal(t0.Add(day)) {
+			t.Errorf("stored: %+v, %v", stored, err)
+		}
+		// A looker sees the room's one active game.
+		if m, err := flow.Find(tx, ref(0, "t:carol", "t:room", false)); err != nil || m.ID != 2 {
+			t.Errorf("looking: %v, %v", m, err)
 		}
 		return nil
 	})
