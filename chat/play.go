@@ -243,7 +243,7 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 	if !match.Active() {
 		return nil, say.IsOver(match)
 	}
-	if asPlayer && !flow.Scoring(r.Command) && !match.Side(me).Plays(r.User.ID) {
+	if asPlayer && !flow.ScoringCommand(r.Command) && !match.Side(me).Plays(r.User.ID) {
 		// A voter acts for the room only in the scoring; its moves,
 		// passes and resignation are voted.
 		return nil, say.VotesInstead(match, r.Command)

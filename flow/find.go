@@ -278,15 +278,15 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 			fitting = append(fitting, g)
 		}
 	}
-	if len(fitting) == 1 && Scoring(ref.Command) {
+	if len(fitting) == 1 && ScoringCommand(ref.Command) {
 		return fitting[0], nil
 	}
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	return nil, WhichGame{Games: here}
 }
 
-// Scoring reports whether command acts only on a game being scored.
-func Scoring(command string) bool {
+// ScoringCommand reports whether command acts only on a game being scored.
+func ScoringCommand(command string) bool {
 	return command == "done" || command == "dead" || command == "resume"
 }
 
@@ -304,7 +304,7 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	if cmd == "pause" {
 		return l.G.Phase() == game.Playing && match.Clock.Live()
 	}
-	if Scoring(cmd) {
+	if ScoringCommand(cmd) {
 		return l.G.Phase() == game.Scoring
 	}
 	if cmd == "plan" { // plans are made on the opponent's turn
