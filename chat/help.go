@@ -5,7 +5,6 @@ import (
 
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -41,14 +40,14 @@ func (b *core) usageError(c string, what string) error {
 func cmdRules(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
 	if len(a.Text) == 0 {
-		return Result{Reply: protocol.Reply{Text: guide.RulesList() + "\n" + say.HandicapRule, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Text: guide.RulesList() + "\n" + guide.HandicapRule, Private: true}}, nil
 	}
 	if len(a.Text) > 1 && allPresets(a.Text) {
 		text, err := guide.EachRules(a.Text)
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Reply: protocol.Reply{Title: "Rules", Text: text + "\n" + say.HandicapRule, Private: true}}, nil
+		return Result{Reply: protocol.Reply{Title: "Rules", Text: text + "\n" + guide.HandicapRule, Private: true}}, nil
 	}
 	spec, note := strings.Join(a.Text, " "), guide.AliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
@@ -65,7 +64,7 @@ func cmdRules(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, errorf("%s", protocol.RulesError(err, spec))
 	}
-	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + guide.ExplainRules(rules, spec) + "\n" + say.HandicapRule, Private: true}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rules: " + rules.Name, Text: note + guide.ExplainRules(rules, spec) + "\n" + guide.HandicapRule, Private: true}}, nil
 }
 
 // allPresets reports whether every word names a preset.

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow/ratings"
@@ -64,7 +65,7 @@ func cmdRating(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Reply: protocol.Reply{Title: "Rating", Text: say.RatingCard(who, rec, found)}}, nil
+	return Result{Reply: protocol.Reply{Title: "Rating", Text: guide.RatingCard(who, rec, found)}}, nil
 }
 
 // cmdTop shows the community's leaderboard.
@@ -80,7 +81,7 @@ func cmdTop(call *Call) (Result, error) {
 	}
 	rs := ratings.Leaderboard(all)
 	if len(rs) == 0 {
-		return Result{Reply: protocol.Reply{Text: say.NoLeaderboard()}}, nil
+		return Result{Reply: protocol.Reply{Text: guide.NoLeaderboard()}}, nil
 	}
-	return Result{Reply: protocol.Reply{Title: "Leaderboard", Text: say.Leaderboard(namer(tx), rs)}}, nil
+	return Result{Reply: protocol.Reply{Title: "Leaderboard", Text: guide.Leaderboard(namer(tx), rs)}}, nil
 }
