@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
@@ -28,6 +29,24 @@ func onOffSetting(room []string, key string) (rest []string, on *bool, err error
 		rest = append(rest, a)
 	}
 	return rest, on, nil
+}
+
+// liveImagesSetting takes live_images=… out of a room's settings
+// (flow.LiveImagesValue).
+func liveImagesSetting(room []string) (rest []string, value *string, err error) {
+	for _, a := range room {
+		k, v, _ := strings.Cut(a, "=")
+		if !strings.EqualFold(k, "live_images") {
+			rest = append(rest, a)
+			continue
+		}
+		stored, ok := flow.LiveImagesValue(v)
+		if !ok {
+			return nil, nil, say.BadLiveImages(strings.ToLower(v))
+		}
+		value = &stored
+	}
+	return rest, value, nil
 }
 
 var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
@@ -169,6 +188,6 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 		return protocol.Reply{}, err
 	}
 	def := gobot.Room{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
-	text := guide.Settings(p, rank, rm, def, liveImagesShown(&rm), r.Platform.ShowsWidgets())
+	text := guide.Settings(p, rank, rm, def, flow.LiveImagesShown(&rm), r.Platform.ShowsWidgets())
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

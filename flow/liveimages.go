@@ -1,10 +1,9 @@
-package chat
+package flow
 
 import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
-	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -19,41 +18,27 @@ import (
 // live_images=last.
 const liveImageEvery = 20
 
-var liveImagesValues = []string{"every", "last", "off"}
-
-// liveImagesSetting takes live_images=… out of the room's settings.
-func liveImagesSetting(room []string) (rest []string, value *string, err error) {
-	for _, a := range room {
-		k, v, _ := strings.Cut(a, "=")
-		if !strings.EqualFold(k, "live_images") {
-			rest = append(rest, a)
-			continue
-		}
-		v = strings.ToLower(v)
-		switch v {
-		case "every", "last", "off":
-		default:
-			return nil, nil, say.BadLiveImages(v)
-		}
-		if v == "last" {
-			v = "" // the default, stored as nothing
-		}
-		value = &v
+// LiveImagesValue is live_images=v as a room stores it ("" for last, the
+// default); ok is false when v is none of every, last and off.
+func LiveImagesValue(v string) (stored string, ok bool) {
+	switch v = strings.ToLower(v); v {
+	case "every", "off":
+		return v, true
 	}
-	return rest, value, nil
+	return "", strings.EqualFold(v, "last")
 }
 
-// liveImagesShown is a room's setting as settings shows it.
-func liveImagesShown(rm *gobot.Room) string {
+// LiveImagesShown is a room's setting as settings shows it.
+func LiveImagesShown(rm *gobot.Room) string {
 	if rm.LiveImages == "" {
 		return "last"
 	}
 	return rm.LiveImages
 }
 
-// liveImage reports whether an announcement of live game l carries the
+// LiveImage reports whether an announcement of live game l carries the
 // board, under the setting of the room the game was started in.
-func liveImage(tx gobot.Tx, l *loaded) bool {
+func LiveImage(tx gobot.Tx, l *Loaded) bool {
 	m, g := l.Match, l.G
 	if !m.Clock.Live() {
 		return true
