@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -226,7 +225,7 @@ func cmdChallenge(call *Call) (Result, error) {
 	if err := flow.Propose(tx, c); err != nil {
 		return Result{}, err
 	}
-	rep := b.challengeReply(c)
+	rep := say.ChallengeReply(c)
 	if note := guide.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
@@ -255,25 +254,6 @@ func (b *core) gameDefaults(room *gobot.Room) (bot, here protocol.Defaults) {
 		here = protocol.Defaults{Rules: room.Rules, Width: room.Width, Height: room.Height, Komi: room.Komi, Clock: room.Clock}
 	}
 	return bot, here
-}
-
-func (b *core) challengeReply(c *gobot.Challenge) protocol.Reply {
-	text, mentions := say.Challenge(c, say.VacationHeader(c.NoVacation)), []gobot.UserID{c.To}
-	switch {
-	case c.VoteWindow > 0:
-		text = say.VoteChallenge(c, say.VacationHeader(c.NoVacation)) // vote.go
-	case c.To == "":
-		mentions = nil
-	}
-	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions, Actions: challengeActions(c.ID)}
-}
-
-// challengeActions are a challenge's buttons: accept and decline.
-func challengeActions(id gobot.ChallengeID) []protocol.Action {
-	return []protocol.Action{
-		{ID: protocol.Button{Command: "accept", Challenge: id}.ID(), Label: "Accept", Style: protocol.Success},
-		{ID: protocol.Button{Command: "decline", Challenge: id}.ID(), Label: "Decline", Style: protocol.Danger},
-	}
 }
 
 // findChallenge resolves "#3" or the single pending challenge that r's

@@ -146,11 +146,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	}
 	rep.Text = say.GameText(namer(tx), match, g, news)
 	rep.Actions = say.GameActions(match, g, func(cmd string) string { return b.actionID(cmd, l, "") }, b.linker() != nil)
-	rep.Fields = []protocol.Field{
-		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", say.Seat(namer(tx), match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s · %d captured", say.Seat(namer(tx), match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
-		{Name: "Game", Value: say.Config(g.Config(), match.Clock) + say.VacationHeader(match.NoVacation), Inline: false},
-	}
+	rep.Fields = say.GameFields(namer(tx), match, g)
 	if what == "" || flow.LiveImage(tx, l.Loaded) { // a live game's announcements are compact (flow/liveimages.go)
 		// the board in the viewer's theme, an open window's votes on it (vote.go)
 		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: flow.VoteMarks(l.Loaded)}

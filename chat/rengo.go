@@ -53,7 +53,7 @@ func cmdRengo(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	title, text := say.TeamChallenge(c)
-	rep := protocol.Reply{Title: title, Text: text, Mentions: flow.TeamWaiting(c), Actions: challengeActions(c.ID)}
+	rep := protocol.Reply{Title: title, Text: text, Mentions: flow.TeamWaiting(c), Actions: say.ChallengeActions(c.ID)}
 	if note := guide.AliasNote(a.Options.RulesPreset); note != "" {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}

@@ -71,7 +71,7 @@ func cmdReview(call *Call) (Result, error) {
 		if err != nil {
 			return Result{}, say.ReviewRefused(err)
 		}
-		if tree, err = game.TreeFromRecord(match.Record, sgfInfo(tx, match)); err != nil {
+		if tree, err = game.TreeFromRecord(match.Record, say.SGFInfo(namer(tx), match)); err != nil {
 			return Result{}, fmt.Errorf("game #%d: %w", match.ID, err)
 		}
 		title, gid = say.GameTitle(match.ID), match.ID

@@ -91,24 +91,11 @@ func cmdSGF(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	var buf bytes.Buffer
-	if err := game.WriteSGF(&buf, l.G, sgfInfo(tx, l.Match)); err != nil {
+	if err := game.WriteSGF(&buf, l.G, say.SGFInfo(namer(tx), l.Match)); err != nil {
 		return Result{}, err
 	}
 	return Result{Reply: protocol.Reply{Text: say.Record(l.Match.ID), Game: l.Match.ID,
 		File: &protocol.File{Name: fmt.Sprintf("gobot-%d.sgf", l.Match.ID), MIME: "application/x-go-sgf", Data: buf.Bytes()}}}, nil
-}
-
-// sgfInfo is what a game's SGF says of it besides the moves: the
-// players (a team game's members), their ranks, the date, the clock.
-func sgfInfo(tx gobot.Tx, match *gobot.Match) game.GameInfo {
-	info := game.GameInfo{Black: displayName(tx, match.Black), White: displayName(tx, match.White),
-		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
-	info.BlackRank, info.WhiteRank = say.RankAt(match, game.Black), say.RankAt(match, game.White)
-	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
-		info.Black, info.White = say.Names(namer(tx), t.Black), say.Names(namer(tx), t.White)
-	}
-	info.TimeLimit, info.Overtime = match.Clock.SGF() // TM, OT
-	return info
 }
 
 func cmdReplay(call *Call) (Result, error) {

@@ -236,3 +236,25 @@ func EnginesOff(hint bool) error {
 func EngineCannot(name string, err error) error {
 	return Refusef("%s can't play that game: %s", name, protocol.ClipRunes(err.Error(), 300))
 }
+
+// ChallengeReply is challenge c as posted: its text (a vote game's
+// window: vote.go), the challenged player mentioned (nobody for an open
+// challenge) and its buttons.
+func ChallengeReply(c *gobot.Challenge) protocol.Reply {
+	text, mentions := Challenge(c, VacationHeader(c.NoVacation)), []gobot.UserID{c.To}
+	switch {
+	case c.VoteWindow > 0:
+		text = VoteChallenge(c, VacationHeader(c.NoVacation))
+	case c.To == "":
+		mentions = nil
+	}
+	return protocol.Reply{Title: fmt.Sprintf("Challenge #%d", c.ID), Text: text, Mentions: mentions, Actions: ChallengeActions(c.ID)}
+}
+
+// ChallengeActions are a challenge's buttons: accept and decline.
+func ChallengeActions(id gobot.ChallengeID) []protocol.Action {
+	return []protocol.Action{
+		{ID: protocol.Button{Command: "accept", Challenge: id}.ID(), Label: "Accept", Style: protocol.Success},
+		{ID: protocol.Button{Command: "decline", Challenge: id}.ID(), Label: "Decline", Style: protocol.Danger},
+	}
+}

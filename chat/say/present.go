@@ -276,3 +276,13 @@ func TextBoard(g *game.Game) string {
 	sb.WriteString(header + "\n")
 	return sb.String()
 }
+
+// GameFields are a game's fields beside its announcement: each side as
+// n names it with the stones it captured, and the game's settings.
+func GameFields(n Namer, match *gobot.Match, g *game.Game) []protocol.Field {
+	return []protocol.Field{
+		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", Seat(n, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
+		{Name: "White", Value: fmt.Sprintf("%s · %d captured", Seat(n, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Game", Value: Config(g.Config(), match.Clock) + VacationHeader(match.NoVacation), Inline: false},
+	}
+}

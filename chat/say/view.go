@@ -116,3 +116,17 @@ func BadLiveImages(v string) error {
 func GameChoice(id gobot.GameID, opponent string) string {
 	return fmt.Sprintf("#%d vs %s", id, opponent)
 }
+
+// SGFInfo is what a game's SGF says of it besides the moves: the
+// players (a team game's members) as n names them, their ranks, the
+// date, the clock.
+func SGFInfo(n Namer, match *gobot.Match) game.GameInfo {
+	info := game.GameInfo{Black: n.Name(match.Black), White: n.Name(match.White),
+		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
+	info.BlackRank, info.WhiteRank = RankAt(match, game.Black), RankAt(match, game.White)
+	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
+		info.Black, info.White = Names(n, t.Black), Names(n, t.White)
+	}
+	info.TimeLimit, info.Overtime = match.Clock.SGF() // TM, OT
+	return info
+}
