@@ -16,9 +16,6 @@ import (
 	"github.com/gobotgo/gobot/flow"
 )
 
-// EnginePlatform is the platform of engine players' user IDs.
-const EnginePlatform = gobot.EnginePlatform
-
 // EngineUser is the user ID of engine name's seat in a game.
 func EngineUser(name string) gobot.UserID { return gobot.EngineUser(name) }
 
