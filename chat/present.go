@@ -12,6 +12,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -147,7 +148,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	rep.Text = say.GameText(namer(tx), match, g, news)
 	rep.Actions = say.GameActions(match, g, func(cmd string) string { return b.actionID(cmd, l, "") }, b.linker() != nil)
 	rep.Fields = say.GameFields(namer(tx), match, g)
-	if what == "" || flow.LiveImage(tx, l.Loaded) { // a live game's announcements are compact (flow/liveimages.go)
+	if what == "" || board.LiveImage(tx, l.Loaded) { // a live game's announcements are compact (flow/board/liveimages.go)
 		// the board in the viewer's theme, an open window's votes on it (vote.go)
 		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: flow.VoteMarks(l.Loaded)}
 		rep.Board = say.TextBoard(g)

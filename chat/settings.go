@@ -11,6 +11,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -32,7 +33,7 @@ func onOffSetting(room []string, key string) (rest []string, on *bool, err error
 }
 
 // liveImagesSetting takes live_images=… out of a room's settings
-// (flow.LiveImagesValue).
+// (board.LiveImagesValue).
 func liveImagesSetting(room []string) (rest []string, value *string, err error) {
 	for _, a := range room {
 		k, v, _ := strings.Cut(a, "=")
@@ -40,7 +41,7 @@ func liveImagesSetting(room []string) (rest []string, value *string, err error) 
 			rest = append(rest, a)
 			continue
 		}
-		stored, ok := flow.LiveImagesValue(v)
+		stored, ok := board.LiveImagesValue(v)
 		if !ok {
 			return nil, nil, say.BadLiveImages(strings.ToLower(v))
 		}
@@ -188,6 +189,6 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 		return protocol.Reply{}, err
 	}
 	def := gobot.Room{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
-	text := guide.Settings(p, rank, rm, def, flow.LiveImagesShown(&rm), r.Platform.ShowsWidgets())
+	text := guide.Settings(p, rank, rm, def, board.LiveImagesShown(&rm), r.Platform.ShowsWidgets())
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

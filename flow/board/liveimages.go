@@ -1,9 +1,10 @@
-package flow
+package board
 
 import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -38,7 +39,7 @@ func LiveImagesShown(rm *gobot.Room) string {
 
 // LiveImage reports whether an announcement of live game l carries the
 // board, under the setting of the room the game was started in.
-func LiveImage(tx gobot.Tx, l *Loaded) bool {
+func LiveImage(tx gobot.Tx, l *flow.Loaded) bool {
 	m, g := l.Match, l.G
 	if !m.Clock.Live() {
 		return true
