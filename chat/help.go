@@ -3,9 +3,10 @@ package chat
 import (
 	"strings"
 
+	"github.com/gobotgo/gobot/flow/settings"
+
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
-	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -53,7 +54,7 @@ func cmdRules(call *Call) (Result, error) {
 	if strings.Contains(a.Text[0], "=") {
 		// Options alone change the room's ruleset, as in a challenge
 		// (challengeConfig) and in the room's settings.
-		base, err := flow.RoomRules(tx, r.Room, b.cfg.Rules)
+		base, err := settings.RoomRules(tx, r.Room, b.cfg.Rules)
 		if err != nil {
 			return Result{}, err
 		}

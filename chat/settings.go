@@ -6,11 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gobotgo/gobot/flow/settings"
+
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
@@ -132,12 +133,12 @@ func cmdSettings(call *Call) (Result, error) {
 	}
 	if len(mine) > 0 {
 		rank := func(v string) error { return b.stateRank(tx, r, v) }
-		if err := flow.SetPlayer(tx, r.User.ID, r.User.Name, mine, rank, r.Time); err != nil {
+		if err := settings.SetPlayer(tx, r.User.ID, r.User.Name, mine, rank, r.Time); err != nil {
 			return Result{}, guide.BadChoice(err)
 		}
 	}
 	if len(room) > 0 || engines != nil || widget != nil || liveImages != nil {
-		c := flow.RoomChange{Width: o.Width, Height: o.Height, Komi: o.Komi, Threads: o.Threads, Engines: engines, Widget: widget, LiveImages: liveImages}
+		c := settings.RoomChange{Width: o.Width, Height: o.Height, Komi: o.Komi, Threads: o.Threads, Engines: engines, Widget: widget, LiveImages: liveImages}
 		if o.Rules != nil {
 			if c.Rules, err = b.roomRules(tx, r.Room, o); err != nil {
 				return Result{}, err
@@ -147,7 +148,7 @@ func cmdSettings(call *Call) (Result, error) {
 			clock := protocol.FormatClock(*o.Clock)
 			c.Clock = &clock
 		}
-		if err := flow.SetRoom(tx, r.Room, c, r.Time); err != nil {
+		if err := settings.SetRoom(tx, r.Room, c, r.Time); err != nil {
 			return Result{}, err
 		}
 	}
@@ -161,7 +162,7 @@ func cmdSettings(call *Call) (Result, error) {
 func (b *core) roomRules(tx gobot.Tx, room gobot.RoomID, o protocol.GameOptions) (*string, error) {
 	rules := o.RulesText
 	if o.RulesPreset == "" {
-		base, err := flow.RoomRules(tx, room, b.cfg.Rules)
+		base, err := settings.RoomRules(tx, room, b.cfg.Rules)
 		if err != nil {
 			return nil, err
 		}

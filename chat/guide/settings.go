@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gobotgo/gobot/flow/settings"
+
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -86,10 +87,10 @@ func RoomSettingsAdmins(room []string) error {
 	return say.Refusef("Only room admins can change the room's settings (%s).", protocol.ClipRunes(strings.Join(room, " "), 80))
 }
 
-// BadChoice words a flow.ChoiceRefusal, saying which values the
+// BadChoice words a settings.ChoiceRefusal, saying which values the
 // setting takes (other errors are returned as they are).
 func BadChoice(err error) error {
-	var e flow.ChoiceRefusal
+	var e settings.ChoiceRefusal
 	if !errors.As(err, &e) {
 		return err
 	}

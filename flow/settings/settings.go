@@ -1,4 +1,9 @@
-package flow
+// Package settings applies a player's own settings (notify, theme,
+// confirm, rank) and a room's (rules, size, komi, clock, threads,
+// engines, widget, live_images) in the caller's transaction, refusing a
+// value it does not take with a typed refusal (ChoiceRefusal) that
+// chat/guide words.
+package settings
 
 import (
 	"errors"
@@ -10,9 +15,6 @@ import (
 	"github.com/gobotgo/gobot"
 )
 
-// Settings: a player's own (notify, theme, confirm, rank) and a room's
-// (rules, size, komi, clock, threads, engines, widget, live_images).
-
 // PlayerChoices are the values of a player's settings, but rank.
 var PlayerChoices = map[string][]string{"notify": {"mention", "dm", "off"}, "theme": {"wood", "dark"}, "confirm": {"touch", "always", "never"}}
 
@@ -20,7 +22,9 @@ var PlayerChoices = map[string][]string{"notify": {"mention", "dm", "off"}, "the
 // its PlayerChoices.
 type ChoiceRefusal struct{ Key, Value string }
 
-func (e ChoiceRefusal) Error() string { return fmt.Sprintf("flow: %s=%s is no choice", e.Key, e.Value) }
+func (e ChoiceRefusal) Error() string {
+	return fmt.Sprintf("settings: %s=%s is no choice", e.Key, e.Value)
+}
 
 // SetPlayer sets user's settings at now, each key=value in order, the
 // value lower-cased; rank sets a rank (StateRank). A player not stored
