@@ -13,6 +13,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/chat/turns"
 	"github.com/gobotgo/gobot/flow"
 )
 
@@ -26,12 +27,10 @@ type engineState struct {
 	scorer  string // engine proposing dead stones in people's games
 	missing string // why no engine is offered (engines: how to install)
 
-	mu      sync.Mutex
-	running map[gobot.GameID]bool
-	failed  map[gobot.GameID]int // position (len moves) whose failure was posted
-	wg      sync.WaitGroup
-	ctx     context.Context // ends with StopEngines
-	cancel  context.CancelFunc
+	turns turns.Runner // one engine turn at a time per game
+
+	mu     sync.Mutex
+	failed map[gobot.GameID]int // position (len moves) whose failure was posted
 }
 
 // SetEngines offers engines e as opponents; scorer, when not empty, is
@@ -42,24 +41,15 @@ func (b *Bot) SetEngines(e Engines, scorer, missing string) {
 	b.eng.mu.Lock()
 	defer b.eng.mu.Unlock()
 	b.eng.engines, b.eng.scorer, b.eng.missing = e, scorer, missing
-	if b.eng.ctx == nil {
-		b.eng.ctx, b.eng.cancel = context.WithCancel(context.Background())
-	}
+	b.eng.turns.Open()
 }
 
 // WaitEngines waits until the engine turns started so far are done.
-func (b *Bot) WaitEngines() { b.eng.wg.Wait() }
+func (b *Bot) WaitEngines() { b.eng.turns.Wait() }
 
 // StopEngines cancels the engine turns in progress and waits for them;
 // what they were asked stays due in the store for the next start.
-func (b *Bot) StopEngines() {
-	b.eng.mu.Lock()
-	if b.eng.cancel != nil {
-		b.eng.cancel()
-	}
-	b.eng.mu.Unlock()
-	b.eng.wg.Wait()
-}
+func (b *Bot) StopEngines() { b.eng.turns.Stop() }
 
 func (b *core) engineNames() []string {
 	if b.eng.engines == nil {
@@ -117,29 +107,16 @@ func (b *core) wakeEngine(fx *Effects, l *loaded) {
 	fx.wake(l.Match.ID)
 }
 
+// startEngineTurn runs the engine's work in game id in the background,
+// one turn after another while it has more, unless it runs already.
 func (b *Bot) startEngineTurn(id gobot.GameID) {
-	e := b.eng
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.running == nil {
-		e.running, e.failed = map[gobot.GameID]bool{}, map[gobot.GameID]int{}
-	}
-	if e.running[id] || e.ctx == nil || e.ctx.Err() != nil || e.engines == nil {
+	b.eng.mu.Lock()
+	none := b.eng.engines == nil
+	b.eng.mu.Unlock()
+	if none {
 		return
 	}
-	ctx := e.ctx
-	e.running[id] = true
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
-		again := true
-		for again {
-			again = b.engineTurn(ctx, id)
-		}
-		e.mu.Lock()
-		delete(e.running, id)
-		e.mu.Unlock()
-	}()
+	b.eng.turns.Start(id, func(ctx context.Context) bool { return b.engineTurn(ctx, id) })
 }
 
 // engineWorkDue takes a due game whose due item is engine work
@@ -331,6 +308,9 @@ func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
 func (b *Bot) engineUnanswered(ctx context.Context, u *engineUnanswered) {
 	l := u.snap
 	b.eng.mu.Lock()
+	if b.eng.failed == nil {
+		b.eng.failed = map[gobot.GameID]int{}
+	}
 	seen, ok := b.eng.failed[l.Match.ID]
 	b.eng.failed[l.Match.ID] = l.G.MoveCount()
 	b.eng.mu.Unlock()
