@@ -134,11 +134,11 @@ func TestBoardImageNamedByContent(t *testing.T) {
 		t.Fatalf("name %q", first.Name)
 	}
 	match, g := h.game(1)
-	wood, dark := h.bot.boardImage(g, match.ID, "wood", nil), h.bot.boardImage(g, match.ID, "dark", nil)
+	wood, dark := h.bot.drawer().Board(g, match.ID, "wood", nil), h.bot.drawer().Board(g, match.ID, "dark", nil)
 	if wood.Name == dark.Name {
 		t.Fatalf("two themes share the name %s", wood.Name)
 	}
-	if again := h.bot.boardImage(g, match.ID, "wood", nil); again.Name != wood.Name {
+	if again := h.bot.drawer().Board(g, match.ID, "wood", nil); again.Name != wood.Name {
 		t.Fatalf("the same picture is named %s and %s", again.Name, wood.Name)
 	}
 }

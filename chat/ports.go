@@ -2,9 +2,9 @@ package chat
 
 import (
 	"context"
-	"io"
 	"time"
 
+	"github.com/gobotgo/gobot/chat/draw"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 )
@@ -27,22 +27,8 @@ type Timers interface {
 	After(d time.Duration) <-chan time.Time
 }
 
-// Renderer draws boards; *render.Renderer implements it.
-type Renderer interface {
-	// Board writes the PNG of g's current position (with the scoring
-	// markup in the scoring phase), numbering the last numbers moves, and
-	// returns the image size.
-	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
-	// Replay writes an animated GIF of the whole game.
-	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
-}
-
-// voteRenderer is a Renderer that also marks a vote game's open window
-// on the board (render.Renderer and render.Pool are); one that is not
-// draws the plain board.
-type voteRenderer interface {
-	BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (width, height int, err error)
-}
+// Renderer draws boards; *render.Renderer implements it (chat/draw).
+type Renderer = draw.Renderer
 
 // Engines is the computer players as chat uses them: GTP engines behind a
 // pool (package engine), adapted in chat/engines. chat knows no GTP.

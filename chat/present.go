@@ -1,12 +1,10 @@
 package chat
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/gobotgo/gobot/chat/draw"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -16,71 +14,11 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// present completes rep: its drawing becomes its Image. A board that
-// fails to draw is logged and the reply goes without it; a replay that
-// fails is the reply's error.
-func (b *core) present(rep *protocol.Reply) error {
-	d := rep.Draw
-	if d == nil {
-		return nil
-	}
-	rep.Draw = nil
-	if !d.Done {
-		d.Done = true
-		if d.Replay {
-			d.File, d.Err = b.replayImage(d.Game, d.ID, d.Theme)
-		} else {
-			d.File = b.boardImage(d.Game, d.ID, d.Theme, d.Votes)
-		}
-	}
-	if d.Err != nil {
-		return d.Err
-	}
-	rep.Image = d.File
-	return nil
-}
+// present completes rep: its drawing becomes its Image (chat/draw).
+func (b *core) present(rep *protocol.Reply) error { return b.drawer().Present(rep) }
 
-// contentTag names an image by what it shows (a hash of its bytes), so a
-// position replayed after an undo, or drawn in another player's theme,
-// never takes the name, and in the terminal's images_dir the file, of
-// another picture.
-func contentTag(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:6])
-}
-
-// boardImage renders g for a viewer's theme; errors are logged and the
-// reply goes without an image rather than failing the command.
-func (b *core) boardImage(g *game.Game, id gobot.GameID, theme string, votes map[game.Point]int) *protocol.File {
-	if b.render == nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	w, h, err := 0, 0, error(nil)
-	if vr, ok := b.render.(voteRenderer); ok && len(votes) > 0 {
-		w, h, err = vr.BoardVotes(&buf, g, theme, votes)
-	} else {
-		w, h, err = b.render.Board(&buf, g, theme, 0)
-	}
-	if err != nil {
-		b.log.Error("render failed", "game", id, "err", err)
-		return nil
-	}
-	return &protocol.File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
-}
-
-// replayImage renders g's moves as an animated GIF.
-func (b *core) replayImage(g *game.Game, id gobot.GameID, theme string) (*protocol.File, error) {
-	if b.render == nil {
-		return nil, say.NoRenderer()
-	}
-	var buf bytes.Buffer
-	w, h, err := b.render.Replay(&buf, g, theme)
-	if err != nil {
-		return nil, err
-	}
-	return &protocol.File{Name: fmt.Sprintf("gobot-%d-%s.gif", id, contentTag(buf.Bytes())), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
-}
+// drawer draws with the bot's renderer, logging what fails to draw.
+func (b *core) drawer() draw.Drawer { return draw.Drawer{Render: b.render, Log: b.log} }
 
 // errorReply turns any error into friendly private text: the one place
 // where game and storage errors become words (say.Mistake, say.Failure).

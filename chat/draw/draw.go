@@ -1,0 +1,110 @@
+// Package draw completes a reply's drawing after the commit: a board's
+// PNG (a vote game's open window marked) or a game's replay GIF, through
+// the Renderer port (render.Renderer, or render.Pool, which bounds how
+// many draw at once), each file named by what it shows. A slow draw
+// never holds a transaction.
+package draw
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/game"
+)
+
+// Renderer draws boards; *render.Renderer implements it.
+type Renderer interface {
+	// Board writes the PNG of g's current position (with the scoring
+	// markup in the scoring phase), numbering the last numbers moves, and
+	// returns the image size.
+	Board(w io.Writer, g *game.Game, theme string, numbers int) (width, height int, err error)
+	// Replay writes an animated GIF of the whole game.
+	Replay(w io.Writer, g *game.Game, theme string) (width, height int, err error)
+}
+
+// voteRenderer is a Renderer that also marks a vote game's open window
+// on the board (render.Renderer and render.Pool are); one that is not
+// draws the plain board.
+type voteRenderer interface {
+	BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (width, height int, err error)
+}
+
+// Drawer draws replies with Render (nil: no images), logging to Log
+// what fails to draw.
+type Drawer struct {
+	Render Renderer
+	Log    *slog.Logger
+}
+
+// Present completes rep: its drawing becomes its Image. A board that
+// fails to draw is logged and the reply goes without it; a replay that
+// fails is the reply's error.
+func (d Drawer) Present(rep *protocol.Reply) error {
+	dr := rep.Draw
+	if dr == nil {
+		return nil
+	}
+	rep.Draw = nil
+	if !dr.Done {
+		dr.Done = true
+		if dr.Replay {
+			dr.File, dr.Err = d.Replay(dr.Game, dr.ID, dr.Theme)
+		} else {
+			dr.File = d.Board(dr.Game, dr.ID, dr.Theme, dr.Votes)
+		}
+	}
+	if dr.Err != nil {
+		return dr.Err
+	}
+	rep.Image = dr.File
+	return nil
+}
+
+// contentTag names an image by what it shows (a hash of its bytes), so a
+// position replayed after an undo, or drawn in another player's theme,
+// never takes the name, and in the terminal's images_dir the file, of
+// another picture.
+func contentTag(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
+}
+
+// Board renders g for a viewer's theme; errors are logged and the
+// reply goes without an image rather than failing the command.
+func (d Drawer) Board(g *game.Game, id gobot.GameID, theme string, votes map[game.Point]int) *protocol.File {
+	if d.Render == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	w, h, err := 0, 0, error(nil)
+	if vr, ok := d.Render.(voteRenderer); ok && len(votes) > 0 {
+		w, h, err = vr.BoardVotes(&buf, g, theme, votes)
+	} else {
+		w, h, err = d.Render.Board(&buf, g, theme, 0)
+	}
+	if err != nil {
+		d.Log.Error("render failed", "game", id, "err", err)
+		return nil
+	}
+	return &protocol.File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
+}
+
+// Replay renders g's moves as an animated GIF.
+func (d Drawer) Replay(g *game.Game, id gobot.GameID, theme string) (*protocol.File, error) {
+	if d.Render == nil {
+		return nil, say.NoRenderer()
+	}
+	var buf bytes.Buffer
+	w, h, err := d.Render.Replay(&buf, g, theme)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.File{Name: fmt.Sprintf("gobot-%d-%s.gif", id, contentTag(buf.Bytes())), MIME: "image/gif", Data: buf.Bytes(), Width: w, Height: h}, nil
+}
