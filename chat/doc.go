@@ -30,7 +30,7 @@
 //     keys; the notifiers; the claimed messages.
 //   - challenge.go, play.go, view.go, settings.go, help.go, rating.go,
 //     engine.go: the handlers, by topic; complete.go: autocomplete;
-//     rengo.go: team games (their challenge, turns, timeouts, header).
+//     rengo.go: team games (their challenge and its answers).
 //   - vote.go: room-vote games (the vote command, windows closed by the
 //     voting-window job, tallies; docs/vote.md).
 //   - web.go: the `web` command and the Linker port; widget.go: a game's

@@ -53,7 +53,7 @@ func cmdRules(call *Call) (Result, error) {
 	spec, note := strings.Join(a.Text, " "), guide.AliasNote(a.Text[0])
 	if strings.Contains(a.Text[0], "=") {
 		// Options alone change the room's ruleset, as in a challenge
-		// (challengeConfig) and in the room's settings.
+		// (protocol.GameOptions.Config) and in the room's settings.
 		base, err := settings.RoomRules(tx, r.Room, b.cfg.Rules)
 		if err != nil {
 			return Result{}, err

@@ -268,8 +268,6 @@ func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.Ga
 // damaged rating that left the game unrated.
 func (b *core) commit(tx gobot.Tx, l *loaded, t time.Time) (flow.Committed, error) {
 	c, err := flow.Commit(tx, l.Loaded, b.engines(), t)
-	if c.Rated.Damaged != nil {
-		b.log.Error("game ends unrated: a rating is damaged", "game", l.Match.ID, "err", c.Rated.Damaged)
-	}
+	b.logUnrated(l.Match.ID, c.Rated)
 	return c, err
 }

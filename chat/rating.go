@@ -37,10 +37,15 @@ func (b *core) rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) strin
 // logging a damaged rating that left it unrated.
 func (b *core) rateGame(tx gobot.Tx, match *gobot.Match, g *game.Game) error {
 	rated, err := ratings.Rate(tx, match, g)
-	if rated.Damaged != nil {
-		b.log.Error("game ends unrated: a rating is damaged", "game", match.ID, "err", rated.Damaged)
-	}
+	b.logUnrated(match.ID, rated)
 	return err
+}
+
+// logUnrated logs a game that ended unrated because a rating is damaged.
+func (b *core) logUnrated(id gobot.GameID, rated ratings.Rated) {
+	if rated.Damaged != nil {
+		b.log.Error("game ends unrated: a rating is damaged", "game", id, "err", rated.Damaged)
+	}
 }
 
 // stateRank is `settings rank=5k`: a starting rank before the first

@@ -85,7 +85,7 @@ func runClock(c *JobCall) (Done, error) {
 	if err := tx.PutMatch(match); err != nil {
 		return Done{}, err
 	}
-	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: say.GameHeading(id),
+	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: say.GameName(id),
 		Text: say.Remind(late, id, rem.Left), Mentions: side.Pinged()}}
 	if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
 		msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, rem.Left), nil

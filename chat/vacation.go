@@ -110,9 +110,12 @@ func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {
 // vacationGames are u's active games a vacation starts or ends in
 // (flow.VacationGames), logging those left out.
 func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*flow.Loaded, error) {
-	games, left, err := flow.VacationGames(tx, u)
-	for _, e := range left {
-		b.log.Error("vacation: left out a game", "player", u, "err", e)
+	games, damaged, unplayable, err := flow.VacationGames(tx, u)
+	if damaged != nil {
+		b.log.Error("vacation: left out damaged records", "player", u, "err", damaged)
+	}
+	for id, e := range unplayable {
+		b.log.Error("vacation: left out a game that does not replay", "game", id, "err", e)
 	}
 	return games, err
 }

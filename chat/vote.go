@@ -10,6 +10,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/game"
 )
 
 // Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
@@ -123,6 +124,9 @@ func cmdVote(call *Call) (Result, error) {
 	}
 	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
 		return Result{}, say.VoteElsewhere(match)
+	}
+	if match.ColorOf(r.User.ID) != game.Empty { // before the replay, as a refusal needs none
+		return Result{}, say.VoteRefused(&flow.Loaded{Match: match}, &flow.VoteRefused{Why: flow.VoterPlays})
 	}
 	l, err := flow.Load(match)
 	if err != nil {

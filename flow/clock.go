@@ -35,7 +35,7 @@ func Moved(match *gobot.Match, g *game.Game, mover game.Color, t time.Time) {
 	if match.Pause != nil { // pause.go: an ask lapses with the move
 		match.Pause.Asked = ""
 	}
-	if match.Side(mover).Rotates() { // rengo.go: the team's timeouts in a row end
+	if match.Side(mover).Rotates() { // team.go: the team's timeouts in a row end
 		match.Teams.Late[mover] = 0
 	}
 	StartClock(match, g, t)

@@ -98,7 +98,7 @@ func Pause(l *Loaded, me game.Color, u gobot.UserID, t time.Time) (Paused, error
 	if left <= 0 {
 		return Paused{}, PauseUsedUp{}
 	}
-	if !t.Before(m.Deadline) {
+	if !m.Deadline.IsZero() && !t.Before(m.Deadline) {
 		return Paused{}, InTime(m, t) // the clock job ends it on time
 	}
 	if m.Pause == nil {

@@ -12,7 +12,7 @@ import (
 // undo by agreement, and the scoring (marking dead stones, accepting
 // the count, resuming play). Each operation changes the loaded game at
 // the given time (when the server received the command) and returns
-// what happened; the caller saves it (chat's change).
+// what happened; the caller stores it with Commit.
 
 // NotYourTurn refuses a move by someone whose turn it is not: Next is to
 // play (in a team game the turn is one player's: NotTeamTurn).

@@ -353,26 +353,29 @@ func RestartClocks(tx gobot.Tx, games []*Loaded, u gobot.UserID, end, now time.T
 }
 
 // VacationGames are u's active games a vacation starts or ends in,
-// loaded. A damaged record, or a game that does not replay, is left out
-// (left says why), so one unreadable game neither blocks a vacation nor
-// keeps the others stopped.
-func VacationGames(tx gobot.Tx, u gobot.UserID) (games []*Loaded, left []error, err error) {
+// loaded. Damaged records (damaged) and games that do not replay
+// (unplayable, by game) are left out, so one unreadable game neither
+// blocks a vacation nor keeps the others stopped.
+func VacationGames(tx gobot.Tx, u gobot.UserID) (games []*Loaded, damaged error, unplayable map[gobot.GameID]error, err error) {
 	matches, err := tx.ActiveGames(u)
 	if d := gobot.Damaged(err); d != nil {
-		left, err = append(left, d), nil
+		damaged, err = d, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, m := range matches {
 		l, err := Load(m)
 		if err != nil {
-			left = append(left, fmt.Errorf("game %d does not replay: %w", m.ID, err))
+			if unplayable == nil {
+				unplayable = map[gobot.GameID]error{}
+			}
+			unplayable[m.ID] = err
 			continue
 		}
 		games = append(games, l)
 	}
-	return games, left, nil
+	return games, damaged, unplayable, nil
 }
 
 // StoppedGames are u's active games whose clock u's vacation stops.

@@ -134,7 +134,7 @@ func explainKomi(r game.Rules, p game.PresetSpec, preset bool, spec string) stri
 		}
 	case hasBase && !komiGiven:
 		// Options changed a preset: a game gets the preset's komi
-		// (challengeConfig), so that is what is explained.
+		// (protocol.GameOptions.Config), so that is what is explained.
 		k = base.Komi
 	}
 	s := "Komi: " + game.FormatKomi(k.Even) + " points to White in an even game"

@@ -81,7 +81,7 @@ func GameActions(match *gobot.Match, g *game.Game, id func(cmd string) string, w
 func toPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
 	next := match.Side(g.ToMove()).ToMove()
 	side := g.ToMove().Name()
-	if match.Side(g.ToMove()).Rotates() { // rengo.go: "White: carol, dave"
+	if match.Side(g.ToMove()).Rotates() { // flow/team.go: "White: carol, dave"
 		side = TeamLabel(n, match, g.ToMove())
 	}
 	who := protocol.Mention(next)

@@ -43,6 +43,3 @@ func UnknownCommand(name, best string) error {
 	}
 	return Refusef("I don't know the command %s. %s lists them all.", protocol.Echo(name), Cmd("help"))
 }
-
-// GameHeading is the title of a message about game id ("Game #7").
-func GameHeading(id gobot.GameID) string { return fmt.Sprintf("Game #%d", id) }

@@ -56,7 +56,7 @@ func ScoringStep(match *gobot.Match, g *game.Game, me game.Color) string {
 		check = Cmd("done") + " to accept the count"
 	}
 	you, opp, neither := "you", protocol.Mention(match.Side(me.Opponent()).ToMove()), "neither has"
-	if match.Side(me).Rotates() { // rengo.go
+	if match.Side(me).Rotates() { // flow/team.go
 		you, opp, neither = "your team", me.Opponent().Name(), "neither team has"
 	}
 	switch {
@@ -124,7 +124,7 @@ func SGFInfo(n Namer, match *gobot.Match) game.GameInfo {
 	info := game.GameInfo{Black: n.Name(match.Black), White: n.Name(match.White),
 		Date: match.Created.UTC().Format("2006-01-02"), Name: fmt.Sprintf("gobot game #%d", match.ID)}
 	info.BlackRank, info.WhiteRank = RankAt(match, game.Black), RankAt(match, game.White)
-	if t := match.Teams; t != nil { // rengo.go: PB/PW list the members
+	if t := match.Teams; t != nil { // flow/team.go: PB/PW list the members
 		info.Black, info.White = Names(n, t.Black), Names(n, t.White)
 	}
 	info.TimeLimit, info.Overtime = match.Clock.SGF() // TM, OT

@@ -162,7 +162,7 @@ func VoteElsewhere(match *gobot.Match) error {
 
 // VoteRefused words why flow.CastVote refused a vote in l.
 func VoteRefused(l *flow.Loaded, e *flow.VoteRefused) error {
-	match, cfg := l.Match, l.G.Config()
+	match := l.Match
 	switch e.Why {
 	case flow.VoterPlays:
 		return Refusef("You play against the room in game #%d: make your moves with %s; the others vote.", match.ID, Cmd("play"))
@@ -176,6 +176,7 @@ func VoteRefused(l *flow.Loaded, e *flow.VoteRefused) error {
 	case flow.VoteTimeUp:
 		return Refusef("The room's time for move %d of game #%d ran out before this vote: it loses on time.", e.Move, match.ID)
 	case flow.VoteOffBoard:
+		cfg := l.G.Config()
 		return Refusef("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(e.Point), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
 	case flow.VoteNoColumnI:
 		return Refusef("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(e.Point))

@@ -46,7 +46,7 @@ type View struct {
 	UndoBy   game.Color
 	UndoText string
 	// PauseBy is the colour asking to pause a live game's clocks
-	// (pause.go; game.Empty: none).
+	// (flow/pause.go; game.Empty: none).
 	PauseBy game.Color
 	// Score is the count while scoring: "Black 40, White 41.5: White
 	// wins by 1.5 points if this count stands."
@@ -84,7 +84,7 @@ type Clocks struct {
 	Running game.Color
 	Since   time.Time
 	Out     game.Color
-	// Paused is the player to move while a pause (pause.go) stops both
+	// Paused is the player to move while a pause (flow/pause.go) stops both
 	// clocks, their clock as it stopped; Empty otherwise.
 	Paused game.Color
 }
@@ -190,7 +190,7 @@ func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 	case g.Phase() == game.Scoring:
 	default:
 		bv.Turn = g.ToMove()
-		if p := match.Pause; !match.LivePaused() && p != nil && p.Asked != "" { // pause.go
+		if p := match.Pause; !match.LivePaused() && p != nil && p.Asked != "" { // flow/pause.go
 			bv.PauseBy = match.ColorOf(p.Asked)
 		}
 		bv.Votes = flow.VoteMarks(l)
@@ -219,7 +219,7 @@ func (bv *View) For(u gobot.UserID) Viewer {
 		v.Resign = active
 		v.ResignQuestion = bv.ResignQuestions[c]
 	case m.Has(gobot.SideRoom):
-		// Everyone in the room but the opponent votes (vote.go): a
+		// Everyone in the room but the opponent votes (flow/vote.go): a
 		// board that is not a player's is a room member's (a watch link
 		// is asked for in the game's room; the widget and the Activity
 		// check the room).
