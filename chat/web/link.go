@@ -148,14 +148,24 @@ func (s *Server) heldBy(r *http.Request, id gobot.GameID) (Pass, bool) {
 // confirm asks, before a link replaces another user's session in this
 // browser: one button, which posts back to the link's /open page.
 func (s *Server) confirm(w http.ResponseWriter, p, held Pass) {
+	s.askSwitch(w, switchQuestion{On: fmt.Sprintf("signed in to game #%d", p.Game), What: "board", Verb: "play",
+		Held: held.User.Local(), Link: p.User.Local(), Action: openPath(p.Game), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: gamePath(p.Game)})
+}
+
+// switchQuestion is the confirm page's question: the browser is already
+// On something as Held; the link opened is Link's, for the What (board,
+// review) that Verb (play, act) as its user.
+type switchQuestion struct {
+	On, What, Verb     string
+	Held, Link         string
+	Action, CSRF, Back string
+}
+
+// askSwitch answers with the confirm page, asking q.
+func (s *Server) askSwitch(w http.ResponseWriter, q switchQuestion) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	s.page.ExecuteTemplate(w, "confirm", struct {
-		Game       gobot.GameID
-		Held, Link string
-		Action     string
-		CSRF       string
-	}{p.Game, held.User.Local(), p.User.Local(), openPath(p.Game), s.sign.csrf(openCSRF(p.Session))})
+	s.page.ExecuteTemplate(w, "confirm", q)
 }
 
 // startSession makes p the game's session cookie, ends the link being

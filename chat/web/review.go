@@ -98,13 +98,8 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
 		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
-			w.Header().Set("Cache-Control", "no-store")
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			s.page.ExecuteTemplate(w, "review-confirm", struct {
-				Review       gobot.ReviewID
-				Held, Link   string
-				Action, CSRF string
-			}{rid, held.User.Local(), p.User.Local(), reviewOpenPath(rid), s.sign.csrf(openCSRF(p.Session))})
+			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
+				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
 		}
 	}
