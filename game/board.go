@@ -70,6 +70,12 @@ func (b *Board) Clone() *Board {
 	return c
 }
 
+// copyFrom makes b's stones those of o, a board of the same size.
+func (b *Board) copyFrom(o *Board) {
+	copy(b.cells, o.cells)
+	b.hash = o.hash
+}
+
 // Equal reports whether two boards have the same size and stones.
 func (b *Board) Equal(o *Board) bool {
 	if b.w != o.w || b.h != o.h {

@@ -116,16 +116,24 @@ func (e *SGFError) Unwrap() []error {
 // identifiers written FF[3]-style with lower-case letters ("AddBlack")
 // keep their capitals ("AB"); a property repeated in one node has its
 // values merged.
-func ParseSGF(data []byte) ([]*SGFNode, error) {
+func ParseSGF(data []byte) ([]*SGFNode, error) { return parseSGF(data, false, 0) }
+
+// parseSGF is ParseSGF; when first, it reads the first game tree only
+// (what follows it is not read), and when maxNodes > 0 it stops with
+// ErrTreeFull at node maxNodes+1.
+func parseSGF(data []byte, first bool, maxNodes int) ([]*SGFNode, error) {
 	src := string(data)
 	chunk := func(n int) int { return min(max(n, 16), 4096) }
-	p := &sgfParser{src: src}
+	p := &sgfParser{src: src, first: first, maxNodes: maxNodes}
 	brackets := chunk(strings.Count(src, "["))
 	p.props.chunk = brackets
 	p.values.chunk = brackets
 	p.kids.chunk = chunk(strings.Count(src, ";"))
 	p.nodeChunk = p.kids.chunk
 	roots, err := p.parse()
+	if errors.Is(err, ErrTreeFull) {
+		return nil, err
+	}
 	if err != nil && notSGF(src) {
 		var se *SGFError
 		errors.As(err, &se)
@@ -185,6 +193,12 @@ type sgfParser struct {
 	pos       int
 	nodes     []SGFNode
 	nodeChunk int
+	first     bool // stop after the first game tree
+	maxNodes  int  // stop at node maxNodes+1 (0: read them all)
+	count     int  // nodes read
+	// index finds the properties of the node being read by ID when it
+	// has many (findProp); nil otherwise.
+	index     map[string]int
 	props     arena[SGFProperty]
 	values    arena[string]
 	kids      arena[*SGFNode]
@@ -293,6 +307,9 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 			if top.variation {
 				return nil, p.errAt(p.pos, "a node \";\" cannot follow variations; put it inside its own \"( )\"")
 			}
+			if p.count++; p.maxNodes > 0 && p.count > p.maxNodes {
+				return nil, fmt.Errorf("%w: the SGF has more than %d nodes", ErrTreeFull, p.maxNodes)
+			}
 			n := p.newNode()
 			isRoot := false
 			switch {
@@ -320,6 +337,9 @@ func (p *sgfParser) parse() ([]*SGFNode, error) {
 				stack[len(stack)-1].variation = true
 			}
 			p.pos++
+			if len(stack) == 0 && p.first {
+				return roots, nil
+			}
 		default:
 			return nil, p.errAt(p.pos, "unexpected %s: expected a node \";\", a variation \"(\" or the end of the game tree \")\"", p.describe())
 		}
@@ -428,24 +448,62 @@ func (p *sgfParser) parseProps(n *SGFNode) error {
 			if err != nil {
 				return err
 			}
+			if len(vals) == cap(vals) {
+				// Doubled, not the quarter append adds to a long slice:
+				// a property of many values then costs twice its slice
+				// in all rather than five times.
+				vals = slices.Grow(vals, max(len(vals), 8))
+			}
 			vals = append(vals, v)
 			p.skipSpace()
 		}
 		p.curValues = vals
-		merged := false
-		for i := range props {
-			if props[i].ID == id {
-				props[i].Values = append(props[i].Values, vals...)
-				merged = true
+		if i := p.findProp(props, id); i >= 0 {
+			old := props[i].Values
+			if len(old)+len(vals) > cap(old) {
+				// Doubled (see above): a property repeated many times
+				// costs twice its values in all.
+				old = slices.Grow(old, max(len(old), len(vals)))
 			}
-		}
-		if !merged {
+			props[i].Values = append(old, vals...)
+		} else {
+			if len(props) == cap(props) {
+				props = slices.Grow(props, max(len(props), 8)) // doubled (see above)
+			}
 			props = append(props, SGFProperty{ID: id, Values: p.values.take(vals...)})
+			if p.index != nil {
+				p.index[id] = len(props) - 1
+			}
 		}
 	}
 	p.curProps = props
+	p.index = nil
 	n.Props = p.props.take(props...)
 	return nil
+}
+
+// findProp returns the index in props (the node's so far) of property
+// id, or -1. A node of many properties is searched through an index,
+// so that reading one costs no more than a look-up a property.
+func (p *sgfParser) findProp(props []SGFProperty, id string) int {
+	if p.index == nil && len(props) > 16 {
+		p.index = make(map[string]int, len(props))
+		for i := range props {
+			p.index[props[i].ID] = i
+		}
+	}
+	if p.index != nil {
+		if i, ok := p.index[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range props {
+		if props[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // value reads one property value starting at the "[" at p.pos.

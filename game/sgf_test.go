@@ -1077,3 +1077,85 @@ func TestSGFRuleNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPointListOnce: a compressed point list is expanded into each of
+// its points once, in the order they first appear, whatever the list
+// repeats; a node's setup lists hold each point once in the tree, in
+// the list that decides it (AW over AB over AE, their order of play).
+func TestPointListOnce(t *testing.T) {
+	r := mustReadSGF(t, "(;SZ[5]AB[aa:bb][ba][cc][bb:aa][cc][ab:cb]TB[ee][ee:ee])")
+	want := []Point{Pt(0, 0), Pt(1, 0), Pt(0, 1), Pt(1, 1), Pt(2, 2), Pt(2, 1)}
+	if got := r.Nodes[0].Setup[Black]; !reflect.DeepEqual(got, want) {
+		t.Errorf("AB = %v, want %v", got, want)
+	}
+	if got := r.Nodes[0].TB; len(got) != 1 {
+		t.Errorf("TB = %v, want one point", got)
+	}
+	// A 25×25 board's points listed a thousand times are its points once.
+	r = mustReadSGF(t, "(;SZ[25]AW"+strings.Repeat("[aa:yy]", 1000)+")")
+	if got := r.Nodes[0].Setup[White]; len(got) != 625 || got[0] != Pt(0, 0) || got[624] != Pt(24, 24) {
+		t.Errorf("AW of %d points, from %v to %v", len(got), got[0], got[len(got)-1])
+	}
+	if _, err := ReadSGF([]byte("(;SZ[5]AB[aa:zz])")); err == nil || !strings.Contains(err.Error(), "AB[aa:zz]") {
+		t.Errorf("a rectangle off the board: %v", err)
+	}
+
+	tr := treeFromText(t, "(;SZ[5]AE[aa:bb]AB[aa][cc:cc][cc]AW[aa:ab]TR[aa:bb]SQ[aa]LB[aa:x][dd:y][dd:z])")
+	root := tr.Nodes[0]
+	if !reflect.DeepEqual(root.Setup, [3][]Point{{Pt(1, 0), Pt(1, 1)}, {Pt(2, 2)}, {Pt(0, 0), Pt(0, 1)}}) {
+		t.Errorf("setup AE, AB, AW = %v", root.Setup)
+	}
+	b, _, err := tr.Position(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, c := range map[Point]Color{Pt(0, 0): White, Pt(0, 1): White, Pt(1, 0): Empty, Pt(1, 1): Empty, Pt(2, 2): Black} {
+		if b.At(p) != c {
+			t.Errorf("%v holds %v, want %v (as AE, AB, AW played in turn)", p, b.At(p), c)
+		}
+	}
+	wantMarks := []Mark{{Pt(0, 0), Triangle, ""}, {Pt(1, 0), Triangle, ""}, {Pt(0, 1), Triangle, ""}, {Pt(1, 1), Triangle, ""}, {Pt(3, 3), Label, "y"}}
+	if !reflect.DeepEqual(root.Marks, wantMarks) {
+		t.Errorf("marks %v, want one a point, the first: %v", root.Marks, wantMarks)
+	}
+}
+
+// TestReadTreeSGFStops: the review's reading stops after the first game
+// tree, and at node MaxTreeNodes+1, so that a file of many nodes costs
+// no more than the nodes a tree holds; a node of many properties is
+// read with an index, merging a repeated one into the first.
+func TestReadTreeSGFStops(t *testing.T) {
+	tr, err := ReadTreeSGF([]byte("(;SZ[9];B[ee])(;SZ[9];B[ee];W[ee])(;C[never closed"))
+	if err != nil || len(tr.Nodes) != 2 {
+		t.Fatalf("first tree of three: %v, %+v", err, tr)
+	}
+	if _, err := ParseSGF([]byte("(;SZ[9];B[ee])(;C[never closed")); !errors.Is(err, ErrSGF) {
+		t.Errorf("ParseSGF reads every tree: %v", err)
+	}
+	for _, data := range []string{
+		"(;SZ[9]" + strings.Repeat(";", 200000) + ")",
+		"(;SZ[9]" + strings.Repeat("(;", 100000) + strings.Repeat(")", 100001),
+		"(;SZ[9]" + strings.Repeat(";B[]", MaxTreeNodes) + ";C[",
+	} {
+		if _, err := ReadTreeSGF([]byte(data)); !errors.Is(err, ErrTreeFull) || errors.Is(err, ErrSGF) {
+			t.Errorf("%.30q…: %v, want ErrTreeFull", data, err)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("(;SZ[9]")
+	for i := range 40 {
+		fmt.Fprintf(&b, "P%c%c[%d]", 'A'+i/26, 'A'+i%26, i)
+	}
+	b.WriteString("PAB[again]PAN[more][still])")
+	roots := mustParseSGF(t, b.String())
+	props := roots[0].Props
+	if len(props) != 41 || props[1].ID != "PAA" || props[40].ID != "PBN" {
+		t.Fatalf("%d props: %v", len(props), props)
+	}
+	if got := roots[0].Values("PAB"); !reflect.DeepEqual(got, []string{"1", "again"}) {
+		t.Errorf("PAB = %q", got)
+	}
+	if got := roots[0].Values("PAN"); !reflect.DeepEqual(got, []string{"13", "more", "still"}) {
+		t.Errorf("PAN = %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -47,6 +48,8 @@ type SGFRecord struct {
 	// CA, text that is not in its charset, and in tolerant decoding
 	// (DecodeSGFTolerant) the values it ignored, like HA[7.5].
 	Warnings []string
+
+	skipPoints bool // decodeSGF without points
 }
 
 // SGFStep is one node of a record's main line.
@@ -90,7 +93,7 @@ func readSGF(data []byte, tolerant bool) ([]*SGFRecord, error) {
 	}
 	recs := make([]*SGFRecord, len(roots))
 	for i, r := range roots {
-		if recs[i], err = decodeSGF(r, tolerant); err != nil {
+		if recs[i], err = decodeSGF(r, tolerant, true); err != nil {
 			if len(roots) > 1 {
 				err = fmt.Errorf("game %d: %w", i+1, err)
 			}
@@ -129,15 +132,18 @@ var nodeUsed = map[string]bool{
 // text that is invalid in its charset (bad bytes become U+FFFD): the text
 // never stops a game from being read, and every string of the record is
 // valid UTF-8.
-func DecodeSGF(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, false) }
+func DecodeSGF(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, false, true) }
 
 // DecodeSGFTolerant is DecodeSGF that reads on past a bad HA (HA[7.5]):
 // it ignores it with a warning and takes the handicap from the root's AB
 // stones (their number when there are 2 or more and no AW, else none).
-func DecodeSGFTolerant(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, true) }
+func DecodeSGFTolerant(root *SGFNode) (*SGFRecord, error) { return decodeSGF(root, true, true) }
 
-func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
-	r := &SGFRecord{Width: 19, Height: 19, Root: root}
+// decodeSGF is DecodeSGF, or DecodeSGFTolerant when tolerant; without
+// points it leaves the point lists (AE, AB, AW, TB, TW) unread, for a
+// caller that reads them itself (TreeFromSGF, within its limits).
+func decodeSGF(root *SGFNode, tolerant, points bool) (*SGFRecord, error) {
+	r := &SGFRecord{Width: 19, Height: 19, Root: root, skipPoints: !points}
 	if gm, ok := root.Get("GM"); ok && strings.TrimSpace(gm) != "1" && strings.TrimSpace(gm) != "" {
 		return nil, fmt.Errorf("GM[%s] is not a game of Go (GM[1])", clipText(gm, 20))
 	}
@@ -177,6 +183,15 @@ func decodeSGF(root *SGFNode, tolerant bool) (*SGFRecord, error) {
 		if dst := info.field(p.ID); dst != nil {
 			*dst = first(p.Values)
 		}
+	}
+	extra := 0
+	for _, p := range root.Props {
+		if !rootUsed[p.ID] && !nodeUsed[p.ID] {
+			extra++
+		}
+	}
+	if extra > 0 {
+		info.Extra = make([]SGFProperty, 0, extra)
 	}
 	for _, p := range root.Props {
 		if !rootUsed[p.ID] && !nodeUsed[p.ID] {
@@ -320,6 +335,12 @@ func (r *SGFRecord) decodeNode(n *SGFNode, root bool) error {
 	var mi MoveInfo
 	for _, p := range n.Props {
 		var err error
+		if r.skipPoints {
+			switch p.ID {
+			case "AE", "AB", "AW", "TB", "TW":
+				continue
+			}
+		}
 		switch p.ID {
 		case "AE":
 			st.Setup[Empty], err = r.pointList(p)
@@ -446,9 +467,16 @@ func first(vals []string) string {
 	return vals[0]
 }
 
-// pointList expands a list of points and rectangles ("do:gq").
+// pointList expands a list of points and rectangles ("do:gq", corners
+// in either order) into its points, each once: a point listed again, or
+// inside rectangles that overlap, counts where it first appears. A list
+// therefore holds at most the board's points whatever it repeats, and a
+// rectangle costs a row's work per line rather than a point's.
 func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
-	var out []Point
+	var (
+		seen pointSet
+		out  []Point
+	)
 	for _, v := range p.Values {
 		v = strings.TrimSpace(v)
 		if v == "" {
@@ -459,21 +487,64 @@ func (r *SGFRecord) pointList(p SGFProperty) ([]Point, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 		}
-		if !rect {
-			out = append(out, p1)
-			continue
-		}
-		p2, err := r.setupPoint(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
-		}
-		for y := min(p1.Y, p2.Y); y <= max(p1.Y, p2.Y); y++ {
-			for x := min(p1.X, p2.X); x <= max(p1.X, p2.X); x++ {
-				out = append(out, Point{x, y})
+		p2 := p1
+		if rect {
+			if p2, err = r.setupPoint(b); err != nil {
+				return nil, fmt.Errorf("%s[%s]: %w", p.ID, clipText(v, 20), err)
 			}
 		}
+		out = seen.addRect(out, p1, p2)
 	}
 	return out, nil
+}
+
+// pointSet is a set of points of a board of at most MaxSize×MaxSize: a
+// row of bits per line.
+type pointSet [MaxSize]uint32
+
+// addRect adds the points of the rectangle with corners p and q (on the
+// board) to the set, appending those it did not hold to out, line by
+// line.
+func (s *pointSet) addRect(out []Point, p, q Point) []Point {
+	x0, x1 := min(p.X, q.X), max(p.X, q.X)
+	row := uint32(1)<<(x1+1) - uint32(1)<<x0
+	for y := min(p.Y, q.Y); y <= max(p.Y, q.Y); y++ {
+		fresh := row &^ s[y]
+		s[y] |= fresh
+		for ; fresh != 0; fresh &= fresh - 1 {
+			out = append(out, Point{int8(bits.TrailingZeros32(fresh)), y})
+		}
+	}
+	return out
+}
+
+// add adds p to the set and reports whether it was not in it.
+func (s *pointSet) add(p Point) bool {
+	if s[p.Y]>>p.X&1 != 0 {
+		return false
+	}
+	s[p.Y] |= 1 << p.X
+	return true
+}
+
+// onePerPoint leaves each point in one of a node's setup lists (AE, AB,
+// AW): the one that decides it, as they are applied in that order (AW
+// over AB over AE). The position the node sets is the same, and the
+// lists together hold at most the board's points.
+func onePerPoint(setup *[3][]Point) {
+	var set pointSet
+	for _, c := range []Color{White, Black, Empty} {
+		kept := setup[c][:0]
+		for _, p := range setup[c] {
+			if set.add(p) {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			kept = nil
+		}
+		setup[c] = kept
+	}
 }
 
 func (r *SGFRecord) setupPoint(s string) (Point, error) {

@@ -15,17 +15,34 @@ import (
 // and written back as SGF (C, TR, SQ, CR, LB) that ReadSGF and
 // TreeFromSGF read again.
 
-// Limits of a tree, so that a stored review stays small.
+// Limits of a tree, so that a stored review stays small whatever built
+// it: an SGF file (TreeFromSGF refuses one beyond them), a game, or the
+// board's edits (Play, ToggleMark and SetComment refuse to grow a tree
+// beyond them). With them a tree's stored record is at most a few
+// hundred KB plus a small multiple of the SGF it was read from.
 const (
-	MaxTreeNodes   = 5000 // nodes in a tree, the root included
-	MaxCommentLen  = 2000 // bytes of one node's comment
-	MaxLabelLen    = 4    // bytes of one LB label
+	MaxTreeNodes  = 5000 // nodes in a tree, the root included
+	MaxCommentLen = 2000 // bytes of one node's comment
+	MaxLabelLen   = 4    // bytes of one LB label
+	// MaxMarksOfNode: a node has one mark per point at most.
 	MaxMarksOfNode = MaxSize * MaxSize
+	// MaxTreePoints bounds the setup stones (AB, AW, AE) and marks (TR,
+	// SQ, CR, LB) of all the tree's nodes together. A node's setup lists
+	// hold each point once (in the list that decides it) and its marks
+	// one per point, so a node holds at most twice the board's points.
+	MaxTreePoints = 20000
+	// MaxTreeText bounds the bytes of the comments and labels of all the
+	// tree's nodes together.
+	MaxTreeText = 256 << 10
+	// MaxInfoLen bounds each game-info text of a tree (players, event…).
+	MaxInfoLen = 200
 )
 
 // Errors of tree editing; wrapped with the details.
 var (
 	ErrTreeFull    = errors.New("the review tree is full")
+	ErrTreePoints  = errors.New("the review holds too many setup stones and marks")
+	ErrTreeText    = errors.New("the review holds too much comment text")
 	ErrNoNode      = errors.New("no such position in the review")
 	ErrBadMark     = errors.New("not a mark")
 	ErrLongComment = errors.New("comment too long")
@@ -147,10 +164,20 @@ func TreeFromRecord(rec Record, info GameInfo) (*Tree, error) {
 // TreeFromSGF returns the tree of one SGF game tree, variations, marks
 // and comments included. Text that is not UTF-8 is read as ISO-8859-1
 // when the root names no charset (DecodeSGF's rule for the main line;
-// variations' comments are read the same way); moves onto stones and
-// trees over MaxTreeNodes are errors.
+// variations' comments are read the same way); game-info is clipped to
+// MaxInfoLen bytes. Moves onto stones and trees beyond MaxTreeNodes,
+// MaxTreePoints or MaxTreeText are errors (ErrTreeFull, ErrTreePoints,
+// ErrTreeText), found before the tree is built whole: a compressed
+// point list is expanded into each of its points once, so no list
+// grows beyond the board.
 func TreeFromSGF(root *SGFNode) (*Tree, error) {
-	rec, err := DecodeSGF(root)
+	nodes := countSGFNodes(root, MaxTreeNodes+1)
+	if nodes > MaxTreeNodes {
+		return nil, fmt.Errorf("%w: the SGF has more than %d nodes", ErrTreeFull, MaxTreeNodes)
+	}
+	// The game-info and the board; the nodes' point lists are read
+	// below, within the limits.
+	rec, err := decodeSGF(root, false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +190,10 @@ func TreeFromSGF(root *SGFNode) (*Tree, error) {
 	t.Info.Moves = nil
 	t.Info.Comment = ""
 	t.Info.Extra = nil
-	t.Nodes = t.Nodes[:0]
+	for _, f := range t.Info.texts() {
+		*f = clipBytes(*f, MaxInfoLen)
+	}
+	t.Nodes = make([]TreeNode, 0, nodes)
 	text := func(s string) string {
 		if utf8.ValidString(s) {
 			return s
@@ -175,15 +205,20 @@ func TreeFromSGF(root *SGFNode) (*Tree, error) {
 		parent int
 	}
 	stack := []item{{root, -1}}
+	var points, textBytes int
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if len(t.Nodes) >= MaxTreeNodes {
-			return nil, fmt.Errorf("%w: the SGF has more than %d nodes", ErrTreeFull, MaxTreeNodes)
-		}
 		node, err := t.sgfNode(it.n, text)
 		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", len(t.Nodes), err)
+		}
+		p, x := node.size()
+		if points += p; points > MaxTreePoints {
+			return nil, fmt.Errorf("%w (the SGF has more than %d)", ErrTreePoints, MaxTreePoints)
+		}
+		if textBytes += x; textBytes > MaxTreeText {
+			return nil, fmt.Errorf("%w (the SGF has more than %d KB)", ErrTreeText, MaxTreeText>>10)
 		}
 		node.Parent = it.parent
 		idx := len(t.Nodes)
@@ -201,6 +236,57 @@ func TreeFromSGF(root *SGFNode) (*Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// ReadTreeSGF reads the first game tree of an SGF collection into a
+// tree (TreeFromSGF), reading no more of data than a tree holds: the
+// parse stops after the first game tree, and at node MaxTreeNodes+1
+// with ErrTreeFull. Syntax errors are ParseSGF's (ErrSGF, ErrNotSGF).
+// Its time and memory grow in proportion to len(data), plus a few MB
+// for the nodes a tree holds (TestTreeLimits).
+func ReadTreeSGF(data []byte) (*Tree, error) {
+	roots, err := parseSGF(data, true, MaxTreeNodes)
+	if err != nil {
+		return nil, err
+	}
+	return TreeFromSGF(roots[0])
+}
+
+// countSGFNodes counts the nodes of the SGF tree at root, up to limit.
+func countSGFNodes(root *SGFNode, limit int) int {
+	n := 0
+	for stack := []*SGFNode{root}; len(stack) > 0 && n < limit; n++ {
+		at := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], at.Children...)
+	}
+	return n
+}
+
+// texts are the game-info's texts.
+func (info *GameInfo) texts() []*string {
+	return []*string{&info.Black, &info.White, &info.BlackRank, &info.WhiteRank, &info.Date, &info.Result,
+		&info.Event, &info.Round, &info.Place, &info.Name, &info.Comment, &info.TimeLimit, &info.Overtime}
+}
+
+// size returns the node's setup stones and marks, and the bytes of its
+// comment and labels.
+func (n *TreeNode) size() (points, text int) {
+	points = len(n.Setup[Empty]) + len(n.Setup[Black]) + len(n.Setup[White]) + len(n.Marks)
+	text = len(n.Comment)
+	for _, m := range n.Marks {
+		text += len(m.Text)
+	}
+	return points, text
+}
+
+// size returns the setup stones and marks of the tree's nodes, and the
+// bytes of their comments and labels (MaxTreePoints, MaxTreeText).
+func (t *Tree) size() (points, text int) {
+	for i := range t.Nodes {
+		p, x := t.Nodes[i].size()
+		points, text = points+p, text+x
+	}
+	return points, text
 }
 
 // clipBytes is clipText that keeps the result, "…" included, within n
@@ -222,7 +308,10 @@ func latin1(s string) string {
 
 // sgfNode reads one SGF node's move, setup, marks and comment.
 func (t *Tree) sgfNode(n *SGFNode, text func(string) string) (TreeNode, error) {
-	var node TreeNode
+	var (
+		node   TreeNode
+		marked pointSet // a point holds one mark: the first the node gives it
+	)
 	r := &SGFRecord{Width: t.Width, Height: t.Height}
 	for _, p := range n.Props {
 		var err error
@@ -261,7 +350,9 @@ func (t *Tree) sgfNode(n *SGFNode, text func(string) string) (TreeNode, error) {
 			var pts []Point
 			pts, err = r.pointList(p)
 			for _, pt := range pts {
-				node.Marks = append(node.Marks, Mark{Point: pt, Shape: shape})
+				if marked.add(pt) {
+					node.Marks = append(node.Marks, Mark{Point: pt, Shape: shape})
+				}
 			}
 		case "LB":
 			for _, v := range p.Values {
@@ -273,40 +364,81 @@ func (t *Tree) sgfNode(n *SGFNode, text func(string) string) (TreeNode, error) {
 				if err != nil || q.IsPass() {
 					return node, fmt.Errorf("LB[%s]: %q is no point of the board", clipText(v, 12), clipText(pt, 4))
 				}
-				node.Marks = append(node.Marks, Mark{Point: q, Shape: Label, Text: clipBytes(text(label), MaxLabelLen)})
+				if marked.add(q) {
+					node.Marks = append(node.Marks, Mark{Point: q, Shape: Label, Text: clipBytes(text(label), MaxLabelLen)})
+				}
 			}
 		}
 		if err != nil {
 			return node, err
 		}
 	}
-	if len(node.Marks) > MaxMarksOfNode {
-		node.Marks = node.Marks[:MaxMarksOfNode]
-	}
+	onePerPoint(&node.Setup)
 	return node, nil
 }
 
-// check plays every node of the tree once, depth first.
+// check plays every node of the tree once, depth first. The child of a
+// node with the largest subtree goes on with the node's board once the
+// other children's subtrees have been played on copies of it (each
+// under half the node's subtree, so that no more boards than the
+// logarithm of the tree's size wait at once); a board nothing waits for
+// any more is used again for the next copy. A tree of many variations
+// costs a few boards, not one a variation.
 func (t *Tree) check() error {
-	type item struct {
-		at    int
-		board *Board
+	type board struct {
+		*Board
+		waiting int // children on the stack that start from it
 	}
-	b, _ := NewBoard(t.Width, t.Height)
-	stack := []item{{0, b}}
+	type item struct {
+		at     int
+		parent *board
+		copy   bool // play on a copy of the parent's board
+	}
+	var free []*Board
+	sub := make([]int, len(t.Nodes)) // the nodes of each node's subtree
+	for i := len(sub) - 1; i >= 0; i-- {
+		sub[i]++
+		if i > 0 {
+			sub[t.Nodes[i].Parent] += sub[i] // a parent comes before its children
+		}
+	}
+	nb, _ := NewBoard(t.Width, t.Height)
+	stack := []item{{0, &board{Board: nb, waiting: 1}, false}}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if err := t.apply(it.board, it.at); err != nil {
+		b := it.parent
+		b.waiting-- // never to 0 for a copy: the heavy child waits
+		if it.copy {
+			var c *Board
+			if n := len(free); n > 0 {
+				c, free = free[n-1], free[:n-1]
+				c.copyFrom(b.Board)
+			} else {
+				c = b.Clone()
+			}
+			b = &board{Board: c}
+		}
+		if err := t.apply(b.Board, it.at); err != nil {
 			return fmt.Errorf("node %d: %w", it.at, err)
 		}
 		kids := t.Nodes[it.at].Children
-		for i, c := range kids {
-			nb := it.board
-			if i < len(kids)-1 {
-				nb = it.board.Clone()
+		heavy := -1
+		for _, c := range kids {
+			if heavy < 0 || sub[c] > sub[heavy] {
+				heavy = c
 			}
-			stack = append(stack, item{c, nb})
+		}
+		if heavy >= 0 {
+			stack = append(stack, item{heavy, b, false}) // played last
+		}
+		for _, c := range kids {
+			if c != heavy {
+				stack = append(stack, item{c, b, true})
+			}
+		}
+		if b.waiting += len(kids); b.waiting == 0 {
+			free = append(free, b.Board)
 		}
 	}
 	return nil
@@ -502,12 +634,17 @@ func (t *Tree) SetComment(n int, text string) error {
 	if !utf8.ValidString(text) {
 		return fmt.Errorf("%w: a comment is UTF-8 text", ErrBadMark)
 	}
+	if _, used := t.size(); used-len(t.Nodes[n].Comment)+len(text) > MaxTreeText {
+		return fmt.Errorf("%w (%d KB in all)", ErrTreeText, MaxTreeText>>10)
+	}
 	t.Nodes[n].Comment = text
 	return nil
 }
 
 // ToggleMark puts mark m on node n's position, replacing another mark on
-// its point, or takes it away when the same mark is already there.
+// its point, or takes it away when the same mark is already there. A
+// mark on a point without one is refused when the tree holds
+// MaxTreePoints setup stones and marks already.
 func (t *Tree) ToggleMark(n int, m Mark) error {
 	if !t.Has(n) {
 		return fmt.Errorf("%w: %d", ErrNoNode, n)
@@ -524,6 +661,7 @@ func (t *Tree) ToggleMark(n int, m Mark) error {
 		m.Text = ""
 	}
 	marks := t.Nodes[n].Marks
+	var was Mark
 	for i, old := range marks {
 		if old.Point != m.Point {
 			continue
@@ -533,7 +671,15 @@ func (t *Tree) ToggleMark(n int, m Mark) error {
 			t.Nodes[n].Marks = marks
 			return nil
 		}
+		was = old
 		break
+	}
+	points, text := t.size()
+	if was.Shape == 0 && points >= MaxTreePoints {
+		return fmt.Errorf("%w (%d in all)", ErrTreePoints, MaxTreePoints)
+	}
+	if text-len(was.Text)+len(m.Text) > MaxTreeText {
+		return fmt.Errorf("%w (%d KB in all)", ErrTreeText, MaxTreeText>>10)
 	}
 	t.Nodes[n].Marks = append(marks, m)
 	return nil

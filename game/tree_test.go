@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -224,7 +225,14 @@ func FuzzTreeSGF(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("(;SZ[5]TR[aa][bb]LB[cc:x];B[cc]C[a]SQ[dd](;W[dd]CR[aa])(;W[]))"))
+	// Point lists that repeat the board, marks and setup on one point.
+	f.Add([]byte("(;SZ[5]AB[aa:ee][aa:ee][cc]AE[bb:aa]AW[ee]TR[aa:cc]SQ[aa]LB[aa:x][bb:y];AB[aa:ee];AE[aa:ee]CR[ee:aa](;B[cc])(;W[cc]))"))
+	f.Add([]byte("(;SZ[3]" + strings.Repeat(";AB[aa:cc]TR[aa:cc]", 20) + ")(;C[second"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		read, readErr := ReadTreeSGF(data)
+		if readErr == nil {
+			checkTreeLimits(t, read)
+		}
 		roots, err := ParseSGF(data)
 		if err != nil {
 			return
@@ -234,11 +242,210 @@ func FuzzTreeSGF(f *testing.F) {
 			if len(err.Error()) > 300 {
 				t.Fatalf("error of %d bytes", len(err.Error()))
 			}
+			if readErr == nil {
+				t.Fatalf("ReadTreeSGF read a tree TreeFromSGF refuses: %v", err)
+			}
 			return
 		}
+		if readErr != nil {
+			t.Fatalf("ReadTreeSGF refuses a tree TreeFromSGF reads: %v", readErr)
+		}
 		text := sgfText(t, tr)
+		if got := sgfText(t, read); got != text {
+			t.Fatalf("ReadTreeSGF read\n%s\nTreeFromSGF\n%s", got, text)
+		}
 		if got := sgfText(t, treeFromText(t, text)); got != text {
 			t.Fatalf("round trip differs:\n%s\nwant\n%s", got, text)
 		}
 	})
+}
+
+// checkTreeLimits fails t when tr is beyond a tree's limits, or a node
+// holds a point twice in its setup or its marks.
+func checkTreeLimits(t testing.TB, tr *Tree) {
+	t.Helper()
+	points, text := tr.size()
+	if len(tr.Nodes) > MaxTreeNodes || points > MaxTreePoints || text > MaxTreeText {
+		t.Fatalf("a tree of %d nodes, %d points, %d bytes of text", len(tr.Nodes), points, text)
+	}
+	for _, f := range tr.Info.texts() {
+		if len(*f) > MaxInfoLen {
+			t.Fatalf("game-info of %d bytes", len(*f))
+		}
+	}
+	for i, n := range tr.Nodes {
+		var setup, marks pointSet
+		for _, pts := range n.Setup {
+			for _, p := range pts {
+				if !setup.add(p) {
+					t.Fatalf("node %d sets %v twice", i, p)
+				}
+			}
+		}
+		for _, m := range n.Marks {
+			if !marks.add(m.Point) {
+				t.Fatalf("node %d marks %v twice", i, m.Point)
+			}
+		}
+	}
+}
+
+// uploadLimit is the review command's bound on an attached file
+// (chat/protocol.MaxRequestFile).
+const uploadLimit = 256 << 10
+
+// readCost bounds the bytes reading n bytes of SGF into a tree may
+// allocate: a small multiple of n, and the few MB of a tree's nodes.
+func readCost(n int) uint64 { return 64*uint64(n) + 4<<20 }
+
+// allocated returns the bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	fn()
+	runtime.ReadMemStats(&m1)
+	return m1.TotalAlloc - m0.TotalAlloc
+}
+
+// fill repeats unit between head and tail up to n bytes.
+func fill(n int, head, unit, tail string) []byte {
+	return []byte(head + strings.Repeat(unit, (n-len(head)-len(tail))/len(unit)) + tail)
+}
+
+// TestTreeLimits (issue 43): an SGF within the upload limit whose
+// compressed point lists repeat the board tens of thousands of times is
+// read into a node holding each point once, at a cost of a small
+// multiple of its size; trees beyond MaxTreeNodes, MaxTreePoints or
+// MaxTreeText are refused, found before they are built whole.
+func TestTreeLimits(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+		err  error // nil: read, with a root of 625 or 361 points
+	}{
+		// 37,000 rectangles of the whole board: 23 million points once.
+		{"25x25 board ×37k", fill(uploadLimit, "(;SZ[25]AB", "[aa:yy]", ")"), nil},
+		{"19x19 board ×29k", fill(uploadLimit, "(;SZ[19]", "AB[aa:ss]", ")"), nil},
+		{"marks ×29k", fill(uploadLimit, "(;SZ[25]", "TR[aa:yy]", ")"), nil},
+		// Each node within the board, the tree beyond MaxTreePoints.
+		{"4,000 full nodes", []byte("(;SZ[25]" + strings.Repeat(";AB[aa:yy]AE[aa:yy]AW[aa:yy]TR[aa:yy]", 4000) + ")"), ErrTreePoints},
+		{"5,000 variations of full nodes", []byte("(;SZ[25]" + strings.Repeat("(;AW[aa:yy]SQ[aa:yy])", 4999) + ")"), ErrTreePoints},
+		// Latin-1 comments, twice their bytes in UTF-8.
+		{"Latin-1 comments", fill(uploadLimit, "(;SZ[9]", ";C["+strings.Repeat("\xe9", 1000)+"]", ")"), ErrTreeText},
+		{"nodes", fill(uploadLimit, "(;SZ[9]", ";", ")"), ErrTreeFull},
+		{"variations", fill(uploadLimit, "(;SZ[9]", "(;B[])", ")"), ErrTreeFull},
+	} {
+		var (
+			tr  *Tree
+			err error
+		)
+		cost := allocated(func() { tr, err = ReadTreeSGF(c.data) })
+		if len(c.data) > uploadLimit {
+			t.Fatalf("%s: %d bytes", c.name, len(c.data))
+		}
+		if cost > readCost(len(c.data)) {
+			t.Errorf("%s: %d bytes of SGF allocated %d bytes, over %d", c.name, len(c.data), cost, readCost(len(c.data)))
+		}
+		if c.err != nil {
+			if !errors.Is(err, c.err) || len(err.Error()) > 200 {
+				t.Errorf("%s: %v, want %v", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		root := tr.Nodes[0]
+		if n := len(root.Setup[Black]) + len(root.Marks); n != tr.Width*tr.Height {
+			t.Errorf("%s: %d points in the root, want the board's %d once", c.name, n, tr.Width*tr.Height)
+		}
+	}
+}
+
+// TestTreeEditLimits: the board's edits do not grow a tree beyond
+// MaxTreePoints or MaxTreeText either, while taking a mark off or
+// changing one stays possible; game-info is clipped to MaxInfoLen.
+func TestTreeEditLimits(t *testing.T) {
+	// 16 nodes of 625 setup points and 625 marks: MaxTreePoints.
+	full := "(;SZ[25]AB[aa:yy]TR[aa:yy]" + strings.Repeat(";AE[aa:yy]TR[aa:yy];AB[aa:yy]TR[aa:yy]", 7) + ";AE[aa:yy]TR[aa:yy];B[])"
+	tr := treeFromText(t, full)
+	last := len(tr.Nodes) - 1
+	if points, _ := tr.size(); points != MaxTreePoints || last != 16 {
+		t.Fatalf("%d points in %d nodes", points, last+1)
+	}
+	if err := tr.ToggleMark(last, Mark{Point: Pt(0, 0), Shape: Circle}); !errors.Is(err, ErrTreePoints) {
+		t.Fatalf("a mark beyond the limit: %v", err)
+	}
+	if err := tr.ToggleMark(0, Mark{Point: Pt(0, 0), Shape: Square}); err != nil {
+		t.Fatalf("a mark changed at the limit: %v", err)
+	}
+	if err := tr.ToggleMark(0, Mark{Point: Pt(0, 0), Shape: Square}); err != nil {
+		t.Fatalf("a mark taken off at the limit: %v", err)
+	}
+	if err := tr.ToggleMark(last, Mark{Point: Pt(0, 0), Shape: Circle}); err != nil {
+		t.Fatalf("a mark after one was taken off: %v", err)
+	}
+	if _, err := ReadTreeSGF([]byte(strings.Replace(full, ";B[]", ";B[]CR[aa]", 1))); !errors.Is(err, ErrTreePoints) {
+		t.Fatalf("the SGF of one mark more: %v", err)
+	}
+
+	tr, _ = NewTree(9, 9)
+	comment := strings.Repeat("é", MaxCommentLen/2)
+	at := 0
+	for i := 0; i < MaxTreeText/MaxCommentLen; i++ {
+		if err := tr.SetComment(at, comment); err != nil {
+			t.Fatalf("comment %d: %v", i, err)
+		}
+		at, _ = tr.Play(at, Pass)
+	}
+	if err := tr.SetComment(at, comment); !errors.Is(err, ErrTreeText) {
+		t.Fatalf("a comment beyond the limit: %v", err)
+	}
+	if err := tr.SetComment(0, "shorter"); err != nil {
+		t.Fatalf("a comment shortened at the limit: %v", err)
+	}
+	if err := tr.ToggleMark(at, Mark{Point: Pt(0, 0), Shape: Label, Text: "abcd"}); err != nil {
+		t.Fatalf("a label after a comment was shortened: %v", err)
+	}
+
+	tr = treeFromText(t, "(;SZ[9]PB["+strings.Repeat("Honinbo ", 1000)+"]EV[Meijin])")
+	if len(tr.Info.Black) > MaxInfoLen || !strings.HasPrefix(tr.Info.Black, "Honinbo Honinbo") || tr.Info.Event != "Meijin" {
+		t.Errorf("game-info %q (%d bytes), event %q", tr.Info.Black[:20], len(tr.Info.Black), tr.Info.Event)
+	}
+}
+
+// BenchmarkReadTreeSGF reads files at the upload limit shaped to cost
+// the most (issue 43); "alloc/byte" is the bytes allocated a byte read.
+func BenchmarkReadTreeSGF(b *testing.B) {
+	var distinct strings.Builder // 43,000 properties of different names in one node
+	distinct.WriteString("(;SZ[25]")
+	for i := 0; distinct.Len() < uploadLimit-10; i++ {
+		distinct.Write([]byte{'A' + byte(i%26), 'A' + byte(i/26%26), 'A' + byte(i/676%26), 'A' + byte(i/17576%26), '[', ']'})
+	}
+	distinct.WriteString(")")
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"rectangles", fill(uploadLimit, "(;SZ[25]AB", "[aa:yy]", ")")},
+		{"properties", []byte(distinct.String())},
+		{"values", fill(uploadLimit, "(;SZ[25]XX", "[]", ")")},
+		{"variations", []byte("(;SZ[25]" + strings.Repeat("(;B[aa])", MaxTreeNodes-1) + ")")},
+		{"nodes", fill(uploadLimit, "(;SZ[25]", ";", ")")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			b.ReportAllocs()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			for b.Loop() {
+				if _, err := ReadTreeSGF(c.data); err != nil && !errors.Is(err, ErrTreeFull) {
+					b.Fatal(err)
+				}
+			}
+			runtime.ReadMemStats(&m1)
+			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N)/float64(len(c.data)), "alloc/byte")
+		})
+	}
 }
