@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -115,7 +116,15 @@ func EncodeReview(r *gobot.Review) ([]byte, error) {
 		}
 		rec.Nodes = append(rec.Nodes, nr)
 	}
-	return json.Marshal(rec)
+	// Text as it is, not HTML-escaped: "<" in a comment ("a <- b") is
+	// one byte in the record, not six.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // DecodeReview reads a review written by EncodeReview.

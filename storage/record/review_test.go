@@ -89,3 +89,25 @@ func TestReviewRecordLinkGen(t *testing.T) {
 		t.Errorf("a generation 0 is stored: %s", raw)
 	}
 }
+
+// A review's text is stored as it is, not HTML-escaped: "<" and "&" in a
+// comment or label are one byte of the record each, not six (issue 43),
+// and an escaped record, as written before, reads the same.
+func TestReviewRecordText(t *testing.T) {
+	r := testReview(t)
+	r.Tree.Nodes[1].Comment = "a <- b & c > d"
+	r.Tree.Nodes[3].Marks[0].Text = "<&>"
+	raw, err := EncodeReview(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"c":"a <- b & c > d"`) || !strings.Contains(string(raw), `"LB cc <&>"`) {
+		t.Fatalf("text escaped: %s", raw)
+	}
+	escaped := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(raw))
+	for _, rec := range []string{string(raw), escaped} {
+		if got, err := DecodeReview([]byte(rec)); err != nil || !reflect.DeepEqual(got, r) {
+			t.Errorf("%s reads as %+v, %v", rec, got, err)
+		}
+	}
+}
