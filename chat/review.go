@@ -93,17 +93,17 @@ func cmdReview(call *Call) (Result, error) {
 }
 
 // sgfTree reads an attached SGF file's first game tree, variations,
-// marks and comments included; what is wrong with it is said briefly.
+// marks and comments included, within a tree's limits (game.ReadTreeSGF);
+// what is wrong with it is said briefly.
 func sgfTree(f *protocol.File) (*game.Tree, error) {
 	if len(f.Data) > protocol.MaxRequestFile {
 		return nil, say.SGFTooBig(len(f.Data))
 	}
-	roots, err := game.ParseSGF(f.Data)
-	if err != nil {
+	tree, err := game.ReadTreeSGF(f.Data)
+	switch {
+	case errors.Is(err, game.ErrSGF):
 		return nil, say.SGFUnread(err)
-	}
-	tree, err := game.TreeFromSGF(roots[0])
-	if err != nil {
+	case err != nil:
 		return nil, say.SGFUnreviewable(err)
 	}
 	return tree, nil

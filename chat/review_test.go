@@ -3,13 +3,18 @@ package chat
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/storage/record"
 )
 
 func (h *harness) review(id gobot.ReviewID) *gobot.Review {
@@ -231,4 +236,161 @@ func TestReviewLaunch(t *testing.T) {
 	if got := press("dave", "test:other", true); got.Launch || !got.Error || !strings.Contains(got.Text, "No review is open") {
 		t.Errorf("pressed in a room without reviews: %+v", got)
 	}
+}
+
+// sgfFill repeats unit between head and tail up to the upload limit.
+func sgfFill(head, unit, tail string) []byte {
+	n := (protocol.MaxRequestFile - len(head) - len(tail)) / len(unit)
+	return []byte(head + strings.Repeat(unit, n) + tail)
+}
+
+// recordBound bounds the stored record of a review read from n bytes of
+// SGF: each byte of text at most 6 in the record (JSON's escapes), plus
+// a fixed allowance for the nodes a tree holds (game.MaxTreeNodes, each
+// at most 72 bytes of keys) and the points compressed lists expand into
+// (game.MaxTreePoints, each at most 8 bytes). For a file at the upload
+// limit: 2.1 MB at most.
+func recordBound(n int) int { return 6*n + 72*game.MaxTreeNodes + 8*game.MaxTreePoints + 16<<10 }
+
+// reviewCost bounds the bytes the review command may allocate for n
+// bytes of attached SGF (reading it, storing the review, answering).
+func reviewCost(n int) uint64 { return 64*uint64(n) + 8<<20 }
+
+// allocated returns the bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	fn()
+	runtime.ReadMemStats(&m1)
+	return m1.TotalAlloc - m0.TotalAlloc
+}
+
+// TestReviewSGFBounds (issue 43): an SGF within the upload limit whose
+// compressed point lists repeat the board tens of thousands of times
+// (once 23 million setup points, a 117 MB record) opens a review whose
+// node holds each point once: the command allocates a small multiple
+// of the file, the bbolt record is within recordBound, and later board
+// actions store it as small. Files of many nodes or variations within
+// the tree's limits do too; beyond them they are refused briefly,
+// changing nothing.
+func TestReviewSGFBounds(t *testing.T) {
+	h := newHarness(t)
+	opened := 0
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string // a refusal's words; "" for a review
+	}{
+		{"19x19 board ×29k", sgfFill("(;SZ[19]", "AB[aa:ss]", ")"), ""},
+		{"25x25 board ×37k", sgfFill("(;SZ[25]AB", "[aa:yy]", ")"), ""},
+		{"16 full nodes", []byte("(;SZ[25]AB[aa:yy]TR[aa:yy]" + strings.Repeat(";AE[aa:yy]TR[aa:yy];AB[aa:yy]TR[aa:yy]", 7) + ";AE[aa:yy]TR[aa:yy]LB" + strings.Repeat("[aa:<<<<]", 20000) + ";B[])"), ""},
+		{"4,999 variations", []byte("(;SZ[19]AB[aa:ss]" + strings.Repeat("(;AE[aa:ss]C[<\x01>])", 4999) + ")"), "setup stones and marks"},
+		{"4,999 variations of comments", []byte("(;SZ[19]" + strings.Repeat("(;B[aa]C["+strings.Repeat("<", 30)+"]LB[aa:<<<<])", 4999) + ")"), ""},
+		{"4,000 full nodes", []byte("(;SZ[25]" + strings.Repeat(";AB[aa:yy]AE[aa:yy]AW[aa:yy]TR[aa:yy]", 4000) + ")"), "setup stones and marks"},
+		{"Latin-1 comments", sgfFill("(;SZ[9]", ";C["+strings.Repeat("\xe9", 1000)+"]", ")"), "comments and labels"},
+		{"nodes", sgfFill("(;SZ[9]", ";", ")"), "5000 positions"},
+		{"nested variations", sgfFill("(;SZ[9]", "(;B[])", ")"), "5000 positions"},
+	} {
+		before := h.dump()
+		var rep protocol.Reply
+		cost := allocated(func() { rep = h.doFile("carol", "review", &protocol.File{Name: "big.sgf", Data: c.data}) })
+		if len(c.data) > protocol.MaxRequestFile {
+			t.Fatalf("%s: %d bytes", c.name, len(c.data))
+		}
+		if cost > reviewCost(len(c.data)) {
+			t.Errorf("%s: %d bytes of SGF cost %d bytes, over %d", c.name, len(c.data), cost, reviewCost(len(c.data)))
+		}
+		if c.want != "" {
+			if !rep.Error || !strings.Contains(rep.Text, c.want) || !strings.Contains(rep.Text, "too big to review") || len(rep.Text) > 300 {
+				t.Errorf("%s: %q, want a refusal saying %q", c.name, rep.Text, c.want)
+			}
+			if h.dump() != before {
+				t.Errorf("%s: a refused file changed the store", c.name)
+			}
+			continue
+		}
+		if rep.Error {
+			t.Fatalf("%s: %q", c.name, rep.Text)
+		}
+		opened++
+		id := gobot.ReviewID(opened)
+		ctx := context.Background()
+		for _, a := range []gobot.ReviewAction{{Kind: "join"}, {Kind: "goto", Node: 0}, {Kind: "mark", Mark: game.Mark{Point: game.Pt(3, 3), Shape: game.Circle}}} {
+			if _, err := h.bot.ReviewAct(ctx, id, "test:carol", a); err != nil && !strings.Contains(err.Error(), "no more marks") {
+				t.Fatalf("%s: %s: %v", c.name, a.Kind, err)
+			}
+		}
+		rev := h.review(id)
+		raw, err := record.EncodeReview(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(raw) > recordBound(len(c.data)) {
+			t.Errorf("%s: %d bytes of SGF stored in %d, over %d", c.name, len(c.data), len(raw), recordBound(len(c.data)))
+		}
+		t.Logf("%s: %d bytes of SGF, %d allocated, a record of %d bytes", c.name, len(c.data), cost, len(raw))
+	}
+	// The review of 16 full nodes refuses one mark more, on its last
+	// position (a pass), and takes one off.
+	ctx, full := context.Background(), h.review(3)
+	last := len(full.Tree.Nodes) - 1
+	if _, err := h.bot.ReviewAct(ctx, 3, "test:carol", gobot.ReviewAction{Kind: "goto", Node: last}); err != nil {
+		t.Fatal(err)
+	}
+	before := h.dump()
+	mark := gobot.ReviewAction{Kind: "mark", Mark: game.Mark{Point: game.Pt(3, 3), Shape: game.Circle}}
+	_, err := h.bot.ReviewAct(ctx, 3, "test:carol", mark)
+	if err == nil || !strings.Contains(err.Error(), "holds no more marks") || len(err.Error()) > 300 {
+		t.Errorf("a mark beyond the tree's points: %v", err)
+	}
+	if h.dump() != before {
+		t.Error("a refused mark changed the store")
+	}
+}
+
+// FuzzReviewRecord: the review path of an attached SGF (read into a
+// tree within its limits, made a review, encoded as the stored record)
+// refuses briefly or stores a record within recordBound of the file,
+// which reads back as the same record.
+func FuzzReviewRecord(f *testing.F) {
+	names, _ := filepath.Glob(filepath.Join("..", "game", "testdata", "*.sgf"))
+	if len(names) == 0 {
+		f.Fatal("no ../game/testdata/*.sgf")
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("(;SZ[19]AB[aa:ss][aa:ss][ss:aa]AW[jj]TR[aa:ss]SQ[jj];AE[aa:ss]C[<&>](;B[jj]LB[jj:\x01<>])(;W[jj]))"))
+	f.Add([]byte("(;SZ[5]CA[latin1]PB[\xe9]C[\xe9\xe9];C[\xe9]" + strings.Repeat(";AB[aa:ee]", 40) + ")"))
+	f.Add([]byte("(;SZ[3]" + strings.Repeat("(;B[]C[\u2028])", 40) + ")"))
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tree, err := sgfTree(&protocol.File{Name: "f.sgf", Data: data})
+		if err != nil {
+			if len(err.Error()) > protocol.MaxRefusal {
+				t.Fatalf("a refusal of %d bytes: %v", len(err.Error()), err)
+			}
+			return
+		}
+		rev := gobot.NewReview("test:main", "test:carol", say.SGFTitle("f.sgf"), tree, now)
+		raw, err := record.EncodeReview(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(raw) > recordBound(len(data)) {
+			t.Fatalf("%d bytes of SGF stored in %d, over %d", len(data), len(raw), recordBound(len(data)))
+		}
+		back, err := record.DecodeReview(raw)
+		if err != nil {
+			t.Fatalf("the record does not read: %v", err)
+		}
+		if again, err := record.EncodeReview(back); err != nil || string(again) != string(raw) {
+			t.Fatalf("the record reads back as another (%v)", err)
+		}
+	})
 }

@@ -75,8 +75,16 @@ func SGFUnread(err error) error {
 }
 
 // SGFUnreviewable refuses an attached SGF file whose game cannot be
-// reviewed (err).
+// reviewed (err): one beyond a review's limits says which.
 func SGFUnreviewable(err error) error {
+	switch {
+	case errors.Is(err, game.ErrTreeFull):
+		return Refusef("The attached SGF file is too big to review: it has more than %d positions (moves and variations), and a review holds at most that.", game.MaxTreeNodes)
+	case errors.Is(err, game.ErrTreePoints):
+		return Refusef("The attached SGF file is too big to review: its setup stones and marks come to more than %d points (each counted once a position), and a review holds at most that.", game.MaxTreePoints)
+	case errors.Is(err, game.ErrTreeText):
+		return Refusef("The attached SGF file is too big to review: its comments and labels come to more than %d KB, and a review holds at most that.", game.MaxTreeText>>10)
+	}
 	return Refusef("The attached SGF file has a game I cannot review: %s.", ClipRefusal(err.Error()))
 }
 
@@ -183,6 +191,10 @@ func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
 		return Refusef("That position is not in this review.")
 	case errors.Is(err, game.ErrTreeFull):
 		return Refusef("This review holds no more positions (%d).", game.MaxTreeNodes)
+	case errors.Is(err, game.ErrTreePoints):
+		return Refusef("This review holds no more marks: its setup stones and marks come to %d, the most a review holds. Take a mark off first.", game.MaxTreePoints)
+	case errors.Is(err, game.ErrTreeText):
+		return Refusef("This review holds no more comment text: its comments and labels come to %d KB, the most a review holds. Shorten a comment first.", game.MaxTreeText>>10)
 	case errors.Is(err, game.ErrLongComment):
 		return Refusef("A comment is at most %d bytes.", game.MaxCommentLen)
 	case errors.Is(err, game.ErrBadMark):
