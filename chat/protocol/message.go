@@ -78,6 +78,12 @@ type Request struct {
 	// Reply.Launch where that board shows the game. Only adapters with
 	// PrivateReplies set it.
 	CanLaunch bool
+	// Announce asks the bot to post the reply in the game's room too,
+	// for a surface that shows the caller no room (a click on the web
+	// board): the room sees the move as it sees a typed one. The
+	// announcement is stored with the change (a claim) and sent once,
+	// by another process or after a restart if this one dies first.
+	Announce bool
 	// File is the file the user attached to the command (an SGF to
 	// review: a Discord attachment option, a Matrix m.file whose caption
 	// is the command), at most MaxRequestFile bytes; nil when none.

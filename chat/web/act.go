@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,8 +88,10 @@ func validClientID(id string) bool {
 // act takes one click: checks the session, its CSRF token and the
 // player's rate in the game, then runs the action through the bot's
 // router as the player's chat command, with the click's ID as the event
-// ID (a retried POST is applied once). A taken action is announced in the game's room as a
-// typed one is; a refusal comes back with the chat's text.
+// ID (a retried POST is applied once). A taken action is announced in
+// the game's room as a typed one is, through the claim the bot stores
+// with the move (Request.Announce): once, whatever crashes; a refusal
+// comes back with the chat's text.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.session(w, r)
 	if !ok {
@@ -141,6 +144,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Args:      args,
 		Community: view.Community,
 		Platform:  s.platform(view.Room),
+		Announce:  true,
 	}
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
@@ -154,20 +158,34 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	// The room sees the move as it sees a typed one; then the DMs and
-	// the engine's turn, as after any command. The page has its answer.
+	// The page has its answer; the room's announcement (Request.Announce,
+	// claimed with the move), the DMs and the engine's turn follow, as
+	// after any command — apart from the request, so that a slow
+	// platform holds neither the page's connection nor its next click.
+	// If this process dies first, the claim has them sent by the next.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-	defer cancel()
-	if !rep.Error && !rep.Duplicate && !rep.Private {
-		room := view.Room
-		if rep.Room != "" {
-			room = rep.Room
-		}
-		// Keyed by the click, as any message for others is (Message.Key):
-		// a platform keeps one copy if it is ever sent again.
-		s.cfg.Bot.Announce(ctx, protocol.Message{Room: room, Reply: rep, Key: string(req.EventID) + "/announce"})
+	s.sending.Add(1)
+	go func() {
+		defer s.sending.Done()
+		defer cancel()
+		then(ctx)
+	}()
+}
+
+// Wait waits until the messages of the clicks answered so far are sent
+// (or ctx ends): a server shutting down calls it after its listener is
+// closed. What it does not wait for is sent by the next process, from
+// the claims.
+func (s *Server) Wait(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		s.sending.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	then(ctx)
 }
 
 func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
@@ -177,6 +195,9 @@ func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	// The length makes the answer whole once written: the page has it
+	// while the handler goes on to send the room's messages.
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(code)
 	w.Write(b)
 }

@@ -113,6 +113,7 @@ type Server struct {
 	checks        *places // the OpenID checks under way (by server, by client)
 	streams       *places // the live streams open (by session, by client: events.go)
 	reviews       *reviewSnaps
+	sending       sync.WaitGroup // the answered clicks' messages being sent (act.go)
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the

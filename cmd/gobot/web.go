@@ -174,7 +174,8 @@ func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secr
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
 			hs.Shutdown(sctx)
-			hs.Close() // event streams do not end on their own
+			hs.Close()     // event streams do not end on their own
+			srv.Wait(sctx) // the answered clicks' messages (the rest: the claims)
 			return nil
 		case err := <-errc:
 			if errors.Is(err, http.ErrServerClosed) {
