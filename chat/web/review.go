@@ -55,8 +55,13 @@ func reviewOpenCookie(id gobot.ReviewID) string {
 
 func reviewOpenPath(id gobot.ReviewID) string { return reviewPath(id) + "/open" }
 
-// exchangeReview is a review link's first step.
+// exchangeReview is a review link's first step: a link that `review
+// reset` ended gets no pending cookie.
 func (s *Server) exchangeReview(w http.ResponseWriter, r *http.Request, p Pass) {
+	if err := s.reviewCurrent(r.Context(), p); err != nil {
+		s.refuse(w, err)
+		return
+	}
 	p.Session = newSessionID()
 	http.SetCookie(w, &http.Cookie{Name: reviewOpenCookie(p.Review), Value: s.sign.sign(purposeOpen, p), Path: reviewOpenPath(p.Review),
 		MaxAge: int(openTTL / time.Second), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
@@ -82,6 +87,9 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 	if err == nil && (p.Review != rid || p.Session == "") {
 		err = errWrongGame
 	}
+	if err == nil {
+		err = s.reviewCurrent(r.Context(), p) // reset since the first step
+	}
 	if err != nil {
 		s.refuse(w, err)
 		return
@@ -97,7 +105,7 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
-		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
+		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User && s.reviewCurrent(r.Context(), held) == nil {
 			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
 				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
@@ -122,8 +130,8 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
-	if err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
-		err = errReviewRevoked
+	if err == nil && !isBearer {
+		err = s.reviewCurrent(r.Context(), p)
 	}
 	if err != nil {
 		s.refuse(w, err)
@@ -136,12 +144,23 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 // ended (review reset).
 var errReviewRevoked = fmt.Errorf("%w by review reset", ErrRevoked)
 
-// reviewRevoked reports whether the link p's session was opened with has
-// ended: `review reset` moved the user's link generation past it. A
-// review that cannot be read revokes nothing here (its routes say so).
-func (s *Server) reviewRevoked(ctx context.Context, p Pass) bool {
+// reviewCurrent checks that p, a review link's pass or a session opened
+// with one, is of its user's current link generation in the review:
+// `review reset` moves it on, ending the links before it and their
+// sessions. A review that no longer exists revokes nothing here (its
+// page says it is gone); one that cannot be read is errUnavailable.
+func (s *Server) reviewCurrent(ctx context.Context, p Pass) error {
 	sn, err := s.reviewSnapshot(ctx, p.Review)
-	return err == nil && sn.rev.LinkGen[p.User] != p.Gen
+	switch {
+	case errors.Is(err, errNoReview):
+		return nil
+	case err != nil:
+		s.cfg.Log.Error("web: reading a review's link generation", "review", p.Review, "err", err)
+		return errUnavailable
+	case sn.rev.LinkGen[p.User] != p.Gen:
+		return errReviewRevoked
+	}
+	return nil
 }
 
 // reviewState is what a review's page shows of one position, the same

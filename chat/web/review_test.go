@@ -403,3 +403,40 @@ func TestReviewLinkReset(t *testing.T) {
 		t.Error("a refused reset changed review #1")
 	}
 }
+
+// TestReviewLinkResetOpening: a review link that `review reset` ended
+// gets no cookie at either step of its opening: not the pending one at
+// /l/{token}, and not the session at /r/{id}/open for a link whose first
+// step came before the reset.
+func TestReviewLinkResetOpening(t *testing.T) {
+	h := newHarness(t)
+	h.finishedGame()
+	h.startReview("alice", "#1")
+	old := h.reviewLink(1, "bob")
+	early := h.browser() // took the first step before the reset
+	if res, _ := early.get(old); res.StatusCode != http.StatusSeeOther || len(res.Cookies()) != 1 {
+		t.Fatalf("the link's first step before the reset: %d, cookies %v", res.StatusCode, res.Cookies())
+	}
+	if r := h.cmd("bob", "review", "reset"); r.Error {
+		t.Fatal(r.Text)
+	}
+	refused := func(step string, res *http.Response, page string) {
+		t.Helper()
+		if res.StatusCode != http.StatusForbidden || !strings.Contains(page, "(review reset)") {
+			t.Errorf("%s: %d %s", step, res.StatusCode, page)
+		}
+		if len(res.Cookies()) != 0 {
+			t.Errorf("%s set cookies %v", step, res.Cookies())
+		}
+	}
+	res, page := early.get(h.ts.URL + reviewOpenPath(1))
+	refused("the second step after the reset", res, page)
+	res, page = early.postPage(reviewOpenPath(1), url.Values{"csrf": {"x"}})
+	refused("the second step's answer after the reset", res, page)
+	late := h.browser()
+	res, page = late.get(old)
+	refused("the first step after the reset", res, page)
+	if res, _ := early.get(h.ts.URL + reviewPath(1)); res.StatusCode == http.StatusOK {
+		t.Error("the ended link opened the board")
+	}
+}
