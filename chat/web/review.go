@@ -205,6 +205,7 @@ type reviewSnaps struct {
 	m        map[gobot.ReviewID]*reviewSnap
 	load     map[gobot.ReviewID]*sync.Mutex
 	presence map[presenceKey]int
+	nodes    *nodeCache // the positions looked at (reviewNode)
 }
 
 type presenceKey struct {
@@ -215,7 +216,7 @@ type presenceKey struct {
 var errNoReview = errors.New("web: no such review")
 
 func newReviewSnaps() *reviewSnaps {
-	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}}
+	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}, nodes: newNodeCache(maxCachedNodes)}
 }
 
 func (s *Server) reviewCache() *reviewSnaps { return s.reviews }
@@ -375,7 +376,10 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 }
 
 // reviewNode answers a follower looking around: the state of node n, as
-// JSON. GET: it changes nothing.
+// JSON. GET: it changes nothing. A position is replayed and drawn once
+// per version of the review (s.reviews.nodes); each one drawn is charged
+// to the user's looks in the review (reviewLooks), so a flood of
+// positions is refused before it costs more than a few replays.
 func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.reviewSession(w, r)
 	if !ok {
@@ -391,23 +395,97 @@ func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusNotFound, answer{Message: "That position is not in this review."})
 		return
 	}
-	st, err := sn.at(n)
-	if err != nil {
-		s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+	k := nodeKey{p.Review, sn.rev.Version, n}
+	body, hit := s.reviews.nodes.get(k)
+	if !hit {
+		if !s.looks.allow(fmt.Sprintf("r%d/%s", p.Review, p.User), s.now()) {
+			s.reviewAnswer(w, http.StatusTooManyRequests, "Slow down: too many positions at once. Wait a moment, then look again.", nil)
+			return
+		}
+		st, err := sn.at(n)
+		if err != nil {
+			s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+			return
+		}
+		if body, err = reviewAnswerBody("", &st); err != nil {
+			s.answer(w, http.StatusInternalServerError, answer{Message: "That position could not be drawn."})
+			return
+		}
+		s.reviews.nodes.put(k, body)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// nodeKey is a position of a review at one version.
+type nodeKey struct {
+	review  gobot.ReviewID
+	version int
+	node    int
+}
+
+// nodeCache keeps the answers of the last positions looked at (their
+// JSON, board drawn), at most max of them: the oldest put goes first.
+type nodeCache struct {
+	mu    sync.Mutex
+	m     map[nodeKey][]byte
+	order []nodeKey // a ring of the keys in m, oldest at next
+	next  int
+	drawn int // positions put (each one replayed and drawn)
+}
+
+// maxCachedNodes bounds the positions kept: a 19×19 board's answer is
+// at most some 40 KB, so 128 of them are a few MB.
+const maxCachedNodes = 128
+
+func newNodeCache(max int) *nodeCache {
+	return &nodeCache{m: map[nodeKey][]byte{}, order: make([]nodeKey, 0, max)}
+}
+
+func (c *nodeCache) get(k nodeKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	return b, ok
+}
+
+func (c *nodeCache) put(k nodeKey, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drawn++
+	if _, ok := c.m[k]; ok {
+		c.m[k] = b
 		return
 	}
-	s.reviewAnswer(w, http.StatusOK, "", &st)
+	if len(c.order) < cap(c.order) {
+		c.order = append(c.order, k)
+	} else {
+		delete(c.m, c.order[c.next])
+		c.order[c.next] = k
+		c.next = (c.next + 1) % len(c.order)
+	}
+	c.m[k] = b
 }
 
 // reviewAnswer is a JSON answer with a review's state.
 func (s *Server) reviewAnswer(w http.ResponseWriter, code int, msg string, st *reviewState) {
-	b, err := json.Marshal(struct {
-		Message string       `json:"message,omitempty"`
-		State   *reviewState `json:"state,omitempty"`
-	}{msg, st})
+	b, err := reviewAnswerBody(msg, st)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"message":"internal error"}`)
 	}
+	writeJSON(w, code, b)
+}
+
+// reviewAnswerBody encodes a review's answer: a message, a state, or
+// both.
+func reviewAnswerBody(msg string, st *reviewState) ([]byte, error) {
+	return json.Marshal(struct {
+		Message string       `json:"message,omitempty"`
+		State   *reviewState `json:"state,omitempty"`
+	}{msg, st})
+}
+
+// writeJSON answers with code and the JSON b, never cached.
+func writeJSON(w http.ResponseWriter, code int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

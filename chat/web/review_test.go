@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -438,5 +440,90 @@ func TestReviewLinkResetOpening(t *testing.T) {
 	refused("the first step after the reset", res, page)
 	if res, _ := early.get(h.ts.URL + reviewPath(1)); res.StatusCode == http.StatusOK {
 		t.Error("the ended link opened the board")
+	}
+}
+
+// drawn counts the review positions replayed and drawn for followers.
+func (h *harness) drawn() int {
+	c := h.srv.reviews.nodes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.drawn
+}
+
+// TestReviewLooksBounded: a follower looking at one position again and
+// again gets it from the cache, replayed and drawn once; looking at more
+// new positions at once than reviewLooks allows is refused with 429 in
+// words, drawing nothing more; the page and, a moment later, looking
+// around still work.
+func TestReviewLooksBounded(t *testing.T) {
+	h := newHarness(t)
+	h.finishedGame()
+	h.startReview("alice", "#1")
+	alice := h.openReview(1, "alice")
+	if code, msg, _ := alice.act(url.Values{"action": {"goto"}, "node": {"0"}}); code != 200 || msg != "" {
+		t.Fatalf("goto 0: %d %q", code, msg)
+	}
+	// A line longer than the burst: Black fills columns A–C, White J–G
+	// (no capture is possible), from the start.
+	var nodes []int
+	for row := 1; row <= 9; row++ {
+		for col := 0; col < 3; col++ {
+			for _, pt := range []string{string(rune('A'+col)) + strconv.Itoa(row), string("JHG"[col]) + strconv.Itoa(row)} {
+				code, msg, st := alice.act(url.Values{"action": {"play"}, "point": {pt}})
+				if code != 200 || msg != "" {
+					t.Fatalf("play %s: %d %q", pt, code, msg)
+				}
+				nodes = append(nodes, st.Node)
+			}
+		}
+	}
+	if len(nodes) <= reviewLooks.Burst {
+		t.Fatalf("only %d positions", len(nodes))
+	}
+	bob := h.openReview(1, "bob")
+	look := func(n int) (int, string) {
+		t.Helper()
+		res, body := bob.get(h.ts.URL + reviewPath(1) + "/node/" + strconv.Itoa(n))
+		return res.StatusCode, body
+	}
+	before := h.drawn()
+	for range 3 * reviewLooks.Burst {
+		if code, body := look(nodes[0]); code != 200 || !strings.Contains(body, fmt.Sprintf(`"node":%d`, nodes[0])) {
+			t.Fatalf("one position again: %d %.200s", code, body)
+		}
+	}
+	if got := h.drawn() - before; got != 1 {
+		t.Fatalf("one position looked at %d times was drawn %d times, want once", 3*reviewLooks.Burst, got)
+	}
+	ok := 1 // nodes[0], charged once
+	for _, n := range nodes[1:] {
+		code, body := look(n)
+		if code == http.StatusTooManyRequests {
+			if !strings.Contains(body, "too many positions at once") || len(body) > 300 {
+				t.Errorf("the refusal: %s", body)
+			}
+			break
+		}
+		if code != 200 {
+			t.Fatalf("node %d: %d %s", n, code, body)
+		}
+		ok++
+	}
+	if ok != reviewLooks.Burst {
+		t.Errorf("%d new positions drawn at once, want %d", ok, reviewLooks.Burst)
+	}
+	if got := h.drawn() - before; got != reviewLooks.Burst {
+		t.Errorf("%d positions drawn, want %d: a refused look drew", got, reviewLooks.Burst)
+	}
+	if code, _ := look(nodes[0]); code != 200 {
+		t.Errorf("a position drawn before, over the limit: %d", code)
+	}
+	if res, page := bob.get(h.ts.URL + reviewPath(1)); res.StatusCode != 200 || !strings.Contains(page, `data-role="follower"`) {
+		t.Errorf("the page over the limit: %d", res.StatusCode)
+	}
+	h.now.Advance(time.Second)
+	if code, body := look(nodes[len(nodes)-1]); code != 200 {
+		t.Errorf("a look a moment later: %d %s", code, body)
 	}
 }

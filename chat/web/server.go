@@ -100,6 +100,7 @@ type Server struct {
 	base   *url.URL
 	sign   signer
 	limit  *limiter
+	looks  *limiter // a review's positions drawn for a follower looking around, per user and review (review.go)
 	snaps  *snapshots
 	page   *template.Template
 	static http.Handler
@@ -158,6 +159,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
+		looks: newLimiter(reviewLooks.Rate, reviewLooks.Burst),
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
