@@ -29,6 +29,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -206,22 +207,11 @@ func filesOnly(fsys fs.FS) http.Handler {
 	})
 }
 
-// Timeouts bound how long a connection may take over a request: its
-// headers, the whole request, the answer, and waiting idle for the
-// next. A live stream is exempt from the read and write timeouts
-// (events.go): it lasts as long as its page.
-type Timeouts struct {
-	ReadHeader, Read, Write, Idle time.Duration
-}
-
-// DefaultTimeouts: a slow client holds a connection for at most 10 s
-// before its headers are in, 30 s for its request (bodies are at most 4
-// KB), 60 s for the answer; an idle connection is closed after 2 min.
-var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: time.Minute, Idle: 2 * time.Minute}
-
-// HTTPServer is an http.Server for the board with timeouts t.
-func (s *Server) HTTPServer(t Timeouts) *http.Server {
-	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+// HTTPServer is an http.Server for the board with timeouts t
+// (httpserver.Default in production). A live stream is exempt from the
+// read and write timeouts (events.go): it lasts as long as its page.
+func (s *Server) HTTPServer(t httpserver.Timeouts) *http.Server {
+	return t.Server(s.Handler())
 }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.

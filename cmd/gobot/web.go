@@ -17,6 +17,7 @@ import (
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/web"
@@ -161,7 +162,7 @@ func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secr
 		return nil, err
 	}
 	bot.SetLinker(srv.Linker()) // with the widget page only when it can be shown
-	hs := srv.HTTPServer(web.DefaultTimeouts)
+	hs := srv.HTTPServer(httpserver.Default)
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	return func(ctx context.Context) error {
 		errc := make(chan error, 2)
