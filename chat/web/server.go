@@ -74,6 +74,11 @@ type Config struct {
 	// Widgets checks who opens a game's widget page (the Matrix
 	// adapter); nil: the widget page cannot sign anyone in.
 	Widgets Widgets
+	// Members says who is still a member of a vote game's room, by the
+	// room's platform ("matrix", "discord"): a vote from the board is
+	// refused to someone who no longer is (act.go). A platform not
+	// listed is not asked.
+	Members map[string]Members
 	// WidgetOrigins may frame the widget page (CSP frame-ancestors):
 	// the chat clients' origins, like https://app.element.io; "*" for
 	// any site. Empty: no one. Other pages are never framed.

@@ -36,8 +36,8 @@ type Widgets interface {
 	// to, as the user's homeserver says. A server that could not be
 	// asked wraps gobot.ErrUnavailable; any other error is a refusal.
 	VerifyOpenID(ctx context.Context, token, server string) (gobot.UserID, error)
-	// InRoom reports whether user is a member of room (a game's room).
-	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+	// InRoom: who may see a game's widget in its room.
+	Members
 }
 
 // widgetTTL is how long a widget's session (its bearer token) works; the

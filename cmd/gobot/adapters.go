@@ -31,6 +31,9 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 			return nil, err
 		}
 		bot.SetNotifier(discord.Platform, a)
+		if board != nil {
+			board.members[discord.Platform] = a // a vote from the board: may they still see the channel?
+		}
 		if board != nil && d.Activity {
 			board.activity = a // the Activity's sign-in asks Discord (docs/discord.md)
 		}

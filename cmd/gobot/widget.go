@@ -25,5 +25,6 @@ func (wb *webBoard) matrixWidgets(cfg *Config, bot *chat.Bot, store *openedStore
 		return fmt.Errorf("matrix: %w", err)
 	}
 	wb.widgets = a
+	wb.members[matrix.Platform] = a // a vote from the board: still in the room?
 	return nil
 }
