@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -52,6 +53,42 @@ func voteOf(cmd string, args []string) (string, []string) {
 		return "vote", append([]string{cmd}, args...)
 	}
 	return cmd, args
+}
+
+// Members says whether a user is a member of a room now, as the room's
+// platform says: the Matrix adapter (the room's joined members) and the
+// Discord adapter (who may see the channel) implement it.
+type Members interface {
+	// InRoom reports whether user is a member of room (a game's room; a
+	// thread's is its room's). A platform that could not be asked wraps
+	// gobot.ErrUnavailable; one that does not let gobot see the room
+	// (a Discord server without the bot) wraps gobot.ErrNotFound.
+	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+}
+
+// stillMember checks, before a voter's click, that p's user is still a
+// member of the vote game's room, as a typed vote comes from the room
+// itself: a watch link or a widget's session outlives a membership, and
+// someone who left or was removed votes no more. Rooms of a platform
+// with no Members (Config.Members: the terminal's one user) are not
+// asked. msg "": still a member.
+func (s *Server) stillMember(ctx context.Context, room gobot.RoomID, p Pass) (int, string) {
+	m := s.cfg.Members[room.Platform()]
+	if m == nil {
+		return 0, ""
+	}
+	in, err := m.InRoom(ctx, room, p.User)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return http.StatusForbidden, fmt.Sprintf("gobot cannot see game #%d's room to check that you are still in it, so its votes are taken in the room's chat only; nothing was changed.", p.Game)
+	}
+	if err != nil {
+		s.cfg.Log.Warn("web: checking a voter's membership", "game", p.Game, "room", room, "err", err)
+		return http.StatusServiceUnavailable, fmt.Sprintf("Your membership of game #%d's room could not be checked just now; nothing was changed. Try again in a moment.", p.Game)
+	}
+	if !in {
+		return http.StatusForbidden, fmt.Sprintf("You are no longer a member of game #%d's room, so you cannot vote in it; nothing was changed.", p.Game)
+	}
+	return 0, ""
 }
 
 // validPoint accepts what looks like a coordinate ("E5", "T19"); the
@@ -133,6 +170,10 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v.Role == board.Voter {
+		if code, msg := s.stillMember(r.Context(), sn.view.Room, p); msg != "" {
+			s.answer(w, code, answer{Message: msg, State: s.stamped(sn)})
+			return
+		}
 		cmd, args = voteOf(cmd, args) // the room moves by vote: play E5 is vote E5
 	}
 	view := sn.view

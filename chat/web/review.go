@@ -55,8 +55,13 @@ func reviewOpenCookie(id gobot.ReviewID) string {
 
 func reviewOpenPath(id gobot.ReviewID) string { return reviewPath(id) + "/open" }
 
-// exchangeReview is a review link's first step.
+// exchangeReview is a review link's first step: a link that `review
+// reset` ended gets no pending cookie.
 func (s *Server) exchangeReview(w http.ResponseWriter, r *http.Request, p Pass) {
+	if err := s.reviewCurrent(r.Context(), p); err != nil {
+		s.refuse(w, err)
+		return
+	}
 	p.Session = newSessionID()
 	http.SetCookie(w, &http.Cookie{Name: reviewOpenCookie(p.Review), Value: s.sign.sign(purposeOpen, p), Path: reviewOpenPath(p.Review),
 		MaxAge: int(openTTL / time.Second), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
@@ -82,6 +87,9 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 	if err == nil && (p.Review != rid || p.Session == "") {
 		err = errWrongGame
 	}
+	if err == nil {
+		err = s.reviewCurrent(r.Context(), p) // reset since the first step
+	}
 	if err != nil {
 		s.refuse(w, err)
 		return
@@ -97,7 +105,7 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
-		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
+		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User && s.reviewCurrent(r.Context(), held) == nil {
 			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
 				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
@@ -122,8 +130,8 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
-	if err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
-		err = errReviewRevoked
+	if err == nil && !isBearer {
+		err = s.reviewCurrent(r.Context(), p)
 	}
 	if err != nil {
 		s.refuse(w, err)
@@ -136,12 +144,23 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 // ended (review reset).
 var errReviewRevoked = fmt.Errorf("%w by review reset", ErrRevoked)
 
-// reviewRevoked reports whether the link p's session was opened with has
-// ended: `review reset` moved the user's link generation past it. A
-// review that cannot be read revokes nothing here (its routes say so).
-func (s *Server) reviewRevoked(ctx context.Context, p Pass) bool {
+// reviewCurrent checks that p, a review link's pass or a session opened
+// with one, is of its user's current link generation in the review:
+// `review reset` moves it on, ending the links before it and their
+// sessions. A review that no longer exists revokes nothing here (its
+// page says it is gone); one that cannot be read is errUnavailable.
+func (s *Server) reviewCurrent(ctx context.Context, p Pass) error {
 	sn, err := s.reviewSnapshot(ctx, p.Review)
-	return err == nil && sn.rev.LinkGen[p.User] != p.Gen
+	switch {
+	case errors.Is(err, errNoReview):
+		return nil
+	case err != nil:
+		s.cfg.Log.Error("web: reading a review's link generation", "review", p.Review, "err", err)
+		return errUnavailable
+	case sn.rev.LinkGen[p.User] != p.Gen:
+		return errReviewRevoked
+	}
+	return nil
 }
 
 // reviewState is what a review's page shows of one position, the same
@@ -186,6 +205,7 @@ type reviewSnaps struct {
 	m        map[gobot.ReviewID]*reviewSnap
 	load     map[gobot.ReviewID]*sync.Mutex
 	presence map[presenceKey]int
+	nodes    *nodeCache // the positions looked at (reviewNode)
 }
 
 type presenceKey struct {
@@ -196,7 +216,7 @@ type presenceKey struct {
 var errNoReview = errors.New("web: no such review")
 
 func newReviewSnaps() *reviewSnaps {
-	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}}
+	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}, nodes: newNodeCache(maxCachedNodes)}
 }
 
 func (s *Server) reviewCache() *reviewSnaps { return s.reviews }
@@ -356,7 +376,10 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 }
 
 // reviewNode answers a follower looking around: the state of node n, as
-// JSON. GET: it changes nothing.
+// JSON. GET: it changes nothing. A position is replayed and drawn once
+// per version of the review (s.reviews.nodes); each one drawn is charged
+// to the user's looks in the review (reviewLooks), so a flood of
+// positions is refused before it costs more than a few replays.
 func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.reviewSession(w, r)
 	if !ok {
@@ -372,23 +395,97 @@ func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusNotFound, answer{Message: "That position is not in this review."})
 		return
 	}
-	st, err := sn.at(n)
-	if err != nil {
-		s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+	k := nodeKey{p.Review, sn.rev.Version, n}
+	body, hit := s.reviews.nodes.get(k)
+	if !hit {
+		if !s.looks.allow(fmt.Sprintf("r%d/%s", p.Review, p.User), s.now()) {
+			s.reviewAnswer(w, http.StatusTooManyRequests, "Slow down: too many positions at once. Wait a moment, then look again.", nil)
+			return
+		}
+		st, err := sn.at(n)
+		if err != nil {
+			s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+			return
+		}
+		if body, err = reviewAnswerBody("", &st); err != nil {
+			s.answer(w, http.StatusInternalServerError, answer{Message: "That position could not be drawn."})
+			return
+		}
+		s.reviews.nodes.put(k, body)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// nodeKey is a position of a review at one version.
+type nodeKey struct {
+	review  gobot.ReviewID
+	version int
+	node    int
+}
+
+// nodeCache keeps the answers of the last positions looked at (their
+// JSON, board drawn), at most max of them: the oldest put goes first.
+type nodeCache struct {
+	mu    sync.Mutex
+	m     map[nodeKey][]byte
+	order []nodeKey // a ring of the keys in m, oldest at next
+	next  int
+	drawn int // positions put (each one replayed and drawn)
+}
+
+// maxCachedNodes bounds the positions kept: a 19×19 board's answer is
+// at most some 40 KB, so 128 of them are a few MB.
+const maxCachedNodes = 128
+
+func newNodeCache(max int) *nodeCache {
+	return &nodeCache{m: map[nodeKey][]byte{}, order: make([]nodeKey, 0, max)}
+}
+
+func (c *nodeCache) get(k nodeKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	return b, ok
+}
+
+func (c *nodeCache) put(k nodeKey, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drawn++
+	if _, ok := c.m[k]; ok {
+		c.m[k] = b
 		return
 	}
-	s.reviewAnswer(w, http.StatusOK, "", &st)
+	if len(c.order) < cap(c.order) {
+		c.order = append(c.order, k)
+	} else {
+		delete(c.m, c.order[c.next])
+		c.order[c.next] = k
+		c.next = (c.next + 1) % len(c.order)
+	}
+	c.m[k] = b
 }
 
 // reviewAnswer is a JSON answer with a review's state.
 func (s *Server) reviewAnswer(w http.ResponseWriter, code int, msg string, st *reviewState) {
-	b, err := json.Marshal(struct {
-		Message string       `json:"message,omitempty"`
-		State   *reviewState `json:"state,omitempty"`
-	}{msg, st})
+	b, err := reviewAnswerBody(msg, st)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"message":"internal error"}`)
 	}
+	writeJSON(w, code, b)
+}
+
+// reviewAnswerBody encodes a review's answer: a message, a state, or
+// both.
+func reviewAnswerBody(msg string, st *reviewState) ([]byte, error) {
+	return json.Marshal(struct {
+		Message string       `json:"message,omitempty"`
+		State   *reviewState `json:"state,omitempty"`
+	}{msg, st})
+}
+
+// writeJSON answers with code and the JSON b, never cached.
+func writeJSON(w http.ResponseWriter, code int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -73,6 +74,11 @@ type Config struct {
 	// Widgets checks who opens a game's widget page (the Matrix
 	// adapter); nil: the widget page cannot sign anyone in.
 	Widgets Widgets
+	// Members says who is still a member of a vote game's room, by the
+	// room's platform ("matrix", "discord"): a vote from the board is
+	// refused to someone who no longer is (act.go). A platform not
+	// listed is not asked.
+	Members map[string]Members
 	// WidgetOrigins may frame the widget page (CSP frame-ancestors):
 	// the chat clients' origins, like https://app.element.io; "*" for
 	// any site. Empty: no one. Other pages are never framed.
@@ -100,6 +106,7 @@ type Server struct {
 	base   *url.URL
 	sign   signer
 	limit  *limiter
+	looks  *limiter // a review's positions drawn for a follower looking around, per user and review (review.go)
 	snaps  *snapshots
 	page   *template.Template
 	static http.Handler
@@ -159,6 +166,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
+		looks: newLimiter(reviewLooks.Rate, reviewLooks.Burst),
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
@@ -205,22 +213,11 @@ func filesOnly(fsys fs.FS) http.Handler {
 	})
 }
 
-// Timeouts bound how long a connection may take over a request: its
-// headers, the whole request, the answer, and waiting idle for the
-// next. A live stream is exempt from the read and write timeouts
-// (events.go): it lasts as long as its page.
-type Timeouts struct {
-	ReadHeader, Read, Write, Idle time.Duration
-}
-
-// DefaultTimeouts: a slow client holds a connection for at most 10 s
-// before its headers are in, 30 s for its request (bodies are at most 4
-// KB), 60 s for the answer; an idle connection is closed after 2 min.
-var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: time.Minute, Idle: 2 * time.Minute}
-
-// HTTPServer is an http.Server for the board with timeouts t.
-func (s *Server) HTTPServer(t Timeouts) *http.Server {
-	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+// HTTPServer is an http.Server for the board with timeouts t
+// (httpserver.Default in production). A live stream is exempt from the
+// read and write timeouts (events.go): it lasts as long as its page.
+func (s *Server) HTTPServer(t httpserver.Timeouts) *http.Server {
+	return t.Server(s.Handler())
 }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/flow/board"
 )
 
@@ -34,10 +35,12 @@ import (
 type Widgets interface {
 	// VerifyOpenID returns the user an OpenID token from server belongs
 	// to, as the user's homeserver says. A server that could not be
-	// asked wraps gobot.ErrUnavailable; any other error is a refusal.
+	// asked wraps gobot.ErrUnavailable; any other error is a refusal,
+	// and one wrapping a protocol.Refusal (a server gobot will not ask)
+	// has words for the page.
 	VerifyOpenID(ctx context.Context, token, server string) (gobot.UserID, error)
-	// InRoom reports whether user is a member of room (a game's room).
-	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+	// InRoom: who may see a game's widget in its room.
+	Members
 }
 
 // widgetTTL is how long a widget's session (its bearer token) works; the
@@ -372,6 +375,10 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 	if errors.Is(err, gobot.ErrUnavailable) {
 		s.cfg.Log.Warn("web: widget sign-in", "server", clip(in.MatrixServerName), "err", err)
 		reply(http.StatusServiceUnavailable, widgetSession{Message: "Your homeserver could not be asked who you are just now; reload the widget in a moment."})
+		return
+	}
+	if ref := (protocol.Refusal{}); errors.As(err, &ref) { // a server gobot asks nothing (matrix.openid_allow_private)
+		reply(http.StatusForbidden, widgetSession{Message: ref.Error()})
 		return
 	}
 	if err != nil {
