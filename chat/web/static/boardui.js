@@ -88,6 +88,9 @@ window.gobotBoard = function (opt) {
   // A live game's clocks: the state's, and how far the server's clock is
   // ahead of the page's (ms), as of the last state.
   let clocks = null, skew = 0, clockTimer = 0, lastTick = -1;
+  // The colours that accepted the count, with their Done's words.
+  let waiting = {};
+  try { waiting = JSON.parse(body.dataset.waiting || "{}"); } catch (e) { /* none */ }
 
   function clientID() {
     const b = new Uint8Array(16);
@@ -125,7 +128,15 @@ window.gobotBoard = function (opt) {
     const pauseButton = document.querySelector('[data-action="pause"]');
     if (pauseButton) pauseButton.textContent = (body.dataset.pause || "") !== "" ? "Accept pause" : "Pause";
     const undoButton = document.querySelector('[data-action="undo"]');
-    if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
+    if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? undoButton.dataset.answer : "Undo";
+    // A side that accepted the count waits for the other: its Done
+    // says so, and does nothing (chat's words, state.waiting).
+    const doneButton = document.querySelector('[data-action="done"]');
+    if (doneButton) {
+      const w = phase === "scoring" ? waiting[me] : "";
+      doneButton.disabled = !!w;
+      doneButton.textContent = w || "Done";
+    }
     const label = (a, player, vote) => { const b = document.querySelector('[data-action="' + a + '"]'); if (b) b.textContent = voter ? vote : player; };
     label("pass", "Pass", "Vote pass");
     label("resign", "Resign", "Vote resign");
@@ -145,6 +156,7 @@ window.gobotBoard = function (opt) {
     body.dataset.turn = st.turn;
     body.dataset.undo = st.undo;
     body.dataset.pause = st.pause || "";
+    waiting = st.waiting || {};
     body.dataset.version = String(st.v);
     setClocks(st.clock, st.now);
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
