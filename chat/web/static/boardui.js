@@ -141,7 +141,9 @@ window.gobotBoard = function (opt) {
     label("pass", "Pass", "Vote pass");
     label("resign", "Resign", "Vote resign");
     label("confirm", "Yes, resign", "Yes, vote to resign");
+    tap.reserve(body.dataset.role === "player" && phase === "playing");
   }
+  window.addEventListener("resize", () => { if (body.dataset.role === "player") buttons(); });
 
   function apply(st) {
     if (!st || st.v < version) return;
@@ -269,60 +271,13 @@ window.gobotBoard = function (opt) {
     } finally { busy = false; }
   }
 
-  // A tap that cannot misplace a stone: when the player's setting asks
-  // for it (body[data-confirm]: touch, the default, on a touch screen or
-  // a window under 600 px wide; always; never), a tap puts a ghost stone
-  // of the player's colour there and shows a "Play E5" button
-  // (data-action="submit", data-pending="E5"); only the button plays,
-  // another tap moves the ghost. With a mouse, hovering shows the ghost.
+  // A tap that cannot misplace a stone (tap.js): the ghost of the
+  // player's colour and its "Play E5" button in a place of its own.
+  const tap = window.gobotTap({ board: board, root: document, color: () => body.dataset.color });
   let pending = "";
-  function confirming() {
-    const mode = body.dataset.confirm || "touch";
-    if (mode === "always") return true;
-    if (mode === "never") return false;
-    return matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
-  }
-  // ghost puts a translucent stone of the player's colour on point (one
-  // per kind: the tap waiting for its button, the mouse's hover). The
-  // point's square under it, which shows hover and focus, is marked
-  // data-ghosted and left clear, so the ghost reads as a stone.
-  function ghost(point, kind) {
-    board.querySelectorAll(".ghost." + kind).forEach((g) => g.remove());
-    board.querySelectorAll("[data-ghosted~=" + kind + "]").forEach((p) => {
-      const rest = p.dataset.ghosted.split(" ").filter((k) => k !== kind).join(" ");
-      if (rest) p.dataset.ghosted = rest; else delete p.dataset.ghosted;
-    });
-    const pt = point ? board.querySelector('[data-point="' + point + '"]') : null;
-    const stones = board.querySelector(".stones");
-    if (!pt || pt.dataset.stone || !stones) return false;
-    const u = document.createElementNS("http://www.w3.org/2000/svg", "use");
-    u.setAttribute("href", body.dataset.color === "white" ? "#w" : "#b");
-    u.setAttribute("x", String(Number(pt.getAttribute("x")) + 20)); // the point's square is 40 wide (svg.go)
-    u.setAttribute("y", String(Number(pt.getAttribute("y")) + 20));
-    u.setAttribute("class", "ghost " + kind);
-    u.dataset.ghost = point;
-    stones.appendChild(u);
-    pt.dataset.ghosted = ((pt.dataset.ghosted || "") + " " + kind).trim();
-    return true;
-  }
-  function setPending(point) {
-    if (point && !ghost(point, "pending")) point = "";
-    if (!point) ghost("", "pending");
-    pending = point;
-    let b = document.querySelector('[data-action="submit"]');
-    if (!b && !point) return;
-    if (!b) {
-      b = document.createElement("button");
-      b.type = "button";
-      b.dataset.action = "submit";
-      const actions = document.getElementById("actions");
-      if (!actions) return;
-      actions.prepend(b);
-    }
-    b.hidden = !point;
-    b.dataset.pending = point;
-    b.textContent = "Play " + point;
-  }
+  function setPending(point) { tap.set(point); pending = tap.pending(); }
+  function confirming() { return tap.confirming(); }
+  const ghost = tap.ghost;
 
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
