@@ -43,7 +43,7 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 			bv.Clock = "" // a window's end is no clock (gameReply)
 		}
 		if match.LivePaused() { // pause.go
-			bv.Clock = fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", protocol.FormatDuration(match.PauseLeft(now)))
+			bv.Clock = LivePaused(protocol.FormatDuration(match.PauseLeft(now)))
 		} else if p := match.Pause; p != nil && p.Asked != "" {
 			bv.Clock = fmt.Sprintf("%s asks to pause the clocks.", bv.Name(p.Asked))
 		}
@@ -80,6 +80,12 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 		opp := match.Side(match.Find(gobot.SideRoom).Color.Opponent())
 		bv.VoteResignQuestion = fmt.Sprintf("Vote to resign game #%d against %s?", bv.ID, opp.Name(bv.Name))
 	}
+}
+
+// LivePaused is a board's line while a live game's pause runs, with
+// the pause time left ("9m 30s"), which a web board counts down.
+func LivePaused(left string) string {
+	return fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", left)
 }
 
 // The words of the buttons that answer an undo request, in chat and on

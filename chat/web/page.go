@@ -17,6 +17,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
@@ -154,6 +155,10 @@ type side struct {
 	Vote    string
 	Live    bool // a live clock: the players' clocks tick (clock.go)
 
+	// PauseLeft is a live pause's time left, which the page counts down,
+	// in its line's words (PauseBefore, PauseAfter); "" without one.
+	PauseBefore, PauseLeft, PauseAfter string
+
 	// Refused is the colour whose undo request was refused, RefusedText
 	// what its player is told (only their page shows it: board.css).
 	Refused, RefusedText string
@@ -191,6 +196,12 @@ func (s *Server) build(view *board.View) (*snapshot, error) {
 		Refused: colorName(view.UndoRefused), RefusedText: view.RefusedText}
 	sn.Clock = liveClocks(view.Live)
 	sd.Live = sn.Clock != nil
+	if v := sn.Clock; v != nil && v.Paused != "" {
+		// The pause's line in chat's words, its time left a number the
+		// page counts down (boardui.js).
+		sd.PauseBefore, sd.PauseAfter, _ = strings.Cut(say.LivePaused("\x00"), "\x00")
+		sd.PauseLeft = protocol.FormatDuration(view.Live.PauseEnds.Sub(s.now()))
+	}
 	for _, p := range view.Sides {
 		pl := player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove}
 		if v := sn.Clock; v != nil {

@@ -99,8 +99,10 @@ type Clocks struct {
 	Since   time.Time
 	Out     game.Color
 	// Paused is the player to move while a pause (flow/pause.go) stops both
-	// clocks, their clock as it stopped; Empty otherwise.
-	Paused game.Color
+	// clocks, their clock as it stopped; Empty otherwise. PauseEnds is
+	// when the pause ends by itself, its allowance spent.
+	Paused    game.Color
+	PauseEnds time.Time
 }
 
 // liveClocks returns match's clocks when it is played on a live clock.
@@ -121,6 +123,7 @@ func liveClocks(match *gobot.Match, g *game.Game) *Clocks {
 			lc.Clocks[c] = gobot.ClockState{Main: match.Pause.Left}
 		}
 		lc.Paused = c
+		lc.PauseEnds = match.Pause.Since.Add(gobot.PauseAllowance - match.Pause.Used)
 	} else if match.Active() && g.Phase() == game.Playing && !match.Deadline.IsZero() {
 		lc.Running = g.ToMove()
 		lc.Since = match.Deadline.Add(-tc.Budget(match.ClockOf(lc.Running)))

@@ -71,7 +71,23 @@ window.gobotClock = (function () {
     if (v.kind === "byoyomi" || v.kind === "canadian") return s.main === 0 && budget(v, s) > 0 && (s.period < 10000);
     return budget(v, s) < 10000;
   }
-  return { elapse: elapse, budget: budget, show: show, low: low };
+  // duration is protocol.FormatDuration: "9m 30s", "45s", "10m", "1h 5m".
+  function duration(ms) {
+    if (ms < 600000) {
+      const sec = Math.floor(ms / 1000);
+      if (sec <= 0) return "0s";
+      const m = Math.floor(sec / 60), s = sec % 60;
+      if (m === 0) return s + "s";
+      return s === 0 ? m + "m" : m + "m " + s + "s";
+    }
+    const days = Math.floor(ms / 86400000), hours = Math.floor(ms / 3600000) % 24, mins = Math.floor(ms / 60000) % 60;
+    const parts = [];
+    if (days > 0) parts.push(days + "d");
+    if (hours > 0) parts.push(hours + "h");
+    if (mins > 0 && days === 0) parts.push(mins + "m");
+    return parts.join(" ");
+  }
+  return { elapse: elapse, budget: budget, show: show, low: low, duration: duration };
 })();
 
 window.gobotBoard = function (opt) {
@@ -213,6 +229,13 @@ window.gobotBoard = function (opt) {
       el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s) + (clocks.paused === c ? " · paused" : "");
       if (low && secs !== lastTick && (body.dataset.role !== "player" || body.dataset.color === c)) { lastTick = secs; tick(); }
     });
+    // A pause's time left counts down to its end, as the clocks do.
+    const pauseLeft = side.querySelector("[data-pause-left]");
+    if (clocks.paused && clocks.pauseEnds && pauseLeft) {
+      const left = Math.max(0, clocks.pauseEnds - now);
+      pauseLeft.textContent = gobotClock.duration(left);
+      if (left > 0) next = left % 1000 || 1000;
+    }
     if (next) clockTimer = setTimeout(drawClocks, next + 5);
   }
 
