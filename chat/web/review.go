@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/render"
 )
@@ -162,6 +163,32 @@ type reviewState struct {
 	Comment      string    `json:"comment"`
 	Status       string    `json:"status"`
 	Board        string    `json:"board"` // the SVG
+	// Info is the game's information (players with ranks, result, komi,
+	// rules, date) as the header shows it (HTML), the same at every node.
+	Info string `json:"info"`
+}
+
+// reviewInfo is what a review's header says of its game (the SGF's
+// root, or the game reviewed): the players with their ranks, the
+// result, komi, rules, handicap and date; each "" when not known.
+type reviewInfo struct {
+	Black, BlackRank, White, WhiteRank string
+	Result, Komi, Rules, Handicap      string
+	Date, Name                         string
+}
+
+// infoOf is tree t's game information for the header.
+func infoOf(t *game.Tree) reviewInfo {
+	in := t.Info
+	ri := reviewInfo{Black: in.Black, BlackRank: in.BlackRank, White: in.White, WhiteRank: in.WhiteRank,
+		Komi: game.FormatKomi(t.Komi), Rules: t.Rules, Date: in.Date, Name: in.Name}
+	if in.Result != "" {
+		ri.Result = say.ResultText(in.Result)
+	}
+	if t.Handicap >= 2 {
+		ri.Handicap = strconv.Itoa(t.Handicap)
+	}
+	return ri
 }
 
 type present struct {
@@ -173,6 +200,7 @@ type present struct {
 // with the controller's state encoded once.
 type reviewSnap struct {
 	rev   *gobot.Review
+	info  string // the header's game information (reviewState.Info)
 	names map[gobot.UserID]string
 	gen   uint64
 	json  []byte
@@ -239,6 +267,11 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 		fresh = &c
 	}
 	if fresh.json == nil {
+		var info bytes.Buffer
+		if err := s.page.ExecuteTemplate(&info, "review-info", infoOf(fresh.rev.Tree)); err != nil {
+			return nil, err
+		}
+		fresh.info = info.String()
 		st, err := fresh.at(fresh.rev.Node)
 		if err != nil {
 			return nil, err
@@ -266,7 +299,7 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 	}
 	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
 		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
-		Comment: t.Nodes[n].Comment}
+		Comment: t.Nodes[n].Comment, Info: sn.info}
 	for i, k := range st.Line {
 		if k == n {
 			st.At = i
@@ -319,6 +352,7 @@ type reviewPage struct {
 	Line      string // State.Line as numbers between spaces
 	SliderMax int
 	Board     template.HTML
+	Info      template.HTML
 }
 
 // showReview serves a review's page. GET: it reads, it changes nothing.
@@ -338,7 +372,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
-		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board)}
+		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board), Info: template.HTML(sn.info)}
 	for i, n := range sn.state.Line {
 		if i > 0 {
 			d.Line += " "

@@ -205,3 +205,32 @@ func chromedpSetValue(sel, v string) chromedp.Action[chromedp.Void] {
 	return chromedp.SetValue(chromedp.CSS(sel), v)
 }
 func chromedpNavigate(u string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(u) }
+
+// TestBrowserReviewInfo: a review's header shows its game: the players
+// with their ranks, the result, komi, rules and date, at desktop width
+// and on a phone, and again after a move.
+func TestBrowserReviewInfo(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	browser := startBrowser(t)
+	alice := newTab(t, h, browser, "alice")
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	info := func() string {
+		return eval[string](alice, `document.querySelector('[data-game-info]').innerText.replace(/\s+/g, " ").trim()`)
+	}
+	want := regexp.MustCompile(`^alice 6k\? \(Black\) – bob 6k\? \(White\) Black wins by resignation \(B\+R\) komi 6\.5 (?i:japanese) rules 2026-11-25$`)
+	if got := info(); !want.MatchString(got) {
+		t.Errorf("the header reads %q", got)
+	}
+	alice.screenshot("../../docs/review-info.png")
+	alice.click(`[data-action="last"]`)
+	alice.waitMove(5)
+	if got := info(); !want.MatchString(got) {
+		t.Errorf("after a move the header reads %q", got)
+	}
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if got := eval[string](alice, `(() => { const r = document.querySelector('[data-game-info]').getBoundingClientRect(); return r.right <= innerWidth + 0.5 && r.height < 80 ? "ok" : JSON.stringify([r.right, r.height]); })()`); got != "ok" {
+		t.Errorf("on a phone the header does not fit: %s", got)
+	}
+	alice.screenshot("../../docs/review-info-phone.png")
+}

@@ -27,6 +27,7 @@ window.gobotReview = function (opt) {
   const commentText = root.querySelector("[data-comment-text]");
   const presentList = root.querySelector("[data-present]");
   const giveTo = root.querySelector("[data-give-to]");
+  const gameInfo = root.querySelector("[data-game-info]");
   const me = opt.me;
   const how = opt.auth ? { credentials: "omit", headers: opt.auth.headers } : { credentials: "same-origin", headers: {} };
 
@@ -51,6 +52,7 @@ window.gobotReview = function (opt) {
 
   function draw(st) {
     shown = st;
+    if (gameInfo && st.info !== undefined && gameInfo.innerHTML !== st.info) gameInfo.innerHTML = st.info;
     board.innerHTML = st.board;
     status.textContent = st.status;
     moveNumber.textContent = String(st.move);
