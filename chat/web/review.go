@@ -166,6 +166,9 @@ type reviewState struct {
 	// Info is the game's information (players with ranks, result, komi,
 	// rules, date) as the header shows it (HTML), the same at every node.
 	Info string `json:"info"`
+	// ToPlay is the colour a stone played here would be ("black",
+	// "white"): the ghost of a tap waiting for its Play button.
+	ToPlay string `json:"toPlay"`
 }
 
 // reviewInfo is what a review's header says of its game (the SGF's
@@ -299,7 +302,7 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 	}
 	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
 		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
-		Comment: t.Nodes[n].Comment, Info: sn.info}
+		Comment: t.Nodes[n].Comment, Info: sn.info, ToPlay: colorName(t.ToPlay(n))}
 	for i, k := range st.Line {
 		if k == n {
 			st.At = i
@@ -353,6 +356,9 @@ type reviewPage struct {
 	SliderMax int
 	Board     template.HTML
 	Info      template.HTML
+	// Confirm is the viewer's confirmation setting (gobot.Player), which
+	// a tap on the board obeys as on a game's (tap.js).
+	Confirm string
 }
 
 // showReview serves a review's page. GET: it reads, it changes nothing.
@@ -382,6 +388,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 	if sn.rev.Controller == p.User {
 		d.Role = "controller"
 	}
+	d.Confirm = s.confirmOf(r.Context(), p.User)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.page.ExecuteTemplate(w, "review", d); err != nil {

@@ -234,3 +234,55 @@ func TestBrowserReviewInfo(t *testing.T) {
 	}
 	alice.screenshot("../../docs/review-info-phone.png")
 }
+
+// TestBrowserReviewConfirmTap: on a phone the review's board asks a tap
+// to be confirmed as a game's does (tap.js): a tap puts a ghost stone of
+// the colour to play and a "Play" button in a place kept for it, which
+// moves none of the review's buttons; only the button plays the
+// variation. At desktop width a click plays at once.
+func TestBrowserReviewConfirmTap(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	browser := startBrowser(t)
+	alice := newTab(t, h, browser, "alice")
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	alice.waitRole("controller")
+	alice.click(`[data-action="forward"]`)
+	alice.waitMove(1)
+	boxes := func() string {
+		return eval[string](alice, `["first", "back", "forward", "last"].map((a) => { const r = document.querySelector('[data-action="' + a + '"]').getBoundingClientRect();
+			return a + " " + [r.x, r.y].map(Math.round).join(","); }).join("; ")`)
+	}
+	before, v := boxes(), h.storedReview(1).Version
+	alice.tap("G3")
+	if got := alice.pending(); got != `#w G3 / G3 "Play G3"` {
+		t.Fatalf("a tap on G3: %s", got)
+	}
+	if got := boxes(); got != before {
+		t.Errorf("the Play button moved the review's buttons:\nbefore %s\n after %s", before, got)
+	}
+	alice.tap("D4") // another tap moves the ghost
+	if got := alice.pending(); got != `#w D4 / D4 "Play D4"` {
+		t.Fatalf("a second tap, on D4: %s", got)
+	}
+	if h.storedReview(1).Version != v || alice.stone("D4") != "" {
+		t.Fatal("a tap played the variation without the button")
+	}
+	alice.screenshot("../../docs/review-phone-play.png")
+	alice.h.now.Advance(1e9)
+	alice.do("Play D4", chromedp.Tap(chromedp.CSS(`[data-action="submit"]`)))
+	alice.waitStone("D4", "white")
+	alice.waitMove(2)
+	if got := alice.pending(); got != "no ghost / no button" {
+		t.Errorf("after playing: %s", got)
+	}
+
+	// At desktop width a click plays the stone at once.
+	alice.do("desktop", chromedp.EmulateViewport(1000, 1000))
+	alice.play("F4")
+	alice.waitStone("F4", "black")
+	if got := alice.pending(); got != "no ghost / no button" {
+		t.Errorf("a desktop click left %s", got)
+	}
+}

@@ -38,6 +38,15 @@ window.gobotReview = function (opt) {
     controllerId: body.dataset.controllerId, ownerId: body.dataset.owner, present: [], comment: commentText ? commentText.value : "",
   };
   let latest = shown;
+  shown.toPlay = body.dataset.toPlay || "black";
+
+  // A tap that cannot misplace a stone, as on a game's board (tap.js):
+  // with the Stone tool, on a phone (or as the user's setting says), a
+  // tap puts a ghost stone and a "Play E5" button in its own place;
+  // only the button plays.
+  const tap = window.gobotTap({ board: board, root: root, color: () => shown.toPlay });
+  function tool() { return (root.querySelector('input[name="tool"]:checked') || {}).value || "play"; }
+  function reserve() { tap.reserve(controlling() && !latest.closed && tool() === "play"); }
 
   function say(text) { message.textContent = text || ""; }
   function following() { return body.dataset.following === "on"; }
@@ -48,9 +57,12 @@ window.gobotReview = function (opt) {
     body.dataset.owner = latest.ownerId;
     body.dataset.mine = latest.ownerId === me ? "yes" : "no";
     if (controlling()) body.dataset.following = "on";
+    reserve();
+    if (!controlling()) tap.set("");
   }
 
   function draw(st) {
+    const same = st.node === shown.node;
     shown = st;
     if (gameInfo && st.info !== undefined && gameInfo.innerHTML !== st.info) gameInfo.innerHTML = st.info;
     board.innerHTML = st.board;
@@ -63,6 +75,7 @@ window.gobotReview = function (opt) {
     body.dataset.node = String(st.node);
     body.dataset.variation = st.variation ? "yes" : "no";
     body.dataset.closed = st.closed ? "yes" : "no";
+    tap.set(same ? tap.pending() : ""); // the board was drawn again: its ghost too, at the same position
   }
 
   function people(st) {
@@ -144,6 +157,7 @@ window.gobotReview = function (opt) {
       case "give": if (giveTo.value) post({ action: "give", to: giveTo.value }); return;
       case "take": post({ action: "take" }); return;
       case "comment": post({ action: "comment", text: commentText.value }); return;
+      case "submit": { const p = tap.pending(); tap.set(""); if (p) post({ action: "play", point: p }); return; }
     }
   });
 
@@ -152,11 +166,20 @@ window.gobotReview = function (opt) {
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
     if (!pt || !controlling()) return;
-    const tool = (root.querySelector('input[name="tool"]:checked') || {}).value || "play";
-    if (tool === "play") { post({ action: "play", point: pt.dataset.point }); return; }
+    const t = tool();
+    if (t === "play" && tap.confirming()) { tap.set(pt.dataset.point); return; }
+    if (t === "play") { post({ action: "play", point: pt.dataset.point }); return; }
     const label = root.querySelector('input[name="label"]');
-    post({ action: "mark", point: pt.dataset.point, shape: tool, text: label ? label.value : "" });
+    post({ action: "mark", point: pt.dataset.point, shape: t, text: label ? label.value : "" });
   });
+  board.addEventListener("pointerover", (ev) => {
+    const pt = ev.target.closest("[data-point]");
+    if (ev.pointerType !== "mouse" || !pt || !controlling() || tool() !== "play") return;
+    tap.ghost(pt.dataset.point, "hover");
+  });
+  board.addEventListener("pointerleave", () => tap.ghost("", "hover"));
+  root.addEventListener("change", (ev) => { if (ev.target.name === "tool") { tap.set(""); reserve(); } });
+  window.addEventListener("resize", reserve);
 
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("textarea, input, select")) return;
