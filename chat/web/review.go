@@ -166,6 +166,11 @@ type reviewState struct {
 	// Info is the game's information (players with ranks, result, komi,
 	// rules, date) as the header shows it (HTML), the same at every node.
 	Info string `json:"info"`
+	// Tree is the review's whole tree, for its move list: each node's
+	// parent and move ("B D4", "W pass", "" for none), by index; a
+	// node's children in the order of their indices, the first the
+	// main line. The same at every node of one version.
+	Tree json.RawMessage `json:"tree"`
 	// ToPlay is the colour a stone played here would be ("black",
 	// "white"): the ghost of a tap waiting for its Play button.
 	ToPlay string `json:"toPlay"`
@@ -178,6 +183,23 @@ type reviewInfo struct {
 	Black, BlackRank, White, WhiteRank string
 	Result, Komi, Rules, Handicap      string
 	Date, Name                         string
+}
+
+// treeJSON is t as the move list reads it (reviewState.Tree): a list
+// of [parent, move] by node, [[-1,""],[0,"B E5"],[1,"W C3"],[1,"W G3"]].
+func treeJSON(t *game.Tree) (json.RawMessage, error) {
+	out := make([][2]any, len(t.Nodes))
+	for i, n := range t.Nodes {
+		move := ""
+		if m := n.Move; m.Color != game.Empty {
+			move = m.Color.String() + " pass"
+			if !m.Point.IsPass() {
+				move = m.Color.String() + " " + m.Point.GTP(t.Height)
+			}
+		}
+		out[i] = [2]any{n.Parent, move}
+	}
+	return json.Marshal(out)
 }
 
 // infoOf is tree t's game information for the header.
@@ -203,7 +225,8 @@ type present struct {
 // with the controller's state encoded once.
 type reviewSnap struct {
 	rev   *gobot.Review
-	info  string // the header's game information (reviewState.Info)
+	info  string          // the header's game information (reviewState.Info)
+	tree  json.RawMessage // the move list's tree (reviewState.Tree)
 	names map[gobot.UserID]string
 	gen   uint64
 	json  []byte
@@ -275,6 +298,9 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 			return nil, err
 		}
 		fresh.info = info.String()
+		if fresh.tree, err = treeJSON(fresh.rev.Tree); err != nil {
+			return nil, err
+		}
 		st, err := fresh.at(fresh.rev.Node)
 		if err != nil {
 			return nil, err
@@ -302,7 +328,7 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 	}
 	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
 		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
-		Comment: t.Nodes[n].Comment, Info: sn.info, ToPlay: colorName(t.ToPlay(n))}
+		Comment: t.Nodes[n].Comment, Info: sn.info, Tree: sn.tree, ToPlay: colorName(t.ToPlay(n))}
 	for i, k := range st.Line {
 		if k == n {
 			st.At = i
@@ -312,6 +338,14 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 		st.Present = append(st.Present, present{ID: string(u), Name: sn.names[u]})
 	}
 	ov := &overlay{marks: t.Nodes[n].Marks, variation: map[game.Point]bool{}}
+	if kids := t.Nodes[n].Children; len(kids) > 1 { // a branch: letter each variation's next stone
+		ov.next = map[game.Point]string{}
+		for i, k := range kids {
+			if m := t.Nodes[k].Move; m.Color != game.Empty && !m.Point.IsPass() && i < 26 {
+				ov.next[m.Point] = string(rune('A' + i))
+			}
+		}
+	}
 	for i, k := range placed {
 		if k >= 0 && !t.OnMainLine(k) {
 			ov.variation[game.Pt(i%t.Width, i/t.Width)] = true

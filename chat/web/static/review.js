@@ -28,6 +28,7 @@ window.gobotReview = function (opt) {
   const presentList = root.querySelector("[data-present]");
   const giveTo = root.querySelector("[data-give-to]");
   const gameInfo = root.querySelector("[data-game-info]");
+  const treeBox = root.querySelector("[data-tree]");
   const me = opt.me;
   const how = opt.auth ? { credentials: "omit", headers: opt.auth.headers } : { credentials: "same-origin", headers: {} };
 
@@ -76,6 +77,76 @@ window.gobotReview = function (opt) {
     body.dataset.variation = st.variation ? "yes" : "no";
     body.dataset.closed = st.closed ? "yes" : "no";
     tap.set(same ? tap.pending() : ""); // the board was drawn again: its ghost too, at the same position
+    drawTree(st);
+  }
+
+  // The move list: the main line and, under the move each is an
+  // alternative to, its variations, each a line of its own, nested; a
+  // branch's moves are lettered as on the board (A the main line's,
+  // then B, C…). Drawn again only when the tree grew (nodes are only
+  // added); the shown position is marked (aria-current) and kept in
+  // view. A click goes there, as the arrows do.
+  let tree = null, kids = [], treeSize = -1;
+  function drawTree(st) {
+    if (!treeBox || !st.tree) return;
+    if (st.tree.length !== treeSize) {
+      tree = st.tree;
+      treeSize = tree.length;
+      kids = tree.map(() => []);
+      tree.forEach((n, i) => { if (n[0] >= 0) kids[n[0]].push(i); });
+      const number = tree.map(() => 0);
+      tree.forEach((n, i) => { if (n[0] >= 0) number[i] = number[n[0]] + (n[1] ? 1 : 0); });
+      const siblings = (k) => k === 0 ? [0] : kids[tree[k][0]];
+      const item = (k) => {
+        const li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.node = String(k);
+        const sibs = siblings(k);
+        const letter = sibs.length > 1 ? String.fromCharCode(65 + sibs.indexOf(k)) : "";
+        const [c, p] = (tree[k][1] || "").split(" ");
+        b.textContent = k === 0 ? "Start" : (letter ? letter + ") " : "") + number[k] + (c ? " " + c + " " + p : "");
+        b.setAttribute("aria-label", k === 0 ? "Start" : "Move " + number[k] + (c ? ", " + (c === "B" ? "Black" : "White") + " " + p : "") + (letter ? ", variation " + letter : ""));
+        if (letter && letter !== "A") b.className = "var";
+        li.appendChild(b);
+        return li;
+      };
+      const line = (k) => {
+        const ol = document.createElement("ol");
+        for (let at = k; at !== undefined; at = kids[at][0]) {
+          const li = item(at);
+          ol.appendChild(li);
+          const sibs = siblings(at);
+          if (sibs.length > 1 && sibs[0] === at) {
+            const ul = document.createElement("ul");
+            ul.setAttribute("aria-label", "Variations of move " + number[at]);
+            sibs.slice(1).forEach((v) => { const vl = document.createElement("li"); vl.appendChild(line(v)); ul.appendChild(vl); });
+            li.appendChild(ul);
+          }
+        }
+        return ol;
+      };
+      treeBox.replaceChildren(line(0));
+    }
+    treeBox.querySelectorAll("[aria-current]").forEach((b) => b.removeAttribute("aria-current"));
+    const cur = treeBox.querySelector('[data-node="' + st.node + '"]');
+    if (cur) {
+      cur.setAttribute("aria-current", "step");
+      const box = treeBox.getBoundingClientRect(), r = cur.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) treeBox.scrollTop += r.top - box.top - box.height / 2;
+    }
+  }
+
+  // sibling is the variation beside the shown one (d: -1 the one
+  // before, +1 the one after), at the nearest branch above it.
+  function sibling(d) {
+    if (!tree) return undefined;
+    for (let at = shown.node; at > 0; at = tree[at][0]) {
+      const sibs = kids[tree[at][0]];
+      const i = sibs.indexOf(at) + d;
+      if (sibs.length > 1 && i >= 0 && i < sibs.length) return sibs[i];
+    }
+    return undefined;
   }
 
   function people(st) {
@@ -161,6 +232,13 @@ window.gobotReview = function (opt) {
     }
   });
 
+  if (treeBox) {
+    treeBox.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button[data-node]");
+      if (b) { const n = Number(b.dataset.node); step(() => n); }
+    });
+  }
+
   slider.addEventListener("change", () => { const i = Number(slider.value); step(() => shown.line[i]); });
 
   board.addEventListener("click", (ev) => {
@@ -185,6 +263,9 @@ window.gobotReview = function (opt) {
     if (ev.target.closest("textarea, input, select")) return;
     const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
     if (keys[ev.key]) { ev.preventDefault(); step(() => target(keys[ev.key])); }
+    // Up and Down: the variation before or after the shown one.
+    const d = { ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (d) { ev.preventDefault(); step(() => sibling(d)); }
   });
 
   if (opt.state) {
