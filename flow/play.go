@@ -229,6 +229,7 @@ func Undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (U
 	switch {
 	case refuse && theirs:
 		m.UndoBy = ""
+		m.UndoRefused = &gobot.UndoRefusal{Asked: asker, By: u, Moves: l.G.MoveCount()}
 		return Undone{Answer: UndoRefused, Asked: asker}, nil
 	case refuse:
 		return Undone{}, NoUndoAsked{}
@@ -317,6 +318,9 @@ func MarkDead(l *Loaded, words []string) (Marked, error) {
 		if before[i] && !l.G.Accepted(c) {
 			out.Withdrew = append(out.Withdrew, c)
 		}
+	}
+	if len(out.Withdrew) > 0 { // a board says so (board.View.Withdrawn)
+		l.Match.Withdrawn = &gobot.Withdrawal{Colors: out.Withdrew, Moves: l.G.MoveCount()}
 	}
 	return out, nil
 }

@@ -118,7 +118,7 @@ type activity struct {
 const codeTTL = 10 * time.Minute
 
 func (s *Server) enableActivity(d DiscordActivity) error {
-	page, err := template.ParseFS(activityFiles, "activity.html", "controls.html")
+	page, err := template.New("activity").Funcs(pageFuncs).ParseFS(activityFiles, "activity.html", "controls.html")
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/render"
 )
@@ -181,6 +182,57 @@ type reviewState struct {
 	Comment      string    `json:"comment"`
 	Status       string    `json:"status"`
 	Board        string    `json:"board"` // the SVG
+	// Info is the game's information (players with ranks, result, komi,
+	// rules, date) as the header shows it (HTML), the same at every node.
+	Info string `json:"info"`
+	// Tree is the review's whole tree, for its move list: each node's
+	// parent and move ("B D4", "W pass", "" for none), by index; a
+	// node's children in the order of their indices, the first the
+	// main line. The same at every node of one version.
+	Tree json.RawMessage `json:"tree"`
+	// ToPlay is the colour a stone played here would be ("black",
+	// "white"): the ghost of a tap waiting for its Play button.
+	ToPlay string `json:"toPlay"`
+}
+
+// reviewInfo is what a review's header says of its game (the SGF's
+// root, or the game reviewed): the players with their ranks, the
+// result, komi, rules, handicap and date; each "" when not known.
+type reviewInfo struct {
+	Black, BlackRank, White, WhiteRank string
+	Result, Komi, Rules, Handicap      string
+	Date, Name                         string
+}
+
+// treeJSON is t as the move list reads it (reviewState.Tree): a list
+// of [parent, move] by node, [[-1,""],[0,"B E5"],[1,"W C3"],[1,"W G3"]].
+func treeJSON(t *game.Tree) (json.RawMessage, error) {
+	out := make([][2]any, len(t.Nodes))
+	for i, n := range t.Nodes {
+		move := ""
+		if m := n.Move; m.Color != game.Empty {
+			move = m.Color.String() + " pass"
+			if !m.Point.IsPass() {
+				move = m.Color.String() + " " + m.Point.GTP(t.Height)
+			}
+		}
+		out[i] = [2]any{n.Parent, move}
+	}
+	return json.Marshal(out)
+}
+
+// infoOf is tree t's game information for the header.
+func infoOf(t *game.Tree) reviewInfo {
+	in := t.Info
+	ri := reviewInfo{Black: in.Black, BlackRank: in.BlackRank, White: in.White, WhiteRank: in.WhiteRank,
+		Komi: game.FormatKomi(t.Komi), Rules: t.Rules, Date: in.Date, Name: in.Name}
+	if in.Result != "" {
+		ri.Result = say.ResultText(in.Result)
+	}
+	if t.Handicap >= 2 {
+		ri.Handicap = strconv.Itoa(t.Handicap)
+	}
+	return ri
 }
 
 type present struct {
@@ -192,6 +244,8 @@ type present struct {
 // with the controller's state encoded once.
 type reviewSnap struct {
 	rev   *gobot.Review
+	info  string          // the header's game information (reviewState.Info)
+	tree  json.RawMessage // the move list's tree (reviewState.Tree)
 	names map[gobot.UserID]string
 	gen   uint64
 	json  []byte
@@ -259,6 +313,14 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 		fresh = &c
 	}
 	if fresh.json == nil {
+		var info bytes.Buffer
+		if err := s.page.ExecuteTemplate(&info, "review-info", infoOf(fresh.rev.Tree)); err != nil {
+			return nil, err
+		}
+		fresh.info = info.String()
+		if fresh.tree, err = treeJSON(fresh.rev.Tree); err != nil {
+			return nil, err
+		}
 		st, err := fresh.at(fresh.rev.Node)
 		if err != nil {
 			return nil, err
@@ -286,7 +348,7 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 	}
 	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
 		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
-		Comment: t.Nodes[n].Comment}
+		Comment: t.Nodes[n].Comment, Info: sn.info, Tree: sn.tree, ToPlay: colorName(t.ToPlay(n))}
 	for i, k := range st.Line {
 		if k == n {
 			st.At = i
@@ -296,6 +358,14 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 		st.Present = append(st.Present, present{ID: string(u), Name: sn.names[u]})
 	}
 	ov := &overlay{marks: t.Nodes[n].Marks, variation: map[game.Point]bool{}}
+	if kids := t.Nodes[n].Children; len(kids) > 1 { // a branch: letter each variation's next stone
+		ov.next = map[game.Point]string{}
+		for i, k := range kids {
+			if m := t.Nodes[k].Move; m.Color != game.Empty && !m.Point.IsPass() && i < 26 {
+				ov.next[m.Point] = string(rune('A' + i))
+			}
+		}
+	}
 	for i, k := range placed {
 		if k >= 0 && !t.OnMainLine(k) {
 			ov.variation[game.Pt(i%t.Width, i/t.Width)] = true
@@ -339,6 +409,10 @@ type reviewPage struct {
 	Line      string // State.Line as numbers between spaces
 	SliderMax int
 	Board     template.HTML
+	Info      template.HTML
+	// Confirm is the viewer's confirmation setting (gobot.Player), which
+	// a tap on the board obeys as on a game's (tap.js).
+	Confirm string
 }
 
 // showReview serves a review's page. GET: it reads, it changes nothing.
@@ -358,7 +432,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
-		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board)}
+		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board), Info: template.HTML(sn.info)}
 	for i, n := range sn.state.Line {
 		if i > 0 {
 			d.Line += " "
@@ -368,6 +442,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 	if sn.rev.Controller == p.User {
 		d.Role = "controller"
 	}
+	d.Confirm = s.confirmOf(r.Context(), p.User)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.page.ExecuteTemplate(w, "review", d); err != nil {

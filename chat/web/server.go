@@ -160,7 +160,7 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
 		return nil, err
 	}
-	page, err := template.ParseFS(files, "page.html", "widget.html", "review.html", "controls.html")
+	page, err := template.New("page").Funcs(pageFuncs).ParseFS(files, "page.html", "widget.html", "review.html", "controls.html")
 	if err != nil {
 		return nil, err
 	}
