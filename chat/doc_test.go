@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/say"
 )
 
@@ -72,6 +73,9 @@ func commandsDoc(cmds []Command) string {
 			if a.Help != "" {
 				args = append(args, fmt.Sprintf("- `%s`: %s", a.Name, a.Help))
 			}
+		}
+		if c.Attachment != "" {
+			args = append(args, "- a file: "+guide.AttachmentHelp(c.Attachment))
 		}
 		if len(args) > 0 {
 			sb.WriteString("\n" + strings.Join(args, "\n") + "\n")

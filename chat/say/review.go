@@ -62,7 +62,7 @@ func ReviewOpen(rev *gobot.Review) string {
 
 // SGFTooBig refuses an attached file of size bytes, too big to review.
 func SGFTooBig(size int) error {
-	return Refusef("The attached file is %d KB; a file to review is at most %d KB.", size>>10, protocol.MaxRequestFile>>10)
+	return Refusef("%s", protocol.FileTooBig("The attached file", int64(size)))
 }
 
 // SGFUnread refuses an attached file that is no SGF record
