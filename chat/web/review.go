@@ -98,7 +98,7 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
 		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
-			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
+			s.askSwitch(w, switchQuestion{On: "on review " + rid.Ref(), What: "review", Verb: "act",
 				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
 		}
@@ -337,7 +337,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusServiceUnavailable, "The review could not be read just now; try again in a moment.")
 		return
 	}
-	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
+	d := reviewPage{Title: fmt.Sprintf("Review %s · %s", p.Review.Ref(), sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
 		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board)}
 	for i, n := range sn.state.Line {
 		if i > 0 {

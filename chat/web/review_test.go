@@ -353,7 +353,7 @@ func TestReviewLinkReset(t *testing.T) {
 	stream, done := bob.events()
 	defer done()
 	r := h.cmd("bob", "review", "reset")
-	if r.Error || !strings.Contains(r.Text, "Your earlier links to review #1 no longer work") {
+	if r.Error || !strings.Contains(r.Text, "Your earlier links to review r1 no longer work") {
 		t.Fatalf("review reset: %+v", r)
 	}
 	fresh := reviewLinkIn.FindString(r.Text)
@@ -396,7 +396,7 @@ func TestReviewLinkReset(t *testing.T) {
 	if r := h.cmd("bob", "review", "reset"); !r.Error || !strings.Contains(r.Text, "say which") {
 		t.Errorf("a reset naming none of two: %+v", r)
 	}
-	if r := h.cmd("bob", "review", "reset", "#7"); !r.Error || !strings.Contains(r.Text, "no open review #7") {
+	if r := h.cmd("bob", "review", "reset", "r7"); !r.Error || !strings.Contains(r.Text, "no open review r7") {
 		t.Errorf("a reset of a review that does not exist: %+v", r)
 	}
 	if h.storedReview(1).Version != v {
