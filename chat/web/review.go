@@ -395,47 +395,63 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, code int, msg string, st *r
 	w.Write(b)
 }
 
-// reviewActionOf reads a POST's form into a review action.
-func reviewActionOf(f map[string][]string, t *game.Tree) (gobot.ReviewAction, bool) {
+// reviewActionOf reads a POST's form into a review action; refused, if
+// not empty, says what is wrong with it (a point off the board in the
+// words every command uses: protocol.PointError).
+func reviewActionOf(f map[string][]string, t *game.Tree) (a gobot.ReviewAction, refused string) {
 	get := func(k string) string {
 		if v := f[k]; len(v) > 0 {
 			return v[0]
 		}
 		return ""
 	}
-	a := gobot.ReviewAction{Kind: get("action")}
-	point := func() (game.Point, bool) {
-		p, err := game.ParseGTP(get("point"), t.Width, t.Height)
-		return p, err == nil && validPoint(strings.ToUpper(get("point")))
+	const notAnAction = "That is not an action of this page; nothing was changed."
+	a = gobot.ReviewAction{Kind: get("action")}
+	point := func() (game.Point, string) {
+		word := get("point")
+		p, err := game.ParseGTP(word, t.Width, t.Height)
+		if err == nil && !validPoint(strings.ToUpper(word)) {
+			err = game.ErrBadCoord // " D4", "d04": not as the page writes points
+		}
+		if err != nil {
+			return p, protocol.PointError(word, t.Width, t.Height, err) + " Nothing was changed."
+		}
+		return p, ""
 	}
-	var ok bool
 	switch a.Kind {
 	case "goto":
 		var err error
-		a.Node, err = strconv.Atoi(get("node"))
-		return a, err == nil
+		if a.Node, err = strconv.Atoi(get("node")); err != nil {
+			return a, notAnAction
+		}
+		return a, ""
 	case "play":
 		if get("point") == "pass" {
 			a.Point = game.Pass
-			return a, true
+			return a, ""
 		}
-		a.Point, ok = point()
-		return a, ok
+		a.Point, refused = point()
+		return a, refused
 	case "mark":
-		a.Mark.Point, ok = point()
+		a.Mark.Point, refused = point()
 		shape, known := game.ParseMarkShape(get("shape"))
 		a.Mark.Shape, a.Mark.Text = shape, get("text")
-		return a, ok && known
+		if refused == "" && !known {
+			refused = notAnAction
+		}
+		return a, refused
 	case "comment":
 		a.Text = get("text")
-		return a, true
+		return a, ""
 	case "give":
-		a.To = gobot.UserID(get("to"))
-		return a, a.To != ""
+		if a.To = gobot.UserID(get("to")); a.To == "" {
+			return a, notAnAction
+		}
+		return a, ""
 	case "take":
-		return a, true
+		return a, ""
 	}
-	return a, false
+	return a, notAnAction
 }
 
 // reviewAct takes one change from the review's page: checks the session,
@@ -465,9 +481,9 @@ func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
 		s.reviewAnswer(w, http.StatusServiceUnavailable, "The review could not be read just now; nothing was changed.", nil)
 		return
 	}
-	a, ok := reviewActionOf(r.PostForm, sn.rev.Tree)
-	if !ok {
-		s.reviewAnswer(w, http.StatusBadRequest, "That is not an action of this page; nothing was changed.", &sn.state)
+	a, refused := reviewActionOf(r.PostForm, sn.rev.Tree)
+	if refused != "" {
+		s.reviewAnswer(w, http.StatusBadRequest, refused, &sn.state)
 		return
 	}
 	_, err = s.cfg.Bot.ReviewAct(r.Context(), p.Review, p.User, a)
