@@ -557,6 +557,8 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.quit: // shutting down (EndStreams)
+			return
 		case <-wake:
 		case <-tick.C:
 			if _, err := w.Write([]byte(": ping\n\n")); err != nil {

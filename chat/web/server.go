@@ -113,6 +113,10 @@ type Server struct {
 	checks        *places // the OpenID checks under way (by server, by client)
 	streams       *places // the live streams open (by session, by client: events.go)
 	reviews       *reviewSnaps
+	// quit is closed when the server shuts down (EndStreams): the live
+	// streams end, which http.Server.Shutdown does not do by itself.
+	quit     chan struct{}
+	quitOnce sync.Once
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -161,7 +165,8 @@ func New(cfg Config) (*Server, error) {
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
-		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps()}
+		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps(),
+		quit: make(chan struct{})}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)
@@ -217,10 +222,23 @@ type Timeouts struct {
 // KB), 60 s for the answer; an idle connection is closed after 2 min.
 var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: time.Minute, Idle: 2 * time.Minute}
 
-// HTTPServer is an http.Server for the board with timeouts t.
+// HTTPServer is an http.Server for the board with timeouts t. Its
+// Shutdown ends the live streams (EndStreams) and so returns once the
+// requests in flight are answered, instead of waiting for its deadline
+// on pages that stay open.
 func (s *Server) HTTPServer(t Timeouts) *http.Server {
-	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+	hs.RegisterOnShutdown(s.EndStreams)
+	return hs
 }
+
+// EndStreams ends the live streams (a game's, a review's) open now and
+// any opened after: each answers its page's request, which ends as a
+// stream ends (the page's EventSource tries again, and finds the
+// board when it is back). http.Server.Shutdown waits for every
+// request to be answered, and a stream is answered only when its page
+// goes, so a server shutting down calls this first; HTTPServer's does.
+func (s *Server) EndStreams() { s.quitOnce.Do(func() { close(s.quit) }) }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.
 func CheckPublicURL(raw string) (*url.URL, error) {
