@@ -106,6 +106,12 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		rep.Withdraw = true
 		return rep, then
 	}
+	if r.File != nil && cmd.Attachment == "" {
+		// A file with a command that takes none (a Matrix m.file's
+		// caption, a terminal line ending in < PATH) is not dropped
+		// unread: the caller meant it for something.
+		return b.errorReply(say.TakesNoFile(cmd.Name, b.fileTakers())), then
+	}
 	args, err := protocol.ParseArgs(cmd.Decl(), &r)
 	if err != nil {
 		return b.errorReply(err), then
@@ -397,4 +403,15 @@ func (b *Bot) query(ctx context.Context, fn func(gobot.Tx) error) error {
 
 func (b *Bot) write(ctx context.Context, fn func(gobot.Tx) error) error {
 	return b.store.Update(ctx, fn)
+}
+
+// fileTakers are the commands that take an attached file.
+func (b *core) fileTakers() []string {
+	var names []string
+	for _, c := range b.commands {
+		if c.Attachment != "" {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }

@@ -104,6 +104,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.quit: // shutting down (EndStreams)
+			return
 		case <-wake:
 		case <-tick.C:
 			if revocable && errors.Is(s.current(r.Context(), p), ErrRevoked) {

@@ -107,7 +107,7 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
 		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User && s.reviewCurrent(r.Context(), held) == nil {
-			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
+			s.askSwitch(w, switchQuestion{On: "on review " + rid.Ref(), What: "review", Verb: "act",
 				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
 		}
@@ -431,7 +431,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusServiceUnavailable, "The review could not be read just now; try again in a moment.")
 		return
 	}
-	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
+	d := reviewPage{Title: fmt.Sprintf("Review %s · %s", p.Review.Ref(), sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
 		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board), Info: template.HTML(sn.info)}
 	for i, n := range sn.state.Line {
 		if i > 0 {
@@ -567,47 +567,63 @@ func writeJSON(w http.ResponseWriter, code int, b []byte) {
 	w.Write(b)
 }
 
-// reviewActionOf reads a POST's form into a review action.
-func reviewActionOf(f map[string][]string, t *game.Tree) (gobot.ReviewAction, bool) {
+// reviewActionOf reads a POST's form into a review action; refused, if
+// not empty, says what is wrong with it (a point off the board in the
+// words every command uses: protocol.PointError).
+func reviewActionOf(f map[string][]string, t *game.Tree) (a gobot.ReviewAction, refused string) {
 	get := func(k string) string {
 		if v := f[k]; len(v) > 0 {
 			return v[0]
 		}
 		return ""
 	}
-	a := gobot.ReviewAction{Kind: get("action")}
-	point := func() (game.Point, bool) {
-		p, err := game.ParseGTP(get("point"), t.Width, t.Height)
-		return p, err == nil && validPoint(strings.ToUpper(get("point")))
+	const notAnAction = "That is not an action of this page; nothing was changed."
+	a = gobot.ReviewAction{Kind: get("action")}
+	point := func() (game.Point, string) {
+		word := get("point")
+		p, err := game.ParseGTP(word, t.Width, t.Height)
+		if err == nil && !validPoint(strings.ToUpper(word)) {
+			err = game.ErrBadCoord // " D4", "d04": not as the page writes points
+		}
+		if err != nil {
+			return p, protocol.PointError(word, t.Width, t.Height, err) + " Nothing was changed."
+		}
+		return p, ""
 	}
-	var ok bool
 	switch a.Kind {
 	case "goto":
 		var err error
-		a.Node, err = strconv.Atoi(get("node"))
-		return a, err == nil
+		if a.Node, err = strconv.Atoi(get("node")); err != nil {
+			return a, notAnAction
+		}
+		return a, ""
 	case "play":
 		if get("point") == "pass" {
 			a.Point = game.Pass
-			return a, true
+			return a, ""
 		}
-		a.Point, ok = point()
-		return a, ok
+		a.Point, refused = point()
+		return a, refused
 	case "mark":
-		a.Mark.Point, ok = point()
+		a.Mark.Point, refused = point()
 		shape, known := game.ParseMarkShape(get("shape"))
 		a.Mark.Shape, a.Mark.Text = shape, get("text")
-		return a, ok && known
+		if refused == "" && !known {
+			refused = notAnAction
+		}
+		return a, refused
 	case "comment":
 		a.Text = get("text")
-		return a, true
+		return a, ""
 	case "give":
-		a.To = gobot.UserID(get("to"))
-		return a, a.To != ""
+		if a.To = gobot.UserID(get("to")); a.To == "" {
+			return a, notAnAction
+		}
+		return a, ""
 	case "take":
-		return a, true
+		return a, ""
 	}
-	return a, false
+	return a, notAnAction
 }
 
 // reviewAct takes one change from the review's page: checks the session,
@@ -637,9 +653,9 @@ func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
 		s.reviewAnswer(w, http.StatusServiceUnavailable, "The review could not be read just now; nothing was changed.", nil)
 		return
 	}
-	a, ok := reviewActionOf(r.PostForm, sn.rev.Tree)
-	if !ok {
-		s.reviewAnswer(w, http.StatusBadRequest, "That is not an action of this page; nothing was changed.", &sn.state)
+	a, refused := reviewActionOf(r.PostForm, sn.rev.Tree)
+	if refused != "" {
+		s.reviewAnswer(w, http.StatusBadRequest, refused, &sn.state)
 		return
 	}
 	_, err = s.cfg.Bot.ReviewAct(r.Context(), p.Review, p.User, a)
@@ -712,6 +728,8 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.quit: // shutting down (EndStreams)
 			return
 		case <-wake:
 		case <-tick.C:

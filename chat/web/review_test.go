@@ -182,10 +182,11 @@ func TestReviewPage(t *testing.T) {
 		{bob, url.Values{"action": {"play"}, "point": {"D4"}}, 200, "alice has control"},
 		{bob, url.Values{"action": {"goto"}, "node": {"3"}}, 200, "alice has control"},
 		{alice, url.Values{"action": {"fly"}}, 400, "not an action"},
-		{alice, url.Values{"action": {"play"}, "point": {"Z99"}}, 400, "not an action"},
-		{alice, url.Values{"action": {"play"}, "point": {strings.Repeat("x", 3000)}}, 400, "not an action"},
+		{alice, url.Values{"action": {"play"}, "point": {"Z99"}}, 400, "Z99 is off the board: this "},
+		{alice, url.Values{"action": {"play"}, "point": {strings.Repeat("x", 3000)}}, 400, "isn't a point: write a column letter and a row number, like D4. Nothing was changed."},
 		{alice, url.Values{"action": {"goto"}, "node": {"99"}}, 200, "not in this review"},
-		{alice, url.Values{"action": {"mark"}, "point": {"Z9"}, "shape": {"circle"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"mark"}, "point": {"Z9"}, "shape": {"circle"}}, 400, "Z9 is off the board: this "},
+		{alice, url.Values{"action": {"mark"}, "point": {"I5"}, "shape": {"circle"}}, 400, "there is no column I on a go board"},
 		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"star"}}, 400, "not an action"},
 		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"label"}, "text": {"TOOLONG"}}, 200, "label of 1 to 4"},
 		{alice, url.Values{"action": {"comment"}, "text": {strings.Repeat("x", 2001)}}, 200, "at most 2000 bytes"},
@@ -355,7 +356,7 @@ func TestReviewLinkReset(t *testing.T) {
 	stream, done := bob.events()
 	defer done()
 	r := h.cmd("bob", "review", "reset")
-	if r.Error || !strings.Contains(r.Text, "Your earlier links to review #1 no longer work") {
+	if r.Error || !strings.Contains(r.Text, "Your earlier links to review r1 no longer work") {
 		t.Fatalf("review reset: %+v", r)
 	}
 	fresh := reviewLinkIn.FindString(r.Text)
@@ -398,7 +399,7 @@ func TestReviewLinkReset(t *testing.T) {
 	if r := h.cmd("bob", "review", "reset"); !r.Error || !strings.Contains(r.Text, "say which") {
 		t.Errorf("a reset naming none of two: %+v", r)
 	}
-	if r := h.cmd("bob", "review", "reset", "#7"); !r.Error || !strings.Contains(r.Text, "no open review #7") {
+	if r := h.cmd("bob", "review", "reset", "r7"); !r.Error || !strings.Contains(r.Text, "no open review r7") {
 		t.Errorf("a reset of a review that does not exist: %+v", r)
 	}
 	if h.storedReview(1).Version != v {

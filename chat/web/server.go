@@ -121,6 +121,10 @@ type Server struct {
 	streams       *places // the live streams open (by session, by client: events.go)
 	reviews       *reviewSnaps
 	sending       sync.WaitGroup // the answered clicks' messages being sent (act.go)
+	// quit is closed when the server shuts down (EndStreams): the live
+	// streams end, which http.Server.Shutdown does not do by itself.
+	quit     chan struct{}
+	quitOnce sync.Once
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -170,7 +174,8 @@ func New(cfg Config) (*Server, error) {
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
-		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps()}
+		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps(),
+		quit: make(chan struct{})}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)
@@ -215,10 +220,23 @@ func filesOnly(fsys fs.FS) http.Handler {
 
 // HTTPServer is an http.Server for the board with timeouts t
 // (httpserver.Default in production). A live stream is exempt from the
-// read and write timeouts (events.go): it lasts as long as its page.
+// read and write timeouts (events.go): it lasts as long as its page. Its
+// Shutdown ends the live streams (EndStreams) and so returns once the
+// requests in flight are answered, instead of waiting for its deadline
+// on pages that stay open.
 func (s *Server) HTTPServer(t httpserver.Timeouts) *http.Server {
-	return t.Server(s.Handler())
+	hs := t.Server(s.Handler())
+	hs.RegisterOnShutdown(s.EndStreams)
+	return hs
 }
+
+// EndStreams ends the live streams (a game's, a review's) open now and
+// any opened after: each answers its page's request, which ends as a
+// stream ends (the page's EventSource tries again, and finds the
+// board when it is back). http.Server.Shutdown waits for every
+// request to be answered, and a stream is answered only when its page
+// goes, so a server shutting down calls this first; HTTPServer's does.
+func (s *Server) EndStreams() { s.quitOnce.Do(func() { close(s.quit) }) }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.
 func CheckPublicURL(raw string) (*url.URL, error) {

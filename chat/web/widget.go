@@ -430,7 +430,7 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 func (s *Server) reviewWidgetOpen(ctx context.Context, id gobot.ReviewID, user gobot.UserID) (int, widgetSession) {
 	sn, err := s.reviewSnapshot(ctx, id)
 	if errors.Is(err, errNoReview) {
-		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Review #%d no longer exists.", id)}
+		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Review %s no longer exists.", id.Ref())}
 	}
 	if err != nil {
 		return http.StatusServiceUnavailable, widgetSession{Message: "The review could not be read just now; reload the widget in a moment."}
@@ -440,7 +440,7 @@ func (s *Server) reviewWidgetOpen(ctx context.Context, id gobot.ReviewID, user g
 		return http.StatusServiceUnavailable, widgetSession{Message: "The review's room could not be checked just now; reload the widget in a moment."}
 	}
 	if !in {
-		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of review #%d's room can see its board.", id)}
+		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of review %s's room can see its board.", id.Ref())}
 	}
 	p := Pass{Review: id, User: user, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	st := sn.state

@@ -763,7 +763,7 @@ func TestReviewWidgetSignIn(t *testing.T) {
 	if code, body := do("GET", "/r/1/node/0", bob.Token, nil); code != 200 || !strings.Contains(body, `"node":0`) {
 		t.Errorf("bob looks around with the bearer token: %d %s", code, body)
 	}
-	if code, ws := signIn(m.dave, 1); code != 403 || ws.Token != "" || !strings.Contains(ws.Message, "members of review #1's room") {
+	if code, ws := signIn(m.dave, 1); code != 403 || ws.Token != "" || !strings.Contains(ws.Message, "members of review r1's room") {
 		t.Errorf("dave, outside the room: %d %+v", code, ws)
 	}
 	if code, ws := signIn(m.carol, 9); code != 404 || ws.Token != "" {

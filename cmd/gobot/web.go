@@ -175,10 +175,15 @@ func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secr
 		}
 		select {
 		case <-ctx.Done():
+			// Shutdown ends the live streams (web.Server.EndStreams) and
+			// waits for the requests in flight; the deadline is for a
+			// request that will not finish, cut off by Close.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			hs.Shutdown(sctx)
-			hs.Close()     // event streams do not end on their own
+			if err := hs.Shutdown(sctx); err != nil {
+				log.Warn("web board: requests still open at shutdown were cut off", "err", err)
+			}
+			hs.Close()
 			srv.Wait(sctx) // the answered clicks' messages (the rest: the claims)
 			return nil
 		case err := <-errc:
