@@ -57,6 +57,13 @@ type Match struct {
 	TurnTime time.Duration
 	// UndoBy is the player asking to take back the last move, if any.
 	UndoBy UserID
+	// UndoRefused is the last undo request refused, which a board tells
+	// its asker of until the next move (nil: none).
+	UndoRefused *UndoRefusal
+	// Withdrawn is the last change of the dead stones that withdrew an
+	// acceptance of the count, which a board shows until the side
+	// accepts again or play moves on (nil: none).
+	Withdrawn *Withdrawal
 	// Undos records every move taken back.
 	Undos     []Undo
 	Challenge ChallengeID
@@ -166,6 +173,32 @@ type Undo struct {
 	Move int    // the move number taken back (1-based)
 	Was  game.Move
 	At   time.Time
+}
+
+// UndoRefusal is an undo request refused: who Asked, who refused it
+// (By), and the moves played then (len(Record.Moves)): it stands while
+// no move has been played since.
+type UndoRefusal struct {
+	Asked, By UserID
+	Moves     int
+}
+
+// RefusedNow returns the refusal of the last undo request while it
+// stands: no move played since, and no request asked again; nil else.
+func (g *Match) RefusedNow() *UndoRefusal {
+	r := g.UndoRefused
+	if r == nil || g.UndoBy != "" || !g.Active() || len(g.Record.Moves) != r.Moves {
+		return nil
+	}
+	return r
+}
+
+// Withdrawal is a change of the dead stones in the scoring that
+// withdrew the acceptance of the count of Colors, at Moves moves played
+// (len(Record.Moves)): it stands for the scoring phase it was made in.
+type Withdrawal struct {
+	Colors []game.Color
+	Moves  int
 }
 
 // ChallengeStatus is where a challenge stands.

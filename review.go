@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
@@ -11,6 +12,10 @@ import (
 
 // ReviewID numbers reviews from 1, apart from games.
 type ReviewID uint64
+
+// Ref is the review as users write and read it: "r5". A game is
+// written "#5"; the two signs never mean the other.
+func (id ReviewID) Ref() string { return "r" + strconv.FormatUint(uint64(id), 10) }
 
 // How long a review lives: an open review nobody has touched for
 // ReviewIdle is closed; a closed one is deleted ReviewLife after it was

@@ -42,6 +42,11 @@ type Prep struct {
 type Result struct {
 	Reply protocol.Reply
 	Effects
+
+	// claim names the claim the router stored the change's messages
+	// under, and claimed is them (Bot.claimNotices).
+	claim   string
+	claimed []protocol.Message
 }
 
 // Effects are what a command or a clock job leaves to be done once its

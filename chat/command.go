@@ -16,7 +16,9 @@ type Command struct {
 	Args    []protocol.Arg
 	// Attachment, when set, says the command takes an attached file
 	// (Request.File) and what it is for ("an SGF file to review"):
-	// Discord declares an attachment option for it.
+	// Discord declares an attachment option for it, help says how each
+	// platform attaches one, and the router refuses a file sent with a
+	// command that has none.
 	Attachment string
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
@@ -124,10 +126,11 @@ func commands() []Command {
 		{Name: "sgf", view: true, Summary: "the game record as an SGF file", Args: []protocol.Arg{gameArg}, run: cmdSGF},
 		{Name: "replay", view: true, Aliases: []string{"gif"}, Summary: "an animated replay of the game", Args: []protocol.Arg{gameArg}, run: cmdReplay},
 		{Name: "review", Summary: "review on a shared web board: review #12 (a finished game), review 19 (empty), review end",
-			Help: "Start one on a finished game (review #12), an empty board (review 19), or an SGF file attached to the command (on Matrix: send the file with the command as its caption). The one in control (who started it, until they hand it on) moves through the game, plays variations, marks points and comments on the board; everyone else on the board follows live, and may look around on their own and follow again. `reviews` gives each of you a personal link to the room's open reviews. `review end` closes it and posts its SGF (variations, marks and comments) here; a review unchanged for two days closes by itself. Reviews are deleted 30 days after they began unless kept (`review keep`). `review reset` ends your earlier links to the review and the boards opened with them (a link you shared or lost), and gives you a new one. With end, keep or reset, #N is the review's number.",
+			Help: "Start one on a finished game (review #12), an empty board (review 19), or an SGF file attached to the command (in the terminal: review < game.sgf). The one in control (who started it, until they hand it on) moves through the game, plays variations, marks points and comments on the board; everyone else on the board follows live, and may look around on their own and follow again. `reviews` gives each of you a personal link to the room's open reviews. `review end` closes it and posts its SGF (variations, marks and comments) here; a review unchanged for two days closes by itself. Reviews are deleted 30 days after they began unless kept (`review keep`). `review reset` ends your earlier links to the review and the boards opened with them (a link you shared or lost), and gives you a new one. #N is always a game and rN a review: review end r5 ends review r5, and review end #12 ends the open review of game #12.",
 			Args: []protocol.Arg{{Name: "action", Kind: protocol.ArgChoice, Choices: []string{"end", "keep", "reset"}, Help: "end closes your review and posts its record; keep keeps it past 30 days; reset ends your earlier links to it"},
 				{Name: "size", Kind: protocol.ArgSize, Help: "an empty board: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
-				{Name: "#game", Kind: protocol.ArgGame, Help: "the finished game to review, like #12 (with end, keep or reset: the review, like #3)"}},
+				{Name: "#game", Kind: protocol.ArgGame, Help: "the finished game to review, like #12 (with end, keep or reset: the game whose open review you mean)"},
+				{Name: "review", Kind: protocol.ArgReview, Help: "with end, keep or reset: the review, like r5 (default: your one open review here)"}},
 			Attachment: "an SGF file to review (at most 256 KB)", run: cmdReview},
 		{Name: "reviews", view: true, Summary: "the room's open reviews, with your links to follow them", run: cmdReviews},
 		{Name: "dead", Aliases: []string{"alive", "mark"}, Summary: "in scoring: toggle the stones at these points dead or alive",

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobotgo/gobot/chat/guide"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/game"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/commands.md from the command declarations")
@@ -21,7 +24,9 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("subcommands in one command, so there the commands around a game are under `/go` and the rest under `/gobot`:\n")
 	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`;\n")
 	sb.WriteString("help is under both (`/go help`, `/gobot help`).\n")
-	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant.\n")
+	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant. A review is named `r3`: `#` is always a game, `r` a review.\n")
+	sb.WriteString("A point is written like `D4` (columns skip I, as in GTP); a point off the board is refused in the same words by every command that reads one (`play`, `dead`, `plan`, `vote`, a review's board): " +
+		"`" + protocol.PointError("Z9", 9, 9, game.ErrOffBoard) + "`\n")
 	sb.WriteString("\nChallenges and games share their numbers: a game keeps its challenge's number (challenge #7 becomes game #7),\n")
 	sb.WriteString("and a new challenge's number is above every game's, so `#7` names one thing. Numbers given before this\n")
 	sb.WriteString("(when challenges and games were counted separately) stay as they were and keep working: `accept`, `decline`\n")
@@ -72,6 +77,9 @@ func commandsDoc(cmds []Command) string {
 			if a.Help != "" {
 				args = append(args, fmt.Sprintf("- `%s`: %s", a.Name, a.Help))
 			}
+		}
+		if c.Attachment != "" {
+			args = append(args, "- a file: "+guide.AttachmentHelp(c.Attachment))
 		}
 		if len(args) > 0 {
 			sb.WriteString("\n" + strings.Join(args, "\n") + "\n")

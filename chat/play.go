@@ -131,8 +131,8 @@ func cmdUndo(call *Call) (Result, error) {
 	}
 	if l.Match.UndoBy != "" {
 		rep.Actions = []protocol.Action{
-			{ID: b.actionID("undo", l, "yes"), Label: "Allow undo", Style: protocol.Primary},
-			{ID: b.actionID("undo", l, "no"), Label: "Refuse", Style: protocol.Secondary},
+			{ID: b.actionID("undo", l, "yes"), Label: say.AllowUndo, Style: protocol.Primary},
+			{ID: b.actionID("undo", l, "no"), Label: say.RefuseUndo, Style: protocol.Secondary},
 		}
 	}
 	return reply(rep, fx)

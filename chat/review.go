@@ -42,11 +42,20 @@ func cmdReview(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	switch id := gobot.ReviewID(a.Game); a.Choice["action"] {
-	case "end", "keep":
-		return manageReview(call, id, a.Choice["action"] == "end")
-	case "reset":
-		return resetReviewLinks(call, rl, id)
+	if action := a.Choice["action"]; action != "" {
+		// r5 is a review, #12 a game: review end #12 ends game #12's
+		// open review (review.Meant).
+		rev, err := review.Meant(tx, r.Room, r.User.ID, a.Review, a.Game, action)
+		if err != nil {
+			return Result{}, say.ReviewRefused(err)
+		}
+		if action == "reset" {
+			return resetReviewLinks(call, rl, rev)
+		}
+		return manageReview(call, rev, action == "end")
+	}
+	if a.Review != 0 {
+		return Result{}, say.ReviewNamed(a.Review)
 	}
 	if err := review.MayOpen(tx, r.Room); err != nil {
 		return Result{}, say.ReviewRefused(err)
@@ -164,14 +173,11 @@ func cmdReviews(call *Call) (Result, error) {
 	return b.reviewLinks(Effects{}, r, rl, say.ReviewList(namer(tx), open), open...)
 }
 
-// manageReview ends (end) or keeps review id of the room, or (0) the
-// caller's one open review there: one they started or control.
-func manageReview(call *Call, id gobot.ReviewID, end bool) (Result, error) {
+// manageReview ends (end) or keeps rev, the review the command means
+// (review.Meant).
+func manageReview(call *Call, rev *gobot.Review, end bool) (Result, error) {
 	tx, r := call.Tx, call.Req
-	rev, err := review.Find(tx, r.Room, r.User.ID, id, false)
-	if err != nil {
-		return Result{}, say.ReviewRefused(err)
-	}
+	var err error
 	verb := "keeps"
 	if end {
 		verb, err = "ends", review.End(rev, r.User.ID, r.Admin, r.Time)
@@ -293,16 +299,12 @@ func (b *Bot) ReviewView(ctx context.Context, id gobot.ReviewID) (*gobot.Review,
 	return rev, names, err
 }
 
-// resetReviewLinks moves the caller's link generation in a review of the
-// room on (review reset [#3]: the room's one open review without #3),
-// which ends their earlier links and the boards opened with them, and
-// gives them a new link.
-func resetReviewLinks(call *Call, rl ReviewLinker, id gobot.ReviewID) (Result, error) {
+// resetReviewLinks moves the caller's link generation in rev, the open
+// review of the room the command means (review reset [r3]: the room's
+// one open review without r3), which ends their earlier links and the
+// boards opened with them, and gives them a new link.
+func resetReviewLinks(call *Call, rl ReviewLinker, rev *gobot.Review) (Result, error) {
 	tx, b, r := call.Tx, call.bot, call.Req
-	rev, err := review.Find(tx, r.Room, r.User.ID, id, true)
-	if err != nil {
-		return Result{}, say.ReviewRefused(err)
-	}
 	review.ResetLinks(rev, r.User.ID)
 	if err := tx.PutReview(rev); err != nil {
 		return Result{}, err

@@ -67,7 +67,7 @@ func TestReviewCommands(t *testing.T) {
 	if !rep.Private || !strings.Contains(rep.Text, "you control it") || !strings.Contains(rep.Text, "/r/1-test:carol") {
 		t.Fatalf("review reply: %+v", rep)
 	}
-	if h.notesSaying("opened review #1 of game #1") != 1 {
+	if h.notesSaying("opened review r1 of game #1") != 1 {
 		t.Fatalf("the room was not told: %+v", h.notes.all())
 	}
 	rev := h.review(1)
@@ -76,7 +76,7 @@ func TestReviewCommands(t *testing.T) {
 	}
 	h.ok("alice", "review 13")
 	rep = h.ok("dave", "reviews")
-	for _, want := range []string{"#1: game #1, by carol", "#2: an empty 13x13 board, by alice", "/r/1-test:dave", "/r/2-test:dave"} {
+	for _, want := range []string{"r1: game #1, by carol", "r2: an empty 13x13 board, by alice", "/r/1-test:dave", "/r/2-test:dave"} {
 		if !strings.Contains(rep.Text, want) {
 			t.Errorf("reviews lacks %q:\n%s", want, rep.Text)
 		}
@@ -100,10 +100,16 @@ func TestReviewCommands(t *testing.T) {
 		}
 		return rev.Comment("test:carol", "G3 is calmer", h.clock.Now())
 	})
+	// #N is a game, rN a review: review end #1 means game #1's open review.
+	h.fails("dave", "review end r1", "Only carol")
 	h.fails("dave", "review end #1", "Only carol")
-	h.fails("dave", "review end #9", "no review #9")
-	rep = h.ok("carol", "review end")
-	if rep.File == nil || rep.Private || !strings.Contains(rep.Text, "carol") && !strings.Contains(rep.Text, "ended review #1") {
+	h.fails("dave", "review end r9", "There is no review r9 in this room.")
+	h.fails("dave", "review end #9", "#9 is a game, and no review of it is open here. A review is written like r1: <cmd:review end r1:cmd>")
+	h.fails("carol", "review end r1 #1", "Name the review (r1) or its game (#1), not both.")
+	h.fails("carol", "review keep r0", "reviews are numbered from r1")
+	h.fails("carol", "review r1", "r1 is a review: <cmd:reviews:cmd> gives you your link to it")
+	rep = h.ok("carol", "review end #1")
+	if rep.File == nil || rep.Private || !strings.Contains(rep.Text, "ended review r1") {
 		t.Fatalf("end reply: %+v", rep)
 	}
 	recs, err := game.ReadSGF(rep.File.Data)
@@ -117,7 +123,8 @@ func TestReviewCommands(t *testing.T) {
 	if recs[0].MoveCount() != 2 || len(tree.Nodes[1].Children) != 2 || tree.Nodes[tree.Nodes[1].Children[1]].Comment != "G3 is calmer" {
 		t.Fatalf("the SGF lost the variation or its comment:\n%s", rep.File.Data)
 	}
-	h.fails("carol", "review end #1", "closed already")
+	h.fails("carol", "review end r1", "Review r1 is closed already.")
+	h.fails("carol", "review end #1", "#1 is a game, and no review of it is open here")
 	if !h.review(1).Closed {
 		t.Fatal("review #1 is not closed")
 	}

@@ -106,6 +106,12 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		rep.Withdraw = true
 		return rep, then
 	}
+	if r.File != nil && cmd.Attachment == "" {
+		// A file with a command that takes none (a Matrix m.file's
+		// caption, a terminal line ending in < PATH) is not dropped
+		// unread: the caller meant it for something.
+		return b.errorReply(say.TakesNoFile(cmd.Name, b.fileTakers())), then
+	}
 	args, err := protocol.ParseArgs(cmd.Decl(), &r)
 	if err != nil {
 		return b.errorReply(err), then
@@ -140,13 +146,56 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 				b.log.Error("sending messages panicked", "command", r.Command, "panic", p)
 			}
 		}()
-		res.Notices = deliver.Keyed(string(r.EventID), res.Notices)
+		// The claimed notices (route) are sent and their claim recorded
+		// done; the others (a personal link, a view's) are sent as they are.
+		b.sendClaimed(ctx, res.claim, res.claimed)
 		b.carryOut(ctx, res.Effects)
+	}
+	if r.Announce {
+		// The caller's surface shows its own state, not the reply's
+		// board: the room's copy (a notice) is drawn when it is sent.
+		rep.Draw = nil
 	}
 	if err := b.present(&rep); err != nil {
 		return b.errorReply(err), then
 	}
 	return rep, then
+}
+
+// claimNotices stores what a command's change leaves for others in the
+// change's transaction, as a timed job's messages are (deliver.Claim):
+// the reply posted in the game's room for a request that asks it
+// (Request.Announce: a web click), then the notices (a DM to the player
+// to move). If this process dies before sending them, the claim expires
+// and a clock loop sends them, with the same keys, once. A private
+// notice (a personal link, a credential) is not stored: it is sent as it
+// is, after the commit.
+func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error {
+	if r.EventID == "" {
+		return nil
+	}
+	step := string(r.EventID)
+	var claimed, rest []protocol.Message
+	if rep := res.Reply; r.Announce && !rep.Error && !rep.Private && !rep.Duplicate {
+		room := r.Room
+		if rep.Room != "" {
+			room = rep.Room
+		}
+		claimed = append(claimed, protocol.Message{Room: room, Reply: rep, Key: step + "/announce"})
+	}
+	for _, m := range deliver.Keyed(step, res.Notices) {
+		if m.Reply.Private {
+			rest = append(rest, m)
+		} else {
+			claimed = append(claimed, m)
+		}
+	}
+	res.Notices = rest
+	if len(claimed) == 0 {
+		return nil
+	}
+	res.claim, res.claimed = step, claimed
+	return deliver.Claim(tx, step, claimed, b.cfg.Holder, b.timeSource.Now().Add(b.cfg.ClaimTTL))
 }
 
 // prepare runs cmd's prepare step before any transaction: it reads the
@@ -222,6 +271,9 @@ func (b *Bot) route(ctx context.Context, cmd *Command, c *Call, btn *protocol.Bu
 		}
 		if err := run(tx); err != nil {
 			return err // nothing is written: the event is not marked either
+		}
+		if err := b.claimNotices(tx, r, &res); err != nil {
+			return err
 		}
 		if owed { // what is owed for the event is stored drawn in full (deliver.Owe)
 			if err := b.present(&res.Reply); err != nil {
@@ -351,4 +403,15 @@ func (b *Bot) query(ctx context.Context, fn func(gobot.Tx) error) error {
 
 func (b *Bot) write(ctx context.Context, fn func(gobot.Tx) error) error {
 	return b.store.Update(ctx, fn)
+}
+
+// fileTakers are the commands that take an attached file.
+func (b *core) fileTakers() []string {
+	var names []string
+	for _, c := range b.commands {
+		if c.Attachment != "" {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }

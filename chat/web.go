@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"slices"
 	"sync"
 	"time"
@@ -41,12 +40,6 @@ func (b *core) linker() Linker {
 	defer b.web.mu.RUnlock()
 	return b.web.l
 }
-
-// Announce sends m through its platform's notifier, as the bot's own
-// messages go: the web board posts the reply to a click in the game's
-// room with it, so the room sees a move made on the page as it sees a
-// typed one.
-func (b *Bot) Announce(ctx context.Context, m protocol.Message) { b.notify(ctx, m) }
 
 func cmdWeb(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args

@@ -91,7 +91,7 @@ func TestReviewWidget(t *testing.T) {
 	const room = "matrix:!main:example.org"
 	rep := h.mx("alice", room, "review 9", false)
 	w := rep.Widget
-	if rep.Error || w == nil || w.Review != 1 || w.Game != 0 || w.Room != room || w.URL != "http://127.0.0.1:1/widget/r/1?room=$matrix_room_id" || w.WidgetID() != "gobot_review_1" || w.What() != "review #1" {
+	if rep.Error || w == nil || w.Review != 1 || w.Game != 0 || w.Room != room || w.URL != "http://127.0.0.1:1/widget/r/1?room=$matrix_room_id" || w.WidgetID() != "gobot_review_1" || w.What() != "review r1" {
 		t.Fatalf("review in a Matrix room: %+v, widget %+v", rep, w)
 	}
 	if rep := h.mx("bob", room, "reviews", false); rep.Error || rep.Widget == nil || rep.Widget.Review != 1 {

@@ -229,6 +229,7 @@ func Undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (U
 	switch {
 	case refuse && theirs:
 		m.UndoBy = ""
+		m.UndoRefused = &gobot.UndoRefusal{Asked: asker, By: u, Moves: l.G.MoveCount()}
 		return Undone{Answer: UndoRefused, Asked: asker}, nil
 	case refuse:
 		return Undone{}, NoUndoAsked{}
@@ -268,8 +269,12 @@ func Undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (U
 	return Undone{Answer: UndoAsked, Asked: u}, nil
 }
 
-// NotAStone refuses a word that is no point of the board in a marking.
-type NotAStone struct{ Word string }
+// NotAStone refuses a word that is no point of the board in a marking
+// (Err: game.ParsePoint's refusal), or a pass (Err nil).
+type NotAStone struct {
+	Word string
+	Err  error
+}
 
 func (e NotAStone) Error() string { return fmt.Sprintf("%q is not a point", e.Word) }
 
@@ -303,7 +308,7 @@ func MarkDead(l *Loaded, words []string) (Marked, error) {
 	for _, s := range words {
 		p, err := game.ParsePoint(s, cfg.Width, cfg.Height)
 		if err != nil || p.IsPass() {
-			return Marked{}, NotAStone{s}
+			return Marked{}, NotAStone{s, err}
 		}
 		if l.G.At(p) == game.Empty {
 			return Marked{}, NoStone{p}
@@ -317,6 +322,9 @@ func MarkDead(l *Loaded, words []string) (Marked, error) {
 		if before[i] && !l.G.Accepted(c) {
 			out.Withdrew = append(out.Withdrew, c)
 		}
+	}
+	if len(out.Withdrew) > 0 { // a board says so (board.View.Withdrawn)
+		l.Match.Withdrawn = &gobot.Withdrawal{Colors: out.Withdrew, Moves: l.G.MoveCount()}
 	}
 	return out, nil
 }

@@ -128,8 +128,12 @@ func TestMarkAndAccept(t *testing.T) {
 	if _, err := MarkDead(l, []string{"D4", "A1"}); err != (NoStone{pt("A1")}) {
 		t.Errorf("marking A1: %v", err)
 	}
-	if _, err := MarkDead(l, []string{"Z9"}); err != (NotAStone{"Z9"}) {
+	var notA NotAStone
+	if _, err := MarkDead(l, []string{"Z9"}); !errors.As(err, &notA) || notA.Word != "Z9" || !errors.Is(notA.Err, game.ErrOffBoard) {
 		t.Errorf("marking Z9: %v", err)
+	}
+	if _, err := MarkDead(l, []string{"pass"}); !errors.As(err, &notA) || notA.Word != "pass" || notA.Err != nil {
+		t.Errorf("marking pass: %v", err)
 	}
 	l = newGame(t, "D4", "E5", "pass", "pass")
 	if _, err := Accept(l, game.White, start); err != nil {

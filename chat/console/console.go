@@ -174,6 +174,30 @@ func (c *Console) line(ctx context.Context, line string) bool {
 			fmt.Fprintf(c.Out, "! clock: %v\n", err)
 		}
 		return true
+	}
+	// A command, perhaps with a file: review < game.sgf (attach.go).
+	var file *protocol.File
+	if command, path, ok := splitAttachment(line); ok {
+		var refused string
+		fields = strings.Fields(command)
+		switch {
+		case len(fields) == 0:
+			refused = "Write the command before <, like review < game.sgf."
+		case path == "":
+			refused = fmt.Sprintf("Write the file's path after <, like %s < game.sgf.", protocol.ClipArg(command))
+		default:
+			if file, refused = readAttachment(path); refused != "" {
+				refused += " Nothing changed."
+			}
+		}
+		if refused != "" {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			fmt.Fprintf(c.Out, "! %s\n", refused)
+			return true
+		}
+	}
+	switch strings.ToLower(fields[0]) {
 	case "/go", "/gobot", "!go": // as Discord and Matrix write them
 		fields = fields[1:]
 		if len(fields) == 0 {
@@ -191,6 +215,7 @@ func (c *Console) line(ctx context.Context, line string) bool {
 		EventID: gobot.NewEventID(Platform, c.session+":"+strconv.Itoa(c.seq)),
 		Command: fields[0],
 		Args:    fields[1:],
+		File:    file,
 	}
 	req.Community = "console" // the terminal is one community for ratings
 	req.Platform = Descriptor

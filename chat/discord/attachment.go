@@ -48,7 +48,7 @@ func (a *Adapter) attachment(ctx context.Context, in *discordgo.Interaction) (f 
 			return nil, "Discord did not send the attached file along; attach it again."
 		}
 		if at.Size > protocol.MaxRequestFile {
-			return nil, fmt.Sprintf("The attached file is %d KB; a file to review is at most %d KB.", at.Size>>10, protocol.MaxRequestFile>>10)
+			return nil, protocol.FileTooBig("The attached file", int64(at.Size))
 		}
 		u, err := url.Parse(at.URL)
 		if err != nil || !a.attachmentHost(u) {
@@ -60,7 +60,7 @@ func (a *Adapter) attachment(ctx context.Context, in *discordgo.Interaction) (f 
 			return nil, "The attached file could not be fetched from Discord just now; try again in a moment."
 		}
 		if len(body) > protocol.MaxRequestFile {
-			return nil, fmt.Sprintf("The attached file is over %d KB; a file to review is at most that.", protocol.MaxRequestFile>>10)
+			return nil, fmt.Sprintf("The attached file is over %d KB; a file attached to a command is at most that.", protocol.MaxRequestFile>>10)
 		}
 		return &protocol.File{Name: clip(at.Filename, 100), MIME: at.ContentType, Data: body}, ""
 	}

@@ -41,7 +41,7 @@ func TestReviewAttachment(t *testing.T) {
 	fileURL := api.Scheme + "://" + api.Host + "/attachments/1/ear-reddening.sgf"
 	_, out := e.send(e.withFile("111", "ann", len(sgf), fileURL), time.Now(), false)
 	data, _ := out["data"].(map[string]any)
-	if text := fmt.Sprint(data); !strings.Contains(text, `Review #1 of the SGF file "ear-reddening"`) || !strings.Contains(text, "/l/r1-111") || data["flags"] != float64(64) {
+	if text := fmt.Sprint(data); !strings.Contains(text, `Review r1 of the SGF file "ear-reddening"`) || !strings.Contains(text, "/l/r1-111") || data["flags"] != float64(64) {
 		t.Fatalf("answer %v", out)
 	}
 	var rev *gobot.Review

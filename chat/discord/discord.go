@@ -27,6 +27,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -44,6 +45,10 @@ type Config struct {
 	Listen        string // http mode address, default 127.0.0.1:8080
 	Path          string // default /interactions
 	GuildIDs      []string
+	// Timeouts bound an http mode connection: its headers, its whole
+	// request, the answer, idle between requests (zero:
+	// httpserver.Default, the web board's).
+	Timeouts httpserver.Timeouts
 	// UserInstall registers /go globally for both install types (a
 	// server's, and a user's own: then it works in any DM, group DM or
 	// server that allows external apps) and all contexts. Off: the
@@ -304,7 +309,7 @@ const commandTimeout = time.Minute
 func (a *Adapter) Serve(ctx context.Context, ln net.Listener) error {
 	mux := http.NewServeMux()
 	mux.Handle(a.cfg.Path, a)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := a.cfg.Timeouts.OrDefault().Server(mux)
 	shut := make(chan struct{})
 	go func() {
 		defer close(shut)

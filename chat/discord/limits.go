@@ -29,8 +29,8 @@ func maxLength(a protocol.Arg) int {
 			return 200
 		}
 		return 8
-	case protocol.ArgGame, protocol.ArgChallenge:
-		return 21 // "#" and a uint64
+	case protocol.ArgGame, protocol.ArgChallenge, protocol.ArgReview:
+		return 21 // "#" (or "r") and a uint64
 	case protocol.ArgSize:
 		return 7
 	case protocol.ArgKomi:

@@ -15,6 +15,8 @@ type Topic struct {
 	Usage, Summary, Help string
 	Aliases              []string
 	Args                 []protocol.Arg
+	// Attachment says what file the command takes, if it takes one.
+	Attachment string
 }
 
 // HelpOne explains one command (help play).
@@ -32,7 +34,16 @@ func HelpOne(t Topic) string {
 			fmt.Fprintf(&sb, "\n  %s: %s", arg.Name, arg.Help)
 		}
 	}
+	if t.Attachment != "" {
+		fmt.Fprintf(&sb, "\n  file: %s", AttachmentHelp(t.Attachment))
+	}
 	return sb.String()
+}
+
+// AttachmentHelp says how a file that a command takes (what, "an SGF
+// file to review") is attached on each platform.
+func AttachmentHelp(what string) string {
+	return what + ". Attach it to the command on Discord; on Matrix, send the file with the command as its caption; in the terminal, end the line with < and the file's path."
 }
 
 // HelpAll lists the commands, one line each (help).

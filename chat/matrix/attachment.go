@@ -24,7 +24,7 @@ func (a *Adapter) attachment(ctx context.Context, c *event.MessageEventContent) 
 		return nil, ""
 	}
 	if c.Info != nil && c.Info.Size > protocol.MaxRequestFile {
-		return nil, fmt.Sprintf("The attached file is %d KB; a file to review is at most %d KB.", c.Info.Size>>10, protocol.MaxRequestFile>>10)
+		return nil, protocol.FileTooBig("The attached file", int64(c.Info.Size))
 	}
 	uri := c.URL
 	if c.File != nil {
@@ -47,7 +47,7 @@ func (a *Adapter) attachment(ctx context.Context, c *event.MessageEventContent) 
 		return nil, "The attached file could not be fetched from your homeserver just now; try again in a moment."
 	}
 	if len(data) > protocol.MaxRequestFile {
-		return nil, fmt.Sprintf("The attached file is over %d KB; a file to review is at most that.", protocol.MaxRequestFile>>10)
+		return nil, fmt.Sprintf("The attached file is over %d KB; a file attached to a command is at most that.", protocol.MaxRequestFile>>10)
 	}
 	if c.File != nil {
 		if err := c.File.PrepareForDecryption(); err != nil {

@@ -66,7 +66,7 @@ func TestReviewFileOnRealHomeserver(t *testing.T) {
 		return resp.EventID
 	}
 	got, _ := ann.replyTo(t, ctx, send("!go review", len(sgf)))
-	if !strings.Contains(got.Body, "Review #1") {
+	if !strings.Contains(got.Body, "Review r1") {
 		t.Fatalf("answer %q", got.Body)
 	}
 	var rev *gobot.Review

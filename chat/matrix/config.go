@@ -30,6 +30,11 @@ type Config struct {
 	// AllowServers, when not empty, limits the invites the bot accepts to
 	// those sent by users of these homeservers ("example.org").
 	AllowServers []string
+	// OpenIDAllowPrivate lets a widget's sign-in ask a homeserver named
+	// by an IP address or at a loopback, private or link-local address
+	// (a test, or a federation on a private network); off, such a check
+	// is refused before any request (openidguard.go).
+	OpenIDAllowPrivate bool
 	// AutoJoin joins rooms the bot is invited to (nil: true).
 	AutoJoin *bool
 	// Encryption enables end-to-end encryption (needs a build with

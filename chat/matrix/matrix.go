@@ -12,6 +12,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -80,6 +81,9 @@ type Adapter struct {
 
 	// fed asks other homeservers about widgets' OpenID tokens (openid.go).
 	fed fedClient
+	// lookup resolves a homeserver's name for the OpenID guard
+	// (openidguard.go); nil: the system's resolver. Tests name theirs.
+	lookup func(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
 // New returns an adapter for cfg that hands requests to bot and keeps

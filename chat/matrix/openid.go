@@ -54,6 +54,9 @@ func (a *Adapter) VerifyOpenID(ctx context.Context, token, server string) (gobot
 	if strings.EqualFold(server, id.UserID(a.cfg.UserID).Homeserver()) {
 		sub, err = a.ownUserInfo(ctx, token)
 	} else {
+		if err := a.checkServerName(ctx, server); err != nil { // openidguard.go
+			return "", err
+		}
 		var resp *federation.RespOpenIDUserInfo
 		resp, err = a.federation().GetOpenIDUserInfo(ctx, server, token)
 		if err == nil {
@@ -116,11 +119,17 @@ func openIDError(err error, server string) error {
 }
 
 // federation is the client that finds other homeservers (server
-// discovery, HTTPS only, public addresses only) and asks them; made once
-// per adapter.
+// discovery, HTTPS only) and asks them, its every connection to a public
+// address only unless Config.OpenIDAllowPrivate (openidguard.go); made
+// once per adapter.
 func (a *Adapter) federation() *federation.Client {
 	a.fed.once.Do(func() {
-		a.fed.cli = federation.NewClient("", nil, nil, exhttp.ClientSettings{DialTimeout: 5 * time.Second, GlobalTimeout: openIDTimeout})
+		cli := federation.NewClient("", nil, nil, exhttp.ClientSettings{DialTimeout: 5 * time.Second, GlobalTimeout: openIDTimeout})
+		cli.AllowIP = a.allowIP // the federation dialer's Control asks it
+		if t, ok := cli.HTTP.Transport.(*federation.ServerResolvingTransport); ok {
+			t.ResolveOpts = &federation.ResolveServerNameOpts{HTTPClient: a.wellKnownClient()}
+		}
+		a.fed.cli = cli
 	})
 	return a.fed.cli
 }

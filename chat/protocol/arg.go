@@ -22,6 +22,7 @@ const (
 	ArgLevel                    // level=1..10
 	ArgVote                     // vote=10m: a room-vote game's window
 	ArgTeams                    // two teams: "@alice @bob vs @carol @dave" (rengo, teams.go)
+	ArgReview                   // a review reference: "r5" (a game is "#5")
 )
 
 // Arg declares one argument of a command.

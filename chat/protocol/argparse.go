@@ -29,6 +29,7 @@ type Args struct {
 	HasLevel  bool              // Level was given
 	Vote      time.Duration     // an ArgVote: vote=10m (a room-vote game's window)
 	Teams     [2][]gobot.UserID // an ArgTeams: the players before "vs" and after it, in order (teams.go)
+	Review    gobot.ReviewID    // an ArgReview: r5
 
 	typed map[string]string // argument name → what was typed, to name both of two values
 }
@@ -55,6 +56,8 @@ func (a Arg) what() string {
 		return "a game like #7"
 	case ArgChallenge:
 		return "a challenge like #3"
+	case ArgReview:
+		return "a review like r3"
 	case ArgSize:
 		return "a size like 9, 19 or 13x9"
 	case ArgRules:
@@ -115,6 +118,8 @@ func (a Arg) match(word string) (string, bool) {
 		if strings.HasPrefix(word, "#") || AllDigits(word) {
 			return word, true
 		}
+	case ArgReview:
+		return word, len(word) > 1 && (word[0] == 'r' || word[0] == 'R') && AllDigits(word[1:])
 	case ArgUser:
 		return strings.TrimPrefix(word, "@"), len(word) > 1 && word[0] == '@'
 	case ArgTeams:
@@ -536,6 +541,12 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 		} else {
 			a.Challenge = gobot.ChallengeID(id)
 		}
+	case ArgReview:
+		id, err := ParseReviewRef(v)
+		if err != nil {
+			return err
+		}
+		a.Review = id
 	case ArgUser:
 		return setUser(r, a, userArg(r, "@"+v))
 	case ArgTeams:
@@ -631,6 +642,26 @@ func ParseRef(s, what string) (uint64, error) {
 		return 0, Refusef("#0 is not a %s: %ss are numbered from #1.", what, what)
 	}
 	return n, nil
+}
+
+// ParseReviewRef reads a review's reference, "r5" (a Discord option may
+// hold the bare number).
+func ParseReviewRef(s string) (gobot.ReviewID, error) {
+	t := strings.TrimSpace(s)
+	if len(t) > 0 && (t[0] == 'r' || t[0] == 'R') {
+		t = t[1:]
+	}
+	if !AllDigits(t) {
+		return 0, Refusef("%s is not a review: reviews are written like r3 (games like #3).", Echo(s))
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	if err != nil || n > MaxRef {
+		return 0, Refusef("%s is not a review: no review has a number that large.", Echo(s))
+	}
+	if n == 0 {
+		return 0, Refusef("r0 is not a review: reviews are numbered from r1.")
+	}
+	return gobot.ReviewID(n), nil
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -264,6 +264,20 @@ func sizeError(v string, err error) string {
 	return fmt.Sprintf("size %s won't work: write the lines a side (%d to %d), like 9, 13, 19 or 13x9.", ClipArg(v), game.MinSize, game.MaxSize)
 }
 
+// PointError words err, game.ParsePoint's refusal of word as a point of
+// a w×h board: the one wording wherever a point is read (play, dead,
+// plan, vote, a review's board), so Z9 on a 9x9 board is refused alike
+// in each.
+func PointError(word string, w, h int, err error) string {
+	switch {
+	case errors.Is(err, game.ErrOffBoard):
+		return fmt.Sprintf("%s is off the board: this %s board goes from A1 to %s.", ClipArg(word), game.SizeString(w, h), game.Pt(w-1, 0).GTP(h))
+	case strings.Contains(strings.ToUpper(word), "I") && !strings.EqualFold(word, "pass"):
+		return fmt.Sprintf("%s: there is no column I on a go board (the letters skip from H to J).", Echo(word))
+	}
+	return fmt.Sprintf("%s isn't a point: write a column letter and a row number, like D4.", Echo(word))
+}
+
 // RulesError words err, game.ParseRules's refusal of spec: an unknown
 // ruleset gets the nearest preset's name and the list of presets.
 func RulesError(err error, spec string) string {

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -78,15 +79,30 @@ type Request struct {
 	// Reply.Launch where that board shows the game. Only adapters with
 	// PrivateReplies set it.
 	CanLaunch bool
+	// Announce asks the bot to post the reply in the game's room too,
+	// for a surface that shows the caller no room (a click on the web
+	// board): the room sees the move as it sees a typed one. The
+	// announcement is stored with the change (a claim) and sent once,
+	// by another process or after a restart if this one dies first.
+	Announce bool
 	// File is the file the user attached to the command (an SGF to
 	// review: a Discord attachment option, a Matrix m.file whose caption
-	// is the command), at most MaxRequestFile bytes; nil when none.
+	// is the command, a terminal line ending in "< PATH"), at most
+	// MaxRequestFile bytes; nil when none. The router refuses one sent
+	// with a command that takes none.
 	File *File `json:",omitempty"`
 }
 
 // MaxRequestFile bounds a file attached to a request: adapters refuse a
 // bigger one before reading it whole.
 const MaxRequestFile = 256 << 10
+
+// FileTooBig is the refusal of an attached file (what: "The attached
+// file", a path) of size bytes, over MaxRequestFile: the same words on
+// every platform, whatever the command.
+func FileTooBig(what string, size int64) string {
+	return fmt.Sprintf("%s is %d KB; a file attached to a command is at most %d KB.", what, (size+1023)>>10, MaxRequestFile>>10)
+}
 
 // Style is how a button looks.
 type Style uint8

@@ -33,10 +33,10 @@ func (w Widget) WidgetID() string {
 	return "gobot_game_" + strconv.FormatUint(uint64(w.Game), 10)
 }
 
-// What names the widget's board in a sentence: "game #7", "review #3".
+// What names the widget's board in a sentence: "game #7", "review r3".
 func (w Widget) What() string {
 	if w.Review != 0 {
-		return "review #" + strconv.FormatUint(uint64(w.Review), 10)
+		return "review " + w.Review.Ref()
 	}
 	return "game #" + strconv.FormatUint(uint64(w.Game), 10)
 }

@@ -22,7 +22,12 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 		bv.Status = ResultText(match.Result)
 	case g.Phase() == game.Scoring:
 		sc := g.Score()
-		bv.Status = "Scoring: click the dead stones, then Done."
+		bv.Status = ScoringStatus(bv)
+		for _, c := range []game.Color{game.Black, game.White} {
+			if bv.Accepted[c] { // its Done waits for the other side
+				bv.Waiting[c] = "Waiting for " + bv.Sides[c.Opponent()-game.Black].Name
+			}
+		}
 		bv.Score = fmt.Sprintf("Black %s, White %s: %s if this count stands.", game.FormatKomi(sc.Black.Total), game.FormatKomi(sc.White.Total), sc.Result.Describe())
 	default:
 		c := g.ToMove()
@@ -38,7 +43,7 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 			bv.Clock = "" // a window's end is no clock (gameReply)
 		}
 		if match.LivePaused() { // pause.go
-			bv.Clock = fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", protocol.FormatDuration(match.PauseLeft(now)))
+			bv.Clock = LivePaused(protocol.FormatDuration(match.PauseLeft(now)))
 		} else if p := match.Pause; p != nil && p.Asked != "" {
 			bv.Clock = fmt.Sprintf("%s asks to pause the clocks.", bv.Name(p.Asked))
 		}
@@ -46,6 +51,9 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 	}
 	if match.UndoBy != "" && match.Active() {
 		bv.UndoText = fmt.Sprintf("%s asks to take back the last move.", bv.Name(match.UndoBy))
+	}
+	if r := match.RefusedNow(); r != nil && bv.UndoRefused != game.Empty {
+		bv.RefusedText = UndoRefusedYou(bv.Name(r.By))
 	}
 	moves := g.Moves()
 	for i := max(0, len(moves)-6); i < len(moves); i++ {
@@ -72,6 +80,54 @@ func Board(bv *board.View, l *flow.Loaded, now time.Time) {
 		opp := match.Side(match.Find(gobot.SideRoom).Color.Opponent())
 		bv.VoteResignQuestion = fmt.Sprintf("Vote to resign game #%d against %s?", bv.ID, opp.Name(bv.Name))
 	}
+}
+
+// LivePaused is a board's line while a live game's pause runs, with
+// the pause time left ("9m 30s"), which a web board counts down.
+func LivePaused(left string) string {
+	return fmt.Sprintf("Paused: both clocks stand still until a player resumes (%s of pause left).", left)
+}
+
+// The words of the buttons that answer an undo request, in chat and on
+// the web board alike.
+const (
+	AllowUndo  = "Allow undo"
+	RefuseUndo = "Refuse"
+)
+
+// UndoRefusedYou is what a board tells the asker of a refused undo:
+// "alice refused your undo; the game goes on."
+func UndoRefusedYou(by string) string {
+	return fmt.Sprintf("%s refused your undo; the game goes on.", by)
+}
+
+// ScoringStatus is a board's status while scoring (bv read by
+// board.Read): who has accepted, as OGS shows it ("bob has accepted — accept
+// or change the marks."), or whose acceptance a change of the dead
+// stones withdrew.
+func ScoringStatus(bv *board.View) string {
+	name := func(c game.Color) string { return bv.Sides[c-game.Black].Name }
+	var accepted []game.Color
+	for _, c := range []game.Color{game.Black, game.White} {
+		if bv.Accepted[c] {
+			accepted = append(accepted, c)
+		}
+	}
+	if len(accepted) == 1 {
+		return fmt.Sprintf("Scoring: %s has accepted — accept or change the marks.", name(accepted[0]))
+	}
+	if len(bv.Withdrawn) > 0 {
+		var whose []string
+		for _, c := range bv.Withdrawn {
+			whose = append(whose, name(c)+"'s")
+		}
+		what := "acceptance is"
+		if len(whose) > 1 {
+			what = "acceptances are"
+		}
+		return fmt.Sprintf("Scoring: the marks changed — %s %s withdrawn; click the dead stones, then Done.", strings.Join(whose, " and "), what)
+	}
+	return "Scoring: click the dead stones, then Done."
 }
 
 // ResultText is a finished game's status: the result in words with its

@@ -31,10 +31,7 @@ func PlanRefusal(match *gobot.Match, cfg game.Config, err error) error {
 	case errors.As(err, &no):
 		return Refusef("%s", planReasons[no.Reason](match))
 	case errors.As(err, &word):
-		if errors.Is(word.Err, game.ErrOffBoard) {
-			return Refusef("Move %d of the line (%s) is off the board: this board goes from A1 to %s. Nothing was planned.", word.Move, protocol.ClipArg(word.Word), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
-		}
-		return Refusef("Move %d of the line, %s, isn't a point: write them like D4 (or pass). Nothing was planned.", word.Move, protocol.Echo(word.Word))
+		return Refusef("Move %d of the line: %s Nothing was planned.", word.Move, protocol.PointError(word.Word, cfg.Width, cfg.Height, word.Err))
 	case errors.As(err, &move):
 		whose := "their"
 		if move.Mine {

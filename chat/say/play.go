@@ -12,15 +12,11 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-// BadPoint refuses arg, which err says is no point of a board of cfg.
+// BadPoint refuses arg, which err (game.ParsePoint's) says is no point
+// of a board of cfg, in the words every command that reads a point uses
+// (protocol.PointError).
 func BadPoint(arg string, cfg game.Config, err error) error {
-	if errors.Is(err, game.ErrOffBoard) {
-		return Refusef("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(arg), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
-	}
-	if strings.Contains(strings.ToUpper(arg), "I") && !strings.EqualFold(arg, "pass") {
-		return Refusef("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(arg))
-	}
-	return Refusef("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(arg))
+	return Refusef("%s", protocol.PointError(arg, cfg.Width, cfg.Height, err))
 }
 
 // PlayRefusal words the refusals of the game's play (package flow's
@@ -70,7 +66,10 @@ func PlayRefusal(n Namer, l *flow.Loaded, err error) error {
 	case errors.As(err, &notMine):
 		return Refusef("You can only ask to take back your own last move; the last move was %s's.", notMine.Last.Name())
 	case errors.As(err, &notA):
-		return Refusef("%s isn't a point on this board: give stones like D4.", protocol.Echo(notA.Word))
+		if notA.Err != nil {
+			return BadPoint(notA.Word, l.G.Config(), notA.Err)
+		}
+		return Refusef("%s isn't a stone: give the stones to mark, like D4.", protocol.Echo(notA.Word))
 	case errors.As(err, &none):
 		return Refusef("There is no stone at %s to mark.", none.Point.GTP(h))
 	case errors.As(err, &again):

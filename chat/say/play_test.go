@@ -52,3 +52,42 @@ func TestFollowedKept(t *testing.T) {
 		t.Errorf("no plan: %q, %q", said, why)
 	}
 }
+
+// A word that is no point of the board is refused in the same words
+// wherever a point is read: play, dead, plan, vote (and a review's
+// board, chat/web), each from flow's own refusal of it.
+func TestOnePointWording(t *testing.T) {
+	g, err := game.New(game.Config{Width: 9, Height: 9, Rules: game.Rules{Komi: 6.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"E5", "pass", "pass"} {
+		p, _ := game.ParsePoint(m, 9, 9)
+		if err := g.Play(g.ToMove(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scoring := &flow.Loaded{Match: &gobot.Match{ID: 7, Black: "t:alice", White: "t:bob"}, G: g}
+	for word, why := range map[string]flow.VoteRefusal{"Z9": flow.VoteOffBoard, "I5": flow.VoteNoColumnI, "E": flow.VoteNotAPoint} {
+		_, perr := game.ParsePoint(word, 9, 9)
+		want := protocol.PointError(word, 9, 9, perr)
+		play := BadPoint(word, g.Config(), perr)
+		_, derr := flow.MarkDead(scoring, []string{word})
+		dead := PlayRefusal(names{}, scoring, derr)
+		fresh, _ := game.New(game.Config{Width: 9, Height: 9})
+		_, lerr := flow.CheckLine(fresh, game.White, []string{"C3", word})
+		plan := PlanRefusal(&gobot.Match{ID: 7}, fresh.Config(), lerr)
+		vote := VoteRefused(voteGame(t), &flow.VoteRefused{Why: why, Move: 1, Point: word})
+		for what, got := range map[string]error{"play": play, "dead": dead, "vote": vote} {
+			if got == nil || got.Error() != want {
+				t.Errorf("%s %s: %v\nwant %s", what, word, got, want)
+			}
+		}
+		if plan == nil || plan.Error() != "Move 2 of the line: "+want+" Nothing was planned." {
+			t.Errorf("plan C3 %s: %v\nwant the words %s", word, plan, want)
+		}
+	}
+	if want := "Z9 is off the board: this 9x9 board goes from A1 to J9."; BadPoint("Z9", g.Config(), game.ErrOffBoard).Error() != want {
+		t.Errorf("off the board: %v, want %s", BadPoint("Z9", g.Config(), game.ErrOffBoard), want)
+	}
+}

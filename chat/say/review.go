@@ -51,18 +51,18 @@ func BoardTitle(w, h int) string { return "an empty " + game.SizeString(w, h) + 
 
 // ReviewOpened tells the room that user opened rev.
 func ReviewOpened(user gobot.UserID, rev *gobot.Review) string {
-	return fmt.Sprintf("%s opened review #%d of %s: the board follows them as they show moves, variations and marks. %s gives you your link to follow it.",
-		protocol.Mention(user), rev.ID, rev.Title, Cmd("reviews"))
+	return fmt.Sprintf("%s opened review %s of %s: the board follows them as they show moves, variations and marks. %s gives you your link to follow it.",
+		protocol.Mention(user), rev.ID.Ref(), rev.Title, Cmd("reviews"))
 }
 
 // ReviewOpen tells who opened rev that it is open, before their link.
 func ReviewOpen(rev *gobot.Review) string {
-	return fmt.Sprintf("Review #%d of %s is open, and you control it.", rev.ID, rev.Title)
+	return fmt.Sprintf("Review %s of %s is open, and you control it.", rev.ID.Ref(), rev.Title)
 }
 
 // SGFTooBig refuses an attached file of size bytes, too big to review.
 func SGFTooBig(size int) error {
-	return Refusef("The attached file is %d KB; a file to review is at most %d KB.", size>>10, protocol.MaxRequestFile>>10)
+	return Refusef("%s", protocol.FileTooBig("The attached file", int64(size)))
 }
 
 // SGFUnread refuses an attached file that is no SGF record
@@ -104,7 +104,7 @@ func ClipRefusal(s string) string {
 // ReviewLink is a line giving the reader's personal link url to rev,
 // which works until expires.
 func ReviewLink(rev *gobot.Review, url string, expires time.Time) string {
-	return fmt.Sprintf("Review #%d (%s), your personal link until %s; keep it to yourself:\n%s", rev.ID, rev.Title, expires.UTC().Format("2 Jan 2006"), url)
+	return fmt.Sprintf("Review %s (%s), your personal link until %s; keep it to yourself:\n%s", rev.ID.Ref(), rev.Title, expires.UTC().Format("2 Jan 2006"), url)
 }
 
 // LinkInDM acknowledges, after lead, a link sent in a direct message.
@@ -117,20 +117,20 @@ func NoReviews() error {
 
 // ReviewHere says that review id is open in the room (the Activity
 // opens on it).
-func ReviewHere(id gobot.ReviewID) string { return fmt.Sprintf("Review #%d is open here.", id) }
+func ReviewHere(id gobot.ReviewID) string { return fmt.Sprintf("Review %s is open here.", id.Ref()) }
 
 // ReviewList lists a room's open reviews, before their links.
 func ReviewList(n Namer, open []*gobot.Review) string {
 	lines := []string{"Open reviews here:"}
 	for _, rev := range open {
-		lines = append(lines, fmt.Sprintf("#%d: %s, by %s; %s in control, %d on the board", rev.ID, rev.Title, n.Name(rev.Owner), n.Name(rev.Controller), len(rev.Present)))
+		lines = append(lines, fmt.Sprintf("%s: %s, by %s; %s in control, %d on the board", rev.ID.Ref(), rev.Title, n.Name(rev.Owner), n.Name(rev.Controller), len(rev.Present)))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // ReviewLinksReset says the caller's earlier links to review id ended.
 func ReviewLinksReset(id gobot.ReviewID) string {
-	return fmt.Sprintf("Your earlier links to review #%d no longer work, nor the boards opened with them.", id)
+	return fmt.Sprintf("Your earlier links to review %s no longer work, nor the boards opened with them.", id.Ref())
 }
 
 // ManageRefusal words a refusal of review.End or review.Keep;
@@ -138,29 +138,29 @@ func ReviewLinksReset(id gobot.ReviewID) string {
 func ManageRefusal(n Namer, rev *gobot.Review, verb string, err error) error {
 	switch {
 	case errors.Is(err, gobot.ErrReviewClosed):
-		return Refusef("Review #%d is closed already.", rev.ID)
+		return Refusef("Review %s is closed already.", rev.ID.Ref())
 	case errors.Is(err, review.ErrKept):
-		return Refusef("Review #%d is kept already.", rev.ID)
+		return Refusef("Review %s is kept already.", rev.ID.Ref())
 	case errors.Is(err, review.ErrNotManager):
-		return Refusef("Only %s (who started review #%d), whoever controls it or a room admin %s it.", n.Name(rev.Owner), rev.ID, verb)
+		return Refusef("Only %s (who started review %s), whoever controls it or a room admin %s it.", n.Name(rev.Owner), rev.ID.Ref(), verb)
 	}
 	return err
 }
 
 // ReviewEnded says that user ended rev, before its record.
 func ReviewEnded(user gobot.UserID, rev *gobot.Review) string {
-	return fmt.Sprintf("%s ended review #%d (%s).", protocol.Mention(user), rev.ID, rev.Title)
+	return fmt.Sprintf("%s ended review %s (%s).", protocol.Mention(user), rev.ID.Ref(), rev.Title)
 }
 
 // ReviewIdleClosed says that rev was closed idle, before its record.
 func ReviewIdleClosed(rev *gobot.Review) string {
-	return fmt.Sprintf("Review #%d (%s) was closed after two days without a change.", rev.ID, rev.Title)
+	return fmt.Sprintf("Review %s (%s) was closed after two days without a change.", rev.ID.Ref(), rev.Title)
 }
 
 // ReviewClosed is the message posting closed review rev's record, after
 // lead, which says how it closed.
 func ReviewClosed(rev *gobot.Review, lead string) string {
-	keep := " It is deleted 30 days after it began, unless kept (`review keep #" + fmt.Sprint(rev.ID) + "`)."
+	keep := " It is deleted 30 days after it began, unless kept (" + Cmd("review keep "+rev.ID.Ref()) + ")."
 	if rev.Kept {
 		keep = " It is kept."
 	}
@@ -169,18 +169,18 @@ func ReviewClosed(rev *gobot.Review, lead string) string {
 
 // ReviewKept says that rev is kept.
 func ReviewKept(rev *gobot.Review) string {
-	return fmt.Sprintf("Review #%d (%s) is kept: it stays after 30 days.", rev.ID, rev.Title)
+	return fmt.Sprintf("Review %s (%s) is kept: it stays after 30 days.", rev.ID.Ref(), rev.Title)
 }
 
 // ReviewGone refuses an action on review id, which no longer exists.
-func ReviewGone(id gobot.ReviewID) error { return Refusef("Review #%d no longer exists.", id) }
+func ReviewGone(id gobot.ReviewID) error { return Refusef("Review %s no longer exists.", id.Ref()) }
 
 // ReviewRefusal words an error of a review board's action on rev
 // (gobot.Review.Apply); other errors are returned as they are.
 func ReviewRefusal(n Namer, rev *gobot.Review, err error) error {
 	switch {
 	case errors.Is(err, gobot.ErrReviewClosed):
-		return Refusef("Review #%d is closed: the board only shows it now.", rev.ID)
+		return Refusef("Review %s is closed: the board only shows it now.", rev.ID.Ref())
 	case errors.Is(err, gobot.ErrNotController):
 		return Refusef("%s has control of the board; ask them to hand it to you.", n.Name(rev.Controller))
 	case errors.Is(err, gobot.ErrNotOwner):
@@ -224,15 +224,46 @@ func ReviewRefused(err error) error {
 	case review.Elsewhere:
 		return Refusef("Game #%d was played in another room: review it there, or ask one of its players.", e.Game)
 	case review.NoSuchOpen:
-		return Refusef("There is no open review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
+		return Refusef("There is no open review %s in this room. %s lists them.", e.Review.Ref(), Cmd("reviews"))
 	case review.NoSuch:
-		return Refusef("There is no review #%d in this room. %s lists them.", e.Review, Cmd("reviews"))
+		return Refusef("There is no review %s in this room. %s lists them.", e.Review.Ref(), Cmd("reviews"))
 	case review.NoneOfYours:
 		return Refusef("You have no open review in this room. %s lists the room's.", Cmd("reviews"))
 	case review.NoneOpen:
 		return Refusef("No review is open in this room. %s lists them.", Cmd("reviews"))
 	case review.WhichOfYours:
-		return Refusef("You have %d open reviews here: say which, like %s.", e.N, Cmd(fmt.Sprintf("review end #%d", e.Review)))
+		return Refusef("You have %d open reviews here: say which, like %s.", e.N, Cmd(reviewLine(e.Action, e.Review)))
+	case review.WhichOfRoom:
+		return Refusef("This room has %d open reviews: say which, like %s.", e.N, Cmd(reviewLine(e.Action, e.Review)))
+	case review.WhichOfGame:
+		return Refusef("Game #%d has %d open reviews here: say which, like %s (%s lists them).", e.Game, e.N, Cmd(reviewLine(e.Action, e.Review)), Cmd("reviews"))
+	case review.GameAndReview:
+		return Refusef("Name the review (%s) or its game (#%d), not both.", e.Review.Ref(), e.Game)
+	case review.NotAReview:
+		example := "r3"
+		if e.Review != 0 {
+			example = e.Review.Ref()
+		}
+		return Refusef("#%d is a game, and no review of it is open here. A review is written like %s: %s (%s lists them).", e.Game, example, Cmd(reviewLine(e.Action, e.Review)), Cmd("reviews"))
 	}
-	return Refusef("This room has %d open reviews: say which, like %s.", e.N, Cmd(fmt.Sprintf("review reset #%d", e.Review)))
+	return err
+}
+
+// reviewLine is the command that does action (end, keep, reset) to
+// review id (0: an example's r3).
+func reviewLine(action string, id gobot.ReviewID) string {
+	if action == "" {
+		action = "end"
+	}
+	if id == 0 {
+		id = 3
+	}
+	return "review " + action + " " + id.Ref()
+}
+
+// ReviewNamed refuses a review named with no action (review r5): a
+// review is opened from a game, a board or a file, and r5 is open
+// already.
+func ReviewNamed(id gobot.ReviewID) error {
+	return Refusef("%s is a review: %s gives you your link to it, and %s closes it. To open a review, name a game like #12, a board size like 19, or attach an SGF file.", id.Ref(), Cmd("reviews"), Cmd("review end "+id.Ref()))
 }

@@ -22,9 +22,9 @@ func TestManageRefusal(t *testing.T) {
 		verb string
 		want string
 	}{
-		{gobot.ErrReviewClosed, "ends", "Review #3 is closed already."},
-		{review.ErrKept, "keeps", "Review #3 is kept already."},
-		{review.ErrNotManager, "keeps", "Only ann (who started review #3), whoever controls it or a room admin keeps it."},
+		{gobot.ErrReviewClosed, "ends", "Review r3 is closed already."},
+		{review.ErrKept, "keeps", "Review r3 is kept already."},
+		{review.ErrNotManager, "keeps", "Only ann (who started review r3), whoever controls it or a room admin keeps it."},
 	} {
 		if got := ManageRefusal(reviewNamer{}, rev, tc.verb, tc.err); got.Error() != tc.want {
 			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)

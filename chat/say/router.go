@@ -2,6 +2,7 @@ package say
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -42,4 +43,17 @@ func UnknownCommand(name, best string) error {
 		return Refusef("I don't know the command %s. Did you mean %s? %s lists them all.", protocol.Echo(name), Cmd(best), Cmd("help"))
 	}
 	return Refusef("I don't know the command %s. %s lists them all.", protocol.Echo(name), Cmd("help"))
+}
+
+// TakesNoFile refuses a file attached to command, which takes none;
+// takers are the commands that take one.
+func TakesNoFile(command string, takers []string) error {
+	if len(takers) == 0 {
+		return Refusef("%s takes no file, and no command does; send the command without it.", Cmd(command))
+	}
+	names := make([]string, len(takers))
+	for i, t := range takers {
+		names[i] = Cmd(t)
+	}
+	return Refusef("%s takes no file (only %s does); send the command without it. Nothing changed.", Cmd(command), strings.Join(names, ", "))
 }

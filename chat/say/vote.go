@@ -175,13 +175,10 @@ func VoteRefused(l *flow.Loaded, e *flow.VoteRefused) error {
 		return Refusef("The vote for move %d of game #%d has closed; its move is being played. Vote again on the room's next turn.", e.Move, match.ID)
 	case flow.VoteTimeUp:
 		return Refusef("The room's time for move %d of game #%d ran out before this vote: it loses on time.", e.Move, match.ID)
-	case flow.VoteOffBoard:
+	case flow.VoteOffBoard, flow.VoteNoColumnI, flow.VoteNotAPoint:
 		cfg := l.G.Config()
-		return Refusef("%s is off the board: this %s board goes from A1 to %s.", protocol.ClipArg(e.Point), game.SizeString(cfg.Width, cfg.Height), game.Pt(cfg.Width-1, 0).GTP(cfg.Height))
-	case flow.VoteNoColumnI:
-		return Refusef("%s: there is no column I on a go board (the letters skip from H to J).", protocol.Echo(e.Point))
-	case flow.VoteNotAPoint:
-		return Refusef("%s isn't a point: write a column letter and a row number, like D4.", protocol.Echo(e.Point))
+		_, err := game.ParsePoint(e.Point, cfg.Width, cfg.Height) // what is wrong, worded as play words it
+		return BadPoint(e.Point, cfg, err)
 	case flow.VoteOccupied:
 		return Refusef("%s is occupied — choose an empty point.", e.Point)
 	case flow.VoteKo:

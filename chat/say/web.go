@@ -55,4 +55,4 @@ func WebLinkSent(id gobot.GameID, reset bool) string {
 func GameWidget(id gobot.GameID) string { return fmt.Sprintf("Go: game #%d", id) }
 
 // ReviewWidget names review id's widget in its room.
-func ReviewWidget(id gobot.ReviewID) string { return fmt.Sprintf("Go: review #%d", id) }
+func ReviewWidget(id gobot.ReviewID) string { return "Go: review " + id.Ref() }

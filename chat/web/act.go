@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +55,42 @@ func voteOf(cmd string, args []string) (string, []string) {
 	return cmd, args
 }
 
+// Members says whether a user is a member of a room now, as the room's
+// platform says: the Matrix adapter (the room's joined members) and the
+// Discord adapter (who may see the channel) implement it.
+type Members interface {
+	// InRoom reports whether user is a member of room (a game's room; a
+	// thread's is its room's). A platform that could not be asked wraps
+	// gobot.ErrUnavailable; one that does not let gobot see the room
+	// (a Discord server without the bot) wraps gobot.ErrNotFound.
+	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+}
+
+// stillMember checks, before a voter's click, that p's user is still a
+// member of the vote game's room, as a typed vote comes from the room
+// itself: a watch link or a widget's session outlives a membership, and
+// someone who left or was removed votes no more. Rooms of a platform
+// with no Members (Config.Members: the terminal's one user) are not
+// asked. msg "": still a member.
+func (s *Server) stillMember(ctx context.Context, room gobot.RoomID, p Pass) (int, string) {
+	m := s.cfg.Members[room.Platform()]
+	if m == nil {
+		return 0, ""
+	}
+	in, err := m.InRoom(ctx, room, p.User)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return http.StatusForbidden, fmt.Sprintf("gobot cannot see game #%d's room to check that you are still in it, so its votes are taken in the room's chat only; nothing was changed.", p.Game)
+	}
+	if err != nil {
+		s.cfg.Log.Warn("web: checking a voter's membership", "game", p.Game, "room", room, "err", err)
+		return http.StatusServiceUnavailable, fmt.Sprintf("Your membership of game #%d's room could not be checked just now; nothing was changed. Try again in a moment.", p.Game)
+	}
+	if !in {
+		return http.StatusForbidden, fmt.Sprintf("You are no longer a member of game #%d's room, so you cannot vote in it; nothing was changed.", p.Game)
+	}
+	return 0, ""
+}
+
 // validPoint accepts what looks like a coordinate ("E5", "T19"); the
 // router checks it against the board.
 func validPoint(p string) bool {
@@ -87,8 +125,10 @@ func validClientID(id string) bool {
 // act takes one click: checks the session, its CSRF token and the
 // player's rate in the game, then runs the action through the bot's
 // router as the player's chat command, with the click's ID as the event
-// ID (a retried POST is applied once). A taken action is announced in the game's room as a
-// typed one is; a refusal comes back with the chat's text.
+// ID (a retried POST is applied once). A taken action is announced in
+// the game's room as a typed one is, through the claim the bot stores
+// with the move (Request.Announce): once, whatever crashes; a refusal
+// comes back with the chat's text.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.session(w, r)
 	if !ok {
@@ -130,6 +170,10 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v.Role == board.Voter {
+		if code, msg := s.stillMember(r.Context(), sn.view.Room, p); msg != "" {
+			s.answer(w, code, answer{Message: msg, State: s.stamped(sn)})
+			return
+		}
 		cmd, args = voteOf(cmd, args) // the room moves by vote: play E5 is vote E5
 	}
 	view := sn.view
@@ -141,6 +185,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Args:      args,
 		Community: view.Community,
 		Platform:  s.platform(view.Room),
+		Announce:  true,
 	}
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
@@ -154,20 +199,34 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	// The room sees the move as it sees a typed one; then the DMs and
-	// the engine's turn, as after any command. The page has its answer.
+	// The page has its answer; the room's announcement (Request.Announce,
+	// claimed with the move), the DMs and the engine's turn follow, as
+	// after any command — apart from the request, so that a slow
+	// platform holds neither the page's connection nor its next click.
+	// If this process dies first, the claim has them sent by the next.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-	defer cancel()
-	if !rep.Error && !rep.Duplicate && !rep.Private {
-		room := view.Room
-		if rep.Room != "" {
-			room = rep.Room
-		}
-		// Keyed by the click, as any message for others is (Message.Key):
-		// a platform keeps one copy if it is ever sent again.
-		s.cfg.Bot.Announce(ctx, protocol.Message{Room: room, Reply: rep, Key: string(req.EventID) + "/announce"})
+	s.sending.Add(1)
+	go func() {
+		defer s.sending.Done()
+		defer cancel()
+		then(ctx)
+	}()
+}
+
+// Wait waits until the messages of the clicks answered so far are sent
+// (or ctx ends): a server shutting down calls it after its listener is
+// closed. What it does not wait for is sent by the next process, from
+// the claims.
+func (s *Server) Wait(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		s.sending.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	then(ctx)
 }
 
 func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
@@ -177,6 +236,9 @@ func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	// The length makes the answer whole once written: the page has it
+	// while the handler goes on to send the room's messages.
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(code)
 	w.Write(b)
 }

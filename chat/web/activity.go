@@ -118,7 +118,7 @@ type activity struct {
 const codeTTL = 10 * time.Minute
 
 func (s *Server) enableActivity(d DiscordActivity) error {
-	page, err := template.ParseFS(activityFiles, "activity.html", "controls.html")
+	page, err := template.New("activity").Funcs(pageFuncs).ParseFS(activityFiles, "activity.html", "controls.html")
 	if err != nil {
 		return err
 	}
@@ -433,7 +433,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	if in.Review != 0 {
 		i := slices.IndexFunc(reviews, func(rev *gobot.Review) bool { return rev.ID == in.Review })
 		if i < 0 {
-			s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Review #%d is not open in this channel. Close the board and open it again for what is open here.", in.Review)})
+			s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Review %s is not open in this channel. Close the board and open it again for what is open here.", in.Review.Ref())})
 			return
 		}
 		s.activityReview(w, r, reviews[i].ID, user)
@@ -483,7 +483,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 			a.Games = append(a.Games, activityGame{ID: v.ID, Label: v.Label()})
 		}
 		for _, rev := range reviews {
-			a.Reviews = append(a.Reviews, activityReview{ID: rev.ID, Label: fmt.Sprintf("Review #%d: %s", rev.ID, rev.Title)})
+			a.Reviews = append(a.Reviews, activityReview{ID: rev.ID, Label: fmt.Sprintf("Review %s: %s", rev.ID.Ref(), rev.Title)})
 		}
 		s.activityAnswer(w, http.StatusOK, a)
 		return
@@ -559,7 +559,7 @@ func (s *Server) activityReview(w http.ResponseWriter, r *http.Request, id gobot
 	p := Pass{Review: id, User: user.ID, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
 	st := sn.state
 	a := activityAnswer{URL: strings.TrimPrefix(reviewPath(id), "/"), Token: s.sign.sign(purposeActivity, p), Review: id,
-		Title: fmt.Sprintf("Review #%d · %s", id, sn.rev.Title), ReviewState: &st, Me: user.ID, Name: orName(user)}
+		Title: fmt.Sprintf("Review %s · %s", id.Ref(), sn.rev.Title), ReviewState: &st, Me: user.ID, Name: orName(user)}
 	http.SetCookie(w, &http.Cookie{
 		Name:        reviewCookieName(id),
 		Value:       s.sign.sign(purposeSession, p),

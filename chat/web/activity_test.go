@@ -947,13 +947,13 @@ func TestActivityReview(t *testing.T) {
 	// Two reviews and a game: all listed; the one picked opens.
 	id := ah.discordGame("111", "555")
 	st, a, _ = ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1"})
-	if st != 200 || a.Token != "" || len(a.Reviews) != 2 || len(a.Games) != 1 || a.Games[0].ID != id || !strings.HasPrefix(a.Reviews[1].Label, "Review #2: an empty 13x13") {
+	if st != 200 || a.Token != "" || len(a.Reviews) != 2 || len(a.Games) != 1 || a.Games[0].ID != id || !strings.HasPrefix(a.Reviews[1].Label, "Review r2: an empty 13x13") {
 		t.Fatalf("the list of games and reviews: %d %+v", st, a)
 	}
 	if st, a, _ := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "review": 2}); st != 200 || a.Review != 2 || a.Token == "" {
 		t.Errorf("picking review 2: %d %+v", st, a)
 	}
-	want := "Review #9 is not open in this channel."
+	want := "Review r9 is not open in this channel."
 	if st, a, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": tok, "instance_id": "inst1", "review": 9}); st != 404 || !strings.HasPrefix(a.Message, want) || len(cookies) != 0 {
 		t.Errorf("picking a review not open here: %d %+v, want %q", st, a, want)
 	}

@@ -34,8 +34,10 @@ type clockView struct {
 	// Out is the colour that lost on time.
 	Out string `json:"out,omitempty"`
 	// Paused is the player to move's colour while a pause stops both
-	// clocks (none runs).
-	Paused string `json:"paused,omitempty"`
+	// clocks (none runs), PauseEnds the server's time (ms) the pause's
+	// allowance runs out, which the page counts down to.
+	Paused    string `json:"paused,omitempty"`
+	PauseEnds int64  `json:"pauseEnds,omitempty"`
 }
 
 // clockSideV is one colour's clock (gobot.ClockState, in ms); a simple
@@ -67,6 +69,9 @@ func liveClocks(lc *board.Clocks) *clockView {
 	v.Black, v.White = side(game.Black), side(game.White)
 	if v.Running != "" {
 		v.Since = lc.Since.UnixMilli()
+	}
+	if v.Paused != "" {
+		v.PauseEnds = lc.PauseEnds.UnixMilli()
 	}
 	return v
 }

@@ -206,6 +206,11 @@ func TestBrowserLivePause(t *testing.T) {
 			t.Errorf("%s: Resume is not offered while paused", b.name)
 		}
 	}
+	// The pause's allowance counts down in the page while paused, from
+	// the server's time (which stands still here): 10m at first.
+	for _, b := range []*tab{alice, bob} {
+		b.waitFor("the pause allowance counting down", `/^Paused: both clocks stand still until a player resumes \(9m 5[0-9]s of pause left\)\.$/.test(document.querySelector('#side p.clock').textContent)`)
+	}
 	// A page counts a running clock down each second; a paused one stays.
 	eval[bool](alice, `(window.pausedAt = performance.now(), true)`)
 	alice.waitFor("1.5 s of the page's time", `performance.now() > window.pausedAt + 1500`)
@@ -219,5 +224,31 @@ func TestBrowserLivePause(t *testing.T) {
 		if got := b.clock("black"); !regexpMatch(`^0:(38|37) \+ 3×10s (68|67) running$`, got) {
 			t.Errorf("%s: black's clock after resume %q", b.name, got)
 		}
+	}
+}
+
+// TestBrowserClockOneLine: at 1000 px a live clock's reading fits on
+// one line beside the board, a Canadian clock's long one included
+// (`10:00 + 25 stones in 5:00`), and stays inside the side panel.
+func TestBrowserClockOneLine(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	for _, clock := range []string{"canadian:10m+25/5m", "canadian:1h+25/10m", "byoyomi:1h+5x30s"} {
+		id := h.liveGame(clock)
+		alice := newTab(t, h, browser, "alice")
+		alice.do("desktop", chromedp.EmulateViewport(1000, 1000))
+		alice.open(h.link(id, "alice", false))
+		for _, c := range []string{"black", "white"} {
+			got := eval[string](alice, fmt.Sprintf(`(() => { const e = document.querySelector('[data-clock=%q]'), r = e.getBoundingClientRect(), a = document.querySelector('aside').getBoundingClientRect();
+				const lines = r.height / parseFloat(getComputedStyle(e).lineHeight);
+				return lines < 1.5 && r.right <= a.right + 0.5 && e.scrollWidth <= e.clientWidth ? "ok" : e.textContent + ": " + lines.toFixed(2) + " lines, right " + r.right + " of " + a.right; })()`, c))
+			if got != "ok" {
+				t.Errorf("%s, %s's clock: %s", clock, c, got)
+			}
+		}
+		if clock == "canadian:1h+25/10m" {
+			alice.screenshot("../../docs/web-live-canadian.png")
+		}
+		h.cmd("alice", "resign")
 	}
 }

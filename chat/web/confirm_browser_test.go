@@ -155,3 +155,39 @@ func TestBrowserGhostUnderFocus(t *testing.T) {
 		t.Error("the tick's box lost the focus when the side panel was redrawn")
 	}
 }
+
+// TestBrowserPlaySlot: on a phone (360 px wide) the tap's "Play" button
+// has a place of its own, kept free while the board may ask for it:
+// Pass, Undo and Resign do not move when it appears, nor when it goes.
+func TestBrowserPlaySlot(t *testing.T) {
+	browser := startBrowser(t)
+	h := newHarness(t)
+	id := h.newGame()
+	alice := newTab(t, h, browser, "alice")
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.open(h.link(id, "alice", false))
+	boxes := func() string {
+		return eval[string](alice, `["pass", "undo", "resign"].map((a) => { const r = document.querySelector('[data-action="' + a + '"]').getBoundingClientRect();
+			return a + " " + [r.x, r.y, r.width, r.height].map(Math.round).join(","); }).join("; ")`)
+	}
+	before := boxes()
+	alice.tap("E5")
+	if got := alice.pending(); got != `#b E5 / E5 "Play E5"` {
+		t.Fatalf("a tap on E5: %s", got)
+	}
+	if got := boxes(); got != before {
+		t.Errorf("the Play button moved the buttons:\nbefore %s\n after %s", before, got)
+	}
+	// The Play button is shown, on a row of its own, under the board.
+	if got := eval[string](alice, `(() => { const p = document.querySelector('[data-action="submit"]').getBoundingClientRect(), q = document.querySelector('[data-action="pass"]').getBoundingClientRect(), b = document.querySelector('svg.goban').getBoundingClientRect();
+		return p.width > 0 && p.top >= b.bottom && p.bottom <= q.top ? "ok" : JSON.stringify([p.top, p.bottom, p.width, q.top, b.bottom]); })()`); got != "ok" {
+		t.Errorf("the Play button's place: %s", got)
+	}
+	alice.screenshot("../../docs/web-board-phone-play.png")
+	alice.h.now.Advance(1e9)
+	alice.do("Play E5", chromedp.Tap(chromedp.CSS(`[data-action="submit"]`)))
+	alice.waitStone("E5", "black")
+	if got := boxes(); got != before {
+		t.Errorf("playing moved the buttons:\nbefore %s\n after %s", before, got)
+	}
+}

@@ -30,7 +30,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	// A stream lasts as long as the page: the server's read and write
-	// timeouts (Timeouts) are for the other requests.
+	// timeouts (httpserver.Timeouts) are for the other requests.
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
@@ -103,6 +103,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.quit: // shutting down (EndStreams)
 			return
 		case <-wake:
 		case <-tick.C:

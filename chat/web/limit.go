@@ -103,6 +103,12 @@ var (
 	widgetAll = rate{10, 300}
 )
 
+// reviewLooks: a follower looking around a review may have 40
+// positions replayed and drawn for them at once, then 5 a second; one
+// already drawn at the review's version is answered from the cache
+// without charge. Holding the arrow key walks 40 moves before waiting.
+var reviewLooks = rate{5, 40}
+
 func newSignInLimit(client, target, all rate) *signInLimit {
 	return &signInLimit{client: newLimiter(client.Rate, client.Burst), target: newLimiter(target.Rate, target.Burst), all: newLimiter(all.Rate, all.Burst)}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/httpserver"
 )
 
 // TestWidgetFloodSparesOthers: the review's attack, 50 made-up tokens
@@ -306,7 +307,7 @@ func TestTimeouts(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame()
 	const short = 200 * time.Millisecond
-	hs := h.srv.HTTPServer(Timeouts{ReadHeader: short, Read: short, Write: short, Idle: short})
+	hs := h.srv.HTTPServer(httpserver.Timeouts{ReadHeader: short, Read: short, Write: short, Idle: short})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

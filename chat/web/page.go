@@ -17,6 +17,8 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
@@ -35,6 +37,9 @@ type state struct {
 	Side   string `json:"side"`   // players, clock, last moves (HTML)
 	// Pause is the colour asking to pause a live game's clocks.
 	Pause string `json:"pause,omitempty"`
+	// Waiting: while scoring, the colours that accepted the count, each
+	// with what its Done button says instead ("Waiting for alice").
+	Waiting map[string]string `json:"waiting,omitempty"`
 	// Vote is a vote game's line while the room moves: how to vote, or
 	// the tally and the open window, as chat says it.
 	Vote string `json:"vote,omitempty"`
@@ -149,6 +154,14 @@ type side struct {
 	Score   string
 	Vote    string
 	Live    bool // a live clock: the players' clocks tick (clock.go)
+
+	// PauseLeft is a live pause's time left, which the page counts down,
+	// in its line's words (PauseBefore, PauseAfter); "" without one.
+	PauseBefore, PauseLeft, PauseAfter string
+
+	// Refused is the colour whose undo request was refused, RefusedText
+	// what its player is told (only their page shows it: board.css).
+	Refused, RefusedText string
 }
 
 type player struct {
@@ -168,12 +181,27 @@ func (s *Server) build(view *board.View) (*snapshot, error) {
 	sn := &snapshot{view: view}
 	sn.V, sn.Phase, sn.Status, sn.Turn, sn.Undo = view.Version, view.Phase, view.Status, colorName(view.Turn), colorName(view.UndoBy)
 	sn.Pause = colorName(view.PauseBy)
+	for _, c := range []game.Color{game.Black, game.White} {
+		if view.Waiting[c] != "" {
+			if sn.Waiting == nil {
+				sn.Waiting = map[string]string{}
+			}
+			sn.Waiting[colorName(c)] = view.Waiting[c]
+		}
+	}
 	if view.Vote != "" {
 		sn.Vote = s.plain(view.Vote, view)
 	}
-	sd := side{Clock: view.Clock, Moves: view.Moves, Undo: view.UndoText, Score: view.Score, Vote: sn.Vote}
+	sd := side{Clock: view.Clock, Moves: view.Moves, Undo: view.UndoText, Score: view.Score, Vote: sn.Vote,
+		Refused: colorName(view.UndoRefused), RefusedText: view.RefusedText}
 	sn.Clock = liveClocks(view.Live)
 	sd.Live = sn.Clock != nil
+	if v := sn.Clock; v != nil && v.Paused != "" {
+		// The pause's line in chat's words, its time left a number the
+		// page counts down (boardui.js).
+		sd.PauseBefore, sd.PauseAfter, _ = strings.Cut(say.LivePaused("\x00"), "\x00")
+		sd.PauseLeft = protocol.FormatDuration(view.Live.PauseEnds.Sub(s.now()))
+	}
 	for _, p := range view.Sides {
 		pl := player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove}
 		if v := sn.Clock; v != nil {
@@ -218,6 +246,12 @@ func (s *Server) stampedJSON(sn *snapshot) []byte {
 	return append(out, sn.json[1:]...)
 }
 
+// pageFuncs are the words the pages share with chat (chat/say).
+var pageFuncs = template.FuncMap{
+	"allowUndo":  func() string { return say.AllowUndo },
+	"refuseUndo": func() string { return say.RefuseUndo },
+}
+
 // pageData is what page.html is executed with.
 type pageData struct {
 	Title  string
@@ -236,6 +270,8 @@ type pageData struct {
 	SignOut bool
 	// Confirm is the viewer's confirmation setting (gobot.Player).
 	Confirm string
+	// Waiting is State.Waiting as JSON ("" when none).
+	Waiting string
 	// Clocks is a live game's clocks (JSON) and Now the server's time
 	// (ms), which the page counts from.
 	Clocks string
@@ -265,6 +301,10 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	if sn.Clock != nil {
 		b, _ := json.Marshal(sn.Clock)
 		d.Clocks = string(b)
+	}
+	if sn.Waiting != nil {
+		b, _ := json.Marshal(sn.Waiting)
+		d.Waiting = string(b)
 	}
 	d.SignOut = !p.Activity
 	if p.Activity {

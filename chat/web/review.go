@@ -15,6 +15,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/render"
 )
@@ -55,8 +56,13 @@ func reviewOpenCookie(id gobot.ReviewID) string {
 
 func reviewOpenPath(id gobot.ReviewID) string { return reviewPath(id) + "/open" }
 
-// exchangeReview is a review link's first step.
+// exchangeReview is a review link's first step: a link that `review
+// reset` ended gets no pending cookie.
 func (s *Server) exchangeReview(w http.ResponseWriter, r *http.Request, p Pass) {
+	if err := s.reviewCurrent(r.Context(), p); err != nil {
+		s.refuse(w, err)
+		return
+	}
 	p.Session = newSessionID()
 	http.SetCookie(w, &http.Cookie{Name: reviewOpenCookie(p.Review), Value: s.sign.sign(purposeOpen, p), Path: reviewOpenPath(p.Review),
 		MaxAge: int(openTTL / time.Second), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
@@ -82,6 +88,9 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 	if err == nil && (p.Review != rid || p.Session == "") {
 		err = errWrongGame
 	}
+	if err == nil {
+		err = s.reviewCurrent(r.Context(), p) // reset since the first step
+	}
 	if err != nil {
 		s.refuse(w, err)
 		return
@@ -97,8 +106,8 @@ func (s *Server) openReview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if hc, err := r.Cookie(reviewCookieName(rid)); err == nil {
-		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User {
-			s.askSwitch(w, switchQuestion{On: fmt.Sprintf("on review #%d", rid), What: "review", Verb: "act",
+		if held, err := s.sign.open(purposeSession, hc.Value, s.cfg.Now()); err == nil && held.Review == rid && held.User != p.User && s.reviewCurrent(r.Context(), held) == nil {
+			s.askSwitch(w, switchQuestion{On: "on review " + rid.Ref(), What: "review", Verb: "act",
 				Held: held.User.Local(), Link: p.User.Local(), Action: reviewOpenPath(rid), CSRF: s.sign.csrf(openCSRF(p.Session)), Back: reviewPath(rid)})
 			return
 		}
@@ -122,8 +131,8 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 	if err == nil && (p.Review != gobot.ReviewID(id) || p.Session == "") {
 		err = errWrongGame
 	}
-	if err == nil && !isBearer && s.reviewRevoked(r.Context(), p) {
-		err = errReviewRevoked
+	if err == nil && !isBearer {
+		err = s.reviewCurrent(r.Context(), p)
 	}
 	if err != nil {
 		s.refuse(w, err)
@@ -136,12 +145,23 @@ func (s *Server) reviewSession(w http.ResponseWriter, r *http.Request) (Pass, bo
 // ended (review reset).
 var errReviewRevoked = fmt.Errorf("%w by review reset", ErrRevoked)
 
-// reviewRevoked reports whether the link p's session was opened with has
-// ended: `review reset` moved the user's link generation past it. A
-// review that cannot be read revokes nothing here (its routes say so).
-func (s *Server) reviewRevoked(ctx context.Context, p Pass) bool {
+// reviewCurrent checks that p, a review link's pass or a session opened
+// with one, is of its user's current link generation in the review:
+// `review reset` moves it on, ending the links before it and their
+// sessions. A review that no longer exists revokes nothing here (its
+// page says it is gone); one that cannot be read is errUnavailable.
+func (s *Server) reviewCurrent(ctx context.Context, p Pass) error {
 	sn, err := s.reviewSnapshot(ctx, p.Review)
-	return err == nil && sn.rev.LinkGen[p.User] != p.Gen
+	switch {
+	case errors.Is(err, errNoReview):
+		return nil
+	case err != nil:
+		s.cfg.Log.Error("web: reading a review's link generation", "review", p.Review, "err", err)
+		return errUnavailable
+	case sn.rev.LinkGen[p.User] != p.Gen:
+		return errReviewRevoked
+	}
+	return nil
 }
 
 // reviewState is what a review's page shows of one position, the same
@@ -162,6 +182,57 @@ type reviewState struct {
 	Comment      string    `json:"comment"`
 	Status       string    `json:"status"`
 	Board        string    `json:"board"` // the SVG
+	// Info is the game's information (players with ranks, result, komi,
+	// rules, date) as the header shows it (HTML), the same at every node.
+	Info string `json:"info"`
+	// Tree is the review's whole tree, for its move list: each node's
+	// parent and move ("B D4", "W pass", "" for none), by index; a
+	// node's children in the order of their indices, the first the
+	// main line. The same at every node of one version.
+	Tree json.RawMessage `json:"tree"`
+	// ToPlay is the colour a stone played here would be ("black",
+	// "white"): the ghost of a tap waiting for its Play button.
+	ToPlay string `json:"toPlay"`
+}
+
+// reviewInfo is what a review's header says of its game (the SGF's
+// root, or the game reviewed): the players with their ranks, the
+// result, komi, rules, handicap and date; each "" when not known.
+type reviewInfo struct {
+	Black, BlackRank, White, WhiteRank string
+	Result, Komi, Rules, Handicap      string
+	Date, Name                         string
+}
+
+// treeJSON is t as the move list reads it (reviewState.Tree): a list
+// of [parent, move] by node, [[-1,""],[0,"B E5"],[1,"W C3"],[1,"W G3"]].
+func treeJSON(t *game.Tree) (json.RawMessage, error) {
+	out := make([][2]any, len(t.Nodes))
+	for i, n := range t.Nodes {
+		move := ""
+		if m := n.Move; m.Color != game.Empty {
+			move = m.Color.String() + " pass"
+			if !m.Point.IsPass() {
+				move = m.Color.String() + " " + m.Point.GTP(t.Height)
+			}
+		}
+		out[i] = [2]any{n.Parent, move}
+	}
+	return json.Marshal(out)
+}
+
+// infoOf is tree t's game information for the header.
+func infoOf(t *game.Tree) reviewInfo {
+	in := t.Info
+	ri := reviewInfo{Black: in.Black, BlackRank: in.BlackRank, White: in.White, WhiteRank: in.WhiteRank,
+		Komi: game.FormatKomi(t.Komi), Rules: t.Rules, Date: in.Date, Name: in.Name}
+	if in.Result != "" {
+		ri.Result = say.ResultText(in.Result)
+	}
+	if t.Handicap >= 2 {
+		ri.Handicap = strconv.Itoa(t.Handicap)
+	}
+	return ri
 }
 
 type present struct {
@@ -173,6 +244,8 @@ type present struct {
 // with the controller's state encoded once.
 type reviewSnap struct {
 	rev   *gobot.Review
+	info  string          // the header's game information (reviewState.Info)
+	tree  json.RawMessage // the move list's tree (reviewState.Tree)
 	names map[gobot.UserID]string
 	gen   uint64
 	json  []byte
@@ -186,6 +259,7 @@ type reviewSnaps struct {
 	m        map[gobot.ReviewID]*reviewSnap
 	load     map[gobot.ReviewID]*sync.Mutex
 	presence map[presenceKey]int
+	nodes    *nodeCache // the positions looked at (reviewNode)
 }
 
 type presenceKey struct {
@@ -196,7 +270,7 @@ type presenceKey struct {
 var errNoReview = errors.New("web: no such review")
 
 func newReviewSnaps() *reviewSnaps {
-	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}}
+	return &reviewSnaps{m: map[gobot.ReviewID]*reviewSnap{}, load: map[gobot.ReviewID]*sync.Mutex{}, presence: map[presenceKey]int{}, nodes: newNodeCache(maxCachedNodes)}
 }
 
 func (s *Server) reviewCache() *reviewSnaps { return s.reviews }
@@ -239,6 +313,14 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 		fresh = &c
 	}
 	if fresh.json == nil {
+		var info bytes.Buffer
+		if err := s.page.ExecuteTemplate(&info, "review-info", infoOf(fresh.rev.Tree)); err != nil {
+			return nil, err
+		}
+		fresh.info = info.String()
+		if fresh.tree, err = treeJSON(fresh.rev.Tree); err != nil {
+			return nil, err
+		}
 		st, err := fresh.at(fresh.rev.Node)
 		if err != nil {
 			return nil, err
@@ -266,7 +348,7 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 	}
 	st := reviewState{V: rev.Version, Node: n, Controller: sn.names[rev.Controller], ControllerID: string(rev.Controller),
 		OwnerID: string(rev.Owner), Closed: rev.Closed, Move: t.MoveNumber(n), Line: t.Line(n), Variation: !t.OnMainLine(n),
-		Comment: t.Nodes[n].Comment}
+		Comment: t.Nodes[n].Comment, Info: sn.info, Tree: sn.tree, ToPlay: colorName(t.ToPlay(n))}
 	for i, k := range st.Line {
 		if k == n {
 			st.At = i
@@ -276,6 +358,14 @@ func (sn *reviewSnap) at(n int) (reviewState, error) {
 		st.Present = append(st.Present, present{ID: string(u), Name: sn.names[u]})
 	}
 	ov := &overlay{marks: t.Nodes[n].Marks, variation: map[game.Point]bool{}}
+	if kids := t.Nodes[n].Children; len(kids) > 1 { // a branch: letter each variation's next stone
+		ov.next = map[game.Point]string{}
+		for i, k := range kids {
+			if m := t.Nodes[k].Move; m.Color != game.Empty && !m.Point.IsPass() && i < 26 {
+				ov.next[m.Point] = string(rune('A' + i))
+			}
+		}
+	}
 	for i, k := range placed {
 		if k >= 0 && !t.OnMainLine(k) {
 			ov.variation[game.Pt(i%t.Width, i/t.Width)] = true
@@ -319,6 +409,10 @@ type reviewPage struct {
 	Line      string // State.Line as numbers between spaces
 	SliderMax int
 	Board     template.HTML
+	Info      template.HTML
+	// Confirm is the viewer's confirmation setting (gobot.Player), which
+	// a tap on the board obeys as on a game's (tap.js).
+	Confirm string
 }
 
 // showReview serves a review's page. GET: it reads, it changes nothing.
@@ -337,8 +431,8 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusServiceUnavailable, "The review could not be read just now; try again in a moment.")
 		return
 	}
-	d := reviewPage{Title: fmt.Sprintf("Review #%d · %s", p.Review, sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
-		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board)}
+	d := reviewPage{Title: fmt.Sprintf("Review %s · %s", p.Review.Ref(), sn.rev.Title), ID: p.Review, CSRF: s.sign.csrf(p.Session),
+		User: p.User, Role: "follower", State: sn.state, SliderMax: len(sn.state.Line) - 1, Board: template.HTML(sn.state.Board), Info: template.HTML(sn.info)}
 	for i, n := range sn.state.Line {
 		if i > 0 {
 			d.Line += " "
@@ -348,6 +442,7 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 	if sn.rev.Controller == p.User {
 		d.Role = "controller"
 	}
+	d.Confirm = s.confirmOf(r.Context(), p.User)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.page.ExecuteTemplate(w, "review", d); err != nil {
@@ -356,7 +451,10 @@ func (s *Server) showReview(w http.ResponseWriter, r *http.Request) {
 }
 
 // reviewNode answers a follower looking around: the state of node n, as
-// JSON. GET: it changes nothing.
+// JSON. GET: it changes nothing. A position is replayed and drawn once
+// per version of the review (s.reviews.nodes); each one drawn is charged
+// to the user's looks in the review (reviewLooks), so a flood of
+// positions is refused before it costs more than a few replays.
 func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.reviewSession(w, r)
 	if !ok {
@@ -372,70 +470,160 @@ func (s *Server) reviewNode(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, http.StatusNotFound, answer{Message: "That position is not in this review."})
 		return
 	}
-	st, err := sn.at(n)
-	if err != nil {
-		s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+	k := nodeKey{p.Review, sn.rev.Version, n}
+	body, hit := s.reviews.nodes.get(k)
+	if !hit {
+		if !s.looks.allow(fmt.Sprintf("r%d/%s", p.Review, p.User), s.now()) {
+			s.reviewAnswer(w, http.StatusTooManyRequests, "Slow down: too many positions at once. Wait a moment, then look again.", nil)
+			return
+		}
+		st, err := sn.at(n)
+		if err != nil {
+			s.answer(w, http.StatusServiceUnavailable, answer{Message: "That position could not be drawn."})
+			return
+		}
+		if body, err = reviewAnswerBody("", &st); err != nil {
+			s.answer(w, http.StatusInternalServerError, answer{Message: "That position could not be drawn."})
+			return
+		}
+		s.reviews.nodes.put(k, body)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// nodeKey is a position of a review at one version.
+type nodeKey struct {
+	review  gobot.ReviewID
+	version int
+	node    int
+}
+
+// nodeCache keeps the answers of the last positions looked at (their
+// JSON, board drawn), at most max of them: the oldest put goes first.
+type nodeCache struct {
+	mu    sync.Mutex
+	m     map[nodeKey][]byte
+	order []nodeKey // a ring of the keys in m, oldest at next
+	next  int
+	drawn int // positions put (each one replayed and drawn)
+}
+
+// maxCachedNodes bounds the positions kept: a 19×19 board's answer is
+// at most some 40 KB, so 128 of them are a few MB.
+const maxCachedNodes = 128
+
+func newNodeCache(max int) *nodeCache {
+	return &nodeCache{m: map[nodeKey][]byte{}, order: make([]nodeKey, 0, max)}
+}
+
+func (c *nodeCache) get(k nodeKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[k]
+	return b, ok
+}
+
+func (c *nodeCache) put(k nodeKey, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drawn++
+	if _, ok := c.m[k]; ok {
+		c.m[k] = b
 		return
 	}
-	s.reviewAnswer(w, http.StatusOK, "", &st)
+	if len(c.order) < cap(c.order) {
+		c.order = append(c.order, k)
+	} else {
+		delete(c.m, c.order[c.next])
+		c.order[c.next] = k
+		c.next = (c.next + 1) % len(c.order)
+	}
+	c.m[k] = b
 }
 
 // reviewAnswer is a JSON answer with a review's state.
 func (s *Server) reviewAnswer(w http.ResponseWriter, code int, msg string, st *reviewState) {
-	b, err := json.Marshal(struct {
-		Message string       `json:"message,omitempty"`
-		State   *reviewState `json:"state,omitempty"`
-	}{msg, st})
+	b, err := reviewAnswerBody(msg, st)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"message":"internal error"}`)
 	}
+	writeJSON(w, code, b)
+}
+
+// reviewAnswerBody encodes a review's answer: a message, a state, or
+// both.
+func reviewAnswerBody(msg string, st *reviewState) ([]byte, error) {
+	return json.Marshal(struct {
+		Message string       `json:"message,omitempty"`
+		State   *reviewState `json:"state,omitempty"`
+	}{msg, st})
+}
+
+// writeJSON answers with code and the JSON b, never cached.
+func writeJSON(w http.ResponseWriter, code int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	w.Write(b)
 }
 
-// reviewActionOf reads a POST's form into a review action.
-func reviewActionOf(f map[string][]string, t *game.Tree) (gobot.ReviewAction, bool) {
+// reviewActionOf reads a POST's form into a review action; refused, if
+// not empty, says what is wrong with it (a point off the board in the
+// words every command uses: protocol.PointError).
+func reviewActionOf(f map[string][]string, t *game.Tree) (a gobot.ReviewAction, refused string) {
 	get := func(k string) string {
 		if v := f[k]; len(v) > 0 {
 			return v[0]
 		}
 		return ""
 	}
-	a := gobot.ReviewAction{Kind: get("action")}
-	point := func() (game.Point, bool) {
-		p, err := game.ParseGTP(get("point"), t.Width, t.Height)
-		return p, err == nil && validPoint(strings.ToUpper(get("point")))
+	const notAnAction = "That is not an action of this page; nothing was changed."
+	a = gobot.ReviewAction{Kind: get("action")}
+	point := func() (game.Point, string) {
+		word := get("point")
+		p, err := game.ParseGTP(word, t.Width, t.Height)
+		if err == nil && !validPoint(strings.ToUpper(word)) {
+			err = game.ErrBadCoord // " D4", "d04": not as the page writes points
+		}
+		if err != nil {
+			return p, protocol.PointError(word, t.Width, t.Height, err) + " Nothing was changed."
+		}
+		return p, ""
 	}
-	var ok bool
 	switch a.Kind {
 	case "goto":
 		var err error
-		a.Node, err = strconv.Atoi(get("node"))
-		return a, err == nil
+		if a.Node, err = strconv.Atoi(get("node")); err != nil {
+			return a, notAnAction
+		}
+		return a, ""
 	case "play":
 		if get("point") == "pass" {
 			a.Point = game.Pass
-			return a, true
+			return a, ""
 		}
-		a.Point, ok = point()
-		return a, ok
+		a.Point, refused = point()
+		return a, refused
 	case "mark":
-		a.Mark.Point, ok = point()
+		a.Mark.Point, refused = point()
 		shape, known := game.ParseMarkShape(get("shape"))
 		a.Mark.Shape, a.Mark.Text = shape, get("text")
-		return a, ok && known
+		if refused == "" && !known {
+			refused = notAnAction
+		}
+		return a, refused
 	case "comment":
 		a.Text = get("text")
-		return a, true
+		return a, ""
 	case "give":
-		a.To = gobot.UserID(get("to"))
-		return a, a.To != ""
+		if a.To = gobot.UserID(get("to")); a.To == "" {
+			return a, notAnAction
+		}
+		return a, ""
 	case "take":
-		return a, true
+		return a, ""
 	}
-	return a, false
+	return a, notAnAction
 }
 
 // reviewAct takes one change from the review's page: checks the session,
@@ -465,9 +653,9 @@ func (s *Server) reviewAct(w http.ResponseWriter, r *http.Request) {
 		s.reviewAnswer(w, http.StatusServiceUnavailable, "The review could not be read just now; nothing was changed.", nil)
 		return
 	}
-	a, ok := reviewActionOf(r.PostForm, sn.rev.Tree)
-	if !ok {
-		s.reviewAnswer(w, http.StatusBadRequest, "That is not an action of this page; nothing was changed.", &sn.state)
+	a, refused := reviewActionOf(r.PostForm, sn.rev.Tree)
+	if refused != "" {
+		s.reviewAnswer(w, http.StatusBadRequest, refused, &sn.state)
 		return
 	}
 	_, err = s.cfg.Bot.ReviewAct(r.Context(), p.Review, p.User, a)
@@ -540,6 +728,8 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.quit: // shutting down (EndStreams)
 			return
 		case <-wake:
 		case <-tick.C:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/game"
@@ -205,3 +206,156 @@ func chromedpSetValue(sel, v string) chromedp.Action[chromedp.Void] {
 	return chromedp.SetValue(chromedp.CSS(sel), v)
 }
 func chromedpNavigate(u string) chromedp.Action[chromedp.Void] { return chromedp.Navigate(u) }
+
+// TestBrowserReviewInfo: a review's header shows its game: the players
+// with their ranks, the result, komi, rules and date, at desktop width
+// and on a phone, and again after a move.
+func TestBrowserReviewInfo(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	browser := startBrowser(t)
+	alice := newTab(t, h, browser, "alice")
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	info := func() string {
+		return eval[string](alice, `document.querySelector('[data-game-info]').innerText.replace(/\s+/g, " ").trim()`)
+	}
+	want := regexp.MustCompile(`^alice 6k\? \(Black\) – bob 6k\? \(White\) Black wins by resignation \(B\+R\) komi 6\.5 (?i:japanese) rules 2026-11-25$`)
+	if got := info(); !want.MatchString(got) {
+		t.Errorf("the header reads %q", got)
+	}
+	alice.screenshot("../../docs/review-info.png")
+	alice.click(`[data-action="last"]`)
+	alice.waitMove(5)
+	if got := info(); !want.MatchString(got) {
+		t.Errorf("after a move the header reads %q", got)
+	}
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if got := eval[string](alice, `(() => { const r = document.querySelector('[data-game-info]').getBoundingClientRect(); return r.right <= innerWidth + 0.5 && r.height < 80 ? "ok" : JSON.stringify([r.right, r.height]); })()`); got != "ok" {
+		t.Errorf("on a phone the header does not fit: %s", got)
+	}
+	alice.screenshot("../../docs/review-info-phone.png")
+}
+
+// TestBrowserReviewConfirmTap: on a phone the review's board asks a tap
+// to be confirmed as a game's does (tap.js): a tap puts a ghost stone of
+// the colour to play and a "Play" button in a place kept for it, which
+// moves none of the review's buttons; only the button plays the
+// variation. At desktop width a click plays at once.
+func TestBrowserReviewConfirmTap(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame()
+	browser := startBrowser(t)
+	alice := newTab(t, h, browser, "alice")
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	alice.waitRole("controller")
+	alice.click(`[data-action="forward"]`)
+	alice.waitMove(1)
+	boxes := func() string {
+		return eval[string](alice, `["first", "back", "forward", "last"].map((a) => { const r = document.querySelector('[data-action="' + a + '"]').getBoundingClientRect();
+			return a + " " + [r.x, r.y].map(Math.round).join(","); }).join("; ")`)
+	}
+	before, v := boxes(), h.storedReview(1).Version
+	alice.tap("G3")
+	if got := alice.pending(); got != `#w G3 / G3 "Play G3"` {
+		t.Fatalf("a tap on G3: %s", got)
+	}
+	if got := boxes(); got != before {
+		t.Errorf("the Play button moved the review's buttons:\nbefore %s\n after %s", before, got)
+	}
+	alice.tap("D4") // another tap moves the ghost
+	if got := alice.pending(); got != `#w D4 / D4 "Play D4"` {
+		t.Fatalf("a second tap, on D4: %s", got)
+	}
+	if h.storedReview(1).Version != v || alice.stone("D4") != "" {
+		t.Fatal("a tap played the variation without the button")
+	}
+	alice.screenshot("../../docs/review-phone-play.png")
+	alice.h.now.Advance(1e9)
+	alice.do("Play D4", chromedp.Tap(chromedp.CSS(`[data-action="submit"]`)))
+	alice.waitStone("D4", "white")
+	alice.waitMove(2)
+	if got := alice.pending(); got != "no ghost / no button" {
+		t.Errorf("after playing: %s", got)
+	}
+
+	// At desktop width a click plays the stone at once.
+	alice.do("desktop", chromedp.EmulateViewport(1000, 1000))
+	alice.play("F4")
+	alice.waitStone("F4", "black")
+	if got := alice.pending(); got != "no ghost / no button" {
+		t.Errorf("a desktop click left %s", got)
+	}
+}
+
+// TestBrowserReviewTree: at a branch the board letters each
+// variation's next stone (A the main line's, B, C…), and the move list
+// shows the main line with the variations under the move they replace;
+// the controller goes to a node by clicking it, or to the variation
+// beside with the Up and Down keys, and the follower's board and list
+// follow; a follower clicking the list looks around on their own.
+func TestBrowserReviewTree(t *testing.T) {
+	h := newHarness(t)
+	gid := h.finishedGame() // E5 C3 G7 C7 G3
+	browser := startBrowser(t)
+	alice, bob := newTab(t, h, browser, "alice"), newTab(t, h, browser, "bob")
+	alice.open(h.startReview("alice", fmt.Sprintf("#%d", gid)))
+	alice.waitRole("controller")
+	bob.open(h.reviewLink(1, "bob"))
+	bob.waitRole("follower")
+	alice.click(`[data-action="forward"]`)
+	alice.waitMove(1)
+	alice.play("G3") // White's move 2, a variation
+	bob.waitFor("the variation", `document.querySelector('[data-point="G3"]').hasAttribute('data-variation')`)
+	alice.click(`[data-action="back"]`)
+	bob.waitMove(1)
+	next := func(b *tab) string {
+		return eval[string](b, `[...document.querySelectorAll('[data-next]')].map((e) => e.dataset.next + " " + [...document.querySelectorAll('[data-point]')].find((p) => p.getAttribute('aria-label').endsWith('next move ' + e.dataset.next)).dataset.point).join(", ")`)
+	}
+	for _, b := range []*tab{alice, bob} {
+		if got := next(b); got != "A C3, B G3" {
+			t.Errorf("%s: the next moves at the branch read %q, want A C3, B G3", b.name, got)
+		}
+	}
+	list := func(b *tab) string {
+		return eval[string](b, `[...document.querySelectorAll('[data-tree] button')].map((e) => (e.hasAttribute('aria-current') ? '*' : '') + e.textContent).join(" | ")`)
+	}
+	const want = "Start | *1 B E5 | A) 2 W C3 | B) 2 W G3 | 3 B G7 | 4 W C7 | 5 B G3"
+	for _, b := range []*tab{alice, bob} {
+		b.waitFor("the move list", `document.querySelectorAll('[data-tree] button').length === 7`)
+		if got := list(b); got != want {
+			t.Errorf("%s: the move list reads %q", b.name, got)
+		}
+	}
+	if got := eval[string](bob, `document.querySelector('[data-tree] [aria-current]').getAttribute('aria-label')`); got != "Move 1, Black E5" {
+		t.Errorf("bob's list marks %q as shown", got)
+	}
+	alice.screenshot("../../docs/review-tree.png")
+
+	// The controller clicks the variation in the list; bob follows.
+	alice.click(`[data-tree] button.var`)
+	bob.waitFor("the variation shown", `document.querySelector('[data-tree] [aria-current]').getAttribute('aria-label') === 'Move 2, White G3, variation B'`)
+	bob.waitStone("G3", "white")
+	bob.waitStone("C3", "")
+	// Up: the variation before it, the main line's C3.
+	alice.do("ArrowUp", chromedp.KeyEvent(kb.ArrowUp))
+	bob.waitStone("C3", "white")
+	bob.waitStone("G3", "")
+	if got := eval[string](bob, `document.querySelector('[data-tree] [aria-current]').getAttribute('aria-label')`); got != "Move 2, White C3, variation A" {
+		t.Errorf("after Up bob's list marks %q", got)
+	}
+	alice.do("ArrowDown", chromedp.KeyEvent(kb.ArrowDown))
+	bob.waitStone("G3", "white")
+
+	// A follower's click on the list looks around, alone.
+	bob.click(`[data-tree] button[data-node="0"]`)
+	bob.waitMove(0)
+	if f := eval[string](bob, `document.body.dataset.following`); f != "off" {
+		t.Errorf("bob's click on the list left following %q", f)
+	}
+	if alice.moveNumber() != "2" {
+		t.Errorf("bob's click moved alice to %s", alice.moveNumber())
+	}
+	alice.do("phone", chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	alice.screenshot("../../docs/review-tree-phone.png")
+}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -180,10 +182,11 @@ func TestReviewPage(t *testing.T) {
 		{bob, url.Values{"action": {"play"}, "point": {"D4"}}, 200, "alice has control"},
 		{bob, url.Values{"action": {"goto"}, "node": {"3"}}, 200, "alice has control"},
 		{alice, url.Values{"action": {"fly"}}, 400, "not an action"},
-		{alice, url.Values{"action": {"play"}, "point": {"Z99"}}, 400, "not an action"},
-		{alice, url.Values{"action": {"play"}, "point": {strings.Repeat("x", 3000)}}, 400, "not an action"},
+		{alice, url.Values{"action": {"play"}, "point": {"Z99"}}, 400, "Z99 is off the board: this "},
+		{alice, url.Values{"action": {"play"}, "point": {strings.Repeat("x", 3000)}}, 400, "isn't a point: write a column letter and a row number, like D4. Nothing was changed."},
 		{alice, url.Values{"action": {"goto"}, "node": {"99"}}, 200, "not in this review"},
-		{alice, url.Values{"action": {"mark"}, "point": {"Z9"}, "shape": {"circle"}}, 400, "not an action"},
+		{alice, url.Values{"action": {"mark"}, "point": {"Z9"}, "shape": {"circle"}}, 400, "Z9 is off the board: this "},
+		{alice, url.Values{"action": {"mark"}, "point": {"I5"}, "shape": {"circle"}}, 400, "there is no column I on a go board"},
 		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"star"}}, 400, "not an action"},
 		{alice, url.Values{"action": {"mark"}, "point": {"E5"}, "shape": {"label"}, "text": {"TOOLONG"}}, 200, "label of 1 to 4"},
 		{alice, url.Values{"action": {"comment"}, "text": {strings.Repeat("x", 2001)}}, 200, "at most 2000 bytes"},
@@ -353,7 +356,7 @@ func TestReviewLinkReset(t *testing.T) {
 	stream, done := bob.events()
 	defer done()
 	r := h.cmd("bob", "review", "reset")
-	if r.Error || !strings.Contains(r.Text, "Your earlier links to review #1 no longer work") {
+	if r.Error || !strings.Contains(r.Text, "Your earlier links to review r1 no longer work") {
 		t.Fatalf("review reset: %+v", r)
 	}
 	fresh := reviewLinkIn.FindString(r.Text)
@@ -396,10 +399,132 @@ func TestReviewLinkReset(t *testing.T) {
 	if r := h.cmd("bob", "review", "reset"); !r.Error || !strings.Contains(r.Text, "say which") {
 		t.Errorf("a reset naming none of two: %+v", r)
 	}
-	if r := h.cmd("bob", "review", "reset", "#7"); !r.Error || !strings.Contains(r.Text, "no open review #7") {
+	if r := h.cmd("bob", "review", "reset", "r7"); !r.Error || !strings.Contains(r.Text, "no open review r7") {
 		t.Errorf("a reset of a review that does not exist: %+v", r)
 	}
 	if h.storedReview(1).Version != v {
 		t.Error("a refused reset changed review #1")
+	}
+}
+
+// TestReviewLinkResetOpening: a review link that `review reset` ended
+// gets no cookie at either step of its opening: not the pending one at
+// /l/{token}, and not the session at /r/{id}/open for a link whose first
+// step came before the reset.
+func TestReviewLinkResetOpening(t *testing.T) {
+	h := newHarness(t)
+	h.finishedGame()
+	h.startReview("alice", "#1")
+	old := h.reviewLink(1, "bob")
+	early := h.browser() // took the first step before the reset
+	if res, _ := early.get(old); res.StatusCode != http.StatusSeeOther || len(res.Cookies()) != 1 {
+		t.Fatalf("the link's first step before the reset: %d, cookies %v", res.StatusCode, res.Cookies())
+	}
+	if r := h.cmd("bob", "review", "reset"); r.Error {
+		t.Fatal(r.Text)
+	}
+	refused := func(step string, res *http.Response, page string) {
+		t.Helper()
+		if res.StatusCode != http.StatusForbidden || !strings.Contains(page, "(review reset)") {
+			t.Errorf("%s: %d %s", step, res.StatusCode, page)
+		}
+		if len(res.Cookies()) != 0 {
+			t.Errorf("%s set cookies %v", step, res.Cookies())
+		}
+	}
+	res, page := early.get(h.ts.URL + reviewOpenPath(1))
+	refused("the second step after the reset", res, page)
+	res, page = early.postPage(reviewOpenPath(1), url.Values{"csrf": {"x"}})
+	refused("the second step's answer after the reset", res, page)
+	late := h.browser()
+	res, page = late.get(old)
+	refused("the first step after the reset", res, page)
+	if res, _ := early.get(h.ts.URL + reviewPath(1)); res.StatusCode == http.StatusOK {
+		t.Error("the ended link opened the board")
+	}
+}
+
+// drawn counts the review positions replayed and drawn for followers.
+func (h *harness) drawn() int {
+	c := h.srv.reviews.nodes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.drawn
+}
+
+// TestReviewLooksBounded: a follower looking at one position again and
+// again gets it from the cache, replayed and drawn once; looking at more
+// new positions at once than reviewLooks allows is refused with 429 in
+// words, drawing nothing more; the page and, a moment later, looking
+// around still work.
+func TestReviewLooksBounded(t *testing.T) {
+	h := newHarness(t)
+	h.finishedGame()
+	h.startReview("alice", "#1")
+	alice := h.openReview(1, "alice")
+	if code, msg, _ := alice.act(url.Values{"action": {"goto"}, "node": {"0"}}); code != 200 || msg != "" {
+		t.Fatalf("goto 0: %d %q", code, msg)
+	}
+	// A line longer than the burst: Black fills columns A–C, White J–G
+	// (no capture is possible), from the start.
+	var nodes []int
+	for row := 1; row <= 9; row++ {
+		for col := 0; col < 3; col++ {
+			for _, pt := range []string{string(rune('A'+col)) + strconv.Itoa(row), string("JHG"[col]) + strconv.Itoa(row)} {
+				code, msg, st := alice.act(url.Values{"action": {"play"}, "point": {pt}})
+				if code != 200 || msg != "" {
+					t.Fatalf("play %s: %d %q", pt, code, msg)
+				}
+				nodes = append(nodes, st.Node)
+			}
+		}
+	}
+	if len(nodes) <= reviewLooks.Burst {
+		t.Fatalf("only %d positions", len(nodes))
+	}
+	bob := h.openReview(1, "bob")
+	look := func(n int) (int, string) {
+		t.Helper()
+		res, body := bob.get(h.ts.URL + reviewPath(1) + "/node/" + strconv.Itoa(n))
+		return res.StatusCode, body
+	}
+	before := h.drawn()
+	for range 3 * reviewLooks.Burst {
+		if code, body := look(nodes[0]); code != 200 || !strings.Contains(body, fmt.Sprintf(`"node":%d`, nodes[0])) {
+			t.Fatalf("one position again: %d %.200s", code, body)
+		}
+	}
+	if got := h.drawn() - before; got != 1 {
+		t.Fatalf("one position looked at %d times was drawn %d times, want once", 3*reviewLooks.Burst, got)
+	}
+	ok := 1 // nodes[0], charged once
+	for _, n := range nodes[1:] {
+		code, body := look(n)
+		if code == http.StatusTooManyRequests {
+			if !strings.Contains(body, "too many positions at once") || len(body) > 300 {
+				t.Errorf("the refusal: %s", body)
+			}
+			break
+		}
+		if code != 200 {
+			t.Fatalf("node %d: %d %s", n, code, body)
+		}
+		ok++
+	}
+	if ok != reviewLooks.Burst {
+		t.Errorf("%d new positions drawn at once, want %d", ok, reviewLooks.Burst)
+	}
+	if got := h.drawn() - before; got != reviewLooks.Burst {
+		t.Errorf("%d positions drawn, want %d: a refused look drew", got, reviewLooks.Burst)
+	}
+	if code, _ := look(nodes[0]); code != 200 {
+		t.Errorf("a position drawn before, over the limit: %d", code)
+	}
+	if res, page := bob.get(h.ts.URL + reviewPath(1)); res.StatusCode != 200 || !strings.Contains(page, `data-role="follower"`) {
+		t.Errorf("the page over the limit: %d", res.StatusCode)
+	}
+	h.now.Advance(time.Second)
+	if code, body := look(nodes[len(nodes)-1]); code != 200 {
+		t.Errorf("a look a moment later: %d %s", code, body)
 	}
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -73,6 +74,11 @@ type Config struct {
 	// Widgets checks who opens a game's widget page (the Matrix
 	// adapter); nil: the widget page cannot sign anyone in.
 	Widgets Widgets
+	// Members says who is still a member of a vote game's room, by the
+	// room's platform ("matrix", "discord"): a vote from the board is
+	// refused to someone who no longer is (act.go). A platform not
+	// listed is not asked.
+	Members map[string]Members
 	// WidgetOrigins may frame the widget page (CSP frame-ancestors):
 	// the chat clients' origins, like https://app.element.io; "*" for
 	// any site. Empty: no one. Other pages are never framed.
@@ -100,6 +106,7 @@ type Server struct {
 	base   *url.URL
 	sign   signer
 	limit  *limiter
+	looks  *limiter // a review's positions drawn for a follower looking around, per user and review (review.go)
 	snaps  *snapshots
 	page   *template.Template
 	static http.Handler
@@ -113,6 +120,11 @@ type Server struct {
 	checks        *places // the OpenID checks under way (by server, by client)
 	streams       *places // the live streams open (by session, by client: events.go)
 	reviews       *reviewSnaps
+	sending       sync.WaitGroup // the answered clicks' messages being sent (act.go)
+	// quit is closed when the server shuts down (EndStreams): the live
+	// streams end, which http.Server.Shutdown does not do by itself.
+	quit     chan struct{}
+	quitOnce sync.Once
 }
 
 // ErrInsecureURL: a public_url that would send links and cookies over the
@@ -152,16 +164,18 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
 		return nil, err
 	}
-	page, err := template.ParseFS(files, "page.html", "widget.html", "review.html", "controls.html")
+	page, err := template.New("page").Funcs(pageFuncs).ParseFS(files, "page.html", "widget.html", "review.html", "controls.html")
 	if err != nil {
 		return nil, err
 	}
 	static, _ := fs.Sub(files, "static")
 	s := &Server{cfg: cfg, base: base, sign: signer{key: cfg.Secret}, limit: newLimiter(cfg.Rate, cfg.Burst),
+		looks: newLimiter(reviewLooks.Rate, reviewLooks.Burst),
 		snaps: &snapshots{m: map[gobot.GameID]*snapshot{}, loading: map[gobot.GameID]*sync.Mutex{}}, page: page, static: filesOnly(static),
 		openIDs:       newUsedTokens(maxUsedTokens),
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
-		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps()}
+		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps(),
+		quit: make(chan struct{})}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)
@@ -204,23 +218,25 @@ func filesOnly(fsys fs.FS) http.Handler {
 	})
 }
 
-// Timeouts bound how long a connection may take over a request: its
-// headers, the whole request, the answer, and waiting idle for the
-// next. A live stream is exempt from the read and write timeouts
-// (events.go): it lasts as long as its page.
-type Timeouts struct {
-	ReadHeader, Read, Write, Idle time.Duration
+// HTTPServer is an http.Server for the board with timeouts t
+// (httpserver.Default in production). A live stream is exempt from the
+// read and write timeouts (events.go): it lasts as long as its page. Its
+// Shutdown ends the live streams (EndStreams) and so returns once the
+// requests in flight are answered, instead of waiting for its deadline
+// on pages that stay open.
+func (s *Server) HTTPServer(t httpserver.Timeouts) *http.Server {
+	hs := t.Server(s.Handler())
+	hs.RegisterOnShutdown(s.EndStreams)
+	return hs
 }
 
-// DefaultTimeouts: a slow client holds a connection for at most 10 s
-// before its headers are in, 30 s for its request (bodies are at most 4
-// KB), 60 s for the answer; an idle connection is closed after 2 min.
-var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: time.Minute, Idle: 2 * time.Minute}
-
-// HTTPServer is an http.Server for the board with timeouts t.
-func (s *Server) HTTPServer(t Timeouts) *http.Server {
-	return &http.Server{Handler: s.Handler(), ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
-}
+// EndStreams ends the live streams (a game's, a review's) open now and
+// any opened after: each answers its page's request, which ends as a
+// stream ends (the page's EventSource tries again, and finds the
+// board when it is back). http.Server.Shutdown waits for every
+// request to be answered, and a stream is answered only when its page
+// goes, so a server shutting down calls this first; HTTPServer's does.
+func (s *Server) EndStreams() { s.quitOnce.Do(func() { close(s.quit) }) }
 
 // CheckPublicURL parses a public_url: https, or http on a loopback host.
 func CheckPublicURL(raw string) (*url.URL, error) {

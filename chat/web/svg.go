@@ -52,6 +52,9 @@ type overlay struct {
 	votes     map[game.Point]int
 	marks     []game.Mark
 	variation map[game.Point]bool
+	// next are a review's next moves at a branch: each variation's
+	// first stone, lettered A (the main line's), B, C… on its point.
+	next map[game.Point]string
 }
 
 // drawSVG writes the board of v, with ov's votes, marks and variation
@@ -163,6 +166,22 @@ func drawSVG(buf *bytes.Buffer, v render.View, ov *overlay) {
 		markSVG(buf, b, m)
 	}
 	buf.WriteString(`</g>`)
+	if len(ov.next) > 0 {
+		// The variations' next moves: a letter on a disc, in the blue of
+		// the variations' outline, unlike a review's own labels.
+		buf.WriteString(`<g class="next" font-family="sans-serif" font-weight="bold" font-size="18" text-anchor="middle" dominant-baseline="central">`)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				l := ov.next[game.Pt(x, y)]
+				if l == "" {
+					continue
+				}
+				buf.WriteString(`<circle cx="` + coord(x) + `" cy="` + coord(y) + `" r="13" fill="#1a5fb4" fill-opacity=".85" stroke="#fff" stroke-width="1.5"/>`)
+				buf.WriteString(`<text data-next="` + l + `" fill="#fff" x="` + coord(x) + `" y="` + coord(y) + `">` + l + `</text>`)
+			}
+		}
+		buf.WriteString(`</g>`)
+	}
 	if len(votes) > 0 {
 		buf.WriteString(`<g class="votes" font-family="sans-serif" font-weight="bold" font-size="16" text-anchor="middle" dominant-baseline="central">`)
 		for y := 0; y < h; y++ {
@@ -204,6 +223,9 @@ func drawSVG(buf *bytes.Buffer, v render.View, ov *overlay) {
 			if ov.variation[p] {
 				buf.WriteString(` data-variation`)
 				what += " (variation)"
+			}
+			if l := ov.next[p]; l != "" {
+				what += ", next move " + l
 			}
 			buf.WriteString(` role="button" aria-label="`)
 			buf.WriteString(col)

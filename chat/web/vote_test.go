@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,6 +110,88 @@ func TestVoteClicks(t *testing.T) {
 	w.open(h.link(other, "carol", true), other)
 	if code, _ := w.post("play", "E5", "watch-e5-0001"); code != http.StatusForbidden {
 		t.Errorf("a watcher of a plain game acted: %d", code)
+	}
+}
+
+// roomMembers is a platform's room membership: who is in the room now.
+type roomMembers struct {
+	mu    sync.Mutex
+	in    map[gobot.UserID]bool
+	err   error
+	asked int
+}
+
+func (m *roomMembers) InRoom(_ context.Context, _ gobot.RoomID, u gobot.UserID) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.asked++
+	return m.in[u], m.err
+}
+
+func (m *roomMembers) set(u gobot.UserID, in bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.in[u], m.err = in, err
+}
+
+// TestVoteNeedsMembership: a room member votes on the board; once
+// removed from the room, their next click (through the same watch
+// link's session) is refused in words and counts nothing; a room that
+// cannot be asked refuses too, changing nothing; the opponent's moves
+// ask no one.
+func TestVoteNeedsMembership(t *testing.T) {
+	h := newHarness(t)
+	members := &roomMembers{in: map[gobot.UserID]bool{"console:carol": true}}
+	h.srv.cfg.Members = map[string]Members{"console": members}
+	id := h.newVoteGame()
+	carol := h.browser()
+	carol.open(h.link(id, "carol", true), id)
+	if code, msg := carol.post("play", "E5", "vote-e5-0001"); code != 200 || msg != "" {
+		t.Fatalf("carol's vote as a member: %d %q", code, msg)
+	}
+	members.set("console:carol", false, nil)
+	v := h.version(id)
+	code, msg := carol.post("play", "D4", "vote-d4-0001")
+	if want := fmt.Sprintf("You are no longer a member of game #%d's room, so you cannot vote in it; nothing was changed.", id); code != http.StatusForbidden || msg != want {
+		t.Errorf("carol's vote after her removal: %d %q, want 403 %q", code, msg, want)
+	}
+	if code, _ := carol.post("pass", "", "vote-pass-0001"); code != http.StatusForbidden {
+		t.Errorf("carol's pass after her removal: %d", code)
+	}
+	if got := h.ballots(id); len(got) != 1 || got[0] != "carol E5" {
+		t.Errorf("the ballots after the refused votes: %q", got)
+	}
+	if h.version(id) != v {
+		t.Error("a refused vote changed the game")
+	}
+	members.set("console:carol", true, fmt.Errorf("members: %w", gobot.ErrUnavailable))
+	if code, msg := carol.post("play", "D4", "vote-d4-0002"); code != http.StatusServiceUnavailable || !strings.Contains(msg, "could not be checked just now; nothing was changed") {
+		t.Errorf("a vote when the room cannot be asked: %d %q", code, msg)
+	}
+	members.set("console:carol", true, fmt.Errorf("members: %w", gobot.ErrNotFound))
+	if code, msg := carol.post("play", "D4", "vote-d4-0003"); code != http.StatusForbidden || !strings.Contains(msg, "votes are taken in the room's chat only") {
+		t.Errorf("a vote where the room cannot be seen: %d %q", code, msg)
+	}
+	if h.version(id) != v {
+		t.Error("a vote refused unchecked changed the game")
+	}
+	// The window closes; the opponent plays from the board, asking no one.
+	h.now.Advance(11 * time.Second)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	members.mu.Lock()
+	asked := members.asked
+	members.mu.Unlock()
+	bob := h.browser()
+	bob.open(h.link(id, "bob", false), id)
+	if code, msg := bob.post("play", "C3", "bob-c3-0001"); code != 200 || msg != "" {
+		t.Errorf("bob's move: %d %q", code, msg)
+	}
+	members.mu.Lock()
+	defer members.mu.Unlock()
+	if members.asked != asked {
+		t.Error("the opponent's move asked the room's membership")
 	}
 }
 

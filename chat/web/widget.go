@@ -16,6 +16,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
+	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/flow/board"
 )
 
@@ -34,10 +35,12 @@ import (
 type Widgets interface {
 	// VerifyOpenID returns the user an OpenID token from server belongs
 	// to, as the user's homeserver says. A server that could not be
-	// asked wraps gobot.ErrUnavailable; any other error is a refusal.
+	// asked wraps gobot.ErrUnavailable; any other error is a refusal,
+	// and one wrapping a protocol.Refusal (a server gobot will not ask)
+	// has words for the page.
 	VerifyOpenID(ctx context.Context, token, server string) (gobot.UserID, error)
-	// InRoom reports whether user is a member of room (a game's room).
-	InRoom(ctx context.Context, room gobot.RoomID, user gobot.UserID) (bool, error)
+	// InRoom: who may see a game's widget in its room.
+	Members
 }
 
 // widgetTTL is how long a widget's session (its bearer token) works; the
@@ -374,6 +377,10 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 		reply(http.StatusServiceUnavailable, widgetSession{Message: "Your homeserver could not be asked who you are just now; reload the widget in a moment."})
 		return
 	}
+	if ref := (protocol.Refusal{}); errors.As(err, &ref) { // a server gobot asks nothing (matrix.openid_allow_private)
+		reply(http.StatusForbidden, widgetSession{Message: ref.Error()})
+		return
+	}
 	if err != nil {
 		reply(http.StatusUnauthorized, widgetSession{Message: "Your homeserver did not confirm who you are; reload the widget to sign in again."})
 		return
@@ -423,7 +430,7 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 func (s *Server) reviewWidgetOpen(ctx context.Context, id gobot.ReviewID, user gobot.UserID) (int, widgetSession) {
 	sn, err := s.reviewSnapshot(ctx, id)
 	if errors.Is(err, errNoReview) {
-		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Review #%d no longer exists.", id)}
+		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Review %s no longer exists.", id.Ref())}
 	}
 	if err != nil {
 		return http.StatusServiceUnavailable, widgetSession{Message: "The review could not be read just now; reload the widget in a moment."}
@@ -433,7 +440,7 @@ func (s *Server) reviewWidgetOpen(ctx context.Context, id gobot.ReviewID, user g
 		return http.StatusServiceUnavailable, widgetSession{Message: "The review's room could not be checked just now; reload the widget in a moment."}
 	}
 	if !in {
-		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of review #%d's room can see its board.", id)}
+		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of review %s's room can see its board.", id.Ref())}
 	}
 	p := Pass{Review: id, User: user, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
 	st := sn.state

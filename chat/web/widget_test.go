@@ -110,6 +110,43 @@ func TestWidgetSignInBody(t *testing.T) {
 	}
 }
 
+// TestWidgetSignInPrivateServer: a widget sign-in naming a homeserver
+// by an IP address, or by a name at a loopback address, is refused with
+// the Matrix adapter's words (403) before any request leaves gobot, and
+// opens no session.
+func TestWidgetSignInPrivateServer(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	a, err := matrix.New(matrix.Config{Homeserver: "http://127.0.0.1:1", UserID: "@gobot:example.org", AccessToken: "unused"}, h.bot, gobot.StoreState(h.db), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Config{Bot: h.bot, Store: h.db, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+		Widgets: a, WidgetOrigins: []string{"https://app.element.io"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(h.ts.URL, "http://"))
+	for _, c := range []struct{ server, want string }{
+		{"127.0.0.1:" + port, "Your homeserver's name, 127.0.0.1:" + port + ", is an IP address: gobot asks only homeservers with a name, so it cannot confirm who you are."},
+		{"localhost:" + port, "Your homeserver's name, localhost:" + port + ", leads to a loopback address: gobot sends no requests there, so it cannot confirm who you are."},
+	} {
+		body := `{"access_token":"tok-` + c.server + `","matrix_server_name":"` + c.server + `"}`
+		res, err := http.Post(fmt.Sprintf("%s/widget/%d/session", ts.URL, id), "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws widgetSession
+		json.NewDecoder(res.Body).Decode(&ws)
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden || ws.Message != c.want || ws.Token != "" {
+			t.Errorf("%s: %d %+v, want 403 %q", c.server, res.StatusCode, ws, c.want)
+		}
+	}
+}
+
 // TestWidgetOpenIDOnce: an OpenID token opens one widget session on
 // this process: shown again (a replay, by whoever got it) it is refused
 // without asking the homeserver, for as long as the token lives (the
@@ -726,7 +763,7 @@ func TestReviewWidgetSignIn(t *testing.T) {
 	if code, body := do("GET", "/r/1/node/0", bob.Token, nil); code != 200 || !strings.Contains(body, `"node":0`) {
 		t.Errorf("bob looks around with the bearer token: %d %s", code, body)
 	}
-	if code, ws := signIn(m.dave, 1); code != 403 || ws.Token != "" || !strings.Contains(ws.Message, "members of review #1's room") {
+	if code, ws := signIn(m.dave, 1); code != 403 || ws.Token != "" || !strings.Contains(ws.Message, "members of review r1's room") {
 		t.Errorf("dave, outside the room: %d %+v", code, ws)
 	}
 	if code, ws := signIn(m.carol, 9); code != 404 || ws.Token != "" {

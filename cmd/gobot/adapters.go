@@ -31,6 +31,9 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 			return nil, err
 		}
 		bot.SetNotifier(discord.Platform, a)
+		if board != nil {
+			board.members[discord.Platform] = a // a vote from the board: may they still see the channel?
+		}
 		if board != nil && d.Activity {
 			board.activity = a // the Activity's sign-in asks Discord (docs/discord.md)
 		}
@@ -42,7 +45,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		}
 		run, err := matrixRunner(matrix.Config{
 			Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password,
-			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers,
+			DeviceName: m.DeviceName, DisplayName: m.DisplayName, Prefix: m.Prefix, AllowServers: m.AllowServers, OpenIDAllowPrivate: m.OpenIDAllowPrivate,
 			AutoJoin: m.AutoJoin, Encryption: m.Encryption, CryptoStore: m.CryptoStore, PickleKeyFile: m.PickleKeyFile,
 			RecoveryKey: m.RecoveryKey, ResetCrossSigning: m.ResetCrossSigning,
 		}, bot, store, cfg.storage().leaseTTL(), log)

@@ -109,6 +109,9 @@ type MatrixConfig struct {
 	// identity (docs/matrix.md).
 	RecoveryKey       string `yaml:"recovery_key"`
 	ResetCrossSigning bool   `yaml:"reset_cross_signing"`
+	// OpenIDAllowPrivate lets widget sign-ins ask homeservers named by
+	// IP addresses or at loopback, private or link-local addresses.
+	OpenIDAllowPrivate bool `yaml:"openid_allow_private"`
 }
 
 // Environment variables that may hold secrets instead of the file.

@@ -17,6 +17,7 @@ import (
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/console"
 	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/httpserver"
 	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/web"
@@ -112,6 +113,9 @@ type webBoard struct {
 	// (nil: Matrix is off; widget.go).
 	widgets       web.Widgets
 	widgetOrigins []string
+	// members says who is still in a vote game's room, by platform (the
+	// Discord adapter, the Matrix widgets' adapter).
+	members map[string]web.Members
 	// matrixPrefix is how Matrix rooms type commands (matrix.prefix).
 	matrixPrefix string
 	// trustedProxies and maxStreams: web.trusted_proxies and
@@ -130,7 +134,7 @@ func (wb *webBoard) platforms() []*protocol.Platform {
 // pages: through the database when it can tell other processes
 // (PostgreSQL), else in this process.
 func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
-	wb := &webBoard{hub: web.NewHub()}
+	wb := &webBoard{hub: web.NewHub(), members: map[string]web.Members{}}
 	if shared == nil {
 		wb.store = web.Publishing(store, wb.hub)
 		return wb
@@ -155,13 +159,13 @@ func (p sharedPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID)
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
-		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Platforms: wb.platforms(),
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Members: wb.members, Platforms: wb.platforms(),
 		TrustedProxies: wb.trustedProxies, MaxStreams: wb.maxStreams})
 	if err != nil {
 		return nil, err
 	}
 	bot.SetLinker(srv.Linker()) // with the widget page only when it can be shown
-	hs := srv.HTTPServer(web.DefaultTimeouts)
+	hs := srv.HTTPServer(httpserver.Default)
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	return func(ctx context.Context) error {
 		errc := make(chan error, 2)
@@ -171,10 +175,16 @@ func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secr
 		}
 		select {
 		case <-ctx.Done():
+			// Shutdown ends the live streams (web.Server.EndStreams) and
+			// waits for the requests in flight; the deadline is for a
+			// request that will not finish, cut off by Close.
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			hs.Shutdown(sctx)
-			hs.Close() // event streams do not end on their own
+			if err := hs.Shutdown(sctx); err != nil {
+				log.Warn("web board: requests still open at shutdown were cut off", "err", err)
+			}
+			hs.Close()
+			srv.Wait(sctx) // the answered clicks' messages (the rest: the claims)
 			return nil
 		case err := <-errc:
 			if errors.Is(err, http.ErrServerClosed) {

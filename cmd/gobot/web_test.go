@@ -198,3 +198,68 @@ func TestRunServesWebBoard(t *testing.T) {
 		t.Errorf("game replies have no Open board button while the board is on")
 	}
 }
+
+// TestConsoleQuitEndsStreams: /quit with a board's live stream open
+// ends the stream (its response ends cleanly, as the page's EventSource
+// sees a server going away) and the run, with no request cut off by the
+// shutdown's deadline. Before, the stream held the web server's
+// Shutdown until its 5 s ran out.
+func TestConsoleQuitEndsStreams(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gobot.db")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"-db", db}, inR, outW, &stderr)
+		outW.Close()
+	}()
+	go io.WriteString(inW, "challenge @bob 9 black\n/as bob\naccept\n/as alice\nweb\n")
+	sc := bufio.NewScanner(outR)
+	var link string
+	for link == "" && sc.Scan() {
+		if anyURL.MatchString(sc.Text()) {
+			link = sc.Text()
+		}
+	}
+	if link == "" {
+		t.Fatal("web printed no link")
+	}
+	go io.Copy(io.Discard, outR)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	res, err := client.Get(link) // the link, its /open step, the board: the session's cookie
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	u, _ := url.Parse(link)
+	stream, err := client.Get(u.Scheme + "://" + u.Host + "/g/1/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	r := bufio.NewReader(stream.Body)
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("events: %d", stream.StatusCode)
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended before its first state: %v", err)
+		}
+		if strings.HasPrefix(line, "event: state") {
+			break // live
+		}
+	}
+	io.WriteString(inW, "/quit\n")
+	if rest, err := io.ReadAll(r); err != nil {
+		t.Errorf("the stream: %v after %q, want its response's end", err, rest)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "cut off") {
+		t.Errorf("the shutdown reached its deadline: %s", stderr.String())
+	}
+}

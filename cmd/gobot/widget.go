@@ -20,10 +20,11 @@ func (wb *webBoard) matrixWidgets(cfg *Config, bot *chat.Bot, store *openedStore
 	if !m.Enabled {
 		return nil
 	}
-	a, err := matrix.New(matrix.Config{Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password}, bot, gobot.StoreState(store), log)
+	a, err := matrix.New(matrix.Config{Homeserver: m.Homeserver, UserID: m.UserID, AccessToken: m.AccessToken, Password: m.Password, OpenIDAllowPrivate: m.OpenIDAllowPrivate}, bot, gobot.StoreState(store), log)
 	if err != nil {
 		return fmt.Errorf("matrix: %w", err)
 	}
 	wb.widgets = a
+	wb.members[matrix.Platform] = a // a vote from the board: still in the room?
 	return nil
 }

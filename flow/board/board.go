@@ -45,9 +45,23 @@ type View struct {
 	// none), UndoText the request in words.
 	UndoBy   game.Color
 	UndoText string
+	// UndoRefused is the colour whose undo request was refused, while no
+	// move has been played since (gobot.Match.RefusedNow; game.Empty:
+	// none), RefusedText the refusal as its asker is told it ("alice
+	// refused your undo; the game goes on.").
+	UndoRefused game.Color
+	RefusedText string
 	// PauseBy is the colour asking to pause a live game's clocks
 	// (flow/pause.go; game.Empty: none).
 	PauseBy game.Color
+	// Accepted are the colours that accepted the count while scoring
+	// (indexed by game.Color); Waiting what a board shows a colour that
+	// accepted instead of its Done ("Waiting for alice"). Withdrawn are
+	// the colours whose acceptance the last change of the dead stones
+	// withdrew, and who have not accepted again (gobot.Match.Withdrawn).
+	Accepted  [3]bool
+	Waiting   [3]string
+	Withdrawn []game.Color
 	// Score is the count while scoring: "Black 40, White 41.5: White
 	// wins by 1.5 points if this count stands."
 	Score string
@@ -85,8 +99,10 @@ type Clocks struct {
 	Since   time.Time
 	Out     game.Color
 	// Paused is the player to move while a pause (flow/pause.go) stops both
-	// clocks, their clock as it stopped; Empty otherwise.
-	Paused game.Color
+	// clocks, their clock as it stopped; Empty otherwise. PauseEnds is
+	// when the pause ends by itself, its allowance spent.
+	Paused    game.Color
+	PauseEnds time.Time
 }
 
 // liveClocks returns match's clocks when it is played on a live clock.
@@ -107,6 +123,7 @@ func liveClocks(match *gobot.Match, g *game.Game) *Clocks {
 			lc.Clocks[c] = gobot.ClockState{Main: match.Pause.Left}
 		}
 		lc.Paused = c
+		lc.PauseEnds = match.Pause.Since.Add(gobot.PauseAllowance - match.Pause.Used)
 	} else if match.Active() && g.Phase() == game.Playing && !match.Deadline.IsZero() {
 		lc.Running = g.ToMove()
 		lc.Since = match.Deadline.Add(-tc.Budget(match.ClockOf(lc.Running)))
@@ -188,6 +205,16 @@ func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 	case !match.Active():
 		bv.Phase = "over"
 	case g.Phase() == game.Scoring:
+		for _, c := range []game.Color{game.Black, game.White} {
+			bv.Accepted[c] = g.Accepted(c)
+		}
+		if w := match.Withdrawn; w != nil && w.Moves == g.MoveCount() { // this scoring phase's
+			for _, c := range w.Colors {
+				if !g.Accepted(c) {
+					bv.Withdrawn = append(bv.Withdrawn, c)
+				}
+			}
+		}
 	default:
 		bv.Turn = g.ToMove()
 		if p := match.Pause; !match.LivePaused() && p != nil && p.Asked != "" { // flow/pause.go
@@ -198,6 +225,9 @@ func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 	bv.Live = liveClocks(match, g)
 	if match.UndoBy != "" && match.Active() {
 		bv.UndoBy = match.ColorOf(match.UndoBy)
+	}
+	if r := match.RefusedNow(); r != nil && g.Phase() == game.Playing {
+		bv.UndoRefused = match.ColorOf(r.Asked)
 	}
 	return bv
 }

@@ -23,16 +23,19 @@ const MaxPerRoom = 10
 type Problem int
 
 const (
-	TooMany      Problem = iota + 1 // the room has N open reviews, MaxPerRoom or more
-	NoGame                          // Game does not exist
-	StillPlayed                     // Game is being played
-	Elsewhere                       // Game was played in another room, not by the caller
-	NoSuch                          // review Review is not in the room
-	NoSuchOpen                      // review Review is not open in the room (a reset)
-	NoneOfYours                     // the caller has no open review in the room
-	NoneOpen                        // the room has no open review (a reset)
-	WhichOfYours                    // the caller has N open reviews in the room, the first Review
-	WhichOfRoom                     // the room has N open reviews, the first Review (a reset)
+	TooMany       Problem = iota + 1 // the room has N open reviews, MaxPerRoom or more
+	NoGame                           // Game does not exist
+	StillPlayed                      // Game is being played
+	Elsewhere                        // Game was played in another room, not by the caller
+	NoSuch                           // review Review is not in the room
+	NoSuchOpen                       // review Review is not open in the room (a reset)
+	NoneOfYours                      // the caller has no open review in the room
+	NoneOpen                         // the room has no open review (a reset)
+	WhichOfYours                     // the caller has N open reviews in the room, the first Review
+	WhichOfRoom                      // the room has N open reviews, the first Review (a reset)
+	NotAReview                       // Game, given where a review was meant, has no open review in the room (Review: one that is, or 0)
+	WhichOfGame                      // Game has N open reviews in the room, none or several the caller's; the first Review
+	GameAndReview                    // both a game (Game) and a review (Review) were named
 )
 
 // Refusal refuses a review command.
@@ -41,6 +44,8 @@ type Refusal struct {
 	N       int
 	Game    gobot.GameID
 	Review  gobot.ReviewID
+	// Action is the command's action on a review: end, keep or reset.
+	Action string
 }
 
 func (e Refusal) Error() string {
@@ -83,6 +88,63 @@ func Open(tx gobot.Tx, room gobot.RoomID, user gobot.UserID, title string, tree 
 	rev := gobot.NewReview(room, user, title, tree, now)
 	rev.Game = gid
 	return rev, tx.PutReview(rev)
+}
+
+// Meant is the review that action (end, keep, reset) means in room:
+// review id (r5), or the open review of game gid (#12: a game, always;
+// its review is what "review end #12" means), or, with neither, user's
+// one open review there (for a reset, the room's: Find).
+func Meant(tx gobot.Tx, room gobot.RoomID, user gobot.UserID, id gobot.ReviewID, gid gobot.GameID, action string) (*gobot.Review, error) {
+	reset := action == "reset"
+	var rev *gobot.Review
+	var err error
+	switch {
+	case id != 0 && gid != 0:
+		return nil, Refusal{Problem: GameAndReview, Game: gid, Review: id, Action: action}
+	case gid != 0:
+		rev, err = ofGame(tx, room, user, gid)
+	default:
+		rev, err = Find(tx, room, user, id, reset)
+	}
+	if r, ok := err.(Refusal); ok {
+		r.Action = action
+		return nil, r
+	}
+	return rev, err
+}
+
+// ofGame is the open review of game gid in room: its one open review
+// there, or of several the one user started or controls.
+func ofGame(tx gobot.Tx, room gobot.RoomID, user gobot.UserID, gid gobot.GameID) (*gobot.Review, error) {
+	open, err := tx.RoomReviews(room)
+	if err != nil && gobot.Damaged(err) == nil {
+		return nil, err
+	}
+	var of, mine []*gobot.Review
+	for _, rev := range open {
+		if rev.Game != gid {
+			continue
+		}
+		of = append(of, rev)
+		if rev.Owner == user || rev.Controller == user {
+			mine = append(mine, rev)
+		}
+	}
+	switch {
+	case len(of) == 1:
+		return of[0], nil
+	case len(mine) == 1:
+		return mine[0], nil
+	case len(of) == 0:
+		var example gobot.ReviewID
+		for _, rev := range open {
+			if rev.Owner == user || rev.Controller == user || example == 0 {
+				example = rev.ID
+			}
+		}
+		return nil, Refusal{Problem: NotAReview, Game: gid, Review: example}
+	}
+	return nil, Refusal{Problem: WhichOfGame, N: len(of), Game: gid, Review: of[0].ID}
 }
 
 // Find is review id of room, or (0) user's one open review there:

@@ -156,3 +156,55 @@ func TestFindReview(t *testing.T) {
 		return nil
 	})
 }
+
+// TestMeantReview: rN names a review and #N a game, always; a game named
+// where a review is meant means its open review in the room, or the
+// caller's of several, and is refused otherwise, with the action kept
+// for the words.
+func TestMeantReview(t *testing.T) {
+	update(t, func(tx gobot.Tx) error {
+		refused := func(what string, err error, want Problem, game gobot.GameID) {
+			t.Helper()
+			var e Refusal
+			if !errors.As(err, &e) || e.Problem != want || e.Game != game || e.Action != "keep" {
+				t.Errorf("%s: %+v, want problem %d of game %d, action keep", what, err, want, game)
+			}
+		}
+		tree, _ := game.NewTree(9, 9)
+		board, err := Open(tx, "x:room", "x:ann", "a board", tree, 0, t0)
+		if err != nil {
+			return err
+		}
+		_, err = Meant(tx, "x:room", "x:ann", 0, 7, "keep")
+		refused("game #7 has no review", err, NotAReview, 7)
+		if e := err.(Refusal); e.Review != board.ID {
+			t.Errorf("the example is %d, want ann's review %d", e.Review, board.ID)
+		}
+		bobs, err := Open(tx, "x:room", "x:bob", "game #7", tree, 7, t0)
+		if err != nil {
+			return err
+		}
+		if rev, err := Meant(tx, "x:room", "x:ann", 0, 7, "keep"); err != nil || rev.ID != bobs.ID {
+			t.Errorf("game #7's one review: %v, %v", rev, err)
+		}
+		if rev, err := Meant(tx, "x:room", "x:ann", bobs.ID, 0, "keep"); err != nil || rev.ID != bobs.ID {
+			t.Errorf("r%d named: %v, %v", bobs.ID, rev, err)
+		}
+		_, err = Meant(tx, "x:other", "x:bob", 0, 7, "keep")
+		refused("game #7 reviewed in another room", err, NotAReview, 7)
+		_, err = Meant(tx, "x:room", "x:ann", bobs.ID, 7, "keep")
+		refused("both", err, GameAndReview, 7)
+		carols, err := Open(tx, "x:room", "x:carol", "game #7", tree, 7, t0)
+		if err != nil {
+			return err
+		}
+		if rev, err := Meant(tx, "x:room", "x:carol", 0, 7, "keep"); err != nil || rev.ID != carols.ID {
+			t.Errorf("carol's of game #7's two: %v, %v", rev, err)
+		}
+		_, err = Meant(tx, "x:room", "x:ann", 0, 7, "keep")
+		refused("two of game #7, neither ann's", err, WhichOfGame, 7)
+		_, err = Meant(tx, "x:room", "x:dave", 0, 0, "keep")
+		refused("dave has none", err, NoneOfYours, 0)
+		return nil
+	})
+}

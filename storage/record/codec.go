@@ -196,6 +196,48 @@ type gameRec struct {
 	Teams *teamsRec `json:"teams,omitempty"`
 	// A live game's pause: absent in a game never paused.
 	Pause *pauseRec `json:"pause,omitempty"`
+
+	// The last undo refused and acceptance withdrawn, which a board
+	// tells: absent when there is none.
+	UndoRefused *refusalRec   `json:"undo_refused,omitempty"`
+	Withdrawn   *withdrawnRec `json:"withdrawn,omitempty"`
+}
+
+// refusalRec is an undo request refused (gobot.UndoRefusal).
+type refusalRec struct {
+	Asked string `json:"asked"`
+	By    string `json:"by"`
+	Moves int    `json:"moves"`
+}
+
+// withdrawnRec is an acceptance of the count withdrawn (gobot.Withdrawal).
+type withdrawnRec struct {
+	Colors []string `json:"colors"`
+	Moves  int      `json:"moves"`
+}
+
+func encodeAnswers(e *errs, g *gobot.Match, rec *gameRec) {
+	if r := g.UndoRefused; r != nil {
+		rec.UndoRefused = &refusalRec{Asked: string(r.Asked), By: string(r.By), Moves: r.Moves}
+	}
+	if w := g.Withdrawn; w != nil {
+		rec.Withdrawn = &withdrawnRec{Moves: w.Moves}
+		for _, c := range w.Colors {
+			rec.Withdrawn.Colors = append(rec.Withdrawn.Colors, wordOf(e, colorWords, c))
+		}
+	}
+}
+
+func decodeAnswers(e *errs, rec *gameRec, g *gobot.Match) {
+	if r := rec.UndoRefused; r != nil {
+		g.UndoRefused = &gobot.UndoRefusal{Asked: gobot.UserID(r.Asked), By: gobot.UserID(r.By), Moves: r.Moves}
+	}
+	if w := rec.Withdrawn; w != nil {
+		g.Withdrawn = &gobot.Withdrawal{Moves: w.Moves}
+		for _, s := range w.Colors {
+			g.Withdrawn.Colors = append(g.Withdrawn.Colors, valueOf(e, colorWords, s, "colour"))
+		}
+	}
 }
 
 // pauseRec is a live game's pause (gobot.LivePause).
@@ -487,6 +529,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		rec.PausedBy = append(rec.PausedBy, string(u))
 	}
 	rec.Teams = encodeTeams(&e, g.Teams)
+	encodeAnswers(&e, g, &rec)
 	if r.SetupToMove != game.Empty {
 		rec.SetupToMove = wordOf(&e, colorWords, r.SetupToMove)
 	}
@@ -553,6 +596,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		g.PausedBy = append(g.PausedBy, gobot.UserID(u))
 	}
 	g.Teams = decodeTeams(&e, rec.Teams)
+	decodeAnswers(&e, &rec, g)
 	g.Left[game.Black], g.Left[game.White] = time.Duration(rec.LeftBlack), time.Duration(rec.LeftWhite)
 	g.Over[game.Black], g.Over[game.White] = decodeOver(rec.OverBlack), decodeOver(rec.OverWhite)
 	r := &g.Record

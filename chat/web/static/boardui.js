@@ -71,7 +71,23 @@ window.gobotClock = (function () {
     if (v.kind === "byoyomi" || v.kind === "canadian") return s.main === 0 && budget(v, s) > 0 && (s.period < 10000);
     return budget(v, s) < 10000;
   }
-  return { elapse: elapse, budget: budget, show: show, low: low };
+  // duration is protocol.FormatDuration: "9m 30s", "45s", "10m", "1h 5m".
+  function duration(ms) {
+    if (ms < 600000) {
+      const sec = Math.floor(ms / 1000);
+      if (sec <= 0) return "0s";
+      const m = Math.floor(sec / 60), s = sec % 60;
+      if (m === 0) return s + "s";
+      return s === 0 ? m + "m" : m + "m " + s + "s";
+    }
+    const days = Math.floor(ms / 86400000), hours = Math.floor(ms / 3600000) % 24, mins = Math.floor(ms / 60000) % 60;
+    const parts = [];
+    if (days > 0) parts.push(days + "d");
+    if (hours > 0) parts.push(hours + "h");
+    if (mins > 0 && days === 0) parts.push(mins + "m");
+    return parts.join(" ");
+  }
+  return { elapse: elapse, budget: budget, show: show, low: low, duration: duration };
 })();
 
 window.gobotBoard = function (opt) {
@@ -88,6 +104,9 @@ window.gobotBoard = function (opt) {
   // A live game's clocks: the state's, and how far the server's clock is
   // ahead of the page's (ms), as of the last state.
   let clocks = null, skew = 0, clockTimer = 0, lastTick = -1;
+  // The colours that accepted the count, with their Done's words.
+  let waiting = {};
+  try { waiting = JSON.parse(body.dataset.waiting || "{}"); } catch (e) { /* none */ }
 
   function clientID() {
     const b = new Uint8Array(16);
@@ -125,12 +144,22 @@ window.gobotBoard = function (opt) {
     const pauseButton = document.querySelector('[data-action="pause"]');
     if (pauseButton) pauseButton.textContent = (body.dataset.pause || "") !== "" ? "Accept pause" : "Pause";
     const undoButton = document.querySelector('[data-action="undo"]');
-    if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? "Accept undo" : "Undo";
+    if (undoButton) undoButton.textContent = (undo !== "" && undo !== me) ? undoButton.dataset.answer : "Undo";
+    // A side that accepted the count waits for the other: its Done
+    // says so, and does nothing (chat's words, state.waiting).
+    const doneButton = document.querySelector('[data-action="done"]');
+    if (doneButton) {
+      const w = phase === "scoring" ? waiting[me] : "";
+      doneButton.disabled = !!w;
+      doneButton.textContent = w || "Done";
+    }
     const label = (a, player, vote) => { const b = document.querySelector('[data-action="' + a + '"]'); if (b) b.textContent = voter ? vote : player; };
     label("pass", "Pass", "Vote pass");
     label("resign", "Resign", "Vote resign");
     label("confirm", "Yes, resign", "Yes, vote to resign");
+    tap.reserve(body.dataset.role === "player" && phase === "playing");
   }
+  window.addEventListener("resize", () => { if (body.dataset.role === "player") buttons(); });
 
   function apply(st) {
     if (!st || st.v < version) return;
@@ -145,6 +174,7 @@ window.gobotBoard = function (opt) {
     body.dataset.turn = st.turn;
     body.dataset.undo = st.undo;
     body.dataset.pause = st.pause || "";
+    waiting = st.waiting || {};
     body.dataset.version = String(st.v);
     setClocks(st.clock, st.now);
     body.dataset.updatedAt = String(Date.now()); // for the latency the browser test reports
@@ -199,6 +229,13 @@ window.gobotBoard = function (opt) {
       el.textContent = clocks.out === c ? "Time is up" : gobotClock.show(clocks, s) + (clocks.paused === c ? " · paused" : "");
       if (low && secs !== lastTick && (body.dataset.role !== "player" || body.dataset.color === c)) { lastTick = secs; tick(); }
     });
+    // A pause's time left counts down to its end, as the clocks do.
+    const pauseLeft = side.querySelector("[data-pause-left]");
+    if (clocks.paused && clocks.pauseEnds && pauseLeft) {
+      const left = Math.max(0, clocks.pauseEnds - now);
+      pauseLeft.textContent = gobotClock.duration(left);
+      if (left > 0) next = left % 1000 || 1000;
+    }
     if (next) clockTimer = setTimeout(drawClocks, next + 5);
   }
 
@@ -257,60 +294,13 @@ window.gobotBoard = function (opt) {
     } finally { busy = false; }
   }
 
-  // A tap that cannot misplace a stone: when the player's setting asks
-  // for it (body[data-confirm]: touch, the default, on a touch screen or
-  // a window under 600 px wide; always; never), a tap puts a ghost stone
-  // of the player's colour there and shows a "Play E5" button
-  // (data-action="submit", data-pending="E5"); only the button plays,
-  // another tap moves the ghost. With a mouse, hovering shows the ghost.
+  // A tap that cannot misplace a stone (tap.js): the ghost of the
+  // player's colour and its "Play E5" button in a place of its own.
+  const tap = window.gobotTap({ board: board, root: document, color: () => body.dataset.color });
   let pending = "";
-  function confirming() {
-    const mode = body.dataset.confirm || "touch";
-    if (mode === "always") return true;
-    if (mode === "never") return false;
-    return matchMedia("(pointer: coarse)").matches || window.innerWidth < 600;
-  }
-  // ghost puts a translucent stone of the player's colour on point (one
-  // per kind: the tap waiting for its button, the mouse's hover). The
-  // point's square under it, which shows hover and focus, is marked
-  // data-ghosted and left clear, so the ghost reads as a stone.
-  function ghost(point, kind) {
-    board.querySelectorAll(".ghost." + kind).forEach((g) => g.remove());
-    board.querySelectorAll("[data-ghosted~=" + kind + "]").forEach((p) => {
-      const rest = p.dataset.ghosted.split(" ").filter((k) => k !== kind).join(" ");
-      if (rest) p.dataset.ghosted = rest; else delete p.dataset.ghosted;
-    });
-    const pt = point ? board.querySelector('[data-point="' + point + '"]') : null;
-    const stones = board.querySelector(".stones");
-    if (!pt || pt.dataset.stone || !stones) return false;
-    const u = document.createElementNS("http://www.w3.org/2000/svg", "use");
-    u.setAttribute("href", body.dataset.color === "white" ? "#w" : "#b");
-    u.setAttribute("x", String(Number(pt.getAttribute("x")) + 20)); // the point's square is 40 wide (svg.go)
-    u.setAttribute("y", String(Number(pt.getAttribute("y")) + 20));
-    u.setAttribute("class", "ghost " + kind);
-    u.dataset.ghost = point;
-    stones.appendChild(u);
-    pt.dataset.ghosted = ((pt.dataset.ghosted || "") + " " + kind).trim();
-    return true;
-  }
-  function setPending(point) {
-    if (point && !ghost(point, "pending")) point = "";
-    if (!point) ghost("", "pending");
-    pending = point;
-    let b = document.querySelector('[data-action="submit"]');
-    if (!b && !point) return;
-    if (!b) {
-      b = document.createElement("button");
-      b.type = "button";
-      b.dataset.action = "submit";
-      const actions = document.getElementById("actions");
-      if (!actions) return;
-      actions.prepend(b);
-    }
-    b.hidden = !point;
-    b.dataset.pending = point;
-    b.textContent = "Play " + point;
-  }
+  function setPending(point) { tap.set(point); pending = tap.pending(); }
+  function confirming() { return tap.confirming(); }
+  const ghost = tap.ghost;
 
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");

@@ -27,6 +27,8 @@ window.gobotReview = function (opt) {
   const commentText = root.querySelector("[data-comment-text]");
   const presentList = root.querySelector("[data-present]");
   const giveTo = root.querySelector("[data-give-to]");
+  const gameInfo = root.querySelector("[data-game-info]");
+  const treeBox = root.querySelector("[data-tree]");
   const me = opt.me;
   const how = opt.auth ? { credentials: "omit", headers: opt.auth.headers } : { credentials: "same-origin", headers: {} };
 
@@ -37,6 +39,15 @@ window.gobotReview = function (opt) {
     controllerId: body.dataset.controllerId, ownerId: body.dataset.owner, present: [], comment: commentText ? commentText.value : "",
   };
   let latest = shown;
+  shown.toPlay = body.dataset.toPlay || "black";
+
+  // A tap that cannot misplace a stone, as on a game's board (tap.js):
+  // with the Stone tool, on a phone (or as the user's setting says), a
+  // tap puts a ghost stone and a "Play E5" button in its own place;
+  // only the button plays.
+  const tap = window.gobotTap({ board: board, root: root, color: () => shown.toPlay });
+  function tool() { return (root.querySelector('input[name="tool"]:checked') || {}).value || "play"; }
+  function reserve() { tap.reserve(controlling() && !latest.closed && tool() === "play"); }
 
   function say(text) { message.textContent = text || ""; }
   function following() { return body.dataset.following === "on"; }
@@ -47,10 +58,14 @@ window.gobotReview = function (opt) {
     body.dataset.owner = latest.ownerId;
     body.dataset.mine = latest.ownerId === me ? "yes" : "no";
     if (controlling()) body.dataset.following = "on";
+    reserve();
+    if (!controlling()) tap.set("");
   }
 
   function draw(st) {
+    const same = st.node === shown.node;
     shown = st;
+    if (gameInfo && st.info !== undefined && gameInfo.innerHTML !== st.info) gameInfo.innerHTML = st.info;
     board.innerHTML = st.board;
     status.textContent = st.status;
     moveNumber.textContent = String(st.move);
@@ -61,6 +76,77 @@ window.gobotReview = function (opt) {
     body.dataset.node = String(st.node);
     body.dataset.variation = st.variation ? "yes" : "no";
     body.dataset.closed = st.closed ? "yes" : "no";
+    tap.set(same ? tap.pending() : ""); // the board was drawn again: its ghost too, at the same position
+    drawTree(st);
+  }
+
+  // The move list: the main line and, under the move each is an
+  // alternative to, its variations, each a line of its own, nested; a
+  // branch's moves are lettered as on the board (A the main line's,
+  // then B, C…). Drawn again only when the tree grew (nodes are only
+  // added); the shown position is marked (aria-current) and kept in
+  // view. A click goes there, as the arrows do.
+  let tree = null, kids = [], treeSize = -1;
+  function drawTree(st) {
+    if (!treeBox || !st.tree) return;
+    if (st.tree.length !== treeSize) {
+      tree = st.tree;
+      treeSize = tree.length;
+      kids = tree.map(() => []);
+      tree.forEach((n, i) => { if (n[0] >= 0) kids[n[0]].push(i); });
+      const number = tree.map(() => 0);
+      tree.forEach((n, i) => { if (n[0] >= 0) number[i] = number[n[0]] + (n[1] ? 1 : 0); });
+      const siblings = (k) => k === 0 ? [0] : kids[tree[k][0]];
+      const item = (k) => {
+        const li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.node = String(k);
+        const sibs = siblings(k);
+        const letter = sibs.length > 1 ? String.fromCharCode(65 + sibs.indexOf(k)) : "";
+        const [c, p] = (tree[k][1] || "").split(" ");
+        b.textContent = k === 0 ? "Start" : (letter ? letter + ") " : "") + number[k] + (c ? " " + c + " " + p : "");
+        b.setAttribute("aria-label", k === 0 ? "Start" : "Move " + number[k] + (c ? ", " + (c === "B" ? "Black" : "White") + " " + p : "") + (letter ? ", variation " + letter : ""));
+        if (letter && letter !== "A") b.className = "var";
+        li.appendChild(b);
+        return li;
+      };
+      const line = (k) => {
+        const ol = document.createElement("ol");
+        for (let at = k; at !== undefined; at = kids[at][0]) {
+          const li = item(at);
+          ol.appendChild(li);
+          const sibs = siblings(at);
+          if (sibs.length > 1 && sibs[0] === at) {
+            const ul = document.createElement("ul");
+            ul.setAttribute("aria-label", "Variations of move " + number[at]);
+            sibs.slice(1).forEach((v) => { const vl = document.createElement("li"); vl.appendChild(line(v)); ul.appendChild(vl); });
+            li.appendChild(ul);
+          }
+        }
+        return ol;
+      };
+      treeBox.replaceChildren(line(0));
+    }
+    treeBox.querySelectorAll("[aria-current]").forEach((b) => b.removeAttribute("aria-current"));
+    const cur = treeBox.querySelector('[data-node="' + st.node + '"]');
+    if (cur) {
+      cur.setAttribute("aria-current", "step");
+      const box = treeBox.getBoundingClientRect(), r = cur.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) treeBox.scrollTop += r.top - box.top - box.height / 2;
+    }
+  }
+
+  // sibling is the variation beside the shown one (d: -1 the one
+  // before, +1 the one after), at the nearest branch above it.
+  function sibling(d) {
+    if (!tree) return undefined;
+    for (let at = shown.node; at > 0; at = tree[at][0]) {
+      const sibs = kids[tree[at][0]];
+      const i = sibs.indexOf(at) + d;
+      if (sibs.length > 1 && i >= 0 && i < sibs.length) return sibs[i];
+    }
+    return undefined;
   }
 
   function people(st) {
@@ -142,24 +228,44 @@ window.gobotReview = function (opt) {
       case "give": if (giveTo.value) post({ action: "give", to: giveTo.value }); return;
       case "take": post({ action: "take" }); return;
       case "comment": post({ action: "comment", text: commentText.value }); return;
+      case "submit": { const p = tap.pending(); tap.set(""); if (p) post({ action: "play", point: p }); return; }
     }
   });
+
+  if (treeBox) {
+    treeBox.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button[data-node]");
+      if (b) { const n = Number(b.dataset.node); step(() => n); }
+    });
+  }
 
   slider.addEventListener("change", () => { const i = Number(slider.value); step(() => shown.line[i]); });
 
   board.addEventListener("click", (ev) => {
     const pt = ev.target.closest("[data-point]");
     if (!pt || !controlling()) return;
-    const tool = (root.querySelector('input[name="tool"]:checked') || {}).value || "play";
-    if (tool === "play") { post({ action: "play", point: pt.dataset.point }); return; }
+    const t = tool();
+    if (t === "play" && tap.confirming()) { tap.set(pt.dataset.point); return; }
+    if (t === "play") { post({ action: "play", point: pt.dataset.point }); return; }
     const label = root.querySelector('input[name="label"]');
-    post({ action: "mark", point: pt.dataset.point, shape: tool, text: label ? label.value : "" });
+    post({ action: "mark", point: pt.dataset.point, shape: t, text: label ? label.value : "" });
   });
+  board.addEventListener("pointerover", (ev) => {
+    const pt = ev.target.closest("[data-point]");
+    if (ev.pointerType !== "mouse" || !pt || !controlling() || tool() !== "play") return;
+    tap.ghost(pt.dataset.point, "hover");
+  });
+  board.addEventListener("pointerleave", () => tap.ghost("", "hover"));
+  root.addEventListener("change", (ev) => { if (ev.target.name === "tool") { tap.set(""); reserve(); } });
+  window.addEventListener("resize", reserve);
 
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("textarea, input, select")) return;
     const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
     if (keys[ev.key]) { ev.preventDefault(); step(() => target(keys[ev.key])); }
+    // Up and Down: the variation before or after the shown one.
+    const d = { ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (d) { ev.preventDefault(); step(() => sibling(d)); }
   });
 
   if (opt.state) {
