@@ -69,7 +69,7 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 		if err != nil {
 			continue // listed as damaged where it is read as a game
 		}
-		lines = append(lines, say.RoomVoteLine(l, r.User.ID, timeLeft(m, r.Time)))
+		lines = append(lines, say.RoomVoteLine(l, r.User.ID, timeLeft(l, r.Time)))
 	}
 	return lines
 }
@@ -188,7 +188,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 	if err != nil {
 		return Done{}, err
 	}
-	what := say.VoteClosed(match, closed, timeLeft(match, now))
+	what := say.VoteClosed(match, closed, timeLeft(l.Loaded, now))
 	if closed.Played != "" && closed.Played != "pass" {
 		what += autoPassText(l, closed.MovesBefore)
 	}

@@ -2,6 +2,7 @@ package say
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -24,7 +25,8 @@ func GamesHead(match *gobot.Match, g *game.Game, me game.Color) string {
 }
 
 // GamesState ends games' line for a game u plays as me: whose move, or
-// the scoring's step, the clock's left (""), and elsewhere if it is
+// the scoring's step, the clock's
+// left ("": none; GamesClocks for a live game's), and elsewhere if it is
 // played in another room.
 func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID, left string, elsewhere bool) string {
 	var s string
@@ -45,6 +47,32 @@ func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID,
 		s += " (in another room)"
 	}
 	return s
+}
+
+// GamesClocks is games' note on both clocks of a live game (clocks, by
+// colour: LiveClocks) for its player me: "your clock 4:10 + 3×30s,
+// @bob's 5:00 + 3×30s" (a team's: "your team's clock …, White's …");
+// an engine's side shows none.
+func GamesClocks(match *gobot.Match, me game.Color, clocks [3]string) string {
+	var parts []string
+	if clocks[me] != "" {
+		mine := "your clock "
+		if match.Side(me).Rotates() {
+			mine = "your team's clock "
+		}
+		parts = append(parts, mine+clocks[me])
+	}
+	if c := me.Opponent(); clocks[c] != "" {
+		theirs := protocol.Mention(match.Side(c).ToMove()) + "'s "
+		if match.Side(c).Rotates() {
+			theirs = c.Name() + "'s "
+		}
+		if len(parts) == 0 {
+			theirs += "clock "
+		}
+		parts = append(parts, theirs+clocks[c])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ScoringStep says who must act in a game being scored, for player me:
