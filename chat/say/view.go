@@ -24,19 +24,21 @@ func GamesHead(match *gobot.Match, g *game.Game, me game.Color) string {
 	return fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(g.Config().Width, g.Config().Height), me.Name(), g.MoveNumber())
 }
 
-// GamesState ends games' line for a game u plays as me: whose move, or
-// the scoring's step, the clock's
+// GamesState ends games' line for a game u plays as me: whose move (an
+// engine's: that it is thinking), or the scoring's step, the clock's
 // left ("": none; GamesClocks for a live game's), and elsewhere if it is
 // played in another room.
 func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID, left string, elsewhere bool) string {
 	var s string
-	switch {
+	switch next := match.Side(g.ToMove()).ToMove(); {
 	case g.Phase() == game.Scoring:
 		s = ScoringStep(match, g, me)
 	case match.Side(me).Rotates() && g.ToMove() == me && match.Side(me).ToMove() != u:
 		s = fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
 	case g.ToMove() == me:
 		s = "your move"
+	case next.Platform() == gobot.EnginePlatform: // its "deadline" is its work, due now (flow.Engines.Due)
+		s = protocol.Mention(next) + " is thinking"
 	default:
 		s = "their move"
 	}
