@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -101,6 +102,12 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 	case 1:
 		return games[0], nil
 	}
+	now := flow.RoomToMove(games)
+	if len(now) == 1 { // the one game at the room's turn
+		return now[0], nil
+	}
+	// Those at the room's turn first.
+	sort.SliceStable(games, func(i, j int) bool { return slices.Contains(now, games[i]) && !slices.Contains(now, games[j]) })
 	return nil, say.WhichVoteGame(games, r.Args)
 }
 

@@ -826,3 +826,20 @@ func TestVoteLoneResignAgainstPersonEndsOnTime(t *testing.T) {
 		t.Fatalf("the loss on time said %d times: %+v", n, h.notes.all())
 	}
 }
+
+// Issue 43: a vote without a number in a room that votes in two games
+// goes to the one at the room's turn; with both at the room's turn it
+// asks which.
+func TestVoteGoesToTheGameAtTheRoomsTurn(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	h.ok("alice", "accept #1") // the room is Black: its turn
+	h.ok("bob", "challenge @alice vote=1h white 9 clock=1d")
+	h.ok("alice", "accept #2") // the room is White: alice's turn
+	h.ok("carol", "vote E5")
+	if match, _ := h.game(1); !match.Vote.Voted("test:carol") {
+		t.Fatal("carol's vote is not in game #1, the one at the room's turn")
+	}
+	h.ok("alice", "play C3 #2")
+	h.fails("carol", "vote D4", "Which game? The room votes in several: #1, #2")
+}
