@@ -669,15 +669,15 @@ func TestVoteGameAgainstPersonHasAClock(t *testing.T) {
 	if h.dump() != before {
 		t.Fatal("a refused challenge changed the store")
 	}
-	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 3d") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "3d a move") {
 		t.Fatalf("without a clock: %s", rep.Text)
 	}
 	h.admins = map[string]bool{"bob": true}
 	h.ok("bob", "settings clock=1d")
-	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 1d") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "1d a move") {
 		t.Fatalf("with the room's clock: %s", rep.Text)
 	}
-	if rep := h.ok("bob", "challenge @alice vote=1h 9 clock=2h"); !strings.Contains(rep.Text, "clock 2h") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9 clock=2h"); !strings.Contains(rep.Text, "2h a move") {
 		t.Fatalf("with a clock: %s", rep.Text)
 	}
 }
