@@ -166,7 +166,8 @@ func Config(cfg game.Config, clock gobot.TimeControl) string {
 // ClockWords is a clock in words, in the terms its running clock is
 // shown in (LiveClock): "3d a move", "byo-yomi 10m + 5×30s",
 // "Canadian 10m + 25 stones in 5m", "Fischer 5m + 10s a move, at most
-// 10m", "absolute 20m", "simple 30s a move"; "no clock".
+// 10m" ("Fischer 5m, no increment"), "absolute 20m", "simple 30s a
+// move"; "no clock".
 func ClockWords(c gobot.TimeControl) string {
 	d := protocol.FormatDuration
 	switch c.Kind {
@@ -177,6 +178,9 @@ func ClockWords(c gobot.TimeControl) string {
 	case gobot.Absolute:
 		return "absolute " + d(c.Main)
 	case gobot.Fischer:
+		if c.Increment == 0 { // a bank that never grows
+			return fmt.Sprintf("Fischer %s, no increment", d(c.Main))
+		}
 		return fmt.Sprintf("Fischer %s + %s a move, at most %s", d(c.Main), d(c.Increment), d(c.Max))
 	case gobot.ByoYomi:
 		periods := fmt.Sprintf("%d×%s", c.Periods, d(c.Period))
