@@ -172,7 +172,7 @@ func TestArgumentsAccepted(t *testing.T) {
 	h.ok("alice", "undo #1")
 	h.ok("bob", "undo refuse")
 	rep := h.ok("bob", "challenge @carol 13 white chinese km=7 clock=fischer:3d+1d/7d unrated")
-	if !strings.Contains(rep.Text, "13x13, chinese rules, komi 7, clock fischer:3d+1d/7d") || !strings.Contains(rep.Text, "(taking White)") {
+	if !strings.Contains(rep.Text, "13x13, chinese rules, komi 7, Fischer 3d + 1d a move, at most 7d") || !strings.Contains(rep.Text, "(taking White)") {
 		t.Fatalf("challenge: %s", rep.Text)
 	}
 	rep = h.ok("bob", "challenge @carol 19 handicap=4 placement=free rated=off")

@@ -38,7 +38,7 @@ func TestFischerWithoutMaximumSaysSo(t *testing.T) {
 	h.admins = map[string]bool{"alice": true}
 	note := "The clock's increment refills it up to 10m, no more; a maximum like fischer:10m+1m/20m lets it grow."
 	rep := h.ok("alice", "challenge @bob black clock=fischer:10m+1m")
-	if !strings.Contains(rep.Text, "clock fischer:10m+1m/10m. "+note) {
+	if !strings.Contains(rep.Text, "Fischer 10m + 1m a move, at most 10m. "+note) {
 		t.Fatalf("challenge: %s", rep.Text)
 	}
 	if rep := h.ok("alice", "settings room clock=fischer:10m+1m"); !strings.Contains(rep.Text, note) {

@@ -24,7 +24,10 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("subcommands in one command, so there the commands around a game are under `/go` and the rest under `/gobot`:\n")
 	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`;\n")
 	sb.WriteString("help is under both (`/go help`, `/gobot help`).\n")
-	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant. A review is named `r3`: `#` is always a game, `r` a review.\n")
+	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant. With several, a move\n")
+	sb.WriteString("(`play`, `pass`) goes to the one at your turn, a vote to the one at the room's turn, a scoring command to the one\n")
+	sb.WriteString("being scored; otherwise (`resign`, `undo`, or several at your turn) the bot asks which.\n")
+	sb.WriteString("A review is named `r3`: `#` is always a game, `r` a review.\n")
 	sb.WriteString("A point is written like `D4` (columns skip I, as in GTP); a point off the board is refused in the same words by every command that reads one (`play`, `dead`, `plan`, `vote`, a review's board): " +
 		"`" + protocol.PointError("Z9", 9, 9, game.ErrOffBoard) + "`\n")
 	sb.WriteString("\nChallenges and games share their numbers: a game keeps its challenge's number (challenge #7 becomes game #7),\n")

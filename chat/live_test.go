@@ -18,7 +18,7 @@ import (
 func TestLiveByoYomiToTheSecond(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=byoyomi:1m+3x10s")
-	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, 1:00 + 3×10s") {
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, your clock 1:00 + 3×10s") {
 		t.Fatalf("games at the start: %s", rep.Text)
 	}
 	h.clock.Advance(19 * time.Second)
@@ -161,11 +161,11 @@ func TestLiveSimpleCountsDown(t *testing.T) {
 	h := newHarness(t)
 	h.start("clock=simple:30s")
 	h.clock.Advance(6 * time.Second)
-	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, 0:24") {
+	if rep := h.ok("alice", "games"); !strings.Contains(rep.Text, "your move, your clock 0:24") {
 		t.Fatalf("games 6 s into a 30 s turn: %s", rep.Text)
 	}
 	h.ok("alice", "play D4")
-	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "your move, 0:30") {
+	if rep := h.ok("bob", "games"); !strings.Contains(rep.Text, "your move, your clock 0:30") {
 		t.Fatalf("games at the start of the next turn: %s", rep.Text)
 	}
 }

@@ -73,10 +73,15 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	}
 	news := say.GameNews{What: what, Note: l.note, Said: l.acceptSaid}
 	var next gobot.UserID
+	var clocks [3]string
 	switch g.Phase() {
 	case game.Playing:
 		next = match.Side(g.ToMove()).ToMove()
-		news.Left, news.Vote = timeLeft(match, r.At), say.VoteLine(l.Loaded, r.At) // a vote game's room to move (vote.go)
+		news.Left, news.Vote = timeLeft(l.Loaded, r.At), say.VoteLine(l.Loaded, r.At) // a vote game's room to move (vote.go)
+		// A live game's clocks, both, beside each side.
+		if lc := board.LiveClocks(l.Loaded); lc != nil {
+			clocks = say.LiveClocks(match, lc, r.At)
+		}
 	case game.Scoring:
 		rep.Mentions = match.Players()
 	case game.Over:
@@ -85,7 +90,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	}
 	rep.Text = say.GameText(namer(tx), match, g, news)
 	rep.Actions = say.GameActions(match, g, func(cmd string) string { return b.actionID(cmd, l, "") }, b.linker() != nil)
-	rep.Fields = say.GameFields(namer(tx), match, g)
+	rep.Fields = say.GameFields(namer(tx), match, g, clocks)
 	if what == "" || board.LiveImage(tx, l.Loaded) { // a live game's announcements are compact (flow/board/liveimages.go)
 		// the board in the viewer's theme, an open window's votes on it (vote.go)
 		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: flow.VoteMarks(l.Loaded)}

@@ -192,7 +192,7 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 		}
 	}
 	rep := h.ok("alice", "challenge @bob 9 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto: 4 grades apart (the ratings differ by 3.60 grades, rounded), and a stone is worth 6 grades on 9x9: 2 stones, White's komi 10.5; <@test:bob> takes Black.") {
+	if !strings.Contains(rep.Text, "handicap=auto: 4 ranks apart (the ratings differ by 3.60 ranks, rounded); on 9x9 a handicap stone is worth about 6 ranks, so 2 stones, White's komi 10.5; <@test:bob> takes Black.") {
 		t.Fatalf("3.6 grades apart on 9x9: %s", rep.Text)
 	}
 	h.ok("bob", "accept")
@@ -212,7 +212,7 @@ func TestHandicapAutoSmallBoard(t *testing.T) {
 	}
 	// 13x13: a stone is 3 grades (after that game they are 3.15 apart).
 	rep = h.ok("alice", "challenge @bob 13 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto: 3 grades apart (the ratings differ by 3.15 grades, rounded), and a stone is worth 3 grades on 13x13: 2 stones, White's komi 6.5") {
+	if !strings.Contains(rep.Text, "handicap=auto: 3 ranks apart (the ratings differ by 3.15 ranks, rounded); on 13x13 a handicap stone is worth about 3 ranks, so 2 stones, White's komi 6.5") {
 		t.Fatalf("on 13x13: %s", rep.Text)
 	}
 }
@@ -251,25 +251,25 @@ func TestHandicapAuto(t *testing.T) {
 	h.ok("bob", "settings rank=2k")
 	h.ok("dave", "settings rank=1k")
 	rep := h.ok("alice", "challenge @bob handicap=auto black")
-	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto: under half a grade apart (the ratings differ by 0.00 grades): an even game, White's komi 6.5.") || !strings.Contains(rep.Text, "taking Black") {
+	if !strings.Contains(rep.Text, "Rated. Ranks: <@test:alice> 2k?, <@test:bob> 2k?. handicap=auto: under half a rank apart (the ratings differ by 0.00 ranks): an even game, White's komi 6.5.") || !strings.Contains(rep.Text, "taking Black") {
 		t.Fatalf("equal players: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	rep = h.ok("alice", "challenge @dave 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto: 1 grade apart (the ratings differ by 1.00 grades, rounded): no stones, White's komi 0.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
+	if !strings.Contains(rep.Text, "handicap=auto: 1 rank apart (the ratings differ by 1.00 ranks, rounded): no stones, White's komi 0.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 0.5") {
 		t.Fatalf("one grade apart: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	// On 9x9 a stone is worth 6 grades: one grade is 2 points of komi.
 	rep = h.ok("alice", "challenge @dave 9 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto: 1 grade apart (the ratings differ by 1.00 grades, rounded), and a stone is worth 6 grades on 9x9: no stones, White's komi 4.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 4.5") {
+	if !strings.Contains(rep.Text, "handicap=auto: 1 rank apart (the ratings differ by 1.00 ranks, rounded); on 9x9 a handicap stone is worth about 6 ranks, so no stones, White's komi 4.5; <@test:alice> takes Black.") || !strings.Contains(rep.Text, "komi 4.5") {
 		t.Fatalf("one grade apart on 9x9: %s", rep.Text)
 	}
 	h.ok("alice", "cancel")
 	h.ok("carol", "settings rank=5k")
 	h.fails("alice", "challenge @carol 19 handicap=auto black", "you would play White")
 	rep = h.ok("alice", "challenge @carol 19 handicap=auto")
-	if !strings.Contains(rep.Text, "handicap=auto: 3 grades apart (the ratings differ by 3.00 grades, rounded): 3 stones, White's komi 0.5; <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
+	if !strings.Contains(rep.Text, "handicap=auto: 3 ranks apart (the ratings differ by 3.00 ranks, rounded): 3 stones, White's komi 0.5; <@test:carol> takes Black.") || !strings.Contains(rep.Text, "handicap 3") {
 		t.Fatalf("2k against 5k: %s", rep.Text)
 	}
 	rep = h.ok("carol", "accept")

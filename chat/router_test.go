@@ -437,7 +437,8 @@ func TestRerunSendsOnce(t *testing.T) {
 }
 
 // With several games here, a scoring command takes the one game being
-// scored, and "Which game?" names first the games the command fits.
+// scored, a move the one game at the caller's turn, and "Which game?"
+// names first the games the command fits.
 func TestWhichGameFits(t *testing.T) {
 	h := newHarness(t)
 	h.start("9") // #1: alice (Black) to move
@@ -449,8 +450,13 @@ func TestWhichGameFits(t *testing.T) {
 		t.Fatalf("done went to %q", rep.Title)
 	}
 	h.ok("carol", "play D4 #2") // now alice's turn in #2
-	rep := h.fails("alice", "play E5", "Which game?")
-	if !strings.Contains(rep.Text, "play E5 #2") || strings.Index(rep.Text, "#2") > strings.Index(rep.Text, "#1") {
+	// A move goes to the one game at her turn (issue 43).
+	if rep := h.ok("alice", "play E5"); !strings.Contains(rep.Title, "#2") {
+		t.Fatalf("play went to %q", rep.Title)
+	}
+	h.ok("carol", "play D5 #2")
+	rep := h.fails("alice", "resign", "Which game?") // not bound to a turn
+	if !strings.Contains(rep.Text, "resign #2") || strings.Index(rep.Text, "#2") > strings.Index(rep.Text, "#1") {
 		t.Fatalf("the hint should name #2 first: %s", rep.Text)
 	}
 }

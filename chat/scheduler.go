@@ -8,20 +8,28 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
+	"github.com/gobotgo/gobot/flow/board"
+	"github.com/gobotgo/gobot/game"
 )
 
-// timeLeft describes the clock of the player to move.
-func timeLeft(match *gobot.Match, now time.Time) string {
+// timeLeft describes the clock of the player to move in l at now: a
+// live clock in its system's terms ("2:41 + 3×30s", read from the
+// board's clocks as every surface reads them: board.LiveClocks), a
+// correspondence clock as the time left ("2d left"); "" for an engine,
+// whose "deadline" is its work, due at once (flow.Engines.Due).
+func timeLeft(l *flow.Loaded, now time.Time) string {
+	match := l.Match
+	if l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove().Platform() == gobot.EnginePlatform {
+		return ""
+	}
 	if match.Paused() && match.Clock.Kind != gobot.NoClock { // vacation.go
 		return protocol.FormatDuration(match.PausedLeft) + " left (" + say.PausedNote(match) + ")"
 	}
 	if match.Deadline.IsZero() {
 		return ""
 	}
-	if match.Clock.Live() { // in the system's terms: "2:41 + 3×30s"
-		if l, err := load(match); err == nil {
-			return say.ClockShown(match, l.G.ToMove(), now)
-		}
+	if lc := board.LiveClocks(l); lc != nil {
+		return say.LiveClock(lc, l.G.ToMove(), now)
 	}
 	return protocol.FormatDuration(match.Deadline.Sub(now)) + " left"
 }

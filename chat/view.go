@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -46,7 +47,11 @@ func cmdGames(call *Call) (Result, error) {
 		if match.Side(me).Rotates() { // rengo.go
 			s = say.TeamGamesLine(namer(tx), l.Loaded, me)
 		}
-		lines = append(lines, s+say.GamesState(match, l.G, me, r.User.ID, timeLeft(match, r.Time), match.Room != r.Room))
+		left := timeLeft(l.Loaded, r.Time)
+		if lc := board.LiveClocks(l.Loaded); lc != nil && l.G.Phase() == game.Playing { // both clocks
+			left = say.GamesClocks(match, me, say.LiveClocks(match, lc, r.Time))
+		}
+		lines = append(lines, s+say.GamesState(match, l.G, me, r.User.ID, left, match.Room != r.Room))
 	}
 	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {

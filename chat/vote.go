@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -69,7 +70,7 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 		if err != nil {
 			continue // listed as damaged where it is read as a game
 		}
-		lines = append(lines, say.RoomVoteLine(l, r.User.ID, timeLeft(m, r.Time)))
+		lines = append(lines, say.RoomVoteLine(l, r.User.ID, timeLeft(l, r.Time)))
 	}
 	return lines
 }
@@ -101,6 +102,12 @@ func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*
 	case 1:
 		return games[0], nil
 	}
+	now := flow.RoomToMove(games)
+	if len(now) == 1 { // the one game at the room's turn
+		return now[0], nil
+	}
+	// Those at the room's turn first.
+	sort.SliceStable(games, func(i, j int) bool { return slices.Contains(now, games[i]) && !slices.Contains(now, games[j]) })
 	return nil, say.WhichVoteGame(games, r.Args)
 }
 
@@ -188,7 +195,7 @@ func closeVoteWindow(c *JobCall) (Done, error) {
 	if err != nil {
 		return Done{}, err
 	}
-	what := say.VoteClosed(match, closed, timeLeft(match, now))
+	what := say.VoteClosed(match, closed, timeLeft(l.Loaded, now))
 	if closed.Played != "" && closed.Played != "pass" {
 		what += autoPassText(l, closed.MovesBefore)
 	}

@@ -669,15 +669,15 @@ func TestVoteGameAgainstPersonHasAClock(t *testing.T) {
 	if h.dump() != before {
 		t.Fatal("a refused challenge changed the store")
 	}
-	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 3d") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "3d a move") {
 		t.Fatalf("without a clock: %s", rep.Text)
 	}
 	h.admins = map[string]bool{"bob": true}
 	h.ok("bob", "settings clock=1d")
-	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "clock 1d") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9"); !strings.Contains(rep.Text, "1d a move") {
 		t.Fatalf("with the room's clock: %s", rep.Text)
 	}
-	if rep := h.ok("bob", "challenge @alice vote=1h 9 clock=2h"); !strings.Contains(rep.Text, "clock 2h") {
+	if rep := h.ok("bob", "challenge @alice vote=1h 9 clock=2h"); !strings.Contains(rep.Text, "2h a move") {
 		t.Fatalf("with a clock: %s", rep.Text)
 	}
 }
@@ -825,4 +825,21 @@ func TestVoteLoneResignAgainstPersonEndsOnTime(t *testing.T) {
 	if n := h.notesSaying("The room ran out of time: no move was voted for move 8, and resigning was short of the quorum."); n != 1 {
 		t.Fatalf("the loss on time said %d times: %+v", n, h.notes.all())
 	}
+}
+
+// Issue 43: a vote without a number in a room that votes in two games
+// goes to the one at the room's turn; with both at the room's turn it
+// asks which.
+func TestVoteGoesToTheGameAtTheRoomsTurn(t *testing.T) {
+	h := newHarness(t)
+	h.ok("bob", "challenge @alice vote=1h black 9 clock=1d")
+	h.ok("alice", "accept #1") // the room is Black: its turn
+	h.ok("bob", "challenge @alice vote=1h white 9 clock=1d")
+	h.ok("alice", "accept #2") // the room is White: alice's turn
+	h.ok("carol", "vote E5")
+	if match, _ := h.game(1); !match.Vote.Voted("test:carol") {
+		t.Fatal("carol's vote is not in game #1, the one at the room's turn")
+	}
+	h.ok("alice", "play C3 #2")
+	h.fails("carol", "vote D4", "Which game? The room votes in several: #1, #2")
 }

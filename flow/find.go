@@ -205,8 +205,10 @@ type WhichGame struct{ Games []*gobot.Match }
 func (e WhichGame) Error() string { return fmt.Sprintf("%d games here", len(e.Games)) }
 
 // Find resolves ref: "#7", or the caller's single active game in this
-// room (in a DM: anywhere); for lookers also the room's single active
-// game, else its latest finished one (the caller's first).
+// room (in a DM: anywhere) — of several, the one the command acts on
+// now, for a move (TurnCommand) or a scoring command; for lookers also
+// the room's single active game, else its latest finished one (the
+// caller's first).
 func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 	if ref.ID != 0 {
 		match, err := tx.Match(ref.ID)
@@ -269,7 +271,8 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 		return nil, NoGameHere{Mine: mine}
 	}
 	// The games the command can act on now come first; a scoring command
-	// takes the one game being scored.
+	// takes the one game being scored, a move the one game at the
+	// caller's turn.
 	fit := map[gobot.GameID]bool{}
 	var fitting []*gobot.Match
 	for _, g := range here {
@@ -278,7 +281,7 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 			fitting = append(fitting, g)
 		}
 	}
-	if len(fitting) == 1 && ScoringCommand(ref.Command) {
+	if len(fitting) == 1 && (ScoringCommand(ref.Command) || TurnCommand(ref.Command)) {
 		return fitting[0], nil
 	}
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
@@ -288,6 +291,33 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 // ScoringCommand reports whether command acts only on a game being scored.
 func ScoringCommand(command string) bool {
 	return command == "done" || command == "dead" || command == "resume"
+}
+
+// TurnCommand reports whether command acts only on one's turn: a move
+// (play, pass) or a vote for the room's. Resigning and undo are not
+// bound to a turn, and a plan is made on the opponent's.
+func TurnCommand(command string) bool {
+	return command == "play" || command == "pass" || command == "vote"
+}
+
+// RoomToMove are those of games where the room is to move, for a vote
+// without a game's number (TurnCommand): the one game of the room's
+// turn is the one meant.
+func RoomToMove(games []*gobot.Match) []*gobot.Match {
+	var out []*gobot.Match
+	for _, g := range games {
+		if fitsVote(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// fitsVote reports whether the room votes in match now: it is playing
+// and the room is to move.
+func fitsVote(match *gobot.Match) bool {
+	l, err := Load(match)
+	return err == nil && match.Active() && l.G.Phase() == game.Playing && match.Find(gobot.SideRoom).Moves(l.G)
 }
 
 // fits reports whether command cmd can act on match for user u now: a
@@ -306,6 +336,9 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	}
 	if ScoringCommand(cmd) {
 		return l.G.Phase() == game.Scoring
+	}
+	if cmd == "vote" {
+		return fitsVote(match)
 	}
 	if cmd == "plan" { // plans are made on the opponent's turn
 		return l.G.Phase() == game.Playing && l.G.ToMove() == match.ColorOf(u).Opponent()

@@ -3,6 +3,7 @@ package flow_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/flow"
@@ -100,4 +101,59 @@ func TestFindAndCommit(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Issue 43: with several games here and no number, a move (play, pass)
+// goes to the one game at the caller's turn, and a vote to the one game
+// at the room's; a command not bound to a turn (resign, undo), a plan,
+// or a move with several games at the caller's turn asks which.
+func TestFindTurn(t *testing.T) {
+	db := newDB(t)
+	ref := func(u gobot.UserID, cmd string) flow.Reference {
+		return flow.Reference{User: u, Room: "t:room", Command: cmd, Player: true}
+	}
+	update(t, db, func(tx gobot.Tx) error {
+		twoPlayers(t, tx, 1, gobot.TimeControl{}) // alice (Black) to move
+		g, err := game.New(game.Config{Width: 9, Height: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Game 2: bob Black to move, alice White.
+		if err := tx.InsertMatch(&gobot.Match{ID: 2, Room: "t:room", Black: "t:bob", White: "t:alice", Record: g.Record(), Created: t0, Updated: t0}); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{"play", "pass"} {
+			if m, err := flow.Find(tx, ref("t:alice", cmd)); err != nil || m.ID != 1 {
+				t.Errorf("alice's %s: %v, %v (game 1 is at her turn)", cmd, m, err)
+			}
+			if m, err := flow.Find(tx, ref("t:bob", cmd)); err != nil || m.ID != 2 {
+				t.Errorf("bob's %s: %v, %v (game 2 is at his turn)", cmd, m, err)
+			}
+		}
+		var which flow.WhichGame
+		for _, cmd := range []string{"resign", "undo", "plan"} {
+			if _, err := flow.Find(tx, ref("t:alice", cmd)); !errors.As(err, &which) || len(which.Games) != 2 {
+				t.Errorf("alice's %s: %v, want which game", cmd, err)
+			}
+		}
+		twoPlayers(t, tx, 3, gobot.TimeControl{}) // alice to move in a second game
+		if _, err := flow.Find(tx, ref("t:alice", "play")); !errors.As(err, &which) || len(which.Games) != 3 || which.Games[2].ID != 2 {
+			t.Errorf("alice's play at her turn in two games: %v, want which game, those at her turn first", err)
+		}
+		return nil
+	})
+}
+
+// A vote without a number goes to the one game of the room at the
+// room's turn.
+func TestRoomToMove(t *testing.T) {
+	g, err := game.New(game.Config{Width: 9, Height: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomBlack := &gobot.Match{ID: 1, Black: gobot.VoteSeat, White: "t:alice", Record: g.Record(), Vote: &gobot.Vote{Window: time.Minute}}
+	roomWhite := &gobot.Match{ID: 2, Black: "t:bob", White: gobot.VoteSeat, Record: g.Record(), Vote: &gobot.Vote{Window: time.Minute}}
+	if got := flow.RoomToMove([]*gobot.Match{roomBlack, roomWhite}); len(got) != 1 || got[0].ID != 1 {
+		t.Errorf("RoomToMove: %v, want game 1 (the room is Black, to move)", got)
+	}
 }

@@ -21,7 +21,7 @@ func TestOptionsByName(t *testing.T) {
 		t.Fatalf("challenge: %v", out)
 	}
 	desc := embeds[0].(map[string]any)["description"].(string)
-	for _, want := range []string{"<@111> challenges <@222>", "13x13", "komi 0.5", "clock fischer:3d+1d/7d"} {
+	for _, want := range []string{"<@111> challenges <@222>", "13x13", "komi 0.5", "Fischer 3d + 1d a move, at most 7d"} {
 		if !strings.Contains(desc, want) {
 			t.Fatalf("challenge %q does not say %q", desc, want)
 		}

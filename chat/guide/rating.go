@@ -69,4 +69,4 @@ func Leaderboard(n say.Namer, rs []*gobot.PlayerRating) string {
 
 // HandicapRule is what `rules` says about handicaps from ratings (text
 // 004, docs/rating.md).
-const HandicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings rounded to whole grades; the weaker player takes Black, with no stones and komi 0.5 for 1 grade, that many stones for 2 to 9 on 19x19 (a stone for each 3 grades on 13x13, each 6 on 9x9, and what remains as komi)."
+const HandicapRule = "Handicap from ratings (handicap=auto): the difference of the two ratings rounded to whole ranks; the weaker player takes Black, with no stones and komi 0.5 for 1 rank, that many stones for 2 to 9 on 19x19 (a handicap stone is worth about 3 ranks on 13x13 and 6 on 9x9; what remains is komi)."

@@ -176,22 +176,27 @@ func (p clockParser) canadian(t string) (gobot.TimeControl, error) {
 }
 
 // FormatClockDuration prints a clock's duration as typed: "1d12h",
-// "10m", "1m30s"; zero is "0m".
+// "10m", "1m30s"; zero is "0" (no main time, no increment).
 func FormatClockDuration(d time.Duration) string {
 	if d == 0 {
-		return "0m"
+		return "0"
 	}
 	return gobot.ShortTime(d)
 }
 
-// FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d",
-// "byoyomi:10m+5x30s", "canadian:10m+25/5m", "absolute:20m", "simple:30s".
+// FormatClock prints a clock as typed: "none", "3d", "fischer:3d+1d/7d"
+// (without a maximum when it is the start: "fischer:10m+1m",
+// "fischer:5m+0"), "byoyomi:10m+5x30s", "canadian:10m+25/5m",
+// "absolute:20m", "simple:30s".
 func FormatClock(c gobot.TimeControl) string {
 	short := FormatClockDuration
 	switch c.Kind {
 	case gobot.PerMove:
 		return short(c.PerMove)
 	case gobot.Fischer:
+		if c.Max == c.Main {
+			return "fischer:" + short(c.Main) + "+" + short(c.Increment)
+		}
 		return "fischer:" + short(c.Main) + "+" + short(c.Increment) + "/" + short(c.Max)
 	case gobot.ByoYomi:
 		return "byoyomi:" + short(c.Main) + "+" + strconv.Itoa(c.Periods) + "x" + short(c.Period)

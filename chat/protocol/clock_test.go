@@ -21,6 +21,8 @@ func TestParseClockSystems(t *testing.T) {
 		"fischer 3d+1d max 7d":    {Kind: gobot.Fischer, Main: 72 * time.Hour, Increment: 24 * time.Hour, Max: 168 * time.Hour},
 		"fischer:10m+1m":          {Kind: gobot.Fischer, Main: 10 * m, Increment: m, Max: 10 * m},
 		"fischer:30s+0":           {Kind: gobot.Fischer, Main: 30 * s, Max: 30 * s},
+		"fischer:5m+0m/5m":        {Kind: gobot.Fischer, Main: 5 * m, Max: 5 * m},
+		"fischer:5m+0/10m":        {Kind: gobot.Fischer, Main: 5 * m, Max: 10 * m},
 		"absolute:20m":            {Kind: gobot.Absolute, Main: 20 * m},
 		"simple:30s":              {Kind: gobot.Simple, PerMove: 30 * s},
 		"3d":                      {Kind: gobot.PerMove, PerMove: 72 * time.Hour},
@@ -42,6 +44,26 @@ func TestParseClockSystems(t *testing.T) {
 		// What FormatClock writes reads back the same.
 		if back, err := ParseClock(FormatClock(got)); err != nil || back != got {
 			t.Errorf("ParseClock(FormatClock(%+v) = %q) = %+v, %v", got, FormatClock(got), back, err)
+		}
+	}
+}
+
+// Issue 43: a clock is written as typed, a Fischer clock without the
+// increment it does not have ("+0", not "+0m") and without a maximum
+// that is its start; no main time is "0".
+func TestFormatClock(t *testing.T) {
+	const s, m = time.Second, time.Minute
+	for _, tc := range []struct {
+		c    gobot.TimeControl
+		want string
+	}{
+		{gobot.TimeControl{Kind: gobot.Fischer, Main: 5 * m, Max: 5 * m}, "fischer:5m+0"},
+		{gobot.TimeControl{Kind: gobot.Fischer, Main: 10 * m, Increment: m, Max: 10 * m}, "fischer:10m+1m"},
+		{gobot.TimeControl{Kind: gobot.Fischer, Main: 5 * m, Increment: 10 * s, Max: 10 * m}, "fischer:5m+10s/10m"},
+		{gobot.TimeControl{Kind: gobot.ByoYomi, Periods: 3, Period: 10 * s}, "byoyomi:0+3x10s"},
+	} {
+		if got := FormatClock(tc.c); got != tc.want {
+			t.Errorf("FormatClock(%+v) = %q, want %q", tc.c, got, tc.want)
 		}
 	}
 }

@@ -130,6 +130,35 @@ func ScoringStatus(bv *board.View) string {
 	return "Scoring: click the dead stones, then Done."
 }
 
+// LiveClock is colour c's clock in a live game (board.Clocks,
+// read as a live board counts it) at now, in its system's terms:
+// "2:41 + 3×30s" (byo-yomi in main time), "0:21 (2×30s)" (in its
+// periods), "10:00 + 25 stones in 5:00", "12 stones in 4:10"
+// (Canadian), "4:59" (Fischer's bank, absolute, a simple clock's turn);
+// "(paused)" after the clock of the player to move while a pause stops
+// both, "out of time" once c's time ran out.
+func LiveClock(lc *board.Clocks, c game.Color, now time.Time) string {
+	s, ok := lc.At(c, now)
+	switch {
+	case !ok:
+		return "out of time"
+	case c == lc.Paused:
+		return lc.Counted().ShowClock(s) + " (paused)"
+	}
+	return lc.Counted().ShowClock(s)
+}
+
+// LiveClocks are both clocks of live game match (lc) at now, indexed by
+// colour (LiveClock); an engine's side keeps no clock to show ("").
+func LiveClocks(match *gobot.Match, lc *board.Clocks, now time.Time) (out [3]string) {
+	for _, c := range []game.Color{game.Black, game.White} {
+		if match.Side(c).ToMove().Platform() != gobot.EnginePlatform {
+			out[c] = LiveClock(lc, c, now)
+		}
+	}
+	return out
+}
+
 // ResultText is a finished game's status: the result in words with its
 // SGF form, "Black wins by 3.5 points (B+3.5)", or "Draw".
 func ResultText(sgf string) string {

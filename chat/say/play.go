@@ -207,28 +207,6 @@ func Remind(late gobot.UserID, id gobot.GameID, left time.Duration) string {
 	return fmt.Sprintf("%s, it's your move in game #%d — %s left.", protocol.Mention(late), id, protocol.FormatDuration(left))
 }
 
-// ClockShown is the clock of mover, the player to move, at now, in its
-// system's terms ("2:41 + 3×30s", "12 stones in 4:10").
-func ClockShown(match *gobot.Match, mover game.Color, now time.Time) string {
-	if match.Deadline.IsZero() {
-		return ""
-	}
-	c, s := match.Clock, match.ClockOf(mover)
-	left := match.Deadline.Sub(now)
-	paused := ""
-	if match.LivePaused() {
-		left, paused = match.Pause.Left, " (paused)"
-	}
-	if c.Kind == gobot.Simple { // no bank to show: the turn's time left
-		return gobot.ClockTime(max(left, 0)) + paused
-	}
-	e, _ := c.Elapse(s, c.Budget(s)-left)
-	if paused != "" {
-		return c.ShowClock(e) + paused
-	}
-	return c.ShowClock(e)
-}
-
 // PendingNotAGame says that pending challenge c is not a game yet, and
 // what u can do about it: accept it only where it is u's to accept.
 func PendingNotAGame(c *gobot.Challenge, u gobot.UserID) error {

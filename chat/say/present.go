@@ -278,11 +278,20 @@ func TextBoard(g *game.Game) string {
 }
 
 // GameFields are a game's fields beside its announcement: each side as
-// n names it with the stones it captured, and the game's settings.
-func GameFields(n Namer, match *gobot.Match, g *game.Game) []protocol.Field {
+// n names it with the stones it captured and its clock (clocks, by
+// colour: a live game's while it is played, LiveClocks), and the game's
+// settings.
+func GameFields(n Namer, match *gobot.Match, g *game.Game, clocks [3]string) []protocol.Field {
+	side := func(c game.Color) string {
+		s := fmt.Sprintf("%s · %d captured", Seat(n, match, g, c), g.Captures(c)+g.PassStones(c))
+		if clocks[c] != "" {
+			s += " · " + clocks[c]
+		}
+		return s
+	}
 	return []protocol.Field{
-		{Name: "Black", Value: fmt.Sprintf("%s · %d captured", Seat(n, match, g, game.Black), g.Captures(game.Black)+g.PassStones(game.Black)), Inline: true},
-		{Name: "White", Value: fmt.Sprintf("%s · %d captured", Seat(n, match, g, game.White), g.Captures(game.White)+g.PassStones(game.White)), Inline: true},
+		{Name: "Black", Value: side(game.Black), Inline: true},
+		{Name: "White", Value: side(game.White), Inline: true},
 		{Name: "Game", Value: Config(g.Config(), match.Clock) + VacationHeader(match.NoVacation), Inline: false},
 	}
 }

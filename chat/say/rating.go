@@ -13,10 +13,12 @@ import (
 )
 
 // HandicapChoice says in plain words how handicap=auto chose its
-// handicap for players its grades apart on its board: "1 grade apart
-// (the ratings differ by 1.20 grades, rounded): no stones, White's komi
-// 0.5". The ranks shown are rounded down, so the difference of the
-// ratings is given too.
+// handicap for players its ranks (grades) apart on its board: "1 rank
+// apart (the ratings differ by 1.20 ranks, rounded): no stones, White's
+// komi 0.5"; on a smaller board, what a stone is worth there: "6 ranks
+// apart (…); on 9x9 a handicap stone is worth about 6 ranks, so 2
+// stones, White's komi 6.5". The ranks shown are rounded down, so the
+// difference of the ratings is given too.
 func HandicapChoice(a ratings.AutoHandicap) string {
 	h, d, cfg := a.Handicap, a.Apart, a.Config
 	komi := func(k float64) string {
@@ -27,19 +29,21 @@ func HandicapChoice(a ratings.AutoHandicap) string {
 	}
 	k := h.Komi(cfg.Rules, cfg.Width, cfg.Height)
 	if h.Grades == 0 {
-		return fmt.Sprintf("under half a grade apart (the ratings differ by %.2f grades): an even game, %s", d, komi(k))
+		return fmt.Sprintf("under half a rank apart (the ratings differ by %.2f ranks): an even game, %s", d, komi(k))
 	}
-	s := fmt.Sprintf("%d grade%s apart (the ratings differ by %.2f grades, rounded)", h.Grades, Plural(h.Grades), d)
+	s := fmt.Sprintf("%d rank%s apart (the ratings differ by %.2f ranks, rounded)", h.Grades, Plural(h.Grades), d)
 	if f := rating.GradesPerStone(cfg.Width, cfg.Height); f > 1 {
-		s += fmt.Sprintf(", and a stone is worth %g grades on %s", f, game.SizeString(cfg.Width, cfg.Height))
+		s += fmt.Sprintf("; on %s a handicap stone is worth about %g ranks, so", game.SizeString(cfg.Width, cfg.Height), f)
+	} else {
+		s += ":"
 	}
 	switch {
 	case h.Stones == 0:
-		return s + ": no stones, " + komi(k)
+		return s + " no stones, " + komi(k)
 	case h.Stones == game.MaxHandicap && h.Grades > game.MaxHandicap:
-		return s + fmt.Sprintf(": %d stones (the most), %s", h.Stones, komi(k))
+		return s + fmt.Sprintf(" %d stones (the most), %s", h.Stones, komi(k))
 	}
-	return s + fmt.Sprintf(": %d stones, %s", h.Stones, komi(k))
+	return s + fmt.Sprintf(" %d stones, %s", h.Stones, komi(k))
 }
 
 // ChallengeRatingRefusal words ratings.RateChallenge's and

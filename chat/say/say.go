@@ -151,17 +151,54 @@ func ResultWords(re string) string {
 }
 
 // Config describes a game's settings: "19×19, Japanese rules, komi 6.5,
-// handicap 2, clock 3d".
+// handicap 2, 3d a move" (the clock in words: ClockWords).
 func Config(cfg game.Config, clock gobot.TimeControl) string {
 	s := fmt.Sprintf("%s, %s rules, komi %s", game.SizeString(cfg.Width, cfg.Height), cfg.Rules.Name, game.FormatKomi(cfg.Rules.Komi))
 	if cfg.Handicap >= 2 {
 		s += fmt.Sprintf(", handicap %d", cfg.Handicap)
 	}
 	if clock.Kind != gobot.NoClock {
-		s += ", clock " + protocol.FormatClock(clock)
+		s += ", " + ClockWords(clock)
 	}
 	return s
 }
+
+// ClockWords is a clock in words, in the terms its running clock is
+// shown in (LiveClock): "3d a move", "byo-yomi 10m + 5×30s",
+// "Canadian 10m + 25 stones in 5m", "Fischer 5m + 10s a move, at most
+// 10m" ("Fischer 5m, no increment"), "absolute 20m", "simple 30s a
+// move"; "no clock".
+func ClockWords(c gobot.TimeControl) string {
+	d := protocol.FormatDuration
+	switch c.Kind {
+	case gobot.PerMove:
+		return d(c.PerMove) + " a move"
+	case gobot.Simple:
+		return "simple " + d(c.PerMove) + " a move"
+	case gobot.Absolute:
+		return "absolute " + d(c.Main)
+	case gobot.Fischer:
+		if c.Increment == 0 { // a bank that never grows
+			return fmt.Sprintf("Fischer %s, no increment", d(c.Main))
+		}
+		return fmt.Sprintf("Fischer %s + %s a move, at most %s", d(c.Main), d(c.Increment), d(c.Max))
+	case gobot.ByoYomi:
+		periods := fmt.Sprintf("%d×%s", c.Periods, d(c.Period))
+		if c.Main == 0 {
+			return "byo-yomi " + periods
+		}
+		return "byo-yomi " + d(c.Main) + " + " + periods
+	case gobot.Canadian:
+		stones := fmt.Sprintf("%d %s in %s", c.Stones, plural(c.Stones, "stone"), d(c.Period))
+		if c.Main == 0 {
+			return "Canadian " + stones
+		}
+		return "Canadian " + d(c.Main) + " + " + stones
+	}
+	return "no clock"
+}
+
+func plural(n int, word string) string { return word + Plural(n) }
 
 // ClockNote says, for a Fischer clock whose maximum is its starting time
 // (fischer:10m+1m, written without one), that the increment never makes

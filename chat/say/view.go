@@ -2,6 +2,7 @@ package say
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -23,18 +24,21 @@ func GamesHead(match *gobot.Match, g *game.Game, me game.Color) string {
 	return fmt.Sprintf("#%d vs %s (%s, you are %s, move %d): ", match.ID, protocol.Mention(opp), game.SizeString(g.Config().Width, g.Config().Height), me.Name(), g.MoveNumber())
 }
 
-// GamesState ends games' line for a game u plays as me: whose move, or
-// the scoring's step, the clock's left (""), and elsewhere if it is
+// GamesState ends games' line for a game u plays as me: whose move (an
+// engine's: that it is thinking), or the scoring's step, the clock's
+// left ("": none; GamesClocks for a live game's), and elsewhere if it is
 // played in another room.
 func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID, left string, elsewhere bool) string {
 	var s string
-	switch {
+	switch next := match.Side(g.ToMove()).ToMove(); {
 	case g.Phase() == game.Scoring:
 		s = ScoringStep(match, g, me)
 	case match.Side(me).Rotates() && g.ToMove() == me && match.Side(me).ToMove() != u:
 		s = fmt.Sprintf("%s's move (your team)", protocol.Mention(match.Side(me).ToMove()))
 	case g.ToMove() == me:
 		s = "your move"
+	case next.Platform() == gobot.EnginePlatform: // its "deadline" is its work, due now (flow.Engines.Due)
+		s = protocol.Mention(next) + " is thinking"
 	default:
 		s = "their move"
 	}
@@ -45,6 +49,32 @@ func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID,
 		s += " (in another room)"
 	}
 	return s
+}
+
+// GamesClocks is games' note on both clocks of a live game (clocks, by
+// colour: LiveClocks) for its player me: "your clock 4:10 + 3×30s,
+// @bob's 5:00 + 3×30s" (a team's: "your team's clock …, White's …");
+// an engine's side shows none.
+func GamesClocks(match *gobot.Match, me game.Color, clocks [3]string) string {
+	var parts []string
+	if clocks[me] != "" {
+		mine := "your clock "
+		if match.Side(me).Rotates() {
+			mine = "your team's clock "
+		}
+		parts = append(parts, mine+clocks[me])
+	}
+	if c := me.Opponent(); clocks[c] != "" {
+		theirs := protocol.Mention(match.Side(c).ToMove()) + "'s "
+		if match.Side(c).Rotates() {
+			theirs = c.Name() + "'s "
+		}
+		if len(parts) == 0 {
+			theirs += "clock "
+		}
+		parts = append(parts, theirs+clocks[c])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ScoringStep says who must act in a game being scored, for player me:

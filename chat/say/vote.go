@@ -319,6 +319,9 @@ func RoomVoteLine(l *flow.Loaded, voter gobot.UserID, left string) string {
 	case l.G.Phase() == game.Scoring:
 		return s + "being scored by those who voted"
 	case !m.Find(gobot.SideRoom).Moves(l.G):
+		if opp := m.Find(gobot.SideRoom).Opponent().ToMove(); opp.Platform() == gobot.EnginePlatform {
+			return s + protocol.Mention(opp) + " is thinking"
+		}
 		return s + "their move"
 	}
 	s += "the room's vote"

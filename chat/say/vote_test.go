@@ -1,6 +1,7 @@
 package say
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -84,5 +85,21 @@ func TestWindowLeft(t *testing.T) {
 		if got := windowLeft(now.Add(tc.left), now); got != tc.want {
 			t.Errorf("%v left: %q, want %q", tc.left, got, tc.want)
 		}
+	}
+}
+
+// Issue 43: the room's games line says an engine on its turn is
+// thinking; a person's turn is their move.
+func TestRoomVoteLineEngineThinks(t *testing.T) {
+	l := voteGame(t)
+	if err := l.G.Play(game.Black, game.Pt(4, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if got := RoomVoteLine(l, "t:bob", ""); !strings.HasSuffix(got, ": their move") {
+		t.Errorf("alice's turn: %s", got)
+	}
+	l.Match.White = gobot.EngineUser("gnugo")
+	if got := RoomVoteLine(l, "t:bob", ""); !strings.HasSuffix(got, ": <@engine:gnugo> is thinking") {
+		t.Errorf("the engine's turn: %s", got)
 	}
 }

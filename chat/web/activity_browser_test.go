@@ -34,7 +34,8 @@ import (
 // HANDSHAKE (opcode 0) to its parent, which dispatches READY (opcode 1,
 // cmd DISPATCH); then each command (opcode 1 with a nonce) gets its
 // response with the same nonce: AUTHORIZE → the code this page was
-// given in its own query (?code=), AUTHENTICATE → the token's details.
+// given in its own query (?code=; several, comma-separated: one for each
+// AUTHORIZE in turn), AUTHENTICATE → the token's details.
 // The user it announces in READY and AUTHENTICATE is a lie (?claim=):
 // gobot must take the user from Discord, not from the page.
 // window.frames_ records every frame it received.
@@ -47,6 +48,7 @@ const q = new URLSearchParams(location.search);
 const claim = q.get("claim");
 const app = "https://app.discordsays.com";
 window.frames_ = [];
+let authorized = 0;
 const frame = document.createElement("iframe");
 frame.id = "w";
 const send = (m) => frame.contentWindow.postMessage(m, app);
@@ -62,7 +64,8 @@ window.addEventListener("message", (ev) => {
   }
   if (op !== 1) return;
   if (data.cmd === "AUTHORIZE") {
-    send([1, {cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: {code: q.get("code")}}]);
+    const codes = (q.get("code") || "").split(","); // one per authorize, the last again
+    send([1, {cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: {code: codes[Math.min(authorized++, codes.length - 1)]}}]);
   } else if (data.cmd === "AUTHENTICATE") {
     send([1, {cmd: "AUTHENTICATE", evt: null, nonce: data.nonce, data: {access_token: data.args.access_token, user: user,
       scopes: ["identify"], expires: "2030-01-01T00:00:00Z", application: {id: "app", name: "gobot", description: ""}}}]);
@@ -368,6 +371,39 @@ func TestBrowserActivity(t *testing.T) {
 	if !strings.HasPrefix(child, "chrome-error://") || !strings.HasSuffix(child, " https://app.discordsays.com/?frame_id=f&instance_id=inst1&platform=desktop") {
 		t.Errorf("another application's Activity framing gobot's: its frame is %q, want the browser's refusal", child)
 	}
+}
+
+// TestBrowserActivitySignsInAgain (issue 43): an Activity's session lasts
+// 12 hours. Past them (the harness's clock moved, no sleep) a click
+// finds it ended, and the page signs in again without a word to the
+// player — Discord's authorize with prompt none, gobot's token exchange,
+// the same game's session — and the click goes through; the board
+// stays the SDK's page, with no error shown.
+func TestBrowserActivitySignsInAgain(t *testing.T) {
+	ab := newActivityBrowser(t)
+	id := ab.discordGame("111", "222")
+	ab.discord.instance("inst1", "777", "111", "222")
+	alice := ab.tab("alice")
+	before := ab.version(id)
+	af := ab.launch(alice, ab.discord.code("111")+","+ab.discord.code("111"), "111", "inst1")
+	frameWait(alice, af, "the board in the Activity", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on' && !!document.querySelector('[data-point="E5"]')`)
+	ab.now.Advance(activitySessionTTL + time.Minute)
+	clickIn(alice, af, `[data-point="E5"]`)
+	waitStoneIn(alice, af, "E5", "black")
+	if n := frameEval[string](alice, af, `document.body.dataset.renewed || "0"`); n != "1" {
+		t.Errorf("the page signed in again %s times, want 1", n)
+	}
+	if msg := frameEval[string](alice, af, `(document.querySelector('[data-message]') || {}).textContent || ""`); strings.Contains(msg, "ended") {
+		t.Errorf("the page says the session ended: %q", msg)
+	}
+	cmds := eval[string](alice, `JSON.stringify(window.frames_.filter(f => f[0] === 1 && f[1] === "AUTHORIZE").map(f => f[2].prompt))`)
+	if cmds != `["none","none"]` {
+		t.Errorf("the page's authorizations (their prompt): %s, want two, both silent", cmds)
+	}
+	if v := ab.version(id); v != before+1 {
+		t.Errorf("the click after the sign-in: game version %d, want %d (the move stored once)", v, before+1)
+	}
+	onSDKPage(t, alice, af, "signed in again")
 }
 
 // TestBrowserActivityReview: the Activity of a channel with an open

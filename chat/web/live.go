@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/gobotgo/gobot"
 )
@@ -120,6 +121,11 @@ type Hub struct {
 	presence map[gobot.GameID]*presence
 	pending  []awayDue
 	sweeping bool
+	// share: this process's boards told to the others (Share), as
+	// process by clock; nil in one process.
+	share   chan<- Presence
+	process string
+	clock   func() time.Time
 }
 
 // NewHub returns an empty hub.

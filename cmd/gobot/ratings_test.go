@@ -129,7 +129,7 @@ func TestRatingsEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		fmt.Sprintf(" grades apart (the ratings differ by %.2f grades, rounded): %d stones, White's komi 0.5; @alice takes Black.", apart, h.Stones),
+		fmt.Sprintf(" ranks apart (the ratings differ by %.2f ranks, rounded): %d stones, White's komi 0.5; @alice takes Black.", apart, h.Stones),
 		fmt.Sprintf("Ranks: @carol 1d?, @alice %s.", aliceBefore),
 		fmt.Sprintf("handicap %d", h.Stones),
 		fmt.Sprintf("@alice: %.0f ± %.0f (%s)\n4 rated games: 1 win, 3 losses.", alice.Rating, 2*alice.RD, alice.RankLabel()),

@@ -21,6 +21,7 @@ import (
 	"github.com/gobotgo/gobot/chat/matrix"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/web"
+	"github.com/gobotgo/gobot/storage/postgres"
 )
 
 // WebConfig is the web board's section of the config (docs/web.md).
@@ -94,11 +95,12 @@ func parseLinkTTL(s string) (time.Duration, error) {
 }
 
 // gamesListener is a store whose processes tell each other of game
-// changes (PostgreSQL's LISTEN/NOTIFY).
+// changes and of the boards open on each (PostgreSQL's LISTEN/NOTIFY).
 type gamesListener interface {
 	PublishGames(ctx context.Context, games []gobot.GameID)
 	PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
-	ListenChanges(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error
+	PublishPresence(ctx context.Context, ps []postgres.Presence)
+	Listen(ctx context.Context, c postgres.Changes) error
 }
 
 // webBoard is the web board wired to a store: the store the bot must
@@ -141,7 +143,16 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 	}
 	wb.store = web.Publishing(store, sharedPublisher{shared})
 	wb.listen = func(ctx context.Context) error {
-		return shared.ListenChanges(ctx, wb.hub.Changed, wb.hub.ReviewChanged)
+		// Who is away counts the boards open on every process (issue 43).
+		go wb.hub.Share(ctx, func(ctx context.Context, ps []web.Presence) {
+			out := make([]postgres.Presence, len(ps))
+			for i, p := range ps {
+				out[i] = postgres.Presence(p)
+			}
+			shared.PublishPresence(ctx, out)
+		}, time.Now)
+		return shared.Listen(ctx, postgres.Changes{Games: wb.hub.Changed, Reviews: wb.hub.ReviewChanged,
+			Presence: func(p postgres.Presence) { wb.hub.Heard(web.Presence(p)) }})
 	}
 	return wb
 }

@@ -105,6 +105,42 @@ type Clocks struct {
 	PauseEnds time.Time
 }
 
+// At is colour c's clock at now, as a live board counts it down: the
+// running clock less the time since its turn began
+// (gobot.TimeControl.Elapse), the others as they stand; a simple
+// clock's reading is the turn's time left (a bank of its time per
+// move, Counted). ok is false once c's time is up (lost on time, or
+// counted down to nothing).
+func (lc *Clocks) At(c game.Color, now time.Time) (s gobot.ClockState, ok bool) {
+	tc := lc.Counted()
+	s = lc.Clocks[c]
+	if lc.Control.Kind == gobot.Simple && c != lc.Paused {
+		s = gobot.ClockState{Main: lc.Control.PerMove}
+	}
+	if c == lc.Out {
+		return s, false
+	}
+	if c == lc.Running {
+		return tc.Elapse(s, now.Sub(lc.Since))
+	}
+	return s, true
+}
+
+// Counted is the control the clocks are counted in: the game's, a
+// simple clock's as an absolute clock of its time per move (a turn's
+// reading is the time left in it).
+func (lc *Clocks) Counted() gobot.TimeControl {
+	if lc.Control.Kind == gobot.Simple {
+		return gobot.TimeControl{Kind: gobot.Absolute, Main: lc.Control.PerMove}
+	}
+	return lc.Control
+}
+
+// LiveClocks returns match's clocks when it is played on a live clock
+// (View.Live; nil otherwise), for a surface that shows them without a
+// View.
+func LiveClocks(l *flow.Loaded) *Clocks { return liveClocks(l.Match, l.G) }
+
 // liveClocks returns match's clocks when it is played on a live clock.
 func liveClocks(match *gobot.Match, g *game.Game) *Clocks {
 	tc := match.Clock

@@ -95,3 +95,44 @@ func TestFor(t *testing.T) {
 		}
 	})
 }
+
+// Clocks.At reads both clocks of a live game as a board counts them:
+// the running one less the time since its turn began, the other as it
+// stood, a simple clock's turn as the time left in it, a lost one out.
+func TestClocksAt(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	live := func(tc gobot.TimeControl, moves ...string) *Clocks {
+		t.Helper()
+		m := &gobot.Match{ID: 1, Black: "t:black", White: "t:white", Clock: tc}
+		for _, c := range []game.Color{game.Black, game.White} {
+			m.SetClock(c, tc.Start())
+		}
+		m.SetClock(game.Black, gobot.ClockState{Main: 20 * time.Second, Periods: 3, Period: 30 * time.Second})
+		bv := read(t, m, moves...)
+		m.Deadline = t0.Add(tc.Budget(m.ClockOf(bv.Game.ToMove())))
+		bv = read(t, m, moves...)
+		if bv.Live == nil {
+			t.Fatalf("%+v: no live clocks", tc)
+		}
+		return bv.Live
+	}
+	byo := gobot.TimeControl{Kind: gobot.ByoYomi, Main: time.Minute, Periods: 3, Period: 30 * time.Second}
+	lc := live(byo, "E5") // White to move, its clock running since t0
+	if s, ok := lc.At(game.White, t0.Add(70*time.Second)); !ok || s.Main != 0 || s.Periods != 3 || s.Period != 20*time.Second {
+		t.Errorf("White 70 s into its turn: %+v, %v", s, ok)
+	}
+	if s, ok := lc.At(game.Black, t0.Add(70*time.Second)); !ok || s.Main != 20*time.Second || s.Periods != 3 {
+		t.Errorf("Black, not to move: %+v, %v (it stands as it was)", s, ok)
+	}
+	if _, ok := lc.At(game.White, t0.Add(3*time.Minute)); ok {
+		t.Error("White past its last period still has time")
+	}
+	simple := gobot.TimeControl{Kind: gobot.Simple, PerMove: 30 * time.Second}
+	lc = live(simple)
+	if s, _ := lc.At(game.Black, t0.Add(10*time.Second)); s.Main != 20*time.Second {
+		t.Errorf("simple, 10 s into the turn: %+v", s)
+	}
+	if s, _ := lc.At(game.White, t0.Add(10*time.Second)); s.Main != 30*time.Second {
+		t.Errorf("simple, not to move: %+v", s)
+	}
+}

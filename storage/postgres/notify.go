@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
 )
 
 // Game changes between processes. Every process that serves web boards
@@ -70,10 +71,84 @@ func (s *Store) PublishReviews(ctx context.Context, reviews []gobot.ReviewID) {
 	}
 }
 
+// A Presence is one process's boards of one colour of a live game (the
+// web board's presence: a player away when no board of theirs is open
+// on any process): open or all closed, on process Process.
+type Presence struct {
+	Game    gobot.GameID
+	Color   game.Color
+	Process string
+	Open    bool
+}
+
+// PublishPresence tells every process listening on this database which
+// boards are open or closed on this one, on the games' channel: a "p"
+// field each, "p7b+" and the process ("p7b+3fa9…"; "-": closed), which
+// listeners of old leave aside as they leave aside what is not a number.
+// Errors are logged: the next refresh tells again.
+func (s *Store) PublishPresence(ctx context.Context, ps []Presence) {
+	var fields []string
+	for _, p := range ps {
+		c, sign := "b", "-"
+		if p.Color == game.White {
+			c = "w"
+		}
+		if p.Open {
+			sign = "+"
+		}
+		fields = append(fields, "p"+strconv.FormatUint(uint64(p.Game), 10)+c+sign+p.Process)
+	}
+	for len(fields) > 0 { // a payload holds under 8000 bytes
+		n, size := 0, 0
+		for n < len(fields) && size+len(fields[n])+1 < 7000 {
+			size += len(fields[n]) + 1
+			n++
+		}
+		n = max(n, 1)
+		_, err := s.pool.Exec(ctx, "SELECT pg_notify(left($1 || current_schema(), 63), $2)", channelPrefix, strings.Join(fields[:n], ","))
+		if err != nil {
+			s.log.Warn("publishing board presence", "err", cause(err))
+			return
+		}
+		fields = fields[n:]
+	}
+}
+
+// parsePresence reads a presence field without its "p" ("7b+3fa9").
+func parsePresence(f string) (Presence, bool) {
+	i := strings.IndexAny(f, "bw")
+	if i <= 0 || i+1 >= len(f) || (f[i+1] != '+' && f[i+1] != '-') || len(f) == i+2 {
+		return Presence{}, false
+	}
+	id, err := strconv.ParseUint(f[:i], 10, 64)
+	if err != nil || id == 0 {
+		return Presence{}, false
+	}
+	p := Presence{Game: gobot.GameID(id), Color: game.Black, Process: f[i+2:], Open: f[i+1] == '+'}
+	if f[i] == 'w' {
+		p.Color = game.White
+	}
+	return p, true
+}
+
+// Changes are what a listener hears (Listen): games, reviews and boards'
+// presence whose change any process published; a nil one is left aside.
+type Changes struct {
+	Games    func(gobot.GameID)
+	Reviews  func(gobot.ReviewID)
+	Presence func(Presence)
+}
+
+// Listen calls c's functions with every change any process published,
+// as ListenGames does.
+func (s *Store) Listen(ctx context.Context, c Changes) error {
+	return s.listenAll(ctx, c)
+}
+
 // ListenChanges is ListenGames that also calls reviews with every review
 // whose change any process published.
 func (s *Store) ListenChanges(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error {
-	return s.listenAll(ctx, deliver, reviews)
+	return s.listenAll(ctx, Changes{Games: deliver, Reviews: reviews})
 }
 
 // ListenGames calls deliver with every game whose change any process
@@ -82,14 +157,14 @@ func (s *Store) ListenChanges(ctx context.Context, deliver func(gobot.GameID), r
 // then calls deliver(0): changes may have been missed meanwhile, so
 // every page should look again.
 func (s *Store) ListenGames(ctx context.Context, deliver func(gobot.GameID)) error {
-	return s.listenAll(ctx, deliver, nil)
+	return s.listenAll(ctx, Changes{Games: deliver})
 }
 
-func (s *Store) listenAll(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID)) error {
+func (s *Store) listenAll(ctx context.Context, c Changes) error {
 	backoff := 100 * time.Millisecond
 	for again := false; ctx.Err() == nil; again = true {
 		start := time.Now()
-		err := s.listen(ctx, deliver, reviews, again)
+		err := s.listen(ctx, c, again)
 		if ctx.Err() != nil {
 			break
 		}
@@ -106,7 +181,7 @@ func (s *Store) listenAll(ctx context.Context, deliver func(gobot.GameID), revie
 	return nil
 }
 
-func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), reviews func(gobot.ReviewID), resync bool) error {
+func (s *Store) listen(ctx context.Context, c Changes, resync bool) error {
 	ch, err := s.gamesChannel(ctx)
 	if err != nil {
 		return err
@@ -119,8 +194,8 @@ func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), reviews 
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
 		return err
 	}
-	if resync {
-		deliver(0)
+	if resync && c.Games != nil {
+		c.Games(0)
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
@@ -129,13 +204,19 @@ func (s *Store) listen(ctx context.Context, deliver func(gobot.GameID), reviews 
 		}
 		for _, f := range strings.Split(n.Payload, ",") {
 			if r, ok := strings.CutPrefix(f, "r"); ok {
-				if id, err := strconv.ParseUint(r, 10, 64); err == nil && id > 0 && reviews != nil {
-					reviews(gobot.ReviewID(id))
+				if id, err := strconv.ParseUint(r, 10, 64); err == nil && id > 0 && c.Reviews != nil {
+					c.Reviews(gobot.ReviewID(id))
 				}
 				continue
 			}
-			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 {
-				deliver(gobot.GameID(id))
+			if r, ok := strings.CutPrefix(f, "p"); ok {
+				if p, ok := parsePresence(r); ok && c.Presence != nil {
+					c.Presence(p)
+				}
+				continue
+			}
+			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 && c.Games != nil {
+				c.Games(gobot.GameID(id))
 			}
 		}
 	}

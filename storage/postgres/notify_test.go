@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/game"
 )
 
 // TestGameChangesReachEveryProcess: a change published through one
@@ -64,6 +65,24 @@ func TestGameChangesReachEveryProcess(t *testing.T) {
 	for range 2 {
 		if err := <-done; err != nil {
 			t.Errorf("ListenGames: %v", err)
+		}
+	}
+}
+
+// A presence field reads back as it was written; anything else in a "p"
+// field is left aside.
+func TestParsePresence(t *testing.T) {
+	for f, want := range map[string]Presence{
+		"7b+3fa9":  {Game: 7, Color: game.Black, Process: "3fa9", Open: true},
+		"12w-abcd": {Game: 12, Color: game.White, Process: "abcd"},
+	} {
+		if got, ok := parsePresence(f); !ok || got != want {
+			t.Errorf("parsePresence(%q) = %+v, %v; want %+v", f, got, ok, want)
+		}
+	}
+	for _, f := range []string{"", "b+x", "7b+", "7x+ab", "7b*ab", "0b+ab", "-1b+ab", "99999999999999999999999b+ab"} {
+		if p, ok := parsePresence(f); ok {
+			t.Errorf("parsePresence(%q) = %+v, want refused", f, p)
 		}
 	}
 }

@@ -24,7 +24,12 @@ const ui = window.gobotBoard({
   base: "",
   auth: () => token ? { credentials: "omit", headers: { "Authorization": "Bearer " + token } } : null,
   ended: "Your session on the board has ended; close the board and open it again from the game's message.",
+  renew: () => renew(),
 });
+
+// The sign-in's parts kept for signing in again (renew): the SDK, the
+// application and the instance.
+let sdk = null, clientId = "", renewing = null, renewedAt = 0;
 
 // say shows where the sign-in is; state is "working", "refused",
 // "choose" or, once the board is shown, "board" (tests and CSS read
@@ -118,9 +123,52 @@ async function open(accessToken, proof, instance, game, review) {
   else say(s.out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
 }
 
+// signIn asks Discord who the user is without asking them (authorize
+// with prompt none: allowed once, it is not asked again), has gobot
+// exchange the code, and tells the SDK; it resolves gobot's answer
+// ({access_token, proof}) or the refusal's words ({refused}).
+async function signIn() {
+  let code;
+  try {
+    ({ code } = await sdk.commands.authorize({
+      client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+    }));
+  } catch (e) {
+    return { refused: "The board needs to know who you are to play as you; close it and open it again to allow that." };
+  }
+  const t = await post("activity/token", { code: code });
+  if (!t.ok) return { refused: t.out.message || "gobot refused the sign-in." };
+  try {
+    await sdk.commands.authenticate({ access_token: t.out.access_token });
+  } catch (e) {
+    return { refused: "Discord did not accept the sign-in; close the board and open it again." };
+  }
+  return t.out;
+}
+
+// renew signs in again silently when the board's session has ended (it
+// lasts 12 hours) and opens the same game's session: true when the
+// board has a fresh one. A click and the live stream that find the
+// session ended share one renewal; at most one a minute.
+function renew() {
+  const game = Number(body.dataset.game || 0);
+  if (!sdk || !game || body.dataset.review) return Promise.resolve(false);
+  if (renewing) return renewing;
+  if (Date.now() - renewedAt < 60000) return Promise.resolve(false);
+  renewing = (async () => {
+    const t = await signIn();
+    if (t.refused) return false;
+    const s = await post("activity/session", { access_token: t.access_token, proof: t.proof, instance_id: sdk.instanceId, game: game, review: 0 });
+    if (!s.ok || !s.out.token || s.out.game !== game) return false;
+    token = s.out.token;
+    body.dataset.renewed = String(Number(body.dataset.renewed || 0) + 1); // tests read it
+    return true;
+  })().finally(() => { renewing = null; renewedAt = Date.now(); });
+  return renewing;
+}
+
 async function main() {
-  const clientId = body.dataset.clientId;
-  let sdk;
+  clientId = body.dataset.clientId;
   try {
     sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
   } catch (e) {
@@ -129,24 +177,9 @@ async function main() {
   }
   await sdk.ready();
   say("Signing you in…");
-  let code;
-  try {
-    ({ code } = await sdk.commands.authorize({
-      client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
-    }));
-  } catch (e) {
-    say("The board needs to know who you are to play as you; close it and open it again to allow that.", "refused");
-    return;
-  }
-  const t = await post("activity/token", { code: code });
-  if (!t.ok) { say(t.out.message || "gobot refused the sign-in.", "refused"); return; }
-  try {
-    await sdk.commands.authenticate({ access_token: t.out.access_token });
-  } catch (e) {
-    say("Discord did not accept the sign-in; close the board and open it again.", "refused");
-    return;
-  }
-  await open(t.out.access_token, t.out.proof, sdk.instanceId, 0, 0);
+  const t = await signIn();
+  if (t.refused) { say(t.refused, "refused"); return; }
+  await open(t.access_token, t.proof, sdk.instanceId, 0, 0);
 }
 
 main();

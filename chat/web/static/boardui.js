@@ -7,7 +7,9 @@
 // opt.auth(form) adds what it needs to the form and returns the fetch
 // options (credentials, headers), or null before the page has signed
 // in. opt.ended, when set, is said when the session has ended (401, or
-// a 403 that is not the server's JSON answer). opt.base prefixes the
+// a 403 that is not the server's JSON answer: expired); opt.renew, when
+// set, is tried first: an async function that signs in again and
+// resolves true when opt.auth has a fresh session (the Activity). opt.base prefixes the
 // game's routes: "/" (default), or "" for addresses relative to the
 // page (the Activity, behind Discord's proxy). The game is
 // body[data-game], read at each request (the Activity learns it on
@@ -268,8 +270,9 @@ window.gobotBoard = function (opt) {
     busy = true;
     body.dataset.clickedAt = String(Date.now());
     const form = new URLSearchParams({ action: action, point: point || "", id: clientID() });
-    const how = opt.auth(form);
+    let how = opt.auth(form);
     if (!how) { busy = false; return; } // not signed in
+    let renewed = false;
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         let res;
@@ -282,6 +285,14 @@ window.gobotBoard = function (opt) {
           return;
         }
         if (opt.ended && (res.status === 401 || res.status === 403 && !(res.headers.get("Content-Type") || "").includes("json"))) {
+          // A session that expired is signed in again silently where the
+          // page can (opt.renew: the Activity), and the click sent again.
+          if (!renewed && opt.renew && await opt.renew()) {
+            renewed = true;
+            how = opt.auth(form) || how;
+            attempt--;
+            continue;
+          }
           say(opt.ended);
           return;
         }
@@ -368,7 +379,10 @@ window.gobotBoard = function (opt) {
   // the version the page has.
   function listen() {
     return window.gobotStream({ url: () => route("events?v=" + version), how: () => opt.auth(new URLSearchParams()),
-      on: { state: apply, presence: presence }, ended: () => say(opt.ended) });
+      on: { state: apply, presence: presence }, ended: async () => {
+        if (opt.renew && await opt.renew()) { listen(); return; } // signed in again: follow on
+        say(opt.ended);
+      } });
   }
 
   // who says who the page is for: "(alice, black)", "(carol, voting
