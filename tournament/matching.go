@@ -55,6 +55,7 @@ type matcher struct {
 	label  []int8  // for an outermost node: free, outer or inner
 	from   []int   // for an inner node: the outer vertex it was reached from
 	best   []int   // for a node: the outer vertex with the least-slack edge to it, -1
+	bestSl []int64 // that edge's slack, kept up to date through dual changes
 	kids   [][]int // a blossom's cycle of children, its base first
 	queue  []int   // outer vertices whose edges are still to scan
 	seen   []int   // marks for lowestCommon
@@ -66,7 +67,7 @@ func newMatcher(n int, w []int64) *matcher {
 	m := &matcher{n: n, cap: c, used: n, w: w,
 		dual: make([]int64, c), eu: make([]int32, c*c), ev: make([]int32, c*c),
 		within: make([]int32, c*n), top: make([]int, c), mate: make([]int, c),
-		label: make([]int8, c), from: make([]int, c), best: make([]int, c),
+		label: make([]int8, c), from: make([]int, c), best: make([]int, c), bestSl: make([]int64, c),
 		kids: make([][]int, c), seen: make([]int, c)}
 	var wmax int64
 	for _, x := range w {
@@ -102,11 +103,11 @@ func (m *matcher) slack(a, b int) int64 {
 	return m.dual[u] + m.dual[v] - 2*m.w[u*m.n+v]
 }
 
-// offerBest records outer vertex u as x's best neighbour if its edge to x
-// has less slack than the one recorded.
-func (m *matcher) offerBest(u, x int) {
-	if m.best[x] < 0 || m.slack(u, x) < m.slack(m.best[x], x) {
-		m.best[x] = u
+// offerBest records outer vertex u as x's best neighbour if its edge to x,
+// of slack sl, has less slack than the one recorded.
+func (m *matcher) offerBest(u, x int, sl int64) {
+	if m.best[x] < 0 || sl < m.bestSl[x] {
+		m.best[x], m.bestSl[x] = u, sl
 	}
 }
 
@@ -115,7 +116,7 @@ func (m *matcher) recomputeBest(x int) {
 	m.best[x] = -1
 	for u := 0; u < m.n; u++ {
 		if m.top[u] != x && m.label[m.top[u]] == outer && m.eu[u*m.cap+x] >= 0 {
-			m.offerBest(u, x)
+			m.offerBest(u, x, m.slack(u, x))
 		}
 	}
 }
@@ -364,13 +365,18 @@ func (m *matcher) augmentOnce() bool {
 				if m.top[u] == m.top[v] {
 					continue
 				}
-				if du+m.dual[v]-2*row[v] == 0 {
+				x := m.top[v]
+				sl := du + m.dual[v] - 2*row[v]
+				if sl == 0 {
 					if m.tight(u, v) {
 						return true
 					}
-				} else {
-					m.offerBest(u, m.top[v])
+					continue
 				}
+				if x != v {
+					sl = m.slack(u, x) // the least-slack edge from u into blossom x
+				}
+				m.offerBest(u, x, sl)
 			}
 		}
 		d := int64(math.MaxInt64)
@@ -385,9 +391,9 @@ func (m *matcher) augmentOnce() bool {
 			}
 			switch m.label[x] {
 			case free:
-				d = min(d, m.slack(m.best[x], x))
+				d = min(d, m.bestSl[x])
 			case outer:
-				d = min(d, m.slack(m.best[x], x)/2)
+				d = min(d, m.bestSl[x]/2)
 			}
 		}
 		for u := 0; u < n; u++ {
@@ -412,9 +418,22 @@ func (m *matcher) augmentOnce() bool {
 				m.dual[b] -= 2 * d
 			}
 		}
+		// An edge from an outer vertex loses d of slack towards a free
+		// node, 2d towards an outer one, nothing towards an inner one.
+		for x := 0; x < m.used; x++ {
+			if m.top[x] != x || m.best[x] < 0 {
+				continue
+			}
+			switch m.label[x] {
+			case free:
+				m.bestSl[x] -= d
+			case outer:
+				m.bestSl[x] -= 2 * d
+			}
+		}
 		m.queue = m.queue[:0]
 		for x := 0; x < m.used; x++ {
-			if m.top[x] == x && m.best[x] >= 0 && m.top[m.best[x]] != x && m.slack(m.best[x], x) == 0 {
+			if m.top[x] == x && m.best[x] >= 0 && m.top[m.best[x]] != x && m.bestSl[x] == 0 {
 				if m.tight(m.best[x], x) {
 					return true
 				}
