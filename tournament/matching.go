@@ -354,29 +354,34 @@ func (m *matcher) augmentOnce() bool {
 		return false
 	}
 	for {
+		top, dual, best, bestSl := m.top, m.dual, m.best, m.bestSl
 		for len(m.queue) > 0 {
 			u := m.queue[0]
 			m.queue = m.queue[1:]
-			if m.label[m.top[u]] == inner {
+			tu := top[u]
+			if m.label[tu] == inner {
 				continue
 			}
-			du, row := m.dual[u], m.w[u*n:u*n+n]
-			for v := 0; v < n; v++ {
-				if m.top[u] == m.top[v] {
+			du, row := dual[u], m.w[u*n:u*n+n]
+			for v, wv := range row {
+				x := top[v]
+				if x == tu {
 					continue
 				}
-				x := m.top[v]
-				sl := du + m.dual[v] - 2*row[v]
+				sl := du + dual[v] - 2*wv
 				if sl == 0 {
 					if m.tight(u, v) {
 						return true
 					}
+					tu = top[u] // u may be in a new blossom now
 					continue
 				}
 				if x != v {
 					sl = m.slack(u, x) // the least-slack edge from u into blossom x
 				}
-				m.offerBest(u, x, sl)
+				if best[x] < 0 || sl < bestSl[x] {
+					best[x], bestSl[x] = u, sl
+				}
 			}
 		}
 		d := int64(math.MaxInt64)
