@@ -35,6 +35,7 @@ func TestClickAnnouncedOnceAcrossACrash(t *testing.T) {
 	alice := h.browser()
 	alice.open(h.link(id, "alice", false), id)
 	dying := &dyingNotifier{entered: make(chan protocol.Message, 4), release: make(chan struct{})}
+	t.Cleanup(func() { close(dying.release) }) // before the harness's cleanup waits for the sends
 	h.bot.SetNotifier("console", dying)
 	v := h.version(id)
 
@@ -91,6 +92,4 @@ func TestClickAnnouncedOnceAcrossACrash(t *testing.T) {
 		t.Errorf("the dying process sent again: %+v", m)
 	default:
 	}
-	close(dying.release)
-	h.srv.Wait(context.Background())
 }

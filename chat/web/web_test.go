@@ -129,6 +129,9 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 		<-done
 		h.ts.CloseClientConnections()
 		h.ts.Close()
+		// The answered clicks' messages are sent apart from their
+		// requests (act.go): done before the database is checked.
+		h.srv.Wait(context.Background())
 	})
 	return h
 }
