@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // Board is a grid of points with stones on it. Board-level plays follow the
@@ -20,6 +21,9 @@ type Board struct {
 	mark  []uint32
 	gen   uint32
 	stack []int16
+	// removed lists the stones the last play took off the board, the
+	// opponent's captured stones first, so that takeBack can undo it.
+	removed []int16
 }
 
 // ErrOccupied is returned for a play on a point that holds a stone.
@@ -30,27 +34,42 @@ func NewBoard(w, h int) (*Board, error) {
 	if err := CheckSize(w, h); err != nil {
 		return nil, err
 	}
-	n := w * h
-	b := &Board{w: w, h: h, cells: make([]Color, n), nb: make([]int16, 4*n), mark: make([]uint32, n)}
+	return &Board{w: w, h: h, cells: make([]Color, w*h), nb: neighbours(w, h)}, nil
+}
+
+// nbTables holds the neighbour table of each board size, made when a
+// board of that size is first made; boards share them and never write
+// to them.
+var nbTables [MaxSize * MaxSize]atomic.Pointer[[]int16]
+
+// neighbours returns the 4 neighbours of each point of a w×h board (-1
+// off the board): left, right, up, down.
+func neighbours(w, h int) []int16 {
+	t := &nbTables[(w-1)*MaxSize+h-1]
+	if nb := t.Load(); nb != nil {
+		return *nb
+	}
+	nb := make([]int16, 4*w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := 4 * (y*w + x)
-			b.nb[i], b.nb[i+1], b.nb[i+2], b.nb[i+3] = -1, -1, -1, -1
+			nb[i], nb[i+1], nb[i+2], nb[i+3] = -1, -1, -1, -1
 			if x > 0 {
-				b.nb[i] = int16(y*w + x - 1)
+				nb[i] = int16(y*w + x - 1)
 			}
 			if x < w-1 {
-				b.nb[i+1] = int16(y*w + x + 1)
+				nb[i+1] = int16(y*w + x + 1)
 			}
 			if y > 0 {
-				b.nb[i+2] = int16((y-1)*w + x)
+				nb[i+2] = int16((y-1)*w + x)
 			}
 			if y < h-1 {
-				b.nb[i+3] = int16((y+1)*w + x)
+				nb[i+3] = int16((y+1)*w + x)
 			}
 		}
 	}
-	return b, nil
+	t.Store(&nb) // two first boards at once make equal tables
+	return nb
 }
 
 // Width returns the number of columns.
@@ -66,7 +85,6 @@ func (b *Board) Hash() uint64 { return b.hash }
 func (b *Board) Clone() *Board {
 	c := &Board{w: b.w, h: b.h, nb: b.nb, hash: b.hash}
 	c.cells = append([]Color(nil), b.cells...)
-	c.mark = make([]uint32, len(b.cells))
 	return c
 }
 
@@ -142,6 +160,7 @@ func (b *Board) Play(c Color, p Point) (captured, suicided int, err error) {
 
 // play is Play on an index known to be empty.
 func (b *Board) play(c Color, i int) (captured, suicided int) {
+	b.removed = b.removed[:0]
 	b.set(i, c)
 	opp := c.Opponent()
 	nb := b.nb[4*i : 4*i+4]
@@ -156,7 +175,12 @@ func (b *Board) play(c Color, i int) (captured, suicided int) {
 	return captured, suicided
 }
 
+// nextGen starts a flood fill: a point is marked in it when its mark is
+// the number returned. The marks are made on the first fill.
 func (b *Board) nextGen() uint32 {
+	if b.mark == nil {
+		b.mark = make([]uint32, len(b.cells))
+	}
 	b.gen++
 	if b.gen == 0 {
 		clear(b.mark)
@@ -204,6 +228,7 @@ func (b *Board) removeString(i int) int {
 	for len(st) > 0 {
 		j := int(st[len(st)-1])
 		st = st[:len(st)-1]
+		b.removed = append(b.removed, int16(j))
 		n++
 		for _, k := range b.nb[4*j : 4*j+4] {
 			if k >= 0 && b.cells[k] == c {
@@ -214,6 +239,42 @@ func (b *Board) removeString(i int) int {
 	}
 	b.stack = st
 	return n
+}
+
+// takeBack undoes play(c, i), which captured that many stones: the
+// removed stones go back and i is empty again, so the position and its
+// hash are the ones before the play.
+func (b *Board) takeBack(c Color, i, captured int) {
+	for k, j := range b.removed {
+		if k < captured {
+			b.set(int(j), c.Opponent())
+		} else {
+			b.set(int(j), c) // the mover's own string, i among them
+		}
+	}
+	b.set(i, Empty)
+	b.removed = b.removed[:0]
+}
+
+// markString sets flags[j] to v for every stone j of the string through
+// index i (a stone).
+func (b *Board) markString(i int, flags []bool, v bool) {
+	c := b.cells[i]
+	g := b.nextGen()
+	b.mark[i] = g
+	st := append(b.stack[:0], int16(i))
+	for len(st) > 0 {
+		j := int(st[len(st)-1])
+		st = st[:len(st)-1]
+		flags[j] = v
+		for _, n := range b.nb[4*j : 4*j+4] {
+			if n >= 0 && b.cells[n] == c && b.mark[n] != g {
+				b.mark[n] = g
+				st = append(st, n)
+			}
+		}
+	}
+	b.stack = st
 }
 
 // String returns the stones on the board, top row first: X black, O white,

@@ -77,12 +77,11 @@ type Game struct {
 	toMove     Color
 	handicapIn int // free handicap stones Black still has to place
 	captures   [3]int
-	passStones [3]int // prisoners handed to each colour by the other's passes
-	koPoint    int    // index White/Black may not play next (simple ko), -1
-	passes     int    // consecutive passes
-	seen       map[uint64]uint8
-	cycles     map[uint64]uint8
-	snapshot   []Color
+	passStones [3]int  // prisoners handed to each colour by the other's passes
+	koPoint    int     // index White/Black may not play next (simple ko), -1
+	passes     int     // consecutive passes
+	seen       history // positions reached, for superko
+	cycles     history // per position and player to move, times reached; only when the rules end cycles
 
 	phase Phase
 	dead  []bool // per point: the stone there is marked dead
@@ -123,8 +122,8 @@ func New(cfg Config) (*Game, error) {
 	if cfg.Handicap >= cfg.Width*cfg.Height {
 		return nil, fmt.Errorf("%w: %d stones do not fit on a %s board", ErrHandicap, cfg.Handicap, SizeString(cfg.Width, cfg.Height))
 	}
-	g := &Game{cfg: cfg, board: b, toMove: Black, koPoint: -1,
-		seen: make(map[uint64]uint8), dead: make([]bool, cfg.Width*cfg.Height)}
+	g := &Game{cfg: cfg, board: b, toMove: Black, koPoint: -1, moves: make([]Move, 0, cfg.Width*cfg.Height/2),
+		seen: newHistory(cfg.Width * cfg.Height / 2), dead: make([]bool, cfg.Width*cfg.Height)}
 	if cfg.Handicap >= 2 {
 		if cfg.Rules.Placement == PlacementFixed {
 			pts, err := FixedHandicap(cfg.Handicap, cfg.Width, cfg.Height)
@@ -142,12 +141,13 @@ func New(cfg Config) (*Game, error) {
 	g.setup = b.Clone()
 	// The starting position counts as seen for positional superko; placed
 	// handicap stones count as created by Black.
-	g.seen[b.hash] = seenAny
+	g.seen.add(b.hash, seenAny)
 	if g.toMove == White {
-		g.seen[b.hash] |= seenBlack
+		g.seen.add(b.hash, seenBlack)
 	}
 	if cfg.Rules.Ko == KoNone || cfg.Rules.Ko == KoSimple {
-		g.cycles = map[uint64]uint8{b.hash ^ toMoveKey[g.toMove]: 1}
+		g.cycles = newHistory(cfg.Width * cfg.Height / 2)
+		g.cycles.set(b.hash^toMoveKey[g.toMove], 1)
 	}
 	return g, nil
 }
@@ -359,22 +359,20 @@ func (g *Game) PlayMove(m Move) error {
 	if i == g.koPoint && rules.Ko == KoSimple {
 		return ErrKo
 	}
-	g.snapshot = append(g.snapshot[:0], b.cells...)
-	oldHash := b.hash
 	captured, suicided := b.play(m.Color, i)
 	if suicided > 0 && !rules.Suicide {
-		g.restore(oldHash)
+		b.takeBack(m.Color, i, captured)
 		return ErrSuicide
 	}
 	switch rules.Ko {
 	case KoPositional:
-		if g.seen[b.hash]&seenAny != 0 {
-			g.restore(oldHash)
+		if g.seen.get(b.hash)&seenAny != 0 {
+			b.takeBack(m.Color, i, captured)
 			return ErrSuperko
 		}
 	case KoSituational:
-		if g.seen[b.hash]&seenBit(m.Color) != 0 {
-			g.restore(oldHash)
+		if g.seen.get(b.hash)&seenBit(m.Color) != 0 {
+			b.takeBack(m.Color, i, captured)
 			return ErrSuperko
 		}
 	}
@@ -386,7 +384,7 @@ func (g *Game) PlayMove(m Move) error {
 	g.captures[m.Color.Opponent()] += suicided
 	g.moves = append(g.moves, m)
 	g.passes = 0
-	g.seen[b.hash] |= seenAny | seenBit(m.Color)
+	g.seen.add(b.hash, seenAny|seenBit(m.Color))
 	g.advance(m.Color, true)
 	return nil
 }
@@ -396,17 +394,12 @@ func (g *Game) PlayMove(m Move) error {
 // must stand alone with the captured point as its only liberty.
 func (g *Game) simpleKo(i int) int { return g.board.koAfter(i) }
 
-func (g *Game) restore(hash uint64) {
-	copy(g.board.cells, g.snapshot)
-	g.board.hash = hash
-}
-
 // pass records a pass by c. real is false for the passes White makes
 // during text 004's handicap placement, which hand over no pass stone.
 func (g *Game) pass(c Color, real bool) {
 	g.moves = append(g.moves, Move{c, Pass})
 	g.koPoint = -1
-	g.seen[g.board.hash] |= seenAny | seenBit(c)
+	g.seen.add(g.board.hash, seenAny|seenBit(c))
 	if !real {
 		g.toMove = c.Opponent()
 		return
@@ -442,10 +435,8 @@ func (g *Game) advance(c Color, played bool) {
 		}
 	}
 	g.toMove = next
-	if g.cycles != nil && played {
-		k := g.board.hash ^ toMoveKey[next]
-		g.cycles[k]++
-		if g.cycles[k] >= 3 {
+	if g.cycles.keys != nil && played {
+		if g.cycles.inc(g.board.hash^toMoveKey[next]) >= 3 {
 			r := Result{Reason: ByCycle}
 			if g.cfg.Rules.Cycle == CycleVoid {
 				r.Reason = NoResult
@@ -591,10 +582,7 @@ func (g *Game) toggle(p Point, dead bool) error {
 	if !p.In(g.board.w, g.board.h) || g.board.At(p) == Empty {
 		return fmt.Errorf("%s: %w", p.GTP(g.board.h), ErrNoStone)
 	}
-	stones, _ := g.board.StringAt(p)
-	for _, s := range stones {
-		g.dead[g.board.index(s)] = dead
-	}
+	g.board.markString(g.board.index(p), g.dead, dead)
 	return nil
 }
 

@@ -32,21 +32,22 @@ func NewFromPosition(cfg Config, setup *Board, toMove Color) (*Game, error) {
 	if err := checkKomiValue(cfg.Rules.Komi); err != nil {
 		return nil, err
 	}
-	return fromPosition(cfg, setup.Clone(), toMove, nil), nil
+	return fromPosition(cfg, setup.Clone(), toMove, history{}), nil
 }
 
 // fromPosition makes a game at board b (which the game takes over) with
 // toMove to play. seen, when not nil, is the superko history to continue
 // (also taken over); otherwise the history starts with b.
-func fromPosition(cfg Config, b *Board, toMove Color, seen map[uint64]uint8) *Game {
-	g := &Game{cfg: cfg, board: b, setup: b.Clone(), toMove: toMove, koPoint: -1,
+func fromPosition(cfg Config, b *Board, toMove Color, seen history) *Game {
+	g := &Game{cfg: cfg, board: b, setup: b.Clone(), toMove: toMove, koPoint: -1, moves: make([]Move, 0, cfg.Width*cfg.Height/2),
 		seen: seen, dead: make([]bool, cfg.Width*cfg.Height), setupToMove: toMove}
-	if g.seen == nil {
-		g.seen = make(map[uint64]uint8, 256)
+	if g.seen.keys == nil {
+		g.seen = newHistory(cfg.Width * cfg.Height / 2)
 	}
-	g.seen[b.hash] |= seenAny
+	g.seen.add(b.hash, seenAny)
 	if cfg.Rules.Ko == KoNone || cfg.Rules.Ko == KoSimple {
-		g.cycles = map[uint64]uint8{b.hash ^ toMoveKey[toMove]: 1}
+		g.cycles = newHistory(cfg.Width * cfg.Height / 2)
+		g.cycles.set(b.hash^toMoveKey[toMove], 1)
 	}
 	return g
 }
@@ -60,11 +61,11 @@ func fromPosition(cfg Config, b *Board, toMove Color, seen map[uint64]uint8) *Ga
 func (g *Game) continueAt(b *Board, toMove, mover Color) *Game {
 	ng := fromPosition(g.cfg, b, toMove, g.seen)
 	if mover != Empty {
-		ng.seen[b.hash] |= seenBit(mover)
+		ng.seen.add(b.hash, seenBit(mover))
 	}
 	ng.captures = g.captures
 	ng.passStones = g.passStones
-	g.seen = nil // the history now belongs to ng
+	g.seen = history{} // the history now belongs to ng
 	return ng
 }
 
