@@ -181,13 +181,16 @@ type Undo struct {
 type UndoRefusal struct {
 	Asked, By UserID
 	Moves     int
+	// Undos is how many undos had been agreed then (len(Match.Undos)):
+	// a move played and taken back since brings Moves back, not this.
+	Undos int
 }
 
 // RefusedNow returns the refusal of the last undo request while it
 // stands: no move played since, and no request asked again; nil else.
 func (g *Match) RefusedNow() *UndoRefusal {
 	r := g.UndoRefused
-	if r == nil || g.UndoBy != "" || !g.Active() || len(g.Record.Moves) != r.Moves {
+	if r == nil || g.UndoBy != "" || !g.Active() || len(g.Record.Moves) != r.Moves || len(g.Undos) != r.Undos {
 		return nil
 	}
 	return r
@@ -199,6 +202,18 @@ func (g *Match) RefusedNow() *UndoRefusal {
 type Withdrawal struct {
 	Colors []game.Color
 	Moves  int
+	Undos  int // len(Match.Undos) then, as in UndoRefusal
+}
+
+// WithdrawnNow returns the withdrawal of the scoring phase the game is
+// in, at moves moves played: nil when there is none, or when it was made
+// in an earlier scoring phase (play resumed or moves taken back since).
+func (g *Match) WithdrawnNow(moves int) *Withdrawal {
+	w := g.Withdrawn
+	if w == nil || w.Moves != moves || w.Undos != len(g.Undos) {
+		return nil
+	}
+	return w
 }
 
 // ChallengeStatus is where a challenge stands.

@@ -229,7 +229,7 @@ func Undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (U
 	switch {
 	case refuse && theirs:
 		m.UndoBy = ""
-		m.UndoRefused = &gobot.UndoRefusal{Asked: asker, By: u, Moves: l.G.MoveCount()}
+		m.UndoRefused = &gobot.UndoRefusal{Asked: asker, By: u, Moves: l.G.MoveCount(), Undos: len(m.Undos)}
 		return Undone{Answer: UndoRefused, Asked: asker}, nil
 	case refuse:
 		return Undone{}, NoUndoAsked{}
@@ -324,7 +324,7 @@ func MarkDead(l *Loaded, words []string) (Marked, error) {
 		}
 	}
 	if len(out.Withdrew) > 0 { // a board says so (board.View.Withdrawn)
-		l.Match.Withdrawn = &gobot.Withdrawal{Colors: out.Withdrew, Moves: l.G.MoveCount()}
+		l.Match.Withdrawn = &gobot.Withdrawal{Colors: out.Withdrew, Moves: l.G.MoveCount(), Undos: len(l.Match.Undos)}
 	}
 	return out, nil
 }

@@ -205,3 +205,38 @@ func TestFollowPlan(t *testing.T) {
 		t.Errorf("FollowPlan G7 = %+v, plan %v", f, l.Match.Plan)
 	}
 }
+
+// A refused undo stands until a move is played: once a later move is
+// played and taken back by agreement, the position's move count is the
+// refusal's again, but the refusal is over (the board tells it no more).
+func TestUndoRefusalEndsWithTheNextMove(t *testing.T) {
+	l := newGame(t, "E5", "C3")
+	save := func() { l.Match.Record = l.G.Record() }
+	if _, err := Undo(l, game.White, "t:bob", false, start); err != nil { // bob asks to take back C3
+		t.Fatal(err)
+	}
+	if _, err := Undo(l, game.Black, "t:alice", true, start); err != nil { // alice refuses
+		t.Fatal(err)
+	}
+	save()
+	if r := l.Match.RefusedNow(); r == nil || r.Asked != "t:bob" {
+		t.Fatalf("right after the refusal: %+v", r)
+	}
+	if _, err := Play(l, game.Black, pt("D4"), start); err != nil {
+		t.Fatal(err)
+	}
+	save()
+	if r := l.Match.RefusedNow(); r != nil {
+		t.Fatalf("after a move: %+v still stands", r)
+	}
+	if _, err := Undo(l, game.Black, "t:alice", false, start); err != nil { // alice asks to take back D4
+		t.Fatal(err)
+	}
+	if o, err := Undo(l, game.White, "t:bob", false, start); err != nil || o.Answer != UndoAgreed {
+		t.Fatalf("bob agrees: %+v %v", o, err)
+	}
+	save()
+	if r := l.Match.RefusedNow(); r != nil {
+		t.Errorf("after a move and its undo, the old refusal is told again: %+v", r)
+	}
+}

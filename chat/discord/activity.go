@@ -159,6 +159,15 @@ func (a *Adapter) ActivityInstance(ctx context.Context, id string) (gobot.RoomID
 // Neither the request nor Discord's answer is logged: they hold the
 // client secret, codes and tokens.
 func (a *Adapter) restJSON(req *http.Request, out any) error {
+	return a.restJSONUpTo(req, out, 64<<10)
+}
+
+// errUnknown: Discord answered 404 (an Unknown Member, Channel, Guild).
+// Wrapped with ErrActivityRefused.
+var errUnknown = errors.New("discord: no such thing")
+
+// restJSONUpTo is restJSON reading at most limit bytes of the answer.
+func (a *Adapter) restJSONUpTo(req *http.Request, out any, limit int64) error {
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "DiscordBot (https://github.com/gobotgo/gobot, 1)")
 	c := &http.Client{Timeout: 15 * time.Second, Transport: a.tr}
@@ -167,10 +176,12 @@ func (a *Adapter) restJSON(req *http.Request, out any) error {
 		return fmt.Errorf("%w: discord: %v", gobot.ErrUnavailable, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	switch {
 	case err != nil || resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
 		return fmt.Errorf("%w: discord answered %d", gobot.ErrUnavailable, resp.StatusCode)
+	case resp.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("%w (%d): %w", ErrActivityRefused, resp.StatusCode, errUnknown)
 	case resp.StatusCode >= 400:
 		return fmt.Errorf("%w (%d)", ErrActivityRefused, resp.StatusCode)
 	}

@@ -52,9 +52,9 @@ func (a *Adapter) InRoom(ctx context.Context, room gobot.RoomID, user gobot.User
 		return false, unavailable("the server", err)
 	}
 	var m discordgo.Member
-	if err := a.botGet(ctx, discordgo.EndpointGuildMember(ch.GuildID, uid), &m); errors.Is(err, ErrActivityRefused) {
+	if err := a.botGet(ctx, discordgo.EndpointGuildMember(ch.GuildID, uid), &m); errors.Is(err, errUnknown) {
 		return false, nil // 404 Unknown Member: not in the server (any more)
-	} else if err != nil {
+	} else if err != nil { // a 401 or 403 is the bot's token, not the member: unknown
 		return false, unavailable("the member", err)
 	}
 	if m.User == nil || m.User.ID != uid {
@@ -74,14 +74,16 @@ func (a *Adapter) InRoom(ctx context.Context, room gobot.RoomID, user gobot.User
 	return perms&discordgo.PermissionViewChannel != 0, nil
 }
 
-// botGet GETs url with the bot token into out (restJSON).
+// botGet GETs url with the bot token into out (restJSON), reading at
+// most 1 MB: a server's object carries its roles, emojis and stickers,
+// well over the 64 KB an Activity's answers are held to in a big server.
 func (a *Adapter) botGet(ctx context.Context, url string, out any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Authorization", "Bot "+a.cfg.Token)
-	return a.restJSON(req, out)
+	return a.restJSONUpTo(req, out, 1<<20)
 }
 
 // unavailable: what could not be read to answer InRoom.

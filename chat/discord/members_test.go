@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,6 +23,12 @@ type membersAPI struct {
 	mu      sync.Mutex
 	members map[string]string // user → their roles' JSON array
 	down    bool
+	// emojis pads the server's object with that many custom emojis, as
+	// a big server's is (some 100 bytes each).
+	emojis int
+	// memberForbidden answers the member's read 403, as Discord does a
+	// bot whose token or access is wrong: no answer about the member.
+	memberForbidden bool
 }
 
 func (f *membersAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -48,7 +55,14 @@ func (f *membersAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 		io.WriteString(w, `{"code":50001,"message":"Missing Access"}`)
 	case p == "guilds/100":
-		io.WriteString(w, `{"id":"100","owner_id":"900","roles":[{"id":"100","permissions":"`+view+`"},{"id":"200","permissions":"0"}]}`)
+		var emojis []string
+		for i := range f.emojis {
+			emojis = append(emojis, fmt.Sprintf(`{"id":"%d","name":"stone_emoji_%06d","roles":[],"require_colons":true,"managed":false,"animated":false,"available":true}`, 5000+i, i))
+		}
+		io.WriteString(w, `{"id":"100","owner_id":"900","roles":[{"id":"100","permissions":"`+view+`"},{"id":"200","permissions":"0"}],"emojis":[`+strings.Join(emojis, ",")+`]}`)
+	case strings.HasPrefix(p, "guilds/100/members/") && f.memberForbidden:
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `{"code":50001,"message":"Missing Access"}`)
 	case strings.HasPrefix(p, "guilds/100/members/"):
 		u := strings.TrimPrefix(p, "guilds/100/members/")
 		roles, ok := f.members[u]
@@ -107,7 +121,24 @@ func TestInRoom(t *testing.T) {
 	if in, err := a.InRoom(ctx, "discord:104", "discord:111"); in || !errors.Is(err, gobot.ErrNotFound) {
 		t.Errorf("a channel the bot cannot read: %v %v", in, err)
 	}
+	// A big server: its object (roles, emojis, stickers) is well over
+	// 64 KB; a member is still found in it.
 	api.mu.Lock()
+	api.emojis = 2000
+	api.mu.Unlock()
+	if in, err := a.InRoom(ctx, "discord:101", "discord:111"); err != nil || !in {
+		t.Errorf("a member of a big server: %v %v", in, err)
+	}
+	// A 403 on the member's read says nothing of the member: not "no
+	// longer a member", but unknown.
+	api.mu.Lock()
+	api.emojis, api.memberForbidden = 0, true
+	api.mu.Unlock()
+	if in, err := a.InRoom(ctx, "discord:101", "discord:111"); in || !errors.Is(err, gobot.ErrUnavailable) {
+		t.Errorf("the member's read refused: %v %v, want unavailable", in, err)
+	}
+	api.mu.Lock()
+	api.memberForbidden = false
 	api.down = true
 	api.mu.Unlock()
 	if in, err := a.InRoom(ctx, "discord:101", "discord:111"); in || !errors.Is(err, gobot.ErrUnavailable) {

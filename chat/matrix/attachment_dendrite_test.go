@@ -87,7 +87,7 @@ func TestReviewFileOnRealHomeserver(t *testing.T) {
 	plain := send("our game from yesterday", len(sgf))
 	// The bot takes a room's events in order: once "reviews" is
 	// answered, the caption before it was read.
-	if got, _ := ann.replyTo(t, ctx, ann.say(t, ctx, cr.RoomID, "!go reviews")); !strings.Contains(got.Body, "#1") {
+	if got, _ := ann.replyTo(t, ctx, ann.say(t, ctx, cr.RoomID, "!go reviews")); !strings.Contains(got.Body, "r1:") {
 		t.Fatalf("reviews: %q", got.Body)
 	}
 	if n := ann.answers(plain); n != 0 {

@@ -128,6 +128,10 @@ func (a *Adapter) federation() *federation.Client {
 		cli.AllowIP = a.allowIP // the federation dialer's Control asks it
 		if t, ok := cli.HTTP.Transport.(*federation.ServerResolvingTransport); ok {
 			t.ResolveOpts = &federation.ResolveServerNameOpts{HTTPClient: a.wellKnownClient()}
+		} else {
+			// A mautrix that builds its client otherwise: the .well-known
+			// lookup is not guarded, and the operator must hear of it.
+			a.log.Error("matrix: the federation client's transport is not mautrix's resolving one: the .well-known lookup of OpenID checks is not guarded against private addresses", "transport", fmt.Sprintf("%T", cli.HTTP.Transport))
 		}
 		a.fed.cli = cli
 	})

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -205,22 +206,49 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	// platform holds neither the page's connection nor its next click.
 	// If this process dies first, the claim has them sent by the next.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
-	s.sending.Add(1)
+	if !s.sending.start() { // shutting down: sent here, or by the next process
+		defer cancel()
+		then(ctx)
+		return
+	}
 	go func() {
-		defer s.sending.Done()
+		defer s.sending.wg.Done()
 		defer cancel()
 		then(ctx)
 	}()
 }
 
+// sends counts the answered clicks whose messages are being sent apart
+// from their requests; once a shutdown waits for them, no more start.
+type sends struct {
+	mu      sync.Mutex
+	wg      sync.WaitGroup
+	closing bool
+}
+
+// start counts one more send, unless the server is shutting down.
+func (c *sends) start() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.wg.Add(1)
+	return true
+}
+
 // Wait waits until the messages of the clicks answered so far are sent
 // (or ctx ends): a server shutting down calls it after its listener is
-// closed. What it does not wait for is sent by the next process, from
-// the claims.
+// closed; a click answered after that sends its own before its request
+// ends. What it does not wait for is sent by the next process, from the
+// claims.
 func (s *Server) Wait(ctx context.Context) {
+	s.sending.mu.Lock()
+	s.sending.closing = true
+	s.sending.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
-		s.sending.Wait()
+		s.sending.wg.Wait()
 		close(done)
 	}()
 	select {

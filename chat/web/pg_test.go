@@ -27,20 +27,18 @@ func pgProcess(t *testing.T, dsn string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pg.Close() })
-	var h *harness
-	h = buildHarness(t, pg, func(*Hub) Publisher { return publisherFunc(pg.PublishGames) },
-		func(ctx context.Context, hub *Hub) {
+	return buildHarness(t, pg, func(*Hub) Publisher { return publisherFunc(pg.PublishGames) },
+		func(ctx context.Context, h *harness) {
 			// As cmd/gobot wires it: the boards open on each process are shared.
-			go hub.Share(ctx, func(ctx context.Context, ps []Presence) {
+			go h.hub.Share(ctx, func(ctx context.Context, ps []Presence) {
 				out := make([]postgres.Presence, len(ps))
 				for i, p := range ps {
 					out[i] = postgres.Presence(p)
 				}
 				pg.PublishPresence(ctx, out)
 			}, h.now.Now)
-			pg.Listen(ctx, postgres.Changes{Games: hub.Changed, Presence: func(p postgres.Presence) { hub.Heard(Presence(p)) }})
+			pg.Listen(ctx, postgres.Changes{Games: h.hub.Changed, Presence: func(p postgres.Presence) { h.hub.Heard(Presence(p)) }})
 		})
-	return h
 }
 
 // Issue 43: who is away counts the boards open on every process. Bob's
@@ -55,10 +53,10 @@ func TestAwayAcrossProcesses(t *testing.T) {
 	heard := func(what string, h *harness, ok func(s *seen) bool) {
 		t.Helper()
 		for end := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			h.hub.mu.Lock()
-			s := h.hub.presenceOf(id).by[game.White]
+			h.hub.mu.Lock() // ok reads the seen's map: under the Hub's lock
+			done := ok(&h.hub.presenceOf(id).by[game.White])
 			h.hub.mu.Unlock()
-			if ok(&s) {
+			if done {
 				return
 			}
 			if time.Now().After(end) {

@@ -508,8 +508,9 @@ type nodeCache struct {
 	drawn int // positions put (each one replayed and drawn)
 }
 
-// maxCachedNodes bounds the positions kept: a 19×19 board's answer is
-// at most some 40 KB, so 128 of them are a few MB.
+// maxCachedNodes bounds the positions kept: an answer is a 19×19
+// board's SVG (at most some 40 KB) and the move tree (some 75 KB for the
+// largest, 5,000 positions), so 128 of them are at most some 15 MB.
 const maxCachedNodes = 128
 
 func newNodeCache(max int) *nodeCache {

@@ -259,7 +259,7 @@ func TestReviewTwoProcesses(t *testing.T) {
 		}
 		t.Cleanup(func() { pg.Close() })
 		return buildHarness(t, pg, func(*Hub) Publisher { return pgPublisher{pg} },
-			func(ctx context.Context, hub *Hub) { pg.ListenChanges(ctx, hub.Changed, hub.ReviewChanged) })
+			func(ctx context.Context, h *harness) { pg.ListenChanges(ctx, h.hub.Changed, h.hub.ReviewChanged) })
 	}
 	a, b := proc(), proc()
 	a.finishedGame()

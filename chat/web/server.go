@@ -120,7 +120,7 @@ type Server struct {
 	checks        *places // the OpenID checks under way (by server, by client)
 	streams       *places // the live streams open (by session, by client: events.go)
 	reviews       *reviewSnaps
-	sending       sync.WaitGroup // the answered clicks' messages being sent (act.go)
+	sending       sends // the answered clicks' messages being sent (act.go)
 	// quit is closed when the server shuts down (EndStreams): the live
 	// streams end, which http.Server.Shutdown does not do by itself.
 	quit     chan struct{}

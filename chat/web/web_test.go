@@ -91,9 +91,9 @@ func newHarness(t testing.TB) *harness {
 }
 
 // buildHarness serves a bot on store; pub publishes its game changes
-// (nil: its own Hub); listen, if set, feeds the Hub from elsewhere (a
-// PostgreSQL listener) until the test ends.
-func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, listen func(context.Context, *Hub)) *harness {
+// (nil: its own Hub); listen, if set, feeds the harness's Hub from
+// elsewhere (a PostgreSQL listener) until the test ends.
+func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, listen func(context.Context, *harness)) *harness {
 	t.Helper()
 	h := &harness{t: t, db: store, hub: NewHub(), now: &fakeTime{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)},
 		console: &recorder{}, matrix: &recorder{}, room: "console:main"}
@@ -121,7 +121,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 	go func() {
 		defer close(done)
 		if listen != nil {
-			listen(ctx, h.hub)
+			listen(ctx, h)
 		}
 	}()
 	t.Cleanup(func() {

@@ -244,7 +244,7 @@ func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 		for _, c := range []game.Color{game.Black, game.White} {
 			bv.Accepted[c] = g.Accepted(c)
 		}
-		if w := match.Withdrawn; w != nil && w.Moves == g.MoveCount() { // this scoring phase's
+		if w := match.WithdrawnNow(g.MoveCount()); w != nil { // this scoring phase's
 			for _, c := range w.Colors {
 				if !g.Accepted(c) {
 					bv.Withdrawn = append(bv.Withdrawn, c)

@@ -21,8 +21,8 @@ func TestCodecAnswers(t *testing.T) {
 	if bytes.Contains(plain, []byte("undo_refused")) || bytes.Contains(plain, []byte("withdrawn")) {
 		t.Errorf("a game without them writes them: %s", plain)
 	}
-	g.UndoRefused = &gobot.UndoRefusal{Asked: "t:b", By: "t:a", Moves: 12}
-	g.Withdrawn = &gobot.Withdrawal{Colors: []game.Color{game.Black, game.White}, Moves: 40}
+	g.UndoRefused = &gobot.UndoRefusal{Asked: "t:b", By: "t:a", Moves: 12, Undos: 2}
+	g.Withdrawn = &gobot.Withdrawal{Colors: []game.Color{game.Black, game.White}, Moves: 40, Undos: 1}
 	raw, err := EncodeMatch(g)
 	if err != nil {
 		t.Fatal(err)

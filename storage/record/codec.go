@@ -208,20 +208,22 @@ type refusalRec struct {
 	Asked string `json:"asked"`
 	By    string `json:"by"`
 	Moves int    `json:"moves"`
+	Undos int    `json:"undos,omitempty"`
 }
 
 // withdrawnRec is an acceptance of the count withdrawn (gobot.Withdrawal).
 type withdrawnRec struct {
 	Colors []string `json:"colors"`
 	Moves  int      `json:"moves"`
+	Undos  int      `json:"undos,omitempty"`
 }
 
 func encodeAnswers(e *errs, g *gobot.Match, rec *gameRec) {
 	if r := g.UndoRefused; r != nil {
-		rec.UndoRefused = &refusalRec{Asked: string(r.Asked), By: string(r.By), Moves: r.Moves}
+		rec.UndoRefused = &refusalRec{Asked: string(r.Asked), By: string(r.By), Moves: r.Moves, Undos: r.Undos}
 	}
 	if w := g.Withdrawn; w != nil {
-		rec.Withdrawn = &withdrawnRec{Moves: w.Moves}
+		rec.Withdrawn = &withdrawnRec{Moves: w.Moves, Undos: w.Undos}
 		for _, c := range w.Colors {
 			rec.Withdrawn.Colors = append(rec.Withdrawn.Colors, wordOf(e, colorWords, c))
 		}
@@ -230,10 +232,10 @@ func encodeAnswers(e *errs, g *gobot.Match, rec *gameRec) {
 
 func decodeAnswers(e *errs, rec *gameRec, g *gobot.Match) {
 	if r := rec.UndoRefused; r != nil {
-		g.UndoRefused = &gobot.UndoRefusal{Asked: gobot.UserID(r.Asked), By: gobot.UserID(r.By), Moves: r.Moves}
+		g.UndoRefused = &gobot.UndoRefusal{Asked: gobot.UserID(r.Asked), By: gobot.UserID(r.By), Moves: r.Moves, Undos: r.Undos}
 	}
 	if w := rec.Withdrawn; w != nil {
-		g.Withdrawn = &gobot.Withdrawal{Moves: w.Moves}
+		g.Withdrawn = &gobot.Withdrawal{Moves: w.Moves, Undos: w.Undos}
 		for _, s := range w.Colors {
 			g.Withdrawn.Colors = append(g.Withdrawn.Colors, valueOf(e, colorWords, s, "colour"))
 		}
