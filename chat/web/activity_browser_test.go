@@ -406,6 +406,42 @@ func TestBrowserActivitySignsInAgain(t *testing.T) {
 	onSDKPage(t, alice, af, "signed in again")
 }
 
+// TestBrowserActivityReviewSignsInAgain: a review open in the Activity
+// past its session's 12 hours signs in again as a game's board does
+// (Discord's authorize without a prompt, the token exchange, the same
+// review's session): the controller's next step is taken, not refused,
+// and the page never says the session ended.
+func TestBrowserActivityReviewSignsInAgain(t *testing.T) {
+	ab := newActivityBrowser(t)
+	id := ab.discordGame("111", "222")
+	for _, c := range [][]string{{"111", "play", "E5"}, {"222", "play", "C3"}, {"111", "resign"}} {
+		if r := ab.discordCmd(c[0], c[1], c[2:]...); r.Error {
+			t.Fatal(r.Text)
+		}
+	}
+	if r := ab.discordCmd("111", "review", fmt.Sprintf("#%d", id)); r.Error {
+		t.Fatal(r.Text)
+	}
+	ab.discord.instance("inst1", "777", "111", "222")
+	alice := ab.tab("alice")
+	af := ab.launch(alice, ab.discord.code("111")+","+ab.discord.code("111"), "111", "inst1")
+	frameWait(alice, af, "the review in the Activity", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on' && !!document.querySelector('#review [data-point="E5"]')`)
+	ab.now.Advance(activitySessionTTL + time.Minute)
+	clickIn(alice, af, `#review [data-action="forward"]`)
+	frameWait(alice, af, "move 1 after signing in again", `document.querySelector('#review [data-move-number]').textContent === '1' && document.querySelector('[data-point="E5"]').dataset.stone === 'black'`)
+	if n := frameEval[string](alice, af, `document.body.dataset.renewed || "0"`); n != "1" {
+		t.Errorf("the page signed in again %s times, want 1", n)
+	}
+	if msg := frameEval[string](alice, af, `Array.from(document.querySelectorAll('[data-message], [data-status]')).map(e => e.textContent).join(' ')`); strings.Contains(msg, "ended") {
+		t.Errorf("the page says the session ended: %q", msg)
+	}
+	cmds := eval[string](alice, `JSON.stringify(window.frames_.filter(f => f[0] === 1 && f[1] === "AUTHORIZE").map(f => f[2].prompt))`)
+	if cmds != `["none","none"]` {
+		t.Errorf("the page's authorizations (their prompt): %s, want two, both silent", cmds)
+	}
+	onSDKPage(t, alice, af, "signed in again")
+}
+
 // TestBrowserActivityReview: the Activity of a channel with an open
 // review shows it, in place, to two participants with third-party
 // cookies blocked and none kept (WebKit): the controller steps forward

@@ -30,6 +30,9 @@ const ui = window.gobotBoard({
 // The sign-in's parts kept for signing in again (renew): the SDK, the
 // application and the instance.
 let sdk = null, clientId = "", renewing = null, renewedAt = 0;
+// reviewAuth is the headers review.js sends with a review's requests:
+// a renewal puts the fresh token in them.
+let reviewAuth = null;
 
 // say shows where the sign-in is; state is "working", "refused",
 // "choose" or, once the board is shown, "board" (tests and CSS read
@@ -90,9 +93,10 @@ function showReview(s) {
   document.title = s.title + " · gobot";
   signinBox.hidden = true;
   say("", "board");
+  reviewAuth = { headers: { "Authorization": "Bearer " + s.token } };
   window.gobotReview({
     root: box, base: "r/" + s.review + "/", me: s.me, state: s.reviewState,
-    auth: { headers: { "Authorization": "Bearer " + s.token } },
+    auth: reviewAuth, renew: () => renew(),
     ended: "Your session on the review has ended; close the board and open it again.",
   });
 }
@@ -147,20 +151,22 @@ async function signIn() {
 }
 
 // renew signs in again silently when the board's session has ended (it
-// lasts 12 hours) and opens the same game's session: true when the
-// board has a fresh one. A click and the live stream that find the
+// lasts 12 hours) and opens the same game's or review's session: true
+// when the board has a fresh one. A click and the live stream that find the
 // session ended share one renewal; at most one a minute.
 function renew() {
-  const game = Number(body.dataset.game || 0);
-  if (!sdk || !game || body.dataset.review) return Promise.resolve(false);
+  const review = Number(body.dataset.review || 0);
+  const game = review ? 0 : Number(body.dataset.game || 0);
+  if (!sdk || (!game && !review)) return Promise.resolve(false);
   if (renewing) return renewing;
   if (Date.now() - renewedAt < 60000) return Promise.resolve(false);
   renewing = (async () => {
     const t = await signIn();
     if (t.refused) return false;
-    const s = await post("activity/session", { access_token: t.access_token, proof: t.proof, instance_id: sdk.instanceId, game: game, review: 0 });
-    if (!s.ok || !s.out.token || s.out.game !== game) return false;
-    token = s.out.token;
+    const s = await post("activity/session", { access_token: t.access_token, proof: t.proof, instance_id: sdk.instanceId, game: game, review: review });
+    if (!s.ok || !s.out.token || (review ? s.out.review !== review : s.out.game !== game)) return false;
+    if (review) reviewAuth.headers["Authorization"] = "Bearer " + s.out.token;
+    else token = s.out.token;
     body.dataset.renewed = String(Number(body.dataset.renewed || 0) + 1); // tests read it
     return true;
   })().finally(() => { renewing = null; renewedAt = Date.now(); });

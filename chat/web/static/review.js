@@ -171,12 +171,22 @@ window.gobotReview = function (opt) {
     body.dataset.updatedAt = String(Date.now()); // for the latency tests report
   }
 
+  // fetchRenewing fetches url with init(); a session found ended (401,
+  // 403) is renewed once where the page can (opt.renew: the Activity's
+  // silent sign-in, which puts the fresh token in opt.auth's headers)
+  // and the request sent again.
+  async function fetchRenewing(url, init) {
+    const res = await fetch(url, init());
+    if ((res.status === 401 || res.status === 403) && opt.renew && await opt.renew()) return fetch(url, init());
+    return res;
+  }
+
   async function post(fields) {
     const form = new URLSearchParams(fields);
     if (!opt.auth) form.set("csrf", body.dataset.csrf);
     let res;
     try {
-      res = await fetch(base + "act", { method: "POST", body: form, credentials: how.credentials, headers: Object.assign({ "Accept": "application/json" }, how.headers) });
+      res = await fetchRenewing(base + "act", () => ({ method: "POST", body: form, credentials: how.credentials, headers: Object.assign({ "Accept": "application/json" }, how.headers) }));
     } catch (e) { say("The server could not be reached; nothing was changed. Try again."); return; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { message: "The server answered " + res.status + "." }; }
@@ -188,7 +198,7 @@ window.gobotReview = function (opt) {
   async function look(n) {
     body.dataset.following = "off";
     let res;
-    try { res = await fetch(base + "node/" + n, { credentials: how.credentials, headers: how.headers }); } catch (e) { say("The server could not be reached."); return; }
+    try { res = await fetchRenewing(base + "node/" + n, () => ({ credentials: how.credentials, headers: how.headers })); } catch (e) { say("The server could not be reached."); return; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = {}; }
     if (data.state && !following()) draw(data.state);
@@ -287,7 +297,7 @@ window.gobotReview = function (opt) {
   }
   // A bearer session (stream.js): cut, it reconnects from v=0 (presence
   // is per stream: the first event is the whole state again).
-  window.gobotStream({ url: () => base + "events?v=0", how: () => how, on: { state: apply },
+  window.gobotStream({ url: () => base + "events?v=0", how: () => how, on: { state: apply }, renew: opt.renew,
     ended: () => say(opt.ended || "Your session on the review has ended.") });
 };
 

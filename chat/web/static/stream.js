@@ -5,7 +5,9 @@
 // opt.how() the request's credentials and headers, opt.on maps an event's
 // kind to its handler (given the parsed JSON; a malformed event is
 // skipped), and opt.ended() is called, and the stream given up, when the
-// server refuses the session (401, 403). body[data-live] says whether
+// server refuses the session (401, 403) and opt.renew (the Activity's
+// silent sign-in, if any) does not get a fresh one, whose headers
+// opt.how() then gives. body[data-live] says whether
 // the page is connected (tests and CSS use it).
 "use strict";
 window.gobotStream = async function (opt) {
@@ -17,6 +19,7 @@ window.gobotStream = async function (opt) {
         headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
       if (res.status === 401 || res.status === 403) {
         body.dataset.live = "off";
+        if (opt.renew && await opt.renew()) continue; // signed in again: follow on
         opt.ended();
         return;
       }
