@@ -46,8 +46,6 @@ const MinSecret = 32
 // Config is what a Server needs.
 type Config struct {
 	Bot *chat.Bot
-	// Store is the bot's store, read to draw pages (the bot writes).
-	Store gobot.Store
 	// Hub wakes the pages when a game changes; the bot's store must be
 	// wrapped with Publishing (to this Hub, or to a publisher whose
 	// listener feeds it).
@@ -133,8 +131,8 @@ var ErrInsecureURL = errors.New("web: public_url must be https:// unless it is a
 
 // New checks cfg and returns a Server.
 func New(cfg Config) (*Server, error) {
-	if cfg.Bot == nil || cfg.Store == nil || cfg.Hub == nil {
-		return nil, errors.New("web: Bot, Store and Hub are required")
+	if cfg.Bot == nil || cfg.Hub == nil {
+		return nil, errors.New("web: Bot and Hub are required")
 	}
 	if len(cfg.Secret) < MinSecret {
 		return nil, fmt.Errorf("web: the signing secret must be at least %d bytes (set GOBOT_WEB_SECRET, e.g. to the output of `openssl rand -base64 48`)", MinSecret)

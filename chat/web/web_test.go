@@ -109,7 +109,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv, err = New(Config{Bot: h.bot, Store: wrapped, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Platforms: testPlatforms})
+	h.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Platforms: testPlatforms})
 	if err != nil {
 		t.Fatal(err)
 	}

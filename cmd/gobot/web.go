@@ -169,7 +169,7 @@ func (p sharedPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID)
 // serveWeb starts serving the board on ln and enables the `web` command;
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
-	srv, err := web.New(web.Config{Bot: bot, Store: wb.store, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
+	srv, err := web.New(web.Config{Bot: bot, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
 		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Members: wb.members, Platforms: wb.platforms(),
 		TrustedProxies: wb.trustedProxies, MaxStreams: wb.maxStreams})
 	if err != nil {
