@@ -249,7 +249,7 @@ func FuzzCommandLine(f *testing.F) {
 		}
 		h.seq++
 		req := protocol.Request{User: protocol.User{ID: "test:alice", Name: "alice"}, Room: "test:main", EventID: gobot.EventID(fmt.Sprintf("test:fuzz%d", h.seq)),
-			Command: c.Name, Args: strings.Fields(line), Admin: true, PrivateReplies: true}
+			Command: c.Name, Args: strings.Fields(line), Admin: true, Platform: privateTest}
 		parsed, perr := protocol.ParseArgs(h.bot.byName[c.Name].Decl(), &req)
 		before := h.dump()
 		rep := h.bot.Handle(context.Background(), req)

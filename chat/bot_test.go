@@ -69,7 +69,7 @@ type harness struct {
 	// admins are the users whose requests carry Admin.
 	admins map[string]bool
 	// shared: requests come from a platform that cannot show a reply to
-	// one member of a room (no PrivateReplies).
+	// one member of a room (a platform without private replies).
 	shared bool
 }
 
@@ -89,12 +89,28 @@ func newHarness(t testing.TB) *harness {
 }
 
 // do sends a command line as user (a bare name: "alice") in room main.
+// privateTest is the tests' platform whose replies can be private (as
+// Discord's ephemeral ones, the terminal's); sharedTest's cannot (a
+// Matrix room's).
+var (
+	privateTest = &protocol.Platform{Name: "test", PrivateReplies: true}
+	sharedTest  = &protocol.Platform{Name: "test"}
+)
+
+// testPlatform is privateTest or sharedTest.
+func testPlatform(private bool) *protocol.Platform {
+	if private {
+		return privateTest
+	}
+	return sharedTest
+}
+
 func (h *harness) do(user, line string) protocol.Reply {
 	h.t.Helper()
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: !h.shared}
+		EventID: gobot.EventID("test:" + string(rune('a'+h.seq%26)) + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Admin: h.admins[user], Platform: testPlatform(!h.shared)}
 	return h.bot.Handle(context.Background(), r)
 }
 

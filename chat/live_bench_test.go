@@ -59,7 +59,7 @@ func BenchmarkLiveTimeouts(b *testing.B) {
 		do := func(user, line string, args ...string) protocol.Reply {
 			seq++
 			r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-				EventID: gobot.EventID(fmt.Sprintf("test:%d", seq)), Command: line, Args: args, PrivateReplies: true}
+				EventID: gobot.EventID(fmt.Sprintf("test:%d", seq)), Command: line, Args: args, Platform: privateTest}
 			return bot.Handle(ctx, r)
 		}
 		// Each game has 20s of main time, then one 10-second period:

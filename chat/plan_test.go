@@ -20,7 +20,7 @@ func planAs(h *harness, user, line string, priv, dm bool) protocol.Reply {
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: gobot.EventID("test:plan" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], PrivateReplies: priv}
+		EventID: gobot.EventID("test:plan" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Platform: testPlatform(priv)}
 	if dm {
 		r.Room, r.DM = gobot.RoomID("test:dm-"+user), true
 	}

@@ -29,7 +29,7 @@ func TestResignButtonAsksFirst(t *testing.T) {
 	press := func(user string, ask bool) protocol.Reply {
 		h.seq++
 		return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-			EventID: gobot.EventID("test:press" + strings.Repeat("x", h.seq)), Action: resign.ID, AskFirst: ask, PrivateReplies: true})
+			EventID: gobot.EventID("test:press" + strings.Repeat("x", h.seq)), Action: resign.ID, AskFirst: ask, Platform: privateTest})
 	}
 	q := press("bob", true)
 	if q.Error || !q.Private || q.Text != "Resign game #1 against alice?" || len(q.Actions) != 1 || q.Actions[0].ID != resign.ID || q.Actions[0].Label != "Yes, resign" || q.Actions[0].AskFirst {

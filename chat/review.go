@@ -131,13 +131,13 @@ func (b *core) reviewLinks(fx Effects, r *protocol.Request, rl ReviewLinker, lea
 		lines = append(lines, say.ReviewLink(rev, url, expires))
 	}
 	link := protocol.Reply{Text: strings.Join(lines, "\n"), Private: true}
-	if r.PrivateReplies && !r.DM && len(revs) > 0 {
+	if r.PrivateReplies() && !r.DM && len(revs) > 0 {
 		// Open board: on Discord with the Activity on, it opens the
 		// channel's reviews inside Discord (cmdReviews, Reply.Launch);
 		// elsewhere it answers with the links again.
 		link.Actions = []protocol.Action{{ID: protocol.Button{Command: "reviews", Review: revs[0].ID}.ID(), Label: "Open board"}}
 	}
-	if r.DM || r.PrivateReplies {
+	if r.DM || r.PrivateReplies() {
 		return reply(link, fx)
 	}
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
@@ -165,7 +165,7 @@ func cmdReviews(call *Call) (Result, error) {
 	if len(open) == 0 {
 		return Result{}, say.NoReviews()
 	}
-	if r.CanLaunch && r.PrivateReplies && !r.DM {
+	if r.CanLaunch && r.PrivateReplies() && !r.DM {
 		// An Open board button where the Activity runs: the Activity
 		// opens in this room, where it shows (or lists) its open reviews.
 		return Result{Reply: protocol.Reply{Text: say.ReviewHere(open[0].ID), Private: true, Launch: true}}, nil

@@ -177,7 +177,7 @@ func (h *harness) doFile(user, line string, f *protocol.File) protocol.Reply {
 	h.seq++
 	fs := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main",
-		EventID: gobot.EventID(fmt.Sprintf("test:file%d", h.seq)), Command: fs[0], Args: fs[1:], PrivateReplies: true, File: f}
+		EventID: gobot.EventID(fmt.Sprintf("test:file%d", h.seq)), Command: fs[0], Args: fs[1:], Platform: privateTest, File: f}
 	return h.bot.Handle(context.Background(), r)
 }
 
@@ -232,7 +232,7 @@ func TestReviewLaunch(t *testing.T) {
 	press := func(user string, room gobot.RoomID, can bool) protocol.Reply {
 		h.seq++
 		return h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: room,
-			EventID: gobot.EventID(fmt.Sprintf("test:rlaunch-%d", h.seq)), Action: rep.Actions[0].ID, PrivateReplies: true, CanLaunch: can})
+			EventID: gobot.EventID(fmt.Sprintf("test:rlaunch-%d", h.seq)), Action: rep.Actions[0].ID, Platform: privateTest, CanLaunch: can})
 	}
 	if got := press("dave", "test:main", true); !got.Launch || got.Error {
 		t.Errorf("pressed where the Activity runs: %+v", got)

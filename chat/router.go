@@ -100,7 +100,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	if cmd.Admin && !r.Admin {
 		return b.errorReply(say.AdminOnly(cmd.Name)), then
 	}
-	if cmd.private && !r.DM && !r.PrivateReplies {
+	if cmd.private && !r.DM && !r.PrivateReplies() {
 		// Refused before its words are read: nothing of them is repeated.
 		rep := b.errorReply(say.PlanPrivate(cmd.Name))
 		rep.Withdraw = true

@@ -74,7 +74,7 @@ func (h *harness) request(l string, id gobot.EventID) protocol.Request {
 	user, line, _ := strings.Cut(l, ":")
 	f := strings.Fields(line)
 	return protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: "test:main", EventID: id,
-		Command: f[0], Args: f[1:], Admin: h.admins[user], PrivateReplies: true}
+		Command: f[0], Args: f[1:], Admin: h.admins[user], Platform: privateTest}
 }
 
 // Every command is applied once per event, whatever its handler does:

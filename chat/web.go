@@ -69,7 +69,7 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	text := say.WebLink(match, watch, reset, url, expires)
 	link := protocol.Reply{Text: text, Private: true, Game: match.ID}
-	if r.CanLaunch && r.PrivateReplies && !reset {
+	if r.CanLaunch && r.PrivateReplies() && !reset {
 		games, _, err := board.Games(tx, r.Room, r.User.ID)
 		if err != nil {
 			return Result{}, err
@@ -81,7 +81,7 @@ func cmdWeb(call *Call) (Result, error) {
 	}
 	// A link is a credential: where the platform cannot show it to the
 	// caller alone (a shared Matrix room), it goes to the caller's DM.
-	if r.DM || r.PrivateReplies {
+	if r.DM || r.PrivateReplies() {
 		return Result{Reply: link}, nil
 	}
 	var fx Effects

@@ -140,7 +140,7 @@ func TestWebLaunch(t *testing.T) {
 		h.t.Helper()
 		h.seq++
 		rep := h.bot.Handle(ctx, protocol.Request{User: protocol.User{ID: gobot.UserID("test:" + user), Name: user}, Room: room, DM: dm,
-			EventID: gobot.EventID(fmt.Sprintf("test:launch-%d", h.seq)), Command: "web", Args: []string{game}, PrivateReplies: true, CanLaunch: can})
+			EventID: gobot.EventID(fmt.Sprintf("test:launch-%d", h.seq)), Command: "web", Args: []string{game}, Platform: privateTest, CanLaunch: can})
 		if rep.Error {
 			t.Fatalf("%s: web %s in %s: %s", user, game, room, rep.Text)
 		}

@@ -34,7 +34,7 @@ func runWithBoard(t *testing.T, script []byte) string {
 	hub := web.NewHub()
 	store := web.Publishing(db, hub)
 	bot := chat.New(chat.Config{Rules: "japanese", Width: 19, Height: 19}, store, testRenderer(), clock, nil)
-	srv, err := web.New(web.Config{Bot: bot, Store: store, Hub: hub, Secret: []byte("0123456789abcdef0123456789abcdef-console"),
+	srv, err := web.New(web.Config{Bot: bot, Hub: hub, Secret: []byte("0123456789abcdef0123456789abcdef-console"),
 		PublicURL: "https://go.example.org", Now: clock.Now, Platforms: []*protocol.Platform{Descriptor}})
 	if err != nil {
 		t.Fatal(err)

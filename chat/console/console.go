@@ -219,7 +219,6 @@ func (c *Console) line(ctx context.Context, line string) bool {
 	}
 	req.Community = "console" // the terminal is one community for ratings
 	req.Platform = Descriptor
-	req.PrivateReplies = Descriptor.PrivateReplies
 	for i, a := range req.Args {
 		name, ok := strings.CutPrefix(a, "@")
 		if local, own := strings.CutPrefix(name, Platform+":"); own {

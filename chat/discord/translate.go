@@ -178,7 +178,6 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	private := in.Context == discordgo.InteractionContextPrivateChannel
 	r := protocol.Request{EventID: gobot.NewEventID(Platform, in.ID), Room: gobot.RoomID(Platform + ":" + in.ChannelID), DM: in.GuildID == "" && !private}
 	r.Platform = Descriptor
-	r.PrivateReplies = Descriptor.PrivateReplies
 	r.Arrived = a.arrival()
 	var u *discordgo.User
 	if in.Member != nil {

@@ -68,11 +68,6 @@ type Request struct {
 	// Platform is the adapter's description of its platform (nil: a
 	// plain one; see Platform).
 	Platform *Platform
-	// PrivateReplies says the adapter shows a Private reply to the
-	// caller alone wherever the request came from (Discord's ephemeral
-	// responses, the terminal); a DM is private anyway. Commands whose
-	// replies must stay private (plan) are refused elsewhere.
-	PrivateReplies bool
 	// CanLaunch says the adapter can answer this request by opening a
 	// game's web board inside the chat client, in the request's room
 	// (Discord's Activity, for an Open board button): `web` then sets
@@ -92,6 +87,13 @@ type Request struct {
 	// with a command that takes none.
 	File *File `json:",omitempty"`
 }
+
+// PrivateReplies says the request's platform shows a Private reply to
+// the caller alone wherever the request came from (Discord's ephemeral
+// responses, the terminal: Platform.PrivateReplies); a DM is private
+// anyway. Commands whose replies must stay private (plan) are refused
+// elsewhere.
+func (r *Request) PrivateReplies() bool { return r.Platform != nil && r.Platform.PrivateReplies }
 
 // MaxRequestFile bounds a file attached to a request: adapters refuse a
 // bigger one before reading it whole.

@@ -14,7 +14,7 @@ type Platform struct {
 	Name string
 	// PrivateReplies: a reply can be shown to its caller alone in a
 	// shared room (Discord's ephemeral responses; the terminal has one
-	// person). Adapters set Request.PrivateReplies from it.
+	// person). Request.PrivateReplies asks it.
 	PrivateReplies bool
 	// Widgets: the platform's rooms show a game's board as a room
 	// widget (Matrix).

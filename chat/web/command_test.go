@@ -48,7 +48,7 @@ func TestWebCommand(t *testing.T) {
 		t.Errorf("carol's link plays: %d", code)
 	}
 	// Not in the game's room: no link for a non-player.
-	rep = h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:dave"}, Room: "console:elsewhere", Command: "web", Args: []string{"#" + itoa(uint64(id))}, Platform: console.Descriptor, PrivateReplies: true})
+	rep = h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: "console:dave"}, Room: "console:elsewhere", Command: "web", Args: []string{"#" + itoa(uint64(id))}, Platform: console.Descriptor})
 	if !rep.Error || urlRE.MatchString(rep.Text) {
 		t.Errorf("a non-player in another room got %+v", rep)
 	}

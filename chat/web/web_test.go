@@ -140,7 +140,7 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 func (h *harness) cmd(user, command string, args ...string) protocol.Reply {
 	h.t.Helper()
 	return h.bot.Handle(context.Background(), protocol.Request{User: protocol.User{ID: gobot.UserID("console:" + user), Name: user}, Room: h.room, Command: command, Args: args, Community: "console",
-		Platform: console.Descriptor, PrivateReplies: console.Descriptor.PrivateReplies})
+		Platform: console.Descriptor})
 }
 
 // testPlatforms are the adapters' descriptors, as cmd/gobot gives them.

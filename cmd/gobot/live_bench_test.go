@@ -105,7 +105,7 @@ func BenchmarkLiveTimeoutsTwoProcesses(b *testing.B) {
 		do := func(user int, room, line string, args ...string) protocol.Reply {
 			seq++
 			r := protocol.Request{User: protocol.User{ID: gobot.UserID(fmt.Sprintf("discord:%d", user)), Name: fmt.Sprintf("p%d", user)},
-				Room: gobot.RoomID(room), EventID: gobot.EventID(fmt.Sprintf("bench:%d", seq)), Command: line, Args: args, PrivateReplies: true}
+				Room: gobot.RoomID(room), EventID: gobot.EventID(fmt.Sprintf("bench:%d", seq)), Command: line, Args: args, Platform: &protocol.Platform{Name: "discord", PrivateReplies: true}}
 			return bot.Handle(ctx, r)
 		}
 		start := time.Now()
