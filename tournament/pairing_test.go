@@ -251,3 +251,15 @@ func BenchmarkPairMcMahon500(b *testing.B) {
 		}
 	}
 }
+
+// A tournament over MaxPlayers is refused before any pair is weighed.
+func TestTooManyPlayers(t *testing.T) {
+	tr := randomTournament(rand.New(rand.NewPCG(1, 2)), McMahon, MaxPlayers+1, 5)
+	if _, err := tr.Pair(); !errors.Is(err, ErrTooManyPlayers) {
+		t.Fatalf("Pair with %d players: %v, want ErrTooManyPlayers", len(tr.Players), err)
+	}
+	tr.Players = tr.Players[:MaxPlayers]
+	if err := tr.check(); err != nil {
+		t.Fatalf("%d players: %v", len(tr.Players), err)
+	}
+}

@@ -159,12 +159,17 @@ func NewMcMahon(rounds int) *Tournament {
 
 // Errors a tournament's data or a pairing request can hit.
 var (
-	ErrTooFewPlayers = errors.New("there are not enough players to pair a round")
-	ErrFinished      = errors.New("the tournament has played all its rounds")
-	ErrBadTournament = errors.New("the tournament's data do not hold together")
-	ErrNoWinner      = errors.New("an elimination game needs a winner")
-	ErrFixedSchedule = errors.New("this system's schedule is fixed: record an absent player's games as forfeits")
+	ErrTooFewPlayers  = errors.New("there are not enough players to pair a round")
+	ErrFinished       = errors.New("the tournament has played all its rounds")
+	ErrBadTournament  = errors.New("the tournament's data do not hold together")
+	ErrNoWinner       = errors.New("an elimination game needs a winner")
+	ErrFixedSchedule  = errors.New("this system's schedule is fixed: record an absent player's games as forfeits")
+	ErrTooManyPlayers = fmt.Errorf("a tournament holds at most %d players", MaxPlayers)
 )
+
+// MaxPlayers bounds a tournament: a McMahon or Swiss round weighs every
+// pair of players (n² weights), so its cost grows with the square.
+const MaxPlayers = 2000
 
 // player returns the index of the player with the given ID, or -1.
 func (t *Tournament) index() map[PlayerID]int {
@@ -183,6 +188,9 @@ func (t *Tournament) check() error {
 	case McMahon, Swiss, RoundRobin, DoubleRoundRobin, Elimination:
 	default:
 		return fmt.Errorf("%w: unknown system %d", ErrBadTournament, int(t.System))
+	}
+	if len(t.Players) > MaxPlayers {
+		return fmt.Errorf("%w (this one has %d)", ErrTooManyPlayers, len(t.Players))
 	}
 	idx := make(map[PlayerID]int, len(t.Players))
 	for i, p := range t.Players {
