@@ -188,8 +188,9 @@ type reviewState struct {
 	// Tree is the review's whole tree, for its move list: each node's
 	// parent and move ("B D4", "W pass", "" for none), by index; a
 	// node's children in the order of their indices, the first the
-	// main line. The same at every node of one version.
-	Tree json.RawMessage `json:"tree"`
+	// main line. The same at every node of one version. A stream leaves
+	// it out of a state when the page has this tree already (lean).
+	Tree json.RawMessage `json:"tree,omitempty"`
 	// ToPlay is the colour a stone played here would be ("black",
 	// "white"): the ghost of a tap waiting for its Play button.
 	ToPlay string `json:"toPlay"`
@@ -249,6 +250,9 @@ type reviewSnap struct {
 	names map[gobot.UserID]string
 	gen   uint64
 	json  []byte
+	// lean is json without the tree, for a stream that sent this tree
+	// already (nodes are only added: its length tells it).
+	lean  []byte
 	state reviewState
 }
 
@@ -327,6 +331,10 @@ func (s *Server) reviewSnapshot(ctx context.Context, id gobot.ReviewID) (*review
 		}
 		fresh.state = st
 		if fresh.json, err = json.Marshal(st); err != nil {
+			return nil, err
+		}
+		st.Tree = nil
+		if fresh.lean, err = json.Marshal(st); err != nil {
 			return nil, err
 		}
 	}
@@ -710,6 +718,7 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	_, isBearer := bearer(r)
+	sentTree := -1 // the length of the move tree this stream sent last (reviewState.Tree)
 	for {
 		sn, err := s.reviewSnapshot(r.Context(), p.Review)
 		if errors.Is(err, errNoReview) {
@@ -721,7 +730,12 @@ func (s *Server) reviewEvents(w http.ResponseWriter, r *http.Request) {
 		if err == nil && sn.rev.Version != last {
 			last = sn.rev.Version
 			w.Write([]byte("id: " + strconv.Itoa(last) + "\nevent: state\ndata: "))
-			w.Write(sn.json)
+			if len(sn.tree) == sentTree {
+				w.Write(sn.lean) // the page has this tree: the step alone
+			} else {
+				w.Write(sn.json)
+				sentTree = len(sn.tree)
+			}
 			if _, err := w.Write([]byte("\n\n")); err != nil {
 				return
 			}

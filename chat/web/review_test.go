@@ -226,12 +226,18 @@ func TestReviewPage(t *testing.T) {
 	h.waitReview(1, "with alice and bob present", func(r *gobot.Review) bool {
 		return slices.Equal(r.Present, []gobot.UserID{"console:alice", "console:bob"})
 	})
-	bobEv.next(t)
+	if first := must2(bobEv.next(t)); !strings.Contains(first, `"tree":`) {
+		t.Errorf("a stream's first state carries no move tree: %.200s", first)
+	}
 	if code, msg, st := alice.act(url.Values{"action": {"goto"}, "node": {"2"}}); code != 200 || msg != "" || st.Node != 2 || st.Move != 2 {
 		t.Fatalf("goto 2: %d %q %+v", code, msg, st)
 	}
 	for {
-		if st := stateOf(t, must2(bobEv.next(t))); st.Node == 2 {
+		data := must2(bobEv.next(t))
+		if strings.Contains(data, `"tree":`) {
+			t.Errorf("a step on the tree the stream sent already carries it again: %.200s", data)
+		}
+		if st := stateOf(t, data); st.Node == 2 {
 			break
 		}
 	}

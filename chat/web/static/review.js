@@ -88,8 +88,10 @@ window.gobotReview = function (opt) {
   // view. A click goes there, as the arrows do.
   let tree = null, kids = [], treeSize = -1;
   function drawTree(st) {
-    if (!treeBox || !st.tree) return;
-    if (st.tree.length !== treeSize) {
+    if (!treeBox) return;
+    // A state without the tree is a step on the one the page has (the
+    // stream sends the tree only when it grew).
+    if (st.tree && st.tree.length !== treeSize) {
       tree = st.tree;
       treeSize = tree.length;
       kids = tree.map(() => []);
@@ -128,6 +130,7 @@ window.gobotReview = function (opt) {
       };
       treeBox.replaceChildren(line(0));
     }
+    if (!tree) return;
     treeBox.querySelectorAll("[aria-current]").forEach((b) => b.removeAttribute("aria-current"));
     const cur = treeBox.querySelector('[data-node="' + st.node + '"]');
     if (cur) {
