@@ -171,9 +171,6 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 // notice (a personal link, a credential) is not stored: it is sent as it
 // is, after the commit.
 func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error {
-	if r.EventID == "" {
-		return nil
-	}
 	step := string(r.EventID)
 	var claimed, rest []protocol.Message
 	if rep := res.Reply; r.Announce && !rep.Error && !rep.Private && !rep.Duplicate {
@@ -181,7 +178,17 @@ func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error 
 		if rep.Room != "" {
 			room = rep.Room
 		}
-		claimed = append(claimed, protocol.Message{Room: room, Reply: rep, Key: step + "/announce"})
+		m := protocol.Message{Room: room, Reply: rep}
+		if step != "" {
+			m.Key = step + "/announce"
+		}
+		claimed = append(claimed, m)
+	}
+	if step == "" {
+		// No event to name the step by: nothing to claim, the messages
+		// are sent after the commit as they are.
+		res.Notices = append(claimed, res.Notices...)
+		return nil
 	}
 	for _, m := range deliver.Keyed(step, res.Notices) {
 		if m.Reply.Private {
