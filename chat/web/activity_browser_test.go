@@ -406,13 +406,11 @@ func TestBrowserActivitySignsInAgain(t *testing.T) {
 	onSDKPage(t, alice, af, "signed in again")
 }
 
-// TestBrowserActivityReviewSignsInAgain: a review open in the Activity
-// past its session's 12 hours signs in again as a game's board does
-// (Discord's authorize without a prompt, the token exchange, the same
-// review's session): the controller's next step is taken, not refused,
-// and the page never says the session ended.
-func TestBrowserActivityReviewSignsInAgain(t *testing.T) {
-	ab := newActivityBrowser(t)
+// reviewedGame is a game of the channel, E5 C3 and a resignation,
+// reviewed by alice (111).
+func (ab *activityBrowser) reviewedGame() {
+	t := ab.tt
+	t.Helper()
 	id := ab.discordGame("111", "222")
 	for _, c := range [][]string{{"111", "play", "E5"}, {"222", "play", "C3"}, {"111", "resign"}} {
 		if r := ab.discordCmd(c[0], c[1], c[2:]...); r.Error {
@@ -422,6 +420,16 @@ func TestBrowserActivityReviewSignsInAgain(t *testing.T) {
 	if r := ab.discordCmd("111", "review", fmt.Sprintf("#%d", id)); r.Error {
 		t.Fatal(r.Text)
 	}
+}
+
+// TestBrowserActivityReviewSignsInAgain: a review open in the Activity
+// past its session's 12 hours signs in again as a game's board does
+// (Discord's authorize without a prompt, the token exchange, the same
+// review's session): the controller's next step is taken, not refused,
+// and the page never says the session ended.
+func TestBrowserActivityReviewSignsInAgain(t *testing.T) {
+	ab := newActivityBrowser(t)
+	ab.reviewedGame()
 	ab.discord.instance("inst1", "777", "111", "222")
 	alice := ab.tab("alice")
 	af := ab.launch(alice, ab.discord.code("111")+","+ab.discord.code("111"), "111", "inst1")
@@ -450,16 +458,7 @@ func TestBrowserActivityReviewSignsInAgain(t *testing.T) {
 // review's routes carries the page's bearer token and no cookie.
 func TestBrowserActivityReview(t *testing.T) {
 	ab := newActivityBrowser(t)
-	// A game of the channel, E5 C3 and a resignation, reviewed by alice.
-	id := ab.discordGame("111", "222")
-	for _, c := range [][]string{{"111", "play", "E5"}, {"222", "play", "C3"}, {"111", "resign"}} {
-		if r := ab.discordCmd(c[0], c[1], c[2:]...); r.Error {
-			t.Fatal(r.Text)
-		}
-	}
-	if r := ab.discordCmd("111", "review", fmt.Sprintf("#%d", id)); r.Error {
-		t.Fatal(r.Text)
-	}
+	ab.reviewedGame()
 	ab.discord.instance("inst1", "777", "111", "222")
 	alice, bob := ab.tab("alice"), ab.tab("bob")
 	af := ab.launch(alice, ab.discord.code("111"), "222", "inst1") // claims to be bob
