@@ -7,7 +7,6 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
-	"github.com/gobotgo/gobot/game"
 )
 
 // A live game's pause (flow.Pause): one player asks with pause, the
@@ -18,17 +17,14 @@ import (
 
 func cmdPause(call *Call) (Result, error) {
 	b, r := call.bot, call.Req
-	var o flow.Paused
-	l, rep, fx, err := b.act(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		var err error
-		o, err = flow.Pause(l.Loaded, me, r.User.ID, r.Time)
-		return say.Paused(l.Match, r.User.ID, o), err
+	l, o, rep, fx, err := b.act(call, actionOf(call, flow.Pause{}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
+		return say.Paused(l.Match, r.User.ID, o.Did.(flow.Paused))
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	if !o.Accepted {
-		rep.Mentions = l.Match.Side(l.Match.ColorOf(r.User.ID).Opponent()).Answerers()
+	if !o.Did.(flow.Paused).Accepted {
+		rep.Mentions = l.Match.Side(o.Seat.Opponent()).Answerers()
 		rep.Actions = []protocol.Action{{ID: b.actionID("pause", l, ""), Label: "Accept pause", Style: protocol.Primary}}
 	}
 	return reply(rep, fx)

@@ -51,38 +51,21 @@ func cmdPlan(call *Call) (Result, error) {
 // planLine checks the line against the current position and merges it
 // into the caller's plan.
 func planLine(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	l, me, err := b.planGame(call, true)
+	o, err := call.bot.door(call, flow.Plan{Points: call.Args.Points})
 	if err != nil {
 		return Result{}, err
 	}
-	line, err := flow.CheckLine(l.G, me, a.Points)
-	var o flow.Planned
-	if err == nil {
-		o, err = flow.AddLine(l.Loaded, r.User.ID, line, r.Time)
-	}
-	if err != nil {
-		return Result{}, say.PlanRefusal(l.Match, l.G.Config(), err)
-	}
-	if err := tx.PutMatch(l.Match); err != nil {
-		return Result{}, err
-	}
-	return reply(planReply(l, say.Planned(l.Loaded, me.Opponent(), o)), Effects{})
+	l := &loaded{Loaded: o.Game}
+	return reply(planReply(l, say.Planned(l.Loaded, o.Seat.Opponent(), o.Did.(flow.Planned))), Effects{})
 }
 
 func planClear(call *Call) (Result, error) {
-	tx, b, r := call.Tx, call.bot, call.Req
-	l, _, err := b.planGame(call, false)
+	o, err := call.bot.door(call, flow.DropPlan{})
 	if err != nil {
 		return Result{}, err
 	}
-	had := flow.ClearPlan(l.Loaded, r.User.ID, r.Time)
-	if had {
-		if err := tx.PutMatch(l.Match); err != nil {
-			return Result{}, err
-		}
-	}
-	return reply(planReply(l, say.PlanCleared(l.Match.ID, had)), Effects{})
+	l := &loaded{Loaded: o.Game}
+	return reply(planReply(l, say.PlanCleared(l.Match.ID, o.Did.(flow.PlanCleared).Had)), Effects{})
 }
 
 func cmdPlans(call *Call) (Result, error) {
@@ -101,19 +84,6 @@ func cmdPlans(call *Call) (Result, error) {
 // planReply is a private reply about l's plan.
 func planReply(l *loaded, text string) protocol.Reply {
 	return protocol.Reply{Title: say.PlanTitle(l.Match.ID), Text: text, Private: true, Game: l.Match.ID}
-}
-
-// followPlan runs after mover's move their in l (not yet saved): if the
-// other player's plan answers it, the reply is played at the same instant
-// and announced (the text returned); a move the plan does not cover, or
-// a reply no longer legal, drops the plan and tells its owner privately.
-func (b *core) followPlan(fx *Effects, l *loaded, mover game.Color, their game.Point, r *protocol.Request) string {
-	f := flow.FollowPlan(l.Loaded, mover, their, r.Time)
-	said, why := say.Followed(l.Loaded, f)
-	if why != "" {
-		b.planDropped(fx, l, f.Owner, why)
-	}
-	return said
 }
 
 // planDropped tells owner privately that their plan in l is cleared,

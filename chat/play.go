@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -11,42 +12,50 @@ import (
 	"github.com/gobotgo/gobot/game"
 )
 
-func cmdPlay(call *Call) (Result, error) { return play(call, call.Args.Points[0]) }
+// The game's acts: each handler reads its arguments, passes the act
+// through the one door (flow.Act, in door) and words the outcome; the
+// reply's board part is the game as every surface reads it (view.go).
+
+func cmdPlay(call *Call) (Result, error) {
+	return played(call, actionOf(call, flow.Move{Point: call.Args.Points[0]}))
+}
 
 // cmdPass is a play of "pass".
-func cmdPass(call *Call) (Result, error) { return play(call, "pass") }
+func cmdPass(call *Call) (Result, error) { return played(call, actionOf(call, flow.Move{Point: "pass"})) }
 
-// play plays word (a point, or pass) in the game call refers to.
-func play(call *Call, word string) (Result, error) {
-	tx, b, r := call.Tx, call.bot, call.Req
-	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
+// actionOf is the action a request stands for: a web click's own
+// (Request.Act), else the one the command's arguments make.
+func actionOf(call *Call, typed flow.Action) flow.Action {
+	if call.Req.Act != nil {
+		return call.Req.Act
+	}
+	return typed
+}
+
+// played words a move, a pass, or (on the board) a room member's vote.
+func played(call *Call, a flow.Action) (Result, error) {
+	o, err := call.bot.door(call, a)
+	if err != nil {
 		return Result{}, err
 	}
-	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		cfg := l.G.Config()
-		p, err := game.ParsePoint(word, cfg.Width, cfg.Height)
-		if err != nil {
-			return "", say.BadPoint(word, cfg, err)
-		}
-		if err := flow.Turn(l.Loaded, me, r.User.ID, r.Time); err != nil {
-			return "", err
-		}
+	if cast, ok := o.Did.(flow.VoteCast); ok { // vote.go
+		return voted(call, o, cast)
+	}
+	_, rep, fx := call.bot.worded(call, o, func(fx *Effects, l *loaded, o *flow.Outcome) string {
 		var what string
-		if p.IsPass() {
-			o, err := flow.Pass(l.Loaded, me, r.Time)
-			if err != nil {
-				return "", err
-			}
-			what = say.Passed(l.Match, r.User.ID, o)
-		} else {
-			o, err := flow.Play(l.Loaded, me, p, r.Time)
-			if err != nil {
-				return "", err
-			}
-			what = say.Played(l.Loaded, r.User.ID, o)
+		switch did := o.Did.(type) {
+		case flow.Passed:
+			what = say.Passed(l.Match, call.Req.User.ID, did)
+		case flow.Played:
+			what = say.Played(l.Loaded, call.Req.User.ID, did)
 		}
-		return what + b.followPlan(fx, l, me, p, r), nil // plan.go
+		said, why := say.Followed(l.Loaded, o.Followed) // the other side's plan (plan.go)
+		if why != "" {
+			call.bot.planDropped(fx, l, o.Followed.Owner, why)
+		}
+		return what + said
 	})
+	return reply(rep, fx)
 }
 
 // autoPassText announces the pass the game made for White after Black's
@@ -56,16 +65,9 @@ func autoPassText(l *loaded, before int) string {
 }
 
 func cmdResign(call *Call) (Result, error) {
-	tx, b, r := call.Tx, call.bot, call.Req
-	if err := b.voteRefusal(tx, r, call.Args.Game); err != nil { // the room votes (vote.go)
-		return Result{}, err
-	}
-	return b.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		if _, err := flow.Resign(l.Loaded, me, r.Time); err != nil {
-			return "", err
-		}
+	return call.bot.acted(call, actionOf(call, flow.Resign{}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
 		// A team member resigns for the team (rengo.go).
-		return say.Ended(r.User.ID, true, say.ActsFor(namer(tx), l.Match, me)), nil
+		return say.Ended(call.Req.User.ID, true, say.ActsFor(namer(call.Tx), l.Match, o.Seat))
 	})
 }
 
@@ -94,36 +96,25 @@ func askResign(call *Call) (Result, error) {
 }
 
 func cmdAbort(call *Call) (Result, error) {
-	r := call.Req
-	return call.bot.acted(call, false, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		if l.Match.Room != r.Room && !r.DM {
-			return "", say.AbortElsewhere(l.Match.ID)
-		}
-		_, err := flow.Abort(l.Loaded, r.Time)
-		return say.Ended(r.User.ID, false, ""), err
+	return call.bot.acted(call, actionOf(call, flow.Abort{}), func(*Effects, *loaded, *flow.Outcome) string {
+		return say.Ended(call.Req.User.ID, false, "")
 	})
 }
 
 func cmdUndo(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	if err := b.voteRefusal(tx, r, a.Game); err != nil { // no undo in vote games (vote.go)
-		return Result{}, err
-	}
-	var o flow.Undone
-	l, rep, fx, err := b.act(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		var err error
-		if o, err = flow.Undo(l.Loaded, me, r.User.ID, a.Choice["no"] == "no", r.Time); err != nil {
-			return "", err
+	b, r := call.bot, call.Req
+	l, o, rep, fx, err := b.act(call, actionOf(call, flow.Undo{Refuse: call.Args.Choice["no"] == "no"}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
+		did := o.Did.(flow.Undone)
+		if did.PlanOwner != "" { // plan.go: its owner is told
+			b.planDropped(fx, l, did.PlanOwner, say.UndonePlan(did.Number))
 		}
-		if o.PlanOwner != "" { // plan.go: its owner is told
-			b.planDropped(fx, l, o.PlanOwner, say.UndonePlan(o.Number))
-		}
-		return say.Undone(l.Loaded, me, r.User.ID, o), nil
+		return say.Undone(l.Loaded, o.Seat, r.User.ID, did)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	switch asker := l.Match.ColorOf(o.Asked); o.Answer { // any member of a team answers
+	did := o.Did.(flow.Undone)
+	switch asker := l.Match.ColorOf(did.Asked); did.Answer { // any member of a team answers
 	case flow.UndoAsked:
 		rep.Mentions = l.Match.Side(asker.Opponent()).Answerers()
 	case flow.UndoRefused:
@@ -139,54 +130,141 @@ func cmdUndo(call *Call) (Result, error) {
 }
 
 func cmdDead(call *Call) (Result, error) {
-	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		o, err := flow.MarkDead(l.Loaded, call.Args.Points)
-		return say.Marked(l.Loaded, me, call.Req.User.ID, o), err
+	return call.bot.acted(call, actionOf(call, flow.MarkDead{Points: call.Args.Points}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
+		return say.Marked(l.Loaded, o.Seat, call.Req.User.ID, o.Did.(flow.Marked))
 	})
 }
 
 func cmdDone(call *Call) (Result, error) {
-	r := call.Req
-	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		o, err := flow.Accept(l.Loaded, me, r.Time)
-		if err != nil {
-			return "", err
-		}
-		l.acceptSaid = me
-		return say.Accepted(namer(call.Tx), l.Match, me, r.User.ID, o), nil
+	return call.bot.acted(call, actionOf(call, flow.Accept{}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
+		l.acceptSaid = o.Seat
+		return say.Accepted(namer(call.Tx), l.Match, o.Seat, call.Req.User.ID, o.Did.(flow.Accepted))
 	})
 }
 
 func cmdResume(call *Call) (Result, error) {
-	r := call.Req
-	return call.bot.acted(call, true, func(fx *Effects, l *loaded, me game.Color) (string, error) {
-		o, err := flow.Resume(l.Loaded, r.Time) // a live game's pause, or the scoring
-		return say.Resumed(l.Match, r.User.ID, o), err
+	return call.bot.acted(call, actionOf(call, flow.Resume{}), func(fx *Effects, l *loaded, o *flow.Outcome) string {
+		return say.Resumed(l.Match, call.Req.User.ID, o.Did.(flow.Resumed)) // a live game's pause, or the scoring
 	})
 }
 
-// act applies fn to the game call refers to (change), and gives the game
-// reply that says what fn did in its words.
-func (b *core) act(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (*loaded, protocol.Reply, Effects, error) {
-	var fx Effects
-	var what string
-	l, err := b.change(&fx, call.Tx, call.Req, call.Args.Game, asPlayer, func(l *loaded, me game.Color) (err error) {
-		what, err = fn(&fx, l, me)
-		return err
-	})
+// act takes action a through the door (flow.Act) for call, and gives the
+// game reply that says what it did in words's words.
+func (b *core) act(call *Call, a flow.Action, words func(fx *Effects, l *loaded, o *flow.Outcome) string) (*loaded, *flow.Outcome, protocol.Reply, Effects, error) {
+	o, err := b.door(call, a)
 	if err != nil {
-		return nil, protocol.Reply{}, Effects{}, err
+		return nil, nil, protocol.Reply{}, Effects{}, err
 	}
-	return l, b.gameReply(&fx, call.Tx, l, call.Req, what), fx, nil
+	l, rep, fx := b.worded(call, o, words)
+	return l, o, rep, fx, nil
+}
+
+// worded is the game reply that says what an act did (o) in words's
+// words, and its effects.
+func (b *core) worded(call *Call, o *flow.Outcome, words func(fx *Effects, l *loaded, o *flow.Outcome) string) (*loaded, protocol.Reply, Effects) {
+	var fx Effects
+	l := &loaded{Loaded: o.Game, note: say.TurnsPassed(namer(call.Tx), o.Game.Match, o.Turns)} // rengo.go
+	what := words(&fx, l, o)
+	if o.Wake {
+		fx.wake(l.Match.ID)
+	}
+	return l, b.gameReply(&fx, call.Tx, l, call.Req, what), fx
 }
 
 // acted is act's reply as the command's result.
-func (b *core) acted(call *Call, asPlayer bool, fn func(fx *Effects, l *loaded, me game.Color) (string, error)) (Result, error) {
-	_, rep, fx, err := b.act(call, asPlayer, fn)
+func (b *core) acted(call *Call, a flow.Action, words func(fx *Effects, l *loaded, o *flow.Outcome) string) (Result, error) {
+	_, _, rep, fx, err := b.act(call, a, words)
 	if err != nil {
 		return Result{}, err
 	}
 	return reply(rep, fx)
+}
+
+// door takes action a for call's request through flow.Act, the one door
+// into a game, and words its refusal. The request's time becomes the
+// one the act counted at (a live game's arrival).
+func (b *core) door(call *Call, a flow.Action) (*flow.Outcome, error) {
+	r := call.Req
+	id := call.Args.Game
+	if r.Act != nil {
+		id = r.Game
+	}
+	o, err := flow.Act(call.Tx, b.engines(), actorOf(r), id, a)
+	if err != nil {
+		return nil, b.refusal(call, a, o, err)
+	}
+	r.Time = o.At
+	b.logUnrated(o.Game.Match.ID, o.Rated)
+	return o, nil
+}
+
+// actorOf is the actor a request is.
+func actorOf(r *protocol.Request) flow.Actor {
+	s := flow.Chat
+	if r.Act != nil {
+		s = flow.Board
+	}
+	return flow.Actor{User: r.User.ID, Room: r.Room, DM: r.DM, Surface: s, Time: r.Time, Arrived: r.Arrived}
+}
+
+// refusal words what the door refused: o, when set, holds the game as
+// read.
+func (b *core) refusal(call *Call, a flow.Action, o *flow.Outcome, err error) error {
+	tx, r := call.Tx, call.Req
+	var (
+		moves   flow.RoomMoves
+		notA    flow.NotAPlayer
+		over    flow.GameOver
+		instead flow.VotesInstead
+		bad     flow.BadPoint
+		away    flow.AbortElsewhere
+		notVote flow.NotVoteGame
+		which   flow.WhichVoteGame
+		there   flow.VoteElsewhere
+		vote    *flow.VoteRefused
+	)
+	switch {
+	case errors.As(err, &moves):
+		return say.RoomMoves(err, r.Command)
+	case errors.As(err, &notA):
+		return say.NotAPlayer(namer(tx), notA.Match)
+	case errors.As(err, &over):
+		return say.IsOver(over.Match)
+	case errors.As(err, &instead):
+		return say.VotesInstead(instead.Match, r.Command)
+	case errors.As(err, &bad):
+		return say.BadPoint(bad.Word, o.Game.G.Config(), bad.Err)
+	case errors.As(err, &away):
+		return say.AbortElsewhere(away.Game)
+	case errors.As(err, &notVote):
+		return say.NotVoteGame(notVote.Match)
+	case errors.Is(err, flow.NoVoteGame{}):
+		eng := "gnugo"
+		if names := b.engineNames(); len(names) > 0 {
+			eng = names[0]
+		}
+		return say.NoVoteGame(eng)
+	case errors.As(err, &which):
+		return say.WhichVoteGame(which.Games, r.Args)
+	case errors.As(err, &there):
+		return say.VoteElsewhere(there.Match)
+	case errors.As(err, &vote):
+		return say.VoteRefused(o.Game, vote)
+	case o == nil || o.Game == nil:
+		return say.GameRefusal(namer(tx), err, r.User.ID, strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")))
+	}
+	switch a.(type) {
+	case flow.Plan, flow.DropPlan:
+		var cfg game.Config
+		if o.Game.G != nil {
+			cfg = o.Game.G.Config()
+		}
+		return say.PlanRefusal(o.Game.Match, cfg, err)
+	}
+	if o.Game.G == nil {
+		return err
+	}
+	return say.PlayRefusal(namer(tx), o.Game, err)
 }
 
 // actionID encodes a button for game l.
@@ -220,48 +298,6 @@ func load(match *gobot.Match) (*loaded, error) {
 		return nil, err
 	}
 	return &loaded{Loaded: l}, nil
-}
-
-// change applies fn to the game r refers to, in the command's write
-// transaction: the game is replayed, fn applied, the game rated if it
-// ended, the record saved. Nothing is written if fn fails (the router
-// rolls the whole transaction back).
-func (b *core) change(fx *Effects, tx gobot.Tx, r *protocol.Request, id gobot.GameID, asPlayer bool, fn func(l *loaded, me game.Color) error) (*loaded, error) {
-	match, err := findGame(tx, b, r, id, asPlayer)
-	if err != nil {
-		return nil, err
-	}
-	me := match.SeatOf(r.User.ID) // a player's colour, or a voter's room's (vote.go)
-	if asPlayer && me == game.Empty {
-		return nil, say.NotAPlayer(namer(tx), match)
-	}
-	if match.Clock.Live() && !r.Arrived.IsZero() {
-		// A live game counts from the server's receipt: the adapter's
-		// arrival, not the platform's timestamp (protocol.Request.Arrived).
-		r.Time = r.Arrived
-	}
-	if !match.Active() {
-		return nil, say.IsOver(match)
-	}
-	if asPlayer && !flow.ScoringCommand(r.Command) && !match.Side(me).Plays(r.User.ID) {
-		// A voter acts for the room only in the scoring; its moves,
-		// passes and resignation are voted.
-		return nil, say.VotesInstead(match, r.Command)
-	}
-	l, err := load(match)
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(l, me); err != nil {
-		return nil, say.PlayRefusal(namer(tx), l.Loaded, err)
-	}
-	c, err := b.commit(tx, l, r.Time)
-	if err != nil {
-		return nil, err
-	}
-	l.note = say.TurnsPassed(namer(tx), l.Match, c.Turns) // rengo.go
-	b.wakeEngine(fx, l)
-	return l, nil
 }
 
 // commit stores l after an operation at t (flow.Commit), logging a

@@ -80,7 +80,15 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	}
 	var cmd *Command
 	var btn *protocol.Button
-	if r.Action != "" {
+	if r.Act != nil {
+		// A click on the web board is an act, not a command line: it
+		// runs as the command that does it, with no words to parse.
+		c, ok := b.byName[r.Act.Name()]
+		if !ok {
+			return b.errorReply(b.unknownCommand(r.Act.Name())), then
+		}
+		cmd, r.Command, r.Args, r.Action = c, c.Name, nil, ""
+	} else if r.Action != "" {
 		x, c, err := b.decodeAction(r.Action)
 		if err != nil {
 			return b.errorReply(err), then
@@ -112,9 +120,12 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		// unread: the caller meant it for something.
 		return b.errorReply(say.TakesNoFile(cmd.Name, b.fileTakers())), then
 	}
-	args, err := protocol.ParseArgs(cmd.Decl(), &r)
-	if err != nil {
-		return b.errorReply(err), then
+	args := &protocol.Args{Game: r.Game}
+	if r.Act == nil {
+		var err error
+		if args, err = protocol.ParseArgs(cmd.Decl(), &r); err != nil {
+			return b.errorReply(err), then
+		}
 	}
 	if r.AskFirst && cmd.ask != nil && btn != nil {
 		// The first press of a button that asks first: the question,
@@ -151,7 +162,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 		b.sendClaimed(ctx, res.claim, res.claimed)
 		b.carryOut(ctx, res.Effects)
 	}
-	if r.Announce {
+	if r.Act != nil {
 		// The caller's surface shows its own state, not the reply's
 		// board: the room's copy (a notice) is drawn when it is sent.
 		rep.Draw = nil
@@ -165,7 +176,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 // claimNotices stores what a command's change leaves for others in the
 // change's transaction, as a timed job's messages are (deliver.Claim):
 // the reply posted in the game's room for a request that asks it
-// (Request.Announce: a web click), then the notices (a DM to the player
+// (Request.Act: a web click), then the notices (a DM to the player
 // to move). If this process dies before sending them, the claim expires
 // and a clock loop sends them, with the same keys, once. A private
 // notice (a personal link, a credential) is not stored: it is sent as it
@@ -173,7 +184,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error {
 	step := string(r.EventID)
 	var claimed, rest []protocol.Message
-	if rep := res.Reply; r.Announce && !rep.Error && !rep.Private && !rep.Duplicate {
+	if rep := res.Reply; r.Act != nil && !rep.Error && !rep.Private && !rep.Duplicate {
 		room := r.Room
 		if rep.Room != "" {
 			room = rep.Room

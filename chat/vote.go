@@ -1,17 +1,14 @@
 package chat
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/flow"
-	"github.com/gobotgo/gobot/game"
 )
 
 // Room-vote games (docs/vote.md). The room's seat is gobot.VoteSeat;
@@ -75,44 +72,8 @@ func (b *core) roomVoteLines(tx gobot.Tx, r *protocol.Request, mine []*gobot.Mat
 	return lines
 }
 
-// findVoteGame resolves the game a vote is for: "#7", or the room's one
-// active vote game.
-func findVoteGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID) (*gobot.Match, error) {
-	if id != 0 {
-		match, err := findGame(tx, b, r, id, false)
-		if err != nil {
-			return nil, err
-		}
-		if !match.Has(gobot.SideRoom) {
-			return nil, say.NotVoteGame(match)
-		}
-		return match, nil
-	}
-	games, err := flow.RoomVoteGames(tx, r.Room)
-	if err != nil {
-		return nil, err
-	}
-	switch len(games) {
-	case 0:
-		eng := "gnugo"
-		if names := b.engineNames(); len(names) > 0 {
-			eng = names[0]
-		}
-		return nil, say.NoVoteGame(eng)
-	case 1:
-		return games[0], nil
-	}
-	now := flow.RoomToMove(games)
-	if len(now) == 1 { // the one game at the room's turn
-		return now[0], nil
-	}
-	// Those at the room's turn first.
-	sort.SliceStable(games, func(i, j int) bool { return slices.Contains(now, games[i]) && !slices.Contains(now, games[j]) })
-	return nil, say.WhichVoteGame(games, r.Args)
-}
-
 func cmdVote(call *Call) (Result, error) {
-	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
+	a := call.Args
 	vote := flow.VoteFor{Resign: a.Choice["resign"] == "resign"}
 	switch {
 	case vote.Resign && len(a.Points) > 0:
@@ -122,35 +83,21 @@ func cmdVote(call *Call) (Result, error) {
 	case !vote.Resign:
 		vote.Point = a.Points[0]
 	}
-	match, err := findVoteGame(tx, b, r, a.Game)
+	o, err := call.bot.door(call, flow.CastVote{For: vote})
 	if err != nil {
 		return Result{}, err
 	}
-	if !match.Active() {
-		return Result{}, say.IsOver(match)
-	}
-	if match.Room != r.Room && !(match.Thread && match.Parent == r.Room) {
-		return Result{}, say.VoteElsewhere(match)
-	}
-	if match.ColorOf(r.User.ID) != game.Empty { // before the replay, as a refusal needs none
-		return Result{}, say.VoteRefused(&flow.Loaded{Match: match}, &flow.VoteRefused{Why: flow.VoterPlays})
-	}
-	l, err := flow.Load(match)
-	if err != nil {
+	return voted(call, o, o.Did.(flow.VoteCast))
+}
+
+// voted words a vote cast (o): typed, or a room member's click on the
+// board.
+func voted(call *Call, o *flow.Outcome, cast flow.VoteCast) (Result, error) {
+	r := call.Req
+	if err := call.bot.rememberUser(call.Tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
-	cast, err := flow.CastVote(l, r.User.ID, vote, r.Time)
-	if refused := (*flow.VoteRefused)(nil); errors.As(err, &refused) {
-		return Result{}, say.VoteRefused(l, refused)
-	} else if err != nil {
-		return Result{}, err
-	}
-	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
-		return Result{}, err
-	}
-	if err := tx.PutMatch(match); err != nil {
-		return Result{}, err
-	}
+	match := o.Game.Match
 	title, text := say.VoteCast(match, cast, r.User.ID, r.Time)
 	return reply(protocol.Reply{Game: match.ID, Title: title, Text: text}, Effects{})
 }

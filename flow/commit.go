@@ -28,7 +28,7 @@ func Commit(tx gobot.Tx, l *Loaded, e Engines, t time.Time) (c Committed, err er
 	c.Turns = PassAwayTurns(tx, l)
 	l.Match.Updated = t
 	e.Due(l, t)
-	return c, tx.PutMatch(l.Match)
+	return c, save(tx, l.Match)
 }
 
 // Due marks l's game due in the deadline index at t when an engine has

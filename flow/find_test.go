@@ -84,12 +84,10 @@ func TestFindAndCommit(t *testing.T) {
 			t.Errorf("two games here: %v", err)
 		}
 
-		if _, err := flow.Resign(l, game.Black, t0.Add(day)); err != nil {
-			t.Fatal(err)
-		}
-		c, err := flow.Commit(tx, l, flow.Engines{}, t0.Add(day))
-		if err != nil || c.Rated.Done || len(c.Turns.Away) != 0 {
-			t.Fatalf("Commit: %+v, %v", c, err)
+		// Alice resigns game #1 through the door: Act saves it.
+		o, err := flow.Act(tx, flow.Engines{}, flow.Actor{User: l.Match.Black, Room: "t:room", Time: t0.Add(day)}, 1, flow.Resign{})
+		if err != nil || o.Rated.Done || len(o.Turns.Away) != 0 || o.Did != (flow.Ended{Result: "W+R"}) {
+			t.Fatalf("Act: %+v, %v", o, err)
 		}
 		stored, err := tx.Match(1)
 		if err != nil || stored.Active() || !stored.Updated.Equal(t0.Add(day)) {

@@ -84,9 +84,9 @@ type Paused struct {
 	Left     time.Duration
 }
 
-// Pause is u's pause command, playing colour me, at t: it asks the other
+// pause is u's pause command, playing colour me, at t: it asks the other
 // side to pause, or accepts their ask and stops both clocks.
-func Pause(l *Loaded, me game.Color, u gobot.UserID, t time.Time) (Paused, error) {
+func pause(l *Loaded, me game.Color, u gobot.UserID, t time.Time) (Paused, error) {
 	m := l.Match
 	if err := Pausable(l); err != nil {
 		return Paused{}, err

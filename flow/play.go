@@ -96,10 +96,10 @@ type Played struct {
 	Over     bool
 }
 
-// Play plays colour c's stone at p at t (the turn checked: Turn), and
+// play plays colour c's stone at p at t (the turn checked: Turn), and
 // runs the clock. An occupied point or a move the rules refuse is an
 // IllegalMove.
-func Play(l *Loaded, c game.Color, p game.Point, t time.Time) (Played, error) {
+func play(l *Loaded, c game.Color, p game.Point, t time.Time) (Played, error) {
 	if l.G.At(p) != game.Empty {
 		return Played{}, IllegalMove{p, game.ErrOccupied}
 	}
@@ -134,8 +134,8 @@ type Passed struct {
 	Scoring bool
 }
 
-// Pass passes for colour c at t (the turn checked: Turn).
-func Pass(l *Loaded, c game.Color, t time.Time) (Passed, error) {
+// pass passes for colour c at t (the turn checked: Turn).
+func pass(l *Loaded, c game.Color, t time.Time) (Passed, error) {
 	if err := l.G.Play(c, game.Pass); err != nil {
 		return Passed{}, err
 	}
@@ -147,13 +147,13 @@ func Pass(l *Loaded, c game.Color, t time.Time) (Passed, error) {
 // Ended is a game ended by resignation or abort, with its result.
 type Ended struct{ Result string }
 
-// Resign resigns the game for colour c at t.
-func Resign(l *Loaded, c game.Color, t time.Time) (Ended, error) {
+// resign resigns the game for colour c at t.
+func resign(l *Loaded, c game.Color, t time.Time) (Ended, error) {
 	return stop(l, t, func() error { return l.G.Resign(c) })
 }
 
-// Abort aborts the game at t.
-func Abort(l *Loaded, t time.Time) (Ended, error) { return stop(l, t, l.G.Abort) }
+// abort aborts the game at t.
+func abort(l *Loaded, t time.Time) (Ended, error) { return stop(l, t, l.G.Abort) }
 
 func stop(l *Loaded, t time.Time, fn func() error) (Ended, error) {
 	if err := fn(); err != nil {
@@ -213,10 +213,10 @@ type Undone struct {
 	PlanOwner gobot.UserID
 }
 
-// Undo is u's undo command, playing colour me, at t: it asks to take back
+// undo is u's undo command, playing colour me, at t: it asks to take back
 // their side's last move, or answers the other side's request (refuse:
 // no; else yes, and the move is taken back and the clock restarts).
-func Undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (Undone, error) {
+func undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (Undone, error) {
 	m := l.Match
 	if l.G.Phase() == game.Over {
 		return Undone{}, game.ErrGameOver
@@ -296,9 +296,9 @@ type Marked struct {
 	Withdrew []game.Color
 }
 
-// MarkDead toggles the stones at words (points, like D4) dead or alive in
+// markStones toggles the stones at words (points, like D4) dead or alive in
 // the scoring.
-func MarkDead(l *Loaded, words []string) (Marked, error) {
+func markStones(l *Loaded, words []string) (Marked, error) {
 	if l.G.Phase() != game.Scoring {
 		return Marked{}, game.ErrNotScoring
 	}
@@ -338,8 +338,8 @@ func (e CountAccepted) Error() string { return e.Side.Name() + " already accepte
 // accepted and the game ended.
 type Accepted struct{ Over bool }
 
-// Accept accepts the count for colour me at t.
-func Accept(l *Loaded, me game.Color, t time.Time) (Accepted, error) {
+// accept accepts the count for colour me at t.
+func accept(l *Loaded, me game.Color, t time.Time) (Accepted, error) {
 	if l.G.Phase() != game.Scoring {
 		return Accepted{}, game.ErrNotScoring
 	}
@@ -364,9 +364,9 @@ type Resumed struct {
 	PauseLeft time.Duration
 }
 
-// Resume resumes play at t: from the scoring, or in a game being played
+// resume resumes play at t: from the scoring, or in a game being played
 // the live pause (ResumePause).
-func Resume(l *Loaded, t time.Time) (Resumed, error) {
+func resume(l *Loaded, t time.Time) (Resumed, error) {
 	if l.G.Phase() == game.Playing {
 		return ResumePause(l, t)
 	}

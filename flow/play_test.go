@@ -47,7 +47,7 @@ func TestPlay(t *testing.T) {
 	// X . .   3
 	// O X .   2 …  A1 has no liberty left.
 	l := newGame(t, "B1", "A1")
-	o, err := Play(l, game.Black, pt("A2"), start)
+	o, err := play(l, game.Black, pt("A2"), start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPlay(t *testing.T) {
 	if len(l.Match.MoveTimes) != 1 || l.G.At(pt("A1")) != game.Empty {
 		t.Errorf("the move is not recorded: %v, A1 %v", l.Match.MoveTimes, l.G.At(pt("A1")))
 	}
-	_, err = Play(l, game.White, pt("B1"), start)
+	_, err = play(l, game.White, pt("B1"), start)
 	var ill IllegalMove
 	if !errors.As(err, &ill) || ill.Point != pt("B1") || !errors.Is(err, game.ErrOccupied) {
 		t.Errorf("Play on B1 = %v, want occupied", err)
@@ -89,21 +89,21 @@ func TestTurn(t *testing.T) {
 
 func TestUndo(t *testing.T) {
 	l := newGame(t, "D4", "E5")
-	if _, err := Undo(l, game.Black, "t:alice", false, start); err != (NotYourMove{Last: game.White}) {
+	if _, err := undo(l, game.Black, "t:alice", false, start); err != (NotYourMove{Last: game.White}) {
 		t.Errorf("Black asks for White's move: %v", err)
 	}
-	if _, err := Undo(l, game.White, "t:bob", true, start); err != (NoUndoAsked{}) {
+	if _, err := undo(l, game.White, "t:bob", true, start); err != (NoUndoAsked{}) {
 		t.Errorf("refusing nothing: %v", err)
 	}
-	o, err := Undo(l, game.White, "t:bob", false, start)
+	o, err := undo(l, game.White, "t:bob", false, start)
 	if err != nil || o.Answer != UndoAsked || l.Match.UndoBy != "t:bob" {
 		t.Fatalf("ask = %+v, %v (UndoBy %q)", o, err, l.Match.UndoBy)
 	}
-	if _, err := Undo(l, game.White, "t:bob", false, start); err != (UndoWaiting{By: "t:bob", You: true, Side: game.White}) {
+	if _, err := undo(l, game.White, "t:bob", false, start); err != (UndoWaiting{By: "t:bob", You: true, Side: game.White}) {
 		t.Errorf("asking again: %v", err)
 	}
 	l.Match.Plan = &gobot.Plan{By: "t:alice"}
-	o, err = Undo(l, game.Black, "t:alice", false, start)
+	o, err = undo(l, game.Black, "t:alice", false, start)
 	want := Undone{Answer: UndoAgreed, Asked: "t:bob", Number: 2, Taken: game.Move{Color: game.White, Point: pt("E5")}, PlanOwner: "t:alice"}
 	if err != nil || o != want {
 		t.Errorf("agree = %+v, %v; want %+v", o, err, want)
@@ -112,55 +112,55 @@ func TestUndo(t *testing.T) {
 		t.Errorf("after the undo: %d moves, UndoBy %q, plan %v, undos %v", l.G.MoveCount(), l.Match.UndoBy, l.Match.Plan, l.Match.Undos)
 	}
 	l.Match.Engine = "gnugo"
-	if _, err := Undo(l, game.Black, "t:alice", false, start); err != (NoTakeBack{"gnugo"}) {
+	if _, err := undo(l, game.Black, "t:alice", false, start); err != (NoTakeBack{"gnugo"}) {
 		t.Errorf("against an engine: %v", err)
 	}
 }
 
 func TestMarkAndAccept(t *testing.T) {
 	l := newGame(t, "D4", "E5", "pass", "pass")
-	if _, err := Accept(l, game.White, start); err != nil {
+	if _, err := accept(l, game.White, start); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Accept(l, game.White, start); err != (CountAccepted{game.White}) {
+	if _, err := accept(l, game.White, start); err != (CountAccepted{game.White}) {
 		t.Errorf("accepting again: %v", err)
 	}
-	if _, err := MarkDead(l, []string{"D4", "A1"}); err != (NoStone{pt("A1")}) {
+	if _, err := markStones(l, []string{"D4", "A1"}); err != (NoStone{pt("A1")}) {
 		t.Errorf("marking A1: %v", err)
 	}
 	var notA NotAStone
-	if _, err := MarkDead(l, []string{"Z9"}); !errors.As(err, &notA) || notA.Word != "Z9" || !errors.Is(notA.Err, game.ErrOffBoard) {
+	if _, err := markStones(l, []string{"Z9"}); !errors.As(err, &notA) || notA.Word != "Z9" || !errors.Is(notA.Err, game.ErrOffBoard) {
 		t.Errorf("marking Z9: %v", err)
 	}
-	if _, err := MarkDead(l, []string{"pass"}); !errors.As(err, &notA) || notA.Word != "pass" || notA.Err != nil {
+	if _, err := markStones(l, []string{"pass"}); !errors.As(err, &notA) || notA.Word != "pass" || notA.Err != nil {
 		t.Errorf("marking pass: %v", err)
 	}
 	l = newGame(t, "D4", "E5", "pass", "pass")
-	if _, err := Accept(l, game.White, start); err != nil {
+	if _, err := accept(l, game.White, start); err != nil {
 		t.Fatal(err)
 	}
-	o, err := MarkDead(l, []string{"E5"})
+	o, err := markStones(l, []string{"E5"})
 	if err != nil || len(o.Toggled) != 1 || o.Toggled[0] != (Mark{pt("E5"), true}) || len(o.Withdrew) != 1 || o.Withdrew[0] != game.White {
 		t.Errorf("MarkDead E5 = %+v, %v", o, err)
 	}
-	if a, err := Accept(l, game.Black, start); err != nil || a.Over {
+	if a, err := accept(l, game.Black, start); err != nil || a.Over {
 		t.Errorf("Black accepts = %+v, %v", a, err)
 	}
-	if a, err := Accept(l, game.White, start); err != nil || !a.Over || l.Match.Active() {
+	if a, err := accept(l, game.White, start); err != nil || !a.Over || l.Match.Active() {
 		t.Errorf("White accepts = %+v, %v; finished %v", a, err, l.Match.Finished)
 	}
 }
 
 func TestPassAndResign(t *testing.T) {
 	l := newGame(t, "D4")
-	if o, err := Pass(l, game.White, start); err != nil || o.Scoring {
+	if o, err := pass(l, game.White, start); err != nil || o.Scoring {
 		t.Errorf("Pass = %+v, %v", o, err)
 	}
-	if o, err := Pass(l, game.Black, start); err != nil || !o.Scoring {
+	if o, err := pass(l, game.Black, start); err != nil || !o.Scoring {
 		t.Errorf("second pass = %+v, %v", o, err)
 	}
 	l = newGame(t, "D4")
-	if o, err := Resign(l, game.White, start); err != nil || o.Result != "B+R" || l.Match.Finished != start {
+	if o, err := resign(l, game.White, start); err != nil || o.Result != "B+R" || l.Match.Finished != start {
 		t.Errorf("Resign = %+v, %v", o, err)
 	}
 }
@@ -190,14 +190,14 @@ func TestFollowPlan(t *testing.T) {
 	if _, err := AddLine(l, "t:alice", line, start); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Play(l, game.White, pt("C3"), start); err != nil {
+	if _, err := play(l, game.White, pt("C3"), start); err != nil {
 		t.Fatal(err)
 	}
 	f := FollowPlan(l, game.White, pt("C3"), start)
 	if !f.Played || f.Reply != pt("C4") || l.G.At(pt("C4")) != game.Black || l.Match.Plan == nil {
 		t.Errorf("FollowPlan C3 = %+v, plan %v", f, l.Match.Plan)
 	}
-	if _, err := Play(l, game.White, pt("G7"), start); err != nil {
+	if _, err := play(l, game.White, pt("G7"), start); err != nil {
 		t.Fatal(err)
 	}
 	f = FollowPlan(l, game.White, pt("G7"), start)
@@ -212,27 +212,27 @@ func TestFollowPlan(t *testing.T) {
 func TestUndoRefusalEndsWithTheNextMove(t *testing.T) {
 	l := newGame(t, "E5", "C3")
 	save := func() { l.Match.Record = l.G.Record() }
-	if _, err := Undo(l, game.White, "t:bob", false, start); err != nil { // bob asks to take back C3
+	if _, err := undo(l, game.White, "t:bob", false, start); err != nil { // bob asks to take back C3
 		t.Fatal(err)
 	}
-	if _, err := Undo(l, game.Black, "t:alice", true, start); err != nil { // alice refuses
+	if _, err := undo(l, game.Black, "t:alice", true, start); err != nil { // alice refuses
 		t.Fatal(err)
 	}
 	save()
 	if r := l.Match.RefusedNow(); r == nil || r.Asked != "t:bob" {
 		t.Fatalf("right after the refusal: %+v", r)
 	}
-	if _, err := Play(l, game.Black, pt("D4"), start); err != nil {
+	if _, err := play(l, game.Black, pt("D4"), start); err != nil {
 		t.Fatal(err)
 	}
 	save()
 	if r := l.Match.RefusedNow(); r != nil {
 		t.Fatalf("after a move: %+v still stands", r)
 	}
-	if _, err := Undo(l, game.Black, "t:alice", false, start); err != nil { // alice asks to take back D4
+	if _, err := undo(l, game.Black, "t:alice", false, start); err != nil { // alice asks to take back D4
 		t.Fatal(err)
 	}
-	if o, err := Undo(l, game.White, "t:bob", false, start); err != nil || o.Answer != UndoAgreed {
+	if o, err := undo(l, game.White, "t:bob", false, start); err != nil || o.Answer != UndoAgreed {
 		t.Fatalf("bob agrees: %+v %v", o, err)
 	}
 	save()

@@ -287,7 +287,7 @@ func PassTurnNow(tx gobot.Tx, l *Loaded, u gobot.UserID, now time.Time) (TurnsPa
 		return TurnsPassed{}, nil
 	}
 	l.Match.Updated = now
-	return t, tx.PutMatch(l.Match)
+	return t, save(tx, l.Match)
 }
 
 // TeamTimedOut is the outcome of TeamTimeout: Late of team Color ran
@@ -326,7 +326,7 @@ func TeamTimeout(tx gobot.Tx, l *Loaded, now time.Time) (out TeamTimedOut, handl
 	match.SetClock(c, match.Clock.Start()) // the next player's turn starts afresh
 	StartClock(match, l.G, now)
 	match.Updated = now
-	return out, true, tx.PutMatch(match)
+	return out, true, save(tx, match)
 }
 
 // Presence splits a team into its players who are not on vacation and

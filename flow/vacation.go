@@ -285,7 +285,7 @@ func StopClocks(tx gobot.Tx, games []*Loaded, u gobot.UserID, now time.Time) ([]
 			continue
 		}
 		m.Updated = now
-		if err := tx.PutMatch(m); err != nil {
+		if err := save(tx, m); err != nil {
 			return nil, err
 		}
 		out[i].Clock = ClockStopped
@@ -345,7 +345,7 @@ func RestartClocks(tx gobot.Tx, games []*Loaded, u gobot.UserID, end, now time.T
 			out[i].Clock = ClockRestarted
 		}
 		m.Updated = now
-		if err := tx.PutMatch(m); err != nil {
+		if err := save(tx, m); err != nil {
 			return nil, err
 		}
 	}

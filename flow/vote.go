@@ -98,13 +98,13 @@ type VoteCast struct {
 	Closes   time.Time // when the window closes
 }
 
-// CastVote casts voter's vote in vote game l at t: the first vote of the
+// castBallot casts voter's vote in vote game l at t: the first vote of the
 // room's turn opens its window (stopping the room's clock with the time
 // it had), a later one is counted in it, and a voter's vote again
 // replaces their earlier one. A vote the room cannot cast now is a
 // *VoteRefused; a vote for a point is tried on a copy of the game, with
 // play's reasons (the game itself changes only when the window closes).
-func CastVote(l *Loaded, voter gobot.UserID, vote VoteFor, t time.Time) (VoteCast, error) {
+func castBallot(l *Loaded, voter gobot.UserID, vote VoteFor, t time.Time) (VoteCast, error) {
 	match, number := l.Match, l.G.MoveNumber()+1
 	refuse := func(why VoteRefusal) error { return &VoteRefused{Why: why, Move: number} }
 	switch {

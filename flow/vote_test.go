@@ -47,7 +47,7 @@ func cast(t *testing.T, l *Loaded, voter gobot.UserID, move string, at time.Time
 	if vote.Resign {
 		vote.Point = ""
 	}
-	c, err := CastVote(l, voter, vote, at)
+	c, err := castBallot(l, voter, vote, at)
 	if err != nil {
 		t.Fatalf("%s votes %s: %v", voter, move, err)
 	}
@@ -77,7 +77,7 @@ func TestCastVoteRefusals(t *testing.T) {
 		{"no point", nil, "t:ann", "here", VoteNotAPoint, "here"},
 	} {
 		l := roomGame(t, tc.moves...)
-		_, err := CastVote(l, tc.voter, VoteFor{Point: tc.vote}, t0)
+		_, err := castBallot(l, tc.voter, VoteFor{Point: tc.vote}, t0)
 		var r *VoteRefused
 		if !errors.As(err, &r) || r.Why != tc.why || r.Point != tc.point || r.Move != l.G.MoveNumber()+1 {
 			t.Errorf("%s: %v (%+v), want refusal %d at %q", tc.what, err, r, tc.why, tc.point)
@@ -96,7 +96,7 @@ func TestCastVoteKo(t *testing.T) {
 	// X O . O .   White's B2 took Black's C2
 	// . X O . .
 	l := roomGame(t, "B3", "C3", "A2", "D2", "B1", "C1", "C2", "B2")
-	_, err := CastVote(l, "t:ann", VoteFor{Point: "C2"}, t0)
+	_, err := castBallot(l, "t:ann", VoteFor{Point: "C2"}, t0)
 	var r *VoteRefused
 	if !errors.As(err, &r) || r.Why != VoteKo || r.Point != "C2" {
 		t.Errorf("retaking the ko: %v, want a ko refusal", err)
@@ -127,7 +127,7 @@ func TestCastVoteWindow(t *testing.T) {
 		t.Errorf("ballots %+v, voters %v", l.Match.Vote.Ballots, l.Match.Vote.Voters)
 	}
 	var r *VoteRefused
-	if _, err := CastVote(l, "t:cat", VoteFor{Point: "E5"}, t0.Add(time.Minute)); !errors.As(err, &r) || r.Why != VoteWindowClosed {
+	if _, err := castBallot(l, "t:cat", VoteFor{Point: "E5"}, t0.Add(time.Minute)); !errors.As(err, &r) || r.Why != VoteWindowClosed {
 		t.Errorf("a vote at the window's close: %v", err)
 	}
 }

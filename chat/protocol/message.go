@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -41,6 +42,16 @@ type Request struct {
 	// Action, when set, is the ID of a button the user pressed
 	// (Reply.Actions[i].ID); Command and Args are then ignored.
 	Action string
+	// Act, when set, is an act on game Game made on the web board (a
+	// click): the router takes it through the door into the game
+	// (flow.Act) as the command that does it, without command text;
+	// Command, Args and Action are then ignored. The board shows the
+	// actor no room, so the reply is posted in the game's room as well,
+	// as a typed act's is: stored with the change (a claim) and sent
+	// once, by another process or after a restart if this one dies
+	// first.
+	Act  flow.Action  `json:"-"`
+	Game gobot.GameID `json:"-"`
 	// AskFirst says the pressed button was one that asks first
 	// (Action.AskFirst) and this press is the first: the bot answers
 	// with its question, privately, and a button that acts (Resign game
@@ -74,12 +85,6 @@ type Request struct {
 	// Reply.Launch where that board shows the game. Only adapters with
 	// PrivateReplies set it.
 	CanLaunch bool
-	// Announce asks the bot to post the reply in the game's room too,
-	// for a surface that shows the caller no room (a click on the web
-	// board): the room sees the move as it sees a typed one. The
-	// announcement is stored with the change (a claim) and sent once,
-	// by another process or after a restart if this one dies first.
-	Announce bool
 	// File is the file the user attached to the command (an SGF to
 	// review: a Discord attachment option, a Matrix m.file whose caption
 	// is the command, a terminal line ending in "< PATH"), at most

@@ -72,7 +72,7 @@ func TestOnePointWording(t *testing.T) {
 		_, perr := game.ParsePoint(word, 9, 9)
 		want := protocol.PointError(word, 9, 9, perr)
 		play := BadPoint(word, g.Config(), perr)
-		_, derr := flow.MarkDead(scoring, []string{word})
+		derr := flow.NotAStone{Word: word, Err: perr} // what marking it in the scoring refuses
 		dead := PlayRefusal(names{}, scoring, derr)
 		fresh, _ := game.New(game.Config{Width: 9, Height: 9})
 		_, lerr := flow.CheckLine(fresh, game.White, []string{"C3", word})

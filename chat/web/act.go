@@ -13,6 +13,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/board"
 )
 
@@ -26,34 +27,31 @@ type answer struct {
 	State   *state `json:"state,omitempty"`
 }
 
-// commandOf returns the chat command line an action stands for.
-func commandOf(action, point string, id gobot.GameID) (string, []string, bool) {
-	g := fmt.Sprintf("#%d", id)
+// actionOf is the act a click stands for (flow.Act takes it as a
+// typed command's: a room member's move on a vote game's board is their
+// vote there); ok is false for no action of this page.
+func actionOf(action, point string) (flow.Action, bool) {
 	switch action {
 	case "play":
-		return "play", []string{point, g}, validPoint(point)
+		return flow.Move{Point: point}, validPoint(point)
 	case "dead":
-		return "dead", []string{point, g}, validPoint(point)
-	case "pass", "resign", "undo", "done", "resume", "pause":
-		return action, []string{g}, true
+		return flow.MarkDead{Points: []string{point}}, validPoint(point)
+	case "pass":
+		return flow.Move{Point: "pass"}, true
+	case "resign":
+		return flow.Resign{}, true
+	case "undo":
+		return flow.Undo{}, true
 	case "decline":
-		return "undo", []string{"no", g}, true
+		return flow.Undo{Refuse: true}, true
+	case "done":
+		return flow.Accept{}, true
+	case "resume":
+		return flow.Resume{}, true
+	case "pause":
+		return flow.Pause{}, true
 	}
-	return "", nil, false
-}
-
-// voteOf is the vote a room member's click stands for in a vote game:
-// play E5 is vote E5, pass and resign are vote pass and vote resign
-// (board.Voter); the scoring's clicks (dead, done, resume) are the
-// voters' own, and undo is refused as chat refuses it.
-func voteOf(cmd string, args []string) (string, []string) {
-	switch cmd {
-	case "play":
-		return "vote", args
-	case "pass", "resign":
-		return "vote", append([]string{cmd}, args...)
-	}
-	return cmd, args
+	return nil, false
 }
 
 // Members says whether a user is a member of a room now, as the room's
@@ -124,11 +122,12 @@ func validClientID(id string) bool {
 }
 
 // act takes one click: checks the session, its CSRF token and the
-// player's rate in the game, then runs the action through the bot's
-// router as the player's chat command, with the click's ID as the event
-// ID (a retried POST is applied once). A taken action is announced in
+// player's rate in the game, then hands the act to the bot (Request.Act:
+// the router takes it through the door into the game as a typed
+// command's), with the click's ID as the event ID (a retried POST is
+// applied once). A taken action is announced in
 // the game's room as a typed one is, through the claim the bot stores
-// with the move (Request.Announce): once, whatever crashes; a refusal
+// with the move (Request.Act): once, whatever crashes; a refusal
 // comes back with the chat's text.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.session(w, r)
@@ -165,7 +164,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	action, point, cid := r.PostForm.Get("action"), strings.ToUpper(r.PostForm.Get("point")), r.PostForm.Get("id")
-	cmd, args, ok := commandOf(action, point, p.Game)
+	act, ok := actionOf(action, point)
 	if !ok || !validClientID(cid) {
 		s.answer(w, http.StatusBadRequest, answer{Message: "That is not an action of this page; nothing was changed.", State: s.stamped(sn)})
 		return
@@ -175,18 +174,16 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			s.answer(w, code, answer{Message: msg, State: s.stamped(sn)})
 			return
 		}
-		cmd, args = voteOf(cmd, args) // the room moves by vote: play E5 is vote E5
 	}
 	view := sn.view
 	req := protocol.Request{
 		User:      protocol.User{ID: p.User, Name: view.Names[p.User]},
 		Room:      view.Room,
 		EventID:   gobot.EventID(fmt.Sprintf("web:%d:%s:%s", p.Game, p.User, cid)),
-		Command:   cmd,
-		Args:      args,
+		Act:       act,
+		Game:      p.Game,
 		Community: view.Community,
 		Platform:  s.platform(view.Room),
-		Announce:  true,
 	}
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
@@ -200,7 +197,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	// The page has its answer; the room's announcement (Request.Announce,
+	// The page has its answer; the room's announcement (Request.Act,
 	// claimed with the move), the DMs and the engine's turn follow, as
 	// after any command — apart from the request, so that a slow
 	// platform holds neither the page's connection nor its next click.
