@@ -127,6 +127,10 @@ func (g *Match) VacationStops() bool {
 	return g.Active() && g.Engine == "" && !g.NoVacation && g.Clock.Kind != NoClock && !g.Clock.Live() && s[0].Vacations() && s[1].Vacations()
 }
 
+// IsRoom reports whether u is the room's seat in a vote game (VoteSeat):
+// nobody to mention or to remind by name.
+func (u UserID) IsRoom() bool { return u == VoteSeat }
+
 // Opponent returns the other colour's side.
 func (s Side) Opponent() Side {
 	if s.Kind == NoSide {

@@ -95,7 +95,7 @@ func (b *core) storeTurn(tx gobot.Tx, l *loaded, over bool, now time.Time) error
 		}
 	}
 	b.engineDue(l, now)
-	return tx.PutMatch(l.Match)
+	return flow.Save(tx, l.Match)
 }
 
 // wakeEngine queues the engine's turn in game l, if it has one, for
@@ -126,7 +126,7 @@ func (b *Bot) startEngineTurn(id gobot.GameID) {
 // waits: its due item is still not a timeout.
 func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	match := item.Match
-	if match.Engine == "" && (b.eng.scorer == "" || match.Deadline.IsZero()) {
+	if !match.Has(gobot.SideEngine) && (b.eng.scorer == "" || match.Deadline.IsZero()) {
 		return false, false
 	}
 	l, err := load(match)
@@ -212,7 +212,7 @@ func askEngine(c *JobCall) (any, error) {
 		return nil, err // shutting down: the turn stays due for the next start
 	}
 	b.log.Warn("engine request failed", "game", snap.Match.ID, "engine", a.name, "err", err)
-	if snap.Match.Engine == "" || job == flow.JobPropose || job == flow.JobReview {
+	if !snap.Match.Has(gobot.SideEngine) || job == flow.JobPropose || job == flow.JobReview {
 		// Judging dead stones failed (final_status_list can take minutes
 		// on an open board): the built-in proposal stands, or the
 		// player's marking; the engine accepts it, so nothing loops.
@@ -264,7 +264,7 @@ func applyEngineAnswer(c *JobCall) (Done, error) {
 	}
 	if what := say.EngineTurn(turn, a.name, l.G.Config().Height, autoPass); what != "" {
 		by := EngineUser(a.name)
-		if l.Match.Engine == "" {
+		if !l.Match.Has(gobot.SideEngine) {
 			by = "" // a people's game: the proposal pings both
 		}
 		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.Match.Room, At: now, By: by}, what)
@@ -295,7 +295,7 @@ func engineFallback(c *JobCall, a *engineAnswer) (Done, error) {
 		return Done{}, err
 	}
 	var fx Effects
-	if match.Engine != "" {
+	if match.Has(gobot.SideEngine) {
 		rep := b.gameReplyAt(&fx, tx, cur, occasion{Room: match.Room, At: now, By: EngineUser(a.name)}, say.EngineFallback(a.name, a.err))
 		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
 	}

@@ -49,7 +49,7 @@ func endPause(c *JobCall) (Done, error) {
 	}
 	step := fmt.Sprintf("game %d pause %d ends", m.ID, m.Pause.Since.UnixNano())
 	flow.EndPause(m, now)
-	if err := tx.PutMatch(m); err != nil {
+	if err := flow.Save(tx, m); err != nil {
 		return Done{}, err
 	}
 	var fx Effects

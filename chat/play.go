@@ -21,7 +21,9 @@ func cmdPlay(call *Call) (Result, error) {
 }
 
 // cmdPass is a play of "pass".
-func cmdPass(call *Call) (Result, error) { return played(call, actionOf(call, flow.Move{Point: "pass"})) }
+func cmdPass(call *Call) (Result, error) {
+	return played(call, actionOf(call, flow.Move{Point: "pass"}))
+}
 
 // actionOf is the action a request stands for: a web click's own
 // (Request.Act), else the one the command's arguments make.

@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot/chat/deliver"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // The route of one command:
@@ -327,7 +328,7 @@ func (b *Bot) ThreadCreated(ctx context.Context, id gobot.GameID, room gobot.Roo
 			match.Parent = match.Room
 		}
 		match.Room, match.Thread = room, true
-		return tx.PutMatch(match)
+		return flow.Save(tx, match)
 	})
 }
 

@@ -74,7 +74,7 @@ func runClock(c *JobCall) (Done, error) {
 			return Done{}, err
 		}
 		what := say.RanOut(late) + say.TeamLost(namer(tx), match, o.Lost, flow.TeamPresence(tx, match, o.Lost))
-		if late == gobot.VoteSeat { // vote.go: the room's clock
+		if side.Kind == gobot.SideRoom { // vote.go: the room's clock
 			what = say.RoomTimeout(match, l.G)
 		}
 		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
@@ -90,7 +90,7 @@ func runClock(c *JobCall) (Done, error) {
 	if side.Rotates() { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
 		step += " to " + string(late)
 	}
-	if err := tx.PutMatch(match); err != nil {
+	if err := flow.Save(tx, match); err != nil {
 		return Done{}, err
 	}
 	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: say.GameName(id),

@@ -1,7 +1,7 @@
 package flow
 
 import (
-	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -233,6 +233,9 @@ func Act(tx gobot.Tx, e Engines, who Actor, id gobot.GameID, a Action) (*Outcome
 		return nil, err
 	}
 	if out.Did, err = apply(out, who, a); err != nil {
+		if _, ok := err.(Refusal); !ok { // the rules' own reasons (package game)
+			err = RuleRefusal{err}
+		}
 		return out, err
 	}
 	if out.Committed, err = Commit(tx, out.Game, e, out.At); err != nil {
@@ -313,7 +316,7 @@ func apply(out *Outcome, who Actor, a Action) (any, error) {
 	case Pause:
 		return pause(l, me, who.User, t)
 	}
-	return nil, errors.New("flow: unknown action")
+	return nil, fmt.Errorf("flow: %T is no action", a)
 }
 
 // castVote is a room member's vote in game id (0: the room's one vote
@@ -409,3 +412,49 @@ func plan(tx gobot.Tx, who Actor, id gobot.GameID, a Action) (*Outcome, error) {
 	}
 	return out, save(tx, match)
 }
+
+// Code names the refusal (Refusal).
+func (NotAPlayer) Code() string { return "not-a-player" }
+
+// Code names the refusal (Refusal).
+func (GameOver) Code() string { return "game-over" }
+
+// Code names the refusal (Refusal).
+func (VotesInstead) Code() string { return "votes-instead" }
+
+// Code names the refusal (Refusal).
+func (BadPoint) Code() string { return "bad-point" }
+
+// Code names the refusal (Refusal).
+func (NotVoteGame) Code() string { return "not-vote-game" }
+
+// Code names the refusal (Refusal).
+func (NoVoteGame) Code() string { return "no-vote-game" }
+
+// Code names the refusal (Refusal).
+func (WhichVoteGame) Code() string { return "which-vote-game" }
+
+// Code names the refusal (Refusal).
+func (VoteElsewhere) Code() string { return "vote-elsewhere" }
+
+// Code names the refusal (Refusal).
+func (AbortElsewhere) Code() string { return "abort-elsewhere" }
+
+// Refusal is what the door refuses: every refusal of flow implements it,
+// a code that names it (stable: "not-your-turn") and its data in its
+// fields, which chat words (chat/say) and a page or a test reads.
+// TestRefusals lists them all.
+type Refusal interface {
+	error
+	Code() string
+}
+
+// RuleRefusal is an act the rules refuse with one of package game's
+// reasons (Err: game.ErrScoring, game.ErrGameOver, game.ErrNothingUndo…).
+type RuleRefusal struct{ Err error }
+
+func (e RuleRefusal) Error() string { return e.Err.Error() }
+func (e RuleRefusal) Unwrap() error { return e.Err }
+
+// Code names the refusal (Refusal).
+func (RuleRefusal) Code() string { return "rules" }

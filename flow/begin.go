@@ -100,12 +100,20 @@ func ChallengeAccepted(c *gobot.Challenge, match *gobot.Match, by gobot.UserID, 
 }
 
 // Refusals of Acceptable and Answer, about the challenge they name.
-var (
-	ErrAnswered     = errors.New("flow: the challenge is answered") // no longer pending
-	ErrNotYours     = errors.New("flow: only the challenger cancels")
-	ErrOwnChallenge = errors.New("flow: a challenger declines their own challenge")
-	ErrNotForYou    = errors.New("flow: the challenge is for another player")
+const (
+	ErrAnswered     ChallengeRefusal = "the challenge is answered" // no longer pending
+	ErrNotYours     ChallengeRefusal = "only the challenger cancels"
+	ErrOwnChallenge ChallengeRefusal = "a challenger declines their own challenge"
+	ErrNotForYou    ChallengeRefusal = "the challenge is for another player"
 )
+
+// ChallengeRefusal is a refusal of an answer to a challenge (ErrAnswered…).
+type ChallengeRefusal string
+
+func (e ChallengeRefusal) Error() string { return "flow: " + string(e) }
+
+// Code names the refusal (Refusal).
+func (ChallengeRefusal) Code() string { return "challenge-refusal" }
 
 // Acceptable refuses by's accepting challenge c when it is not theirs
 // to accept: answered already, their own, or for another player.

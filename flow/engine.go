@@ -20,10 +20,7 @@ type EngineMove struct {
 
 // EngineColor is the engine's colour in match (Empty in people's games).
 func EngineColor(match *gobot.Match) game.Color {
-	if match.Engine == "" {
-		return game.Empty
-	}
-	return match.ColorOf(gobot.EngineUser(match.Engine))
+	return match.Find(gobot.SideEngine).Color
 }
 
 // EngineJob is what an engine has to do next in a game.

@@ -356,3 +356,24 @@ func gamesIn(games []*gobot.Match, room gobot.RoomID, dm bool) []*gobot.Match {
 	}
 	return in
 }
+
+// Code names the refusal (Refusal).
+func (NoChallenge) Code() string { return "no-challenge" }
+
+// Code names the refusal (Refusal).
+func (OwnChallengeWaits) Code() string { return "own-challenge-waits" }
+
+// Code names the refusal (Refusal).
+func (WhichChallenge) Code() string { return "which-challenge" }
+
+// Code names the refusal (Refusal).
+func (RoomMoves) Code() string { return "room-moves" }
+
+// Code names the refusal (Refusal).
+func (NoSuchGame) Code() string { return "no-such-game" }
+
+// Code names the refusal (Refusal).
+func (NoGameHere) Code() string { return "no-game-here" }
+
+// Code names the refusal (Refusal).
+func (WhichGame) Code() string { return "which-game" }

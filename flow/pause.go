@@ -69,7 +69,7 @@ func Pausable(l *Loaded) error {
 		return game.ErrGameOver
 	case !m.Clock.Live():
 		return refuse(PauseNotLive)
-	case m.Engine != "":
+	case m.Has(gobot.SideEngine):
 		return refuse(PauseEngine)
 	case m.Has(gobot.SideRoom):
 		return refuse(PauseRoom)
@@ -163,3 +163,18 @@ func EndPause(m *gobot.Match, now time.Time) bool {
 	m.Updated = now
 	return true
 }
+
+// Code names the refusal (Refusal).
+func (Unpausable) Code() string { return "unpausable" }
+
+// Code names the refusal (Refusal).
+func (AlreadyPaused) Code() string { return "already-paused" }
+
+// Code names the refusal (Refusal).
+func (PauseUsedUp) Code() string { return "pause-used-up" }
+
+// Code names the refusal (Refusal).
+func (PauseWaiting) Code() string { return "pause-waiting" }
+
+// Code names the refusal (Refusal).
+func (NotPaused) Code() string { return "not-paused" }

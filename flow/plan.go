@@ -48,7 +48,7 @@ func Plannable(match *gobot.Match, me game.Color) error {
 		return refuse(PlanNotPlayer)
 	case !match.Active():
 		return refuse(PlanOver)
-	case match.Engine != "":
+	case match.Has(gobot.SideEngine):
 		return refuse(PlanEngine)
 	case match.Has(gobot.SideRoom):
 		return refuse(PlanRoom)
@@ -236,3 +236,15 @@ func FollowPlan(l *Loaded, mover game.Color, their game.Point, t time.Time) Foll
 	f.Played, f.Captured, f.Scoring = true, l.G.Captures(me)-before, l.G.Phase() == game.Scoring
 	return f
 }
+
+// Code names the refusal (Refusal).
+func (Unplannable) Code() string { return "unplannable" }
+
+// Code names the refusal (Refusal).
+func (LineWord) Code() string { return "line-word" }
+
+// Code names the refusal (Refusal).
+func (LineMove) Code() string { return "line-move" }
+
+// Code names the refusal (Refusal).
+func (PlanTooBig) Code() string { return "plan-too-big" }

@@ -221,7 +221,7 @@ func undo(l *Loaded, me game.Color, u gobot.UserID, refuse bool, t time.Time) (U
 	if l.G.Phase() == game.Over {
 		return Undone{}, game.ErrGameOver
 	}
-	if m.Engine != "" {
+	if !m.Undoable() { // the sides' rule (gobot.Side.Undoes): an engine takes nothing back
 		return Undone{}, NoTakeBack{m.Engine}
 	}
 	asker := m.UndoBy
@@ -419,3 +419,36 @@ func Remind(match *gobot.Match, reminders []time.Duration, now time.Time) (r Rem
 	match.Reminded = k
 	return Reminder{K: k, Left: match.Deadline.Sub(now)}, true
 }
+
+// Code names the refusal (Refusal).
+func (NotYourTurn) Code() string { return "not-your-turn" }
+
+// Code names the refusal (Refusal).
+func (WhilePaused) Code() string { return "while-paused" }
+
+// Code names the refusal (Refusal).
+func (TooLate) Code() string { return "too-late" }
+
+// Code names the refusal (Refusal).
+func (IllegalMove) Code() string { return "illegal-move" }
+
+// Code names the refusal (Refusal).
+func (NoTakeBack) Code() string { return "no-take-back" }
+
+// Code names the refusal (Refusal).
+func (NoUndoAsked) Code() string { return "no-undo-asked" }
+
+// Code names the refusal (Refusal).
+func (UndoWaiting) Code() string { return "undo-waiting" }
+
+// Code names the refusal (Refusal).
+func (NotYourMove) Code() string { return "not-your-move" }
+
+// Code names the refusal (Refusal).
+func (NotAStone) Code() string { return "not-a-stone" }
+
+// Code names the refusal (Refusal).
+func (NoStone) Code() string { return "no-stone" }
+
+// Code names the refusal (Refusal).
+func (CountAccepted) Code() string { return "count-accepted" }

@@ -111,7 +111,7 @@ func TestUndo(t *testing.T) {
 	if l.G.MoveCount() != 1 || l.Match.UndoBy != "" || l.Match.Plan != nil || len(l.Match.Undos) != 1 {
 		t.Errorf("after the undo: %d moves, UndoBy %q, plan %v, undos %v", l.G.MoveCount(), l.Match.UndoBy, l.Match.Plan, l.Match.Undos)
 	}
-	l.Match.Engine = "gnugo"
+	l.Match.Engine, l.Match.White = "gnugo", gobot.EngineUser("gnugo") // an engine game: its seat is the engine's
 	if _, err := undo(l, game.Black, "t:alice", false, start); err != (NoTakeBack{"gnugo"}) {
 		t.Errorf("against an engine: %v", err)
 	}

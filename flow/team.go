@@ -251,7 +251,7 @@ func PassAwayTurns(tx gobot.Tx, l *Loaded) TurnsPassed {
 		return TurnsPassed{}
 	}
 	c := l.G.ToMove()
-	team := m.Teams.Team(c)
+	team := m.Side(c).Players
 	var away []gobot.UserID
 	for range team {
 		u := m.Side(c).ToMove()
@@ -339,7 +339,7 @@ func TeamPresence(tx gobot.Tx, match *gobot.Match, c game.Color) (p Presence) {
 	if !match.Side(c).Rotates() {
 		return p
 	}
-	for _, u := range match.Teams.Team(c) {
+	for _, u := range match.Side(c).Players {
 		if OnVacation(tx, u) {
 			p.Away = append(p.Away, u)
 		} else {
@@ -348,3 +348,12 @@ func TeamPresence(tx gobot.Tx, match *gobot.Match, c game.Color) (p Presence) {
 	}
 	return p
 }
+
+// Code names the refusal (Refusal).
+func (TeamsRefusal) Code() string { return "teams-refusal" }
+
+// Code names the refusal (Refusal).
+func (AnswerRefusal) Code() string { return "answer-refusal" }
+
+// Code names the refusal (Refusal).
+func (NotTeamTurn) Code() string { return "not-team-turn" }

@@ -274,7 +274,7 @@ func StopClocks(tx gobot.Tx, games []*Loaded, u gobot.UserID, now time.Time) ([]
 		}
 		if !PauseGame(l, u, now) {
 			switch {
-			case m.Clock.Kind == gobot.NoClock || m.Engine != "":
+			case m.Clock.Kind == gobot.NoClock || m.Has(gobot.SideEngine):
 			case m.NoVacation:
 				out[i].Clock = ClockNotStopped
 			case m.Clock.Live():
@@ -416,3 +416,6 @@ func VacationDue(v *gobot.Vacation, now time.Time) VacationStep {
 	}
 	return VacationWaits
 }
+
+// Code names the refusal (Refusal).
+func (VacationRefusal) Code() string { return "vacation-refusal" }

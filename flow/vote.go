@@ -407,3 +407,9 @@ func endVoteTurn(v *gobot.Vote) {
 	}
 	v.Ballots, v.Closes, v.Left = nil, time.Time{}, 0
 }
+
+// Code names the refusal (Refusal).
+func (VoteChallengeProblem) Code() string { return "vote-challenge-problem" }
+
+// Code names the refusal (Refusal).
+func (*VoteRefused) Code() string { return "vote-refused" }

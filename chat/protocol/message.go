@@ -277,7 +277,7 @@ func FormatText(text string, mention func(gobot.UserID) string) string {
 // room's seat in a vote game (gobot.VoteSeat) is nobody to mention: it
 // is written as the words "the room" on every platform.
 func Mention(u gobot.UserID) string {
-	if u == gobot.VoteSeat {
+	if u.IsRoom() {
 		return "the room"
 	}
 	return "<@" + string(u) + ">"

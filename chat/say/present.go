@@ -85,11 +85,11 @@ func toPlay(n Namer, match *gobot.Match, g *game.Game, left string) string {
 		side = TeamLabel(n, match, g.ToMove())
 	}
 	who := protocol.Mention(next)
-	if next == gobot.VoteSeat {
+	if next.IsRoom() {
 		who = "The room" // the line's first word
 	}
 	s := fmt.Sprintf("%s (%s) to play", who, side)
-	if left != "" && next.Platform() != gobot.EnginePlatform && (next != gobot.VoteSeat || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
+	if left != "" && next.Platform() != gobot.EnginePlatform && (!next.IsRoom() || !match.Vote.WindowOpen()) { // a window's end is no clock (vote.go)
 		s += " — " + left
 	}
 	if n := g.HandicapLeft(); n > 0 {

@@ -76,7 +76,7 @@ func Names(n Namer, us []gobot.UserID) string {
 
 // TeamLabel names colour c's team: "White: carol, dave".
 func TeamLabel(n Namer, match *gobot.Match, c game.Color) string {
-	return c.Name() + ": " + Names(n, match.Teams.Team(c))
+	return c.Name() + ": " + Names(n, match.Side(c).Players)
 }
 
 // Called names side s in a game's text: its player, or a team's
@@ -94,7 +94,7 @@ func SideName(n Namer, match *gobot.Match, c game.Color) string {
 	if !match.Side(c).Rotates() {
 		return protocol.Mention(match.Side(c).ToMove())
 	}
-	return fmt.Sprintf("%s (%s)", c.Name(), Names(n, match.Teams.Team(c)))
+	return fmt.Sprintf("%s (%s)", c.Name(), Names(n, match.Side(c).Players))
 }
 
 // Answerer names who may answer for colour c: its player, or in a team
@@ -104,7 +104,7 @@ func Answerer(match *gobot.Match, c game.Color) string {
 		return protocol.Mention(match.Side(c).ToMove())
 	}
 	var s []string
-	for _, u := range match.Teams.Team(c) {
+	for _, u := range match.Side(c).Players {
 		s = append(s, protocol.Mention(u))
 	}
 	or := strings.Join(s, " or ")
@@ -121,7 +121,7 @@ func ActsFor(n Namer, match *gobot.Match, c game.Color) string {
 	switch s := match.Side(c); {
 	case s.Rotates():
 		return " for " + SideName(n, match, c)
-	case s.ToMove() == gobot.VoteSeat:
+	case s.Kind == gobot.SideRoom:
 		return " for the room"
 	}
 	return ""

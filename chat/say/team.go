@@ -171,7 +171,7 @@ func TurnsPassed(n Namer, match *gobot.Match, t flow.TurnsPassed) string {
 	case len(t.Away) == 0:
 		return ""
 	case t.AllAway:
-		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), Names(n, match.Teams.Team(c)), protocol.Mention(t.To), c.Name())
+		return fmt.Sprintf("Every %s player (%s) is on vacation: the turn stays with %s and %s's clock runs on; the first of them back plays.", c.Name(), Names(n, match.Side(c).Players), protocol.Mention(t.To), c.Name())
 	}
 	verb := "is"
 	if len(t.Away) > 1 {
@@ -190,7 +190,7 @@ func TeamLost(n Namer, match *gobot.Match, c game.Color, p flow.Presence) string
 	if len(p.Away) > 0 && len(p.Present) > 0 {
 		return fmt.Sprintf(" Every %s player not on vacation (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, p.Present), c.Name())
 	}
-	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, match.Teams.Team(c)), c.Name())
+	return fmt.Sprintf(" Every %s player (%s) has run out of time in a row: %s loses on time.", c.Name(), Names(n, match.Side(c).Players), c.Name())
 }
 
 // Seat is who plays colour c, for the board's header: the player with
@@ -200,7 +200,7 @@ func Seat(n Namer, match *gobot.Match, g *game.Game, c game.Color) string {
 	if !match.Side(c).Rotates() {
 		return protocol.Mention(match.Side(c).ToMove()) + RankSuffix(match, c)
 	}
-	s := Names(n, match.Teams.Team(c))
+	s := Names(n, match.Side(c).Players)
 	if g.Phase() == game.Playing && g.ToMove() == c {
 		s += fmt.Sprintf(" · %s to play", n.Name(match.Side(c).ToMove()))
 	}
@@ -210,7 +210,7 @@ func Seat(n Namer, match *gobot.Match, g *game.Game, c game.Color) string {
 // TeamGamesLine begins `games`' line for team game l, played as me.
 func TeamGamesLine(n Namer, l *flow.Loaded, me game.Color) string {
 	cfg := l.G.Config()
-	return fmt.Sprintf("#%d team game, %s vs %s (%s, you are %s, move %d): ", l.Match.ID, Names(n, l.Match.Teams.Team(me)), Names(n, l.Match.Teams.Team(me.Opponent())),
+	return fmt.Sprintf("#%d team game, %s vs %s (%s, you are %s, move %d): ", l.Match.ID, Names(n, l.Match.Side(me).Players), Names(n, l.Match.Side(me.Opponent()).Players),
 		game.SizeString(cfg.Width, cfg.Height), me.Name(), l.G.MoveNumber())
 }
 
