@@ -20,6 +20,19 @@ var (
 	ErrUnavailable = errors.New("the database is unavailable")
 )
 
+// DueKind is what a game's Deadline means (Match.Due).
+type DueKind uint8
+
+const (
+	// DueUnknown: a game stored before the kind was kept; the runner
+	// works it out once from the game (flow.DueOf).
+	DueUnknown DueKind = iota
+	DueClock           // the player to move loses on time then (reminders before it)
+	DuePause           // a live game's pause ends then
+	DueVote            // the room's voting window closes then
+	DueEngine          // an engine has work in the game (due at once)
+)
+
 // Match is a game as gobot keeps it: game.Record holds the moves and
 // scoring state (package game's Game replays it); the rest is what the
 // bot needs around it: players, room, clock, result. How a store writes it is
@@ -44,9 +57,14 @@ type Match struct {
 	// SetClock read and write both as a ClockState.
 	Left [3]time.Duration
 	Over [3]Overtime
-	// Deadline is when the player to move loses on time; zero = none.
-	// Indexed while the game is active.
+	// Deadline is when the game's next timed work falls due; zero =
+	// none. Indexed while the game is active. What falls due then is Due.
 	Deadline time.Time
+	// Due is what Deadline means: the player to move's clock, a live
+	// pause's end, a vote window's close or an engine's work (now). The
+	// save path keeps it (flow's save); the runner hands the game to the
+	// job of that kind.
+	Due DueKind
 	// Reminded counts reminders already sent (or passed over) for the
 	// current turn, as an index into the configured leads, longest first.
 	Reminded int

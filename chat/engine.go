@@ -125,15 +125,7 @@ func (b *Bot) startEngineTurn(id gobot.GameID) {
 // one runs. With no engines set up (a restart without them) the turn
 // waits: its due item is still not a timeout.
 func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	match := item.Match
-	if !match.Has(gobot.SideEngine) && (b.eng.scorer == "" || match.Deadline.IsZero()) {
-		return false, false
-	}
-	l, err := load(match)
-	if err != nil {
-		return false, false
-	}
-	mine = b.engines().Job(l.Match, l.G) != flow.JobNone
+	mine = item.Due == gobot.DueEngine
 	return mine, mine
 }
 

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/gobotgo/gobot"
 	"time"
 
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -30,10 +31,10 @@ func cmdPause(call *Call) (Result, error) {
 	return reply(rep, fx)
 }
 
-// pauseDue takes a game whose clocks stand paused: it is due when the
-// game's pause time is spent (its Deadline while paused).
+// pauseDue takes a game whose deadline is its pause's end (Match.Due):
+// it is due when the game's pause time is spent.
 func pauseDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	return flow.PauseDue(item.Match, item.At, now)
+	return item.Due == gobot.DuePause, !now.Before(item.At)
 }
 
 // endPause restarts the clocks of a game whose pause time is spent, and

@@ -121,7 +121,7 @@ type dueIndex struct {
 	// engine's turn), not only at the next regular tick.
 	onTime bool
 	// upTo lists the items whose due time is before t, for Run's wake.
-	upTo func(tx gobot.Tx, t time.Time) ([]dueItem, error)
+	upTo func(b *core, tx gobot.Tx, t time.Time) ([]dueItem, error)
 }
 
 // dueItem is one record an index listed: a game, a player or a review.
@@ -132,16 +132,18 @@ type dueItem struct {
 	// platform is the one whose notifier delivers its messages (and
 	// whose lease fences its transaction).
 	platform string
-	// At is when it falls due (a game's Deadline).
-	At time.Time
+	// At is when it falls due (a game's Deadline); Due, for a game, what
+	// falls due then (Match.Due), which tells the job that takes it.
+	At  time.Time
+	Due gobot.DueKind
 	// Match, Player and Rev are the records as the index listed them.
 	Match  *gobot.Match
 	Player *gobot.Player
 	Rev    *gobot.Review
 }
 
-func gameItem(m *gobot.Match) dueItem {
-	return dueItem{Game: m.ID, platform: m.Room.Platform(), At: m.Deadline, Match: m}
+func gameItem(m *gobot.Match, e flow.Engines) dueItem {
+	return dueItem{Game: m.ID, platform: m.Room.Platform(), At: m.Deadline, Due: flow.DueOf(m, e), Match: m}
 }
 
 // byDeadline lists games by Match.Deadline: their clocks (reminders
@@ -153,17 +155,17 @@ var byDeadline = &dueIndex{
 		if len(b.cfg.Reminders) > 0 {
 			horizon = now.Add(b.cfg.Reminders[0] + 1) // DueGames is strict: a reminder due just now is due
 		}
-		return dueGames(tx, horizon)
+		return dueGames(b, tx, horizon)
 	},
 	onTime: true,
 	upTo:   dueGames,
 }
 
-func dueGames(tx gobot.Tx, before time.Time) ([]dueItem, error) {
+func dueGames(b *core, tx gobot.Tx, before time.Time) ([]dueItem, error) {
 	due, err := tx.DueGames(before, 0)
 	items := make([]dueItem, 0, len(due))
 	for _, m := range due {
-		items = append(items, gameItem(m))
+		items = append(items, gameItem(m, b.engines()))
 	}
 	return items, err
 }
@@ -277,7 +279,7 @@ func (b *Bot) nextDue(ctx context.Context, last time.Time, d time.Duration) (tim
 		var due []dueItem
 		if err := b.store.View(ctx, func(tx gobot.Tx) error {
 			var err error
-			due, err = ix.upTo(tx, now.Add(d))
+			due, err = ix.upTo(b.core, tx, now.Add(d))
 			return err
 		}); err != nil && len(due) == 0 {
 			continue

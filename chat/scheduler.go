@@ -40,7 +40,7 @@ func timeLeft(l *flow.Loaded, now time.Time) string {
 // a deadline within the longest reminder's lead: most need nothing yet,
 // and get no transaction.
 func clockDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	return true, flow.ClockDue(item.Match, b.cfg.Reminders, now)
+	return item.Due == gobot.DueClock, flow.ClockDue(item.Match, b.cfg.Reminders, now)
 }
 
 // runClock handles a game's clock at c.Now: a player whose time ran out

@@ -108,15 +108,7 @@ func voted(call *Call, o *flow.Outcome, cast flow.VoteCast) (Result, error) {
 // has come. The room's clock before its first vote is the clock job's,
 // as a player's.
 func voteWindowDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	match := item.Match
-	if !match.Vote.WindowOpen() {
-		return false, false
-	}
-	l, err := load(match)
-	if err != nil || !match.Find(gobot.SideRoom).Moves(l.G) {
-		return false, false
-	}
-	return true, !now.Before(match.Vote.Closes)
+	return item.Due == gobot.DueVote, !now.Before(item.At)
 }
 
 // closeVoteWindow closes a vote game's window if it is due: it counts

@@ -36,6 +36,8 @@ func Commit(tx gobot.Tx, l *Loaded, e Engines, t time.Time) (c Committed, err er
 // Called on every change to a game before it is stored.
 func (e Engines) Due(l *Loaded, t time.Time) {
 	if e.Job(l.Match, l.G) != JobNone {
-		l.Match.Deadline, l.Match.Reminded = t, 0
+		l.Match.Deadline, l.Match.Reminded, l.Match.Due = t, 0, gobot.DueEngine
+	} else if l.Match.Due == gobot.DueEngine {
+		l.Match.Due = gobot.DueUnknown // the engine's work is done: the save path says what is due
 	}
 }

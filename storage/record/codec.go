@@ -171,6 +171,7 @@ type gameRec struct {
 	OverWhite   *overRec       `json:"over_white,omitempty"`
 	Deadline    time.Time      `json:"deadline,omitzero"`
 	Reminded    int            `json:"reminded,omitempty"`
+	Due         uint8          `json:"due,omitempty"`
 	TurnTime    dur            `json:"turn_time,omitempty"`
 	UndoBy      string         `json:"undo_by,omitempty"`
 	Undos       []undoRec      `json:"undos,omitempty"`
@@ -523,7 +524,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
 		LeftBlack: dur(g.Left[game.Black]), LeftWhite: dur(g.Left[game.White]),
-		OverBlack: encodeOver(g.Over[game.Black]), OverWhite: encodeOver(g.Over[game.White]), Deadline: g.Deadline, Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
+		OverBlack: encodeOver(g.Over[game.Black]), OverWhite: encodeOver(g.Over[game.White]), Deadline: g.Deadline, Due: uint8(g.Due), Reminded: g.Reminded, TurnTime: dur(g.TurnTime),
 		UndoBy: string(g.UndoBy), Challenge: uint64(g.Challenge), Created: g.Created, Updated: g.Updated, Finished: g.Finished, Result: g.Result,
 		Rating: encodeGameRating(g.Rating), Engine: g.Engine, EngineLevel: g.EngineLevel, EngineDead: g.EngineDead,
 		NoVacation: g.NoVacation, PausedLeft: dur(g.PausedLeft), PausedAt: g.PausedAt, Vote: encodeVote(g.Vote), Pause: encodePause(g.Pause)}
@@ -590,7 +591,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 	var e errs
 	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
-		Deadline: rec.Deadline, Reminded: rec.Reminded, TurnTime: time.Duration(rec.TurnTime), UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
+		Deadline: rec.Deadline, Due: gobot.DueKind(rec.Due), Reminded: rec.Reminded, TurnTime: time.Duration(rec.TurnTime), UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
 		Engine: rec.Engine, EngineLevel: rec.EngineLevel, EngineDead: rec.EngineDead,
 		NoVacation: rec.NoVacation, PausedLeft: time.Duration(rec.PausedLeft), PausedAt: rec.PausedAt, Vote: decodeVote(rec.Vote), Pause: decodePause(rec.Pause)}
