@@ -77,26 +77,17 @@ func liveClocks(lc *board.Clocks) *clockView {
 }
 
 // reading is colour c's clock as the page first draws it (the page
-// counts on from there): the time left in the system's terms, and the
-// whole seconds left before the loss on time.
-func (v *clockView) reading(tc gobot.TimeControl, c string, now time.Time) (text string, seconds int64) {
-	sv := v.Black
-	if c == "white" {
-		sv = v.White
-	}
-	s := gobot.ClockState{Main: time.Duration(sv.Main) * time.Millisecond, Periods: sv.Periods, Stones: sv.Stones, Period: time.Duration(sv.Period) * time.Millisecond}
-	kind := tc
-	if tc.Kind == gobot.Simple { // counted like an absolute clock of PerMove
-		kind = gobot.TimeControl{Kind: gobot.Absolute, Main: tc.PerMove}
-	}
-	if v.Running == c {
-		s, _ = kind.Elapse(s, now.Sub(time.UnixMilli(v.Since)))
-	}
-	if v.Out == c {
+// counts on from there), read as every surface reads a live clock
+// (board.Clocks.At): the time left in the system's terms, and the whole
+// seconds left before the loss on time.
+func reading(lc *board.Clocks, c game.Color, now time.Time) (text string, seconds int64) {
+	s, ok := lc.At(c, now)
+	if !ok {
 		return "Time is up", 0
 	}
-	if v.Paused == c {
-		return kind.ShowClock(s) + " · paused", int64(kind.Budget(s) / time.Second)
+	tc := lc.Counted()
+	if c == lc.Paused {
+		return tc.ShowClock(s) + " · paused", int64(tc.Budget(s) / time.Second)
 	}
-	return kind.ShowClock(s), int64(kind.Budget(s) / time.Second)
+	return tc.ShowClock(s), int64(tc.Budget(s) / time.Second)
 }

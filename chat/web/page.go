@@ -205,7 +205,7 @@ func (s *Server) build(view *board.View) (*snapshot, error) {
 	for _, p := range view.Sides {
 		pl := player{Color: colorName(p.Color), Name: p.Name, Rank: p.Rank, Captures: p.Captures, ToMove: p.ToMove}
 		if v := sn.Clock; v != nil {
-			pl.Clock, pl.Seconds = v.reading(view.Live.Control, pl.Color, s.now())
+			pl.Clock, pl.Seconds = reading(view.Live, p.Color, s.now())
 			pl.Running, pl.Out, pl.Paused = v.Running == pl.Color, v.Out == pl.Color, v.Paused == pl.Color
 		}
 		sd.Players = append(sd.Players, pl)
