@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"fmt"
 	"github.com/gobotgo/gobot"
 	"time"
 
@@ -37,25 +36,3 @@ func pauseDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return item.Due == gobot.DuePause, !now.Before(item.At)
 }
 
-// endPause restarts the clocks of a game whose pause time is spent, and
-// says so in the room.
-func endPause(c *JobCall) (Done, error) {
-	b, tx, m, now := c.bot, c.Tx, c.Match, c.Now
-	if !m.Active() || !m.LivePaused() || now.Before(m.Deadline) {
-		return Done{}, nil
-	}
-	l, err := load(m)
-	if err != nil {
-		return Done{}, err
-	}
-	step := fmt.Sprintf("game %d pause %d ends", m.ID, m.Pause.Since.UnixNano())
-	flow.EndPause(m, now)
-	if err := flow.Save(tx, m); err != nil {
-		return Done{}, err
-	}
-	var fx Effects
-	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: m.Room, At: now}, say.PauseOver(m))
-	rep.Mentions = m.Side(l.G.ToMove()).Pinged()
-	fx.notify(protocol.Message{Room: m.Room, Reply: rep})
-	return done("pause ended", step, fx)
-}

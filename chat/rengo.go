@@ -2,10 +2,8 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/guide"
@@ -102,21 +100,3 @@ func declineTeam(call *Call) (res Result, ok bool, err error) {
 	return Result{Reply: protocol.Reply{Text: say.TeamDeclined(c, r.User.ID), Mentions: others}}, true, nil
 }
 
-// teamTimeout handles a team game's deadline passing at now
-// (flow.TeamTimeout): the turn goes to the next player of the team to
-// move, said in the room, unless every one of them has now timed out in
-// a row; then handled is false and the team loses on time as a player
-// would (runClock).
-func (b *core) teamTimeout(tx gobot.Tx, l *loaded, now time.Time) (d Done, handled bool, err error) {
-	step := fmt.Sprintf("game %d deadline %d team timeout", l.Match.ID, l.Match.Deadline.UnixNano()) // the deadline that passed
-	t, handled, err := flow.TeamTimeout(tx, l.Loaded, now)
-	if !handled || err != nil {
-		return Done{}, handled, err
-	}
-	l.note = say.TurnsPassed(namer(tx), l.Match, t.Turns)
-	var fx Effects
-	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: l.Match.Room, At: now}, say.TeamTimedOut(namer(tx), l.Match, t))
-	fx.notify(protocol.Message{Room: l.Match.Room, Reply: rep})
-	d, err = done("team timeout", step, fx)
-	return d, true, err
-}

@@ -79,17 +79,17 @@ func jobs() []*job {
 	return []*job{
 		// A live game's pause: its Deadline is the pause's end while
 		// it runs (pause.go).
-		{name: "pause", on: byDeadline, takes: pauseDue, run: endPause},
+		{name: "pause", on: byDeadline, takes: pauseDue, run: runDue},
 		// A vote game's open window is the room's turn: no timeout or
 		// reminder while it runs (vote.go).
-		{name: "voting window", on: byDeadline, takes: voteWindowDue, run: closeVoteWindow},
+		{name: "voting window", on: byDeadline, takes: voteWindowDue, run: runDue},
 		// An engine's work is due at once (engineDue): its "deadline" is
 		// no timeout (engine.go).
 		{name: "engine turn", on: byDeadline, takes: engineWorkDue, prepare: askEngine, run: applyEngineAnswer,
 			start: func(b *Bot, item dueItem) { b.startEngineTurn(item.Game) }, anywhere: true},
 		// Reminders, and the loss on time, or a team's turn passed on
 		// (scheduler.go, rengo.go).
-		{name: "clock", on: byDeadline, takes: clockDue, run: runClock},
+		{name: "clock", on: byDeadline, takes: clockDue, run: runDue},
 		// A vacation's reminder a day before its end, and its end
 		// (vacation.go).
 		{name: "vacation", on: byVacationEnd, takes: vacationDue, run: runVacation},

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -43,63 +42,64 @@ func clockDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return item.Due == gobot.DueClock, flow.ClockDue(item.Match, b.cfg.Reminders, now)
 }
 
-// runClock handles a game's clock at c.Now: a player whose time ran out
-// loses (in a team game the turn passes to the next teammate first:
-// teamTimeout), and a player whose reminder is due is reminded. Its
-// messages are named by the deadline and the reminder, so each is
-// decided and sent once.
-func runClock(c *JobCall) (Done, error) {
-	b, tx, match, now := c.bot, c.Tx, c.Match, c.Now
-	if !match.Active() || match.Deadline.IsZero() || match.LivePaused() { // paused since it was listed: the pause job's
-		return Done{}, nil
-	}
-	l, err := load(match)
-	if err != nil {
+// runDue does a game's due work at c.Now through flow.Due (the kind of
+// work is the game's, Match.Due: a clock's timeout or reminder, a live
+// pause's end, a vote window's close) and words what it did; its
+// messages are named by the step flow.Due names, so each is decided and
+// sent once.
+func runDue(c *JobCall) (Done, error) {
+	b, tx, now := c.bot, c.Tx, c.Now
+	o, err := flow.Due(tx, b.engines(), b.cfg.Reminders, c.Match, now)
+	if err != nil || o.Did == nil {
 		return Done{}, err
 	}
-	id := match.ID
+	b.logUnrated(c.Match.ID, o.Rated)
+	l := &loaded{Loaded: o.Game}
+	match := l.Match
 	var fx Effects
-	side := match.Side(l.G.ToMove())
-	late := side.ToMove()
-	if !now.Before(match.Deadline) {
-		// A team game: the turn passes to the next teammate (rengo.go).
-		if d, passed, err := b.teamTimeout(tx, l, now); passed || err != nil {
-			return d, err
+	if o.Wake {
+		fx.wake(match.ID)
+	}
+	announce := func(what string, mentions func(*protocol.Reply)) {
+		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
+		if mentions != nil {
+			mentions(&rep)
 		}
-		o, err := flow.Timeout(l.Loaded, now)
-		if err != nil {
-			return Done{}, err
-		}
-		if _, err := b.commit(tx, l, now); err != nil {
-			return Done{}, err
-		}
-		what := say.RanOut(late) + say.TeamLost(namer(tx), match, o.Lost, flow.TeamPresence(tx, match, o.Lost))
-		if side.Kind == gobot.SideRoom { // vote.go: the room's clock
+		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
+	}
+	switch did := o.Did.(type) {
+	case flow.TeamTimedOut: // rengo.go
+		l.note = say.TurnsPassed(namer(tx), match, did.Turns)
+		announce(say.TeamTimedOut(namer(tx), match, did), nil)
+		return done("team timeout", o.Step, fx)
+	case flow.TimedOut:
+		what := say.RanOut(o.Late) + say.TeamLost(namer(tx), match, did.Lost, o.Lost)
+		if match.Side(did.Lost).Kind == gobot.SideRoom { // vote.go: the room's clock
 			what = say.RoomTimeout(match, l.G)
 		}
-		rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
-		fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-		return done("timeout", fmt.Sprintf("game %d timeout", id), fx)
+		announce(what, nil)
+		return done("timeout", o.Step, fx)
+	case flow.Reminder:
+		side := match.Side(l.G.ToMove())
+		msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: match.ID, Title: say.GameName(match.ID),
+			Text: say.Remind(o.Late, match.ID, did.Left), Mentions: side.Pinged()}}
+		if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
+			msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, did.Left), nil
+		} else if playerIn(tx, o.Late).Notify == "dm" {
+			msg.To = o.Late
+		}
+		fx.notify(msg)
+		return done("reminder", o.Step, fx)
+	case flow.PauseEnded: // pause.go
+		announce(say.PauseOver(match), func(rep *protocol.Reply) { rep.Mentions = match.Side(l.G.ToMove()).Pinged() })
+		return done("pause ended", o.Step, fx)
+	case flow.VoteClosed: // vote.go
+		what := say.VoteClosed(match, did, timeLeft(l.Loaded, now))
+		if did.Played != "" && did.Played != "pass" {
+			what += autoPassText(l, did.MovesBefore)
+		}
+		announce(what, nil)
+		return done("window closed", o.Step, fx)
 	}
-	deadline := match.Deadline
-	rem, ok := flow.Remind(match, b.cfg.Reminders, now)
-	if !ok {
-		return Done{}, nil
-	}
-	step := fmt.Sprintf("game %d deadline %d reminder %d", id, deadline.UnixNano(), rem.K)
-	if side.Rotates() { // a turn passed on keeps its deadline: each player is reminded (rengo.go)
-		step += " to " + string(late)
-	}
-	if err := flow.Save(tx, match); err != nil {
-		return Done{}, err
-	}
-	msg := protocol.Message{Room: match.Room, Reply: protocol.Reply{Game: id, Title: say.GameName(id),
-		Text: say.Remind(late, id, rem.Left), Mentions: side.Pinged()}}
-	if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
-		msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, rem.Left), nil
-	} else if playerIn(tx, late).Notify == "dm" {
-		msg.To = late
-	}
-	fx.notify(msg)
-	return done("reminder", step, fx)
+	return Done{}, nil
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -111,41 +110,3 @@ func voteWindowDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return item.Due == gobot.DueVote, !now.Before(item.At)
 }
 
-// closeVoteWindow closes a vote game's window if it is due: it counts
-// the ballots, plays the move with the most votes (or resigns), and
-// says so in the room. A second process, or this one again, finds the
-// window closed (the turn moved on) and does nothing.
-func closeVoteWindow(c *JobCall) (Done, error) {
-	b, tx, match, now := c.bot, c.Tx, c.Match, c.Now
-	if !match.Active() || !match.Vote.WindowOpen() || now.Before(match.Vote.Closes) {
-		return Done{}, nil
-	}
-	l, err := load(match)
-	if err != nil {
-		return Done{}, err
-	}
-	if !match.Find(gobot.SideRoom).Moves(l.G) {
-		return Done{}, nil
-	}
-	// A window that stays open without a move closes again later, at
-	// the same move: its close time tells the two apart.
-	step := fmt.Sprintf("game %d vote at move %d resume %d closes %d", match.ID, l.G.MoveCount(), len(l.G.Record().Resumes), match.Vote.Closes.UnixNano())
-	closed, err := flow.CloseVote(l.Loaded, now)
-	if err != nil {
-		return Done{}, err
-	}
-	what := say.VoteClosed(match, closed, timeLeft(l.Loaded, now))
-	if closed.Played != "" && closed.Played != "pass" {
-		what += autoPassText(l, closed.MovesBefore)
-	}
-	if err := b.storeTurn(tx, l, false, now); err != nil { // engine.go
-		return Done{}, err
-	}
-	var fx Effects
-	if b.engines().Job(match, l.G) != flow.JobNone {
-		fx.wake(match.ID)
-	}
-	rep := b.gameReplyAt(&fx, tx, l, occasion{Room: match.Room, At: now}, what)
-	fx.notify(protocol.Message{Room: match.Room, Reply: rep})
-	return done("window closed", step, fx)
-}
