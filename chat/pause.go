@@ -35,4 +35,3 @@ func cmdPause(call *Call) (Result, error) {
 func pauseDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return item.Due == gobot.DuePause, !now.Before(item.At)
 }
-

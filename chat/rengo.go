@@ -99,4 +99,3 @@ func declineTeam(call *Call) (res Result, ok bool, err error) {
 	others := slices.DeleteFunc(c.Teams.Members(), func(u gobot.UserID) bool { return u == r.User.ID })
 	return Result{Reply: protocol.Reply{Text: say.TeamDeclined(c, r.User.ID), Mentions: others}}, true, nil
 }
-

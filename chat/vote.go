@@ -109,4 +109,3 @@ func voted(call *Call, o *flow.Outcome, cast flow.VoteCast) (Result, error) {
 func voteWindowDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return item.Due == gobot.DueVote, !now.Before(item.At)
 }
-
