@@ -29,6 +29,19 @@ const (
 	Draw // a jigo
 )
 
+// String is the outcome's mark in a results table: + - = ?.
+func (o Outcome) String() string {
+	switch o {
+	case Win:
+		return "+"
+	case Loss:
+		return "-"
+	case Draw:
+		return "="
+	}
+	return "?"
+}
+
 // RoundResult is a player's round as a results table shows it.
 type RoundResult struct {
 	Kind     RoundKind
@@ -49,7 +62,7 @@ type RoundResult struct {
 // scored: "0+" for a bye, "0=" for a McMahon round sat out, "0-"
 // otherwise.
 func (r RoundResult) String() string {
-	mark := [...]string{Pending: "?", Win: "+", Loss: "-", Draw: "="}[r.Outcome]
+	mark := r.Outcome.String()
 	if r.Kind != RoundPlayed {
 		return "0" + mark
 	}
@@ -61,6 +74,15 @@ func (r RoundResult) String() string {
 		colour = "w"
 	}
 	return strconv.Itoa(r.OpponentLine) + mark + sep + colour + strconv.Itoa(r.Handicap)
+}
+
+// FullName is the player's name as OpenGotha lists it: "Name FirstName",
+// or Name alone.
+func (p *Player) FullName() string {
+	if p.FirstName == "" {
+		return p.Name
+	}
+	return p.Name + " " + p.FirstName
 }
 
 // Line is a player's line in a results table: their standing, their
@@ -88,11 +110,7 @@ func (t *Tournament) Table(after int) ([]Line, error) {
 	out := make([]Line, len(st))
 	for i, s := range st {
 		p := &t.Players[players[s.Player]]
-		name := p.Name
-		if p.FirstName != "" {
-			name += " " + p.FirstName
-		}
-		out[i] = Line{Standing: s, Name: name, Rank: p.Rank, Rounds: make([]RoundResult, after+1)}
+		out[i] = Line{Standing: s, Name: p.FullName(), Rank: p.Rank, Rounds: make([]RoundResult, after+1)}
 		for r := range out[i].Rounds {
 			absent := RoundResult{Kind: RoundAbsent, Outcome: Loss}
 			if t.System == McMahon {
