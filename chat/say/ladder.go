@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/tournament"
@@ -18,35 +17,57 @@ func LadderTable(n Namer, l *tournament.Ladder, pg Paging) (string, error) {
 	if len(l.Rungs) == 0 {
 		return fmt.Sprintf("Nobody is on the ladder yet: %s puts you on the first rung.", Cmd("ladder join")), nil
 	}
-	// The rungs of those in open challenges, found in one pass.
-	rung := make(map[tournament.PlayerID]int, 2*len(l.Open))
-	for _, c := range l.Open {
-		rung[c.Challenger], rung[c.Defender] = 0, 0
-	}
-	for i, p := range l.Rungs {
-		if _, ok := rung[p]; ok {
-			rung[p] = i + 1
-		}
-	}
-	marks := make(map[tournament.PlayerID][]string, len(rung))
-	widest := 0
-	for _, c := range l.Open {
-		marks[c.Challenger] = append(marks[c.Challenger], "→ "+strconv.Itoa(rung[c.Defender]))
-		marks[c.Defender] = append(marks[c.Defender], "← "+strconv.Itoa(rung[c.Challenger]))
-	}
-	for _, m := range marks {
-		widest = max(widest, utf8.RuneCountInString(strings.Join(m, " ")))
-	}
 	head := []string{"rung", "name", "challenges"}
-	w := []int{max(len(head[0]), len(strconv.Itoa(len(l.Rungs)))), ladderNameWidth, max(len(head[2]), widest)}
-	tab := &table{head: head, n: len(l.Rungs), right: map[int]bool{0: true}, width: lineWidth(w),
-		row: func(i int, _ bool) []string {
-			p := l.Rungs[i]
-			return []string{strconv.Itoa(i + 1), cell(n.Name(userOf(p)), ladderNameWidth), strings.Join(marks[p], " ")}
-		}}
+	digits := len(strconv.Itoa(len(l.Rungs)))
+	w := []int{max(len(head[0]), digits), ladderNameWidth, max(len(head[2]), 5+2*digits)} // "→ 12 ← 15"
+	tab := &table{head: head, n: len(l.Rungs), right: map[int]bool{0: true}, width: lineWidth(w)}
+	// Only the page's rows are made, so only its players' challenges are
+	// looked up: the marks are filled when the page's range is known.
+	var marks map[tournament.PlayerID]string
+	tab.prepare = func(lo, hi int) { marks = ladderMarks(l, lo, hi) }
+	tab.row = func(i int, _ bool) []string {
+		p := l.Rungs[i]
+		return []string{strconv.Itoa(i + 1), cell(n.Name(userOf(p)), ladderNameWidth), marks[p]}
+	}
 	notes := fmt.Sprintf("%d player%s; a player may challenge up to %d place%s above. → 3: has challenged rung 3; ← 7: challenged by rung 7.",
 		len(l.Rungs), Plural(len(l.Rungs)), l.Range, Plural(l.Range))
 	return tab.page(pg, notes)
+}
+
+// ladderMarks writes the open challenges of the players on rungs lo+1
+// to hi: "→ 3" for a challenge to rung 3, "← 7" for one from rung 7.
+func ladderMarks(l *tournament.Ladder, lo, hi int) map[tournament.PlayerID]string {
+	on := make(map[tournament.PlayerID]bool, hi-lo)
+	for _, p := range l.Rungs[lo:hi] {
+		on[p] = true
+	}
+	// The challenges that concern the page, and the rungs they need.
+	var mine []tournament.LadderChallenge
+	need := map[tournament.PlayerID]int{}
+	for _, c := range l.Open {
+		if on[c.Challenger] || on[c.Defender] {
+			mine = append(mine, c)
+			need[c.Challenger], need[c.Defender] = 0, 0
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	for i, p := range l.Rungs {
+		if _, ok := need[p]; ok {
+			need[p] = i + 1
+		}
+	}
+	gives, gets := map[tournament.PlayerID]string{}, map[tournament.PlayerID]string{}
+	for _, c := range mine {
+		gives[c.Challenger] = "→ " + strconv.Itoa(need[c.Defender])
+		gets[c.Defender] = "← " + strconv.Itoa(need[c.Challenger])
+	}
+	marks := make(map[tournament.PlayerID]string, len(on))
+	for p := range on {
+		marks[p] = strings.TrimSpace(gives[p] + " " + gets[p])
+	}
+	return marks
 }
 
 // ladderNameWidth is how much of a name the ladder shows.

@@ -226,6 +226,8 @@ type table struct {
 	row   func(i int, first bool) []string // first: the row opens its page
 	right map[int]bool
 	width int // the most characters a row takes, its line break included
+	// prepare, if set, is told the rows of the page about to be made.
+	prepare func(lo, hi int)
 }
 
 // rowsTable is a table of rows made already.
@@ -277,19 +279,28 @@ func (t *table) line(b *strings.Builder, w []int, r []string) {
 	b.WriteByte('\n')
 }
 
+// perPage is how many rows a page holds within TableBudget, with its
+// notes and the line naming the next page's command.
+func (t *table) perPage(notes, command string) int {
+	more := len(fmt.Sprintf("Lines %d–%d of %d; ", t.n, t.n, t.n)) + len(Cmd(command+" page=0000")) + len(" shows the next.")
+	fixed := len("```\n") + t.width + len("```\n") + utf8.RuneCountInString(notes) + 1 + more
+	return max(1, (TableBudget-fixed)/t.width)
+}
+
 // page writes page pg of the table in a code block, the notes under it,
 // and, when there are more pages, which lines it shows and the command
 // for the next.
 func (t *table) page(pg Paging, notes string) (string, error) {
-	more := len(fmt.Sprintf("Lines %d–%d of %d; ", t.n, t.n, t.n)) + len(Cmd(pg.Command+" page=0000")) + len(" shows the next.")
-	fixed := len("```\n") + t.width + len("```\n") + utf8.RuneCountInString(notes) + 1 + more
-	per := max(1, (TableBudget-fixed)/t.width)
+	per := t.perPage(notes, pg.Command)
 	pages := max(1, (t.n+per-1)/per)
 	p := max(pg.Page, 1)
 	if p > pages {
 		return "", Refusef("There %s %d page%s; page %d is past the end.", map[bool]string{true: "is", false: "are"}[pages == 1], pages, Plural(pages), p)
 	}
 	lo, hi := (p-1)*per, min(p*per, t.n)
+	if t.prepare != nil {
+		t.prepare(lo, hi)
+	}
 	rows := make([][]string, 0, hi-lo)
 	for i := lo; i < hi; i++ {
 		rows = append(rows, t.row(i, i == lo))

@@ -165,6 +165,15 @@ func TestTablePages(t *testing.T) {
 		if len(rows) != tc.lines {
 			t.Errorf("%s: %d rows on the pages, want %d", tc.name, len(rows), tc.lines)
 		}
+		if tc.name == "ladder" {
+			// discord:1300 (rung 301) has challenged discord:1298 (rung 299).
+			for i, r := range rows {
+				want := map[int]string{298: "← 301", 300: "→ 299"}[i]
+				if got := strings.Join(strings.Fields(r)[4:], " "); got != want {
+					t.Errorf("ladder rung %d: %q, marks %q, want %q", i+1, r, got, want)
+				}
+			}
+		}
 		// In order: the rows' first cells count up (the standings' places
 		// never go down; the boards and rungs are 1, 2, 3, …).
 		prev := 0
