@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/tournament"
@@ -127,6 +128,24 @@ func (f *tableFaces) face(bold bool, points float64) (font.Face, error) {
 	}
 	f.regular[points] = x
 	return x, nil
+}
+
+// draw writes s on img with its left edge, centre or right edge (ax 0,
+// ½, 1) at x and its middle at y, as gg's DrawStringAnchored(s, x, y, ax,
+// 0.35) places it. It draws each glyph's mask straight onto img, where gg
+// resamples every glyph through an affine transform, several times
+// slower.
+func (f *tableFaces) draw(img *image.RGBA, s string, bold bool, points float64, col color.Color, x, y, ax float64) error {
+	face, err := f.face(bold, points)
+	if err != nil {
+		return err
+	}
+	d := font.Drawer{Dst: img, Src: image.NewUniform(col), Face: face}
+	w := float64(d.MeasureString(s) >> 6)
+	h := float64(face.Metrics().Height) / 64
+	d.Dot = fixed.P(int(math.Round(x-ax*w)), int(math.Round(y+0.35*h)))
+	d.DrawString(s)
+	return nil
 }
 
 // tcell is one cell of a table image: text, or a round.
@@ -387,15 +406,9 @@ func (ti *tableImage) draw(themeName string) (*image.RGBA, error) {
 	dc := gg.NewContext(W, H)
 	dc.SetColor(tc.rowA)
 	dc.Clear()
+	img := dc.Image().(*image.RGBA)
 	text := func(s string, bold bool, points float64, col color.Color, x, y, ax float64) error {
-		f, err := faces.face(bold, points)
-		if err != nil {
-			return err
-		}
-		dc.SetFontFace(f)
-		dc.SetColor(col)
-		dc.DrawStringAnchored(s, x, y, ax, 0.35)
-		return nil
+		return faces.draw(img, s, bold, points, col, x, y, ax)
 	}
 	// Title band.
 	dc.SetColor(tc.band)
@@ -426,7 +439,6 @@ func (ti *tableImage) draw(themeName string) (*image.RGBA, error) {
 		x += c.w
 	}
 	y += tabHeadH
-	img := dc.Image().(*image.RGBA)
 	for i, r := range ti.rows {
 		ground := tc.rowA
 		if i%2 == 1 {
@@ -493,14 +505,7 @@ func drawRound(dc *gg.Context, img *image.RGBA, faces *tableFaces, th *Theme, tc
 		dc.Fill()
 	}
 	put := func(s string, bold bool, points float64, col color.Color, px, ax float64) error {
-		f, err := faces.face(bold, points)
-		if err != nil {
-			return err
-		}
-		dc.SetFontFace(f)
-		dc.SetColor(col)
-		dc.DrawStringAnchored(s, px, mid, ax, 0.35)
-		return nil
+		return faces.draw(img, s, bold, points, col, px, mid, ax)
 	}
 	if r.Kind != tournament.RoundPlayed {
 		word := map[tournament.RoundKind]string{tournament.RoundBye: "bye", tournament.RoundAbsent: "absent", tournament.RoundUnpaired: "—"}[r.Kind]
