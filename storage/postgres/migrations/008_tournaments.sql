@@ -3,14 +3,15 @@
 -- serve the lists (RoomTournaments, DueTournaments and the ladders'),
 -- and the games tables say which tournament or ladder holds each of the
 -- bot's games (TournamentOfGame, LadderOfGame): a game belongs to one of
--- each kind at most.
+-- each kind at most. Records are bytea, as games' are (the codec's bytes
+-- exactly; jsonb would refuse a NUL in a name).
 CREATE TABLE tournaments (
     id       bigint      PRIMARY KEY,
     version  bigint      NOT NULL,
     room     text        NOT NULL,
     active   boolean     NOT NULL,
     due      timestamptz,
-    record   jsonb       NOT NULL
+    record   bytea       NOT NULL
 );
 CREATE INDEX tournaments_room ON tournaments (room, id);
 CREATE INDEX tournaments_due ON tournaments (due, id) WHERE due IS NOT NULL;
@@ -26,7 +27,7 @@ CREATE TABLE ladders (
     room     text        NOT NULL,
     active   boolean     NOT NULL,
     due      timestamptz,
-    record   jsonb       NOT NULL
+    record   bytea       NOT NULL
 );
 CREATE INDEX ladders_room ON ladders (room, id);
 CREATE INDEX ladders_due ON ladders (due, id) WHERE due IS NOT NULL;
