@@ -14,7 +14,7 @@ import (
 
 var tt0 = time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 
-func testTournament(t *testing.T) *gobot.Tournament {
+func testTournament(t testing.TB) *gobot.Tournament {
 	t.Helper()
 	rules, err := game.Preset("japanese")
 	if err != nil {
@@ -198,4 +198,51 @@ func TestLadderBounds(t *testing.T) {
 	if _, err := EncodeLadder(l); !errors.Is(err, gobot.ErrTooLarge) {
 		t.Errorf("a log over the bound: %v, want ErrTooLarge", err)
 	}
+}
+
+// FuzzDecodeTournament: any bytes decode cleanly (or not at all), and a
+// tournament decoded encodes and reads back the same.
+func FuzzDecodeTournament(f *testing.F) {
+	raw, err := EncodeTournament(testTournament(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := DecodeTournament(raw)
+		if err != nil {
+			return
+		}
+		again, err := EncodeTournament(v)
+		if err != nil {
+			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
+		}
+		v2, err := DecodeTournament(again)
+		if err != nil || !reflect.DeepEqual(v, v2) {
+			t.Fatalf("round trip of %s:\n%s\n%+v\n%+v (%v)", raw, again, v, v2, err)
+		}
+	})
+}
+
+// FuzzDecodeLadder is FuzzDecodeTournament for ladders.
+func FuzzDecodeLadder(f *testing.F) {
+	raw, err := EncodeLadder(testLadder())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := DecodeLadder(raw)
+		if err != nil {
+			return
+		}
+		again, err := EncodeLadder(v)
+		if err != nil {
+			t.Fatalf("decoded %s but cannot encode it: %v", raw, err)
+		}
+		v2, err := DecodeLadder(again)
+		if err != nil || !reflect.DeepEqual(v, v2) {
+			t.Fatalf("round trip of %s:\n%s\n%+v\n%+v (%v)", raw, again, v, v2, err)
+		}
+	})
 }
