@@ -189,48 +189,48 @@ func putEvent[T any](tx *Tx, k eventKind[T], v *T) error {
 	}
 	b := tx.b(k.records)
 	ver := k.version(v)
-	insert := k.id(v) == 0
-	if _, err := k.encode(v); err != nil { // refused before anything changes
-		return err
-	}
+	id, version := k.id(v), *ver+1
 	var old *T
-	if !insert {
+	if id == 0 {
+		id, version = b.Sequence()+1, 1 // NextSequence's, taken once it is stored
+	} else {
 		var err error
-		if old, err = getEvent(tx, k, k.id(v)); err != nil {
+		if old, err = getEvent(tx, k, id); err != nil {
 			return err // gone, or damaged: repair quarantines it
 		}
 		if *k.version(old) != *ver {
-			return fmt.Errorf("%s %d (version %d, stored %d): %w", k.name, k.id(v), *ver, *k.version(old), gobot.ErrConflict)
+			return fmt.Errorf("%s %d (version %d, stored %d): %w", k.name, id, *ver, *k.version(old), gobot.ErrConflict)
 		}
 	}
 	// A game another record of the kind holds stays its.
 	for _, g := range k.gameIDs(v) {
-		if owner := tx.b(k.games).Get(idKey(uint64(g))); len(owner) == 8 && binary.BigEndian.Uint64(owner) != k.id(v) {
+		if owner := tx.b(k.games).Get(idKey(uint64(g))); len(owner) == 8 && binary.BigEndian.Uint64(owner) != id {
 			return fmt.Errorf("game #%d: %w (%s %d)", g, gobot.ErrGameTaken, k.name, binary.BigEndian.Uint64(owner))
 		}
 	}
-	if old != nil {
+	// Encoded once, as it will be stored; refused (nothing changed, no
+	// number spent) when it cannot be.
+	wasID, wasVersion := k.id(v), *ver
+	k.setID(v, id)
+	*ver = version
+	raw, err := k.encode(v)
+	if err != nil {
+		k.setID(v, wasID)
+		*ver = wasVersion
+		return err
+	}
+	if old == nil {
+		if _, err := b.NextSequence(); err != nil {
+			return err
+		}
+	} else {
 		for _, key := range eventKeys(k, old) {
 			if err := tx.b(key.bucket).Delete(key.key); err != nil {
 				return err
 			}
 		}
 	}
-	if insert {
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		k.setID(v, seq)
-		*ver = 0
-	}
-	*ver++
-	raw, err := k.encode(v)
-	if err != nil {
-		*ver--
-		return err
-	}
-	if err := b.Put(idKey(k.id(v)), raw); err != nil {
+	if err := b.Put(idKey(id), raw); err != nil {
 		return err
 	}
 	for _, key := range eventKeys(k, v) {
