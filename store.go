@@ -146,13 +146,50 @@ type Tx interface {
 	DueReviews(before time.Time, limit int) ([]*Review, error)
 	// DeleteReview drops review id (nothing when there is none).
 	DeleteReview(id ReviewID) error
+
+	// Tournament returns tournament id.
+	Tournament(id TournamentID) (*Tournament, error)
+	// PutTournament inserts (ID 0: the next tournament number, from 1;
+	// Version 1) or updates a tournament; an update must carry the
+	// Version it read, else ErrConflict (ErrNotFound when it is gone),
+	// and Version is then bumped (also on t). A tournament that fails
+	// its Check is refused (ErrTooLarge, ErrBadEvent); one holding a
+	// game another tournament holds is ErrGameTaken. The indexes follow
+	// the record (room, its games, Due).
+	PutTournament(t *Tournament) error
+	// RoomTournaments returns the tournaments whose Room is r (only those
+	// not Ended if activeOnly), by ID.
+	RoomTournaments(r RoomID, activeOnly bool) ([]*Tournament, error)
+	// TournamentOfGame returns the tournament one of whose rounds holds
+	// game g (ErrNotFound if none).
+	TournamentOfGame(g GameID) (*Tournament, error)
+	// DueTournaments returns the tournaments whose Due is set and before
+	// t, earliest first (ties by ID), at most limit (0 = all).
+	DueTournaments(before time.Time, limit int) ([]*Tournament, error)
+
+	// Ladder returns ladder id.
+	Ladder(id LadderID) (*Ladder, error)
+	// PutLadder inserts (ID 0: the next ladder number, from 1) or
+	// updates a ladder as PutTournament does a tournament.
+	PutLadder(l *Ladder) error
+	// RoomLadders returns the ladders whose Room is r (only open ones if
+	// activeOnly), by ID.
+	RoomLadders(r RoomID, activeOnly bool) ([]*Ladder, error)
+	// LadderOfGame returns the ladder holding game g in an open challenge
+	// or its log (ErrNotFound if none).
+	LadderOfGame(g GameID) (*Ladder, error)
+	// DueLadders returns the ladders whose Due is set and before t,
+	// earliest first (ties by ID), at most limit (0 = all).
+	DueLadders(before time.Time, limit int) ([]*Ladder, error)
 }
 
 // DamagedError is what a list method returns beside the records it could
 // read: the IDs of those it could not. errors.Is(err, ErrCorrupt) holds.
 type DamagedError struct {
-	Games      []GameID
-	Challenges []ChallengeID
+	Games       []GameID
+	Challenges  []ChallengeID
+	Tournaments []TournamentID
+	Ladders     []LadderID
 	// Err joins the error of each damaged record.
 	Err error
 }
@@ -164,6 +201,12 @@ func (e *DamagedError) Error() string {
 	}
 	for _, id := range e.Challenges {
 		ids = append(ids, fmt.Sprintf("challenge #%d", id))
+	}
+	for _, id := range e.Tournaments {
+		ids = append(ids, fmt.Sprintf("tournament %d", id))
+	}
+	for _, id := range e.Ladders {
+		ids = append(ids, fmt.Sprintf("ladder %d", id))
 	}
 	msg := "damaged records: " + strings.Join(ids, ", ")
 	if e.Err != nil {

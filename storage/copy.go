@@ -133,6 +133,12 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 				}
 			}
 		}
+		if err := exportEvents(tx, tournaments, &bad, func(t *gobot.Tournament) error { return fn(storecopy.Item{Tournament: t}) }); err != nil {
+			return err
+		}
+		if err := exportEvents(tx, ladders, &bad, func(l *gobot.Ladder) error { return fn(storecopy.Item{Ladder: l}) }); err != nil {
+			return err
+		}
 		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
@@ -154,10 +160,47 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 	if err != nil {
 		return err
 	}
-	if len(bad.Games)+len(bad.Challenges) > 0 {
+	if len(bad.Games)+len(bad.Challenges)+len(bad.Tournaments)+len(bad.Ladders) > 0 {
 		return &bad
 	}
 	return nil
+}
+
+// exportEvents calls fn for each of k's records in ID order; damaged ones
+// are skipped and named in bad, as games are.
+func exportEvents[T any](tx *Tx, k eventKind[T], bad *gobot.DamagedError, fn func(*T) error) error {
+	b := tx.b(k.records)
+	if b == nil {
+		return nil
+	}
+	var ids []uint64
+	b.ForEach(func(key, _ []byte) error {
+		if len(key) == 8 {
+			ids = append(ids, binary.BigEndian.Uint64(key))
+		}
+		return nil
+	})
+	for _, id := range ids {
+		v, err := getEvent(tx, k, id)
+		if err != nil {
+			k.addDamaged(bad, id)
+			bad.Err = errors.Join(bad.Err, err)
+			continue
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importEvent stores v under its own number, with its counter past it.
+func importEvent[T any](tx *Tx, k eventKind[T], v T) error {
+	if err := tx.buckets(k.records, k.rooms, k.due, k.games); err != nil {
+		return err
+	}
+	id := k.id(&v)
+	return tx.insertWithID(k.records, id, func() error { k.setID(&v, 0); *k.version(&v) = 0; return putEvent(tx, k, &v) })
 }
 
 // Count counts the records of each kind in the file (storecopy.Source
@@ -169,6 +212,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 			storecopy.Games: bGames, storecopy.Challenges: bChallenges, storecopy.Players: bPlayers,
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
 			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks, storecopy.Reviews: bReviews,
+			storecopy.Tournaments: bTournaments, storecopy.Ladders: bLadders,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -213,6 +257,10 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				}
 			case it.Link != nil:
 				err = tx.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
+			case it.Tournament != nil:
+				err = importEvent(tx, tournaments, *it.Tournament)
+			case it.Ladder != nil:
+				err = importEvent(tx, ladders, *it.Ladder)
 			}
 			if err != nil {
 				return err

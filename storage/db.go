@@ -150,7 +150,14 @@ func (db *DB) Check() error {
 		for err := range btx.Check() {
 			errs = append(errs, err)
 		}
-		if err := (&Tx{btx}).checkIndexes(); err != nil {
+		tx := &Tx{btx}
+		if err := tx.checkIndexes(); err != nil {
+			errs = append(errs, err)
+		}
+		if err := checkEvents(tx, tournaments); err != nil {
+			errs = append(errs, err)
+		}
+		if err := checkEvents(tx, ladders); err != nil {
 			errs = append(errs, err)
 		}
 		return errors.Join(errs...)

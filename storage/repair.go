@@ -18,7 +18,7 @@ var bQuarantine = []byte("quarantine")
 
 // Damage is a record that cannot be read.
 type Damage struct {
-	Kind string // "game", "challenge", "player", "room"
+	Kind string // "game", "challenge", "player", "room", "tournament", "ladder"
 	Key  string // "7" for game #7, the user or room ID otherwise
 	Err  error
 }
@@ -32,8 +32,11 @@ func (d Damage) String() string { return d.Ref() + ": " + d.Err.Error() }
 func (db *DB) Damaged(ctx context.Context) ([]Damage, error) {
 	var out []Damage
 	err := db.view(ctx, func(tx *Tx) error {
-		for _, kind := range []string{"game", "challenge", "player", "room"} {
+		for _, kind := range []string{"game", "challenge", "player", "room", "tournament", "ladder"} {
 			bucket, _ := kindBucket(kind)
+			if tx.b(bucket) == nil {
+				continue // made on first use
+			}
 			err := tx.b(bucket).ForEach(func(k, _ []byte) error {
 				key := recordKey(kind, k)
 				if err := tx.read(kind, key); errors.Is(err, gobot.ErrCorrupt) {
@@ -65,7 +68,8 @@ func (db *DB) Quarantined(ctx context.Context) ([]string, error) {
 }
 
 // Quarantine takes the damaged record ref ("game:7", "#7",
-// "challenge:3", "player:discord:1", "room:discord:5") out of play: its
+// "challenge:3", "tournament:2", "ladder:1", "player:discord:1",
+// "room:discord:5") out of play: its
 // raw bytes move to the quarantine bucket and it is deleted with its
 // index entries, so lists stop reporting it. A record that reads fine
 // is refused (ErrNotDamaged); so is one that does not exist
@@ -89,16 +93,19 @@ func (db *DB) Quarantine(ctx context.Context, ref string) (Damage, error) {
 		d.Err = rerr
 		bucket, _ := kindBucket(kind)
 		raw := tx.b(bucket).Get(storeKey(kind, key))
+		id, _ := strconv.ParseUint(key, 10, 64)
 		if err := tx.b(bQuarantine).Put([]byte(kind+"\x00"+key), append([]byte(nil), raw...)); err != nil {
 			return err
 		}
 		switch kind {
 		case "game":
-			id, _ := strconv.ParseUint(key, 10, 64)
 			return tx.DeleteGame(gobot.GameID(id))
 		case "challenge":
-			id, _ := strconv.ParseUint(key, 10, 64)
 			return tx.DeleteChallenge(gobot.ChallengeID(id))
+		case "tournament":
+			return deleteEvent(tx, tournaments, id)
+		case "ladder":
+			return deleteEvent(tx, ladders, id)
 		case "player":
 			if err := tx.unindexVacation(gobot.UserID(key)); err != nil {
 				return err
@@ -122,20 +129,29 @@ func kindBucket(kind string) ([]byte, bool) {
 		return bPlayers, true
 	case "room":
 		return bRooms, true
+	case "tournament":
+		return bTournaments, true
+	case "ladder":
+		return bLadders, true
 	}
 	return nil, false
 }
 
+// numbered reports whether a kind's records are keyed by number.
+func numbered(kind string) bool {
+	return kind == "game" || kind == "challenge" || kind == "tournament" || kind == "ladder"
+}
+
 // recordKey is the operator's key of a stored key.
 func recordKey(kind string, k []byte) string {
-	if (kind == "game" || kind == "challenge") && len(k) == 8 {
+	if numbered(kind) && len(k) == 8 {
 		return strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
 	}
 	return string(k)
 }
 
 func storeKey(kind, key string) []byte {
-	if kind == "game" || kind == "challenge" {
+	if numbered(kind) {
 		id, _ := strconv.ParseUint(key, 10, 64)
 		return idKey(id)
 	}
@@ -156,6 +172,13 @@ func (tx *Tx) read(kind, key string) error {
 		_, err = tx.Player(gobot.UserID(key))
 	case "room":
 		_, err = tx.Room(gobot.RoomID(key))
+	case "tournament", "ladder":
+		id, _ := strconv.ParseUint(key, 10, 64)
+		if kind == "tournament" {
+			_, err = tx.Tournament(gobot.TournamentID(id))
+		} else {
+			_, err = tx.Ladder(gobot.LadderID(id))
+		}
 	}
 	return err
 }
@@ -166,9 +189,9 @@ func parseRef(ref string) (kind, key string, err error) {
 	}
 	kind, key, ok := strings.Cut(ref, ":")
 	if _, known := kindBucket(kind); !ok || !known || key == "" {
-		return "", "", fmt.Errorf("%q: name a record like game:7, challenge:3, player:discord:1 or room:discord:5", clip(ref))
+		return "", "", fmt.Errorf("%q: name a record like game:7, challenge:3, tournament:2, ladder:1, player:discord:1 or room:discord:5", clip(ref))
 	}
-	if kind == "game" || kind == "challenge" {
+	if numbered(kind) {
 		if id, err := strconv.ParseUint(key, 10, 64); err != nil || id == 0 {
 			return "", "", fmt.Errorf("%q: a %s is numbered from 1, like %s:7", clip(ref), kind, kind)
 		}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/storetest"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -104,4 +106,79 @@ func TestQuarantineDamagedRecords(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A damaged tournament or ladder is listed and quarantined like a game:
+// out of the lists with its index entries (db.Check, in mustOpen's
+// cleanup, finds none left), its game free for another.
+func TestQuarantineDamagedEvents(t *testing.T) {
+	db := mustOpen(t)
+	ctx := context.Background()
+	if d, err := db.Damaged(ctx); err != nil || len(d) != 0 {
+		t.Fatalf("a file without tournaments: %v, %v", d, err)
+	}
+	err := db.Update(ctx, func(tx gobot.Tx) error {
+		for i := range 2 {
+			tm := storetest.NewTournament("t:room", "t:ann")
+			tm.Played[0].Matches, tm.Due = []gobot.GameID{gobot.GameID(5 + i)}, t0
+			if err := tx.PutTournament(tm); err != nil {
+				return err
+			}
+			l := storetest.NewLadder("t:room", "t:ann")
+			l.Challenges[0].Game = gobot.GameID(5 + i)
+			if err := tx.PutLadder(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.bolt.Update(func(btx *bolt.Tx) error {
+		btx.Bucket(bTournaments).Put(idKey(1), []byte(`{"v":4,"id":1,"state":"paused"}`))
+		return btx.Bucket(bLadders).Put(idKey(2), []byte(`garbage`))
+	})
+	d, err := db.Damaged(ctx)
+	var refs []string
+	for _, x := range d {
+		refs = append(refs, x.Ref())
+	}
+	if err != nil || strings.Join(refs, " ") != "tournament:1 ladder:2" {
+		t.Fatalf("damaged: %v (%v)", refs, err)
+	}
+	if _, err := db.Quarantine(ctx, "tournament:2"); !errors.Is(err, ErrNotDamaged) {
+		t.Errorf("quarantine a healthy tournament: %v", err)
+	}
+	if _, err := db.Quarantine(ctx, "ladder:0"); err == nil || !strings.Contains(err.Error(), "numbered from 1") {
+		t.Errorf("quarantine ladder 0: %v", err)
+	}
+	for _, ref := range []string{"tournament:1", "ladder:2"} {
+		if _, err := db.Quarantine(ctx, ref); err != nil {
+			t.Fatalf("quarantine %s: %v", ref, err)
+		}
+	}
+	if q, err := db.Quarantined(ctx); err != nil || strings.Join(q, " ") != "ladder:2 tournament:1" {
+		t.Errorf("quarantined: %v, %v", q, err)
+	}
+	err = db.Update(ctx, func(tx gobot.Tx) error {
+		if ts, err := tx.DueTournaments(t0.Add(time.Hour), 0); err != nil || len(ts) != 1 || ts[0].ID != 2 {
+			t.Errorf("due tournaments after quarantine: %v, %v", ts, err)
+		}
+		if _, err := tx.TournamentOfGame(5); !errors.Is(err, gobot.ErrNotFound) {
+			t.Errorf("game #5 after its tournament's quarantine: %v", err)
+		}
+		tm := storetest.NewTournament("t:room", "t:bob")
+		tm.Played[0].Matches = []gobot.GameID{5}
+		if err := tx.PutTournament(tm); err != nil {
+			t.Errorf("game #5 taken again: %v", err)
+		}
+		if _, err := tx.LadderOfGame(6); !errors.Is(err, gobot.ErrNotFound) {
+			t.Errorf("game #6 after its ladder's quarantine: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -24,6 +24,12 @@ func (d damageable) DamageChallenge(id gobot.ChallengeID) error {
 	return d.damage(bChallenges, uint64(id))
 }
 
+func (d damageable) DamageTournament(id gobot.TournamentID) error {
+	return d.damage(bTournaments, uint64(id))
+}
+
+func (d damageable) DamageLadder(id gobot.LadderID) error { return d.damage(bLadders, uint64(id)) }
+
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) gobot.Store { return damageable{mustOpen(t)} })
 }

@@ -68,10 +68,13 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"LinkGenerations", testLinkGenerations}, // link.go
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
-		{"VoteGames", testVoteGames}, // vote.go
-		{"Plan", testPlan},           // conditional moves (plan.go)
-		{"Reviews", testReviews},     // review.go
-		{"LivePause", testLivePause}, // a live game's pause (pause.go)
+		{"VoteGames", testVoteGames},         // vote.go
+		{"Plan", testPlan},                   // conditional moves (plan.go)
+		{"Reviews", testReviews},             // review.go
+		{"LivePause", testLivePause},         // a live game's pause (pause.go)
+		{"Tournaments", testTournaments},     // tournament.go
+		{"Ladders", testLadders},             // tournament.go
+		{"DamagedEvents", testDamagedEvents}, // tournament.go
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -20,7 +20,7 @@ func cmdRepair(args []string, stdout, stderr io.Writer) error {
 	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
 	cfgPath := fs.String("config", "", "config file naming the database")
 	list := fs.Bool("list", false, "list damaged and quarantined records")
-	quarantine := fs.String("quarantine", "", "move the damaged record `REF` (game:7, #7, challenge:3, player:ID, room:ID) to quarantine")
+	quarantine := fs.String("quarantine", "", "move the damaged record `REF` (game:7, #7, challenge:3, tournament:2, ladder:1, player:ID, room:ID) to quarantine")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gobotgo/gobot"
@@ -156,6 +157,12 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		if err := exportEvents(ctx, ptx, tournaments, &bad.d, func(v *gobot.Tournament) error { return fn(storecopy.Item{Tournament: v}) }); err != nil {
+			return err
+		}
+		if err := exportEvents(ctx, ptx, ladders, &bad.d, func(v *gobot.Ladder) error { return fn(storecopy.Item{Ladder: v}) }); err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -184,17 +191,19 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [11]int64
+	var n [13]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
 		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
-		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations), (SELECT count(*) FROM reviews)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10])
+		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations), (SELECT count(*) FROM reviews),
+		(SELECT count(*) FROM tournaments), (SELECT count(*) FROM ladders)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10], &n[11], &n[12])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
-		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links, storecopy.Reviews} {
+		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links, storecopy.Reviews,
+		storecopy.Tournaments, storecopy.Ladders} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -233,6 +242,10 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.insertWithID("reviews", uint64(r.ID), func() error { r.ID, r.Version = 0, 0; return t.PutReview(&r) })
 			case it.Link != nil:
 				err = t.PutLinkGeneration(it.Link.Game, it.Link.User, it.Link.Gen)
+			case it.Tournament != nil:
+				err = importEvent(t, tournaments, *it.Tournament)
+			case it.Ladder != nil:
+				err = importEvent(t, ladders, *it.Ladder)
 			}
 			if err != nil {
 				return err
@@ -260,4 +273,37 @@ func (t *tx) insertWithID(table string, id uint64, put func() error) error {
 	}
 	_, err := t.tx.Exec(t.ctx, "UPDATE counters SET value = greatest($2::bigint, $3::bigint) WHERE name = $1", table, old, int64(id))
 	return err
+}
+
+// exportEvents calls fn for each of k's records in ID order; damaged ones
+// are skipped and named in bad, as games are.
+func exportEvents[T any](ctx context.Context, ptx pgx.Tx, k eventKind[T], bad *gobot.DamagedError, fn func(*T) error) error {
+	r, err := ptx.Query(ctx, "SELECT id, record FROM "+k.table+" ORDER BY id")
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for r.Next() {
+		var id int64
+		var raw []byte
+		if err := r.Scan(&id, &raw); err != nil {
+			return err
+		}
+		v, err := decodeEvent(k, uint64(id), raw)
+		if err != nil {
+			k.addDamaged(bad, uint64(id))
+			bad.Err = errors.Join(bad.Err, err)
+			continue
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return r.Err()
+}
+
+// importEvent stores v under its own number, with its counter past it.
+func importEvent[T any](t *tx, k eventKind[T], v T) error {
+	id := k.id(&v)
+	return t.insertWithID(k.table, id, func() error { k.setID(&v, 0); *k.version(&v) = 0; return putEvent(t, k, &v) })
 }

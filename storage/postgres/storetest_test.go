@@ -23,6 +23,12 @@ func (d damageable) DamageChallenge(id gobot.ChallengeID) error {
 	return d.damage("challenges", int64(id))
 }
 
+func (d damageable) DamageTournament(id gobot.TournamentID) error {
+	return d.damage("tournaments", int64(id))
+}
+
+func (d damageable) DamageLadder(id gobot.LadderID) error { return d.damage("ladders", int64(id)) }
+
 // The same conformance suite as the bbolt store, unchanged.
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) gobot.Store {

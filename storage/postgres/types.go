@@ -69,7 +69,7 @@ func (d *damaged) challenge(id gobot.ChallengeID, err error) {
 }
 
 func (d *damaged) err() error {
-	if len(d.d.Games)+len(d.d.Challenges) == 0 {
+	if len(d.d.Games)+len(d.d.Challenges)+len(d.d.Tournaments)+len(d.d.Ladders) == 0 {
 		return nil
 	}
 	e := d.d

@@ -1,8 +1,9 @@
 // Package storecopy moves a whole gobot installation from one store to
 // another (bbolt to PostgreSQL and back): every kind of record the store
 // holds (Kinds: games, challenges, players, rooms, ratings, owed replies,
-// claimed messages, adapter state values, remembered event IDs, reviews), keeping game and challenge
-// numbers so that references like "#7" still work, and checks the copy by
+// claimed messages, adapter state values, remembered event IDs, reviews,
+// tournaments, ladders), keeping game, challenge, review, tournament and
+// ladder numbers so that references like "#7" still work, and checks the copy by
 // counting each kind on both sides.
 package storecopy
 
@@ -32,27 +33,31 @@ const (
 	Events
 	Links
 	Reviews
+	Tournaments
+	Ladders
 	numKinds
 )
 
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews, Tournaments, Ladders}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
-	Games:      {"game", "games"},
-	Challenges: {"challenge", "challenges"},
-	Players:    {"player", "players"},
-	Rooms:      {"room", "rooms"},
-	Ratings:    {"rating", "ratings"},
-	Outbox:     {"reply not yet delivered", "replies not yet delivered"},
-	Claims:     {"notice being sent", "notices being sent"},
-	States:     {"saved platform setting", "saved platform settings"},
-	Events:     {"handled chat event", "handled chat events"},
-	Links:      {"web link generation", "web link generations"},
-	Reviews:    {"review", "reviews"},
+	Games:       {"game", "games"},
+	Challenges:  {"challenge", "challenges"},
+	Players:     {"player", "players"},
+	Rooms:       {"room", "rooms"},
+	Ratings:     {"rating", "ratings"},
+	Outbox:      {"reply not yet delivered", "replies not yet delivered"},
+	Claims:      {"notice being sent", "notices being sent"},
+	States:      {"saved platform setting", "saved platform settings"},
+	Events:      {"handled chat event", "handled chat events"},
+	Links:       {"web link generation", "web link generations"},
+	Reviews:     {"review", "reviews"},
+	Tournaments: {"tournament", "tournaments"},
+	Ladders:     {"ladder", "ladders"},
 }
 
 func (k Kind) String() string {
@@ -64,34 +69,38 @@ func (k Kind) String() string {
 
 // Item is one record of a copy; exactly one of its parts is set.
 type Item struct {
-	Game      *gobot.Match
-	Challenge *gobot.Challenge
-	Player    *gobot.Player
-	Room      *gobot.Room
-	Rating    *gobot.PlayerRating
-	Outbox    *OutboxEntry
-	Claim     *gobot.Claim
-	State     *State
-	Event     *Event
-	Link      *LinkGeneration
-	Review    *gobot.Review
+	Game       *gobot.Match
+	Challenge  *gobot.Challenge
+	Player     *gobot.Player
+	Room       *gobot.Room
+	Rating     *gobot.PlayerRating
+	Outbox     *OutboxEntry
+	Claim      *gobot.Claim
+	State      *State
+	Event      *Event
+	Link       *LinkGeneration
+	Review     *gobot.Review
+	Tournament *gobot.Tournament
+	Ladder     *gobot.Ladder
 }
 
 // Kind returns the kind of the one part that is set; an error when none
 // or several are.
 func (it Item) Kind() (Kind, error) {
 	set := [numKinds]bool{
-		Games:      it.Game != nil,
-		Challenges: it.Challenge != nil,
-		Players:    it.Player != nil,
-		Rooms:      it.Room != nil,
-		Ratings:    it.Rating != nil,
-		Outbox:     it.Outbox != nil,
-		Claims:     it.Claim != nil,
-		States:     it.State != nil,
-		Events:     it.Event != nil,
-		Links:      it.Link != nil,
-		Reviews:    it.Review != nil,
+		Games:       it.Game != nil,
+		Challenges:  it.Challenge != nil,
+		Players:     it.Player != nil,
+		Rooms:       it.Room != nil,
+		Ratings:     it.Rating != nil,
+		Outbox:      it.Outbox != nil,
+		Claims:      it.Claim != nil,
+		States:      it.State != nil,
+		Events:      it.Event != nil,
+		Links:       it.Link != nil,
+		Reviews:     it.Review != nil,
+		Tournaments: it.Tournament != nil,
+		Ladders:     it.Ladder != nil,
 	}
 	k, n := Kind(-1), 0
 	for i, ok := range set {
@@ -189,7 +198,11 @@ type Counts struct {
 func (c Counts) String() string {
 	s := c.Tally.String()
 	if c.Damaged != nil {
-		s += fmt.Sprintf("; not copied, damaged: %d games, %d challenges", len(c.Damaged.Games), len(c.Damaged.Challenges))
+		d := c.Damaged
+		s += fmt.Sprintf("; not copied, damaged: %d games, %d challenges", len(d.Games), len(d.Challenges))
+		if n := len(d.Tournaments) + len(d.Ladders); n > 0 {
+			s += fmt.Sprintf(", %d tournaments, %d ladders", len(d.Tournaments), len(d.Ladders))
+		}
 	}
 	return s
 }
@@ -267,6 +280,8 @@ func check(ctx context.Context, src Source, dst Sink, c Counts) error {
 	if c.Damaged != nil {
 		read[Games] += len(c.Damaged.Games)
 		read[Challenges] += len(c.Damaged.Challenges)
+		read[Tournaments] += len(c.Damaged.Tournaments)
+		read[Ladders] += len(c.Damaged.Ladders)
 	}
 	var bad []string
 	for _, k := range Kinds {

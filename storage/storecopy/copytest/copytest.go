@@ -7,6 +7,7 @@ package copytest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,6 +43,8 @@ var Writers = map[string]storecopy.Kind{
 
 	"PutLinkGeneration": storecopy.Links,
 	"PutReview":         storecopy.Reviews,
+	"PutTournament":     storecopy.Tournaments,
+	"PutLadder":         storecopy.Ladders,
 }
 
 // CheckWriters fails t for a method of gobot.Tx that stores a record of
@@ -143,6 +146,26 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 			return err
 		}
 		return tx.PutReview(b)
+	},
+	storecopy.Tournaments: func(tx gobot.Tx) error {
+		a := storetest.NewTournament("t:r1", "t:ann")
+		a.Played[0].Matches, a.Due = []gobot.GameID{4}, t0.Add(time.Hour)
+		b := storetest.NewTournament("t:r2", "t:bob")
+		b.State = gobot.Ended
+		if err := tx.PutTournament(a); err != nil {
+			return err
+		}
+		return tx.PutTournament(b)
+	},
+	storecopy.Ladders: func(tx gobot.Tx) error {
+		a := storetest.NewLadder("t:r1", "t:ann")
+		a.Challenges[0].Game, a.Due = 1, t0.Add(time.Hour)
+		b := storetest.NewLadder("t:r2", "t:bob")
+		b.Closed = true
+		if err := tx.PutLadder(a); err != nil {
+			return err
+		}
+		return tx.PutLadder(b)
 	},
 	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
@@ -268,6 +291,36 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 				r.Version = 0
 				*out = append(*out, r)
 			}
+			for _, id := range []gobot.TournamentID{1, 2} {
+				v, err := tx.Tournament(id)
+				if err != nil {
+					return err
+				}
+				v.Version = 0
+				*out = append(*out, v)
+			}
+			for _, id := range []gobot.LadderID{1, 2} {
+				v, err := tx.Ladder(id)
+				if err != nil {
+					return err
+				}
+				v.Version = 0
+				*out = append(*out, v)
+			}
+			// The indexes came along: a game finds its tournament and
+			// ladder, the lists find theirs.
+			if v, err := tx.TournamentOfGame(4); err != nil || v.ID != 1 {
+				return fmt.Errorf("the tournament of game #4: %v", err)
+			}
+			if v, err := tx.LadderOfGame(1); err != nil || v.ID != 1 {
+				return fmt.Errorf("the ladder of game #1: %v", err)
+			}
+			if ts, err := tx.DueTournaments(t0.Add(2*time.Hour), 0); err != nil || len(ts) != 1 || ts[0].ID != 1 {
+				return fmt.Errorf("due tournaments: %d (%v), want tournament 1", len(ts), err)
+			}
+			if ls, err := tx.RoomLadders("t:r2", false); err != nil || len(ls) != 1 || ls[0].ID != 2 {
+				return fmt.Errorf("room ladders: %d (%v), want ladder 2", len(ls), err)
+			}
 			for _, nk := range [][2]string{{"matrix", "sync"}, {"discord", "commands"}} {
 				v, err := tx.State(nk[0], nk[1])
 				if err != nil {
@@ -311,6 +364,14 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 		c := &gobot.Challenge{Room: "t:r1", From: "t:ann", Config: g.Record.Config, Color: "random", Created: t0}
 		if err := tx.PutChallenge(c); err != nil || c.ID != 6 {
 			t.Errorf("a new challenge after the copy: #%d (%v), want #6", c.ID, err)
+		}
+		tm := storetest.NewTournament("t:r1", "t:cat")
+		if err := tx.PutTournament(tm); err != nil || tm.ID != 3 {
+			t.Errorf("a new tournament after the copy: %d (%v), want 3", tm.ID, err)
+		}
+		l := storetest.NewLadder("t:r1", "t:cat")
+		if err := tx.PutLadder(l); err != nil || l.ID != 3 {
+			t.Errorf("a new ladder after the copy: %d (%v), want 3", l.ID, err)
 		}
 		return nil
 	})
