@@ -123,6 +123,9 @@ type Tournament struct {
 	Bar, Floor game.Rank
 
 	Players []TournamentPlayer // in registration order
+	// ByeNext is the player the organiser gave the next round's bye
+	// (flow.GiveBye); empty when none.
+	ByeNext tournament.PlayerID
 	Played  []TournamentRound  // the rounds paired so far, first first
 
 	// Due is when the runner has timed work for it next (registration

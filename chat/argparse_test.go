@@ -36,6 +36,8 @@ func (h *harness) dump() string {
 			put(fmt.Sprintf("challenge %d", id), c, err)
 			r, err := tx.Review(gobot.ReviewID(id))
 			put(fmt.Sprintf("review %d", id), r, err)
+			tt, err := tx.Tournament(gobot.TournamentID(id))
+			put(fmt.Sprintf("tournament %d", id), tt, err)
 		}
 		for _, u := range users {
 			p, err := tx.Player(u)

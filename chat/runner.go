@@ -95,6 +95,9 @@ func jobs() []*job {
 		{name: "vacation", on: byVacationEnd, takes: vacationDue, run: runVacation},
 		// An idle review's close, a closed one's deletion (review.go).
 		{name: "review", on: byReviewDue, takes: reviewDue, run: runReview},
+		// A tournament's registration closing, its next round once the
+		// last game of a round ended (tournament.go).
+		{name: "tournament", on: byTournamentDue, takes: tournamentDue, run: runTournament},
 	}
 }
 
@@ -129,6 +132,8 @@ type dueItem struct {
 	Game   gobot.GameID
 	User   gobot.UserID   // a player's
 	Review gobot.ReviewID // a review's
+	// Tournament is a tournament's (tournament.go).
+	Tournament gobot.TournamentID
 	// platform is the one whose notifier delivers its messages (and
 	// whose lease fences its transaction).
 	platform string
@@ -194,9 +199,10 @@ type JobCall struct {
 	// Match is the game the item names, read in this transaction (in
 	// prepare: in a read transaction before it); Player the player;
 	// Review the review.
-	Match  *gobot.Match
-	Player *gobot.Player
-	Review *gobot.Review
+	Match      *gobot.Match
+	Player     *gobot.Player
+	Review     *gobot.Review
+	Tournament *gobot.Tournament
 	// Prepared is what the job's prepare step returned.
 	Prepared any
 
@@ -447,6 +453,10 @@ func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 	var err error
 	if item.Review != 0 {
 		c.Review, err = tx.Review(item.Review)
+		return err
+	}
+	if item.Tournament != 0 {
+		c.Tournament, err = tx.Tournament(item.Tournament)
 		return err
 	}
 	if item.User != "" {

@@ -88,6 +88,7 @@ func Begin(c *gobot.Challenge, o Opening) (*Loaded, error) {
 	match.StartClocks()
 	match.NoVacation = c.NoVacation
 	StartClock(match, g, o.At)
+	match.Due = dueOf(match, false) // an engine's first work is marked by Engines.Due
 	return &Loaded{Match: match, G: g}, nil
 }
 

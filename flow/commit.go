@@ -23,6 +23,9 @@ func Commit(tx gobot.Tx, l *Loaded, e Engines, t time.Time) (c Committed, err er
 		if c.Rated, err = ratings.Rate(tx, l.Match, l.G); err != nil {
 			return c, err
 		}
+		if err := gameEnded(tx, l.Match, t); err != nil { // its tournament's result (tournament.go)
+			return c, err
+		}
 	}
 	l.Match.Record = l.G.Record()
 	c.Turns = PassAwayTurns(tx, l)

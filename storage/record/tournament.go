@@ -49,6 +49,7 @@ type tournamentRec struct {
 	Floor              int        `json:"floor"`
 	Players            []tplayer  `json:"players,omitempty"`
 	Played             []roundRec `json:"played,omitempty"`
+	ByeNext            string     `json:"bye_next,omitempty"`
 	Due                time.Time  `json:"due,omitzero"`
 	Created            time.Time  `json:"created"`
 }
@@ -130,7 +131,7 @@ func EncodeTournament(t *gobot.Tournament) ([]byte, error) {
 		Name: t.Name, Organiser: string(t.Organiser), State: wordOf(&e, tstateWords, t.State), System: wordOf(&e, systemWords, t.System),
 		Rounds: t.Rounds, Size: t.Size, Rules: encodeRules(&e, t.Rules), Clock: encodeClock(&e, t.Clock),
 		Handicap: wordOf(&e, handicapWords, t.Handicap.Kind), HandicapCap: t.Handicap.Cap, Rated: t.Rated,
-		RegistrationCloses: t.RegistrationCloses, MaxPlayers: t.MaxPlayers, Bar: int(t.Bar), Floor: int(t.Floor), Due: t.Due, Created: t.Created}
+		RegistrationCloses: t.RegistrationCloses, MaxPlayers: t.MaxPlayers, Bar: int(t.Bar), Floor: int(t.Floor), ByeNext: string(t.ByeNext), Due: t.Due, Created: t.Created}
 	for _, p := range t.Players {
 		rec.Players = append(rec.Players, tplayer{ID: string(p.ID), User: string(p.User), Name: p.Name, FirstName: p.FirstName,
 			Rank: int(p.Rank), Rating: p.Rating, Club: p.Club, Country: p.Country, Joined: p.Joined, Withdrawn: p.Withdrawn})
@@ -166,7 +167,7 @@ func DecodeTournament(raw []byte) (*gobot.Tournament, error) {
 		Rules: decodeRules(&e, rec.Rules), Clock: decodeClock(&e, rec.Clock),
 		Handicap: gobot.HandicapPolicy{Kind: valueOf(&e, handicapWords, rec.Handicap, "handicap"), Cap: rec.HandicapCap}, Rated: rec.Rated,
 		RegistrationCloses: rec.RegistrationCloses, MaxPlayers: rec.MaxPlayers, Bar: game.Rank(rec.Bar), Floor: game.Rank(rec.Floor),
-		Due: rec.Due, Created: rec.Created}
+		ByeNext: tournament.PlayerID(rec.ByeNext), Due: rec.Due, Created: rec.Created}
 	for _, p := range rec.Players {
 		t.Players = append(t.Players, gobot.TournamentPlayer{
 			Player: tournament.Player{ID: tournament.PlayerID(p.ID), Name: p.Name, FirstName: p.FirstName, Rank: game.Rank(p.Rank),

@@ -1,0 +1,497 @@
+package flow
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/flow/ratings"
+	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/tournament"
+)
+
+// Tournaments through the door: a tournament is a record of its own
+// (gobot.Tournament) whose rounds are paired by package tournament and
+// whose games are the bot's games, made here as any accepted challenge's
+// are (Propose, Begin, InsertMatch) and played through Act like any
+// other. A game's end records its result in its tournament in the same
+// transaction (Commit → gameEnded); when the round's last result is in,
+// the tournament falls due and the runner pairs the next round
+// (TournamentDue), so a round is paired and announced once across
+// crashes and processes.
+
+// TournamentProblem is why a tournament command is refused.
+type TournamentProblem int
+
+const (
+	NoTournamentHere   TournamentProblem = iota + 1 // the room has no tournament going on
+	WhichTournament                                 // the room has several: name one
+	NoSuchTournament                                // no tournament of that number here
+	NotOrganiser                                    // only its organiser and room admins may
+	NotRegistering                                  // it has begun (a system that takes no late joiners) or ended
+	AlreadyJoined                                   // the player is registered
+	NotJoined                                       // the player is not registered
+	TournamentFull                                  // it has its most players
+	RegistrationClosed                              // its registration closed
+	TooFewPlayers                                   // fewer than two players to pair
+	RoundGoesOn                                     // the round's games are still being played (Left)
+	AllRoundsPlayed                                 // every round is played
+	NotStarted                                      // it has not begun
+	TournamentOver                                  // it ended
+	NotTournamentGame                               // the game is none of its
+	ByeNotNeeded                                    // an even field needs no bye
+	Withdrawn                                       // the player has withdrawn
+	AlreadyStarted                                  // it has begun
+)
+
+// TournamentRefusal refuses a tournament command, for its Problem.
+type TournamentRefusal struct {
+	Problem    TournamentProblem
+	Tournament *gobot.Tournament // the tournament meant, when known
+	Left       int               // RoundGoesOn: the games still being played
+	User       gobot.UserID      // the player it is about
+	Game       gobot.GameID      // NotTournamentGame
+	Choices    []*gobot.Tournament
+}
+
+func (e TournamentRefusal) Error() string {
+	return fmt.Sprintf("tournament refused (%d)", e.Problem)
+}
+
+// Code names the refusal (Refusal).
+func (TournamentRefusal) Code() string { return "tournament-refusal" }
+
+// FindTournament is tournament id of room r, or (id 0) the room's one
+// tournament going on.
+func FindTournament(tx gobot.Tx, r gobot.RoomID, id gobot.TournamentID) (*gobot.Tournament, error) {
+	if id != 0 {
+		t, err := tx.Tournament(id)
+		if errors.Is(err, gobot.ErrNotFound) || err == nil && t.Room != r {
+			return nil, TournamentRefusal{Problem: NoSuchTournament}
+		}
+		return t, err
+	}
+	ts, err := tx.RoomTournaments(r, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) == 0 { // none going on: the room's latest, which is over
+		all, err := tx.RoomTournaments(r, false)
+		if err != nil || len(all) == 0 {
+			return nil, cmp.Or(err, error(TournamentRefusal{Problem: NoTournamentHere}))
+		}
+		return all[len(all)-1], nil
+	}
+	switch len(ts) {
+	case 1:
+		return ts[0], nil
+	}
+	return nil, TournamentRefusal{Problem: WhichTournament, Choices: ts}
+}
+
+// NewTournament stores t, registering from now.
+func NewTournament(tx gobot.Tx, t *gobot.Tournament, now time.Time) error {
+	t.State, t.Created = gobot.Registering, now
+	t.Due = t.RegistrationCloses
+	if err := t.Check(); err != nil {
+		return err
+	}
+	return tx.PutTournament(t)
+}
+
+// refuse is a TournamentRefusal about t.
+func refuse(t *gobot.Tournament, p TournamentProblem) error {
+	return TournamentRefusal{Problem: p, Tournament: t}
+}
+
+// player returns u's index among t's players, or -1.
+func player(t *gobot.Tournament, u gobot.UserID) int {
+	return slices.IndexFunc(t.Players, func(p gobot.TournamentPlayer) bool { return p.User == u })
+}
+
+// fixedField reports whether t's system pairs a field fixed at its start
+// (round robin, elimination): no late joiners.
+func fixedField(t *gobot.Tournament) bool {
+	return t.System != tournament.McMahon && t.System != tournament.Swiss
+}
+
+// JoinTournament registers u (named name) in t at now, with their rank
+// in t's community (a late joiner of a McMahon enters at their McMahon
+// score, as OpenGotha enters them).
+func JoinTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, name string, now time.Time) error {
+	switch {
+	case t.State == gobot.Ended:
+		return refuse(t, TournamentOver)
+	case t.State == gobot.Running && fixedField(t):
+		return refuse(t, NotRegistering)
+	case !t.RegistrationCloses.IsZero() && !now.Before(t.RegistrationCloses) && t.State == gobot.Registering:
+		return refuse(t, RegistrationClosed)
+	}
+	if i := player(t, u); i >= 0 {
+		if !t.Players[i].Withdrawn {
+			return refuse(t, AlreadyJoined)
+		}
+		t.Players[i].Withdrawn = false // back for the next rounds
+		return tx.PutTournament(t)
+	}
+	limit := t.MaxPlayers
+	if limit <= 0 || limit > tournament.MaxPlayers {
+		limit = tournament.MaxPlayers
+	}
+	if len(t.Players) >= limit {
+		return refuse(t, TournamentFull)
+	}
+	rank := game.Rank(-19) // 20k until rated
+	if rec, err := ratings.PlayerRating(tx, t.Community, u); err == nil {
+		rank = rec.Player().Rank()
+	}
+	p := gobot.TournamentPlayer{User: u, Player: tournament.Player{ID: tournament.PlayerID(u), Name: name, Rank: rank,
+		Rating: tournament.RatingForRank(rank), Joined: len(t.Played)}}
+	t.Players = append(t.Players, p)
+	return tx.PutTournament(t)
+}
+
+// LeaveTournament takes u out of t: before it begins, off the list;
+// after, withdrawn from the rounds not yet paired.
+func LeaveTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID) error {
+	i := player(t, u)
+	switch {
+	case t.State == gobot.Ended:
+		return refuse(t, TournamentOver)
+	case i < 0:
+		return TournamentRefusal{Problem: NotJoined, Tournament: t, User: u}
+	case t.State == gobot.Registering:
+		t.Players = slices.Delete(t.Players, i, i+1)
+	case t.Players[i].Withdrawn:
+		return TournamentRefusal{Problem: Withdrawn, Tournament: t, User: u}
+	default:
+		t.Players[i].Withdrawn = true
+	}
+	return tx.PutTournament(t)
+}
+
+// GiveBye gives u the next round's bye (an odd field's one player left
+// without an opponent, scored as OpenGotha scores a bye).
+func GiveBye(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID) error {
+	i := player(t, u)
+	switch {
+	case t.State == gobot.Ended:
+		return refuse(t, TournamentOver)
+	case i < 0:
+		return TournamentRefusal{Problem: NotJoined, Tournament: t, User: u}
+	case t.Players[i].Withdrawn:
+		return TournamentRefusal{Problem: Withdrawn, Tournament: t, User: u}
+	case fixedField(t):
+		return refuse(t, ByeNotNeeded)
+	}
+	if len(present(t))%2 == 0 {
+		return TournamentRefusal{Problem: ByeNotNeeded, Tournament: t, User: u}
+	}
+	t.ByeNext = tournament.PlayerID(u)
+	return tx.PutTournament(t)
+}
+
+// present are t's players who take part in the next round.
+func present(t *gobot.Tournament) []tournament.PlayerID {
+	var out []tournament.PlayerID
+	for _, p := range t.Players {
+		if !p.Withdrawn {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// RoundStarted is a round paired and its games begun: Round (from 1),
+// its Games (the bot's, pairing order), and Ended when the tournament
+// ended instead (its last round was played).
+type RoundStarted struct {
+	Tournament *gobot.Tournament
+	Round      int
+	Games      []*Loaded
+	Ended      bool
+}
+
+// roundLeft is the number of t's current round's games still going on.
+func roundLeft(t *gobot.Tournament) int {
+	if len(t.Played) == 0 {
+		return 0
+	}
+	n := 0
+	for _, g := range t.Played[len(t.Played)-1].Games {
+		if g.Result == tournament.Unknown {
+			n++
+		}
+	}
+	return n
+}
+
+// StartTournament begins t at now: registration ends and the first round
+// is paired and begun.
+func StartTournament(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Time) (*RoundStarted, error) {
+	switch t.State {
+	case gobot.Running:
+		return nil, TournamentRefusal{Problem: AlreadyStarted, Tournament: t}
+	case gobot.Ended:
+		return nil, refuse(t, TournamentOver)
+	}
+	if len(present(t)) < 2 {
+		return nil, refuse(t, TooFewPlayers)
+	}
+	t.State = gobot.Running
+	return nextRound(tx, vc, t, now)
+}
+
+// PairRound pairs and begins t's next round now (the organiser's
+// `tournament pair`): once every game of the current round has its
+// result.
+func PairRound(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Time) (*RoundStarted, error) {
+	switch t.State {
+	case gobot.Registering:
+		return nil, refuse(t, NotStarted)
+	case gobot.Ended:
+		return nil, refuse(t, TournamentOver)
+	}
+	if n := roundLeft(t); n > 0 {
+		return nil, TournamentRefusal{Problem: RoundGoesOn, Tournament: t, Left: n}
+	}
+	if roundsDone(t) {
+		return nil, refuse(t, AllRoundsPlayed)
+	}
+	return nextRound(tx, vc, t, now)
+}
+
+// roundsDone reports whether t has played all its rounds.
+func roundsDone(t *gobot.Tournament) bool {
+	switch t.System {
+	case tournament.RoundRobin, tournament.DoubleRoundRobin:
+		return len(t.Played) >= tournament.RoundRobinRounds(len(t.Players), t.System == tournament.DoubleRoundRobin)
+	case tournament.Elimination:
+		if len(t.Played) == 0 {
+			return false
+		}
+		last := t.Played[len(t.Played)-1]
+		return len(last.Games) == 1 && len(last.Byes) == 0
+	}
+	return t.Rounds > 0 && len(t.Played) >= t.Rounds
+}
+
+// TournamentDue does t's timed work at now: registration closing starts
+// it; a round whose games all ended is followed by the next, or by the
+// end. Nothing when nothing is due (another process did it).
+func TournamentDue(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Time) (*RoundStarted, error) {
+	if t.Due.IsZero() || now.Before(t.Due) {
+		return nil, nil
+	}
+	t.Due = time.Time{}
+	switch {
+	case t.State == gobot.Registering:
+		if len(present(t)) < 2 { // nobody to pair: it waits for the organiser
+			return nil, tx.PutTournament(t)
+		}
+		t.State = gobot.Running
+		return nextRound(tx, vc, t, now)
+	case t.State == gobot.Running && roundLeft(t) == 0:
+		if roundsDone(t) {
+			t.State = gobot.Ended
+			return &RoundStarted{Tournament: t, Round: len(t.Played), Ended: true}, tx.PutTournament(t)
+		}
+		return nextRound(tx, vc, t, now)
+	}
+	return nil, tx.PutTournament(t)
+}
+
+// EndTournament ends t now: its games go on, but no round follows.
+func EndTournament(tx gobot.Tx, t *gobot.Tournament) error {
+	if t.State == gobot.Ended {
+		return refuse(t, TournamentOver)
+	}
+	t.State, t.Due = gobot.Ended, time.Time{}
+	return tx.PutTournament(t)
+}
+
+// nextRound pairs t's next round and begins its games at now.
+func nextRound(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Time) (*RoundStarted, error) {
+	var absent []tournament.PlayerID
+	for _, p := range t.Players {
+		if p.Withdrawn || p.ID == t.ByeNext {
+			absent = append(absent, p.ID)
+		}
+	}
+	bye := t.ByeNext
+	if bye != "" && len(present(t))%2 == 0 { // the field became even: no bye to give
+		absent, bye = slices.DeleteFunc(absent, func(id tournament.PlayerID) bool { return id == bye }), ""
+	}
+	t.ByeNext = ""
+	p := t.Pairing()
+	rd, err := p.Pair(absent...)
+	if err != nil {
+		return nil, pairingRefusal(t, err)
+	}
+	for i := range rd.Games { // the tournament's handicap policy
+		g := &rd.Games[i]
+		switch {
+		case t.Handicap.Kind == gobot.NoHandicap:
+			g.Handicap = 0
+		case t.Handicap.Cap > 0:
+			g.Handicap = min(g.Handicap, t.Handicap.Cap)
+		}
+	}
+	if bye != "" {
+		rd.Absent = slices.DeleteFunc(rd.Absent, func(id tournament.PlayerID) bool { return id == bye })
+		rd.Byes = append(rd.Byes, bye)
+	}
+	out := &RoundStarted{Tournament: t, Round: len(t.Played) + 1}
+	tr := gobot.TournamentRound{Round: rd, Start: now}
+	for _, g := range rd.Games {
+		l, err := tournamentGame(tx, vc, t, g, now)
+		if err != nil {
+			return nil, err
+		}
+		tr.Matches = append(tr.Matches, l.Match.ID)
+		out.Games = append(out.Games, l)
+	}
+	t.Played = append(t.Played, tr)
+	if len(rd.Games) == 0 { // everyone sat out: the next round follows
+		t.Due = now
+	}
+	return out, tx.PutTournament(t)
+}
+
+// pairingRefusal words package tournament's refusals as the door's.
+func pairingRefusal(t *gobot.Tournament, err error) error {
+	switch {
+	case errors.Is(err, tournament.ErrTooFewPlayers):
+		return refuse(t, TooFewPlayers)
+	case errors.Is(err, tournament.ErrFinished):
+		return refuse(t, AllRoundsPlayed)
+	}
+	return err
+}
+
+// tournamentGame begins pairing g's game of t at now, as an accepted
+// challenge's: the same game as any other (clocks, reminders, the web
+// board), numbered as one.
+func tournamentGame(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, g tournament.Game, now time.Time) (*Loaded, error) {
+	cfg := game.Config{Width: t.Size, Height: t.Size, Rules: t.Rules}
+	if g.Handicap > 0 { // OpenGotha's handicap games have no komi but the half point
+		cfg.Rules.Komi = 0.5
+		if g.Handicap >= 2 {
+			cfg.Handicap = g.Handicap
+		}
+	}
+	black, white := gobot.UserID(g.Black), gobot.UserID(g.White)
+	c := &gobot.Challenge{From: black, To: white, Room: t.Room, Config: cfg, Clock: t.Clock, Color: "black", Status: gobot.Pending, Created: now}
+	if err := Propose(tx, c); err != nil {
+		return nil, err
+	}
+	o := Opening{By: white, At: now}
+	if t.Rated && ratings.RatedSize(t.Size, t.Size) {
+		o.Rating = &gobot.GameRating{Community: t.Community, Rated: true,
+			BlackRank: rankLabel(tx, t.Community, black), WhiteRank: rankLabel(tx, t.Community, white)}
+	}
+	l, err := Begin(c, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := GameBegins(tx, vc, l, now); err != nil {
+		return nil, err
+	}
+	if err := tx.InsertMatch(l.Match); err != nil {
+		return nil, err
+	}
+	ChallengeAccepted(c, l.Match, white, now)
+	return l, tx.PutChallenge(c)
+}
+
+// rankLabel is u's rank label in community c ("" when unknown).
+func rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
+	rec, err := ratings.PlayerRating(tx, c, u)
+	if err != nil {
+		return ""
+	}
+	return rec.Player().RankLabel()
+}
+
+// gameEnded records the result of m, which ended now, in its tournament
+// (if it has one), in the transaction that ended it; the round's last
+// result makes the tournament due for its next round.
+func gameEnded(tx gobot.Tx, m *gobot.Match, now time.Time) error {
+	t, err := tx.TournamentOfGame(m.ID)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if known(t, m.ID) { // the organiser's result stands (SetTournamentResult)
+		return nil
+	}
+	res, forfeit := ResultOf(m)
+	if !setResult(t, m.ID, res, forfeit) {
+		return nil
+	}
+	if t.State == gobot.Running && roundLeft(t) == 0 {
+		t.Due = now
+	}
+	return tx.PutTournament(t)
+}
+
+// ResultOf is game m's result as a tournament records it: an aborted
+// game counts for neither (both lose, as OpenGotha's organiser records
+// an annulled game); a game lost on time or by resignation counts as
+// played.
+func ResultOf(m *gobot.Match) (tournament.Result, bool) {
+	r, err := game.ParseResult(m.Result)
+	switch {
+	case err != nil || m.Result == "" || m.Result == "Void" || m.Result == "?":
+		return tournament.BothLose, false
+	case r.Winner == game.Black:
+		return tournament.BlackWins, false
+	case r.Winner == game.White:
+		return tournament.WhiteWins, false
+	}
+	return tournament.Jigo, false
+}
+
+// known reports whether game id of t has its result already.
+func known(t *gobot.Tournament, id gobot.GameID) bool {
+	for _, r := range t.Played {
+		for i, g := range r.Games {
+			if r.Match(i) == id {
+				return g.Result != tournament.Unknown
+			}
+		}
+	}
+	return false
+}
+
+// setResult records game id's result in t; false when id is none of its.
+func setResult(t *gobot.Tournament, id gobot.GameID, res tournament.Result, forfeit bool) bool {
+	for ri := range t.Played {
+		r := &t.Played[ri]
+		for i := range r.Games {
+			if r.Match(i) == id {
+				r.Games[i].Result, r.Games[i].Forfeit = res, forfeit
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SetTournamentResult is the organiser's result for game id of t (a
+// correction, or an adjudication: a forfeit); the game itself is left
+// as it is. A round's last result makes the next round due.
+func SetTournamentResult(tx gobot.Tx, t *gobot.Tournament, id gobot.GameID, res tournament.Result, forfeit bool, now time.Time) error {
+	if !setResult(t, id, res, forfeit) {
+		return TournamentRefusal{Problem: NotTournamentGame, Tournament: t, Game: id}
+	}
+	if t.State == gobot.Running && roundLeft(t) == 0 {
+		t.Due = now
+	}
+	return tx.PutTournament(t)
+}
