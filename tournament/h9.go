@@ -76,6 +76,15 @@ func WriteH9(w io.Writer, t *Tournament, m Meta) error {
 		fmt.Fprintf(&b, " %8d", r+1)
 	}
 	b.WriteString("\n")
+	entries := make([]map[PlayerID]string, len(t.Played))
+	absent := make([]map[PlayerID]bool, len(t.Played))
+	for r, rd := range t.Played {
+		entries[r] = h9Entries(t, r, line)
+		absent[r] = make(map[PlayerID]bool, len(rd.Absent))
+		for _, id := range rd.Absent {
+			absent[r][id] = true
+		}
+	}
 	for i, s := range st {
 		p := &t.Players[idx[s.Player]]
 		name, first := p.ogNames()
@@ -85,7 +94,11 @@ func WriteH9(w io.Writer, t *Tournament, m Meta) error {
 			h9Token(name, "-")+" "+h9Token(first, "-"), strings.ToLower(ogRankString(p.Rank)), country, club,
 			h9Points(s.Score), h9Points(s.SOS), h9Points(s.SOSOS), h9Points(s.SODOS))
 		for r := range t.Played {
-			fmt.Fprintf(&b, " %8s", h9Result(t, r, p, line))
+			e, ok := entries[r][p.ID]
+			if !ok {
+				e = h9NoGame(t, r, p, absent[r])
+			}
+			fmt.Fprintf(&b, " %8s", e)
 		}
 		b.WriteString("\n")
 	}
@@ -93,47 +106,43 @@ func WriteH9(w io.Writer, t *Tournament, m Meta) error {
 	return err
 }
 
-// h9Result is the player's entry for round r.
-func h9Result(t *Tournament, r int, p *Player, line map[PlayerID]int) string {
+// h9Entries are round r's entries of the players with a game or a bye;
+// the others sat out or were not paired (h9NoGame).
+func h9Entries(t *Tournament, r int, line map[PlayerID]int) map[PlayerID]string {
 	rd := &t.Played[r]
+	out := make(map[PlayerID]string, 2*len(rd.Games)+len(rd.Byes))
 	for _, g := range rd.Games {
-		if g.White != p.ID && g.Black != p.ID {
-			continue
+		for _, id := range []PlayerID{g.White, g.Black} {
+			sign := "-"
+			switch wonX2(&g, id) {
+			case 2:
+				sign = "+"
+			case 1:
+				sign = "="
+			}
+			colour, opp := "w", g.Black
+			if g.Black == id {
+				colour, opp = "b", g.White
+			}
+			out[id] = fmt.Sprintf("%d%s/%s%d", line[opp], sign, colour, g.Handicap)
+			if g.Forfeit || g.Result == BothWin || g.Result == BothLose {
+				out[id] = "0" + sign
+			}
 		}
-		sign := "-"
-		switch wonX2(&g, p.ID) {
-		case 2:
-			sign = "+"
-		case 1:
-			sign = "="
-		}
-		if g.Forfeit || g.Result == BothWin || g.Result == BothLose {
-			return "0" + sign
-		}
-		colour, opp := "w", g.Black
-		if g.Black == p.ID {
-			colour, opp = "b", g.White
-		}
-		return fmt.Sprintf("%d%s/%s%d", line[opp], sign, colour, g.Handicap)
 	}
 	for _, id := range rd.Byes {
-		if id == p.ID {
-			return "0+"
-		}
+		out[id] = "0+"
 	}
-	if t.System == McMahon && (r < p.Joined || contains(rd.Absent, p.ID)) {
+	return out
+}
+
+// h9NoGame is the entry of a round without a game or a bye: half a
+// point in McMahon for a round sat out (or before joining), else nothing.
+func h9NoGame(t *Tournament, r int, p *Player, absent map[PlayerID]bool) string {
+	if t.System == McMahon && (r < p.Joined || absent[p.ID]) {
 		return "0="
 	}
 	return "0-"
-}
-
-func contains(ids []PlayerID, id PlayerID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // h9Points writes points as a decimal number: "3", "2.5", "0.75".

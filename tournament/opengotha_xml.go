@@ -418,7 +418,8 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 	if len(f.Players) > MaxPlayers {
 		return nil, m, refuse("that file has %d players; gobot runs tournaments of at most %d", len(f.Players), MaxPlayers)
 	}
-	byKey := make(map[string]int, len(f.Players))
+	byKey := make(map[string]int, len(f.Players)) // the file's keys
+	byID := make(map[PlayerID]int, len(f.Players))
 	participating := make([]string, len(f.Players))
 	smms := 0
 	for i, op := range f.Players {
@@ -437,6 +438,16 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 			return nil, m, refuse("players %s and %s have the same name for OpenGotha", quote(f.Players[j].Name+" "+f.Players[j].FirstName), quote(op.Name+" "+op.FirstName))
 		}
 		byKey[key] = i
+		// The ID is the key gobot writes, which differs from the file's
+		// only for a player without a first name (OpenGotha needs one).
+		id := PlayerID(ogKey(name, noFirstName))
+		if first != "" {
+			id = PlayerID(key)
+		}
+		if j, dup := byID[id]; dup {
+			return nil, m, refuse("players %s and %s have the same name for OpenGotha", quote(f.Players[j].Name+" "+f.Players[j].FirstName), quote(op.Name+" "+op.FirstName))
+		}
+		byID[id] = i
 		who := quote(strings.TrimSpace(op.Name + " " + op.FirstName))
 		if op.Rank == "" {
 			op.Rank = "30K" // as OpenGotha reads a player without one
@@ -460,7 +471,7 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 			return nil, m, refuse("player %s has McMahon correction %s, not a number", who, quote(op.SMMS))
 		}
 		participating[i] = op.Participating
-		t.Players = append(t.Players, Player{ID: PlayerID(key), Name: name, FirstName: first, Rank: rank,
+		t.Players = append(t.Players, Player{ID: id, Name: name, FirstName: first, Rank: rank,
 			Rating: min(max(rating, ogMinRating), ogMaxRating), Club: javaPrefix(op.Club, ogClubLen), Country: op.Country})
 	}
 	if smms > 0 {
@@ -534,7 +545,7 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 		for gi := range played[r] {
 			gm := &played[r][gi]
 			for _, id := range []PlayerID{gm.White, gm.Black} {
-				i := byKey[string(id)]
+				i := byID[id]
 				if _, twice := at[r][i]; twice {
 					return nil, m, refuse("%s has two games in round %d", quote(t.Players[i].displayName()), r+1)
 				}

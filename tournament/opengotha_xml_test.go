@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -586,7 +587,7 @@ func TestWriteOpenGothaRefuses(t *testing.T) {
 // FuzzReadOpenGotha: no file makes ReadOpenGotha panic or answer at
 // length, and every file it reads writes and reads back the same.
 func FuzzReadOpenGotha(f *testing.F) {
-	for _, pattern := range []string{"testdata/opengotha/*.xml", "testdata/opengotha/export/*.xml", "testdata/opengotha/bad/*.xml"} {
+	for _, pattern := range []string{"testdata/opengotha/*.xml", "testdata/opengotha/export/gobot-*.xml", "testdata/opengotha/bad/*.xml"} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
 			b, err := os.ReadFile(file)
@@ -615,6 +616,9 @@ func FuzzReadOpenGotha(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again, tr) {
 			t.Fatalf("read back another tournament\n%+v\n%+v", again, tr)
+		}
+		if err := WriteH9(io.Discard, tr, m); err != nil && !errors.Is(err, ErrUnfinished) {
+			t.Fatalf("no results file: %v", err)
 		}
 	})
 }
