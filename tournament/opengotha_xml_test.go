@@ -622,3 +622,73 @@ func FuzzReadOpenGotha(f *testing.F) {
 		}
 	})
 }
+
+// TestOpenGothaPairsOurExport: OpenGotha 3.51, opening gobot's export of
+// a fixture before one of its rounds, pairs that round as it did when it
+// made the fixture, and as gobot pairs the file it reads (OpenGotha's
+// pairings of the files in export/next are recorded in
+// export/next/pairings.txt by ReadBack.java's "pair").
+func TestOpenGothaPairsOurExport(t *testing.T) {
+	sections := map[string][]string{}
+	if !*updateFiles {
+		sections = readBackSections(t, filepath.Join(exportDir, "next", "pairings.txt"))
+	}
+	for _, fx := range loadFixtures(t, "*.json") {
+		r := len(fx.Played) / 2
+		for tiedWithOpenGotha[fmt.Sprintf("%s/round%d", fx.Name, r+1)] {
+			r++
+		}
+		name := fmt.Sprintf("%s-round%d.xml", fx.Name, r+1)
+		t.Run(name, func(t *testing.T) {
+			before, next := fx.tournament(t, r), fx.tournament(t, r+1)
+			m := fixtureMeta(fx.Name)
+			m.Absent = map[int][]PlayerID{r: next.Played[r].Absent}
+			b := mustWrite(t, before, m)
+			file := filepath.Join(exportDir, "next", name)
+			if *updateFiles {
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if golden, err := os.ReadFile(file); err != nil || !bytes.Equal(golden, b) {
+				t.Fatalf("WriteOpenGotha no longer writes %s (%v): rerun with -update, then ReadBack.java pair (tool/README.md)", file, err)
+			}
+			og, ok := sections[fmt.Sprintf("%s round %d", name, r+1)]
+			if !ok {
+				t.Fatalf("pairings.txt has no pairing of round %d of %s", r+1, name)
+			}
+			_, ids := rekey(next)
+			want := ogPairing(rekeyRound(next.Played[r], ids))
+			if !slices.Equal(og, want) {
+				t.Errorf("OpenGotha paired the export otherwise than the fixture\nOpenGotha: %v\n  fixture: %v", og, want)
+			}
+			imported, im := mustRead(t, b)
+			rd, err := imported.Pair(im.Absent[r]...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ogPairing(rd)
+			if !slices.Equal(og, got) {
+				t.Errorf("gobot paired the export otherwise than OpenGotha\nOpenGotha: %v\n    gobot: %v", og, got)
+			}
+		})
+	}
+}
+
+// ogPairing writes a round's pairing as ReadBack's "pair" prints it:
+// "game WHITE BLACK h2", "bye X", sorted.
+func ogPairing(rd Round) []string {
+	var out []string
+	for _, g := range rd.Games {
+		out = append(out, fmt.Sprintf("game %s %s h%d", g.White, g.Black, g.Handicap))
+	}
+	for _, b := range rd.Byes {
+		out = append(out, "bye "+string(b))
+	}
+	slices.Sort(out)
+	return out
+}

@@ -7,6 +7,9 @@
 //
 //	java -cp <opengotha classes>:. ReadBack file.xml... > file.readback
 //
+// With "pair", it pairs the next round of each file as OpenGotha's
+// Games..Pair window does and prints the pairing.
+//
 // With "defaults", it instead saves the XML of new empty McMahon, Swiss and
 // Cup tournaments (the parameter sets OpenGotha fills in) into the directory
 // given, for comparing with the ones gobot writes.
@@ -24,6 +27,12 @@ public class ReadBack {
     public static void main(String[] args) throws Exception {
         if (args.length >= 2 && args[0].equals("defaults")) {
             defaults(new File(args[1]));
+            System.exit(0);
+        }
+        if (args.length >= 1 && args[0].equals("pair")) {
+            for (int i = 1; i < args.length; i++) {
+                pair(new File(args[i]));
+            }
             System.exit(0);
         }
         for (String a : args) {
@@ -118,6 +127,48 @@ public class ReadBack {
         System.out.println("# " + f.getName());
         for (String s : out) {
             System.out.println(s.substring(2));
+        }
+    }
+
+    // pair opens a file and pairs its next round as the Games..Pair window
+    // does when all its pairable players are selected: the players who take
+    // part in the round, in score order; a bye chosen by chooseAByePlayer
+    // when their number is odd; then makeAutomaticPairing. It prints the
+    // games (white, black, handicap) and the bye.
+    static void pair(File f) throws Exception {
+        Tournament t = new Tournament();
+        ExternalDocument.importTournamentFromXMLFile(f, t, true, true, true, false, false);
+        int round = 0;
+        for (Game g : t.gamesList()) {
+            round = Math.max(round, g.getRoundNumber() + 1);
+        }
+        Player[] byes = t.getByePlayers();
+        for (int r = 0; r < byes.length; r++) {
+            if (byes[r] != null) round = Math.max(round, r + 1);
+        }
+        t.setLastTournamentModificationTime(System.currentTimeMillis());
+        ArrayList<Player> pairable = t.alNotPairedPlayers(round);
+        ArrayList<Player> toPair = new ArrayList<>();
+        for (ScoredPlayer sp : t.orderedScoredPlayersList(round - 1, t.getTournamentParameterSet().getPlacementParameterSet())) {
+            for (Player p : pairable) {
+                if (p.hasSameKeyString(sp)) toPair.add(p);
+            }
+        }
+        ArrayList<String> out = new ArrayList<>();
+        if (toPair.size() % 2 == 1) {
+            t.chooseAByePlayer(toPair, round);
+            Player bye = t.getByePlayer(round);
+            toPair.removeIf(p -> p.hasSameKeyString(bye));
+            out.add("bye " + bye.getKeyString());
+        }
+        t.setLastTournamentModificationTime(System.currentTimeMillis());
+        for (Game g : t.makeAutomaticPairing(toPair, round)) {
+            out.add("game " + g.getWhitePlayer().getKeyString() + " " + g.getBlackPlayer().getKeyString() + " h" + g.getHandicap());
+        }
+        Collections.sort(out);
+        System.out.println("# " + f.getName() + " round " + (round + 1));
+        for (String s : out) {
+            System.out.println(s);
         }
     }
 
