@@ -329,6 +329,8 @@ func ReadOpenGotha(r io.Reader) (*Tournament, Meta, error) {
 			return nil, Meta{}, refuse("that file is not an OpenGotha tournament: its XML is broken at line %d", se.Line)
 		case err == io.EOF:
 			return nil, Meta{}, refuse("that file is empty")
+		case strings.Contains(err.Error(), "opening charset"):
+			return nil, Meta{}, refuse("that file's encoding is not one gobot reads (UTF-8 or ISO-8859-1)")
 		case errors.As(err, &ue) && strings.Contains(string(ue), "expected element type <Tournament>"):
 			return nil, Meta{}, refuse("that file is not an OpenGotha tournament (no <Tournament> element)")
 		}
@@ -343,7 +345,7 @@ func latin1Reader(charset string, in io.Reader) (io.Reader, error) {
 	switch strings.ToLower(charset) {
 	case "iso-8859-1", "iso8859-1", "latin1", "iso-8859-15", "windows-1252":
 	default:
-		return nil, fmt.Errorf("the encoding %s is not one gobot reads (UTF-8 or ISO-8859-1)", quote(charset))
+		return nil, errors.New("not UTF-8 or ISO-8859-1")
 	}
 	b, err := io.ReadAll(in)
 	if err != nil {

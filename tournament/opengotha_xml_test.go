@@ -482,6 +482,7 @@ func TestReadOpenGothaRefuses(t *testing.T) {
 		{"<html><body>hello</body></html>", "that file is not an OpenGotha tournament (no <Tournament> element)"},
 		{`<?xml version="1.0"?><Tournament><Players><Player name="a"`, "its XML is broken at line 1"},
 		{"<Tournament><Players/></Tournament>", "no tournament settings"},
+		{`<?xml version="1.0" encoding="EBCDIC"?><Tournament/>`, "that file's encoding is not one gobot reads (UTF-8 or ISO-8859-1)"},
 		{strings.Repeat(" ", MaxFileSize+1), "that file is over 4 MiB"},
 		{ogTestFile(many, "", "", ""), "that file has 2001 players; gobot runs tournaments of at most 2000"},
 		{ogTestFile(`<Player name="Lee" firstName="Ann"/><Player name="Lee" firstName="Ann"/>`, "", "", ""), "player 'Lee Ann' appears twice"},
@@ -538,6 +539,20 @@ func TestReadOpenGothaBadFiles(t *testing.T) {
 		if _, _, err := ReadOpenGotha(bytes.NewReader(b)); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", file, err, want)
 		}
+	}
+}
+
+// TestReadOpenGothaLatin1 reads a file written in ISO-8859-1, as older
+// OpenGotha files are.
+func TestReadOpenGothaLatin1(t *testing.T) {
+	f := strings.Replace(ogTestFile("<Player name=\"Dvo\xf8\xe1k\" firstName=\"L\xe9a\"/><Player name=\"Kim\" firstName=\"Bo\"/>", "", "", ""),
+		`encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1)
+	tr, _, err := ReadOpenGotha(strings.NewReader(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Players[0]; p.Name != "Dvoøák" || p.FirstName != "Léa" || p.ID != "DVOØÁKLÉA" {
+		t.Errorf("read %+v", p)
 	}
 }
 
