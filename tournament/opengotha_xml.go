@@ -13,6 +13,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"github.com/gobotgo/gobot/game"
 )
 
@@ -339,23 +341,18 @@ func ReadOpenGotha(r io.Reader) (*Tournament, Meta, error) {
 	return f.tournament()
 }
 
-// latin1Reader lets the decoder read files declared ISO-8859-1, as some
-// older OpenGotha files are.
+// latin1Reader lets the decoder read files declared in ISO-8859-1 or
+// its kin, as some older OpenGotha files are.
 func latin1Reader(charset string, in io.Reader) (io.Reader, error) {
 	switch strings.ToLower(charset) {
-	case "iso-8859-1", "iso8859-1", "latin1", "iso-8859-15", "windows-1252":
-	default:
-		return nil, errors.New("not UTF-8 or ISO-8859-1")
+	case "iso-8859-1", "iso8859-1", "latin1":
+		return charmap.ISO8859_1.NewDecoder().Reader(in), nil
+	case "iso-8859-15", "iso8859-15", "latin9":
+		return charmap.ISO8859_15.NewDecoder().Reader(in), nil
+	case "windows-1252", "cp1252":
+		return charmap.Windows1252.NewDecoder().Reader(in), nil
 	}
-	b, err := io.ReadAll(in)
-	if err != nil {
-		return nil, err
-	}
-	r := make([]rune, len(b))
-	for i, c := range b {
-		r[i] = rune(c)
-	}
-	return strings.NewReader(string(r)), nil
+	return nil, errors.New("not UTF-8 or ISO-8859-1")
 }
 
 func (f *ogFile) tournament() (*Tournament, Meta, error) {
@@ -398,7 +395,6 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 	}
 
 	g := p.General
-	var ok bool
 	rounds, ok := atoi(g.get("numberOfRounds", "5"))
 	if !ok || rounds < 1 || rounds > MaxRounds {
 		return nil, m, refuse("that file's number of rounds %s is not 1 to %d", quote(g.get("numberOfRounds", "")), MaxRounds)
