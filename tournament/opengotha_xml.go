@@ -460,7 +460,7 @@ func (f *ogFile) tournament() (*Tournament, Meta, error) {
 				return nil, m, refuse("player %s has rating %s, not a number", who, quote(op.Rating))
 			}
 		}
-		if c := strings.TrimSpace(op.Country); javaLen(c) == 1 || javaLen(c) > 2 {
+		if c := javaLen(op.Country); c == 1 || c > 2 {
 			return nil, m, refuse("player %s has country %s: OpenGotha writes countries in two letters", who, quote(op.Country))
 		}
 		if n, ok := atoi(op.SMMS); ok && n != 0 {
