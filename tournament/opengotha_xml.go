@@ -716,7 +716,7 @@ func (f *ogFile) readMeta(m *Meta, sys System, crit []string) error {
 	want := ogDefaults(sys)
 	for _, a := range want.general {
 		if v := g.get(a[0], a[1]); v != a[1] && a[0] != "genMMBar" && a[0] != "genMMFloor" {
-			m.Notes = append(m.Notes, fmt.Sprintf("%s %s (the default is %s)", a[0], quote(v), a[1]))
+			m.Notes = append(m.Notes, generalNote(a[0], v, a[1]))
 		}
 	}
 	if got := strings.Join(crit, " "); got != strings.Join(want.placement, " ") {
@@ -738,6 +738,35 @@ func (f *ogFile) readMeta(m *Meta, sys System, crit []string) error {
 }
 
 func isNull(s string) bool { return s == "NULL" }
+
+// generalLabels name OpenGotha's general settings that gobot does not
+// apply, for the organiser; the points are kept doubled in the file.
+var generalLabels = map[string]string{
+	"genMMS2ValueAbsent":                "McMahon points for a round sat out",
+	"genMMS2ValueBye":                   "McMahon points for a bye",
+	"genNBW2ValueAbsent":                "wins for a round sat out",
+	"genNBW2ValueBye":                   "wins for a bye",
+	"genRoundDownNBWMMS":                "points for byes and absences rounded down",
+	"genCountNotPlayedGamesAsHalfPoint": "games not played counted as half a point",
+	"genMMZero":                         "McMahon score zero at",
+	"numberOfCategories":                "categories",
+}
+
+// generalNote words a general setting that differs from the default:
+// "McMahon points for a bye: 0 (the default is 1)".
+func generalNote(name, v, def string) string {
+	label := generalLabels[name]
+	if strings.Contains(name, "2Value") {
+		half := func(s string) string {
+			if n, ok := atoi(s); ok {
+				return Points(2 * n).String()
+			}
+			return s
+		}
+		v, def = half(v), half(def)
+	}
+	return fmt.Sprintf("%s: %s (the default is %s)", label, quote(v), def)
+}
 
 // ogDate reads a date as OpenGotha writes it; zero when it is not one.
 func ogDate(s string) time.Time {

@@ -563,7 +563,7 @@ func TestReadOpenGothaNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Notes) == 0 || !strings.Contains(strings.Join(m.Notes, "; "), "genMMS2ValueAbsent '0' (the default is 1)") {
+	if len(m.Notes) == 0 || !strings.Contains(strings.Join(m.Notes, "; "), "McMahon points for a round sat out: '0' (the default is ½)") {
 		t.Errorf("notes %q", m.Notes)
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", "opengotha", "mcmahon-8.xml"))
