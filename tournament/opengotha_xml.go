@@ -118,6 +118,10 @@ func DefaultHandicap(s System) HandicapRule {
 // players and 20 rounds of games take some 1.5 MiB.
 const MaxFileSize = 4 << 20
 
+// ErrNotExportable is what WriteOpenGotha's refusals are: a tournament
+// OpenGotha cannot hold.
+var ErrNotExportable = errors.New("OpenGotha cannot hold this tournament")
+
 // ErrBadFile is what every refusal of a file by ReadOpenGotha is
 // (errors.Is); its text says what is wrong in words for the organiser.
 var ErrBadFile = errors.New("that file is not a tournament gobot can read")
@@ -847,7 +851,7 @@ func WriteOpenGotha(w io.Writer, t *Tournament, m Meta) error {
 		return err
 	}
 	if len(t.Played) > MaxRounds {
-		return fmt.Errorf("%w: OpenGotha keeps at most %d rounds", ErrBadTournament, MaxRounds)
+		return fmt.Errorf("%w: it keeps at most %d rounds", ErrNotExportable, MaxRounds)
 	}
 	keys := make(map[PlayerID]string, len(t.Players))
 	byKey := make(map[string]*Player, len(t.Players))
@@ -855,25 +859,25 @@ func WriteOpenGotha(w io.Writer, t *Tournament, m Meta) error {
 		p := &t.Players[i]
 		name, first := p.ogNames()
 		if strings.TrimSpace(name) == "" {
-			return fmt.Errorf("%w: player %s has no name, which OpenGotha needs", ErrBadTournament, p.ID)
+			return fmt.Errorf("%w: player %s has no name", ErrNotExportable, p.ID)
 		}
 		if c := javaLen(p.Country); c == 1 || c > 2 {
-			return fmt.Errorf("%w: %s's country %s is not two letters, as OpenGotha needs", ErrBadTournament, quote(p.displayName()), quote(p.Country))
+			return fmt.Errorf("%w: %s's country %s is not two letters", ErrNotExportable, quote(p.displayName()), quote(p.Country))
 		}
 		for _, s := range []string{name, first, p.Club, p.Country} {
 			if !xmlText(s) {
-				return fmt.Errorf("%w: %s's name or club has a character a file cannot hold", ErrBadTournament, quote(p.displayName()))
+				return fmt.Errorf("%w: %s's name or club has a character a file cannot hold", ErrNotExportable, quote(p.displayName()))
 			}
 		}
 		k := ogKey(name, first)
 		if q := byKey[k]; q != nil {
-			return fmt.Errorf("%w: %s and %s have the same name for OpenGotha", ErrBadTournament, quote(q.displayName()), quote(p.displayName()))
+			return fmt.Errorf("%w: %s and %s have the same name for it (it ignores spaces and case)", ErrNotExportable, quote(q.displayName()), quote(p.displayName()))
 		}
 		byKey[k], keys[p.ID] = p, k
 	}
 	for _, s := range []string{m.Name, m.ShortName, m.Location, m.Director} {
 		if !xmlText(s) {
-			return fmt.Errorf("%w: the tournament's name or place has a character a file cannot hold", ErrBadTournament)
+			return fmt.Errorf("%w: the tournament's name or place has a character a file cannot hold", ErrNotExportable)
 		}
 	}
 	def := ogDefaults(t.System)

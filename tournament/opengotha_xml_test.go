@@ -585,7 +585,7 @@ func TestWriteOpenGothaRefuses(t *testing.T) {
 		change func(*Tournament)
 		want   string
 	}{
-		{func(t *Tournament) { t.Players[1].Name = "ANN" }, "'Ann' and 'ANN' have the same name for OpenGotha"},
+		{func(t *Tournament) { t.Players[1].Name = "ANN" }, "OpenGotha cannot hold this tournament: 'Ann' and 'ANN' have the same name for it"},
 		{func(t *Tournament) { t.Players[0].Country = "France" }, "country 'France' is not two letters"},
 		{func(t *Tournament) { t.Players[0].Name = "A\x01" }, "has a character a file cannot hold"},
 		{func(t *Tournament) { t.Players[0].Name = " " }, "has no name"},
@@ -593,7 +593,7 @@ func TestWriteOpenGothaRefuses(t *testing.T) {
 		tr := base()
 		c.change(tr)
 		err := WriteOpenGotha(&bytes.Buffer{}, tr, Meta{})
-		if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) >= 300 {
+		if !errors.Is(err, ErrNotExportable) || !strings.Contains(err.Error(), c.want) || len(err.Error()) >= 300 {
 			t.Errorf("%v, want %q", err, c.want)
 		}
 	}
