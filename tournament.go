@@ -126,7 +126,7 @@ type Tournament struct {
 	// ByeNext is the player the organiser gave the next round's bye
 	// (flow.GiveBye); empty when none.
 	ByeNext tournament.PlayerID
-	Played  []TournamentRound  // the rounds paired so far, first first
+	Played  []TournamentRound // the rounds paired so far, first first
 
 	// Due is when the runner has timed work for it next (registration
 	// closing, a round's start time); zero when none. Whoever changes the
