@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,12 +22,12 @@ import (
 // through the runner (the tournament job below), announced once.
 
 // tournamentActions are the tournament command's verbs.
-var tournamentActions = []string{"new", "join", "leave", "start", "pair", "pairings", "standings", "crosstable", "result", "withdraw", "bye", "end"}
+var tournamentActions = []string{"new", "join", "leave", "start", "pair", "pairings", "standings", "crosstable", "result", "withdraw", "bye", "end", "export", "h9"}
 
 // tournamentLooks: the verbs that only look.
 func tournamentLooks(a *protocol.Args) bool {
 	switch a.Choice["action"] {
-	case "pairings", "standings", "crosstable":
+	case "pairings", "standings", "crosstable", "export", "h9":
 		return true
 	}
 	return false
@@ -103,6 +104,8 @@ func cmdTournament(call *Call) (Result, error) {
 		text, err = pairingsText(t, words)
 	case "standings":
 		text, err = standingsText(t, words)
+	case "export", "h9":
+		return tournamentFile(t, action)
 	case "crosstable":
 		if text, err = noRoundYet(t); text == "" && err == nil {
 			text, err = say.TournamentCrosstable(t.Pairing(), len(t.Played)-1)
@@ -452,4 +455,24 @@ func runTournament(c *JobCall) (Done, error) {
 	// The round's announcement first, then each game's board.
 	fx.Notices = append([]protocol.Message{{Room: t.Room, Reply: protocol.Reply{Title: say.TournamentName(t), Text: text}}}, fx.Notices...)
 	return done("tournament", fmt.Sprintf("tournament %d after round %d", t.ID, rd), fx)
+}
+
+// tournamentFile posts t as a file: OpenGotha's tournament XML (export),
+// which OpenGotha 3.51 opens with the same players, games, results and
+// parameters, or the EGF results file (h9) for rating submission.
+func tournamentFile(t *gobot.Tournament, action string) (Result, error) {
+	m := tournament.Meta{Name: t.Name, ShortName: fmt.Sprintf("gobot-t%d", t.ID), Size: t.Size, Komi: t.Rules.Komi, Internet: true, Begin: t.Created, End: t.Created}
+	if len(t.Played) > 0 {
+		m.End = t.Played[len(t.Played)-1].Start
+	}
+	var buf bytes.Buffer
+	name, mime, write := fmt.Sprintf("gobot-t%d.xml", t.ID), "application/xml", tournament.WriteOpenGotha
+	if action == "h9" {
+		name, mime, write = fmt.Sprintf("gobot-t%d.h9", t.ID), "text/plain", tournament.WriteH9
+	}
+	if err := write(&buf, t.Pairing(), m); err != nil {
+		return Result{}, say.Refusef("%s cannot be written as that file: %s.", say.TournamentName(t), strings.TrimSuffix(err.Error(), "."))
+	}
+	return Result{Reply: protocol.Reply{Title: say.TournamentName(t), Text: say.TournamentFile(t, action == "h9"),
+		File: &protocol.File{Name: name, MIME: mime, Data: buf.Bytes()}}}, nil
 }

@@ -195,3 +195,11 @@ func TournamentLines(ts []*gobot.Tournament) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TournamentFile says what the posted file of t is.
+func TournamentFile(t *gobot.Tournament, h9 bool) string {
+	if h9 {
+		return fmt.Sprintf("%s as an EGF results file (.h9), for rating submission.", TournamentName(t))
+	}
+	return fmt.Sprintf("%s as an OpenGotha tournament file: OpenGotha 3.51 opens it with its players, rounds and results.", TournamentName(t))
+}
