@@ -71,6 +71,23 @@ func scoringGame(t testing.TB) *game.Game {
 	return g
 }
 
+// koGame is a 9×9 game whose last move took a ko: White may not retake
+// at once (the ko mark on B7).
+func koGame(t testing.TB) *game.Game {
+	t.Helper()
+	r, _ := game.Preset("japanese")
+	g, _ := game.New(game.Config{Width: 9, Height: 9, Rules: r})
+	for _, p := range []game.Point{game.Pt(1, 1), game.Pt(2, 1), game.Pt(0, 2), game.Pt(3, 2), game.Pt(1, 3), game.Pt(2, 3), game.Pt(5, 5), game.Pt(1, 2), game.Pt(2, 2)} {
+		if err := g.Play(g.ToMove(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := g.KoPoint(); !ok {
+		t.Fatal("no ko")
+	}
+	return g
+}
+
 func TestGoldens(t *testing.T) {
 	rect, _ := game.New(game.Config{Width: 7, Height: 11, Rules: game.Rules{Name: "custom", Komi: 7.5}})
 	for _, m := range []string{"C3", "E9", "D6", "C9"} {
@@ -88,6 +105,13 @@ func TestGoldens(t *testing.T) {
 		{"scoring-13x13", scoringGame(t), Options{}},
 		{"rect-7x11", rect, Options{Width: 500}},
 		{"dark-19x19", randomGame(t, 19, 19, 80, 3), Options{Theme: "dark", Numbers: 3}},
+		// The benchmark's position (BenchmarkPNG19), a ko with votes at
+		// the replay width, and a scoring view on the dark theme: drawn
+		// before the paletted drawing came in, which must look the same.
+		{"full-19x19", randomGame(t, 19, 19, 250, 11), Options{}},
+		{"ko-votes-9x9", koGame(t), Options{Width: 480, Votes: map[game.Point]int{game.Pt(4, 4): 3, game.Pt(6, 6): 12, game.Pt(2, 1): 1}}},
+		{"scoring-dark-13x13", scoringGame(t), Options{Theme: "dark", Width: 600, Numbers: 120}},
+		{"numbers-13x13", randomGame(t, 13, 13, 140, 5), Options{Numbers: 140}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
