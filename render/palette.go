@@ -20,11 +20,6 @@ type palette struct {
 
 func key15(r, g, b uint8) int { return int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3) }
 
-func (c *cache) palette(l layout, t *Theme, bg *image.RGBA) *palette {
-	p, _ := c.palettes.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*palette, error) { return buildPalette(l, t, bg), nil })
-	return p
-}
-
 func buildPalette(l layout, t *Theme, bg *image.RGBA) *palette {
 	type bucket struct {
 		n       int
