@@ -250,7 +250,7 @@ func (b *board) draw(pix []uint8, v View) error {
 			src := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
 			dst := pix[y*b.l.px+r.Min.X:]
 			for x := 0; x < r.Dx(); x++ {
-				dst[x] = b.pal.lut[key15(src[4*x], src[4*x+1], src[4*x+2])]
+				dst[x] = b.pal.index(src[4*x], src[4*x+1], src[4*x+2])
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/gif"
 	"image/png"
@@ -350,6 +351,9 @@ func TestViewNumbersSkipAutomaticPasses(t *testing.T) {
 // compressor (it used to allocate some 4.5 MB each time: the colour
 // image, the paletted one, the compressor).
 func TestDrawingReusesItsBuffers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector empties pools at random")
+	}
 	g := randomGame(t, 19, 19, 250, 11)
 	var buf bytes.Buffer
 	draw := func() {
@@ -369,5 +373,35 @@ func TestDrawingReusesItsBuffers(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 512<<10 {
 		t.Errorf("a 19×19 PNG allocates %d KB each time, want at most 512 KB", per>>10)
+	}
+}
+
+// TestPaletteLookup: every bucket of a board's palette maps to the
+// nearest colour to its centre, the first of equals.
+func TestPaletteLookup(t *testing.T) {
+	for _, name := range ThemeNames() {
+		th, _ := theme(name)
+		l, err := newLayout(13, 13, 600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := shared.board(l, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range b.pal.lut {
+			r, g, bl := int(k>>10)<<3|4, int(k>>5&31)<<3|4, int(k&31)<<3|4
+			best, bestD := 0, 1<<30
+			for i, pc := range b.pal.colors {
+				c := pc.(color.RGBA)
+				dr, dg, db := int(c.R)-r, int(c.G)-g, int(c.B)-bl
+				if d := 3*dr*dr + 4*dg*dg + 2*db*db; d < bestD {
+					best, bestD = i, d
+				}
+			}
+			if got := b.pal.index(uint8(r), uint8(g), uint8(bl)); int(got) != best {
+				t.Fatalf("%s: bucket %#x maps to %d, nearest is %d", name, k, got, best)
+			}
+		}
 	}
 }
