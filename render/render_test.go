@@ -362,8 +362,10 @@ func TestDrawingReusesItsBuffers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A collection empties the pools, and each P has pools of its own.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	draw()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection empties the pools
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	const n = 10
