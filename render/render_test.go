@@ -259,6 +259,33 @@ func BenchmarkPNG19(b *testing.B) {
 	b.ReportMetric(float64(len(g.Board().Stones(game.Black))+len(g.Board().Stones(game.White))), "stones")
 }
 
+// BenchmarkPNGSizes draws the other common sizes, half full, and a
+// 19×19 board with its last 10 moves numbered (markup drawn in colour).
+func BenchmarkPNGSizes(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		g    *game.Game
+		o    Options
+	}{
+		{"9x9", randomGame(b, 9, 9, 40, 11), Options{}},
+		{"13x13", randomGame(b, 13, 13, 85, 11), Options{}},
+		{"19x19-numbers", randomGame(b, 19, 19, 250, 11), Options{Numbers: 10}},
+		{"9x9-480px", randomGame(b, 9, 9, 40, 11), Options{Width: 480}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var buf bytes.Buffer
+			PNG(&buf, bc.g, bc.o)
+			for b.Loop() {
+				buf.Reset()
+				if _, _, err := PNG(&buf, bc.g, bc.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "bytes")
+		})
+	}
+}
+
 func BenchmarkGIF250(b *testing.B) {
 	g := randomGame(b, 19, 19, 250, 13)
 	b.ReportMetric(float64(g.MoveCount()), "moves")
