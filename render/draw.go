@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"sync"
 
 	"github.com/fogleman/gg"
 
@@ -74,17 +75,35 @@ func PNG(w io.Writer, g *game.Game, o Options) (int, int, error) {
 
 // ViewPNG writes v as a PNG.
 func ViewPNG(w io.Writer, v View, o Options) (int, int, error) {
-	img, err := Draw(v, o)
+	b, err := boardFor(v, o)
 	if err != nil {
 		return 0, 0, err
 	}
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	b := img.Bounds()
-	return b.Dx(), b.Dy(), enc.Encode(w, img)
+	r := b.bg.Bounds()
+	pix := getBytes(&pixPool, len(b.pbg))
+	defer pixPool.Put(pix)
+	img := &image.Paletted{Pix: *pix, Stride: r.Dx(), Rect: r, Palette: b.pal.colors}
+	if err := b.draw(img.Pix, v); err != nil {
+		return 0, 0, err
+	}
+	return r.Dx(), r.Dy(), pngEncoder.Encode(w, img)
 }
 
 // Draw renders v into a paletted image.
 func Draw(v View, o Options) (*image.Paletted, error) {
+	b, err := boardFor(v, o)
+	if err != nil {
+		return nil, err
+	}
+	img := image.NewPaletted(b.bg.Bounds(), b.pal.colors)
+	if err := b.draw(img.Pix, v); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// boardFor returns the cached board v is drawn on.
+func boardFor(v View, o Options) (*board, error) {
 	if v.Board == nil {
 		return nil, fmt.Errorf("%w: no board", ErrSize)
 	}
@@ -96,20 +115,150 @@ func Draw(v View, o Options) (*image.Paletted, error) {
 	if err != nil {
 		return nil, err
 	}
-	bg, err := shared.background(l, t)
-	if err != nil {
-		return nil, err
-	}
-	pal := shared.palette(l, t, bg)
-	img := image.NewRGBA(bg.Bounds())
-	copy(img.Pix, bg.Pix)
-	if err := compose(img, l, t, v); err != nil {
-		return nil, err
-	}
-	return pal.quantize(img), nil
+	return shared.board(l, t)
 }
 
-// compose draws stones and markup onto img (a copy of the background).
+// The encoder keeps its compressor between images, and the buffers an
+// image is drawn in are reused: drawing allocates next to nothing.
+var (
+	pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderPool{}}
+	pixPool    sync.Pool // *[]uint8: paletted images being drawn and encoded
+	rgbaPool   sync.Pool // *[]uint8: colour scratch for points with markup
+)
+
+type encoderPool struct{ p sync.Pool }
+
+func (p *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := p.p.Get().(*png.EncoderBuffer)
+	return b
+}
+func (p *encoderPool) Put(b *png.EncoderBuffer) { p.p.Put(b) }
+
+// getBytes returns a buffer of n bytes from pool (not cleared).
+func getBytes(pool *sync.Pool, n int) *[]uint8 {
+	b, _ := pool.Get().(*[]uint8)
+	if b == nil || cap(*b) < n {
+		s := make([]uint8, n)
+		return &s
+	}
+	*b = (*b)[:n]
+	return b
+}
+
+// draw draws v into pix, palette indexes of the board's image. Stones
+// are tiles copied onto the empty board; a point with markup (a number,
+// the last-move ring, ko, a vote, territory, a dead stone) is drawn in
+// colour as before, from the background and the stones that reach into
+// it, with its markup on top, and then mapped onto the palette.
+func (b *board) draw(pix []uint8, v View) error {
+	bd := v.Board
+	w, h := bd.Width(), bd.Height()
+	for p := range v.Numbers {
+		if !p.In(w, h) {
+			return fmt.Errorf("%w: numbered point %v", ErrOffBoard, p)
+		}
+	}
+	for p := range v.Votes {
+		if !p.In(w, h) {
+			return fmt.Errorf("%w: voted point %v", ErrOffBoard, p)
+		}
+	}
+	copy(pix, b.pbg)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			p := game.Pt(x, y)
+			if c := bd.At(p); c != game.Empty && !v.Dead[p] {
+				b.drawTile(pix, b.tile(c, p))
+			}
+		}
+	}
+	marked := make([]bool, w*h)
+	any := false
+	mark := func(p game.Point) {
+		if p.In(w, h) {
+			marked[int(p.Y)*w+int(p.X)] = true
+			any = true
+		}
+	}
+	for p := range v.Dead {
+		if bd.At(p) != game.Empty {
+			mark(p)
+		}
+	}
+	for i, c := range v.Owner {
+		if i < w*h && c != game.Empty && bd.At(game.Pt(i%w, i/w)) != c {
+			mark(game.Pt(i%w, i/w))
+		}
+	}
+	if v.Ko != nil {
+		mark(*v.Ko)
+	}
+	for p := range v.Numbers {
+		mark(p)
+	}
+	for p, n := range v.Votes {
+		if n > 0 {
+			mark(p)
+		}
+	}
+	if v.Last.In(w, h) && bd.At(v.Last) != game.Empty {
+		mark(v.Last)
+	}
+	if !any {
+		return nil
+	}
+	buf := getBytes(&rgbaPool, len(b.bg.Pix))
+	defer rgbaPool.Put(buf)
+	img := &image.RGBA{Pix: *buf, Stride: b.bg.Stride, Rect: b.bg.Rect}
+	var rects []image.Rectangle
+	fade := image.NewUniform(color.Alpha{0x70})
+	for i, m := range marked {
+		if !m {
+			continue
+		}
+		p := game.Pt(i%w, i/w)
+		cx, cy := b.l.center(p)
+		half := int(math.Ceil(b.l.cell/2)) + 2
+		r := image.Rect(int(cx)-half, int(cy)-half, int(cx)+half+1, int(cy)+half+1).Union(b.spriteAt(p)).Intersect(img.Rect)
+		rects = append(rects, r)
+		draw.Draw(img, r, b.bg, r.Min, draw.Src)
+		sub := img.SubImage(r).(*image.RGBA)
+		for y := int(p.Y) - 1; y <= int(p.Y)+1; y++ {
+			for x := int(p.X) - 1; x <= int(p.X)+1; x++ {
+				q := game.Pt(x, y)
+				if !q.In(w, h) || bd.At(q) == game.Empty {
+					continue
+				}
+				at := b.spriteAt(q)
+				if !at.Overlaps(r) {
+					continue
+				}
+				s := b.sprite[bd.At(q)-1]
+				if v.Dead[q] {
+					draw.DrawMask(sub, at, s, image.Point{}, fade, image.Point{}, draw.Over)
+				} else {
+					s.drawOn(sub, at.Min)
+				}
+			}
+		}
+	}
+	if err := compose(img, b.l, b.t, v); err != nil {
+		return err
+	}
+	for _, r := range rects {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			src := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
+			dst := pix[y*b.l.px+r.Min.X:]
+			for x := 0; x < r.Dx(); x++ {
+				dst[x] = b.pal.index(src[4*x], src[4*x+1], src[4*x+2])
+			}
+		}
+	}
+	return nil
+}
+
+// compose draws the markup of v onto img, whose points with markup hold
+// the background and the stones.
 func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 	b := v.Board
 	var dc *gg.Context // created only when markup needs vector drawing
@@ -118,24 +267,6 @@ func compose(img *image.RGBA, l layout, t *Theme, v View) error {
 			dc = gg.NewContextForRGBA(img)
 		}
 		return dc
-	}
-	for y := 0; y < b.Height(); y++ {
-		for x := 0; x < b.Width(); x++ {
-			p := game.Pt(x, y)
-			c := b.At(p)
-			if c == game.Empty {
-				continue
-			}
-			s := shared.sprite(t, c, l.stoneR)
-			cx, cy := l.center(p)
-			min := image.Pt(int(math.Round(cx))-s.Bounds().Dx()/2, int(math.Round(cy))-s.Bounds().Dy()/2)
-			r := image.Rectangle{Min: min, Max: min.Add(s.Bounds().Size())}
-			if v.Dead[p] {
-				draw.DrawMask(img, r, s, image.Point{}, image.NewUniform(color.Alpha{0x70}), image.Point{}, draw.Over)
-			} else {
-				s.drawOn(img, min)
-			}
-		}
 	}
 	if v.Owner != nil {
 		dc := ctx()
@@ -281,24 +412,34 @@ func GIF(w io.Writer, g *game.Game, o Options) (int, int, error) {
 		return 0, 0, err
 	}
 	anim := &gif.GIF{}
-	var prev *image.Paletted
-	var pal color.Palette // the board's palette plus a transparent entry
+	var prev, spare *image.Paletted // the last frame in full, a free one
+	var pal color.Palette           // the board's palette plus a transparent entry
 	// Each frame after the first carries only the rectangle that changed,
 	// drawn over the previous frame, with the pixels that did not change
 	// transparent: a move changes a few stones, and runs of the transparent
-	// index compress to almost nothing.
+	// index compress to almost nothing. The first frame is kept whole;
+	// after it, two full frames take turns.
 	add := func(v View, delay int) error {
-		img, err := Draw(v, o)
+		b, err := boardFor(v, o)
 		if err != nil {
 			return err
 		}
 		if pal == nil {
-			pal = append(append(color.Palette{}, img.Palette...), color.RGBA{})
+			pal = append(append(color.Palette{}, b.pal.colors...), color.RGBA{})
 		}
-		img.Palette = pal
+		img := spare
+		if img == nil {
+			img = image.NewPaletted(b.bg.Rect, pal)
+		}
+		if err := b.draw(img.Pix, v); err != nil {
+			return err
+		}
 		frame := img
 		if prev != nil {
 			frame = delta(prev, img, uint8(len(pal)-1))
+			if len(anim.Image) > 1 { // prev is not the first frame
+				spare = prev
+			}
 		}
 		prev = img
 		anim.Image = append(anim.Image, frame)

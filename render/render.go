@@ -2,11 +2,14 @@
 // animated GIF. It draws with github.com/fogleman/gg and the embedded Go
 // fonts, and writes only to the io.Writer it is given.
 //
-// Drawing is fast because what never changes is cached: the board with
-// its grid, star points and coordinates per (size, theme, pixels), and the
-// stone sprites per (theme, radius). A frame is the cached background with
-// stones composed on top, then mapped onto a small palette and encoded as
-// a paletted PNG.
+// Drawing is fast because what never changes is cached per (size, theme,
+// pixels): the empty board with its grid, star points and coordinates,
+// its palette, the board already mapped onto the palette, and per point
+// and colour the stone as it looks there. A frame is the paletted board
+// with the stones' tiles copied on; the few points with markup (the last
+// move, numbers, ko, votes, territory, dead stones) are drawn in colour
+// as before and mapped onto the palette; the PNG encoder and the buffers
+// are reused.
 package render
 
 import (
@@ -18,6 +21,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
@@ -372,20 +376,109 @@ func (c *memo[K, V]) get(k K, build func() (V, error)) (V, error) {
 
 // cache holds what never changes, shared by all goroutines.
 type cache struct {
-	bgs      memo[bgKey, *image.RGBA]
-	sprites  memo[spriteKey, *stoneImage]
-	palettes memo[bgKey, *palette]
+	boards  memo[bgKey, *board]
+	sprites memo[spriteKey, *stoneImage]
 }
 
-var shared = &cache{bgs: memo[bgKey, *image.RGBA]{limit: 64}, sprites: memo[spriteKey, *stoneImage]{limit: 256}, palettes: memo[bgKey, *palette]{limit: 64}}
+// A board at 800 px keeps some 3.2 MB (the background twice, the palette)
+// plus up to 1.2 MB of stone tiles; sizes, themes and widths in use are few.
+var shared = &cache{boards: memo[bgKey, *board]{limit: 24}, sprites: memo[spriteKey, *stoneImage]{limit: 256}}
 
-func (c *cache) background(l layout, t *Theme) (*image.RGBA, error) {
-	return c.bgs.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*image.RGBA, error) { return background(l, t) })
+func (c *cache) board(l layout, t *Theme) (*board, error) {
+	return c.boards.get(bgKey{l.w, l.h, l.px, t.Name}, func() (*board, error) { return newBoard(l, t) })
 }
 
 func (c *cache) sprite(t *Theme, col game.Color, r float64) *stoneImage {
 	s, _ := c.sprites.get(spriteKey{t.Name, col, r}, func() (*stoneImage, error) { return newStoneImage(sprite(t, col, r)), nil })
 	return s
+}
+
+// board is what never changes for one (size, theme, pixels): the empty
+// board in colour and mapped onto its palette, and per point and colour
+// a tile, the stone as it looks on that point, mapped onto the palette,
+// made the first time a stone is drawn there.
+type board struct {
+	l      layout
+	t      *Theme
+	bg     *image.RGBA
+	pal    *palette
+	pbg    []uint8                   // bg's palette indexes, stride l.px
+	sprite [2]*stoneImage            // Black, White
+	tiles  [2][]atomic.Pointer[tile] // per colour, per point (reading order)
+}
+
+func newBoard(l layout, t *Theme) (*board, error) {
+	bg, err := background(l, t)
+	if err != nil {
+		return nil, err
+	}
+	b := &board{l: l, t: t, bg: bg}
+	b.sprite = [2]*stoneImage{shared.sprite(t, game.Black, l.stoneR), shared.sprite(t, game.White, l.stoneR)}
+	b.pal = buildPalette(l, t, bg)
+	b.pbg = b.pal.quantize(bg).Pix
+	for i := range b.tiles {
+		b.tiles[i] = make([]atomic.Pointer[tile], l.w*l.h)
+	}
+	return b, nil
+}
+
+// spriteAt is where the sprite of a stone on p goes: the rectangle it
+// covers in the image.
+func (b *board) spriteAt(p game.Point) image.Rectangle {
+	size := b.sprite[0].Bounds().Size()
+	cx, cy := b.l.center(p)
+	min := image.Pt(int(math.Round(cx))-size.X/2, int(math.Round(cy))-size.Y/2)
+	return image.Rectangle{Min: min, Max: min.Add(size)}
+}
+
+// tile is a stone drawn over the background at one point, as palette
+// indexes: per row, the run of pixels the stone covers (it is round, so
+// one run a row); the pixels outside the runs are the background's.
+type tile struct {
+	r    image.Rectangle // in the image
+	pix  []uint8         // r.Dx() × r.Dy()
+	runs [][2]int        // per row of r, [lo, hi) in r's columns
+}
+
+// tile returns the tile of a c stone on p, making it the first time.
+// Two goroutines may make the same tile at once; both make the same.
+func (b *board) tile(c game.Color, p game.Point) *tile {
+	slot := &b.tiles[c-1][int(p.Y)*b.l.w+int(p.X)]
+	if t := slot.Load(); t != nil {
+		return t
+	}
+	s := b.sprite[c-1]
+	at := b.spriteAt(p)
+	r := at.Intersect(b.bg.Bounds())
+	img := image.NewRGBA(r)
+	draw.Draw(img, r, b.bg, r.Min, draw.Src)
+	s.drawOn(img, at.Min)
+	t := &tile{r: r, pix: b.pal.quantize(img).Pix, runs: make([][2]int, r.Dy())}
+	sw := s.Bounds().Dx()
+	for y := range t.runs {
+		row := s.Pix[(r.Min.Y-at.Min.Y+y)*s.Stride:]
+		lo, hi := r.Dx(), 0
+		for x := 0; x < r.Dx(); x++ {
+			if sx := r.Min.X - at.Min.X + x; sx < sw && row[4*sx+3] != 0 {
+				lo, hi = min(lo, x), x+1
+			}
+		}
+		if hi <= lo {
+			lo, hi = 0, 0
+		}
+		t.runs[y] = [2]int{lo, hi}
+	}
+	slot.Store(t)
+	return t
+}
+
+// drawTile copies t into pix, an image of the board's size.
+func (b *board) drawTile(pix []uint8, t *tile) {
+	w := t.r.Dx()
+	for y, run := range t.runs {
+		off := (t.r.Min.Y+y)*b.l.px + t.r.Min.X
+		copy(pix[off+run[0]:off+run[1]], t.pix[y*w+run[0]:y*w+run[1]])
+	}
 }
 
 // Renderer draws boards for the chat layer.

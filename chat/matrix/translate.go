@@ -1,14 +1,12 @@
 package matrix
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"strings"
 	"time"
 
 	"maunium.net/go/mautrix/event"
-	"maunium.net/go/mautrix/format"
 	"maunium.net/go/mautrix/id"
 
 	"github.com/gobotgo/gobot"
@@ -85,24 +83,13 @@ func parseCommand(prefix string, c *event.MessageEventContent) (command, bool) {
 	names := map[id.UserID]string{}
 	text := cc.Body
 	if cc.Format == event.FormatHTML && cc.FormattedBody != "" {
-		same := func(s string, _ format.Context) string { return s }
-		parser := &format.HTMLParser{
-			TabsToSpaces:           4,
-			Newline:                "\n",
-			BoldConverter:          same,
-			ItalicConverter:        same,
-			StrikethroughConverter: same,
-			UnderlineConverter:     same,
-			MonospaceConverter:     same,
-			PillConverter: func(displayname, mxid, eventID string, ctx format.Context) string {
-				if strings.HasPrefix(mxid, "@") && eventID == "" {
-					names[id.UserID(mxid)] = displayname
-					return " " + mxid + " "
-				}
-				return displayname
-			},
-		}
-		text = parser.Parse(cc.FormattedBody, format.NewContext(context.Background()))
+		text = htmlText(cc.FormattedBody, func(text, mxid, eventID string) string {
+			if strings.HasPrefix(mxid, "@") && eventID == "" {
+				names[id.UserID(mxid)] = text
+				return " " + mxid + " "
+			}
+			return text
+		})
 	}
 	text = strings.TrimSpace(text)
 	if len(text) < len(prefix) || !strings.EqualFold(text[:len(prefix)], prefix) {

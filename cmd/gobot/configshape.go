@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -70,14 +71,17 @@ func at(path string, e *configError) string {
 	return fmt.Sprintf("%s: %s", path, e.Error())
 }
 
-// keyPrefix matches the key path an error message starts with.
-var keyPrefix = regexp.MustCompile(`^([a-z_]+(?:\[\d+\]|\.[a-z_0-9]+)*): `)
+// keyPrefix matches the key path an error message starts with
+// (compiled when a config error is worded, not at every start).
+var keyPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-z_]+(?:\[\d+\]|\.[a-z_0-9]+)*): `)
+})
 
 // locate turns an error that starts with a key path (check's, or a field's
 // own UnmarshalYAML) into a configError at that key's line in root.
 func locate(root *yaml.Node, err error) *configError {
 	msg := err.Error()
-	m := keyPrefix.FindStringSubmatch(msg)
+	m := keyPrefix().FindStringSubmatch(msg)
 	if m == nil {
 		return &configError{Msg: msg}
 	}
@@ -311,11 +315,11 @@ func unknownKey(name string, known []string) string {
 }
 
 // yamlSyntax matches the YAML parser's "yaml: line N: message".
-var yamlSyntax = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`) })
 
 // syntaxError turns the YAML parser's error into file:line: message.
 func syntaxError(path string, err error) error {
-	m := yamlSyntax.FindStringSubmatch(err.Error())
+	m := yamlSyntax().FindStringSubmatch(err.Error())
 	if m == nil {
 		return fmt.Errorf("%s: not valid YAML: %w", path, err)
 	}
