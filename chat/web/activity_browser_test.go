@@ -38,7 +38,10 @@ import (
 // AUTHORIZE in turn), AUTHENTICATE → the token's details.
 // The user it announces in READY and AUTHENTICATE is a lie (?claim=):
 // gobot must take the user from Discord, not from the page.
-// window.frames_ records every frame it received.
+// window.frames_ records every frame it received; window.at_ when (ms
+// since 1970, the browser's clock) it framed the Activity and first
+// received its HANDSHAKE, AUTHORIZE and AUTHENTICATE
+// (TestBrowserActivityTimings).
 const discordClientPage = `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord (test)</title>
 <style>html,body{margin:0;height:100%}iframe{border:0;width:100%;height:100%;display:block}</style></head>
@@ -48,6 +51,8 @@ const q = new URLSearchParams(location.search);
 const claim = q.get("claim");
 const app = "https://app.discordsays.com";
 window.frames_ = [];
+const now = () => performance.timeOrigin + performance.now();
+window.at_ = {};
 let authorized = 0;
 const frame = document.createElement("iframe");
 frame.id = "w";
@@ -57,6 +62,8 @@ window.addEventListener("message", (ev) => {
   if (ev.source !== frame.contentWindow || ev.origin !== app || !Array.isArray(ev.data)) return;
   const [op, data] = ev.data;
   window.frames_.push([op, data && data.cmd, data && data.args]);
+  const step = op === 0 ? "handshake" : data && data.cmd && data.cmd.toLowerCase();
+  if (step && !window.at_[step]) window.at_[step] = now();
   if (op === 0) {
     window.handshake = data;
     send([1, {cmd: "DISPATCH", evt: "READY", nonce: null, data: {v: 1, config: {api_endpoint: "//discord.com/api", environment: "production"}, user: user}}]);
@@ -71,6 +78,7 @@ window.addEventListener("message", (ev) => {
       scopes: ["identify"], expires: "2030-01-01T00:00:00Z", application: {id: "app", name: "gobot", description: ""}}}]);
   }
 });
+window.at_.framed = now();
 frame.src = app + "/?frame_id=frame-" + claim + "&instance_id=" + q.get("instance") + "&platform=desktop&guild_id=g1&channel_id=" + q.get("channel");
 document.body.append(frame);
 </script>
@@ -127,6 +135,7 @@ func newActivityBrowser(t *testing.T) *activityBrowser {
 		h    http.Handler
 	}{{"discord.com", page(discordClientPage)}, {"other.discordsays.com", page(otherActivityPage)}, {"app.discordsays.com", board}} {
 		ts := httptest.NewUnstartedServer(s.h)
+		ts.EnableHTTP2 = true // as Discord's proxy (and discord.com) speak it
 		ts.StartTLS()
 		t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
 		rules = append(rules, "MAP "+s.host+" "+strings.TrimPrefix(ts.URL, "https://"))
