@@ -17,7 +17,10 @@ import (
 // reply's board part is the game as every surface reads it (view.go).
 
 func cmdPlay(call *Call) (Result, error) {
-	return played(call, actionOf(call, flow.Move{Point: call.Args.Points[0]}))
+	if call.Req.Act != nil { // a click: its own point
+		return played(call, call.Req.Act)
+	}
+	return played(call, flow.Move{Point: call.Args.Points[0]})
 }
 
 // cmdPass is a play of "pass".
