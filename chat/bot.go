@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -17,11 +18,17 @@ import (
 
 // Config holds the bot's defaults, used where a room has no setting.
 type Config struct {
-	Rules  string // default preset or rules spec ("japanese")
-	Width  int    // default board size
-	Height int
-	Komi   *float64 // nil: the ruleset's default for size and handicap
-	Clock  string   // default clock spec: "none", "3d", "fischer:3d+1d/7d"
+	// Platforms are the chat platforms this deployment serves (each
+	// adapter's descriptor), whether or not this process runs their
+	// adapter: the web board words a game's hints as its room's platform
+	// types commands (Bot.Platform). An adapter this process runs is
+	// registered with its notifier (Bot.Register).
+	Platforms []*protocol.Platform
+	Rules     string // default preset or rules spec ("japanese")
+	Width     int    // default board size
+	Height    int
+	Komi      *float64 // nil: the ruleset's default for size and handicap
+	Clock     string   // default clock spec: "none", "3d", "fischer:3d+1d/7d"
 	// Reminders are how long before a deadline to remind the player to
 	// move (default 24h and 1h).
 	Reminders []time.Duration
@@ -52,6 +59,7 @@ type Bot struct {
 	*core
 	store     gobot.Store
 	notifiers deliver.Notifiers // by platform ("discord")
+	platforms sync.Map          // registered descriptors by name (Register)
 	// wake tells the runner's loop (Run) that a command changed
 	// something: it looks again for the next work due on time.
 	wake chan struct{}
@@ -138,6 +146,29 @@ func (b *Bot) Now() time.Time { return b.timeSource.Now() }
 // one stamps each request's Arrived with it.
 type Clock interface {
 	Now() time.Time
+}
+
+// Register registers an adapter this process runs: its descriptor (the
+// platform's name and rules, which Platform gives to the web board) and
+// its notifier, through which messages to the platform's users and rooms
+// go (SetNotifier). One registration per adapter.
+func (b *Bot) Register(p *protocol.Platform, n Notifier) {
+	b.platforms.Store(p.Name, p)
+	b.SetNotifier(p.Name, n)
+}
+
+// Platform is the descriptor of the platform named name: registered, or
+// among Config.Platforms; nil when unknown (a plain platform).
+func (b *Bot) Platform(name string) *protocol.Platform {
+	if p, ok := b.platforms.Load(name); ok {
+		return p.(*protocol.Platform)
+	}
+	for _, p := range b.cfg.Platforms {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // SetNotifier registers the notifier for a platform ("discord", "matrix",

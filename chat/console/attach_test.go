@@ -33,9 +33,9 @@ func runWithBoard(t *testing.T, script []byte) string {
 	clock := &testClock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	hub := web.NewHub()
 	store := web.Publishing(db, hub)
-	bot := chat.New(chat.Config{Rules: "japanese", Width: 19, Height: 19}, store, testRenderer(), clock, nil)
+	bot := chat.New(chat.Config{Platforms: []*protocol.Platform{Descriptor}, Rules: "japanese", Width: 19, Height: 19}, store, testRenderer(), clock, nil)
 	srv, err := web.New(web.Config{Bot: bot, Hub: hub, Secret: []byte("0123456789abcdef0123456789abcdef-console"),
-		PublicURL: "https://go.example.org", Now: clock.Now, Platforms: []*protocol.Platform{Descriptor}})
+		PublicURL: "https://go.example.org", Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -268,14 +268,10 @@ func (s *Server) answer(w http.ResponseWriter, code int, a answer) {
 	w.Write(b)
 }
 
-// platform is the descriptor of room's platform (nil: a plain one).
+// platform is the descriptor of room's platform, as the bot knows it
+// (chat.Bot.Platform; nil: a plain one).
 func (s *Server) platform(room gobot.RoomID) *protocol.Platform {
-	for _, p := range s.cfg.Platforms {
-		if p.Name == room.Platform() {
-			return p
-		}
-	}
-	return nil
+	return s.cfg.Bot.Platform(room.Platform())
 }
 
 // plain turns a chat reply's text into the page's: mentions become

@@ -144,7 +144,7 @@ func newActivityHarnessKey(t *testing.T, publicKey string) *activityHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ah.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Activity: a})
+	ah.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Activity: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestActivityAppIDChecked(t *testing.T) {
 			continue // the adapter refused it already
 		}
 		checked++
-		_, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: "http://127.0.0.1:1", Activity: a})
+		_, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://127.0.0.1:1", Activity: a})
 		if err == nil || !strings.Contains(err.Error(), "application ID") {
 			t.Errorf("application ID %q: %v, want a refusal naming it", id, err)
 		}

@@ -84,7 +84,7 @@ func widgetBoard(t *testing.T, h *harness, w Widgets, trusted ...string) (*Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
 		Widgets: w, WidgetOrigins: []string{"https://app.element.io"}, TrustedProxies: proxies})
 	if err != nil {
 		t.Fatal(err)

@@ -122,7 +122,7 @@ func TestWebWidgetOnlyWhenServed(t *testing.T) {
 		{"no sign-in", nil, []string{"https://app.element.io"}, false},
 		{"both", noWidgets{}, []string{"https://app.element.io"}, true},
 	} {
-		srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+		srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
 			Widgets: c.widgets, WidgetOrigins: c.origins})
 		if err != nil {
 			t.Fatal(err)

@@ -66,7 +66,7 @@ func TestClickAnnouncedOnceAcrossACrash(t *testing.T) {
 
 	// The next process starts on the same store. Before the claim has
 	// expired it leaves the announcement alone; after, it sends it once.
-	next := chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9, Holder: "next:1"}, h.db, nil, h.now, nil)
+	next := chat.New(chat.Config{Platforms: testPlatforms, Rules: "japanese", Width: 9, Height: 9, Holder: "next:1"}, h.db, nil, h.now, nil)
 	room := &recorder{}
 	next.SetNotifier("console", room)
 	if err := next.Tick(context.Background()); err != nil {

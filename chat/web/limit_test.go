@@ -257,7 +257,7 @@ func TestStreamsBounded(t *testing.T) {
 	}
 
 	// The process's ceiling, across sessions.
-	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now, MaxStreams: 3})
+	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now, MaxStreams: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

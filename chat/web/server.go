@@ -30,7 +30,6 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
 	"github.com/gobotgo/gobot/chat/httpserver"
-	"github.com/gobotgo/gobot/chat/protocol"
 )
 
 //go:embed static page.html widget.html review.html controls.html
@@ -81,12 +80,6 @@ type Config struct {
 	// the chat clients' origins, like https://app.element.io; "*" for
 	// any site. Empty: no one. Other pages are never framed.
 	WidgetOrigins []string
-
-	// Platforms describe the chat platforms whose games the board shows
-	// (each adapter's descriptor): a click becomes a request of the
-	// game's platform, and a hint names a command as its users type it.
-	// A platform not listed is a plain one (protocol.Platform).
-	Platforms []*protocol.Platform
 
 	// TrustedProxies are the proxies in front of the board whose
 	// X-Forwarded-For names the client (client.go); nil: none, the

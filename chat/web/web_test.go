@@ -102,14 +102,14 @@ func buildHarness(t testing.TB, store gobot.Store, pub func(*Hub) Publisher, lis
 		p = pub(h.hub)
 	}
 	wrapped := Publishing(store, p)
-	h.bot = chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, wrapped, nil, h.now, nil)
+	h.bot = chat.New(chat.Config{Platforms: testPlatforms, Rules: "japanese", Width: 9, Height: 9}, wrapped, nil, h.now, nil)
 	h.bot.SetNotifier("console", h.console)
 	h.bot.SetNotifier("matrix", h.matrix)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now, Platforms: testPlatforms})
+	h.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(), Now: h.now.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func (h *harness) cmd(user, command string, args ...string) protocol.Reply {
 		Platform: console.Descriptor})
 }
 
-// testPlatforms are the adapters' descriptors, as cmd/gobot gives them.
+// testPlatforms are the adapters' descriptors, as cmd/gobot gives the bot them (chat.Config.Platforms).
 var testPlatforms = []*protocol.Platform{console.Descriptor, matrix.Descriptor(""), discord.Descriptor}
 
 // newGame starts a 9x9 game, alice Black against bob.

@@ -71,7 +71,7 @@ func TestWidgetSignInBody(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame()
 	asked := &countingWidgets{}
-	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
 		Widgets: asked, WidgetOrigins: []string{"https://app.element.io"}})
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestWidgetSignInPrivateServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
 		Widgets: a, WidgetOrigins: []string{"https://app.element.io"}})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestWidgetOpenIDOnce(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame()
 	hs := &tokenWidgets{users: map[string]gobot.UserID{"tok-1": "console:alice", "tok-2": "console:alice", "tok-3": "console:bob"}}
-	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: h.ts.URL, Now: h.now.Now,
+	srv, err := New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: h.ts.URL, Now: h.now.Now,
 		Widgets: hs, WidgetOrigins: []string{"https://app.element.io"}})
 	if err != nil {
 		t.Fatal(err)
@@ -352,7 +352,7 @@ func newMatrixHarness(t *testing.T, origins ...string) *mxHarness {
 	h.db = wrapped
 	logw := &lockedBuffer{}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	h.bot = chat.New(chat.Config{Rules: "japanese", Width: 9, Height: 9}, wrapped, nil, nil, log)
+	h.bot = chat.New(chat.Config{Platforms: testPlatforms, Rules: "japanese", Width: 9, Height: 9}, wrapped, nil, nil, log)
 	a, err := matrix.New(matrix.Config{Homeserver: m.hs, UserID: string(m.botID), Password: "password-gobot"}, h.bot, gobot.StoreState(db), log)
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +362,7 @@ func newMatrixHarness(t *testing.T, origins ...string) *mxHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, Platforms: testPlatforms, PublicURL: "http://" + ln.Addr().String(),
+	h.srv, err = New(Config{Bot: h.bot, Hub: h.hub, Secret: testSecret, PublicURL: "http://" + ln.Addr().String(),
 		Widgets: a, WidgetOrigins: origins, Log: log})
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 	state := gobot.StoreState(store)
 	if cfg.Console.Enabled {
 		con := &console.Console{Bot: bot, In: stdin, Out: stdout, User: cfg.Console.User, Dir: cfg.Console.ImagesDir}
-		bot.SetNotifier(console.Platform, con)
+		bot.Register(console.Descriptor, con)
 		runners = append(runners, con.Run)
 	}
 	if d := cfg.Discord; d.Enabled {
@@ -30,7 +30,7 @@ func adapters(ctx context.Context, cfg *Config, bot *chat.Bot, store *openedStor
 		if err != nil {
 			return nil, err
 		}
-		bot.SetNotifier(discord.Platform, a)
+		bot.Register(discord.Descriptor, a)
 		if board != nil {
 			board.members[discord.Platform] = a // a vote from the board: may they still see the channel?
 		}

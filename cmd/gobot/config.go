@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot/chat/console"
+	"github.com/gobotgo/gobot/chat/discord"
+	"github.com/gobotgo/gobot/chat/matrix"
 	"io"
 	"log/slog"
 	"os"
@@ -282,7 +285,15 @@ func (c *Config) chatConfig() chat.Config {
 		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
 	cc.Vacation = c.Vacation.chatConfig()
+	cc.Platforms = c.platforms()
 	return cc
+}
+
+// platforms are the descriptors of the platforms gobot serves, whether
+// or not this process runs their adapters: the web board words a game's
+// hints as its platform types commands (chat.Bot.Platform).
+func (c *Config) platforms() []*protocol.Platform {
+	return []*protocol.Platform{discord.Descriptor, matrix.Descriptor(c.Matrix.Prefix), console.Descriptor}
 }
 
 // logger builds the slog logger the config asks for.

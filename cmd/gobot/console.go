@@ -114,7 +114,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		interactive = true
 	}
 	con := &console.Console{Bot: bot, In: stdin, Out: stdout, User: *user, Dir: *images, Prompt: interactive}
-	bot.SetNotifier(console.Platform, con)
+	bot.Register(console.Descriptor, con)
 	if interactive {
 		fmt.Fprintf(stdout, "gobot — Go in your terminal. Database: %s\nBoard images are saved in %s\nYou are %s; type help for commands, /as bob to switch player, /quit to leave.\n", *db, *images, *user)
 	} else {
@@ -227,7 +227,6 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 		if public == "" {
 			public = "http://" + ln.Addr().String() // the port bound, if listen said :0
 		}
-		board.matrixPrefix = cfg.Matrix.Prefix
 		run, err := board.serve(ln, bot, public, []byte(cfg.Web.Secret), ttl, log)
 		if err != nil {
 			ln.Close()

@@ -135,9 +135,9 @@ discord:
 
 // On a board, a hint names the command as the game's platform types it.
 func TestBoardCommandLines(t *testing.T) {
-	wb := &webBoard{}
+	cfg := &Config{}
 	command := func(platform, line string) string {
-		for _, p := range wb.platforms() {
+		for _, p := range cfg.platforms() {
 			if p.Name == platform {
 				return p.Command(line)
 			}
@@ -154,7 +154,7 @@ func TestBoardCommandLines(t *testing.T) {
 			t.Errorf("%s %q: %q, want %q", tc.platform, tc.line, got, tc.want)
 		}
 	}
-	wb.matrixPrefix = "!baduk"
+	cfg.Matrix.Prefix = "!baduk"
 	if got := command("matrix", "games"); got != "!baduk games" {
 		t.Errorf("matrix.prefix: %q", got)
 	}

@@ -38,7 +38,7 @@ func matrixRunner(mc matrix.Config, bot *chat.Bot, store *openedStore, ttl time.
 		return nil, fmt.Errorf("matrix: %w", err)
 	}
 	if store.pg == nil {
-		bot.SetNotifier(matrix.Platform, first)
+		bot.Register(matrix.Descriptor(mc.Prefix), first)
 		return first.Run, nil
 	}
 	name := "matrix:sync:" + mc.UserID

@@ -15,11 +15,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat"
-	"github.com/gobotgo/gobot/chat/console"
-	"github.com/gobotgo/gobot/chat/discord"
 	"github.com/gobotgo/gobot/chat/httpserver"
-	"github.com/gobotgo/gobot/chat/matrix"
-	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/web"
 	"github.com/gobotgo/gobot/storage/postgres"
 )
@@ -118,18 +114,10 @@ type webBoard struct {
 	// members says who is still in a vote game's room, by platform (the
 	// Discord adapter, the Matrix widgets' adapter).
 	members map[string]web.Members
-	// matrixPrefix is how Matrix rooms type commands (matrix.prefix).
-	matrixPrefix string
 	// trustedProxies and maxStreams: web.trusted_proxies and
 	// web.max_streams (none and the default in the terminal game).
 	trustedProxies []netip.Prefix
 	maxStreams     int
-}
-
-// platforms are the descriptors of the platforms whose games the board
-// shows, for its hints and clicks.
-func (wb *webBoard) platforms() []*protocol.Platform {
-	return []*protocol.Platform{discord.Descriptor, matrix.Descriptor(wb.matrixPrefix), console.Descriptor}
 }
 
 // newWebBoard wraps store so that committed game changes reach the
@@ -170,7 +158,7 @@ func (p sharedPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID)
 // the returned runner serves until ctx ends.
 func (wb *webBoard) serve(ln net.Listener, bot *chat.Bot, publicURL string, secret []byte, ttl time.Duration, log *slog.Logger) (func(context.Context) error, error) {
 	srv, err := web.New(web.Config{Bot: bot, Hub: wb.hub, Secret: secret, PublicURL: publicURL, LinkTTL: ttl, Log: log,
-		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Members: wb.members, Platforms: wb.platforms(),
+		Activity: wb.activity, Widgets: wb.widgets, WidgetOrigins: wb.widgetOrigins, Members: wb.members,
 		TrustedProxies: wb.trustedProxies, MaxStreams: wb.maxStreams})
 	if err != nil {
 		return nil, err
