@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"bytes"
 	"fmt"
 	"strconv"
@@ -22,7 +23,7 @@ import (
 // through the runner (the tournament job below), announced once.
 
 // tournamentActions are the tournament command's verbs.
-var tournamentActions = []string{"new", "join", "leave", "start", "pair", "pairings", "standings", "crosstable", "result", "withdraw", "bye", "end", "export", "h9"}
+var tournamentActions = []string{"new", "join", "leave", "start", "pair", "pairings", "standings", "crosstable", "result", "withdraw", "bye", "end", "export", "h9", "import"}
 
 // tournamentLooks: the verbs that only look.
 func tournamentLooks(a *protocol.Args) bool {
@@ -37,8 +38,14 @@ func cmdTournament(call *Call) (Result, error) {
 	tx, r, a := call.Tx, call.Req, call.Args
 	action := a.Choice["action"]
 	words := a.Text
-	if action == "new" {
+	if r.File != nil && action != "import" {
+		return Result{}, say.Refusef("Only %s takes a file (an OpenGotha tournament file).", say.Cmd("tournament import"))
+	}
+	switch action {
+	case "new":
 		return tournamentNew(call)
+	case "import":
+		return tournamentImport(call)
 	}
 	id, words, err := tournamentRef(words)
 	if err != nil {
@@ -64,9 +71,19 @@ func cmdTournament(call *Call) (Result, error) {
 	switch action {
 	case "join":
 		late := t.State == gobot.Running
-		if err = flow.JoinTournament(tx, t, r.User.ID, r.User.Name, r.Time); err == nil {
+		var as string
+		if len(words) > 0 {
+			var qerr error
+			if as, _, qerr = quotedName(strings.Join(words, " ")); qerr != nil {
+				return Result{}, qerr
+			}
+		}
+		if err = flow.JoinTournament(tx, t, r.User.ID, r.User.Name, as, r.Time); err == nil {
 			err = b.rememberUser(tx, r.User, r.Time)
 			text = say.TournamentJoined(t, r.User.ID, late)
+			if as != "" {
+				text = say.TournamentClaimed(t, r.User.ID)
+			}
 		}
 	case "leave", "withdraw":
 		u := r.User.ID
@@ -475,4 +492,55 @@ func tournamentFile(t *gobot.Tournament, action string) (Result, error) {
 	}
 	return Result{Reply: protocol.Reply{Title: say.TournamentName(t), Text: say.TournamentFile(t, action == "h9"),
 		File: &protocol.File{Name: name, MIME: mime, Data: buf.Bytes()}}}, nil
+}
+
+// tournamentImport makes a tournament from the OpenGotha file attached
+// (tournament.ReadOpenGotha): its players, rounds and results; the
+// room's players then join as the players they are
+// (`tournament join "Lee Ann"`), and the next round is paired as
+// OpenGotha pairs it.
+func tournamentImport(call *Call) (Result, error) {
+	tx, r := call.Tx, call.Req
+	if r.File == nil {
+		return Result{}, say.Refusef("Attach the OpenGotha tournament file to %s (in the terminal: tournament import < cup.xml).", say.Cmd("tournament import"))
+	}
+	rounds := 0
+	for _, w := range call.Args.Text {
+		v, ok := strings.CutPrefix(strings.ToLower(w), "rounds=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 1 || n > tournament.MaxRounds {
+			return Result{}, say.Refusef("%s: an import takes only rounds=N (1 to %d), the rounds the tournament is to have.", protocol.Echo(w), tournament.MaxRounds)
+		}
+		rounds = n
+	}
+	pt, m, err := tournament.ReadOpenGotha(bytes.NewReader(r.File.Data))
+	if err != nil {
+		return Result{}, say.Refusef("%s: %s. Nothing was imported.", protocol.Echo(r.File.Name), strings.TrimSuffix(err.Error(), "."))
+	}
+	t := &gobot.Tournament{Name: cmp.Or(m.Name, m.ShortName, r.File.Name), System: pt.System, Rounds: pt.Rounds, Size: cmp.Or(m.Size, 19),
+		Bar: pt.Bar, Floor: pt.Floor, Room: r.Room, Organiser: r.User.ID, Community: communityOf(r),
+		Clock: gobot.TimeControl{Kind: gobot.PerMove, PerMove: 3 * 24 * time.Hour}}
+	if p, err := game.Preset("japanese"); err == nil {
+		t.Rules = p
+	}
+	t.Rules.Komi = m.Komi
+	if m.Handicap == nil && pt.System == tournament.McMahon {
+		t.Handicap = gobot.HandicapPolicy{Kind: gobot.McMahonHandicap}
+	}
+	if len(t.Name) > gobot.MaxEventName {
+		t.Name = protocol.ClipBytes(t.Name, gobot.MaxEventName)
+	}
+	for _, p := range pt.Players {
+		t.Players = append(t.Players, gobot.TournamentPlayer{Player: p})
+	}
+	for _, rd := range pt.Played {
+		t.Played = append(t.Played, gobot.TournamentRound{Round: rd})
+	}
+	if rounds > 0 {
+		t.Rounds = max(rounds, len(t.Played))
+	}
+	if err := flow.ImportTournament(tx, t, r.Time); err != nil {
+		return Result{}, say.Refusef("That tournament cannot be imported: %s.", strings.TrimPrefix(err.Error(), "gobot: "))
+	}
+	return reply(protocol.Reply{Title: say.TournamentName(t), Text: say.TournamentImported(t, m.Notes)}, Effects{})
 }

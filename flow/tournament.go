@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -45,6 +46,9 @@ const (
 	ByeNotNeeded                                    // an even field needs no bye
 	Withdrawn                                       // the player has withdrawn
 	AlreadyStarted                                  // it has begun
+	Unclaimed                                       // imported players nobody here is yet (Names)
+	NoSuchName                                      // no imported player of that name (Names: the one given)
+	NameClaimed                                     // someone here is that imported player already
 )
 
 // TournamentRefusal refuses a tournament command, for its Problem.
@@ -55,6 +59,7 @@ type TournamentRefusal struct {
 	User       gobot.UserID      // the player it is about
 	Game       gobot.GameID      // NotTournamentGame
 	Choices    []*gobot.Tournament
+	Names      []string // Unclaimed, NoSuchName
 }
 
 func (e TournamentRefusal) Error() string {
@@ -121,7 +126,10 @@ func fixedField(t *gobot.Tournament) bool {
 // JoinTournament registers u (named name) in t at now, with their rank
 // in t's community (a late joiner of a McMahon enters at their McMahon
 // score, as OpenGotha enters them).
-func JoinTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, name string, now time.Time) error {
+//
+// In a tournament imported from OpenGotha, as names the imported player u
+// is (their name as the file has it): u takes their place.
+func JoinTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, name, as string, now time.Time) error {
 	switch {
 	case t.State == gobot.Ended:
 		return refuse(t, TournamentOver)
@@ -129,6 +137,9 @@ func JoinTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, name strin
 		return refuse(t, NotRegistering)
 	case !t.RegistrationCloses.IsZero() && !now.Before(t.RegistrationCloses) && t.State == gobot.Registering:
 		return refuse(t, RegistrationClosed)
+	}
+	if as != "" {
+		return claim(tx, t, u, as)
 	}
 	if i := player(t, u); i >= 0 {
 		if !t.Players[i].Withdrawn {
@@ -152,6 +163,48 @@ func JoinTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, name strin
 		Rating: tournament.RatingForRank(rank), Joined: len(t.Played)}}
 	t.Players = append(t.Players, p)
 	return tx.PutTournament(t)
+}
+
+// claim makes u the imported player of t named as.
+func claim(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID, as string) error {
+	if player(t, u) >= 0 {
+		return refuse(t, AlreadyJoined)
+	}
+	for i := range t.Players {
+		p := &t.Players[i]
+		if !strings.EqualFold(p.FullName(), as) && !strings.EqualFold(p.Name+" "+p.FirstName, as) {
+			continue
+		}
+		if p.User != "" {
+			return TournamentRefusal{Problem: NameClaimed, Tournament: t, User: p.User, Names: []string{p.FullName()}}
+		}
+		p.User = u
+		return tx.PutTournament(t)
+	}
+	return TournamentRefusal{Problem: NoSuchName, Tournament: t, Names: []string{as}}
+}
+
+// ImportTournament stores t, read from an OpenGotha file (players not yet
+// anyone here: they join as themselves, JoinTournament's as), at now.
+func ImportTournament(tx gobot.Tx, t *gobot.Tournament, now time.Time) error {
+	t.State, t.Created = gobot.Registering, now
+	if len(t.Played) > 0 {
+		t.State = gobot.Running
+	}
+	if err := t.Check(); err != nil {
+		return err
+	}
+	return tx.PutTournament(t)
+}
+
+// userOf is the bot user of t's player id ("" when nobody here is).
+func userOf(t *gobot.Tournament, id tournament.PlayerID) gobot.UserID {
+	for _, p := range t.Players {
+		if p.ID == id {
+			return p.User
+		}
+	}
+	return ""
 }
 
 // LeaveTournament takes u out of t: before it begins, off the list;
@@ -344,6 +397,17 @@ func nextRound(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Tim
 		rd.Absent = slices.DeleteFunc(rd.Absent, func(id tournament.PlayerID) bool { return id == bye })
 		rd.Byes = append(rd.Byes, bye)
 	}
+	var unclaimed []string
+	for _, g := range rd.Games {
+		for _, id := range []tournament.PlayerID{g.Black, g.White} {
+			if userOf(t, id) == "" {
+				unclaimed = append(unclaimed, t.Players[slices.IndexFunc(t.Players, func(p gobot.TournamentPlayer) bool { return p.ID == id })].FullName())
+			}
+		}
+	}
+	if len(unclaimed) > 0 {
+		return nil, TournamentRefusal{Problem: Unclaimed, Tournament: t, Names: unclaimed}
+	}
 	out := &RoundStarted{Tournament: t, Round: len(t.Played) + 1}
 	tr := gobot.TournamentRound{Round: rd, Start: now}
 	for _, g := range rd.Games {
@@ -383,7 +447,7 @@ func tournamentGame(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, g tourn
 			cfg.Handicap = g.Handicap
 		}
 	}
-	black, white := gobot.UserID(g.Black), gobot.UserID(g.White)
+	black, white := userOf(t, g.Black), userOf(t, g.White)
 	c := &gobot.Challenge{From: black, To: white, Room: t.Room, Config: cfg, Clock: t.Clock, Color: "black", Status: gobot.Pending, Created: now}
 	if err := Propose(tx, c); err != nil {
 		return nil, err

@@ -80,6 +80,13 @@ func TournamentRefused(err error) error {
 		return Refusef("Game #%d is not a game of %s.", e.Game, name)
 	case flow.ByeNotNeeded:
 		return Refusef("The next round of %s has an even number of players: nobody needs a bye.", name)
+	case flow.Unclaimed:
+		return Shortest(fmt.Sprintf("The next round of %s pairs players nobody here is yet: %s. Each joins as themselves, like %s.", name, protocol.ListSome(e.Names), Cmd(fmt.Sprintf("tournament join \"%s\"", clean(e.Names[0])))),
+			fmt.Sprintf("The next round of %s pairs %d players nobody here is yet; each joins as themselves with %s.", name, len(e.Names), Cmd(`tournament join "Name"`)))
+	case flow.NoSuchName:
+		return Refusef("%s has no player named %s.", name, protocol.Echo(e.Names[0]))
+	case flow.NameClaimed:
+		return Refusef("%s is %s in %s already.", protocol.Mention(e.User), protocol.Echo(e.Names[0]), name)
 	case flow.Withdrawn:
 		return Refusef("%s has withdrawn from %s.", protocol.Mention(e.User), name)
 	}
@@ -155,10 +162,10 @@ func RoundPaired(t *gobot.Tournament, rd int, games []gobot.GameID) string {
 		if i < len(games) {
 			id = games[i]
 		}
-		fmt.Fprintf(&b, "\nBoard %d: %s (B) vs %s (W), %s, game #%d", g.Table, protocol.Mention(gobot.UserID(g.Black)), protocol.Mention(gobot.UserID(g.White)), hc, id)
+		fmt.Fprintf(&b, "\nBoard %d: %s (B) vs %s (W), %s, game #%d", g.Table, who(t, g.Black), who(t, g.White), hc, id)
 	}
 	for _, p := range r.Byes {
-		fmt.Fprintf(&b, "\nBye: %s", protocol.Mention(gobot.UserID(p)))
+		fmt.Fprintf(&b, "\nBye: %s", who(t, p))
 	}
 	return b.String()
 }
@@ -202,4 +209,39 @@ func TournamentFile(t *gobot.Tournament, h9 bool) string {
 		return fmt.Sprintf("%s as an EGF results file (.h9), for rating submission.", TournamentName(t))
 	}
 	return fmt.Sprintf("%s as an OpenGotha tournament file: OpenGotha 3.51 opens it with its players, rounds and results.", TournamentName(t))
+}
+
+// TournamentImported says a tournament was imported from a file, with
+// what of the file gobot keeps but does not apply (notes).
+func TournamentImported(t *gobot.Tournament, notes []string) string {
+	s := fmt.Sprintf("Imported %s: a %s, %d %s, %d %s played. Each of you joins as the player you are, like %s; the next round is paired as OpenGotha pairs it (%s).",
+		TournamentName(t), t.System, len(t.Players), plural(len(t.Players), "player"), len(t.Played), plural(len(t.Played), "round"),
+		Cmd(fmt.Sprintf("tournament join \"%s\"", clean(t.Players[0].FullName()))), Cmd("tournament pair"))
+	if len(notes) > 0 {
+		s += " Kept but not applied: " + protocol.ClipBytes(strings.Join(notes, "; "), 600) + "."
+	}
+	return s
+}
+
+// who mentions t's player id: the user they are here, else their name.
+func who(t *gobot.Tournament, id tournament.PlayerID) string {
+	for _, p := range t.Players {
+		if p.ID == id {
+			if p.User != "" {
+				return protocol.Mention(p.User)
+			}
+			return clean(p.FullName())
+		}
+	}
+	return string(id)
+}
+
+// TournamentClaimed says u is an imported player of t.
+func TournamentClaimed(t *gobot.Tournament, u gobot.UserID) string {
+	for _, p := range t.Players {
+		if p.User == u {
+			return fmt.Sprintf("%s is %s in %s.", protocol.Mention(u), clean(p.FullName()), TournamentName(t))
+		}
+	}
+	return TournamentJoined(t, u, false)
 }
