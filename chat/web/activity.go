@@ -1,18 +1,23 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/hmac"
+	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"mime"
 	"net/http"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,18 +32,96 @@ import (
 // board" button launches it (chat/discord); Discord loads GET / through
 // its proxy (https://<app>.discordsays.com, URL mapping / → public_url)
 // with frame_id and instance_id in the query. The page (activity.html,
-// static/activity.js) runs Discord's Embedded App SDK (vendored in
-// discord-sdk/): ready, authorize (scope identify), then it posts the
-// code to /activity/token, which exchanges it with the client secret;
-// authenticate with the access token; then /activity/session, which asks
-// Discord who the token belongs to and which channel the instance runs
-// in, picks the game and sets the game's session cookie (third-party:
-// SameSite=None; Secure; Partitioned). The page then opens the game's
-// board, which plays as for a personal link. Nothing the page says about
-// the user or the channel is believed. docs/discord.md.
+// static/activity.js, served bundled with Discord's Embedded App SDK,
+// vendored in discord-sdk/, as one script: activity/) runs the SDK:
+// the handshake, ready, authorize (scope identify), then it posts the
+// code to /activity/token, which exchanges it with the client secret
+// and, in the same answer, asks Discord who the token belongs to and
+// which channel the instance runs in, picks the game, sets the game's
+// session cookie (third-party: SameSite=None; Secure; Partitioned) and
+// returns the session and the board's state (openActivity); the page
+// shows the board and tells the SDK the access token (authenticate).
+// A game picked from a list is opened by /activity/session. The board
+// plays as for a personal link. Nothing the page says about the user or
+// the channel is believed. docs/discord.md.
 
-//go:embed activity.html controls.html all:discord-sdk
+//go:embed activity.html controls.html activity/app.js activity/app.css
 var activityFiles embed.FS
+
+// activityAsset is one of the page's bundled files (activity/app.js,
+// app.css), served under a name made of its hash: a new build is a new
+// name, so a browser keeps each for good.
+type activityAsset struct {
+	name  string // "app-<hash>.js"
+	ctype string
+	body  []byte
+	gz    []byte // body gzipped, for a client that accepts it
+}
+
+// loadActivityAssets reads the bundle's files and names them.
+func loadActivityAssets() (map[string]*activityAsset, error) {
+	out := map[string]*activityAsset{}
+	for _, f := range []struct{ file, ctype string }{{"activity/app.js", "text/javascript; charset=utf-8"}, {"activity/app.css", "text/css; charset=utf-8"}} {
+		b, err := activityFiles.ReadFile(f.file)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		ext := path.Ext(f.file)
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		a := &activityAsset{name: "app-" + hex.EncodeToString(sum[:8]) + ext, ctype: f.ctype, body: b, gz: gz.Bytes()}
+		out[strings.TrimPrefix(ext, ".")] = a
+	}
+	return out, nil
+}
+
+// activityAssetCache is how long a browser keeps a bundled file: a year,
+// and immutable (its name changes with its contents).
+const activityAssetCache = "public, max-age=31536000, immutable"
+
+// activityAsset serves a bundled file by its hashed name; any other
+// name is a 404.
+func (s *Server) activityAsset(w http.ResponseWriter, r *http.Request) {
+	var a *activityAsset
+	for _, x := range s.discord.assets {
+		if x.name == r.PathValue("file") {
+			a = x
+		}
+	}
+	if a == nil {
+		http.Error(w, "No such file.", http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("Cache-Control", activityAssetCache)
+	h.Set("Vary", "Accept-Encoding")
+	body := a.body
+	if acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip")
+		body = a.gz
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// acceptsGzip reports whether r's Accept-Encoding lists gzip (without
+// q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, e := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(e), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(params, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
 
 // DiscordActivity is Discord's side of the Activity's sign-in; the
 // Discord adapter (chat/discord) implements it. Refusals (a forged or
@@ -97,10 +180,10 @@ const activitySessionTTL = 12 * time.Hour
 
 // activity is the server's Activity state.
 type activity struct {
-	d    DiscordActivity
-	csp  string // activityCSP for the application
-	page *template.Template
-	sdk  http.Handler
+	d      DiscordActivity
+	csp    string // activityCSP for the application
+	page   *template.Template
+	assets map[string]*activityAsset // by kind: js, css
 	// used remembers the codes this process exchanged (10 minutes, the
 	// life of a code), so a code shown again is refused without asking
 	// Discord; Discord refuses a used code to every process anyway.
@@ -126,27 +209,17 @@ func (s *Server) enableActivity(d DiscordActivity) error {
 	if !validAppID(id) {
 		return fmt.Errorf("web: the Activity's application ID %q is not one like 123456789012345678 (discord.application_id)", clip(id))
 	}
-	sdk, _ := fs.Sub(activityFiles, "discord-sdk")
-	s.discord = &activity{d: d, csp: activityCSP(id, discordClientOrigins), page: page, sdk: filesOnly(sdk), used: map[string]time.Time{},
+	assets, err := loadActivityAssets()
+	if err != nil {
+		return err
+	}
+	s.discord = &activity{d: d, csp: activityCSP(id, discordClientOrigins), page: page, assets: assets, used: map[string]time.Time{},
 		calls: newSignInLimit(activityClient, activityInstance, activityAll)}
 	s.mux.HandleFunc("GET /{$}", s.activityPage)
-	s.mux.Handle("GET /activity/sdk/", http.StripPrefix("/activity/sdk/", moduleTypes(s.discord.sdk)))
+	s.mux.HandleFunc("GET /activity/{file}", s.activityAsset)
 	s.mux.HandleFunc("POST /activity/token", s.activityToken)
 	s.mux.HandleFunc("POST /activity/session", s.activitySession)
 	return nil
-}
-
-// moduleTypes serves .mjs files as JavaScript whatever the system's MIME
-// table says: browsers run a module script only with a JavaScript type.
-func moduleTypes(h http.Handler) http.Handler {
-	js := mime.TypeByExtension(".js")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".mjs") {
-			w.Header().Set("Content-Type", js)
-		}
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		h.ServeHTTP(w, r)
-	})
 }
 
 // activityHeaders lets Discord's clients frame the response (with the
@@ -170,7 +243,8 @@ func (s *Server) activityPage(w http.ResponseWriter, r *http.Request) {
 	s.activityHeaders(w)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := s.discord.page.ExecuteTemplate(w, "activity", struct{ ClientID string }{s.discord.d.ActivityClientID()}); err != nil {
+	data := struct{ ClientID, Script, Style string }{s.discord.d.ActivityClientID(), s.discord.assets["js"].name, s.discord.assets["css"].name}
+	if err := s.discord.page.ExecuteTemplate(w, "activity", data); err != nil {
 		s.cfg.Log.Error("web: activity template", "err", err)
 	}
 }
@@ -292,28 +366,37 @@ func (s *Server) activityAnswer(w http.ResponseWriter, code int, a activityAnswe
 	w.Write(b)
 }
 
-// discordRefusal answers a failed step with Discord: 503 when Discord was
-// out of reach, else 401 with refused.
+// discordRefusal answers a failed step with Discord (refusalOf).
 func (s *Server) discordRefusal(w http.ResponseWriter, err error, refused string) {
+	code, a := s.refusalOf(err, refused)
+	s.activityAnswer(w, code, a)
+}
+
+// refusalOf is the answer to a failed step with Discord: 503 when
+// Discord was out of reach, else 401 with refused.
+func (s *Server) refusalOf(err error, refused string) (int, activityAnswer) {
 	if errors.Is(err, gobot.ErrUnavailable) {
 		s.cfg.Log.Warn("web: activity sign-in", "err", err)
-		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: msgDiscord})
-		return
+		return http.StatusServiceUnavailable, activityAnswer{Message: msgDiscord}
 	}
-	s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: refused})
+	return http.StatusUnauthorized, activityAnswer{Message: refused}
 }
 
 // activityToken exchanges the SDK's OAuth2 code for an access token,
 // which the page hands to the SDK's authenticate. A code is exchanged
-// once.
+// once. With the instance (the page always sends it), the same answer
+// opens the board as activity/session would with the token just
+// exchanged (openActivity): the page shows the board from its first
+// answer. Without it, the answer is the token and its proof alone.
 func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Code string `json:"code"`
+		activityOpen
 	}
 	if !s.readActivity(w, r, &in) {
 		return
 	}
-	if in.Code == "" || len(in.Code) > 256 {
+	if in.Code == "" || len(in.Code) > 256 || len(in.Instance) > 256 {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
@@ -332,7 +415,24 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 		s.discordRefusal(w, err, msgSignIn)
 		return
 	}
-	s.activityAnswer(w, http.StatusOK, activityAnswer{AccessToken: token, Proof: s.tokenProof(token)})
+	if in.Instance == "" {
+		s.activityAnswer(w, http.StatusOK, activityAnswer{AccessToken: token, Proof: s.tokenProof(token)})
+		return
+	}
+	code, a := s.openActivity(w, r, token, in.activityOpen)
+	if code == http.StatusOK {
+		a.AccessToken, a.Proof = token, s.tokenProof(token)
+	}
+	s.activityAnswer(w, code, a)
+}
+
+// activityOpen is what the page asks to open, with a token: the
+// instance, and the game or review picked from a list (0: the
+// channel's).
+type activityOpen struct {
+	Instance string         `json:"instance_id"`
+	Game     gobot.GameID   `json:"game"`
+	Review   gobot.ReviewID `json:"review"`
 }
 
 // purposeActivityToken signs the access tokens this gobot exchanged.
@@ -372,23 +472,18 @@ func (a *activity) firstUse(code string, now time.Time) bool {
 }
 
 // activitySession opens the game's session for the token's user (a
-// token gobot exchanged itself, its proof says): Discord says who the
-// user is (GET /users/@me) and where the instance runs
-// (activity-instances), the store says which games are played there.
-// The caller's one game there opens at once; several are listed to
-// choose from (the page posts again with game); a non-player watches.
+// token gobot exchanged itself, its proof says): openActivity. The page
+// posts here when its user picked a game or review from a list.
 func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Token    string         `json:"access_token"`
-		Proof    string         `json:"proof"`
-		Instance string         `json:"instance_id"`
-		Game     gobot.GameID   `json:"game"`
-		Review   gobot.ReviewID `json:"review"`
+		Token string `json:"access_token"`
+		Proof string `json:"proof"`
+		activityOpen
 	}
 	if !s.readActivity(w, r, &in) {
 		return
 	}
-	if in.Token == "" || in.Instance == "" {
+	if in.Token == "" || in.Instance == "" || len(in.Instance) > 256 {
 		s.activityAnswer(w, http.StatusBadRequest, activityAnswer{Message: msgRequest})
 		return
 	}
@@ -396,54 +491,68 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		s.activityAnswer(w, http.StatusUnauthorized, activityAnswer{Message: msgSignIn})
 		return
 	}
-	if s.busy(w, r, "") { // the client's and everyone's limits: Discord is asked next
-		return
+	code, a := s.openActivity(w, r, in.Token, in.activityOpen)
+	s.activityAnswer(w, code, a)
+}
+
+// openActivity opens the board for the user of token, which gobot
+// exchanged itself, and answers what the page is to show (the answer's
+// status and body; the session's cookie is set on w): Discord says who
+// the user is (GET /users/@me) and where the instance runs
+// (activity-instances), both asked at once; the store says which games
+// are played there. The caller's one game there opens at once; several
+// are listed to choose from (the page posts again with game); a
+// non-player watches.
+func (s *Server) openActivity(w http.ResponseWriter, r *http.Request, token string, in activityOpen) (int, activityAnswer) {
+	if why := s.discord.calls.allow(s.clientKey(r), "", s.now()); why != allowed { // the client's and everyone's limits: Discord is asked next
+		return http.StatusTooManyRequests, activityAnswer{Message: activityBusy[why]}
 	}
-	user, err := s.discord.d.TokenUser(r.Context(), in.Token)
+	var (
+		room    gobot.RoomID
+		users   []gobot.UserID
+		roomErr error
+		looked  = make(chan struct{})
+	)
+	go func() {
+		defer close(looked)
+		room, users, roomErr = s.discord.d.ActivityInstance(r.Context(), in.Instance)
+	}()
+	user, err := s.discord.d.TokenUser(r.Context(), token)
+	<-looked
 	if err != nil {
-		s.discordRefusal(w, err, msgSignIn)
-		return
+		return s.refusalOf(err, msgSignIn)
 	}
-	room, users, err := s.discord.d.ActivityInstance(r.Context(), in.Instance)
-	if err != nil {
-		if errors.Is(err, gobot.ErrUnavailable) {
-			s.discordRefusal(w, err, "")
-			return
+	if roomErr != nil {
+		if errors.Is(roomErr, gobot.ErrUnavailable) {
+			return s.refusalOf(roomErr, "")
 		}
-		s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: msgInstance})
-		return
+		return http.StatusForbidden, activityAnswer{Message: msgInstance}
 	}
 	if !slices.Contains(users, user.ID) {
-		s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: msgNotIn})
-		return
+		return http.StatusForbidden, activityAnswer{Message: msgNotIn}
 	}
 	// The instance's limit counts its members' sign-ins only: charged
 	// before Discord said who is in it, anyone could empty it by naming
 	// it.
 	if !s.discord.calls.target.allow(clip(in.Instance), s.now()) {
-		s.activityAnswer(w, http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]})
-		return
+		return http.StatusTooManyRequests, activityAnswer{Message: activityBusy[overTarget]}
 	}
 	reviews, err := s.cfg.Bot.RoomReviews(r.Context(), room)
 	if err != nil {
 		s.cfg.Log.Error("web: activity reviews", "room", room, "err", err)
-		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The reviews could not be read just now; try again in a moment."})
-		return
+		return http.StatusServiceUnavailable, activityAnswer{Message: "The reviews could not be read just now; try again in a moment."}
 	}
 	if in.Review != 0 {
 		i := slices.IndexFunc(reviews, func(rev *gobot.Review) bool { return rev.ID == in.Review })
 		if i < 0 {
-			s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Review %s is not open in this channel. Close the board and open it again for what is open here.", in.Review.Ref())})
-			return
+			return http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Review %s is not open in this channel. Close the board and open it again for what is open here.", in.Review.Ref())}
 		}
-		s.activityReview(w, r, reviews[i].ID, user)
-		return
+		return s.activityReview(w, r, reviews[i].ID, user)
 	}
 	rb, err := s.cfg.Bot.RoomBoards(r.Context(), room, user.ID, 0)
 	if err != nil {
 		s.cfg.Log.Error("web: activity games", "room", room, "err", err)
-		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The games could not be read just now; try again in a moment."})
-		return
+		return http.StatusServiceUnavailable, activityAnswer{Message: "The games could not be read just now; try again in a moment."}
 	}
 	games, watch := rb.Games, rb.Watch
 	if in.Game != 0 {
@@ -459,14 +568,11 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case err != nil && !errors.Is(err, chat.ErrNoGame):
 				s.cfg.Log.Error("web: activity game", "game", in.Game, "err", err)
-				s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
-				return
+				return http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."}
 			case v == nil:
-				s.activityAnswer(w, http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)})
-				return
+				return http.StatusForbidden, activityAnswer{Message: fmt.Sprintf("Game #%d is not played in this channel.", in.Game)}
 			case v.Phase == "over":
-				s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)})
-				return
+				return http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d has ended. Close the board and open it again for the games being played here.", in.Game)}
 			}
 			games, watch = []*board.View{v}, true
 		}
@@ -475,8 +581,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		// A channel with an open review: the one review and no game
 		// opens at once; otherwise games and reviews are listed.
 		if len(games) == 0 && len(reviews) == 1 {
-			s.activityReview(w, r, reviews[0].ID, user)
-			return
+			return s.activityReview(w, r, reviews[0].ID, user)
 		}
 		a := activityAnswer{Watch: watch}
 		for _, v := range games[:min(len(games), 15)] {
@@ -485,28 +590,24 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		for _, rev := range reviews {
 			a.Reviews = append(a.Reviews, activityReview{ID: rev.ID, Label: fmt.Sprintf("Review %s: %s", rev.ID.Ref(), rev.Title)})
 		}
-		s.activityAnswer(w, http.StatusOK, a)
-		return
+		return http.StatusOK, a
 	}
 	switch len(games) {
 	case 0:
-		s.activityAnswer(w, http.StatusNotFound, activityAnswer{Message: msgNoGame})
-		return
+		return http.StatusNotFound, activityAnswer{Message: msgNoGame}
 	case 1:
 	default:
 		var list []activityGame
 		for _, v := range games[:min(len(games), 25)] {
 			list = append(list, activityGame{ID: v.ID, Label: v.Label()})
 		}
-		s.activityAnswer(w, http.StatusOK, activityAnswer{Games: list, Watch: watch})
-		return
+		return http.StatusOK, activityAnswer{Games: list, Watch: watch}
 	}
 	id := games[0].ID
 	sn, err := s.live(r.Context(), id)
 	if err != nil {
 		s.cfg.Log.Error("web: activity game", "game", id, "err", err)
-		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."})
-		return
+		return http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."}
 	}
 	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
 	p := Pass{Game: id, User: user.ID, Watch: watch, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
@@ -538,7 +639,7 @@ func (s *Server) activitySession(w http.ResponseWriter, r *http.Request) {
 		SameSite:    http.SameSiteNoneMode,
 		Partitioned: true,
 	})
-	s.activityAnswer(w, http.StatusOK, a)
+	return http.StatusOK, a
 }
 
 // purposeActivity signs the Activity's bearer tokens: neither a link, a
@@ -548,12 +649,11 @@ const purposeActivity = "activity"
 // activityReview opens review id's session for user in the Activity: a
 // bearer token kept by the page (as a game's), and the partitioned
 // cookie for the review's own page loaded in the frame.
-func (s *Server) activityReview(w http.ResponseWriter, r *http.Request, id gobot.ReviewID, user protocol.User) {
+func (s *Server) activityReview(w http.ResponseWriter, r *http.Request, id gobot.ReviewID, user protocol.User) (int, activityAnswer) {
 	sn, err := s.reviewSnapshot(r.Context(), id)
 	if err != nil {
 		s.cfg.Log.Error("web: activity review", "review", id, "err", err)
-		s.activityAnswer(w, http.StatusServiceUnavailable, activityAnswer{Message: "The review could not be read just now; try again in a moment."})
-		return
+		return http.StatusServiceUnavailable, activityAnswer{Message: "The review could not be read just now; try again in a moment."}
 	}
 	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
 	p := Pass{Review: id, User: user.ID, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
@@ -571,7 +671,7 @@ func (s *Server) activityReview(w http.ResponseWriter, r *http.Request, id gobot
 		SameSite:    http.SameSiteNoneMode,
 		Partitioned: true,
 	})
-	s.activityAnswer(w, http.StatusOK, a)
+	return http.StatusOK, a
 }
 
 // orName is a user's name, or their ID's local part without one.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +16,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,7 +150,13 @@ func newActivityHarnessKey(t *testing.T, publicKey string) *activityHarness {
 	}
 	ah.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: ah.srv.Handler()}}
 	ah.ts.Start()
-	t.Cleanup(func() { ah.ts.CloseClientConnections(); ah.ts.Close() })
+	t.Cleanup(func() {
+		ah.ts.CloseClientConnections()
+		ah.ts.Close()
+		// This server's answered clicks send their messages apart, as
+		// the harness's own do: done before the database is checked.
+		ah.srv.Wait(context.Background())
+	})
 	return ah
 }
 
@@ -268,22 +277,52 @@ func TestActivityPage(t *testing.T) {
 	if res.StatusCode != 200 || !activityFramed(csp) || res.Header.Get("X-Frame-Options") != "" {
 		t.Fatalf("activity page: %d, CSP %q, X-Frame-Options %q", res.StatusCode, csp, res.Header.Get("X-Frame-Options"))
 	}
-	for _, want := range []string{`data-client-id="app"`, `src="static/activity.js"`, `href="static/board.css"`} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page lacks %s", want)
-		}
+	if !strings.Contains(page, `data-client-id="app"`) {
+		t.Errorf("the page lacks its client ID")
 	}
 	if strings.Contains(page, `="/`) || strings.Contains(page, "http") {
 		t.Errorf("the page has an absolute address (Discord's proxy forwards only relative ones):\n%s", page)
 	}
-	for _, p := range []string{"/activity/sdk/index.mjs", "/activity/sdk/_virtual/index.mjs", "/activity/sdk/lib/zod/lib/index.mjs", "/static/activity.js"} {
-		res, body := ah.get(p, nil)
-		if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") || len(body) == 0 {
-			t.Errorf("%s: %d %q", p, res.StatusCode, res.Header.Get("Content-Type"))
+	// One script and one style sheet, each under its hash's name, kept
+	// for good, gzipped for a client that takes it; the page's script is
+	// not inline (the CSP has no 'unsafe-inline').
+	scripts := regexp.MustCompile(`<script[^>]*>`).FindAllString(page, -1)
+	sheets := regexp.MustCompile(`<link rel="stylesheet"[^>]*>`).FindAllString(page, -1)
+	if len(scripts) != 1 || len(sheets) != 1 || strings.Contains(page, "<script>") || strings.Contains(csp, "unsafe") {
+		t.Fatalf("the page's scripts %q and style sheets %q, want one of each", scripts, sheets)
+	}
+	for _, c := range []struct {
+		tag, ctype, want string
+	}{{scripts[0], "text/javascript", "gobotBoard"}, {sheets[0], "text/css", "body.activity"}} {
+		name := regexp.MustCompile(`(?:src|href)="activity/(app-[0-9a-f]{16}\.(?:js|css))"`).FindStringSubmatch(c.tag)
+		if name == nil {
+			t.Errorf("%s: not a relative, hashed name under activity/", c.tag)
+			continue
+		}
+		res, body := ah.get("/activity/"+name[1], nil) // Go's client asks for gzip and undoes it
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype) || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
+			!res.Uncompressed || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %q %q gzip %v", name[1], res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Cache-Control"), res.Uncompressed)
+		}
+		b, _ := activityFiles.ReadFile("activity/app" + path.Ext(name[1]))
+		if sum := sha256.Sum256(b); name[1] != "app-"+hex.EncodeToString(sum[:8])+path.Ext(name[1]) || body != string(b) {
+			t.Errorf("%s is not the hash of activity/app%s, or not its contents", name[1], path.Ext(name[1]))
+		}
+		req, _ := http.NewRequest(http.MethodGet, ah.ts.URL+"/activity/"+name[1], nil)
+		req.Header.Set("Accept-Encoding", "identity")
+		if res, err := http.DefaultTransport.RoundTrip(req); err != nil || res.Header.Get("Content-Encoding") != "" {
+			t.Errorf("%s without gzip: %v %v", name[1], err, res.Header)
+		} else {
+			res.Body.Close()
 		}
 	}
-	if res, _ := ah.get("/activity/sdk/LICENSE.md", nil); res.StatusCode != 200 {
-		t.Errorf("the SDK's licence: %d", res.StatusCode)
+	for _, p := range []string{"/activity/app-0000000000000000.js", "/activity/app.js", "/activity/sdk/index.mjs", "/activity/token"} {
+		if res, _ := ah.get(p, nil); res.StatusCode == 200 {
+			t.Errorf("%s: %d, want a refusal (only the bundle's names are files)", p, res.StatusCode)
+		}
+	}
+	if b, _ := activityFiles.ReadFile("activity/app.js"); !strings.Contains(string(b), "Copyright (c) 2024 Discord Inc.") {
+		t.Errorf("the bundle lacks the SDK's licence notice")
 	}
 	res, _ = ah.get("/", nil)
 	if res.StatusCode != 401 {
@@ -428,6 +467,76 @@ func TestActivitySignIn(t *testing.T) {
 	st, a, cookies = ah.postJSON("/activity/session", map[string]any{"access_token": token, "instance_id": "inst1", "game": id2})
 	if st != 200 || a.URL != fmt.Sprintf("g/%d", id2) || len(cookies) != 1 || cookies[0].Path != gamePath(id2) {
 		t.Fatalf("choosing game %d: %d %+v", id2, st, a)
+	}
+}
+
+// TestActivitySignInOneRequest (issue 47): the page posts the code with
+// its instance, and gobot's one answer is the sign-in and the board: the
+// access token and its proof, the bearer session, the role, the colour
+// and the game's state with its SVG (drawn at once), and the partitioned
+// cookie — one exchange with Discord. Every check of the two steps
+// holds: a reused code opens nothing and reaches Discord no more; a user
+// not in the instance, an unknown instance or a channel without a game
+// gets the session step's refusal and no token, no cookie. With two
+// games the answer lists them with the token and its proof, which
+// activity/session then takes for the one picked.
+func TestActivitySignInOneRequest(t *testing.T) {
+	ah := newActivityHarness(t)
+	id := ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	code := ah.discord.code("111")
+	before := ah.discord.exchanges
+	st, a, cookies := ah.postJSON("/activity/token", map[string]any{"code": code, "instance_id": "inst1"})
+	if st != 200 || a.AccessToken == "" || !ah.srv.checkTokenProof(a.AccessToken, a.Proof) || a.Token == "" || a.Game != id || a.Role != "player" || a.Color != "black" ||
+		a.State == nil || !strings.Contains(a.State.Board, "<svg") || !strings.Contains(a.State.Board, `data-point="E5"`) || len(cookies) != 1 || !cookies[0].Partitioned {
+		t.Fatalf("the sign-in and the board in one answer: %d %+v %v", st, a, cookies)
+	}
+	if ah.discord.exchanges != before+1 {
+		t.Errorf("%d exchanges with Discord, want 1", ah.discord.exchanges-before)
+	}
+	// The session is the Activity's bearer token: it plays.
+	res, err := ah.bearer(context.Background(), http.MethodPost, fmt.Sprintf("/g/%d/act", id), a.Token, url.Values{"action": {"play"}, "point": {"E5"}, "id": {"one-request-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("a click with the session of the one answer: %d", res.StatusCode)
+	}
+	before = ah.discord.exchanges
+	if st, a, cookies := ah.postJSON("/activity/token", map[string]any{"code": code, "instance_id": "inst1"}); st != 401 || a.Message != msgSignIn || a.AccessToken != "" || a.Token != "" || len(cookies) != 0 {
+		t.Errorf("a reused code: %d %+v", st, a)
+	}
+	if ah.discord.exchanges != before {
+		t.Errorf("a reused code went to Discord again")
+	}
+
+	ah.discord.instance("inst2", "888", "111")
+	ah.discord.instance("inst3", "777", "222")
+	for _, c := range []struct {
+		why, instance string
+		status        int
+		msg           string
+	}{
+		{"not in the instance", "inst3", 403, msgNotIn},
+		{"an unknown instance", "inst9", 403, msgInstance},
+		{"no game in the channel", "inst2", 404, msgNoGame},
+		{"an instance of 300 bytes", strings.Repeat("i", 300), 400, msgRequest},
+	} {
+		st, a, cookies := ah.postJSON("/activity/token", map[string]any{"code": ah.discord.code("111"), "instance_id": c.instance})
+		if st != c.status || a.Message != c.msg || a.AccessToken != "" || a.Token != "" || len(cookies) != 0 {
+			t.Errorf("%s: %d %+v %v", c.why, st, a, cookies)
+		}
+	}
+
+	id2 := ah.discordGame("111", "333")
+	st, a, cookies = ah.postJSON("/activity/token", map[string]any{"code": ah.discord.code("111"), "instance_id": "inst1"})
+	if st != 200 || len(a.Games) != 2 || a.Token != "" || len(cookies) != 0 || a.AccessToken == "" || a.Proof == "" {
+		t.Fatalf("two games: %d %+v", st, a)
+	}
+	st, b, cookies := ah.postJSON("/activity/session", map[string]any{"access_token": a.AccessToken, "proof": a.Proof, "instance_id": "inst1", "game": id2})
+	if st != 200 || b.Game != id2 || b.Token == "" || len(cookies) != 1 {
+		t.Fatalf("the game picked: %d %+v", st, b)
 	}
 }
 

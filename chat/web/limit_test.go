@@ -347,8 +347,10 @@ func TestTimeouts(t *testing.T) {
 	}
 }
 
-// TestStaticFilesOnly: /static/ and the Activity's SDK serve their
-// files and list no directory.
+// TestStaticFilesOnly: /static/ serves its files and lists no
+// directory; /activity/ serves the bundle's two hashed names and nothing
+// else (not the vendored SDK's files: the bundle has what the page
+// runs).
 func TestStaticFilesOnly(t *testing.T) {
 	ah := newActivityHarness(t)
 	for _, c := range []struct {
@@ -360,11 +362,13 @@ func TestStaticFilesOnly(t *testing.T) {
 		{"/static/vendor/", 404},
 		{"/static/vendor", 404},
 		{"/static/nothing.js", 404},
-		{"/activity/sdk/", 404},
-		{"/activity/sdk/README.md", 200},
+		{"/activity/app.js", 404},
+		{"/activity/app-0123456789abcdef.css", 404},
+		{"/activity/sdk/", 401},
+		{"/activity/sdk/README.md", 401},
 	} {
 		res, body := ah.get(c.path, nil)
-		if res.StatusCode != c.code || c.code == 404 && (strings.Contains(body, "<a href") || strings.Contains(body, ".js")) {
+		if res.StatusCode != c.code || c.code != 200 && (strings.Contains(body, "<a href") || strings.Contains(body, ".js")) {
 			t.Errorf("%s: %d %.100q, want %d", c.path, res.StatusCode, body, c.code)
 		}
 	}

@@ -1,8 +1,12 @@
-// gobot's Discord Activity page: Discord's Embedded App SDK (vendored,
-// served at activity/sdk/) signs the user in, then the page shows the
-// game's board in place: one page, the SDK connected throughout (Discord
-// expects an Activity to stay on its page; leaving it drops the SDK's
-// connection). The session is a bearer token kept in this page's memory
+// gobot's Discord Activity page: Discord's Embedded App SDK signs the
+// user in, then the page shows the game's board in place: one page, the
+// SDK connected throughout (Discord expects an Activity to stay on its
+// page; leaving it drops the SDK's connection). This script, the SDK
+// (vendored in ../discord-sdk) and the board's scripts are served as one
+// file (../activity/build.sh). The handshake with Discord's client goes
+// first, before the page sets up anything else; gobot's answer to the
+// sign-in's code carries the board's session and its first state, drawn
+// at once. The session is a bearer token kept in this page's memory
 // (boardui.js sends it with clicks and the live stream): WebKit —
 // Discord's iOS app — keeps no third-party cookie. Every address is
 // relative: inside Discord the page is served through Discord's proxy
@@ -10,10 +14,31 @@
 // mapping / → gobot's public URL. The server believes nothing this page
 // says about the user or the channel: it asks Discord. No inline script
 // (the CSP forbids it).
-import { DiscordSDK } from "../activity/sdk/index.mjs";
+import { DiscordSDK } from "../discord-sdk/index.mjs";
 
 const body = document.body;
 const statusLine = document.querySelector("[data-activity-status]");
+
+// say shows where the sign-in is; state is "working", "refused",
+// "choose" or, once the board is shown, "board" (tests and CSS read
+// body[data-state]).
+function say(text, state) {
+  statusLine.textContent = text;
+  body.dataset.state = state || "working";
+}
+
+// The handshake first (the SDK's constructor sends it), and the sign-in
+// behind it, while the rest of the page is set up. The sign-in's parts
+// are kept for signing in again (renew): the SDK and the application.
+const clientId = body.dataset.clientId;
+let sdk = null;
+try {
+  sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
+} catch (e) {
+  sdk = null;
+}
+const first = sdk ? sdk.ready().then(() => { say("Signing you in…"); return signIn(0, 0); }) : null;
+
 const signinBox = document.getElementById("signin");
 const gameBox = document.getElementById("game");
 const choose = document.getElementById("choose");
@@ -27,20 +52,11 @@ const ui = window.gobotBoard({
   renew: () => renew(),
 });
 
-// The sign-in's parts kept for signing in again (renew): the SDK, the
-// application and the instance.
-let sdk = null, clientId = "", renewing = null, renewedAt = 0;
+// A renewal under way, and when the last one ended.
+let renewing = null, renewedAt = 0;
 // reviewAuth is the headers review.js sends with a review's requests:
 // a renewal puts the fresh token in them.
 let reviewAuth = null;
-
-// say shows where the sign-in is; state is "working", "refused",
-// "choose" or, once the board is shown, "board" (tests and CSS read
-// body[data-state]).
-function say(text, state) {
-  statusLine.textContent = text;
-  body.dataset.state = state || "working";
-}
 
 async function post(path, data) {
   let res;
@@ -113,25 +129,39 @@ function choice(label, data, pick) {
   return li;
 }
 
-async function open(accessToken, proof, instance, game, review) {
-  say("Opening the board…");
-  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: instance, game: game || 0, review: review || 0 });
-  if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
-  if (s.out.token && s.out.review) { showReview(s.out); return; }
-  if (s.out.token) { show(s.out); return; }
-  const games = s.out.games || [], reviews = s.out.reviews || [];
-  list.replaceChildren(...games.map((g) => choice(g.label, { game: String(g.id) }, () => open(accessToken, proof, instance, g.id, 0))));
-  reviewList.replaceChildren(...reviews.map((r) => choice(r.label, { review: String(r.id) }, () => open(accessToken, proof, instance, 0, r.id))));
+// present shows gobot's answer to a sign-in or a choice: the board of
+// the session it opened (a game's or a review's), or the games and
+// reviews of the channel to choose from.
+function present(out, accessToken, proof) {
+  if (out.token && out.review) { showReview(out); return; }
+  if (out.token) { show(out); return; }
+  const games = out.games || [], reviews = out.reviews || [];
+  list.replaceChildren(...games.map((g) => choice(g.label, { game: String(g.id) }, () => open(accessToken, proof, g.id, 0))));
+  reviewList.replaceChildren(...reviews.map((r) => choice(r.label, { review: String(r.id) }, () => open(accessToken, proof, 0, r.id))));
   choose.hidden = false;
   if (reviews.length) say(games.length ? "A game or a review: which board?" : "Several reviews are open in this channel: which one?", "choose");
-  else say(s.out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
+  else say(out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
+}
+
+// open asks gobot for the session of the game or review picked from the
+// list, with the access token gobot exchanged and its proof.
+async function open(accessToken, proof, game, review) {
+  say("Opening the board…");
+  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: sdk.instanceId, game: game, review: review });
+  if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
+  present(s.out, accessToken, proof);
 }
 
 // signIn asks Discord who the user is without asking them (authorize
-// with prompt none: allowed once, it is not asked again), has gobot
-// exchange the code, and tells the SDK; it resolves gobot's answer
-// ({access_token, proof}) or the refusal's words ({refused}).
-async function signIn() {
+// with prompt none: allowed once, it is not asked again) and posts the
+// code to gobot, which exchanges it and, in the same answer, opens the
+// instance's board: the game or review asked for (0, 0: the channel's
+// own, or its list). It resolves gobot's answer (the access token, its
+// proof and the session, or the list) or the refusal's words
+// ({refused}); the answer's authenticated resolves whether the SDK took
+// the access token (authenticate), asked meanwhile: the board need not
+// wait for it.
+async function signIn(game, review) {
   let code;
   try {
     ({ code } = await sdk.commands.authorize({
@@ -140,13 +170,9 @@ async function signIn() {
   } catch (e) {
     return { refused: "The board needs to know who you are to play as you; close it and open it again to allow that." };
   }
-  const t = await post("activity/token", { code: code });
-  if (!t.ok) return { refused: t.out.message || "gobot refused the sign-in." };
-  try {
-    await sdk.commands.authenticate({ access_token: t.out.access_token });
-  } catch (e) {
-    return { refused: "Discord did not accept the sign-in; close the board and open it again." };
-  }
+  const t = await post("activity/token", { code: code, instance_id: sdk.instanceId, game: game, review: review });
+  if (!t.ok || !t.out.access_token) return { refused: t.out.message || "gobot refused the sign-in." };
+  t.out.authenticated = sdk.commands.authenticate({ access_token: t.out.access_token }).then(() => true, () => false);
   return t.out;
 }
 
@@ -161,12 +187,11 @@ function renew() {
   if (renewing) return renewing;
   if (Date.now() - renewedAt < 60000) return Promise.resolve(false);
   renewing = (async () => {
-    const t = await signIn();
-    if (t.refused) return false;
-    const s = await post("activity/session", { access_token: t.access_token, proof: t.proof, instance_id: sdk.instanceId, game: game, review: review });
-    if (!s.ok || !s.out.token || (review ? s.out.review !== review : s.out.game !== game)) return false;
-    if (review) reviewAuth.headers["Authorization"] = "Bearer " + s.out.token;
-    else token = s.out.token;
+    const s = await signIn(game, review);
+    if (s.refused || !(await s.authenticated)) return false;
+    if (!s.token || (review ? s.review !== review : s.game !== game)) return false;
+    if (review) reviewAuth.headers["Authorization"] = "Bearer " + s.token;
+    else token = s.token;
     body.dataset.renewed = String(Number(body.dataset.renewed || 0) + 1); // tests read it
     return true;
   })().finally(() => { renewing = null; renewedAt = Date.now(); });
@@ -174,18 +199,22 @@ function renew() {
 }
 
 async function main() {
-  clientId = body.dataset.clientId;
-  try {
-    sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
-  } catch (e) {
+  if (!sdk) {
     say("This page runs inside Discord: press a game's “Open board” button there.", "refused");
     return;
   }
-  await sdk.ready();
-  say("Signing you in…");
-  const t = await signIn();
+  const t = await first;
   if (t.refused) { say(t.refused, "refused"); return; }
-  await open(t.access_token, t.proof, sdk.instanceId, 0, 0);
+  present(t, t.access_token, t.proof);
+  if (await t.authenticated) return;
+  // Discord's client refused the token gobot exchanged for it: the
+  // board goes, and its session with it.
+  token = "";
+  if (reviewAuth) reviewAuth.headers = {};
+  for (const m of document.querySelectorAll("main")) m.hidden = true;
+  choose.hidden = true;
+  signinBox.hidden = false;
+  say("Discord did not accept the sign-in; close the board and open it again.", "refused");
 }
 
 main();

@@ -1,0 +1,54 @@
+package web
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestActivityBundleCurrent: the Activity's bundle (activity/app.js and
+// app.css, committed) is the build of the files it is made of as they
+// are now. activity/build.sh records the sum of every file esbuild read
+// and wrote in activity/inputs.sha256; a source changed since (the
+// page's script, the board's, the vendored SDK, the build itself) or a
+// bundle edited by hand fails here, saying to build again. CI needs no
+// npm: the sums are checked, not the build rerun.
+func TestActivityBundleCurrent(t *testing.T) {
+	dir := "activity"
+	f, err := os.Open(filepath.Join(dir, "inputs.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var listed, stale []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		sum, name, ok := strings.Cut(sc.Text(), "  ")
+		if !ok {
+			t.Fatalf("inputs.sha256: %q is not a line of sha256sum", sc.Text())
+		}
+		listed = append(listed, name)
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		got := sha256.Sum256(b)
+		if err != nil || hex.EncodeToString(got[:]) != sum {
+			stale = append(stale, name)
+		}
+	}
+	if len(stale) > 0 {
+		t.Errorf("the Activity's bundle is not the build of its files as they are (changed or gone since: %s): run sh chat/web/activity/build.sh (node and npm) and commit its output", strings.Join(stale, ", "))
+	}
+	// The build read what the page runs: the SDK, the board's scripts and
+	// style sheets, the page's own; and the record covers the build.
+	for _, want := range []string{"build.sh", "build.mjs", "main.js", "main.css", "app.js", "app.css", "../discord-sdk/index.mjs", "../discord-sdk/Discord.mjs",
+		"../static/activity.js", "../static/boardui.js", "../static/stream.js", "../static/tap.js", "../static/review.js",
+		"../static/board.css", "../static/activity.css", "../static/review.css"} {
+		if !slices.Contains(listed, want) {
+			t.Errorf("inputs.sha256 lists no %s: the bundle was not built by build.sh from the page's files", want)
+		}
+	}
+}
