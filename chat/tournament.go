@@ -1,8 +1,9 @@
 package chat
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -453,12 +454,26 @@ func runTournament(c *JobCall) (Done, error) {
 	b, tx, t := c.bot, c.Tx, c.Tournament
 	rd := len(t.Played)
 	o, err := flow.TournamentDue(tx, b.cfg.Vacation, t, c.Now)
-	if err != nil || o == nil {
-		if err != nil {
-			b.log.Warn("tournament: the next round", "tournament", t.ID, "err", err)
-			return Done{}, nil // told again when it next falls due: by the organiser's pair
+	var refused flow.TournamentRefusal
+	if errors.As(err, &refused) {
+		// The next round cannot be paired by itself (players of an
+		// imported tournament not here yet, an elimination game without
+		// a winner): the room is told once, and the organiser's
+		// `tournament pair` goes on when it can.
+		stored, rerr := tx.Tournament(t.ID)
+		if rerr != nil {
+			return Done{}, rerr
 		}
-		return Done{}, nil
+		stored.Due = time.Time{}
+		if err := tx.PutTournament(stored); err != nil {
+			return Done{}, err
+		}
+		var fx Effects
+		fx.notify(protocol.Message{Room: t.Room, Reply: protocol.Reply{Title: say.TournamentName(t), Text: say.TournamentRefused(err).Error()}})
+		return done("tournament waits", fmt.Sprintf("tournament %d after round %d waits", t.ID, rd), fx)
+	}
+	if err != nil || o == nil {
+		return Done{}, err
 	}
 	var fx Effects
 	var text string

@@ -49,6 +49,8 @@ const (
 	Unclaimed                                       // imported players nobody here is yet (Names)
 	NoSuchName                                      // no imported player of that name (Names: the one given)
 	NameClaimed                                     // someone here is that imported player already
+	FixedSchedule                                   // a round robin's or bracket's players stay: results are recorded instead
+	NeedsWinner                                     // an elimination game ended without a winner (Game)
 )
 
 // TournamentRefusal refuses a tournament command, for its Problem.
@@ -218,6 +220,8 @@ func LeaveTournament(tx gobot.Tx, t *gobot.Tournament, u gobot.UserID) error {
 		return TournamentRefusal{Problem: NotJoined, Tournament: t, User: u}
 	case t.State == gobot.Registering:
 		t.Players = slices.Delete(t.Players, i, i+1)
+	case fixedField(t):
+		return TournamentRefusal{Problem: FixedSchedule, Tournament: t, User: u}
 	case t.Players[i].Withdrawn:
 		return TournamentRefusal{Problem: Withdrawn, Tournament: t, User: u}
 	default:
@@ -432,6 +436,19 @@ func pairingRefusal(t *gobot.Tournament, err error) error {
 		return refuse(t, TooFewPlayers)
 	case errors.Is(err, tournament.ErrFinished):
 		return refuse(t, AllRoundsPlayed)
+	case errors.Is(err, tournament.ErrFixedSchedule):
+		return refuse(t, FixedSchedule)
+	case errors.Is(err, tournament.ErrNoWinner):
+		e := TournamentRefusal{Problem: NeedsWinner, Tournament: t}
+		if last := t.Played[len(t.Played)-1]; len(last.Games) > 0 {
+			for i, g := range last.Games {
+				if g.Result != tournament.WhiteWins && g.Result != tournament.BlackWins {
+					e.Game = last.Match(i)
+					break
+				}
+			}
+		}
+		return e
 	}
 	return err
 }

@@ -87,6 +87,10 @@ func TournamentRefused(err error) error {
 		return Refusef("%s has no player named %s.", name, protocol.Echo(e.Names[0]))
 	case flow.NameClaimed:
 		return Refusef("%s is %s in %s already.", protocol.Mention(e.User), protocol.Echo(e.Names[0]), name)
+	case flow.FixedSchedule:
+		return Refusef("%s is a %s: its schedule is fixed, so nobody leaves it; the organiser records the games not played with %s.", name, e.Tournament.System, Cmd("tournament result #12 B+forfeit"))
+	case flow.NeedsWinner:
+		return Refusef("Game #%d of %s has no winner, and an elimination needs one: record it with %s.", e.Game, name, Cmd(fmt.Sprintf("tournament result #%d B+", e.Game)))
 	case flow.Withdrawn:
 		return Refusef("%s has withdrawn from %s.", protocol.Mention(e.User), name)
 	}
