@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/gobotgo/gobot/game"
 )
@@ -249,14 +250,25 @@ func BenchmarkPNG19(b *testing.B) {
 	var buf bytes.Buffer
 	PNG(&buf, g, Options{})
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		buf.Reset()
 		if _, _, err := PNG(&buf, g, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(buf.Len()), "bytes")
 	b.ReportMetric(float64(len(g.Board().Stones(game.Black))+len(g.Board().Stones(game.White))), "stones")
+}
+
+// reportCPU reports the CPU time per iteration since start (cpuTime):
+// on a machine shared with other jobs it says more than the wall time.
+// With -cpu 1 it is the drawing's and the garbage collector's.
+func reportCPU(b *testing.B, start time.Duration) {
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
+	}
 }
 
 // BenchmarkPNGSizes draws the other common sizes, half full, and a
@@ -275,12 +287,14 @@ func BenchmarkPNGSizes(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var buf bytes.Buffer
 			PNG(&buf, bc.g, bc.o)
+			cpu := cpuTime()
 			for b.Loop() {
 				buf.Reset()
 				if _, _, err := PNG(&buf, bc.g, bc.o); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu)
 			b.ReportMetric(float64(buf.Len()), "bytes")
 		})
 	}
@@ -290,12 +304,14 @@ func BenchmarkGIF250(b *testing.B) {
 	g := randomGame(b, 19, 19, 250, 13)
 	b.ReportMetric(float64(g.MoveCount()), "moves")
 	var buf bytes.Buffer
+	cpu := cpuTime()
 	for b.Loop() {
 		buf.Reset()
 		if _, _, err := GIF(&buf, g, Options{Width: 480}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(buf.Len()), "bytes")
 }
 
