@@ -19,6 +19,10 @@ func TournamentName(t *gobot.Tournament) string {
 	return fmt.Sprintf("%s (t%d)", clean(t.Name), t.ID)
 }
 
+// systemWords name each pairing system with its article.
+var systemWords = map[tournament.System]string{tournament.McMahon: "a McMahon", tournament.Swiss: "a Swiss", tournament.RoundRobin: "a round robin",
+	tournament.DoubleRoundRobin: "a double round robin", tournament.Elimination: "an elimination"}
+
 // clean drops what would break a line or a code span from a name.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -55,7 +59,7 @@ func TournamentRefused(err error) error {
 	case flow.NotOrganiser:
 		return Refusef("Only %s's organiser and the room's admins can do that.", name)
 	case flow.NotRegistering:
-		return Refusef("%s has begun, and a %s pairs the players it began with: it takes no one new.", name, e.Tournament.System)
+		return Refusef("%s has begun, and %s pairs the players it began with: it takes no one new.", name, systemWords[e.Tournament.System])
 	case flow.AlreadyJoined:
 		return Refusef("You are registered in %s already.", name)
 	case flow.NotJoined:
@@ -88,7 +92,7 @@ func TournamentRefused(err error) error {
 	case flow.NameClaimed:
 		return Refusef("%s is %s in %s already.", protocol.Mention(e.User), protocol.Echo(e.Names[0]), name)
 	case flow.FixedSchedule:
-		return Refusef("%s is a %s: its schedule is fixed, so nobody leaves it; the organiser records the games not played with %s.", name, e.Tournament.System, Cmd("tournament result #12 B+forfeit"))
+		return Refusef("%s is %s: its schedule is fixed, so nobody leaves it; the organiser records the games not played with %s.", name, systemWords[e.Tournament.System], Cmd("tournament result #12 B+forfeit"))
 	case flow.NeedsWinner:
 		return Refusef("Game #%d of %s has no winner, and an elimination needs one: record it with %s.", e.Game, name, Cmd(fmt.Sprintf("tournament result #%d B+", e.Game)))
 	case flow.Withdrawn:
@@ -99,7 +103,7 @@ func TournamentRefused(err error) error {
 
 // TournamentMade announces a tournament made, and how to join.
 func TournamentMade(t *gobot.Tournament) string {
-	s := fmt.Sprintf("%s: a %s", TournamentName(t), t.System)
+	s := fmt.Sprintf("%s: %s", TournamentName(t), systemWords[t.System])
 	if t.Rounds > 0 && (t.System == tournament.McMahon || t.System == tournament.Swiss) {
 		s += fmt.Sprintf(" of %d rounds", t.Rounds)
 	}
@@ -202,7 +206,7 @@ func TournamentLines(ts []*gobot.Tournament) string {
 				state += fmt.Sprintf(" of %d", t.Rounds)
 			}
 		}
-		lines = append(lines, fmt.Sprintf("%s — %s, %d %s, %s", TournamentName(t), t.System, len(t.Players), plural(len(t.Players), "player"), state))
+		lines = append(lines, fmt.Sprintf("%s — %s, %d %s, %s", TournamentName(t), strings.TrimPrefix(strings.TrimPrefix(systemWords[t.System], "a "), "an "), len(t.Players), plural(len(t.Players), "player"), state))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -218,8 +222,8 @@ func TournamentFile(t *gobot.Tournament, h9 bool) string {
 // TournamentImported says a tournament was imported from a file, with
 // what of the file gobot keeps but does not apply (notes).
 func TournamentImported(t *gobot.Tournament, notes []string) string {
-	s := fmt.Sprintf("Imported %s: a %s, %d %s, %d %s played. Each of you joins as the player you are, like %s; the next round is paired as OpenGotha pairs it (%s).",
-		TournamentName(t), t.System, len(t.Players), plural(len(t.Players), "player"), len(t.Played), plural(len(t.Played), "round"),
+	s := fmt.Sprintf("Imported %s: %s, %d %s, %d %s played. Each of you joins as the player you are, like %s; the next round is paired as OpenGotha pairs it (%s).",
+		TournamentName(t), systemWords[t.System], len(t.Players), plural(len(t.Players), "player"), len(t.Played), plural(len(t.Played), "round"),
 		Cmd(fmt.Sprintf("tournament join \"%s\"", clean(t.Players[0].FullName()))), Cmd("tournament pair"))
 	if len(notes) > 0 {
 		s += " Kept but not applied: " + protocol.ClipBytes(strings.Join(notes, "; "), 600) + "."
