@@ -9,7 +9,6 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
-	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
@@ -67,6 +66,9 @@ type occasion struct {
 // goes into fx.
 func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what string) protocol.Reply {
 	match, g := l.Match, l.G
+	// The game as every surface reads it (the web board's View): its
+	// live clocks and an open window's votes come from this one read.
+	v := board.Read(l.Loaded, func(u gobot.UserID) string { return u.Local() })
 	rep := protocol.Reply{Game: match.ID, Title: say.MoveTitle(match.ID, g.MoveNumber())}
 	if match.Thread || match.Room != r.Room {
 		rep.Room = match.Room
@@ -77,10 +79,10 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	switch g.Phase() {
 	case game.Playing:
 		next = match.Side(g.ToMove()).ToMove()
-		news.Left, news.Vote = timeLeft(l.Loaded, r.At), say.VoteLine(l.Loaded, r.At) // a vote game's room to move (vote.go)
+		news.Left, news.Vote = clockLeft(l.Loaded, v.Live, r.At), say.VoteLine(l.Loaded, r.At) // a vote game's room to move (vote.go)
 		// A live game's clocks, both, beside each side.
-		if lc := board.LiveClocks(l.Loaded); lc != nil {
-			clocks = say.LiveClocks(match, lc, r.At)
+		if v.Live != nil {
+			clocks = say.LiveClocks(match, v.Live, r.At)
 		}
 	case game.Scoring:
 		rep.Mentions = match.Players()
@@ -93,7 +95,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	rep.Fields = say.GameFields(namer(tx), match, g, clocks)
 	if what == "" || board.LiveImage(tx, l.Loaded) { // a live game's announcements are compact (flow/board/liveimages.go)
 		// the board in the viewer's theme, an open window's votes on it (vote.go)
-		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: flow.VoteMarks(l.Loaded)}
+		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: v.Votes}
 		rep.Board = say.TextBoard(g)
 	}
 	if next != "" && what != "" {

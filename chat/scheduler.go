@@ -17,6 +17,12 @@ import (
 // correspondence clock as the time left ("2d left"); "" for an engine,
 // whose "deadline" is its work, due at once (flow.Engines.Due).
 func timeLeft(l *flow.Loaded, now time.Time) string {
+	return clockLeft(l, board.LiveClocks(l), now)
+}
+
+// clockLeft is timeLeft with the game's live clocks read already (a
+// board.View's Live; nil for a correspondence clock).
+func clockLeft(l *flow.Loaded, live *board.Clocks, now time.Time) string {
 	match := l.Match
 	if l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove().Platform() == gobot.EnginePlatform {
 		return ""
@@ -27,8 +33,8 @@ func timeLeft(l *flow.Loaded, now time.Time) string {
 	if match.Deadline.IsZero() {
 		return ""
 	}
-	if lc := board.LiveClocks(l); lc != nil {
-		return say.LiveClock(lc, l.G.ToMove(), now)
+	if live != nil {
+		return say.LiveClock(live, l.G.ToMove(), now)
 	}
 	return protocol.FormatDuration(match.Deadline.Sub(now)) + " left"
 }

@@ -55,5 +55,9 @@ func TakesNoFile(command string, takers []string) error {
 	for i, t := range takers {
 		names[i] = Cmd(t)
 	}
-	return Refusef("%s takes no file (only %s does); send the command without it. Nothing changed.", Cmd(command), strings.Join(names, ", "))
+	if len(names) == 1 {
+		return Refusef("%s takes no file (only %s does); send the command without it. Nothing changed.", Cmd(command), names[0])
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return Refusef("%s takes no file (only %s do); send the command without it. Nothing changed.", Cmd(command), list)
 }

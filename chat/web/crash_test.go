@@ -29,7 +29,7 @@ func (n *dyingNotifier) Notify(ctx context.Context, m protocol.Message) error {
 // the move, so the process that starts next sends it, once, with the
 // key the dying one used; the page's retry of the same click is a
 // duplicate that announces nothing.
-func TestClickAnnouncedOnceAcrossACrash(t *testing.T) {
+func TestClickInTheRoomOnceAcrossACrash(t *testing.T) {
 	h := newHarness(t)
 	id := h.newGame()
 	alice := h.browser()
