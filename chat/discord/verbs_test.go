@@ -301,3 +301,34 @@ func TestCommandLineOfVerbs(t *testing.T) {
 		}
 	}
 }
+
+// A verb that takes the command's file (Verb.File) has the attachment
+// option, the others not; the file's option is not passed on as words.
+// Autocomplete under a verb names the chat command and the option.
+func TestVerbFileAndAutocomplete(t *testing.T) {
+	e := newEnv(t)
+	cup := chat.Command{Name: "cup", Summary: "a cup", Attachment: "an OpenGotha file",
+		Verbs: []protocol.Verb{{Name: "import", Summary: "import one", File: true}, {Name: "show", Summary: "show it"}}}
+	cup.Args = []protocol.Arg{{Name: "action", Kind: protocol.ArgChoice, Required: true, Choices: protocol.VerbNames(cup.Verbs)}}
+	cmds := ApplicationCommands(append(e.bot.Commands(), cup))
+	c := cmds[len(cmds)-1]
+	if c.Name != "cup" || len(c.Options) != 2 || len(c.Options[0].Options) != 1 || c.Options[0].Options[0].Type != discordgo.ApplicationCommandOptionAttachment ||
+		len(c.Options[1].Options) != 0 {
+		t.Fatalf("/cup: %+v", c.Options)
+	}
+	e.a.cmds["cup"] = cup
+	in := mustInteraction(t, e.verb("111", "alice", "cup", "import", `{"name":"file","type":11,"value":"att1"}`))
+	if req := e.a.Request(in); req.Command != "cup" || !slices.Equal(req.Args, []string{"import"}) || len(req.Named) != 0 {
+		t.Fatalf("/cup import file: %+v %v", req.Args, req.Named)
+	}
+	e.seq++
+	auto := []byte(fmt.Sprintf(`{"id":"i%d","application_id":"app","type":4,"token":"tok%d","channel_id":"c1","guild_id":"g1",%s,
+		"data":{"id":"cmd","name":"tournament","type":1,"options":[{"name":"result","type":1,"options":[{"name":"game","type":3,"value":"#","focused":true}]}]}}`,
+		e.seq, e.seq, member("111", "alice")))
+	if cmd, arg, typed := focused(mustInteraction(t, auto)); cmd != "tournament" || arg != "game" || typed != "#" {
+		t.Fatalf("focused: %q %q %q", cmd, arg, typed)
+	}
+	if _, out := e.send(auto, time.Now(), false); out["type"] != float64(8) {
+		t.Fatalf("autocomplete: %v", out)
+	}
+}
