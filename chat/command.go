@@ -22,6 +22,12 @@ type Command struct {
 	Attachment string
 	// Admin commands are for room admins only (settings checks per key).
 	Admin bool
+	// Verbs, when set, make this a command with verbs (tournament new,
+	// tournament join): its first argument is the choice of verb (the
+	// verbs' names, verbArg), and each verb declares the options it
+	// takes and how they are written (protocol.Verb). Help lists them;
+	// on Discord the command is one of its own, a subcommand per verb.
+	Verbs []protocol.Verb
 	// private commands' replies are for the caller alone (plan): where
 	// the platform cannot show a reply to the caller alone (a shared
 	// Matrix room), the router refuses them and asks the adapter to
@@ -52,7 +58,9 @@ type Command struct {
 }
 
 // Decl is the part of c's declaration its arguments are parsed against.
-func (c *Command) Decl() *protocol.Decl { return &protocol.Decl{Name: c.Name, Args: c.Args} }
+func (c *Command) Decl() *protocol.Decl {
+	return &protocol.Decl{Name: c.Name, Args: c.Args, Verbs: c.Verbs}
+}
 
 // Usage returns the command's synopsis: "play <point> [#game]".
 func (c Command) Usage() string { return c.Decl().Usage() }
@@ -67,6 +75,17 @@ var gameArg = protocol.Arg{Name: "#game", Kind: protocol.ArgGame, Help: "the gam
 
 // placementArg is where handicap stones go, for challenge and rengo.
 var placementArg = protocol.Arg{Name: "placement", Kind: protocol.ArgChoice, Help: "where handicap stones go: fixed (the marked points), free (Black places them) or white-passes", Choices: []string{"fixed", "free", "white-passes"}}
+
+// verbArg is the argument that takes a command's verb: a choice among
+// verbs' names, the command's first.
+func verbArg(verbs []protocol.Verb, required bool) protocol.Arg {
+	return protocol.Arg{Name: "action", Kind: protocol.ArgChoice, Required: required, Choices: protocol.VerbNames(verbs), Help: "what to do"}
+}
+
+// Declared returns every command's declaration, as a Bot has them
+// (Bot.Commands), for what needs them before there is a bot: Discord
+// names the top-level command a command line is typed under.
+func Declared() []Command { return commands() }
 
 // commands declares every command once.
 func commands() []Command {
@@ -133,8 +152,9 @@ func commands() []Command {
 				{Name: "review", Kind: protocol.ArgReview, Help: "with end, keep or reset: the review, like r5 (default: your one open review here)"}},
 			Attachment: "an SGF file to review (at most 256 KB)", run: cmdReview},
 		{Name: "tournament", Aliases: []string{"tourney"}, Summary: `run a tournament here: tournament new "Winter Cup" mcmahon rounds=5, join, start, standings`,
-			Help: `An organiser (who makes it, and room admins) makes one: tournament new "Winter Cup" mcmahon rounds=5 (or swiss, roundrobin, double-roundrobin, elimination) with size=19 rules=japanese komi=6.5 clock=3d handicap=none|mcmahon|3 (a cap) rated=yes closes=2d (registration closes, and the first round follows) max=32 bar=4d floor=20k. Players: tournament join, tournament leave. The organiser: tournament start, pair (the next round now, once the last game of a round ended), result #12 B+|W+|jigo|void|B+forfeit, withdraw @x, bye @x (the next round's bye), end. Everyone: pairings [round], standings [round] [page=2], crosstable, export (an OpenGotha file), h9 (the EGF results file). import with an OpenGotha file attached (rounds=N to extend it) goes on with an event begun elsewhere: each player joins as themselves, tournament join "Name". Each round's games are made by the bot and played as any game; when the last one ends, the next round is paired. Name one of several like t3.`,
-			Args: []protocol.Arg{{Name: "action", Kind: protocol.ArgChoice, Required: true, Choices: tournamentActions, Help: "what to do"},
+			Help:  `An organiser (who makes it, and room admins) makes one: tournament new "Winter Cup" mcmahon rounds=5 (or swiss, roundrobin, double-roundrobin, elimination) with size=19 rules=japanese komi=6.5 clock=3d handicap=none|mcmahon|3 (a cap) rated=yes closes=2d (registration closes, and the first round follows) max=32 bar=4d floor=20k. Players: tournament join, tournament leave. The organiser: tournament start, pair (the next round now, once the last game of a round ended), result #12 B+|W+|jigo|void|B+forfeit, withdraw @x, bye @x (the next round's bye), end. Everyone: pairings [round], standings [round] [page=2], crosstable, export (an OpenGotha file), h9 (the EGF results file). import with an OpenGotha file attached (rounds=N to extend it) goes on with an event begun elsewhere: each player joins as themselves, tournament join "Name". Each round's games are made by the bot and played as any game; when the last one ends, the next round is paired. Name one of several like t3.`,
+			Verbs: tournamentVerbs,
+			Args: []protocol.Arg{verbArg(tournamentVerbs, true),
 				{Name: "@player", Kind: protocol.ArgUser, Help: "withdraw and bye: the player"},
 				{Name: "#game", Kind: protocol.ArgGame, Help: "result: the game"},
 				{Name: "words", Kind: protocol.ArgText, Repeat: true, Help: "the name in quotes and options (new), a round (pairings, standings), a result (result), t3 for one of several"}},

@@ -22,8 +22,16 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("Generated from the command declarations in `chat/command.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
 	sb.WriteString("Type them as `/go <command>` on Discord, `!go <command>` on Matrix, bare in the terminal. Discord allows 25\n")
 	sb.WriteString("subcommands in one command, so there the commands around a game are under `/go` and the rest under `/gobot`:\n")
-	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot tournament`, `/gobot tournaments`;\n")
+	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot tournaments`;\n")
 	sb.WriteString("help is under both (`/go help`, `/gobot help`).\n")
+	var families []string
+	for _, c := range cmds {
+		if len(c.Verbs) > 0 {
+			families = append(families, fmt.Sprintf("`%s` (`/%s %s`, `/%s %s` …)", c.Name, c.Name, c.Verbs[0].Name, c.Name, c.Verbs[1].Name))
+		}
+	}
+	sb.WriteString("A command with actions, " + strings.Join(families, ", ") + ", is a command of its own there, with a subcommand\n")
+	sb.WriteString("per action that has only that action's options; the options are written into the command's words as typed.\n")
 	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant. With several, a move\n")
 	sb.WriteString("(`play`, `pass`) goes to the one at your turn, a vote to the one at the room's turn, a scoring command to the one\n")
 	sb.WriteString("being scored; otherwise (`resign`, `undo`, or several at your turn) the bot asks which.\n")
@@ -86,6 +94,12 @@ func commandsDoc(cmds []Command) string {
 		}
 		if len(args) > 0 {
 			sb.WriteString("\n" + strings.Join(args, "\n") + "\n")
+		}
+		if len(c.Verbs) > 0 {
+			sb.WriteString("\nActions (on Discord, each a subcommand of `/" + c.Name + "` with these options):\n\n")
+			for _, v := range c.Verbs {
+				fmt.Fprintf(&sb, "- `%s`: %s\n", v.Usage(c.Name), v.Summary)
+			}
 		}
 	}
 	return sb.String()

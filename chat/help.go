@@ -29,7 +29,7 @@ func cmdHelp(call *Call) (Result, error) {
 
 // topic is c as help describes it.
 func (c *Command) topic() guide.Topic {
-	return guide.Topic{Usage: c.Usage(), Summary: c.Summary, Help: c.Help, Aliases: c.Aliases, Args: c.Args, Attachment: c.Attachment}
+	return guide.Topic{Usage: c.Usage(), Summary: c.Summary, Help: c.Help, Aliases: c.Aliases, Args: c.Args, Attachment: c.Attachment, Name: c.Name, Verbs: c.Verbs}
 }
 
 // usageError says what is wrong and, where the refusal stays within

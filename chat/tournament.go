@@ -23,8 +23,50 @@ import (
 // game is, and a round whose last game ended is followed by the next
 // through the runner (the tournament job below), announced once.
 
-// tournamentActions are the tournament command's verbs.
-var tournamentActions = []string{"new", "join", "leave", "start", "pair", "pairings", "standings", "crosstable", "result", "withdraw", "bye", "end", "export", "h9", "import"}
+// tournamentVerbs are the tournament command's verbs and the options
+// each takes, in the order they are written: `tournament new "Winter
+// Cup" mcmahon rounds=5`, `tournament result #12 B+`. On Discord each
+// is a subcommand of /tournament with these options.
+var tournamentVerbs = []protocol.Verb{
+	{Name: "new", Summary: "make a tournament here; you organise it", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "name", Required: true, Help: "its name, like Winter Cup"}, Form: protocol.FormQuoted},
+		{Arg: protocol.Arg{Name: "system", Kind: protocol.ArgChoice, Choices: []string{"mcmahon", "swiss", "roundrobin", "double-roundrobin", "elimination"},
+			Help: "how rounds are paired (default: mcmahon)"}, Form: protocol.FormWord},
+		{Arg: protocol.Arg{Name: "rounds", Help: "how many rounds (default: 5)"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxRounds},
+		{Arg: protocol.Arg{Name: "size", Kind: protocol.ArgChoice, Choices: []string{"9", "13", "19"}, Help: "the board (default: 19)"}, Form: protocol.FormKey},
+		{Arg: protocol.Arg{Name: "clock", Kind: protocol.ArgClock, Help: "3d a move (the default), or live: byoyomi:10m+5x30s fischer:5m+10s/10m"}, Form: protocol.FormKey},
+		{Arg: protocol.Arg{Name: "max", Help: "at most this many players"}, Form: protocol.FormKey, Min: 2, Max: tournament.MaxPlayers},
+		{Arg: protocol.Arg{Name: "options", Help: "more, like komi=6.5 handicap=mcmahon rated=yes closes=2d bar=4d floor=20k rules=japanese"}, Form: protocol.FormWords}}},
+	{Name: "join", Summary: "join the tournament (an imported one: as the player you are)", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "as", Help: "in an imported tournament: the player you are, like Lee Ann"}, Form: protocol.FormQuoted}, whichTournament}},
+	{Name: "leave", Summary: "leave the tournament", Params: []protocol.Param{whichTournament}},
+	{Name: "start", Summary: "organisers: pair the first round and begin", Params: []protocol.Param{whichTournament}},
+	{Name: "pair", Summary: "organisers: pair the next round now, once the last game of a round ended", Params: []protocol.Param{whichTournament}},
+	{Name: "pairings", Summary: "a round's pairings, with each game", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "round", Help: "which round (default: the latest)"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxRounds}, whichTournament}},
+	{Name: "standings", Summary: "the standings after a round", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "round", Help: "after which round (default: the latest)"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxRounds},
+		{Arg: protocol.Arg{Name: "page", Help: "which page of a long table (default: 1)"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxPlayers},
+		whichTournament}},
+	{Name: "crosstable", Summary: "who played whom, and how it ended", Params: []protocol.Param{whichTournament}},
+	{Name: "result", Summary: "organisers: set or correct a game's result", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "#game", Required: true, Help: "the tournament's game, like #12"}},
+		{Arg: protocol.Arg{Name: "result", Kind: protocol.ArgChoice, Required: true, Choices: []string{"B+", "W+", "jigo", "void", "B+forfeit", "W+forfeit"},
+			Help: "who won: void is a loss for both; a forfeit was not played"}, Form: protocol.FormWord},
+		whichTournament}},
+	{Name: "withdraw", Summary: "take a player out of the rounds to come (organisers, or the player)", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "@player", Required: true, Help: "the player"}}, whichTournament}},
+	{Name: "bye", Summary: "organisers: give a player the next round's bye", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "@player", Help: "the player (default: you)"}}, whichTournament}},
+	{Name: "end", Summary: "organisers: end the tournament, with its final standings", Params: []protocol.Param{whichTournament}},
+	{Name: "export", Summary: "the tournament as an OpenGotha file", Params: []protocol.Param{whichTournament}},
+	{Name: "h9", Summary: "the EGF results file (.h9), for rating submission", Params: []protocol.Param{whichTournament}},
+	{Name: "import", Summary: "go on with an event begun in OpenGotha: attach its file", File: true, Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "rounds", Help: "the rounds it is to have, if more than the file's"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxRounds}}},
+}
+
+// whichTournament names one of several tournaments in the room.
+var whichTournament = protocol.Param{Arg: protocol.Arg{Name: "tournament", Help: "which one, like t3 (default: the one going on here)"}, Form: protocol.FormWord}
 
 // tournamentLooks: the verbs that only look.
 func tournamentLooks(a *protocol.Args) bool {

@@ -434,10 +434,11 @@ func TestRegisterKeepsEntryPoint(t *testing.T) {
 		t.Fatalf("registrations: %v", puts)
 	}
 	var cmds []map[string]any
-	if err := json.Unmarshal(puts[0].Body, &cmds); err != nil || len(cmds) != 3 {
+	if err := json.Unmarshal(puts[0].Body, &cmds); err != nil || len(cmds) != 4 {
 		t.Fatalf("the overwrite: %s", puts[0].Body)
 	}
-	if cmds[0]["name"] != "go" || cmds[0]["description"] == "old" || cmds[1]["name"] != "gobot" || cmds[2]["type"] != float64(4) || cmds[2]["handler"] != float64(2) || cmds[2]["id"] != "10" {
-		t.Fatalf("the overwrite must be the new /go and /gobot and the entry point as it was: %s", puts[0].Body)
+	if cmds[0]["name"] != "go" || cmds[0]["description"] == "old" || cmds[1]["name"] != "gobot" || cmds[2]["name"] != "tournament" ||
+		cmds[3]["type"] != float64(4) || cmds[3]["handler"] != float64(2) || cmds[3]["id"] != "10" {
+		t.Fatalf("the overwrite must be the new /go, /gobot and /tournament and the entry point as it was: %s", puts[0].Body)
 	}
 }

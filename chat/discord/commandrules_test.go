@@ -3,6 +3,7 @@ package discord
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"unicode/utf8"
@@ -17,6 +18,7 @@ const (
 	maxChoices         = 25
 	maxCommandChars    = 8000
 	maxGlobalCommands  = 100
+	maxSafeInteger     = 1<<53 - 1 // an integer option's range lies within ±(2⁵³−1)
 )
 
 // Option types (Discord's numbers).
@@ -24,6 +26,8 @@ const (
 	optSubCommand      = 1
 	optSubCommandGroup = 2
 	optString          = 3
+	optInteger         = 4
+	optNumber          = 10
 )
 
 // ruleErrors collects refusals as Discord's error tree.
@@ -58,6 +62,8 @@ type wireOption struct {
 	Options      []*wireOption `json:"options"`
 	MinLength    *int          `json:"min_length"`
 	MaxLength    *int          `json:"max_length"`
+	MinValue     *float64      `json:"min_value"`
+	MaxValue     *float64      `json:"max_value"`
 }
 
 type wireCommand struct {
@@ -199,6 +205,34 @@ func checkOptions(errs ruleErrors, at []string, opts []*wireOption, depth int) i
 		}
 		if o.Type == optString && o.MaxLength != nil && (*o.MaxLength < 1 || *o.MaxLength > 6000) {
 			errs.add(append(oat, "max_length"), "NUMBER_TYPE_OUT_OF_RANGE", "Must be between 1 and 6000.")
+		}
+		if o.Type != optString && (o.MinLength != nil || o.MaxLength != nil) {
+			errs.add(append(oat, "max_length"), "APPLICATION_COMMAND_OPTION_INVALID", "Only string options have a length")
+		}
+		numeric := o.Type == optInteger || o.Type == optNumber
+		if !numeric && (o.MinValue != nil || o.MaxValue != nil) {
+			errs.add(append(oat, "min_value"), "APPLICATION_COMMAND_OPTION_INVALID", "Only integer and number options have a range")
+		}
+		for _, v := range []*float64{o.MinValue, o.MaxValue} {
+			if v != nil && (*v < -maxSafeInteger || *v > maxSafeInteger || o.Type == optInteger && *v != math.Trunc(*v)) {
+				errs.add(append(oat, "min_value"), "NUMBER_TYPE_OUT_OF_RANGE", fmt.Sprintf("Must be between %d and %d.", -maxSafeInteger, maxSafeInteger))
+			}
+		}
+		if o.MinValue != nil && o.MaxValue != nil && *o.MinValue > *o.MaxValue {
+			errs.add(append(oat, "min_value"), "APPLICATION_COMMAND_OPTION_INVALID", "min_value must not exceed max_value")
+		}
+		if len(o.Choices) > 0 && !numeric && o.Type != optString {
+			errs.add(append(oat, "choices"), "APPLICATION_COMMAND_OPTION_INVALID", "Only string, integer and number options have choices")
+		}
+		if len(o.Choices) > 0 && (o.MinValue != nil || o.MaxValue != nil) {
+			errs.add(append(oat, "choices"), "APPLICATION_COMMAND_OPTION_INVALID", "Choices cannot be set with a range")
+		}
+		for k, ch := range o.Choices {
+			_, isString := ch.Value.(string)
+			f, isNumber := ch.Value.(float64)
+			if o.Type == optString && !isString || numeric && !isNumber || o.Type == optInteger && isNumber && f != math.Trunc(f) {
+				errs.add(append(oat, "choices", strconv.Itoa(k), "value"), "BASE_TYPE_BAD_TYPE", "A choice's value must be of the option's type")
+			}
 		}
 	}
 	if subs > 0 && others > 0 {

@@ -433,9 +433,9 @@ func hashCommands(cmds []*discordgo.ApplicationCommand) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Register puts the commands (/go and /gobot) globally or in each
-// configured guild, only when their definition changed since the last
-// registration. An error Discord gives for good (HTTP 4xx but 429) is a
+// Register puts the commands (/go, /gobot, and each command with verbs:
+// /tournament) globally or in each configured guild, only when their
+// definition changed since the last registration. An error Discord gives for good (HTTP 4xx but 429) is a
 // *RefusedError.
 func (a *Adapter) Register() error {
 	appID := a.cfg.ApplicationID

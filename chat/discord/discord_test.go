@@ -485,7 +485,11 @@ func TestApplicationCommandShape(t *testing.T) {
 	defer db.Close()
 	bot := chat.New(chat.Config{}, db, nil, nil, nil)
 	cmds := ApplicationCommands(bot.Commands())
-	if len(cmds) != 2 || cmds[0].Name != "go" || cmds[1].Name != "gobot" || len(subcommands(cmds)) != len(bot.Commands())+1 { // help is in both
+	want := 1 // help is in both /go and /gobot
+	for _, c := range bot.Commands() {
+		want += max(1, len(c.Verbs)) // a command with verbs: one subcommand each, under its own command
+	}
+	if len(cmds) != 3 || cmds[0].Name != "go" || cmds[1].Name != "gobot" || cmds[2].Name != "tournament" || len(subcommands(cmds)) != want {
 		t.Fatalf("%d commands, %d subcommands", len(cmds), len(subcommands(cmds)))
 	}
 	for _, sub := range subcommands(cmds) {

@@ -25,7 +25,7 @@ type RefusedError struct {
 }
 
 func (e *RefusedError) Error() string {
-	what := "the commands /" + GameCommand + " and /" + BotCommand + " are"
+	what := "gobot's commands (/" + GameCommand + ", /" + BotCommand + " and those of their own) are"
 	if e.Command != "" {
 		what = "the command " + e.Command + " is"
 	}

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,8 +101,24 @@ func TestCommandsRegisterWithinDiscordsLimits(t *testing.T) {
 		var sent []wireCommand
 		json.Unmarshal(puts[0].Body, &sent)
 		seen := map[string]int{}
+		declared := map[string]chat.Command{}
+		for _, c := range bot.Commands() {
+			declared[c.Name] = c
+		}
 		for i, c := range sent {
 			t.Logf("%s: /%s has %d subcommands, %d characters", tc.name, c.Name, len(c.Options), totals[i])
+			if c.Name != GameCommand && c.Name != BotCommand {
+				// A command with verbs: its own, a subcommand per verb.
+				seen[c.Name]++
+				var verbs []string
+				for _, sub := range c.Options {
+					verbs = append(verbs, sub.Name)
+				}
+				if want := protocol.VerbNames(declared[c.Name].Verbs); len(want) == 0 || !slices.Equal(verbs, want) || TopLevel(c.Name) != c.Name {
+					t.Errorf("/%s has subcommands %v, declared verbs %v; its replies name /%s", c.Name, verbs, want, TopLevel(c.Name))
+				}
+				continue
+			}
 			for _, sub := range c.Options {
 				seen[sub.Name]++
 				if want := TopLevel(sub.Name); sub.Name != "help" && want != c.Name {
@@ -113,6 +130,9 @@ func TestCommandsRegisterWithinDiscordsLimits(t *testing.T) {
 			if n := seen[c.Name]; n != 1 && !(c.Name == "help" && n == 2) {
 				t.Errorf("%s: %s registered %d times", tc.name, c.Name, n)
 			}
+		}
+		if seen["tournament"] != 1 {
+			t.Errorf("%s: /tournament is not a command of its own", tc.name)
 		}
 	}
 }
@@ -314,7 +334,8 @@ func TestRepliesNameDiscordCommands(t *testing.T) {
 	}
 }
 
-// docs/commands.md names the commands under /gobot as Discord has them.
+// docs/commands.md names the commands under /gobot as Discord has them,
+// and a command with verbs as a command of its own.
 func TestCommandsDocNamesGobotCommands(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/commands.md")
 	if err != nil {
@@ -324,6 +345,17 @@ func TestCommandsDocNamesGobotCommands(t *testing.T) {
 		under := strings.Contains(string(doc), "`/gobot "+c.Name+"`")
 		if want := TopLevel(c.Name) == BotCommand || c.Name == "help"; under != want {
 			t.Errorf("docs/commands.md: %s under /gobot: %v, want %v", c.Name, under, want)
+		}
+		if len(c.Verbs) == 0 {
+			continue
+		}
+		if own := "`/" + c.Name + " " + c.Verbs[0].Name + "`"; !strings.Contains(string(doc), own) || strings.Contains(string(doc), "`/go "+c.Name+"`") {
+			t.Errorf("docs/commands.md does not name %s as %s", c.Name, own)
+		}
+		for _, v := range c.Verbs {
+			if !strings.Contains(string(doc), "- `"+v.Usage(c.Name)+"`: "+v.Summary) {
+				t.Errorf("docs/commands.md does not list %s %s", c.Name, v.Name)
+			}
 		}
 	}
 }

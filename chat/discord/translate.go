@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -15,35 +17,60 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
-// Discord holds gobot's commands under two top-level slash commands,
-// since Discord allows at most 25 subcommands in one: GameCommand has
-// what is typed around a game ("/go play D4"), BotCommand the rest
-// (ratings, engines, rules, settings, vacation, the admin's abort,
-// tournaments).
-// help is in both. docs/discord.md says why.
+// Discord holds gobot's commands under top-level slash commands, since
+// Discord allows at most 25 subcommands in one: GameCommand has what is
+// typed around a game ("/go play D4"), BotCommand the rest (ratings,
+// engines, rules, settings, vacation, the admin's abort, the room's
+// tournaments), and a chat command with verbs (chat.Command.Verbs:
+// tournament) is a top-level command of its own, a subcommand per verb
+// ("/tournament join"). help is in both /go and /gobot. docs/discord.md
+// says why.
 const (
 	GameCommand = "go"
 	BotCommand  = "gobot"
 )
 
 // botCommands are the chat commands under BotCommand; every other
-// command is under GameCommand.
+// command without verbs is under GameCommand.
 var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true,
-	"tournament": true, "tournaments": true}
+	"tournaments": true}
+
+// families are the chat commands declared with verbs, by each of their
+// names (aliases too): each is a top-level command of its own.
+var families = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, c := range chat.Declared() {
+		if len(c.Verbs) > 0 {
+			m[c.Name] = c.Name
+			for _, al := range c.Aliases {
+				m[al] = c.Name
+			}
+		}
+	}
+	return m
+})
 
 // TopLevel names the top-level command a chat command is typed under on
-// Discord ("go" or "gobot").
+// Discord: "go", "gobot", or a command with verbs' own ("tournament").
 func TopLevel(command string) string {
-	if botCommands[strings.ToLower(command)] {
+	command = strings.ToLower(command)
+	if f, ok := families()[command]; ok {
+		return f
+	}
+	if botCommands[command] {
 		return BotCommand
 	}
 	return GameCommand
 }
 
 // CommandLine writes a chat command line as Discord shows it:
-// "play D4" → "/go play D4", "rating @bob" → "/gobot rating @bob".
+// "play D4" → "/go play D4", "rating @bob" → "/gobot rating @bob",
+// "tournament join t3" → "/tournament join t3".
 func CommandLine(line string) string {
-	name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	name, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if f, ok := families()[strings.ToLower(name)]; ok {
+		return strings.TrimSpace("/" + f + " " + rest)
+	}
 	return "/" + TopLevel(name) + " " + line
 }
 
@@ -83,25 +110,75 @@ func optionName(a protocol.Arg) string {
 // clip cuts s to at most n characters, ending in "…" when cut.
 func clip(s string, n int) string { return protocol.ClipRunes(s, n) }
 
-// ApplicationCommands builds the top-level commands, /go and /gobot,
-// with one subcommand per chat command, from the chat package's
-// declarations. help is under both.
+// ApplicationCommands builds the top-level commands from the chat
+// package's declarations: /go and /gobot, with one subcommand per chat
+// command (help under both), and a command of its own for each chat
+// command with verbs, with one subcommand per verb.
 func ApplicationCommands(cmds []chat.Command) []*discordgo.ApplicationCommand {
 	game := &discordgo.ApplicationCommand{Name: GameCommand, Description: "Play Go (baduk, weiqi) here: challenge, play, pass, resign, board…", Type: discordgo.ChatApplicationCommand}
 	bot := &discordgo.ApplicationCommand{Name: BotCommand, Description: "gobot: ratings, leaderboard, engines, rules, settings, vacation, help", Type: discordgo.ChatApplicationCommand}
+	var own []*discordgo.ApplicationCommand
 	for _, c := range cmds {
-		sub := subcommand(c)
 		switch {
+		case len(c.Verbs) > 0:
+			own = append(own, family(c))
 		case c.Name == "help":
-			game.Options = append(game.Options, sub)
+			game.Options = append(game.Options, subcommand(c))
 			bot.Options = append(bot.Options, subcommand(c))
 		case TopLevel(c.Name) == BotCommand:
-			bot.Options = append(bot.Options, sub)
+			bot.Options = append(bot.Options, subcommand(c))
 		default:
-			game.Options = append(game.Options, sub)
+			game.Options = append(game.Options, subcommand(c))
 		}
 	}
-	return []*discordgo.ApplicationCommand{game, bot}
+	return append([]*discordgo.ApplicationCommand{game, bot}, own...)
+}
+
+// family declares chat command c, which has verbs, as a command of its
+// own: a subcommand per verb, each with that verb's options only.
+func family(c chat.Command) *discordgo.ApplicationCommand {
+	cmd := &discordgo.ApplicationCommand{Name: c.Name, Description: clip(c.Summary, 100), Type: discordgo.ChatApplicationCommand}
+	for _, v := range c.Verbs {
+		sub := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: v.Name, Description: clip(v.Summary, 100)}
+		var required, optional []*discordgo.ApplicationCommandOption
+		for _, p := range v.Params {
+			o := option(verbArg(c, p))
+			if p.Form == protocol.FormWords {
+				o.MaxLength = maxLength(protocol.Arg{Repeat: true})
+			}
+			if p.Max > 0 { // a whole number in a range
+				lo := float64(p.Min)
+				o.Type, o.MaxLength, o.MinValue, o.MaxValue, o.Autocomplete = discordgo.ApplicationCommandOptionInteger, 0, &lo, float64(p.Max), false
+			}
+			if p.Required {
+				required = append(required, o)
+			} else {
+				optional = append(optional, o)
+			}
+		}
+		if c.Attachment != "" && v.File {
+			optional = append(optional, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: attachmentOption, Description: clip(c.Attachment, 100)})
+		}
+		sub.Options = append(required, optional...)
+		cmd.Options = append(cmd.Options, sub)
+	}
+	return cmd
+}
+
+// verbArg is the argument a verb's option is declared as: the command's
+// own (FormArg: its kind), with the verb's help and requirement; or
+// the option itself.
+func verbArg(c chat.Command, p protocol.Param) protocol.Arg {
+	if p.Form != protocol.FormArg {
+		return p.Arg
+	}
+	for _, a := range c.Args {
+		if a.Name == p.Name {
+			a.Help, a.Required = orDefault(p.Help, a.Help), p.Required
+			return a
+		}
+	}
+	return p.Arg
 }
 
 // subcommand declares chat command c as a Discord subcommand.
@@ -114,29 +191,7 @@ func subcommand(c chat.Command) *discordgo.ApplicationCommandOption {
 			required, optional = append(required, req...), append(optional, opt...)
 			continue
 		}
-		o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
-		switch a.Kind {
-		case protocol.ArgUser:
-			o.Type = discordgo.ApplicationCommandOptionUser
-			o.MaxLength = 0 // only string options have a length
-		case protocol.ArgGame, protocol.ArgPoint, protocol.ArgEngine:
-			o.Autocomplete = !a.Repeat
-		case protocol.ArgRules:
-			// Suggested, not a fixed list: options of a ruleset
-			// ("japanese ko=simple") are free text.
-			o.Autocomplete = true
-		case protocol.ArgLevel:
-			lo, hi := 1.0, 10.0
-			o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
-		case protocol.ArgColor, protocol.ArgChoice:
-			for _, ch := range a.Choices {
-				o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
-			}
-		}
-		if a.Repeat {
-			o.Description = clip(o.Description+" (several: separate with spaces)", 100)
-		}
-		if a.Required {
+		if o := option(a); a.Required {
 			required = append(required, o)
 		} else {
 			optional = append(optional, o)
@@ -147,6 +202,33 @@ func subcommand(c chat.Command) *discordgo.ApplicationCommandOption {
 	}
 	sub.Options = append(required, optional...)
 	return sub
+}
+
+// option declares argument a as a Discord option.
+func option(a protocol.Arg) *discordgo.ApplicationCommandOption {
+	o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: optionName(a), Description: clip(orDefault(a.Help, a.Name), 100), Required: a.Required, MaxLength: maxLength(a)}
+	switch a.Kind {
+	case protocol.ArgUser:
+		o.Type = discordgo.ApplicationCommandOptionUser
+		o.MaxLength = 0 // only string options have a length
+	case protocol.ArgGame, protocol.ArgPoint, protocol.ArgEngine:
+		o.Autocomplete = !a.Repeat
+	case protocol.ArgRules:
+		// Suggested, not a fixed list: options of a ruleset
+		// ("japanese ko=simple") are free text.
+		o.Autocomplete = true
+	case protocol.ArgLevel:
+		lo, hi := 1.0, 10.0
+		o.Type, o.MaxLength, o.MinValue, o.MaxValue = discordgo.ApplicationCommandOptionInteger, 0, &lo, hi
+	case protocol.ArgColor, protocol.ArgChoice:
+		for _, ch := range a.Choices {
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: ch, Value: ch})
+		}
+	}
+	if a.Repeat {
+		o.Description = clip(o.Description+" (several: separate with spaces)", 100)
+	}
+	return o
 }
 
 // attachmentOption is the name of a command's attachment option.
@@ -216,6 +298,10 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 			return r
 		}
 		sub := data.Options[0]
+		if c, ok := a.cmds[data.Name]; ok && len(c.Verbs) > 0 {
+			verbRequest(&r, data, c, sub) // /tournament join
+			return r
+		}
 		r.Command = sub.Name
 		decl := a.cmds[sub.Name]
 		// Options go to chat by the declared argument's name, as typed
@@ -272,19 +358,83 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 	return r
 }
 
-// focused returns the option being typed in an autocomplete interaction.
+// verbRequest turns a subcommand of a command with verbs (c) into the
+// chat request typing it gives: "/tournament result game:12
+// result:B+" is `tournament result #12 B+` (protocol.Verb.Typed),
+// parsed by chat from the one declaration. A user option is the
+// user's qualified ID, with their name among the mentions. An option
+// the verb does not declare is passed by its name, for chat to refuse;
+// a verb no longer declared (a stale registration) is passed as the
+// word it is.
+func verbRequest(r *protocol.Request, data discordgo.ApplicationCommandInteractionData, c chat.Command, sub *discordgo.ApplicationCommandInteractionDataOption) {
+	r.Command = c.Name
+	i := slices.IndexFunc(c.Verbs, func(v protocol.Verb) bool { return v.Name == sub.Name })
+	if i < 0 {
+		r.Args = []string{sub.Name}
+		return
+	}
+	verb := c.Verbs[i]
+	values := map[string]string{}
+	var unknown map[string]string
+	for _, o := range sub.Options {
+		if o.Type == discordgo.ApplicationCommandOptionAttachment {
+			continue // fetched by interaction (attachment.go)
+		}
+		v := optionValue(o)
+		j := slices.IndexFunc(verb.Params, func(p protocol.Param) bool { return optionName(verbArg(c, p)) == o.Name })
+		if j < 0 {
+			if unknown == nil {
+				unknown = map[string]string{}
+			}
+			unknown[o.Name] = v
+			continue
+		}
+		p := verb.Params[j]
+		if verbArg(c, p).Kind == protocol.ArgUser {
+			u := gobot.NewUserID(Platform, v)
+			if ru, ok := resolvedUser(data, v); ok {
+				r.Mentions = append(r.Mentions, protocol.User{ID: u, Name: orDefault(ru.GlobalName, ru.Username)})
+			}
+			v = string(u)
+		}
+		values[p.Name] = v
+	}
+	r.Args, r.Named = verb.Typed(values)
+	for name, v := range unknown {
+		if r.Named == nil {
+			r.Named = map[string]string{}
+		}
+		r.Named[name] = v
+	}
+}
+
+// optionValue is an option's value as typed: an integer option's
+// (a JSON number) in digits.
+func optionValue(o *discordgo.ApplicationCommandInteractionDataOption) string {
+	if f, ok := o.Value.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(o.Value)
+}
+
+// focused returns the option being typed in an autocomplete interaction:
+// the chat command, the option's name and what is typed.
 func focused(in *discordgo.Interaction) (cmd, arg, typed string) {
 	data := in.ApplicationCommandData()
 	if len(data.Options) == 0 {
 		return "", "", ""
 	}
 	sub := data.Options[0]
+	cmd = sub.Name
+	if data.Name != GameCommand && data.Name != BotCommand {
+		cmd = data.Name // a command with verbs: sub is a verb
+	}
 	for _, o := range sub.Options {
 		if o.Focused {
-			return sub.Name, o.Name, fmt.Sprint(o.Value)
+			return cmd, o.Name, fmt.Sprint(o.Value)
 		}
 	}
-	return sub.Name, "", ""
+	return cmd, "", ""
 }
 
 // mention renders a chat user as a Discord mention (other platforms'

@@ -401,10 +401,10 @@ func TestRegisterUserInstall(t *testing.T) {
 		t.Fatalf("registrations: %v", e.fake.take())
 	}
 	var cmds []map[string]any
-	if err := json.Unmarshal(global[0].Body, &cmds); err != nil || len(cmds) != 2 {
+	if err := json.Unmarshal(global[0].Body, &cmds); err != nil || len(cmds) != 3 {
 		t.Fatalf("global commands: %s", global[0].Body)
 	}
-	for i, name := range []string{"go", "gobot"} {
+	for i, name := range []string{"go", "gobot", "tournament"} {
 		if cmds[i]["name"] != name || fmt.Sprint(cmds[i]["integration_types"]) != "[0 1]" || fmt.Sprint(cmds[i]["contexts"]) != "[0 1 2]" {
 			t.Fatalf("/%s: name %v, integration_types %v, contexts %v", name, cmds[i]["name"], cmds[i]["integration_types"], cmds[i]["contexts"])
 		}

@@ -17,6 +17,10 @@ type Topic struct {
 	Args                 []protocol.Arg
 	// Attachment says what file the command takes, if it takes one.
 	Attachment string
+	// Name and Verbs: a command with verbs, each shown with its own
+	// synopsis.
+	Name  string
+	Verbs []protocol.Verb
 }
 
 // HelpOne explains one command (help play).
@@ -28,6 +32,9 @@ func HelpOne(t Topic) string {
 	}
 	if t.Help != "" {
 		sb.WriteString("\n" + t.Help)
+	}
+	for _, v := range t.Verbs {
+		fmt.Fprintf(&sb, "\n%s — %s", protocol.UsageToken(v.Usage(t.Name)), v.Summary)
 	}
 	for _, arg := range t.Args {
 		if arg.Help != "" {

@@ -600,6 +600,11 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 			return c.UsageError(fmt.Sprintf("%s=%s: write %s.", arg.Name, ClipArg(v), strings.Join(arg.Choices, " or ")))
 		}
 		a.Choice[arg.Name] = ch
+		if len(c.Verbs) > 0 && arg.Name == c.Args[0].Name {
+			if i := slices.IndexFunc(c.Verbs, func(v Verb) bool { return v.Name == ch }); i >= 0 {
+				c.verb = &c.Verbs[i]
+			}
+		}
 	case ArgText:
 		a.Text = append(a.Text, v)
 	}
@@ -678,10 +683,19 @@ func sortedKeys(m map[string]string) []string {
 type Decl struct {
 	Name string
 	Args []Arg
+	// Verbs are a command with verbs' verbs (verb.go): once the verb is
+	// read, a usage error gives that verb's synopsis.
+	Verbs []Verb
+	verb  *Verb // the verb read, if any
 }
 
-// Usage returns the command's synopsis: "play <point> [#game]".
+// Usage returns the command's synopsis: "play <point> [#game]"; for a
+// command with verbs whose verb has been read, that verb's:
+// "tournament join [tournament]".
 func (c *Decl) Usage() string {
+	if c.verb != nil {
+		return c.verb.Usage(c.Name)
+	}
 	var sb strings.Builder
 	sb.WriteString(c.Name)
 	for _, a := range c.Args {

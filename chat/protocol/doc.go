@@ -18,7 +18,9 @@
 //     argparse.go: Decl, a command's name and arguments, and ParseArgs,
 //     which reads a request against it into Args; args.go: game options,
 //     rulesets and clocks as typed (ParseOptions, ParseClock,
-//     FormatClock, FormatDuration).
+//     FormatClock, FormatDuration); verb.go: a command's verbs
+//     (tournament new) and their options as data (Verb, Param), and
+//     how a menu's options are written as typed words (Verb.Typed).
 //   - spelling.go: the nearest name to a misspelt word; userid.go:
 //     ValidateUser; errors.go: Refusal, a mistake by the user, whose
 //     text is shown as is (Refusef).
