@@ -217,7 +217,6 @@ type (
 		Games  []pairing
 		Byes   string
 		Absent string
-		Start  string // when the round's games begin, if the organiser set it
 	}
 	pairing struct {
 		Table        int
@@ -311,9 +310,6 @@ func tournamentData(t *gobot.Tournament) (*tournamentPage, error) {
 	for r := len(t.Played) - 1; r >= 0; r-- {
 		rd := &t.Played[r]
 		rp := roundPairings{N: r + 1, Byes: names(rd.Byes), Absent: names(rd.Absent)}
-		if !rd.Start.IsZero() {
-			rp.Start = rd.Start.UTC().Format("2 Jan 2006 15:04 MST")
-		}
 		for i, g := range rd.Games {
 			pg := pairing{Table: g.Table, Handicap: "even", Game: rd.Match(i)}
 			if p := who[g.White]; p != nil {
