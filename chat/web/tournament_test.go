@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/tournament"
@@ -244,5 +245,35 @@ func TestTournamentPage(t *testing.T) {
 	}
 	if h.tournamentView(run.id).Version != before {
 		t.Error("reading the page changed the tournament")
+	}
+}
+
+// TestPassWellFormed: a pass names one game, review or tournament; only a
+// tournament's and a game's watch-only pass go without a user, and a
+// tournament's has none.
+func TestPassWellFormed(t *testing.T) {
+	s := signer{key: testSecret}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	exp := now.Add(time.Hour).Unix()
+	for _, c := range []struct {
+		p  Pass
+		ok bool
+	}{
+		{Pass{Tournament: 1, Expires: exp}, true},
+		{Pass{Game: 1, Watch: true, Expires: exp}, true},
+		{Pass{Game: 1, User: "console:bob", Expires: exp}, true},
+		{Pass{Review: 1, User: "console:bob", Expires: exp}, true},
+		{Pass{Tournament: 1, User: "console:bob", Expires: exp}, false},
+		{Pass{Tournament: 1, Game: 2, Expires: exp}, false},
+		{Pass{Tournament: 1, Review: 2, Expires: exp}, false},
+		{Pass{Game: 1, Expires: exp}, false},
+		{Pass{Review: 1, Watch: true, Expires: exp}, false},
+		{Pass{Game: 1, Watch: true, Activity: true, Expires: exp}, false},
+		{Pass{Expires: exp}, false},
+	} {
+		_, err := s.open(purposeLink, s.sign(purposeLink, c.p), now)
+		if (err == nil) != c.ok {
+			t.Errorf("%+v: %v, want ok %v", c.p, err, c.ok)
+		}
 	}
 }
