@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -163,7 +164,9 @@ func cmdTournament(call *Call) (Result, error) {
 	case "pairings":
 		text, err = pairingsText(t, words)
 	case "standings":
-		text, err = standingsText(t, words)
+		if text, err = standingsText(t, words); err == nil {
+			text, err = b.withTournamentPage(t, text)
+		}
 	case "export", "h9":
 		return tournamentFile(t, action)
 	case "crosstable":
@@ -453,6 +456,42 @@ func standingsText(t *gobot.Tournament, words []string) (string, error) {
 		return "", err
 	}
 	return say.TournamentStandings(t.Pairing(), rd-1, say.Paging{Page: page, Command: "tournament standings"})
+}
+
+// TournamentLinker mints the link to a tournament's web page (package
+// chat/web implements it beside Linker): its standings, every round's
+// pairings with each game's board, and the crosstable. The page is the
+// room's, as the tournament is: the link is posted in the tournament's
+// room, and whoever holds it reads the page and watches its games until
+// it expires.
+type TournamentLinker interface {
+	TournamentLink(id gobot.TournamentID) (url string, expires time.Time, err error)
+}
+
+// withTournamentPage adds the link to t's web page under text when the
+// bot has a web board (text alone when it has none).
+func (b *core) withTournamentPage(t *gobot.Tournament, text string) (string, error) {
+	tl, ok := b.linker().(TournamentLinker)
+	if !ok {
+		return text, nil
+	}
+	url, expires, err := tl.TournamentLink(t.ID)
+	if err != nil {
+		return "", err
+	}
+	return text + "\n" + say.TournamentPage(url, expires), nil
+}
+
+// TournamentView reads tournament id for its web page, in one read.
+// An unknown tournament is gobot.ErrNotFound.
+func (b *Bot) TournamentView(ctx context.Context, id gobot.TournamentID) (*gobot.Tournament, error) {
+	var t *gobot.Tournament
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		t, err = tx.Tournament(id)
+		return err
+	})
+	return t, err
 }
 
 func cmdTournaments(call *Call) (Result, error) {

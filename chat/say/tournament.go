@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -195,6 +196,12 @@ func TournamentPairings(t *tournament.Tournament, round int, pg Paging) (string,
 		notes = append(notes, "Sitting out: "+list(rd.Absent)+".")
 	}
 	return tab.page(pg, strings.Join(notes, " "))
+}
+
+// TournamentPage words the link to a tournament's web page, under its
+// standings: the room's link, which works until expires.
+func TournamentPage(url string, expires time.Time) string {
+	return fmt.Sprintf("All standings, every round's pairings with their boards, and the crosstable (web page, until %s):\n%s", expires.UTC().Format("2 Jan 2006"), url)
 }
 
 // cell makes s safe for a table in a code block and at most width

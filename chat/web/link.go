@@ -65,6 +65,10 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 		s.exchangeReview(w, r, p)
 		return
 	}
+	if err == nil && p.Tournament != 0 { // a tournament's page (tournament.go)
+		s.exchangeTournament(w, r, p)
+		return
+	}
 	if err == nil {
 		err = s.current(r.Context(), p)
 	}
@@ -121,6 +125,14 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if held, ok := s.heldBy(r, p.Game); ok && held.User != p.User {
+		if p.User == "" {
+			// A watcher's pass from a tournament's page (tournament.go)
+			// leaves the session this browser holds (a player's own).
+			http.SetCookie(w, &http.Cookie{Name: openCookie(p.Game), Path: openPath(p.Game), MaxAge: -1, HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, gamePath(p.Game), http.StatusSeeOther)
+			return
+		}
 		s.confirm(w, p, held)
 		return
 	}

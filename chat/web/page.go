@@ -250,6 +250,7 @@ func (s *Server) stampedJSON(sn *snapshot) []byte {
 var pageFuncs = template.FuncMap{
 	"allowUndo":  func() string { return say.AllowUndo },
 	"refuseUndo": func() string { return say.RefuseUndo },
+	"add":        func(a, b int) int { return a + b },
 }
 
 // pageData is what page.html is executed with.

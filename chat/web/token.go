@@ -32,10 +32,17 @@ type Pass struct {
 	// Review is set instead of Game in a review's link and session
 	// (review.go): the user follows that review, and controls it when
 	// the review says so.
-	Review  gobot.ReviewID `json:"r,omitempty"`
-	User    gobot.UserID   `json:"u"`
-	Watch   bool           `json:"w,omitempty"` // watch only: no action
-	Expires int64          `json:"e"`           // Unix seconds
+	Review gobot.ReviewID `json:"r,omitempty"`
+	// Tournament is set instead of Game in a tournament page's link and
+	// session (tournament.go): whoever holds it reads that tournament's
+	// page. It is the room's, not a person's: User is empty.
+	Tournament gobot.TournamentID `json:"t,omitempty"`
+	// User is who the pass acts as; empty in a tournament's pass and in
+	// the watch-only game session opened from a tournament's page, which
+	// are nobody's (a watcher's board).
+	User    gobot.UserID `json:"u"`
+	Watch   bool         `json:"w,omitempty"` // watch only: no action
+	Expires int64        `json:"e"`           // Unix seconds
 	// Session is set in a session cookie only: it names one opening of
 	// the link, to which the CSRF token and the rate limit are bound.
 	Session string `json:"s,omitempty"`
@@ -95,13 +102,34 @@ func (s signer) open(purpose, token string, now time.Time) (Pass, error) {
 		return Pass{}, ErrForged
 	}
 	var p Pass
-	if err := json.Unmarshal(payload, &p); err != nil || (p.Game == 0) == (p.Review == 0) || p.User == "" {
+	if err := json.Unmarshal(payload, &p); err != nil || !p.wellFormed() {
 		return Pass{}, ErrForged
 	}
 	if now.Unix() >= p.Expires {
 		return p, ErrExpired
 	}
 	return p, nil
+}
+
+// wellFormed: the pass names exactly one game, review or tournament, and
+// a user unless it only reads (a tournament's page, or a game watched
+// from one).
+func (p Pass) wellFormed() bool {
+	n := 0
+	for _, set := range []bool{p.Game != 0, p.Review != 0, p.Tournament != 0} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return false
+	case p.Tournament != 0:
+		return p.User == "" && !p.Activity
+	case p.User == "":
+		return p.Game != 0 && p.Watch && !p.Activity
+	}
+	return true
 }
 
 // csrf is the CSRF token of session sid: a form posted with it comes from
