@@ -19,7 +19,7 @@ import (
 // since Discord allows at most 25 subcommands in one: GameCommand has
 // what is typed around a game ("/go play D4"), BotCommand the rest
 // (ratings, engines, rules, settings, vacation, the admin's abort,
-// tournaments).
+// tournaments, ladders).
 // help is in both. docs/discord.md says why.
 const (
 	GameCommand = "go"
@@ -29,7 +29,7 @@ const (
 // botCommands are the chat commands under BotCommand; every other
 // command is under GameCommand.
 var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true,
-	"tournament": true, "tournaments": true}
+	"tournament": true, "tournaments": true, "ladder": true, "ladders": true}
 
 // TopLevel names the top-level command a chat command is typed under on
 // Discord ("go" or "gobot").
