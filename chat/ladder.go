@@ -23,7 +23,7 @@ import (
 // the runner (the ladder job below), announced once.
 
 // ladderActions are the ladder command's verbs; none is show.
-var ladderActions = []string{"new", "join", "leave", "challenge", "show"}
+var ladderActions = []string{"new", "join", "leave", "challenge", "show", "close"}
 
 // ladderLooks: the verbs that only look.
 func ladderLooks(a *protocol.Args) bool {
@@ -76,6 +76,13 @@ func cmdLadder(call *Call) (Result, error) {
 		}
 	case "challenge":
 		return ladderChallenge(call, l)
+	case "close":
+		if l.Organiser != r.User.ID && !r.Admin {
+			return Result{}, say.LadderRefused(flow.LadderRefusal{Problem: flow.NotLadderOrganiser, Ladder: l}, me)
+		}
+		if err = flow.CloseLadder(tx, l); err == nil {
+			text = say.LadderClosedNow(l)
+		}
 	}
 	if err != nil {
 		return Result{}, say.LadderRefused(err, me)

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,7 +28,9 @@ import (
 // challenger, who never did. Its game ends as a loss on time of that
 // player (unrated: the defender never moved), and the ladder records
 // the forfeit. An answered challenge loses its deadline: its game runs
-// on its clock.
+// on its clock. A game whose clock a vacation (or a live pause) stops
+// at the deadline forfeits nobody: its deadline moves on by the
+// ladder's ForfeitAfter.
 
 // LadderProblem is why a ladder command is refused before the ladder's
 // own rules are asked (their refusals are tournament.LadderRefusal).
@@ -68,8 +71,12 @@ func FindLadder(tx gobot.Tx, r gobot.RoomID, id gobot.LadderID) (*gobot.Ladder, 
 		return nil, err
 	}
 	switch len(ls) {
-	case 0:
-		return nil, LadderRefusal{Problem: NoLadderHere}
+	case 0: // none open: the room's latest, which is closed
+		all, err := tx.RoomLadders(r, false)
+		if err != nil || len(all) == 0 {
+			return nil, cmp.Or(err, error(LadderRefusal{Problem: NoLadderHere}))
+		}
+		return all[len(all)-1], nil
 	case 1:
 		return ls[0], nil
 	}
@@ -136,11 +143,24 @@ func ladderDue(l *gobot.Ladder) time.Time {
 
 // JoinLadder puts u on l's bottom rung.
 func JoinLadder(tx gobot.Tx, l *gobot.Ladder, u gobot.UserID) error {
+	if l.Closed {
+		return LadderRefusal{Problem: LadderClosed, Ladder: l}
+	}
 	r := rulesOf(l)
 	if err := r.Join(tournament.PlayerID(u)); err != nil {
 		return err
 	}
 	adopt(l, r)
+	return tx.PutLadder(l)
+}
+
+// CloseLadder closes l: it takes no more players or challenges; the
+// challenges open now are played out, and their results recorded.
+func CloseLadder(tx gobot.Tx, l *gobot.Ladder) error {
+	if l.Closed {
+		return LadderRefusal{Problem: LadderClosed, Ladder: l}
+	}
+	l.Closed = true
 	return tx.PutLadder(l)
 }
 
@@ -300,6 +320,10 @@ func LadderDue(tx gobot.Tx, e Engines, l *gobot.Ladder, now time.Time) ([]Ladder
 		}
 		if !m.Active() || answered(g, c.Defender) || g.G.Phase() != game.Playing {
 			c.Deadline = time.Time{} // answered: the game runs on its clock (an ended one was settled as it ended)
+			continue
+		}
+		if m.Paused() || m.LivePaused() { // a vacation (or a pause) stops the clock: nobody is late
+			c.Deadline = now.Add(max(l.ForfeitAfter, time.Minute))
 			continue
 		}
 		late := m.Side(g.G.ToMove()).ToMove()

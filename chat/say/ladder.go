@@ -235,7 +235,7 @@ func ladderRefusal(e flow.LadderRefusal) error {
 	case flow.NotLadderOrganiser:
 		return Refusef("Only %s's organiser and the room's admins can do that.", LadderName(e.Ladder))
 	case flow.LadderClosed:
-		return Refusef("%s is closed: it takes no more challenges.", LadderName(e.Ladder))
+		return Refusef("%s is closed: it takes no more players or challenges.", LadderName(e.Ladder))
 	}
 	return e
 }
@@ -244,4 +244,13 @@ func ladderRefusal(e flow.LadderRefusal) error {
 // the ladder: it ends without result.
 func LadderAbandoned(l *gobot.Ladder, u gobot.UserID) string {
 	return fmt.Sprintf("%s left %s: this challenge's game ends without result.", protocol.Mention(u), LadderName(l))
+}
+
+// LadderClosedNow says l was closed.
+func LadderClosedNow(l *gobot.Ladder) string {
+	s := fmt.Sprintf("%s is closed: it takes no more players or challenges.", LadderName(l))
+	if n := len(l.Challenges); n > 0 {
+		s += fmt.Sprintf(" The %d challenge%s open now %s played out.", n, Plural(n), map[bool]string{true: "is", false: "are"}[n == 1])
+	}
+	return s
 }
