@@ -46,6 +46,9 @@ func cmdLadder(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, say.LadderRefused(err, me)
 	}
+	if a.User != "" && action != "challenge" && action != "leave" {
+		return Result{}, say.Refusef("%s names no player; to challenge one, say %s.", say.Cmd(strings.TrimSpace("ladder "+action)), say.Cmd("ladder challenge @name"))
+	}
 	var fx Effects
 	var text string
 	switch action {

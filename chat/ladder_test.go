@@ -38,6 +38,8 @@ func TestLadderRefusals(t *testing.T) {
 		{"alice", "ladder show page=0", "pages are numbered from 1"},
 		{"alice", "ladder show page=2", "page 2 is past the end"},
 		{"alice", "ladder show banana", `"banana" is not something`},
+		{"alice", "ladder @bob", "names no player; to challenge"},
+		{"alice", "ladder join @bob", "names no player"},
 		{"alice", "ladder show L9", "There is no such ladder in this room"},
 		{"alice", "ladder show L0", `"L0" is no ladder number`},
 		{"bob", "ladder challenge @carol", "is not on the ladder"},
