@@ -38,6 +38,8 @@ func (h *harness) dump() string {
 			put(fmt.Sprintf("review %d", id), r, err)
 			tt, err := tx.Tournament(gobot.TournamentID(id))
 			put(fmt.Sprintf("tournament %d", id), tt, err)
+			ld, err := tx.Ladder(gobot.LadderID(id))
+			put(fmt.Sprintf("ladder %d", id), ld, err)
 		}
 		for _, u := range users {
 			p, err := tx.Player(u)

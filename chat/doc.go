@@ -56,6 +56,10 @@
 //   - review.go: reviews (review, reviews; review end and keep; the review
 //     job: the idle close and expiry; ReviewAct for the web board's
 //     changes). The tree is package game's, control gobot.Review's.
+//   - tournament.go: tournaments (tournament, tournaments; the tournament
+//     job: the next round); ladder.go: ladders (ladder, ladders; the ladder
+//     job: a challenge forfeited at its deadline; a ladder game's result
+//     under its final message).
 //   - bot.go: the Bot (the router and the runner over a store, with the
 //     notifiers) and core, what handlers and jobs read (configuration, declarations,
 //     engines, renderer, time), which has no store.

@@ -88,6 +88,7 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		rep.Mentions = match.Players()
 	case game.Over:
 		news.Rating = say.RatingLine(match, g)
+		news.Event = ladderLine(tx, match) // ladder.go
 		rep.Mentions = match.Players()
 	}
 	rep.Text = say.GameText(namer(tx), match, g, news)

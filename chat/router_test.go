@@ -47,6 +47,8 @@ var onceCases = map[string]struct{ setup, line string }{
 	"reviews":     {"carol: review 9", "dave: reviews"},
 	"tournament":  {"carol: tournament new \"Cup\" swiss rounds=2", "dave: tournament join"},
 	"tournaments": {"carol: tournament new \"Cup\" swiss rounds=2", "dave: tournaments"},
+	"ladder":      {"carol: ladder new \"Ladder\" challenge=2", "dave: ladder join"},
+	"ladders":     {"carol: ladder new \"Ladder\" challenge=2", "dave: ladders"},
 	"vacation":    {"start", "alice: vacation on"},
 	"vote":        {"alice: challenge @bob vote=1h black 9; bob: accept", "carol: vote D4"},
 	"plan":        {"start; alice: play D4", "alice: plan C3 C4"},

@@ -98,6 +98,9 @@ func jobs() []*job {
 		// A tournament's registration closing, its next round once the
 		// last game of a round ended (tournament.go).
 		{name: "tournament", on: byTournamentDue, takes: tournamentDue, run: runTournament},
+		// A ladder's challenge not answered by its deadline: forfeited
+		// (ladder.go).
+		{name: "ladder", on: byLadderDue, takes: ladderDue, run: runLadder},
 	}
 }
 
@@ -134,6 +137,8 @@ type dueItem struct {
 	Review gobot.ReviewID // a review's
 	// Tournament is a tournament's (tournament.go).
 	Tournament gobot.TournamentID
+	// Ladder is a ladder's (ladder.go).
+	Ladder gobot.LadderID
 	// platform is the one whose notifier delivers its messages (and
 	// whose lease fences its transaction).
 	platform string
@@ -203,6 +208,7 @@ type JobCall struct {
 	Player     *gobot.Player
 	Review     *gobot.Review
 	Tournament *gobot.Tournament
+	Ladder     *gobot.Ladder
 	// Prepared is what the job's prepare step returned.
 	Prepared any
 
@@ -457,6 +463,10 @@ func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 	}
 	if item.Tournament != 0 {
 		c.Tournament, err = tx.Tournament(item.Tournament)
+		return err
+	}
+	if item.Ladder != 0 {
+		c.Ladder, err = tx.Ladder(item.Ladder)
 		return err
 	}
 	if item.User != "" {

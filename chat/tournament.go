@@ -321,6 +321,14 @@ func parseTournament(words []string, now time.Time) (*gobot.Tournament, error) {
 // quotedName takes a quoted name off the front of line: "Winter Cup"
 // (straight or curly quotes), or the words before the first option.
 func quotedName(line string) (name, rest string, err error) {
+	if name, rest, err = splitName(line); err != nil {
+		return "", "", err
+	}
+	return checkEventName(name, rest)
+}
+
+// splitName cuts line into a name, quoted or not, and the rest.
+func splitName(line string) (name, rest string, err error) {
 	line = strings.TrimSpace(line)
 	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
 		if s, ok := strings.CutPrefix(line, q[0]); ok {
@@ -328,7 +336,7 @@ func quotedName(line string) (name, rest string, err error) {
 			if !ok {
 				return "", "", say.Refusef("The name has no closing quote: write it like \"Winter Cup\".")
 			}
-			return checkEventName(strings.TrimSpace(name), rest)
+			return strings.TrimSpace(name), rest, nil
 		}
 	}
 	words := strings.Fields(line)
@@ -336,7 +344,7 @@ func quotedName(line string) (name, rest string, err error) {
 	for i < len(words) && !strings.Contains(words[i], "=") && systems[strings.ToLower(words[i])] == 0 {
 		i++
 	}
-	return checkEventName(strings.Join(words[:i], " "), strings.Join(words[i:], " "))
+	return strings.Join(words[:i], " "), strings.Join(words[i:], " "), nil
 }
 
 // checkEventName refuses an empty or overlong name.

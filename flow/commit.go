@@ -23,7 +23,7 @@ func Commit(tx gobot.Tx, l *Loaded, e Engines, t time.Time) (c Committed, err er
 		if c.Rated, err = ratings.Rate(tx, l.Match, l.G); err != nil {
 			return c, err
 		}
-		if err := gameEnded(tx, l.Match, t); err != nil { // its tournament's result (tournament.go)
+		if err := gameEnded(tx, l.Match, t); err != nil { // its tournament's or ladder's result (tournament.go, ladder.go)
 			return c, err
 		}
 	}

@@ -25,7 +25,7 @@ var refusals = []Refusal{
 	NotYourTurn{}, WhilePaused{}, TooLate{}, IllegalMove{}, NoTakeBack{}, NoUndoAsked{}, UndoWaiting{},
 	NotYourMove{}, NotAStone{}, NoStone{}, CountAccepted{},
 	TeamsRefusal{}, AnswerRefusal{}, NotTeamTurn{}, VacationRefusal{}, VoteChallengeProblem(0), &VoteRefused{},
-	ErrAnswered, TournamentRefusal{},
+	ErrAnswered, TournamentRefusal{}, LadderRefusal{},
 }
 
 // TestRefusals lists every error type the package declares (by reading

@@ -498,12 +498,12 @@ func rankLabel(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) string {
 }
 
 // gameEnded records the result of m, which ended now, in its tournament
-// (if it has one), in the transaction that ended it; the round's last
-// result makes the tournament due for its next round.
+// or its ladder (if it has one), in the transaction that ended it; the
+// round's last result makes the tournament due for its next round.
 func gameEnded(tx gobot.Tx, m *gobot.Match, now time.Time) error {
 	t, err := tx.TournamentOfGame(m.ID)
 	if errors.Is(err, gobot.ErrNotFound) {
-		return nil
+		return ladderGameEnded(tx, m, now) // a ladder's challenge, if it is one (ladder.go)
 	}
 	if err != nil {
 		return err

@@ -18,12 +18,13 @@ func MoveTitle(id gobot.GameID, move int) string { return fmt.Sprintf("Game #%d 
 
 // GameNews is what a game's message says besides the game's state: what
 // happened (What) and a note on it, the clock of the player to move
-// (Left), a vote game's line (Vote), the rating's line (Rating), and the
+// (Left), a vote game's line (Vote), the rating's line (Rating), what
+// an ended game did to its event (Event: a ladder's rungs), and the
 // side whose acceptance of the count the command's own words announced
 // (Said: the scoring lines do not say it again).
 type GameNews struct {
-	What, Note, Left, Vote, Rating string
-	Said                           game.Color
+	What, Note, Left, Vote, Rating, Event string
+	Said                                  game.Color
 }
 
 // GameText is a game's message's text: what happened, then whose turn,
@@ -46,6 +47,9 @@ func GameText(n Namer, match *gobot.Match, g *game.Game, news GameNews) string {
 		lines = append(lines, scoring(n, match, g, news.Said)...)
 	case game.Over:
 		lines = append(lines, gameOver(n, match, g, news.Rating)...)
+		if news.Event != "" {
+			lines = append(lines, news.Event)
+		}
 	}
 	return strings.Join(lines, "\n")
 }
