@@ -220,26 +220,8 @@ func parseLadder(words []string) (*gobot.Ladder, error) {
 			return nil, say.Refusef("%s is not a ladder option; see %s.", protocol.Echo(k), say.Cmd("help ladder"))
 		}
 	}
-	if len(opts) > 0 {
-		o, err := protocol.ParseOptions(opts)
-		if err != nil {
-			return nil, err
-		}
-		if o.Width != 0 {
-			if o.Width != o.Height {
-				return nil, say.Refusef("A ladder's board is square: size=9, 13 or 19.")
-			}
-			l.Size = o.Width
-		}
-		if o.Rules != nil {
-			l.Rules = *o.Rules
-		}
-		if o.Komi != nil {
-			l.Rules.Komi = *o.Komi
-		}
-		if o.Clock != nil {
-			l.Clock = *o.Clock
-		}
+	if err := eventGame("ladder", opts, &l.Size, &l.Rules, &l.Clock); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

@@ -294,28 +294,39 @@ func parseTournament(words []string, now time.Time) (*gobot.Tournament, error) {
 			return nil, say.Refusef("%s is not a tournament option; see %s.", protocol.Echo(k), say.Cmd("help tournament"))
 		}
 	}
-	if len(opts) > 0 {
-		o, err := protocol.ParseOptions(opts)
-		if err != nil {
-			return nil, err
-		}
-		if o.Width != 0 {
-			if o.Width != o.Height {
-				return nil, say.Refusef("A tournament's board is square: size=9, 13 or 19.")
-			}
-			t.Size = o.Width
-		}
-		if o.Rules != nil {
-			t.Rules = *o.Rules
-		}
-		if o.Komi != nil {
-			t.Rules.Komi = *o.Komi
-		}
-		if o.Clock != nil {
-			t.Clock = *o.Clock
-		}
+	if err := eventGame("tournament", opts, &t.Size, &t.Rules, &t.Clock); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// eventGame applies an event's game options typed as words (size, rules,
+// komi, clock: protocol.ParseOptions) to its settings; what names the
+// event ("tournament", "ladder") in a refusal.
+func eventGame(what string, opts []string, size *int, rules *game.Rules, clock *gobot.TimeControl) error {
+	if len(opts) == 0 {
+		return nil
+	}
+	o, err := protocol.ParseOptions(opts)
+	if err != nil {
+		return err
+	}
+	if o.Width != 0 {
+		if o.Width != o.Height {
+			return say.Refusef("A %s's board is square: size=9, 13 or 19.", what)
+		}
+		*size = o.Width
+	}
+	if o.Rules != nil {
+		*rules = *o.Rules
+	}
+	if o.Komi != nil {
+		rules.Komi = *o.Komi
+	}
+	if o.Clock != nil {
+		*clock = *o.Clock
+	}
+	return nil
 }
 
 // quotedName takes a quoted name off the front of line: "Winter Cup"
