@@ -112,6 +112,7 @@ func cmdTournament(call *Call) (Result, error) {
 	b := call.bot
 	var fx Effects
 	var text string
+	var draw *protocol.Drawing
 	switch action {
 	case "join":
 		late := t.State == gobot.Running
@@ -164,7 +165,7 @@ func cmdTournament(call *Call) (Result, error) {
 	case "pairings":
 		text, err = pairingsText(t, words)
 	case "standings":
-		if text, err = standingsText(t, words); err == nil {
+		if text, draw, err = standingsText(t, words); err == nil {
 			text, err = b.withTournamentPage(t, text)
 		}
 	case "export", "h9":
@@ -177,7 +178,10 @@ func cmdTournament(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, say.TournamentRefused(err)
 	}
-	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text}, fx)
+	if draw != nil {
+		draw.Theme = playerIn(tx, r.User.ID).Theme
+	}
+	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text, Draw: draw}, fx)
 }
 
 // tournamentRef takes a tournament reference ("t3") off words.
@@ -453,14 +457,16 @@ func pairingsText(t *gobot.Tournament, words []string) (string, error) {
 	return say.RoundPaired(t, rd, t.Played[rd-1].Matches), nil
 }
 
-func standingsText(t *gobot.Tournament, words []string) (string, error) {
+// standingsText is the standings table asked for, and on its first page
+// the table's image (drawn after the commit).
+func standingsText(t *gobot.Tournament, words []string) (string, *protocol.Drawing, error) {
 	page := 1
 	var rest []string
 	for _, w := range words {
 		if v, ok := strings.CutPrefix(strings.ToLower(w), "page="); ok {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return "", say.Refusef("page=%s: pages are numbered from 1.", protocol.ClipArg(v))
+				return "", nil, say.Refusef("page=%s: pages are numbered from 1.", protocol.ClipArg(v))
 			}
 			page = n
 			continue
@@ -468,13 +474,19 @@ func standingsText(t *gobot.Tournament, words []string) (string, error) {
 		rest = append(rest, w)
 	}
 	if text, err := noRoundYet(t); text != "" {
-		return text, err
+		return text, nil, err
 	}
 	rd, err := roundArg(t, rest, len(t.Played))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return say.TournamentStandings(t.Pairing(), rd-1, say.Paging{Page: page, Command: "tournament standings"})
+	p := t.Pairing()
+	text, err := say.TournamentStandings(p, rd-1, say.Paging{Page: page, Command: "tournament standings"})
+	var draw *protocol.Drawing
+	if page == 1 {
+		draw = &protocol.Drawing{Standings: p, After: rd - 1, Title: fmt.Sprintf("%s after round %d", t.Name, rd)}
+	}
+	return text, draw, err
 }
 
 // TournamentLinker mints the link to a tournament's web page (package

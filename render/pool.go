@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gobotgo/gobot/tournament"
 	"io"
 	"runtime"
 	"sync"
@@ -61,6 +62,18 @@ func (p *Pool) BoardVotes(w io.Writer, g *game.Game, theme string, votes map[gam
 		return vr.BoardVotes(w, g, theme, votes)
 	}
 	return p.r.Board(w, g, theme, 0)
+}
+
+// Standings draws a tournament's standings table, in its turn.
+func (p *Pool) Standings(w io.Writer, t *tournament.Tournament, after int, title, theme string) (int, int, error) {
+	p.acquire()
+	defer p.release()
+	if tr, ok := p.r.(interface {
+		Standings(io.Writer, *tournament.Tournament, int, string, string) (int, int, error)
+	}); ok {
+		return tr.Standings(w, t, after, title, theme)
+	}
+	return StandingsPNG(w, t, after, TableOptions{Theme: theme, Title: title})
 }
 
 // Replay draws g's replay with the wrapped renderer, in its turn.

@@ -15,6 +15,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"github.com/gobotgo/gobot/tournament"
 	"image"
 	"image/color"
 	"image/draw"
@@ -492,6 +493,12 @@ type Renderer struct {
 // Board writes g's current position as a PNG.
 func (r *Renderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (int, int, error) {
 	return PNG(w, g, Options{Theme: theme, Width: r.Width, Numbers: numbers})
+}
+
+// Standings writes a tournament's standings after round after (from 0)
+// as a PNG table (StandingsPNG), titled title.
+func (r *Renderer) Standings(w io.Writer, t *tournament.Tournament, after int, title, theme string) (int, int, error) {
+	return StandingsPNG(w, t, after, TableOptions{Theme: theme, Title: title})
 }
 
 // BoardVotes writes g's current position as a PNG with each voted point

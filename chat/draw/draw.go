@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/gobotgo/gobot/tournament"
 	"io"
 	"log/slog"
 
@@ -36,6 +37,12 @@ type voteRenderer interface {
 	BoardVotes(w io.Writer, g *game.Game, theme string, votes map[game.Point]int) (width, height int, err error)
 }
 
+// tableRenderer is a Renderer that also draws a tournament's standings
+// as a table (render.Renderer and render.Pool are).
+type tableRenderer interface {
+	Standings(w io.Writer, t *tournament.Tournament, after int, title, theme string) (width, height int, err error)
+}
+
 // Drawer draws replies with Render (nil: no images), logging to Log
 // what fails to draw.
 type Drawer struct {
@@ -54,9 +61,12 @@ func (d Drawer) Present(rep *protocol.Reply) error {
 	rep.Draw = nil
 	if !dr.Done {
 		dr.Done = true
-		if dr.Replay {
+		switch {
+		case dr.Standings != nil:
+			dr.File = d.Standings(dr)
+		case dr.Replay:
 			dr.File, dr.Err = d.Replay(dr.Game, dr.ID, dr.Theme)
-		} else {
+		default:
 			dr.File = d.Board(dr.Game, dr.ID, dr.Theme, dr.Votes)
 		}
 	}
@@ -94,6 +104,22 @@ func (d Drawer) Board(g *game.Game, id gobot.GameID, theme string, votes map[gam
 		return nil
 	}
 	return &protocol.File{Name: fmt.Sprintf("game-%d-move-%d-%s.png", id, g.MoveNumber(), contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
+}
+
+// Standings renders a tournament's standings table; errors are logged
+// and the reply goes without the image.
+func (d Drawer) Standings(dr *protocol.Drawing) *protocol.File {
+	tr, ok := d.Render.(tableRenderer)
+	if !ok {
+		return nil
+	}
+	var buf bytes.Buffer
+	w, h, err := tr.Standings(&buf, dr.Standings, dr.After, dr.Title, dr.Theme)
+	if err != nil {
+		d.Log.Error("render failed", "standings", dr.Title, "err", err)
+		return nil
+	}
+	return &protocol.File{Name: fmt.Sprintf("standings-round-%d-%s.png", dr.After+1, contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }
 
 // Replay renders g's moves as an animated GIF.

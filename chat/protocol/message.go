@@ -8,6 +8,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/tournament"
 )
 
 // User is a platform user as a request names them.
@@ -230,6 +231,11 @@ type Drawing struct {
 	// Votes, for a board, are the counts of a room-vote game's open
 	// window to mark on their points (nil: none).
 	Votes map[game.Point]int
+	// Standings, when set, asks for a tournament's standings table after
+	// round After (from 0), titled Title, instead of a board.
+	Standings *tournament.Tournament
+	After     int
+	Title     string
 
 	Done bool
 	File *File
