@@ -596,8 +596,13 @@ func runTournament(c *JobCall) (Done, error) {
 	} else {
 		text = b.roundStarted(&fx, tx, o)
 	}
-	// The round's announcement first, then each game's board.
-	fx.Notices = append([]protocol.Message{{Room: t.Room, Reply: protocol.Reply{Title: say.TournamentName(t), Text: text}}}, fx.Notices...)
+	// The round's announcement first, then each game's board; the final
+	// standings come with their table's image.
+	head := protocol.Reply{Title: say.TournamentName(t), Text: text}
+	if o.Ended && len(t.Played) > 0 {
+		head.Draw = &protocol.Drawing{Standings: t.Pairing(), After: len(t.Played) - 1, Title: t.Name + ": final standings"}
+	}
+	fx.Notices = append([]protocol.Message{{Room: t.Room, Reply: head}}, fx.Notices...)
 	return done("tournament", fmt.Sprintf("tournament %d after round %d", t.ID, rd), fx)
 }
 
