@@ -22,7 +22,7 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("Generated from the command declarations in `chat/command.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
 	sb.WriteString("Type them as `/go <command>` on Discord, `!go <command>` on Matrix, bare in the terminal. Discord allows 25\n")
 	sb.WriteString("subcommands in one command, so there the commands around a game are under `/go` and the rest under `/gobot`:\n")
-	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot tournament`, `/gobot tournaments`;\n")
+	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot account`, `/gobot tournament`, `/gobot tournaments`;\n")
 	sb.WriteString("help is under both (`/go help`, `/gobot help`).\n")
 	sb.WriteString("A game is named `#7`; without it, your single active game in the room is meant. With several, a move\n")
 	sb.WriteString("(`play`, `pass`) goes to the one at your turn, a vote to the one at the room's turn, a scoring command to the one\n")

@@ -28,7 +28,7 @@ const (
 
 // botCommands are the chat commands under BotCommand; every other
 // command is under GameCommand.
-var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true,
+var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true, "account": true,
 	"tournament": true, "tournaments": true}
 
 // TopLevel names the top-level command a chat command is typed under on
