@@ -70,6 +70,10 @@ func TestLinkedAccounts(t *testing.T) {
 		t.Fatalf("moves played: %d, want 3", len(g.Moves()))
 	}
 
+	// The settings are the player's, from either account.
+	mustOK(h.as(mAlice, "m:dm", true, true, "settings theme=dark"), "")
+	mustOK(h.as(dAlice, "d:main", false, true, "settings"), "theme=dark confirm")
+
 	// Unlinked, the Matrix account is on its own again; the game stays
 	// the Discord account's.
 	mustOK(h.as(mAlice, "m:dm", true, true, "account unlink"), "Unlinked")
@@ -78,6 +82,10 @@ func TestLinkedAccounts(t *testing.T) {
 	}
 	mustOK(h.as(dAlice, "d:main", false, true, "account"), "linked to no other")
 	mustOK(h.as(mAlice, "m:dm", true, true, "account"), "linked to no other")
+	mustOK(h.as(dAlice, "d:main", false, true, "settings"), "theme=dark confirm")
+	if rep := h.as(mAlice, "m:dm", true, true, "settings"); strings.Contains(rep.Text, "theme=dark confirm") {
+		t.Fatalf("the unlinked account kept the player's settings: %s", rep.Text)
+	}
 	if m, _ := h.game(1); m.Black != dAlice {
 		t.Fatalf("game #1's Black is %s", m.Black)
 	}

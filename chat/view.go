@@ -141,10 +141,20 @@ func displayName(tx gobot.Tx, u gobot.UserID) string {
 	return u.Local()
 }
 
-// playerIn returns u's settings (defaults if unknown).
+// playerIn returns u's settings (defaults if unknown). A linked
+// account's settings (notify, theme, confirm) are its player's; its
+// name and vacation are its own (docs/identity.md).
 func playerIn(tx gobot.Tx, u gobot.UserID) gobot.Player {
-	if p, err := tx.Player(u); err == nil {
-		return *p
+	p := gobot.Player{ID: u}
+	if q, err := tx.Player(u); err == nil {
+		p = *q
 	}
-	return gobot.Player{ID: u}
+	if id, err := gobot.PlayerOf(tx, u); err == nil && id != u {
+		var q gobot.Player
+		if x, err := tx.Player(id); err == nil {
+			q = *x
+		}
+		p.Notify, p.Theme, p.Confirm = q.Notify, q.Theme, q.Confirm
+	}
+	return p
 }
