@@ -70,6 +70,10 @@ func TestLinkedAccounts(t *testing.T) {
 		t.Fatalf("moves played: %d, want 3", len(g.Moves()))
 	}
 
+	// The web link asked for from the other account plays as the
+	// account that sits in the game.
+	mustOK(h.as(mAlice, "m:dm", true, true, "web #1"), "/l/1-d:alice-false")
+
 	// The settings are the player's, from either account.
 	mustOK(h.as(mAlice, "m:dm", true, true, "settings theme=dark"), "")
 	mustOK(h.as(dAlice, "d:main", false, true, "settings"), "theme=dark confirm")
