@@ -63,7 +63,7 @@ func TestLinkedAccounts(t *testing.T) {
 
 	// The game begun on one platform is played from the other.
 	mustOK(h.as(mAlice, "m:dm", true, true, "games"), "(on d, as d:alice)")
-	mustOK(h.as(mAlice, "m:dm", true, true, "play D4"), "D4")
+	mustOK(h.as(mAlice, "m:dm", true, true, "play D4"), "<@d:alice> played D4") // as the game's room knows her
 	mustOK(h.as(dBob, "d:main", false, true, "play E5"), "E5")
 	mustOK(h.as(mAlice, "m:dm", true, true, "play C3 #1"), "C3")
 	if _, g := h.game(1); len(g.Moves()) != 3 {

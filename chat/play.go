@@ -202,6 +202,12 @@ func (b *core) door(call *Call, a flow.Action) (*flow.Outcome, error) {
 	if err != nil {
 		return nil, b.refusal(call, a, o, err)
 	}
+	if seated := who.Seated(o.Game.Match).User; seated != r.User.ID {
+		// A linked player acting from another account acts as the
+		// account that plays the game: the words name it as the game's
+		// room knows it (docs/identity.md).
+		r.User = protocol.User{ID: seated, Name: displayName(call.Tx, seated)}
+	}
 	r.Time = o.At
 	b.logUnrated(o.Game.Match.ID, o.Rated)
 	return o, nil
