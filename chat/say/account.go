@@ -81,7 +81,8 @@ func AlreadyLinked(same bool) error {
 
 // SamePlatform refuses a second account of one platform.
 func SamePlatform(platform string, has gobot.UserID) error {
-	return Refusef("Those are two %s accounts; a player links one account per platform (%s is already linked). Nothing changed.", platformName(platform), has)
+	short := fmt.Sprintf("Those are two %s accounts; a player links one account per platform. Nothing changed.", platformName(platform))
+	return Shortest(fmt.Sprintf("Those are two %s accounts; a player links one account per platform (%s is already linked). Nothing changed.", platformName(platform), has), short)
 }
 
 // Linked is the answer to a link made: me is this account, accounts all
