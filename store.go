@@ -133,6 +133,28 @@ type Tx interface {
 	// PutLinkGeneration stores the generation of u's links to game g.
 	PutLinkGeneration(g GameID, u UserID, gen uint64) error
 
+	// AccountLink returns the link of account u to its player
+	// (ErrNotFound when u is linked to none: docs/identity.md).
+	AccountLink(u UserID) (*AccountLink, error)
+	// PutAccountLink stores l under its Account, replacing the one there.
+	PutAccountLink(l *AccountLink) error
+	// DeleteAccountLink drops account u's link (none is no error).
+	DeleteAccountLink(u UserID) error
+	// LinkedAccounts returns the links to player p, by Linked then
+	// Account.
+	LinkedAccounts(p UserID) ([]*AccountLink, error)
+	// LinkCode returns the link code stored under hash (ErrNotFound if
+	// none).
+	LinkCode(hash string) (*LinkCode, error)
+	// PutLinkCode stores c under its Hash, replacing the one there.
+	PutLinkCode(c *LinkCode) error
+	// LinkCodesOf returns the link codes u asked for that are kept, by
+	// Issued.
+	LinkCodesOf(u UserID) ([]*LinkCode, error)
+	// ExpireLinkCodes drops the link codes issued before t and returns
+	// how many.
+	ExpireLinkCodes(before time.Time) (int, error)
+
 	// Review returns review id.
 	Review(id ReviewID) (*Review, error)
 	// PutReview inserts (ID 0: the next number, Version 1) or updates a

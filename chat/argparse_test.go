@@ -48,6 +48,10 @@ func (h *harness) dump() string {
 			put("active "+string(u), gs, err)
 			cs, err := tx.PendingChallenges(u)
 			put("pending "+string(u), cs, err)
+			al, err := tx.AccountLink(u)
+			put("account "+string(u), al, err)
+			lc, err := tx.LinkCodesOf(u)
+			put("link codes "+string(u), lc, err)
 			for id := 1; id <= 3; id++ {
 				n, err := tx.LinkGeneration(gobot.GameID(id), u)
 				if n != 0 {

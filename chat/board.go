@@ -110,9 +110,7 @@ func (b *Bot) LinkGeneration(ctx context.Context, id gobot.GameID, user gobot.Us
 func (b *Bot) ConfirmSetting(ctx context.Context, u gobot.UserID) string {
 	var c string
 	b.query(ctx, func(tx gobot.Tx) error {
-		if p, err := tx.Player(u); err == nil {
-			c = p.Confirm
-		}
+		c = playerIn(tx, u).Confirm // a linked account's is its player's
 		return nil
 	})
 	return c

@@ -22,7 +22,7 @@ func commandsDoc(cmds []Command) string {
 	sb.WriteString("Generated from the command declarations in `chat/command.go` (`go test ./chat/ -run CommandsDoc -update`).\n")
 	sb.WriteString("Type them as `/go <command>` on Discord, `!go <command>` on Matrix, bare in the terminal. Discord allows 25\n")
 	sb.WriteString("subcommands in one command, so there the commands around a game are under `/go` and the rest under `/gobot`:\n")
-	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot tournaments`, `/gobot ladder`, `/gobot ladders`;\n")
+	sb.WriteString("`/gobot rating`, `/gobot top`, `/gobot engines`, `/gobot rules`, `/gobot settings`, `/gobot vacation`, `/gobot abort`, `/gobot account`, `/gobot tournaments`, `/gobot ladder`, `/gobot ladders`;\n")
 	sb.WriteString("help is under both (`/go help`, `/gobot help`).\n")
 	var families []string
 	for _, c := range cmds {

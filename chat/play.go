@@ -194,22 +194,37 @@ func (b *core) door(call *Call, a flow.Action) (*flow.Outcome, error) {
 	if r.Act != nil {
 		id = r.Game
 	}
-	o, err := flow.Act(call.Tx, b.engines(), actorOf(r), id, a)
+	who, err := actorOf(call.Tx, r)
+	if err != nil {
+		return nil, err
+	}
+	o, err := flow.Act(call.Tx, b.engines(), who, id, a)
 	if err != nil {
 		return nil, b.refusal(call, a, o, err)
+	}
+	if seated := who.Seated(o.Game.Match).User; seated != r.User.ID {
+		// A linked player acting from another account acts as the
+		// account that plays the game: the words name it as the game's
+		// room knows it (docs/identity.md).
+		r.User = protocol.User{ID: seated, Name: displayName(call.Tx, seated)}
 	}
 	r.Time = o.At
 	b.logUnrated(o.Game.Match.ID, o.Rated)
 	return o, nil
 }
 
-// actorOf is the actor a request is.
-func actorOf(r *protocol.Request) flow.Actor {
+// actorOf is the actor a request is: the player, whichever of their
+// linked accounts sent it (docs/identity.md).
+func actorOf(tx gobot.Tx, r *protocol.Request) (flow.Actor, error) {
 	s := flow.Chat
 	if r.Act != nil {
 		s = flow.Board
 	}
-	return flow.Actor{User: r.User.ID, Room: r.Room, DM: r.DM, Surface: s, Time: r.Time, Arrived: r.Arrived}
+	accounts, err := gobot.AccountsOf(tx, r.User.ID)
+	if err != nil {
+		return flow.Actor{}, err
+	}
+	return flow.Actor{User: r.User.ID, Accounts: accounts[1:], Room: r.Room, DM: r.DM, Surface: s, Time: r.Time, Arrived: r.Arrived}, nil
 }
 
 // refusal words what the door refused: o, when set, holds the game as
@@ -281,7 +296,11 @@ func (b *core) actionID(cmd string, l *loaded, arg string) string {
 // (empty) the caller's single active game here; for lookers (asPlayer
 // false) also the room's game.
 func findGame(tx gobot.Tx, b *core, r *protocol.Request, id gobot.GameID, asPlayer bool) (*gobot.Match, error) {
-	match, err := flow.Find(tx, flow.Reference{ID: id, User: r.User.ID, Room: r.Room, DM: r.DM, Command: r.Command, Player: asPlayer})
+	accounts, err := gobot.AccountsOf(tx, r.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	match, err := flow.Find(tx, flow.Reference{ID: id, User: r.User.ID, Accounts: accounts[1:], Room: r.Room, DM: r.DM, Command: r.Command, Player: asPlayer})
 	return match, say.GameRefusal(namer(tx), err, r.User.ID, strings.TrimSpace(r.Command+" "+strings.Join(r.Args, " ")))
 }
 

@@ -40,6 +40,7 @@ var onceCases = map[string]struct{ setup, line string }{
 	"engines":     {"", "alice: engines"},
 	"rules":       {"", "alice: rules chinese"},
 	"settings":    {"", "alice: settings theme=dark"},
+	"account":     {"", "alice: account link"},
 	"abort":       {"start", "alice: abort #1"},
 	"help":        {"", "alice: help play"},
 	"web":         {"start", "carol: web reset #1"},

@@ -133,7 +133,14 @@ func cmdSettings(call *Call) (Result, error) {
 	}
 	if len(mine) > 0 {
 		rank := func(v string) error { return b.stateRank(tx, r, v) }
-		if err := settings.SetPlayer(tx, r.User.ID, r.User.Name, mine, rank, r.Time); err != nil {
+		// A linked account's settings are its player's (docs/identity.md).
+		who, name := r.User.ID, r.User.Name
+		if p, err := gobot.PlayerOf(tx, who); err != nil {
+			return Result{}, err
+		} else if p != who {
+			who, name = p, ""
+		}
+		if err := settings.SetPlayer(tx, who, name, mine, rank, r.Time); err != nil {
 			return Result{}, guide.BadChoice(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
@@ -18,7 +19,11 @@ func cmdGames(call *Call) (Result, error) {
 	// Each record is read on its own: a damaged one (not even valid
 	// JSON, or moves that do not replay) is named, the others listed.
 	var damaged []gobot.GameID
-	games, err := tx.ActiveGames(r.User.ID)
+	accounts, err := gobot.AccountsOf(tx, r.User.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	games, err := flow.PlayerGames(tx, r.User.ID, accounts[1:]) // a linked player's, from each account
 	if d := gobot.Damaged(err); d != nil {
 		b.log.Error("corrupt record", "err", err)
 		damaged, err = d.Games, nil
@@ -42,7 +47,8 @@ func cmdGames(call *Call) (Result, error) {
 			lines = append(lines, say.GamesDamaged(match.ID))
 			continue
 		}
-		me := match.ColorOf(r.User.ID)
+		u := flow.SeatedAccount(match, r.User.ID, accounts[1:])
+		me := match.ColorOf(u)
 		s := say.GamesHead(match, l.G, me)
 		if match.Side(me).Rotates() { // rengo.go
 			s = say.TeamGamesLine(namer(tx), l.Loaded, me)
@@ -51,7 +57,11 @@ func cmdGames(call *Call) (Result, error) {
 		if lc := board.LiveClocks(l.Loaded); lc != nil && l.G.Phase() == game.Playing { // both clocks
 			left = say.GamesClocks(match, me, say.LiveClocks(match, lc, r.Time))
 		}
-		lines = append(lines, s+say.GamesState(match, l.G, me, r.User.ID, left, match.Room != r.Room))
+		s += say.GamesState(match, l.G, me, u, left, match.Room != r.Room && u == r.User.ID)
+		if u != r.User.ID {
+			s += say.PlayedOn(match, u)
+		}
+		lines = append(lines, s)
 	}
 	lines = append(lines, b.roomVoteLines(tx, r, games)...)
 	for _, c := range chals {
@@ -131,10 +141,20 @@ func displayName(tx gobot.Tx, u gobot.UserID) string {
 	return u.Local()
 }
 
-// playerIn returns u's settings (defaults if unknown).
+// playerIn returns u's settings (defaults if unknown). A linked
+// account's settings (notify, theme, confirm) are its player's; its
+// name and vacation are its own (docs/identity.md).
 func playerIn(tx gobot.Tx, u gobot.UserID) gobot.Player {
-	if p, err := tx.Player(u); err == nil {
-		return *p
+	p := gobot.Player{ID: u}
+	if q, err := tx.Player(u); err == nil {
+		p = *q
 	}
-	return gobot.Player{ID: u}
+	if id, err := gobot.PlayerOf(tx, u); err == nil && id != u {
+		var q gobot.Player
+		if x, err := tx.Player(id); err == nil {
+			q = *x
+		}
+		p.Notify, p.Theme, p.Confirm = q.Notify, q.Theme, q.Confirm
+	}
+	return p
 }

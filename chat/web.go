@@ -8,6 +8,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/game"
 )
@@ -51,7 +52,14 @@ func cmdWeb(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	watch := match.ColorOf(r.User.ID) == game.Empty
+	// A linked player's link is the one of their accounts that plays
+	// the game, whichever asked (docs/identity.md).
+	accounts, err := gobot.AccountsOf(tx, r.User.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	me := flow.SeatedAccount(match, r.User.ID, accounts[1:])
+	watch := match.ColorOf(me) == game.Empty
 	if watch && !r.DM && match.Room != r.Room && match.Parent != r.Room {
 		return Result{}, say.WebElsewhere(match.ID)
 	}
@@ -59,11 +67,11 @@ func cmdWeb(call *Call) (Result, error) {
 		return Result{}, say.WebPlayersInDM(match.ID)
 	}
 	reset := a.Choice["reset"] != ""
-	gen, err := board.LinkGeneration(tx, match.ID, r.User.ID, reset)
+	gen, err := board.LinkGeneration(tx, match.ID, me, reset)
 	if err != nil {
 		return Result{}, err
 	}
-	url, expires, err := l.Link(match.ID, r.User.ID, watch, gen)
+	url, expires, err := l.Link(match.ID, me, watch, gen)
 	if err != nil {
 		return Result{}, err
 	}

@@ -34,6 +34,10 @@ const (
 // on which surface, and when.
 type Actor struct {
 	User gobot.UserID
+	// Accounts are the player's other accounts (linked accounts,
+	// docs/identity.md): in a game one of them sits in, the actor acts
+	// as that one (Seated).
+	Accounts []gobot.UserID
 	// Room is where the act is made: a reference without a game number
 	// means the actor's game here (DM: anywhere).
 	Room gobot.RoomID
@@ -43,6 +47,28 @@ type Actor struct {
 	// Time is when the act was made (the platform's time); Arrived, when
 	// this server received it: a live game counts from Arrived when set.
 	Time, Arrived time.Time
+}
+
+// Seated is who as the account of theirs that plays match: User when it
+// does (or when none does), else the first of Accounts that does — a
+// game begun from another account of the player's.
+func (who Actor) Seated(match *gobot.Match) Actor {
+	who.User = SeatedAccount(match, who.User, who.Accounts)
+	return who
+}
+
+// SeatedAccount is the account among u and others that plays match: u
+// when it does or none does.
+func SeatedAccount(match *gobot.Match, u gobot.UserID, others []gobot.UserID) gobot.UserID {
+	if match == nil || match.ColorOf(u) != game.Empty {
+		return u
+	}
+	for _, a := range others {
+		if match.ColorOf(a) != game.Empty {
+			return a
+		}
+	}
+	return u
 }
 
 // An Action is what an actor does to a game: one of the types below.
@@ -207,6 +233,7 @@ func Act(tx gobot.Tx, e Engines, who Actor, id gobot.GameID, a Action) (*Outcome
 	if err != nil {
 		return nil, err
 	}
+	who = who.Seated(match)
 	if who.Surface == Board && moves(a) && match.Has(gobot.SideRoom) && match.ColorOf(who.User) == game.Empty {
 		// The room moves by vote: on the board a member's click is
 		// their vote.
@@ -264,7 +291,7 @@ func findFor(tx gobot.Tx, who Actor, id gobot.GameID, a Action) (*gobot.Match, e
 		}
 	}
 	_, anyone := a.(Abort)
-	return Find(tx, Reference{ID: id, User: who.User, Room: who.Room, DM: who.DM, Command: a.Name(), Player: !anyone})
+	return Find(tx, Reference{ID: id, User: who.User, Accounts: who.Accounts, Room: who.Room, DM: who.DM, Command: a.Name(), Player: !anyone})
 }
 
 // toMoveFirst orders games with those of now (at the room's turn) first.
@@ -379,10 +406,11 @@ func findVote(tx gobot.Tx, who Actor, id gobot.GameID) (*gobot.Match, error) {
 // plan is a plan command's act: a line merged into the actor's plan,
 // or the plan dropped.
 func plan(tx gobot.Tx, who Actor, id gobot.GameID, a Action) (*Outcome, error) {
-	match, err := Find(tx, Reference{ID: id, User: who.User, Room: who.Room, DM: who.DM, Command: "plan", Player: true})
+	match, err := Find(tx, Reference{ID: id, User: who.User, Accounts: who.Accounts, Room: who.Room, DM: who.DM, Command: "plan", Player: true})
 	if err != nil {
 		return nil, err
 	}
+	who = who.Seated(match)
 	me := match.ColorOf(who.User)
 	out := &Outcome{Seat: me, At: who.Time, Game: &Loaded{Match: match}}
 	if err := Plannable(match, me); err != nil {

@@ -175,12 +175,15 @@ func VoteTurn(tx gobot.Tx, id gobot.GameID, u gobot.UserID, room gobot.RoomID, d
 // A Reference is a command's reference to a game (Find): "#7", or none
 // (the caller's single active game where the command is given).
 type Reference struct {
-	ID      gobot.GameID // 0: none given
-	User    gobot.UserID // the caller
-	Room    gobot.RoomID // where the command is given (a thread's games' parent too)
-	DM      bool         // a direct message: the caller's games anywhere
-	Command string       // the command's name ("play", "done")
-	Player  bool         // the caller acts as a player (else looks)
+	ID   gobot.GameID // 0: none given
+	User gobot.UserID // the caller
+	// Accounts are the caller's other accounts (linked): their games
+	// are the caller's too.
+	Accounts []gobot.UserID
+	Room     gobot.RoomID // where the command is given (a thread's games' parent too)
+	DM       bool         // a direct message: the caller's games anywhere
+	Command  string       // the command's name ("play", "done")
+	Player   bool         // the caller acts as a player (else looks)
 }
 
 // NoSuchGame refuses a reference to a game number no game has; Pending
@@ -221,7 +224,7 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 		}
 		return match, err
 	}
-	mine, err := tx.ActiveGames(ref.User)
+	mine, err := PlayerGames(tx, ref.User, ref.Accounts)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +279,7 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 	fit := map[gobot.GameID]bool{}
 	var fitting []*gobot.Match
 	for _, g := range here {
-		if fits(ref.Command, g, ref.User) {
+		if fits(ref.Command, g, SeatedAccount(g, ref.User, ref.Accounts)) {
 			fit[g.ID] = true
 			fitting = append(fitting, g)
 		}
@@ -286,6 +289,34 @@ func Find(tx gobot.Tx, ref Reference) (*gobot.Match, error) {
 	}
 	sort.SliceStable(here, func(i, j int) bool { return fit[here[i].ID] && !fit[here[j].ID] })
 	return nil, WhichGame{Games: here}
+}
+
+// PlayerGames are the active games of u and of the player's other
+// accounts, by ID; damaged records of the others are left out (u's are
+// reported as ActiveGames reports them).
+func PlayerGames(tx gobot.Tx, u gobot.UserID, others []gobot.UserID) ([]*gobot.Match, error) {
+	mine, err := tx.ActiveGames(u)
+	if len(others) == 0 || err != nil && gobot.Damaged(err) == nil {
+		return mine, err
+	}
+	seen := map[gobot.GameID]bool{}
+	for _, g := range mine {
+		seen[g.ID] = true
+	}
+	for _, a := range others {
+		more, aerr := tx.ActiveGames(a)
+		if aerr != nil && gobot.Damaged(aerr) == nil {
+			return nil, aerr
+		}
+		for _, g := range more {
+			if !seen[g.ID] {
+				seen[g.ID] = true
+				mine = append(mine, g)
+			}
+		}
+	}
+	slices.SortFunc(mine, func(a, b *gobot.Match) int { return cmp.Compare(a.ID, b.ID) })
+	return mine, err
 }
 
 // ScoringCommand reports whether command acts only on a game being scored.

@@ -139,6 +139,12 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 		if err := exportEvents(tx, ladders, &bad, func(l *gobot.Ladder) error { return fn(storecopy.Item{Ladder: l}) }); err != nil {
 			return err
 		}
+		if err := tx.eachAccountLink(func(l *gobot.AccountLink) error { return fn(storecopy.Item{Account: l}) }); err != nil {
+			return err
+		}
+		if err := tx.eachLinkCode(func(c *gobot.LinkCode) error { return fn(storecopy.Item{LinkCode: c}) }); err != nil {
+			return err
+		}
 		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
@@ -213,6 +219,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
 			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks, storecopy.Reviews: bReviews,
 			storecopy.Tournaments: bTournaments, storecopy.Ladders: bLadders,
+			storecopy.Accounts: bAccounts, storecopy.LinkCodes: bLinkCodes,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -261,6 +268,10 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = importEvent(tx, tournaments, *it.Tournament)
 			case it.Ladder != nil:
 				err = importEvent(tx, ladders, *it.Ladder)
+			case it.Account != nil:
+				err = tx.PutAccountLink(it.Account)
+			case it.LinkCode != nil:
+				err = tx.PutLinkCode(it.LinkCode)
 			}
 			if err != nil {
 				return err

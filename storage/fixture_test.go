@@ -549,6 +549,14 @@ func TestOldBinaryDatabaseOpens(t *testing.T) {
 		if gen, err := tx.LinkGeneration(1, "console:alice"); gen != 0 || err != nil {
 			t.Errorf("alice's link generation in game #1: %d, %v; want 0", gen, err)
 		}
+		// Written before linked accounts: every account is a player of
+		// its own, with no codes.
+		if p, err := gobot.AccountsOf(tx, "console:alice"); len(p) != 1 || err != nil {
+			t.Errorf("alice's accounts: %v, %v; want herself", p, err)
+		}
+		if cs, err := tx.LinkCodesOf("console:alice"); len(cs) != 0 || err != nil {
+			t.Errorf("alice's link codes: %v, %v; want none", cs, err)
+		}
 		return nil
 	})
 	if games != 9 || finished != 3 || chals != 13 {

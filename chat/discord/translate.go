@@ -32,7 +32,7 @@ const (
 
 // botCommands are the chat commands under BotCommand; every other
 // command without verbs is under GameCommand.
-var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true,
+var botCommands = map[string]bool{"rating": true, "top": true, "engines": true, "rules": true, "settings": true, "vacation": true, "abort": true, "account": true,
 	"tournaments": true, "ladder": true, "ladders": true}
 
 // families are the chat commands declared with verbs, by each of their

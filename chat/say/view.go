@@ -51,6 +51,12 @@ func GamesState(match *gobot.Match, g *game.Game, me game.Color, u gobot.UserID,
 	return s
 }
 
+// PlayedOn notes where a game of a linked player's other account is
+// played: " (on Matrix, as m:alice)".
+func PlayedOn(match *gobot.Match, as gobot.UserID) string {
+	return fmt.Sprintf(" (on %s, as %s)", platformName(match.Room.Platform()), as)
+}
+
 // GamesClocks is games' note on both clocks of a live game (clocks, by
 // colour: LiveClocks) for its player me: "your clock 4:10 + 3×30s,
 // @bob's 5:00 + 3×30s" (a team's: "your team's clock …, White's …");

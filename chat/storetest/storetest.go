@@ -66,6 +66,8 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"SharedNumbers", testSharedNumbers},
 		{"Ratings", testRatings},
 		{"LinkGenerations", testLinkGenerations}, // link.go
+		{"Accounts", testAccounts},               // account.go
+		{"LinkCodes", testLinkCodes},             // account.go
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
 		{"VoteGames", testVoteGames},         // vote.go

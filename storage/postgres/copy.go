@@ -163,6 +163,30 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err := exportEvents(ctx, ptx, ladders, &bad.d, func(v *gobot.Ladder) error { return fn(storecopy.Item{Ladder: v}) }); err != nil {
 			return err
 		}
+		err = rows(`SELECT account, player, linked FROM account_links ORDER BY account COLLATE "C"`, func(r pgx.Rows) error {
+			var a, p string
+			l := &gobot.AccountLink{}
+			if err := r.Scan(&a, &p, &l.Linked); err != nil {
+				return err
+			}
+			l.Account, l.Player, l.Linked = gobot.UserID(a), gobot.UserID(p), l.Linked.UTC()
+			return fn(storecopy.Item{Account: l})
+		})
+		if err != nil {
+			return err
+		}
+		err = rows(`SELECT hash, player, issued, expires, used FROM link_codes ORDER BY hash COLLATE "C"`, func(r pgx.Rows) error {
+			var u string
+			c := &gobot.LinkCode{}
+			if err := r.Scan(&c.Hash, &u, &c.Issued, &c.Expires, &c.Used); err != nil {
+				return err
+			}
+			c.User, c.Issued, c.Expires = gobot.UserID(u), c.Issued.UTC(), c.Expires.UTC()
+			return fn(storecopy.Item{LinkCode: c})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -191,19 +215,20 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [13]int64
+	var n [15]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
 		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
 		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations), (SELECT count(*) FROM reviews),
-		(SELECT count(*) FROM tournaments), (SELECT count(*) FROM ladders)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10], &n[11], &n[12])
+		(SELECT count(*) FROM tournaments), (SELECT count(*) FROM ladders),
+		(SELECT count(*) FROM account_links), (SELECT count(*) FROM link_codes)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10], &n[11], &n[12], &n[13], &n[14])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
 		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links, storecopy.Reviews,
-		storecopy.Tournaments, storecopy.Ladders} {
+		storecopy.Tournaments, storecopy.Ladders, storecopy.Accounts, storecopy.LinkCodes} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -246,6 +271,10 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = importEvent(t, tournaments, *it.Tournament)
 			case it.Ladder != nil:
 				err = importEvent(t, ladders, *it.Ladder)
+			case it.Account != nil:
+				err = t.PutAccountLink(it.Account)
+			case it.LinkCode != nil:
+				err = t.PutLinkCode(it.LinkCode)
 			}
 			if err != nil {
 				return err

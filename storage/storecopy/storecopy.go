@@ -2,7 +2,7 @@
 // another (bbolt to PostgreSQL and back): every kind of record the store
 // holds (Kinds: games, challenges, players, rooms, ratings, owed replies,
 // claimed messages, adapter state values, remembered event IDs, reviews,
-// tournaments, ladders), keeping game, challenge, review, tournament and
+// tournaments, ladders, linked accounts, account link codes), keeping game, challenge, review, tournament and
 // ladder numbers so that references like "#7" still work, and checks the copy by
 // counting each kind on both sides.
 package storecopy
@@ -35,13 +35,15 @@ const (
 	Reviews
 	Tournaments
 	Ladders
+	Accounts
+	LinkCodes
 	numKinds
 )
 
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews, Tournaments, Ladders}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews, Tournaments, Ladders, Accounts, LinkCodes}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
@@ -58,6 +60,8 @@ var kindNames = [numKinds][2]string{
 	Reviews:     {"review", "reviews"},
 	Tournaments: {"tournament", "tournaments"},
 	Ladders:     {"ladder", "ladders"},
+	Accounts:    {"linked account", "linked accounts"},
+	LinkCodes:   {"account link code", "account link codes"},
 }
 
 func (k Kind) String() string {
@@ -82,6 +86,8 @@ type Item struct {
 	Review     *gobot.Review
 	Tournament *gobot.Tournament
 	Ladder     *gobot.Ladder
+	Account    *gobot.AccountLink
+	LinkCode   *gobot.LinkCode
 }
 
 // Kind returns the kind of the one part that is set; an error when none
@@ -101,6 +107,8 @@ func (it Item) Kind() (Kind, error) {
 		Reviews:     it.Review != nil,
 		Tournaments: it.Tournament != nil,
 		Ladders:     it.Ladder != nil,
+		Accounts:    it.Account != nil,
+		LinkCodes:   it.LinkCode != nil,
 	}
 	k, n := Kind(-1), 0
 	for i, ok := range set {

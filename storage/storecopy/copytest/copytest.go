@@ -45,6 +45,8 @@ var Writers = map[string]storecopy.Kind{
 	"PutReview":         storecopy.Reviews,
 	"PutTournament":     storecopy.Tournaments,
 	"PutLadder":         storecopy.Ladders,
+	"PutAccountLink":    storecopy.Accounts,
+	"PutLinkCode":       storecopy.LinkCodes,
 }
 
 // CheckWriters fails t for a method of gobot.Tx that stores a record of
@@ -166,6 +168,18 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 			return err
 		}
 		return tx.PutLadder(b)
+	},
+	storecopy.Accounts: func(tx gobot.Tx) error {
+		if err := tx.PutAccountLink(&gobot.AccountLink{Account: "t:ann", Player: "t:ann", Linked: t0}); err != nil {
+			return err
+		}
+		return tx.PutAccountLink(&gobot.AccountLink{Account: "u:ann", Player: "t:ann", Linked: t0})
+	},
+	storecopy.LinkCodes: func(tx gobot.Tx) error {
+		if err := tx.PutLinkCode(&gobot.LinkCode{Hash: gobot.HashLinkCode("A"), User: "t:ann", Issued: t0, Expires: t0.Add(time.Minute), Used: true}); err != nil {
+			return err
+		}
+		return tx.PutLinkCode(&gobot.LinkCode{Hash: gobot.HashLinkCode("B"), User: "t:bob", Issued: t0, Expires: t0.Add(time.Minute)})
 	},
 	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
@@ -306,6 +320,20 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 				}
 				v.Version = 0
 				*out = append(*out, v)
+			}
+			links, err := tx.LinkedAccounts("t:ann")
+			if err != nil {
+				return err
+			}
+			for _, l := range links {
+				*out = append(*out, *l)
+			}
+			for _, h := range []string{"A", "B"} {
+				c, err := tx.LinkCode(gobot.HashLinkCode(h))
+				if err != nil {
+					return err
+				}
+				*out = append(*out, *c)
 			}
 			// The indexes came along: a game finds its tournament and
 			// ladder, the lists find theirs.

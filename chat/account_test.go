@@ -1,0 +1,175 @@
+package chat
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// as sends line as user id (platform-qualified: "d:alice") in room, a DM
+// when dm; private says the platform can show a reply to one member.
+func (h *harness) as(id gobot.UserID, room gobot.RoomID, dm, private bool, line string) protocol.Reply {
+	h.t.Helper()
+	h.seq++
+	f := strings.Fields(line)
+	r := protocol.Request{User: protocol.User{ID: id, Name: id.Local()}, Room: room, DM: dm,
+		EventID: gobot.EventID("test:acct" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Platform: testPlatform(private)}
+	return h.bot.Handle(context.Background(), r)
+}
+
+var codeRE = regexp.MustCompile(`account link ([A-Z0-9]{10})`)
+
+// linkCode asks for a code as id and returns it.
+func (h *harness) linkCode(id gobot.UserID) string {
+	h.t.Helper()
+	rep := h.as(id, "d:main", false, true, "account link")
+	m := codeRE.FindStringSubmatch(rep.Text)
+	if rep.Error || !rep.Private || m == nil {
+		h.t.Fatalf("account link as %s: %+v", id, rep)
+	}
+	return m[1]
+}
+
+// TestLinkedAccounts: a code asked for on one platform and sent from
+// the other links the accounts; the game begun on the first is then
+// played from the second (and listed there); unlink undoes it.
+func TestLinkedAccounts(t *testing.T) {
+	h := newHarness(t)
+	const dAlice, mAlice, dBob = gobot.UserID("d:alice"), gobot.UserID("m:alice"), gobot.UserID("d:bob")
+	mustOK := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+	}
+	mustOK(h.as(dAlice, "d:main", false, true, "challenge @d:bob black"), "")
+	mustOK(h.as(dBob, "d:main", false, true, "accept"), "Game #1 begins")
+	// Before the link, the Matrix account has no game.
+	if rep := h.as(mAlice, "m:dm", true, true, "play D4"); !rep.Error {
+		t.Fatalf("an unlinked account played: %s", rep.Text)
+	}
+	rep := h.as(mAlice, "m:dm", true, true, "account")
+	mustOK(rep, "linked to no other")
+
+	code := h.linkCode(dAlice)
+	mustOK(h.as(mAlice, "m:dm", true, true, "account link "+strings.ToLower(code)), "Linked: this account and d:alice are now one player")
+	mustOK(h.as(mAlice, "m:dm", true, true, "account"), "d:alice (d), the player's ID")
+	mustOK(h.as(dAlice, "d:main", false, true, "account"), "m:alice (m), since 2026-11-22")
+
+	// The game begun on one platform is played from the other.
+	mustOK(h.as(mAlice, "m:dm", true, true, "games"), "(on d, as d:alice)")
+	mustOK(h.as(mAlice, "m:dm", true, true, "play D4"), "<@d:alice> played D4") // as the game's room knows her
+	mustOK(h.as(dBob, "d:main", false, true, "play E5"), "E5")
+	mustOK(h.as(mAlice, "m:dm", true, true, "play C3 #1"), "C3")
+	if _, g := h.game(1); len(g.Moves()) != 3 {
+		t.Fatalf("moves played: %d, want 3", len(g.Moves()))
+	}
+
+	// The web link asked for from the other account plays as the
+	// account that sits in the game.
+	mustOK(h.as(mAlice, "m:dm", true, true, "web #1"), "/l/1-d:alice-false")
+
+	// The settings are the player's, from either account.
+	mustOK(h.as(mAlice, "m:dm", true, true, "settings theme=dark"), "")
+	mustOK(h.as(dAlice, "d:main", false, true, "settings"), "theme=dark confirm")
+
+	// Unlinked, the Matrix account is on its own again; the game stays
+	// the Discord account's.
+	mustOK(h.as(mAlice, "m:dm", true, true, "account unlink"), "Unlinked")
+	if rep := h.as(mAlice, "m:dm", true, true, "play D5 #1"); !rep.Error {
+		t.Fatalf("an unlinked account played: %s", rep.Text)
+	}
+	mustOK(h.as(dAlice, "d:main", false, true, "account"), "linked to no other")
+	mustOK(h.as(mAlice, "m:dm", true, true, "account"), "linked to no other")
+	mustOK(h.as(dAlice, "d:main", false, true, "settings"), "theme=dark confirm")
+	if rep := h.as(mAlice, "m:dm", true, true, "settings"); strings.Contains(rep.Text, "theme=dark confirm") {
+		t.Fatalf("the unlinked account kept the player's settings: %s", rep.Text)
+	}
+	if m, _ := h.game(1); m.Black != dAlice {
+		t.Fatalf("game #1's Black is %s", m.Black)
+	}
+}
+
+// TestLinkCodeRefusals: every bad code gets its own answer and links
+// nothing; a code typed in a shared room is voided.
+func TestLinkCodeRefusals(t *testing.T) {
+	h := newHarness(t)
+	const dAlice, mAlice, dCat, mCat = gobot.UserID("d:alice"), gobot.UserID("m:alice"), gobot.UserID("d:cat"), gobot.UserID("m:cat")
+	refused := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if !rep.Error || !rep.Private || !strings.Contains(rep.Text, want) || len(rep.Text) > protocol.MaxRefusal {
+			t.Fatalf("got %q (error %v), want a refusal saying %q", rep.Text, rep.Error, want)
+		}
+	}
+	linked := func(u gobot.UserID) bool {
+		t.Helper()
+		var ok bool
+		h.db.View(context.Background(), func(tx gobot.Tx) error {
+			_, err := tx.AccountLink(u)
+			ok = err == nil
+			return nil
+		})
+		return ok
+	}
+	dm := func(u gobot.UserID, line string) protocol.Reply { return h.as(u, "m:dm", true, true, line) }
+
+	refused(dm(mAlice, "account link ABC"), "not a link code")
+	refused(dm(mAlice, "account link AAAAAAAAAA"), "no such code")
+	code := h.linkCode(dAlice)
+	refused(h.as(dAlice, "d:main", false, true, "account link "+code), "this account's own")
+	refused(dm(gobot.UserID("d:alice2"), "account link "+code), "two d accounts")
+
+	// Typed in a shared room: refused, withdrawn and voided.
+	rep := h.as(mAlice, "m:room", false, false, "account link "+code)
+	if !rep.Error || !rep.Withdraw || !strings.Contains(rep.Text, "voided") {
+		t.Fatalf("a code in a shared room: %+v", rep)
+	}
+	refused(dm(mAlice, "account link "+code), "used already")
+	refused(h.as(dAlice, "m:room", false, false, "account link"), "private")
+
+	// Expired.
+	code = h.linkCode(dAlice)
+	h.clock.Advance(gobot.LinkCodeTTL + time.Second)
+	refused(dm(mAlice, "account link "+code), "expired")
+	if linked(mAlice) || linked(dAlice) {
+		t.Fatal("a refused code linked an account")
+	}
+
+	// Used; already linked, to the same player or to another.
+	code = h.linkCode(dAlice)
+	if rep := dm(mAlice, "account link "+code); rep.Error {
+		t.Fatal(rep.Text)
+	}
+	refused(dm(mCat, "account link "+code), "used already")
+	code = h.linkCode(dAlice)
+	refused(dm(mAlice, "account link "+code), "already linked to that one")
+	cat := h.linkCode(dCat)
+	refused(dm(mAlice, "account link "+cat), "already linked to other accounts")
+	// The unused code still works for its own.
+	if rep := dm(mCat, "account link "+cat); rep.Error {
+		t.Fatal(rep.Text)
+	}
+
+	// Limits: 3 waiting, 10 a day.
+	for range 3 {
+		h.linkCode("d:dan")
+	}
+	refused(h.as("d:dan", "d:main", false, true, "account link"), "3 link codes waiting")
+	for range 2 {
+		h.clock.Advance(gobot.LinkCodeTTL)
+		for range 3 {
+			h.as("d:dan", "d:main", false, true, "account link")
+		}
+	}
+	h.clock.Advance(gobot.LinkCodeTTL)
+	h.linkCode("d:dan") // the 10th
+	h.clock.Advance(gobot.LinkCodeTTL)
+	refused(h.as("d:dan", "d:main", false, true, "account link"), "10 link codes in the last 24 hours")
+	h.clock.Advance(24 * time.Hour)
+	h.linkCode("d:dan")
+}

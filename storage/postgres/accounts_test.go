@@ -1,0 +1,54 @@
+package postgres
+
+import (
+	"testing"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/storetest"
+)
+
+// A database at schema 8 upgrades to linked accounts (migration 009):
+// its games stay, its accounts are linked to none, and links and codes
+// can be stored.
+func TestAccountsMigrate(t *testing.T) {
+	dsn := freshDSN(t)
+	old, err := Open(ctx, dsn, Options{migrateTo: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := storetest.NewGame("console:alice", "console:bob", "console:room")
+	if err := old.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(g) }); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	s, err := Open(ctx, dsn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(ctx, func(tx gobot.Tx) error {
+		if p, err := gobot.PlayerOf(tx, "console:alice"); p != "console:alice" || err != nil {
+			t.Errorf("an account from before: player %q, %v", p, err)
+		}
+		if err := tx.PutAccountLink(&gobot.AccountLink{Account: "matrix:@alice:x", Player: "console:alice", Linked: storetest.T0}); err != nil {
+			return err
+		}
+		return tx.PutLinkCode(&gobot.LinkCode{Hash: gobot.HashLinkCode("A"), User: "console:alice", Issued: storetest.T0, Expires: storetest.T0})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx gobot.Tx) error {
+		if _, err := tx.Match(g.ID); err != nil {
+			t.Errorf("the game from before: %v", err)
+		}
+		if p, err := gobot.PlayerOf(tx, "matrix:@alice:x"); p != "console:alice" || err != nil {
+			t.Errorf("after migrating: player %q, %v", p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
