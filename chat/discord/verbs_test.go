@@ -263,8 +263,14 @@ func TestTournamentOnDiscord(t *testing.T) {
 	if text, _ := do("111", "alice", "result", opt("game", 3, "#"+game[1])+","+opt("result", 3, "B+")); !strings.Contains(text, "#"+game[1]) {
 		t.Fatalf("result: %q", text)
 	}
-	if text, _ := do("111", "alice", "standings", intOpt("round", 1)); !strings.Contains(text, "bob") || !strings.Contains(text, "carol") {
-		t.Fatalf("standings: %q", text)
+	// The standings come with their table's image: the answer is
+	// deferred and the table is the edit of the original response, with
+	// the image attached.
+	body := e.verb("111", "alice", "tournament", "standings", intOpt("round", 1))
+	e.send(body, now, false)
+	edit := e.fake.edited(t, body)
+	if text := fmt.Sprint(edit.JSON); !strings.Contains(text, "bob") || !strings.Contains(text, "carol") || len(edit.Files) != 1 {
+		t.Fatalf("standings: %q, %d files", text, len(edit.Files))
 	}
 	if text, _ := do("111", "alice", "withdraw", opt("player", 6, "333")); !strings.Contains(text, "<@333>") {
 		t.Fatalf("withdraw: %q", text)
