@@ -64,7 +64,9 @@ func TestBrowserLiveClock(t *testing.T) {
 	if got := alice.clock("black"); got != "0:09 + 3×10s 39" {
 		t.Errorf("black's clock after the move: %q, want %q", got, "0:09 + 3×10s 39")
 	}
-	if got := alice.clock("white"); !regexpMatch(`^(1:00|0:59) \+ 3×10s (90|89) running$`, got) {
+	// White's clock runs from the move on; a loaded machine may take a
+	// few seconds to read it.
+	if got := alice.clock("white"); !regexpMatch(`^(1:00|0:5[0-9]) \+ 3×10s (90|8[0-9]) running$`, got) {
 		t.Errorf("white's clock on white's turn: %q", got)
 	}
 
