@@ -136,7 +136,7 @@ func engineWorkDue(b *core, item dueItem, now time.Time) (mine, due bool) {
 // processes, a restart) ask together. It reports whether more engine
 // work followed.
 func (b *Bot) engineTurn(ctx context.Context, id gobot.GameID) bool {
-	d, err := b.runJob(ctx, b.job("engine turn"), dueItem{Game: id}, b.timeSource.Now())
+	d, err := b.runJob(ctx, b.job("engine turn"), dueItem{Game: id}, b.timeSource.Now(), nil)
 	var un *engineUnanswered
 	switch {
 	case errors.As(err, &un):

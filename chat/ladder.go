@@ -253,14 +253,14 @@ func ladderLine(tx gobot.Tx, m *gobot.Match) string {
 var byLadderDue = &dueIndex{
 	name: "ladders",
 	list: func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error) {
-		return dueLadders(b, tx, now.Add(time.Nanosecond))
+		return dueLadders(b, tx, now.Add(time.Nanosecond), 100)
 	},
 	onTime: true,
 	upTo:   dueLadders,
 }
 
-func dueLadders(b *core, tx gobot.Tx, before time.Time) ([]dueItem, error) {
-	due, err := tx.DueLadders(before, 100)
+func dueLadders(b *core, tx gobot.Tx, before time.Time, limit int) ([]dueItem, error) {
+	due, err := tx.DueLadders(before, limit)
 	items := make([]dueItem, 0, len(due))
 	for _, l := range due {
 		items = append(items, dueItem{Ladder: l.ID, platform: l.Room.Platform(), At: l.Due})

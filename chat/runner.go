@@ -17,7 +17,10 @@ import (
 //
 //  1. Run wakes at the next regular tick (Config.Tick), or sooner when
 //     work on an index read on time (a game's Deadline) falls due first;
-//     a command that changed something pokes it to look again.
+//     a command that changed something pokes it to look again. Such a
+//     wake does only the work due on those indexes (tickOnTime: the
+//     timeouts, not the reminders ahead of a deadline nor the other
+//     indexes), which waits for no bulk work.
 //  2. Tick reads each index of due work once (dueIndex: games by
 //     Deadline, players by the end of their vacation) and offers every
 //     item whose platform this process can deliver to now to the jobs
@@ -34,8 +37,9 @@ import (
 //     processes: a second process deciding the same step finds the work
 //     done and decides nothing; if this one dies before sending, another
 //     sends the claim when it expires (reclaim).
-//  5. After the commit the runner draws and sends the messages, records
-//     the claim done, and starts the engine turns the job woke.
+//  5. After the commit the runner draws and sends the messages and
+//     starts the engine turns the job woke; a tick records the claims it
+//     sent done together, once its index's due work is done.
 //
 // A job with a prepare step (an engine's turn) runs off the tick, one at
 // a time per game, started by the tick or by a command's Effects.Wake:
@@ -126,8 +130,9 @@ type dueIndex struct {
 	// deadline: a voting window's close, a player's time running out, an
 	// engine's turn), not only at the next regular tick.
 	onTime bool
-	// upTo lists the items whose due time is before t, for Run's wake.
-	upTo func(b *core, tx gobot.Tx, t time.Time) ([]dueItem, error)
+	// upTo lists the items whose due time is before t, earliest first,
+	// at most limit of them, for Run's wake.
+	upTo func(b *core, tx gobot.Tx, t time.Time, limit int) ([]dueItem, error)
 }
 
 // dueItem is one record an index listed: a game, a player or a review.
@@ -165,14 +170,14 @@ var byDeadline = &dueIndex{
 		if len(b.cfg.Reminders) > 0 {
 			horizon = now.Add(b.cfg.Reminders[0] + 1) // DueGames is strict: a reminder due just now is due
 		}
-		return dueGames(b, tx, horizon)
+		return dueGames(b, tx, horizon, 0)
 	},
 	onTime: true,
 	upTo:   dueGames,
 }
 
-func dueGames(b *core, tx gobot.Tx, before time.Time) ([]dueItem, error) {
-	due, err := tx.DueGames(before, 0)
+func dueGames(b *core, tx gobot.Tx, before time.Time, limit int) ([]dueItem, error) {
+	due, err := tx.DueGames(before, limit)
 	items := make([]dueItem, 0, len(due))
 	for _, m := range due {
 		items = append(items, gameItem(m, b.engines()))
@@ -238,25 +243,63 @@ func done(what, step string, fx Effects) (Done, error) {
 // It waits on the TimeSource's timers when it has them (Timers: a test's
 // fake time), else on the system's.
 func (b *Bot) Run(ctx context.Context) error {
-	var last time.Time // when the last tick ran
+	var last time.Time   // when the last regular tick ran
+	var looked time.Time // when the last tick, regular or on time, ran
+	onTime := false      // the wait is for work due on time, not the regular tick
 	ticked := b.after(0)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-ticked:
-			last = b.timeSource.Now()
+			looked = b.timeSource.Now()
+			// A wake for work due on time does that work only (issue 47:
+			// a clock's timeout waits for no reminder, vacation, review
+			// or expiry, which the regular tick does).
+			if onTime {
+				b.tickOnTime(ctx, looked)
+				break
+			}
+			last = looked
 			if err := b.Tick(ctx); err != nil && ctx.Err() == nil { // not the shutdown itself
 				b.log.Error("clock", "err", err)
 			}
 		case <-b.wake:
 		}
 		wait := last.Add(b.cfg.Tick).Sub(b.timeSource.Now())
-		if next, ok := b.nextDue(ctx, last, b.cfg.Tick); ok {
-			wait = min(wait, next)
+		onTime = false
+		if next, ok := b.nextDue(ctx, looked, b.cfg.Tick); ok && next < wait {
+			wait, onTime = next, true
 		}
 		ticked = b.after(max(wait, 0))
 	}
+}
+
+// tickOnTime does the work of the indexes read on time (onTime) that is
+// due by now, as Tick does: a game's timeout, a voting window's close, an
+// engine's turn, a tournament's next round; not the reminders ahead of a
+// deadline nor the other indexes' work, which wait for the regular tick.
+func (b *Bot) tickOnTime(ctx context.Context, now time.Time) {
+	var sent []string // the claims sent, recorded done at the end
+	for _, ix := range b.indexes() {
+		if !ix.onTime {
+			continue
+		}
+		var due []dueItem
+		if err := b.store.View(ctx, func(tx gobot.Tx) error {
+			var err error
+			due, err = ix.upTo(b.core, tx, now.Add(time.Nanosecond), 0)
+			return err
+		}); err != nil && ctx.Err() == nil {
+			b.log.Error("clock: "+ix.name, "err", err)
+		}
+		for _, item := range due {
+			if b.CanDeliver(item.platform) {
+				b.offer(ctx, ix, item, now, &sent)
+			}
+		}
+	}
+	b.claimsDone(ctx, sent)
 }
 
 // after is a channel that receives once d has passed on the time source.
@@ -288,24 +331,35 @@ func (b *Bot) nextDue(ctx context.Context, last time.Time, d time.Duration) (tim
 		if !ix.onTime {
 			continue
 		}
-		var due []dueItem
-		if err := b.store.View(ctx, func(tx gobot.Tx) error {
-			var err error
-			due, err = ix.upTo(b.core, tx, now.Add(d))
-			return err
-		}); err != nil && len(due) == 0 {
-			continue
-		}
-		for _, item := range due {
-			if !item.At.After(last) {
-				continue
+		// The index lists earliest first: the first item this process
+		// can deliver, due after the last tick, is the one to wake for.
+		// It is read a few items at a time, not whole (issue 47: with
+		// 500 live games, decoding every game due within d after each
+		// tick and each command was most of the runner's CPU).
+		for limit := 8; ; limit *= 4 {
+			var due []dueItem
+			if err := b.store.View(ctx, func(tx gobot.Tx) error {
+				var err error
+				due, err = ix.upTo(b.core, tx, now.Add(d), limit)
+				return err
+			}); err != nil && len(due) == 0 {
+				break
 			}
-			if !b.CanDeliver(item.platform) {
-				continue // another process handles it
+			i := slices.IndexFunc(due, func(item dueItem) bool {
+				// An item due before the last tick was that tick's to
+				// handle; one of a platform this process cannot deliver
+				// to now is another process's.
+				return item.At.After(last) && b.CanDeliver(item.platform)
+			})
+			if i >= 0 {
+				// Work just due is done by the next tick, a moment on.
+				if w := max(due[i].At.Sub(now), 100*time.Millisecond); !found || w < next {
+					next, found = w, true
+				}
+				break
 			}
-			// Work just due is done by the next tick, a moment on.
-			if w := max(item.At.Sub(now), 100*time.Millisecond); !found || w < next {
-				next, found = w, true
+			if len(due) < limit {
+				break
 			}
 		}
 	}
@@ -331,6 +385,7 @@ func (b *core) indexes() []*dueIndex {
 // one that can, so no message is claimed and then not sent.
 func (b *Bot) Tick(ctx context.Context) error {
 	now := b.timeSource.Now()
+	var sent []string // the claims an index's work sent, recorded done after it
 	for i, ix := range b.indexes() {
 		// The first index unreadable (the store is down) fails the tick;
 		// another's is logged, and the tick goes on.
@@ -347,17 +402,20 @@ func (b *Bot) Tick(ctx context.Context) error {
 				b.log.Error("clock: "+ix.name, "err", err)
 			}
 		}
-		if i == 0 {
-			// Claims whose claimer died before sending: send them now.
-			if err := b.reclaim(ctx, now); err != nil {
-				b.log.Error("clock: expired claims", "err", err)
-			}
-		}
 		for _, item := range due {
 			if !b.CanDeliver(item.platform) {
 				continue // left to a process that can send its messages
 			}
-			b.offer(ctx, ix, item, now)
+			b.offer(ctx, ix, item, now, &sent)
+		}
+		b.claimsDone(ctx, sent)
+		sent = sent[:0]
+		if i == 0 {
+			// Claims whose claimer died before sending: sent now, after
+			// the games' due work (the clocks' timeouts come first).
+			if err := b.reclaim(ctx, now); err != nil {
+				b.log.Error("clock: expired claims", "err", err)
+			}
 		}
 	}
 	// Forget handled event IDs older than EventTTL.
@@ -371,7 +429,7 @@ func (b *Bot) Tick(ctx context.Context) error {
 }
 
 // offer gives item to the first job on ix that takes it.
-func (b *Bot) offer(ctx context.Context, ix *dueIndex, item dueItem, now time.Time) {
+func (b *Bot) offer(ctx context.Context, ix *dueIndex, item dueItem, now time.Time, sent *[]string) {
 	for _, j := range b.jobs {
 		if j.on != ix {
 			continue
@@ -385,7 +443,7 @@ func (b *Bot) offer(ctx context.Context, ix *dueIndex, item dueItem, now time.Ti
 		case j.start != nil:
 			j.start(b, item)
 		default:
-			_, err := b.runJob(ctx, j, item, now)
+			_, err := b.runJob(ctx, j, item, now, sent)
 			b.logJob(err, j, item)
 		}
 		return
@@ -412,7 +470,7 @@ func (b *Bot) logJob(err error, j *job, item dueItem) {
 // lease, which also claims its messages; after the commit they are sent
 // and the engine turns it woke are started. It returns what the handler
 // did.
-func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (Done, error) {
+func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time, sent *[]string) (Done, error) {
 	var prepared any
 	if j.prepare != nil {
 		c := &JobCall{Ctx: ctx, Now: now, bot: b.core}
@@ -447,7 +505,7 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time) (
 	if err != nil {
 		return Done{}, err
 	}
-	b.sendClaimed(ctx, d.Step, d.Notices)
+	b.sendClaimedLater(ctx, d.Step, d.Notices, sent)
 	for _, id := range d.Wake {
 		b.startEngineTurn(id)
 	}
@@ -481,12 +539,41 @@ func (item dueItem) read(tx gobot.Tx, c *JobCall) error {
 // records it done. The record is made whether or not the lease the claim
 // was made under is still held: the messages are out.
 func (b *Bot) sendClaimed(ctx context.Context, step string, msgs []protocol.Message) {
+	b.sendClaimedLater(ctx, step, msgs, nil)
+}
+
+// sendClaimedLater is sendClaimed, but with sent not nil it adds step to
+// *sent instead of recording it done: a tick records the claims it sent
+// together once its due work is done (claimsDone), one transaction for
+// them all rather than one after each (issue 47: the timeouts of 500
+// live games waited on a commit each for these). Until then a process
+// that dies would have the claims sent again when they expire.
+func (b *Bot) sendClaimedLater(ctx context.Context, step string, msgs []protocol.Message, sent *[]string) {
 	b.carryOut(ctx, Effects{Notices: deliver.Keyed(step, msgs)})
 	if step == "" || len(msgs) == 0 {
 		return // nothing was claimed
 	}
-	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error { return tx.DeleteClaim(step) }); err != nil {
-		b.log.Warn("recording a claim done", "claim", step, "err", err)
+	if sent != nil {
+		*sent = append(*sent, step)
+		return
+	}
+	b.claimsDone(ctx, []string{step})
+}
+
+// claimsDone records the claims of steps done, in one transaction.
+func (b *Bot) claimsDone(ctx context.Context, steps []string) {
+	if len(steps) == 0 {
+		return
+	}
+	if err := b.store.Update(gobot.WithFence(ctx, gobot.Fence{}), func(tx gobot.Tx) error {
+		for _, step := range steps {
+			if err := tx.DeleteClaim(step); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.log.Warn("recording claims done", "claims", steps, "err", err)
 	}
 }
 

@@ -2,12 +2,14 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -101,4 +103,120 @@ func TestRunnerWakesAtTheDeadline(t *testing.T) {
 	eventually(t, "the room is told", func() bool {
 		return slices.ContainsFunc(h.notes.all(), func(n protocol.Message) bool { return strings.Contains(n.Reply.Text, "ran out of time") })
 	})
+}
+
+// countingStore counts a store's committed write transactions and the
+// games its DueGames listed.
+type countingStore struct {
+	gobot.Store
+	mu        sync.Mutex
+	updates   int
+	dueListed int
+}
+
+func (s *countingStore) Update(ctx context.Context, fn func(gobot.Tx) error) error {
+	err := s.Store.Update(ctx, func(tx gobot.Tx) error { return fn(&countingTx{Tx: tx, s: s}) })
+	if err == nil {
+		s.mu.Lock()
+		s.updates++
+		s.mu.Unlock()
+	}
+	return err
+}
+
+func (s *countingStore) View(ctx context.Context, fn func(gobot.Tx) error) error {
+	return s.Store.View(ctx, func(tx gobot.Tx) error { return fn(&countingTx{Tx: tx, s: s}) })
+}
+
+func (s *countingStore) counts() (updates, dueListed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.updates, s.dueListed
+}
+
+func (s *countingStore) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.updates, s.dueListed = 0, 0
+}
+
+type countingTx struct {
+	gobot.Tx
+	s *countingStore
+}
+
+func (tx *countingTx) DueGames(before time.Time, limit int) ([]*gobot.Match, error) {
+	ms, err := tx.Tx.DueGames(before, limit)
+	tx.s.mu.Lock()
+	tx.s.dueListed += len(ms)
+	tx.s.mu.Unlock()
+	return ms, err
+}
+
+// startGames starts n games of pairs a<i> (black) and o<i> with opts.
+func (h *harness) startGames(n int, opts string) {
+	h.t.Helper()
+	for i := range n {
+		h.ok(fmt.Sprintf("a%d", i), fmt.Sprintf("challenge @o%d black 9 %s", i, opts))
+		h.ok(fmt.Sprintf("o%d", i), "accept")
+	}
+}
+
+// Timeouts due together cost a commit each, not two: the claims of a
+// tick's messages are recorded done together after its due work (issue
+// 47: 500 live games' timeouts, each waiting for the one before, were
+// late by up to 2 s under load).
+func TestTickRecordsClaimsTogether(t *testing.T) {
+	h := newHarness(t)
+	cs := &countingStore{Store: h.db}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9}, cs, pngRenderer{}, h.clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+	const games = 4
+	h.startGames(games, "clock=2d")
+	h.clock.Advance(49 * time.Hour)
+	cs.reset()
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for id := gobot.GameID(1); id <= games; id++ {
+		if m, _ := h.game(id); m.Active() {
+			t.Fatalf("game #%d was not lost on time", id)
+		}
+	}
+	// A commit per timeout, one for the claims sent, one for the
+	// tick's expiry of old event IDs.
+	if updates, _ := cs.counts(); updates > games+2 {
+		t.Errorf("%d timeouts took %d commits, want at most %d", games, updates, games+2)
+	}
+}
+
+// The runner's wake after a change reads the next due games a few at a
+// time, not every game due within a tick (issue 47: with 500 live games
+// it decoded them all after each tick and each command).
+func TestRunnerLooksAheadAFewGames(t *testing.T) {
+	h := newHarness(t)
+	clock := &timerClock{fakeClock: fakeClock{t: h.clock.Now()}}
+	h.clock = &clock.fakeClock
+	cs := &countingStore{Store: h.db}
+	h.bot = New(Config{Rules: "japanese", Width: 9, Height: 9, Tick: 72 * time.Hour}, cs, pngRenderer{}, clock, nil)
+	h.bot.SetNotifier("test", h.notes)
+	const games = 30
+	h.startGames(games, "clock=2d")
+	first, _ := h.game(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.bot.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	eventually(t, "the runner waits for the first deadline", func() bool { return clock.waiting(first.Deadline) })
+	cs.reset()
+	h.ok("a0", "play D4") // a change: the runner looks for its next wake again
+	eventually(t, "the runner looks again", func() bool { _, n := cs.counts(); return n > 0 })
+	next, _ := h.game(2)
+	eventually(t, "the runner waits for the next deadline", func() bool { return clock.waiting(next.Deadline) })
+	if _, n := cs.counts(); n > 8 {
+		t.Errorf("the runner's look ahead read %d games of %d", n, games)
+	}
 }

@@ -539,14 +539,14 @@ func cmdTournaments(call *Call) (Result, error) {
 var byTournamentDue = &dueIndex{
 	name: "tournaments",
 	list: func(b *core, tx gobot.Tx, now time.Time) ([]dueItem, error) {
-		return dueTournaments(b, tx, now.Add(time.Nanosecond))
+		return dueTournaments(b, tx, now.Add(time.Nanosecond), 100)
 	},
 	onTime: true,
 	upTo:   dueTournaments,
 }
 
-func dueTournaments(b *core, tx gobot.Tx, before time.Time) ([]dueItem, error) {
-	due, err := tx.DueTournaments(before, 100)
+func dueTournaments(b *core, tx gobot.Tx, before time.Time, limit int) ([]dueItem, error) {
+	due, err := tx.DueTournaments(before, limit)
 	items := make([]dueItem, 0, len(due))
 	for _, t := range due {
 		items = append(items, dueItem{Tournament: t.ID, platform: t.Room.Platform(), At: t.Due})

@@ -241,6 +241,10 @@ func TestBrowserGame(t *testing.T) {
 			t.Errorf("%s: message %q after a move", by.name, by.message())
 		}
 	}
+	// A move redraws only what it changed: the squares of the points it
+	// did not touch are the same elements after it (the page keeps its
+	// board and patches it: boardui.js's drawBoard).
+	eval[bool](bob, `(document.querySelector('[data-point="A9"]').kept = "yes", true)`)
 	move(alice, bob, "E5", "black")
 	// A refusal: the chat's text, nothing changes; shown again on a repeat.
 	bob.play("E5")
@@ -262,6 +266,17 @@ func TestBrowserGame(t *testing.T) {
 	move(alice, bob, "D4", "black")
 	for _, b := range []*tab{alice, bob, carol} {
 		b.waitStone("D5", "")
+	}
+	if eval[string](bob, `document.querySelector('[data-point="A9"]').kept || ''`) != "yes" {
+		t.Errorf("bob's board was drawn anew for a move, not patched")
+	}
+	// A patched board is the board drawn whole: a page opened now shows
+	// the same elements with the same attributes as the watcher's,
+	// patched move by move since E5.
+	dave := newTab(t, h, browser, "dave")
+	dave.open(h.link(id, "dave", true))
+	if got, want := eval[string](carol, boardShape), eval[string](dave, boardShape); got != want {
+		t.Errorf("the patched board differs from the board drawn whole:\n%s\nwant\n%s", got, want)
 	}
 	if side := eval[string](carol, `document.getElementById('side').textContent`); !strings.Contains(side, "1 captured") {
 		t.Errorf("carol's page does not count the capture: %q", side)
@@ -316,6 +331,12 @@ func TestBrowserGame(t *testing.T) {
 	slices.Sort(lat)
 	t.Logf("click → opponent's page updated (bbolt, one process): p50 %v, max %v over %d moves", lat[len(lat)/2], lat[len(lat)-1], len(lat))
 }
+
+// boardShape describes a page's board: each element of its SVG, its
+// attributes sorted (but the page's tabindex).
+const boardShape = `Array.from(document.querySelectorAll('#board svg, #board svg *'), (e) =>
+  e.tagName + '[' + Array.from(e.attributes).filter((a) => a.name !== 'tabindex').map((a) => a.name + '=' + a.value).sort().join(' ') + ']' +
+  (e.children.length ? '' : e.textContent)).join('\n')`
 
 // TestBrowserLayout: a 19x19 board fits a 1000x1000 window and a
 // 360-px-wide phone without scrolling the board; stones never take the

@@ -163,12 +163,98 @@ window.gobotBoard = function (opt) {
   }
   window.addEventListener("resize", () => { if (body.dataset.role === "player") buttons(); });
 
+  // drawBoard puts a state's board (svg.go's SVG) in place, changing
+  // only what changed: the groups of stones and marks that differ are
+  // parsed and replaced, and the points whose square changed (a stone
+  // put or taken) get their new attributes, so a move costs the browser
+  // a few elements, not the whole board parsed, styled and laid out
+  // again (issue 47: that was most of the page's time from a move's
+  // event to the opponent's board updated). The first state is parsed
+  // whole once, against the board the page came with (adopt); a board
+  // of another shape is put whole.
+  let drawn = "";
+  const svgNS = '<svg xmlns="http://www.w3.org/2000/svg">';
+  const scratch = document.createElement("template");
+  function parsed(markup) {
+    scratch.innerHTML = svgNS + markup + "</svg>";
+    return Array.from(scratch.content.firstChild.children);
+  }
+  // groups splits an SVG after its fixed part (the first group, of the
+  // stones) into its top-level groups, none of which holds another.
+  function groups(svg) {
+    const at = svg.indexOf('<g class="stones">');
+    if (at < 0) return null;
+    const out = { head: svg.slice(0, at), keys: [], parts: {} };
+    for (const m of svg.slice(at).matchAll(/<g class="([a-z]+)"[^>]*>[\s\S]*?<\/g>/g)) {
+      out.keys.push(m[1]);
+      out.parts[m[1]] = m[0];
+    }
+    return out;
+  }
+  function drawBoard(svg) {
+    if (svg === drawn) return;
+    const was = groups(drawn), now = groups(svg), el = board.firstElementChild;
+    let patched = false;
+    if (el && was && now && was.head === now.head && was.keys.join() === now.keys.join()) patched = patch(el, was, now);
+    else if (el && now && !drawn) patched = adopt(el, svg); // the board the server drew in the page
+    if (!patched) board.innerHTML = svg;
+    drawn = svg;
+  }
+  // sync gives the element from the attributes of to (but the page's own).
+  function sync(from, to) {
+    Array.from(from.attributes).forEach((a) => { if (a.name !== "tabindex" && a.name !== "data-ghosted" && !to.hasAttribute(a.name)) from.removeAttribute(a.name); });
+    Array.from(to.attributes).forEach((a) => { if (from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value); });
+  }
+  function unghost() { board.querySelectorAll("[data-ghosted]").forEach((p) => { delete p.dataset.ghosted; }); }
+  // patch changes el, drawn as was, into now; false if it cannot.
+  function patch(el, was, now) {
+    for (const k of now.keys) {
+      if (k !== "points" && was.parts[k] !== now.parts[k] && !el.querySelector(":scope > g." + k)) return false;
+    }
+    const pts = el.querySelector(":scope > g.points");
+    if (!pts || !was.parts.points || !now.parts.points) return false;
+    const oldRects = was.parts.points.split("<rect "), newRects = now.parts.points.split("<rect ");
+    if (oldRects.length !== newRects.length || pts.children.length !== newRects.length - 1) return false;
+    for (const k of now.keys) {
+      if (k === "points" || was.parts[k] === now.parts[k]) continue;
+      el.querySelector(":scope > g." + k).replaceWith(...parsed(now.parts[k]));
+      if (k === "stones") unghost(); // its ghosts went with it
+    }
+    for (let i = 1; i < newRects.length; i++) {
+      if (newRects[i] !== oldRects[i]) sync(pts.children[i - 1], parsed("<rect " + newRects[i].replace(/<\/g>[\s\S]*$/, ""))[0]);
+    }
+    return true;
+  }
+  // adopt changes el, the board as the page came, into svg, parsed whole
+  // once; false if it cannot.
+  function adopt(el, svg) {
+    scratch.innerHTML = svg;
+    const fresh = scratch.content.firstElementChild;
+    if (!fresh || fresh.children.length !== el.children.length || fresh.attributes.length !== el.attributes.length) return false;
+    if (Array.from(fresh.attributes).some((a) => el.getAttribute(a.name) !== a.value)) return false;
+    const kids = Array.from(fresh.children);
+    for (let i = 0; i < kids.length; i++) {
+      const a = el.children[i], b = kids[i];
+      if (a.tagName !== b.tagName || a.getAttribute("class") !== b.getAttribute("class")) return false;
+      if (b.getAttribute("class") === "points" && a.children.length !== b.children.length) return false;
+    }
+    kids.forEach((b, i) => {
+      const a = el.children[i];
+      if (b.getAttribute("class") === "points") Array.from(b.children).forEach((r, j) => sync(a.children[j], r));
+      else if (!a.isEqualNode(b)) {
+        a.replaceWith(b);
+        if (b.getAttribute("class") === "stones") unghost();
+      }
+    });
+    return true;
+  }
+
   function apply(st) {
     if (!st || st.v < version) return;
     const moved = st.v > version;
     version = st.v;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.point : "";
-    board.innerHTML = st.board;
+    drawBoard(st.board);
     side.innerHTML = st.side;
     drawAway();
     status.textContent = st.status;
