@@ -105,7 +105,7 @@ func TournamentRefused(err error) error {
 func TournamentMade(t *gobot.Tournament) string {
 	s := fmt.Sprintf("%s: %s", TournamentName(t), systemWords[t.System])
 	if t.Rounds > 0 && (t.System == tournament.McMahon || t.System == tournament.Swiss) {
-		s += fmt.Sprintf(" of %d rounds", t.Rounds)
+		s += fmt.Sprintf(" of %d %s", t.Rounds, plural(t.Rounds, "round"))
 	}
 	s += fmt.Sprintf(" on %dx%d, %s, clock %s", t.Size, t.Size, komiWords(t), protocol.FormatClock(t.Clock))
 	if t.Rated {
