@@ -268,11 +268,6 @@ func dueLadders(b *core, tx gobot.Tx, before time.Time, limit int) ([]dueItem, e
 	return items, err
 }
 
-// ladderDue takes every ladder the index lists.
-func ladderDue(b *core, item dueItem, now time.Time) (mine, due bool) {
-	return true, !now.Before(item.At)
-}
-
 // runLadder does a ladder's due work (flow.LadderDue): each challenge
 // whose deadline passed is answered, or forfeited by the player to move,
 // its game ended and announced in its room once.

@@ -101,10 +101,10 @@ func jobs() []*job {
 		{name: "review", on: byReviewDue, takes: reviewDue, run: runReview},
 		// A tournament's registration closing, its next round once the
 		// last game of a round ended (tournament.go).
-		{name: "tournament", on: byTournamentDue, takes: tournamentDue, run: runTournament},
+		{name: "tournament", on: byTournamentDue, takes: dueAt, run: runTournament},
 		// A ladder's challenge not answered by its deadline: forfeited
 		// (ladder.go).
-		{name: "ladder", on: byLadderDue, takes: ladderDue, run: runLadder},
+		{name: "ladder", on: byLadderDue, takes: dueAt, run: runLadder},
 	}
 }
 

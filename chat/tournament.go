@@ -554,8 +554,9 @@ func dueTournaments(b *core, tx gobot.Tx, before time.Time, limit int) ([]dueIte
 	return items, err
 }
 
-// tournamentDue takes every tournament the index lists.
-func tournamentDue(b *core, item dueItem, now time.Time) (mine, due bool) {
+// dueAt takes every item its index lists (a tournament, a ladder): it is
+// due once its time has come.
+func dueAt(b *core, item dueItem, now time.Time) (mine, due bool) {
 	return true, !now.Before(item.At)
 }
 
