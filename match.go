@@ -44,9 +44,15 @@ type Match struct {
 	Room    RoomID // home room (or the game's thread) where updates go
 	Thread  bool   // Room is a thread made for this game
 	Parent  RoomID // the room the thread hangs off
-	Black   UserID
-	White   UserID
-	Record  game.Record
+	// Mirror is the room of another platform that sees the game too: a
+	// game between players of two platforms of a joined community is
+	// posted in the challenger's room (Room) and in the community's room
+	// on the other player's platform, and each sees every move
+	// (docs/identity.md). Empty for a game of one platform.
+	Mirror RoomID
+	Black  UserID
+	White  UserID
+	Record game.Record
 	// MoveTimes holds when each move of Record.Moves was made.
 	MoveTimes []time.Time
 	Clock     TimeControl
@@ -251,8 +257,12 @@ func (s ChallengeStatus) String() string {
 // Challenge is an invitation to a game. To is empty for an open
 // challenge anyone in the room may take.
 type Challenge struct {
-	ID       ChallengeID
-	Room     RoomID
+	ID   ChallengeID
+	Room RoomID
+	// Mirror is the room of the challenged player's platform that sees
+	// the challenge and then its game (Match.Mirror); empty when both
+	// players are of one platform.
+	Mirror   RoomID
 	From     UserID
 	To       UserID
 	Config   game.Config
@@ -279,7 +289,12 @@ type Player struct {
 	ID     UserID
 	Name   string
 	Notify string // "mention" (default), "dm", "off"
-	Theme  string // board theme: "wood" (default), "dark"
+	// NotifyOn is where a linked player is told of their turn and
+	// reminded: "" where the game is played (the default), a platform
+	// ("discord", "matrix", "console": their account there), or "both"
+	// (every account they link). docs/identity.md.
+	NotifyOn string
+	Theme    string // board theme: "wood" (default), "dark"
 	// Confirm: when the web board asks a tap to be confirmed before it
 	// plays: "touch" (default: on a touch screen or a narrow window),
 	// "always", "never".
@@ -307,4 +322,19 @@ type Room struct {
 	// board image: "every" move, "off" (never), or "" (the default,
 	// "last"): the final position and each 20th move.
 	LiveImages string
+}
+
+// Rooms are the rooms that see the game: its room (or thread), then its
+// mirror on another platform, if any.
+func (m *Match) Rooms() []RoomID {
+	if m.Mirror == "" {
+		return []RoomID{m.Room}
+	}
+	return []RoomID{m.Room, m.Mirror}
+}
+
+// In reports whether room sees the game: its room, the room its thread
+// hangs off, or its mirror.
+func (m *Match) In(room RoomID) bool {
+	return room != "" && (m.Room == room || m.Thread && m.Parent == room || m.Mirror == room)
 }

@@ -209,3 +209,29 @@ func unlink(tx gobot.Tx, r *protocol.Request) (string, error) {
 	}
 	return say.Unlinked(), nil
 }
+
+// toldOn are the accounts through which u, the account seated in a game,
+// is told of their turn and reminded (settings notify_on=,
+// docs/identity.md): u itself where the game is played (the default),
+// their account on the platform they chose, or every account they link.
+// An account of a platform no adapter serves here is still named: the
+// notice waits in its claim for a process that serves it.
+func toldOn(tx gobot.Tx, u gobot.UserID) []gobot.UserID {
+	on := playerIn(tx, u).NotifyOn
+	if on == "" {
+		return []gobot.UserID{u}
+	}
+	accounts, err := gobot.AccountsOf(tx, u)
+	if err != nil || len(accounts) == 1 {
+		return []gobot.UserID{u}
+	}
+	if on == "both" {
+		return accounts
+	}
+	for _, a := range accounts {
+		if a.Platform() == on {
+			return []gobot.UserID{a}
+		}
+	}
+	return []gobot.UserID{u} // unlinked since: where the game is played
+}

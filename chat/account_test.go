@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,4 +173,74 @@ func TestLinkCodeRefusals(t *testing.T) {
 	refused(h.as("d:dan", "d:main", false, true, "account link"), "10 link codes in the last 24 hours")
 	h.clock.Advance(24 * time.Hour)
 	h.linkCode("d:dan")
+}
+
+// TestNotifyOn: a linked player is told of their turn on the platform
+// they chose (settings notify_on=), once: pinged in the game's room where
+// it is played (the default), in a DM to their other account instead, or
+// both; a platform they have no account on is refused.
+func TestNotifyOn(t *testing.T) {
+	h := newHarness(t)
+	d, m := &recordingNotifier{}, &recordingNotifier{}
+	h.bot.SetNotifier("d", d)
+	h.bot.SetNotifier("m", m)
+	const dAlice, mAlice, dBob = gobot.UserID("d:alice"), gobot.UserID("m:alice"), gobot.UserID("d:bob")
+	ok := func(u gobot.UserID, room gobot.RoomID, dm bool, line, want string) protocol.Reply {
+		t.Helper()
+		rep := h.as(u, room, dm, true, line)
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("%s: %q got %q (error %v), want %q", u, line, rep.Text, rep.Error, want)
+		}
+		return rep
+	}
+	ok(dAlice, "d:main", false, "challenge @d:bob white clock=1d", "")
+	ok(dBob, "d:main", false, "accept", "Game #1 begins")
+	if rep := h.as(dAlice, "d:main", false, true, "settings notify_on=m"); !rep.Error || !strings.Contains(rep.Text, "no m account linked") {
+		t.Fatalf("notify_on= a platform without an account: %+v", rep)
+	}
+	if rep := h.as(dAlice, "d:main", false, true, "settings notify_on=Über"); !rep.Error || !strings.Contains(rep.Text, "choose game") {
+		t.Fatalf("notify_on= no platform's name: %+v", rep)
+	}
+	code := h.linkCode(dAlice)
+	ok(mAlice, "m:dm", true, "account link "+code, "Linked")
+	ok(dAlice, "d:main", false, "settings", "notify_on=game")
+
+	dmsTo := func(n *recordingNotifier, u gobot.UserID) int {
+		c := 0
+		for _, msg := range n.all() {
+			if msg.To == u {
+				c++
+			}
+		}
+		return c
+	}
+	// Where the game is played (the default): pinged in the room.
+	rep := ok(dBob, "d:main", false, "play D4", "D4")
+	if !slices.Contains(rep.Mentions, dAlice) || dmsTo(m, mAlice) != 0 {
+		t.Fatalf("notify_on=game: mentions %v, DMs to m:alice %d", rep.Mentions, dmsTo(m, mAlice))
+	}
+	ok(dAlice, "d:main", false, "play E5", "E5")
+
+	// On the other platform: a DM there, and no ping in the room.
+	ok(mAlice, "m:dm", true, "settings notify_on=m", "notify_on=m")
+	rep = ok(dBob, "d:main", false, "play C3", "C3")
+	if slices.Contains(rep.Mentions, dAlice) || dmsTo(m, mAlice) != 1 || dmsTo(d, dAlice) != 0 {
+		t.Fatalf("notify_on=m: mentions %v, DMs to m:alice %d, to d:alice %d", rep.Mentions, dmsTo(m, mAlice), dmsTo(d, dAlice))
+	}
+	ok(dAlice, "d:main", false, "play G5", "G5")
+
+	// Both: the ping in the room and the DM on the other platform, each once.
+	ok(dAlice, "d:main", false, "settings notify_on=both", "notify_on=both")
+	rep = ok(dBob, "d:main", false, "play C7", "C7")
+	if !slices.Contains(rep.Mentions, dAlice) || dmsTo(m, mAlice) != 2 || dmsTo(d, dAlice) != 0 {
+		t.Fatalf("notify_on=both: mentions %v, DMs to m:alice %d, to d:alice %d", rep.Mentions, dmsTo(m, mAlice), dmsTo(d, dAlice))
+	}
+
+	// A reminder goes where the turn notice went: a DM on the other
+	// platform, once.
+	before := dmsTo(m, mAlice)
+	h.tick(23 * time.Hour) // the game's clock is 1 day a move; reminded 1h before
+	if dmsTo(m, mAlice) != before+1 || dmsTo(d, dAlice) != 0 {
+		t.Fatalf("reminder: DMs to m:alice %d (want %d), to d:alice %d", dmsTo(m, mAlice), before+1, dmsTo(d, dAlice))
+	}
 }

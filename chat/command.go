@@ -92,7 +92,7 @@ func commands() []Command {
 	return []Command{
 		{Name: "challenge", Aliases: []string{"invite", "new"}, Summary: "challenge a player to a game (no player: an open challenge)",
 			Help: "Options in any order: a size (9, 13, 19, 13x9), a ruleset, black/white/random (your colour), komi=6.5, handicap=2 or handicap=auto (the ratings' difference rounded to whole ranks: 1 rank is no stones and komi 0.5, 2 to 9 that many stones; a handicap stone is worth more on a smaller board: about 6 ranks on 9x9, 3 on 13x13), a clock: clock=3d (a move, correspondence), clock=fischer:3d+1d/7d, or a live one to the second — clock=byoyomi:10m+5x30s (main time, then 5 periods of 30 s), canadian:10m+25/5m (25 stones in 5 minutes), fischer:5m+10s/10m, absolute:20m, simple:30s (docs/live.md) —, rated or unrated. Unset options come from the room's settings. Even games and handicap=auto games on 9x9, 13x13 and 19x19 are rated unless you say unrated.",
-			Args: []protocol.Arg{{Name: "@player", Kind: protocol.ArgUser, Help: "who to play (empty: anyone in the room)"},
+			Args: []protocol.Arg{{Name: "@player", Kind: protocol.ArgUser, Help: "who to play (empty: anyone in the room)", Elsewhere: true},
 				{Name: "size", Kind: protocol.ArgSize, Help: "board size: 9, 13, 19 or WxH", Choices: []string{"9", "13", "19"}},
 				{Name: "rules", Kind: protocol.ArgRules, Help: "ruleset", Choices: game.PresetNames()},
 				{Name: "color", Kind: protocol.ArgColor, Help: "your colour", Choices: []string{"black", "white", "random"}},

@@ -70,8 +70,8 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	// live clocks and an open window's votes come from this one read.
 	v := board.Read(l.Loaded, func(u gobot.UserID) string { return u.Local() })
 	rep := protocol.Reply{Game: match.ID, Title: say.MoveTitle(match.ID, g.MoveNumber())}
-	if match.Thread || match.Room != r.Room {
-		rep.Room = match.Room
+	if (match.Thread || match.Room != r.Room) && (r.Room == "" || r.Room != match.Mirror) {
+		rep.Room = match.Room // a game's mirror sees its replies where they are asked (mirror.go)
 	}
 	news := say.GameNews{What: what, Note: l.note, Said: l.acceptSaid}
 	var next gobot.UserID
@@ -99,16 +99,24 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		rep.Draw = &protocol.Drawing{Game: g, ID: match.ID, Theme: playerIn(tx, r.By).Theme, Votes: v.Votes}
 		rep.Board = say.TextBoard(g)
 	}
-	if next != "" && what != "" {
+	if next != "" && what != "" && next != r.By {
+		// The player to move is pinged in the room (and with notify=dm
+		// told in a DM too), on the accounts they chose (toldOn:
+		// notify_on=); another account of theirs is told in a DM.
 		np := playerIn(tx, next)
-		if np.Notify != "off" && next != r.By {
-			rep.Mentions = []gobot.UserID{next}
-		}
-		if np.Notify == "dm" && next != r.By {
-			dm := rep
-			dm.Actions = nil
-			dm.Text = say.YourMove(match.ID, rep.Text)
-			fx.notify(protocol.Message{To: next, Room: match.Room, Reply: dm})
+		for _, to := range toldOn(tx, next) {
+			if np.Notify == "off" {
+				break
+			}
+			if to == next {
+				rep.Mentions = []gobot.UserID{next}
+			}
+			if to != next || np.Notify == "dm" {
+				dm := rep
+				dm.Actions = nil
+				dm.Text = say.YourMove(match.ID, rep.Text)
+				fx.notify(protocol.Message{To: to, Room: match.Room, Reply: dm})
+			}
 		}
 	}
 	if what == "" {

@@ -177,7 +177,8 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 // claimNotices stores what a command's change leaves for others in the
 // change's transaction, as a timed job's messages are (deliver.Claim):
 // the reply posted in the game's room for a request that asks it
-// (Request.Act: a web click), then the notices (a DM to the player
+// (Request.Act: a web click), its copy for a game's other room (a game
+// between platforms: mirror.go), then the notices (a DM to the player
 // to move). If this process dies before sending them, the claim expires
 // and a clock loop sends them, with the same keys, once. A private
 // notice (a personal link, a credential) is not stored: it is sent as it
@@ -185,7 +186,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error {
 	step := string(r.EventID)
 	var claimed, rest []protocol.Message
-	if rep := res.Reply; r.Act != nil && !rep.Error && !rep.Private && !rep.Duplicate {
+	if rep := res.Reply; !rep.Error && !rep.Private && !rep.Duplicate {
 		room := r.Room
 		if rep.Room != "" {
 			room = rep.Room
@@ -194,8 +195,22 @@ func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error 
 		if step != "" {
 			m.Key = step + "/announce"
 		}
-		claimed = append(claimed, m)
+		// A game's other room (a game between platforms) sees the reply
+		// too (mirror.go).
+		copies, err := mirrorCopies(tx, map[gobot.GameID]*gobot.Match{}, m)
+		if err != nil {
+			return err
+		}
+		if r.Act != nil {
+			claimed = append(claimed, m)
+		}
+		claimed = append(claimed, copies...)
 	}
+	notices, err := mirrored(tx, res.Notices)
+	if err != nil {
+		return err
+	}
+	res.Notices = notices
 	if step == "" {
 		// No event to name the step by: nothing to claim, the messages
 		// are sent after the commit as they are.

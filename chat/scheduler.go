@@ -91,10 +91,10 @@ func runDue(c *JobCall) (Done, error) {
 			Text: say.Remind(o.Late, match.ID, did.Left), Mentions: side.Pinged()}}
 		if len(msg.Reply.Mentions) == 0 { // vote.go: the room is reminded in the room, nobody pinged
 			msg.Reply.Text, msg.Reply.Mentions = say.RoomReminder(match, l.G, did.Left), nil
-		} else if playerIn(tx, o.Late).Notify == "dm" {
-			msg.To = o.Late
+			fx.notify(msg)
+			return done("reminder", o.Step, fx)
 		}
-		fx.notify(msg)
+		b.tell(&fx, tx, msg, o.Late, true)
 		return done("reminder", o.Step, fx)
 	case flow.PauseEnded: // pause.go
 		announce(say.PauseOver(match), func(rep *protocol.Reply) { rep.Mentions = match.Side(l.G.ToMove()).Pinged() })

@@ -51,7 +51,7 @@ func liveImagesSetting(room []string) (rest []string, value *string, err error) 
 	return rest, value, nil
 }
 
-var playerKeys = map[string]bool{"notify": true, "theme": true, "rank": true, "confirm": true}
+var playerKeys = map[string]bool{"notify": true, "notify_on": true, "theme": true, "rank": true, "confirm": true}
 
 var roomKeys = map[string]bool{"rules": true, "size": true, "komi": true, "clock": true, "threads": true, "engines": true, "widget": true, "live_images": true}
 
@@ -197,6 +197,10 @@ func (b *core) showSettings(tx gobot.Tx, r *protocol.Request) (protocol.Reply, e
 		return protocol.Reply{}, err
 	}
 	def := gobot.Room{Rules: b.cfg.Rules, Width: b.cfg.Width, Height: b.cfg.Height, Komi: b.cfg.Komi, Clock: b.cfg.Clock}
-	text := guide.Settings(p, rank, rm, def, board.LiveImagesShown(&rm), r.Platform.ShowsWidgets())
+	accounts, err := gobot.AccountsOf(tx, r.User.ID)
+	if err != nil {
+		return protocol.Reply{}, err
+	}
+	text := guide.Settings(p, rank, rm, def, board.LiveImagesShown(&rm), r.Platform.ShowsWidgets(), len(accounts) > 1)
 	return protocol.Reply{Title: "Settings", Text: text, Private: true}, nil
 }

@@ -83,15 +83,38 @@ func (b *core) passedNow(fx *Effects, tx gobot.Tx, l *loaded, t flow.TurnsPassed
 // DM when they asked for DMs).
 func (b *core) tellOpponent(fx *Effects, tx gobot.Tx, m *gobot.Match, u gobot.UserID, text string) {
 	opp := m.Side(m.ColorOf(u).Opponent()).ToMove()
-	msg := protocol.Message{Room: m.Room, Reply: protocol.Reply{Game: m.ID, Title: say.GameName(m.ID), Text: text}}
-	switch playerIn(tx, opp).Notify {
-	case "dm":
-		msg.To = opp
-	case "off":
-	default:
-		msg.Reply.Mentions = []gobot.UserID{opp}
+	msg := protocol.Message{Room: m.Room, Reply: protocol.Reply{Game: m.ID, Title: say.GameName(m.ID), Text: text, Mentions: []gobot.UserID{opp}}}
+	b.tell(fx, tx, msg, opp, false)
+}
+
+// tell posts msg, a game's message for player u, as u asked to be told
+// (notify=, notify_on=): in the game's room pinging u, in a DM (to each
+// account u is told on: toldOn), or in the room without a ping (off).
+// msg's mentions are those to ping in the room. A reminder (deadline)
+// pings even a player who turned notices off: their time runs out.
+func (b *core) tell(fx *Effects, tx gobot.Tx, msg protocol.Message, u gobot.UserID, deadline bool) {
+	p := playerIn(tx, u)
+	if p.Notify == "off" && deadline {
+		p.Notify = "mention"
 	}
-	fx.notify(msg)
+	if p.Notify == "off" {
+		msg.Reply.Mentions = nil
+		fx.notify(msg)
+		return
+	}
+	inRoom := false
+	for _, to := range toldOn(tx, u) {
+		if to == u && p.Notify != "dm" {
+			inRoom = true
+			continue
+		}
+		dm := msg
+		dm.To = to
+		fx.notify(dm)
+	}
+	if inRoom {
+		fx.notify(msg)
+	}
 }
 
 func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {

@@ -154,7 +154,7 @@ func playerIn(tx gobot.Tx, u gobot.UserID) gobot.Player {
 		if x, err := tx.Player(id); err == nil {
 			q = *x
 		}
-		p.Notify, p.Theme, p.Confirm = q.Notify, q.Theme, q.Confirm
+		p.Notify, p.NotifyOn, p.Theme, p.Confirm = q.Notify, q.NotifyOn, q.Theme, q.Confirm
 	}
 	return p
 }

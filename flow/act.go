@@ -328,7 +328,7 @@ func apply(out *Outcome, who Actor, a Action) (any, error) {
 	case Resign:
 		return resign(l, me, t)
 	case Abort:
-		if l.Match.Room != who.Room && !who.DM {
+		if l.Match.Room != who.Room && l.Match.Mirror != who.Room && !who.DM {
 			return nil, AbortElsewhere{l.Match.ID}
 		}
 		return abort(l, t)

@@ -61,7 +61,7 @@ func Begin(c *gobot.Challenge, o Opening) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: o.At, Updated: o.At,
+	match := &gobot.Match{ID: gobot.GameID(c.ID), Room: c.Room, Mirror: c.Mirror, Record: g.Record(), Clock: c.Clock, Challenge: c.ID, Created: o.At, Updated: o.At,
 		Engine: o.Engine, EngineLevel: o.Level}
 	black, white := c.From, o.By
 	if c.VoteWindow > 0 {

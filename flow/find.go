@@ -377,11 +377,11 @@ func fits(cmd string, match *gobot.Match, u gobot.UserID) bool {
 	return l.G.Phase() == game.Playing && match.Side(l.G.ToMove()).ToMove() == u
 }
 
-// gamesIn are those of games in room or its threads (dm: all of them).
+// gamesIn are those of games room sees (Match.In; dm: all of them).
 func gamesIn(games []*gobot.Match, room gobot.RoomID, dm bool) []*gobot.Match {
 	var in []*gobot.Match
 	for _, g := range games {
-		if dm || g.Room == room || (g.Thread && g.Parent == room) {
+		if dm || g.In(room) {
 			in = append(in, g)
 		}
 	}

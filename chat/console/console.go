@@ -26,7 +26,17 @@ const Platform = "console"
 // Descriptor is the terminal as a platform: replies are printed to
 // whoever sits at it, commands are typed bare, users are named by a
 // word.
-var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true}
+var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true, Typed: typedUser}
+
+// typedUser recognises a terminal user typed on another platform:
+// "console:@ann".
+func typedUser(word string) (gobot.UserID, bool) {
+	name, ok := strings.CutPrefix(strings.TrimRight(word, ",;"), Platform+":@")
+	if !ok || protocol.ValidName(name) != nil {
+		return "", false
+	}
+	return gobot.NewUserID(Platform, name), true
+}
 
 // Advancer is a clock that tests can move forward (`/wait 25h`).
 type Advancer interface {

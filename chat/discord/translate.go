@@ -77,7 +77,18 @@ func CommandLine(line string) string {
 // Descriptor is Discord as a platform: an interaction's response can be
 // shown to its caller alone anywhere (ephemeral), commands are slash
 // commands, users are snowflakes.
-var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true, CommandLine: CommandLine, User: validUser}
+var Descriptor = &protocol.Platform{Name: Platform, PrivateReplies: true, CommandLine: CommandLine, User: validUser, Typed: typedUser}
+
+// typedUser recognises a Discord user typed on another platform:
+// "discord:@carol", by the name the bot knows them by (chat looks it
+// up), or "discord:@1234", by their ID.
+func typedUser(word string) (gobot.UserID, bool) {
+	name, ok := strings.CutPrefix(strings.TrimRight(word, ",;"), Platform+":@")
+	if !ok || name == "" || strings.ContainsAny(name, ":@ ") {
+		return "", false
+	}
+	return gobot.NewUserID(Platform, name), true
+}
 
 // validUser checks a Discord user ID: a snowflake (digits, a 64-bit
 // number).
@@ -196,6 +207,12 @@ func subcommand(c chat.Command) *discordgo.ApplicationCommandOption {
 		} else {
 			optional = append(optional, o)
 		}
+		if a.Kind == protocol.ArgUser && a.Elsewhere {
+			// A user option picks only Discord users: a player of another
+			// platform of the server's community is typed (docs/identity.md).
+			optional = append(optional, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: elsewhereOption,
+				Description: "or a player on another platform of this server's community, like @bob:example.org", MaxLength: 300})
+		}
 	}
 	if c.Attachment != "" { // a file to attach (review's SGF): an attachment option
 		optional = append(optional, &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionAttachment, Name: attachmentOption, Description: clip(c.Attachment, 100)})
@@ -233,6 +250,10 @@ func option(a protocol.Arg) *discordgo.ApplicationCommandOption {
 
 // attachmentOption is the name of a command's attachment option.
 const attachmentOption = "file"
+
+// elsewhereOption is the string option beside a user option that may
+// name a player of another platform (protocol.Arg.Elsewhere).
+const elsewhereOption = "elsewhere"
 
 func orDefault(s, d string) string {
 	if s == "" {
@@ -324,6 +345,12 @@ func (a *Adapter) Request(in *discordgo.Interaction) protocol.Request {
 			}
 			if o.Type == discordgo.ApplicationCommandOptionAttachment {
 				continue // fetched by interaction (attachment.go)
+			}
+			if o.Name == elsewhereOption {
+				// A player of another platform, typed: read as the words
+				// of a typed command are.
+				r.Args = append(r.Args, strings.Fields(fmt.Sprint(o.Value))...)
+				continue
 			}
 			name := o.Name
 			var kind protocol.ArgKind

@@ -17,9 +17,12 @@ import (
 // or "") and their room's rm, where def holds the bot's defaults (rules,
 // size, komi, clock); liveImages is the room's live_images as shown,
 // and widgets says the room shows widgets (Matrix).
-func Settings(p gobot.Player, rank string, rm, def gobot.Room, liveImages string, widgets bool) string {
+func Settings(p gobot.Player, rank string, rm, def gobot.Room, liveImages string, widgets, linked bool) string {
 	if rank != "" {
 		rank = " rank=" + rank
+	}
+	if linked || p.NotifyOn != "" { // where a linked player is told (docs/identity.md)
+		rank = " notify_on=" + or(p.NotifyOn, "game") + rank
 	}
 	size := game.SizeString(def.Width, def.Height)
 	if rm.Width > 0 {
@@ -91,13 +94,18 @@ func RoomSettingsAdmins(room []string) error {
 // setting takes (other errors are returned as they are).
 func BadChoice(err error) error {
 	var e settings.ChoiceRefusal
+	var nl settings.NotLinkedOn
+	if errors.As(err, &nl) {
+		return say.Refusef("notify_on=%s: you have no %s account linked. Link one with %s first, or choose game (where each game is played) or both.", nl.Platform, nl.Platform, say.Cmd("account link"))
+	}
 	if !errors.As(err, &e) {
 		return err
 	}
 	choices := map[string]string{
-		"notify":  "choose mention, dm or off.",
-		"theme":   "choose wood or dark.",
-		"confirm": "choose touch (the web board asks to confirm a tap on a phone), always or never.",
+		"notify":    "choose mention, dm or off.",
+		"notify_on": "choose game (where each game is played: the default), discord, matrix, console, or both (every account you link).",
+		"theme":     "choose wood or dark.",
+		"confirm":   "choose touch (the web board asks to confirm a tap on a phone), always or never.",
 	}
 	return say.Refusef("%s=%s: %s", e.Key, protocol.ClipArg(e.Value), choices[e.Key])
 }

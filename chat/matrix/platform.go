@@ -3,6 +3,7 @@ package matrix
 import (
 	"strings"
 
+	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 )
 
@@ -13,8 +14,19 @@ func Descriptor(prefix string) *protocol.Platform {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
-	return &protocol.Platform{Name: Platform, Widgets: true, User: validUser,
+	return &protocol.Platform{Name: Platform, Widgets: true, User: validUser, Typed: typedUser,
 		CommandLine: func(line string) string { return prefix + " " + line }}
+}
+
+// typedUser recognises a Matrix user typed on another platform: their
+// Matrix ID, "@bob:example.org" (or "matrix:@bob:example.org"), the
+// punctuation after it dropped ("@bob:example.org,").
+func typedUser(word string) (gobot.UserID, bool) {
+	word = strings.TrimPrefix(strings.TrimRight(word, ",;"), Platform+":")
+	if !validMatrixUser(word) {
+		return "", false
+	}
+	return gobot.NewUserID(Platform, word), true
 }
 
 // validUser checks a Matrix user ID ("@bob:example.org").

@@ -36,4 +36,8 @@ type Arg struct {
 	// Synonyms are other words for a choice, not offered in menus:
 	// "refuse" → "no".
 	Synonyms map[string]string
+	// Elsewhere lets a user argument name a player of another platform
+	// that the room's community joins (Request.Elsewhere): a challenge
+	// between platforms (docs/identity.md).
+	Elsewhere bool
 }

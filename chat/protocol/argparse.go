@@ -212,6 +212,17 @@ func ParseArgs(c *Decl, r *Request) (*Args, error) {
 			return nil, c.UsageError("An option is not valid text (it has bytes that are not UTF-8).")
 		}
 	}
+	if c.takesElsewhere() {
+		// A player of another platform of the room's community, as typed
+		// there ("@bob:example.org" on Discord), is named by their
+		// qualified ID like any player.
+		words = slices.Clone(words)
+		for i, w := range words {
+			if u, ok := TypedUser(r.Elsewhere, r.User.ID.Platform(), w); ok {
+				words[i] = "@" + string(u)
+			}
+		}
+	}
 	for _, w := range words {
 		if w == "" {
 			continue
@@ -245,7 +256,11 @@ func ParseArgs(c *Decl, r *Request) (*Args, error) {
 		}
 		if arg.Kind == ArgUser {
 			// Adapters name users by their qualified ID.
-			if err := setUser(r, a, gobot.UserID(v)); err != nil {
+			set := setUser
+			if arg.Elsewhere {
+				set = setUserElsewhere
+			}
+			if err := set(r, a, gobot.UserID(v)); err != nil {
 				return nil, err
 			}
 			a.typed[arg.Name] = v
@@ -393,6 +408,12 @@ func wordKind(w string) ArgKind {
 }
 
 // takes reports whether c has an argument of kind k.
+// takesElsewhere reports whether c takes a player of another platform
+// (Arg.Elsewhere).
+func (c *Decl) takesElsewhere() bool {
+	return slices.ContainsFunc(c.Args, func(a Arg) bool { return a.Elsewhere })
+}
+
 func (c *Decl) takes(k ArgKind) bool {
 	for _, a := range c.Args {
 		if a.Kind == k {
@@ -548,6 +569,9 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 		}
 		a.Review = id
 	case ArgUser:
+		if arg.Elsewhere {
+			return setUserElsewhere(r, a, userArg(r, "@"+v))
+		}
 		return setUser(r, a, userArg(r, "@"+v))
 	case ArgTeams:
 		return addTeamWord(c, r, a, v)
@@ -615,6 +639,21 @@ func setArg(c *Decl, r *Request, a *Args, arg Arg, v, word string) error {
 // before it is stored or looked up.
 func setUser(r *Request, a *Args, u gobot.UserID) error {
 	if err := playerHere(r, u); err != nil {
+		return err
+	}
+	a.User = u
+	return nil
+}
+
+// setUserElsewhere is setUser for an argument that may name a player
+// of another platform of the room's community (Arg.Elsewhere): such a
+// player's ID is checked for its shape here, and by the bot against
+// their platform (its local part may be a name to look up).
+func setUserElsewhere(r *Request, a *Args, u gobot.UserID) error {
+	if u.Platform() == r.User.ID.Platform() || !slices.ContainsFunc(r.Elsewhere, func(p *Platform) bool { return p != nil && p.Name == u.Platform() }) {
+		return setUser(r, a, u) // not a platform the room's community reaches
+	}
+	if err := validUserShape(u); err != nil {
 		return err
 	}
 	a.User = u

@@ -19,10 +19,14 @@ type User struct {
 
 // Request is one command from a user.
 type Request struct {
-	User  User
-	Room  gobot.RoomID // where the command was typed (a DM room for DMs)
-	DM    bool         // a direct conversation with the bot
-	Admin bool         // the caller may change room settings and abort games
+	// Elsewhere are the other platforms whose players may be named here
+	// by an argument that takes them (Arg.Elsewhere): those the room's
+	// joined community reaches. The bot sets it (docs/identity.md).
+	Elsewhere []*Platform `json:"-"`
+	User      User
+	Room      gobot.RoomID // where the command was typed (a DM room for DMs)
+	DM        bool         // a direct conversation with the bot
+	Admin     bool         // the caller may change room settings and abort games
 	// EventID is the platform's ID for this event ("discord:interaction:…",
 	// "matrix:$event"). The same ID delivered twice is handled once;
 	// empty disables the check.

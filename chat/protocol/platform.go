@@ -26,6 +26,26 @@ type Platform struct {
 	// ("1234" of discord:1234) and refuses it in words (a Refusal); nil:
 	// a short word.
 	User func(local string) error
+	// Typed recognises a word naming one of the platform's users as
+	// typed on another platform ("@bob:example.org" on Discord is a
+	// Matrix user; "discord:@carol" on Matrix a Discord one) and returns
+	// the user's ID, whose local part may be a name the bot resolves
+	// (docs/identity.md); nil: none are named elsewhere.
+	Typed func(word string) (gobot.UserID, bool)
+}
+
+// TypedUser is the user word names on one of platforms other than the
+// caller's (from): a player of another platform (Platform.Typed).
+func TypedUser(platforms []*Platform, from, word string) (gobot.UserID, bool) {
+	for _, p := range platforms {
+		if p == nil || p.Name == from || p.Typed == nil {
+			continue
+		}
+		if u, ok := p.Typed(word); ok && u.Platform() == p.Name {
+			return u, true
+		}
+	}
+	return "", false
 }
 
 // ShowsWidgets reports whether p's rooms show widgets.

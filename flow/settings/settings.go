@@ -16,7 +16,15 @@ import (
 )
 
 // PlayerChoices are the values of a player's settings, but rank.
+// (notify_on= takes game, both, or the platform of an account of the
+// player's: notifyOn).
 var PlayerChoices = map[string][]string{"notify": {"mention", "dm", "off"}, "theme": {"wood", "dark"}, "confirm": {"touch", "always", "never"}}
+
+// NotLinkedOn refuses notify_on=Platform to a player with no account
+// there (docs/identity.md).
+type NotLinkedOn struct{ Platform string }
+
+func (e NotLinkedOn) Error() string { return "settings: no account linked on " + e.Platform }
 
 // ChoiceRefusal refuses Value of a player's setting Key: it is none of
 // its PlayerChoices.
@@ -43,6 +51,8 @@ func SetPlayer(tx gobot.Tx, user gobot.UserID, name string, settings []string, r
 		switch {
 		case k == "rank":
 			err = rank(v)
+		case k == "notify_on":
+			p.NotifyOn, err = notifyOn(tx, user, v)
 		case !slices.Contains(PlayerChoices[k], v):
 			err = ChoiceRefusal{k, v}
 		case k == "notify":
@@ -114,4 +124,26 @@ func RoomRules(tx gobot.Tx, room gobot.RoomID, def string) (string, error) {
 		return "", err
 	}
 	return rm.Rules, nil
+}
+
+// notifyOn is the stored notify_on=v of player user: "" for "game" (the
+// default), else v, which must name a platform of one of their accounts.
+func notifyOn(tx gobot.Tx, user gobot.UserID, v string) (string, error) {
+	switch v {
+	case "game":
+		return "", nil
+	case "both":
+		return v, nil
+	}
+	accounts, err := gobot.AccountsOf(tx, user)
+	if err != nil {
+		return "", err
+	}
+	if !slices.ContainsFunc(accounts, func(a gobot.UserID) bool { return a.Platform() == v }) {
+		if len(v) > 16 || strings.ContainsFunc(v, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) {
+			return "", ChoiceRefusal{"notify_on", v} // no platform's name
+		}
+		return "", NotLinkedOn{v}
+	}
+	return v, nil
 }

@@ -150,6 +150,7 @@ type gameRec struct {
 	Room        string         `json:"room"`
 	Thread      bool           `json:"thread,omitempty"`
 	Parent      string         `json:"parent,omitempty"`
+	Mirror      string         `json:"mirror,omitempty"`
 	Black       string         `json:"black"`
 	White       string         `json:"white"`
 	Width       int            `json:"width"`
@@ -329,6 +330,7 @@ type challengeRec struct {
 	V        int                 `json:"v"`
 	ID       uint64              `json:"id"`
 	Room     string              `json:"room"`
+	Mirror   string              `json:"mirror,omitempty"`
 	From     string              `json:"from"`
 	To       string              `json:"to,omitempty"`
 	Width    int                 `json:"width"`
@@ -352,13 +354,14 @@ type challengeRec struct {
 }
 
 type playerRec struct {
-	V       int       `json:"v"`
-	ID      string    `json:"id"`
-	Name    string    `json:"name"`
-	Notify  string    `json:"notify,omitempty"`
-	Theme   string    `json:"theme,omitempty"`
-	Confirm string    `json:"confirm,omitempty"`
-	Updated time.Time `json:"updated"`
+	V        int       `json:"v"`
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Notify   string    `json:"notify,omitempty"`
+	NotifyOn string    `json:"notify_on,omitempty"`
+	Theme    string    `json:"theme,omitempty"`
+	Confirm  string    `json:"confirm,omitempty"`
+	Updated  time.Time `json:"updated"`
 	// Vacation: absent for a player who never started a game or a
 	// vacation.
 	Vacation *vacationRec `json:"vacation,omitempty"`
@@ -519,7 +522,7 @@ func EncodeMatch(g *gobot.Match) ([]byte, error) {
 	if g.Left[game.Empty] != 0 {
 		e.add(fmt.Errorf("time left for no colour: %v", g.Left[game.Empty]))
 	}
-	rec := gameRec{V: Format, ID: uint64(g.ID), Version: g.Version, Room: string(g.Room), Thread: g.Thread, Parent: string(g.Parent),
+	rec := gameRec{V: Format, ID: uint64(g.ID), Version: g.Version, Room: string(g.Room), Thread: g.Thread, Parent: string(g.Parent), Mirror: string(g.Mirror),
 		Black: string(g.Black), White: string(g.White),
 		Width: r.Config.Width, Height: r.Config.Height, Handicap: r.Config.Handicap, Rules: encodeRules(&e, r.Config.Rules),
 		Setup: r.Setup, Resumes: r.Resumes, MoveTimes: g.MoveTimes, Clock: encodeClock(&e, g.Clock),
@@ -589,7 +592,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 		return nil, err
 	}
 	var e errs
-	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent),
+	g := &gobot.Match{ID: gobot.GameID(rec.ID), Version: rec.Version, Room: gobot.RoomID(rec.Room), Thread: rec.Thread, Parent: gobot.RoomID(rec.Parent), Mirror: gobot.RoomID(rec.Mirror),
 		Black: gobot.UserID(rec.Black), White: gobot.UserID(rec.White), MoveTimes: rec.MoveTimes, Clock: decodeClock(&e, rec.Clock),
 		Deadline: rec.Deadline, Due: gobot.DueKind(rec.Due), Reminded: rec.Reminded, TurnTime: time.Duration(rec.TurnTime), UndoBy: gobot.UserID(rec.UndoBy), Challenge: gobot.ChallengeID(rec.Challenge),
 		Created: rec.Created, Updated: rec.Updated, Finished: rec.Finished, Result: rec.Result, Rating: decodeGameRating(rec.Rating),
@@ -638,7 +641,7 @@ func DecodeMatch(raw []byte) (*gobot.Match, error) {
 
 func EncodeChallenge(c *gobot.Challenge) ([]byte, error) {
 	var e errs
-	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), From: string(c.From), To: string(c.To),
+	rec := challengeRec{V: Format, ID: uint64(c.ID), Room: string(c.Room), Mirror: string(c.Mirror), From: string(c.From), To: string(c.To),
 		Width: c.Config.Width, Height: c.Config.Height, Handicap: c.Config.Handicap, Rules: encodeRules(&e, c.Config.Rules),
 		Color: c.Color, Clock: encodeClock(&e, c.Clock), Created: c.Created, Status: wordOf(&e, statusWords, c.Status),
 		Game: uint64(c.Game), Message: c.Message, Answered: c.Answered, Rating: encodeChallengeRating(c.Rating), NoVacation: c.NoVacation,
@@ -659,7 +662,7 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 		return nil, err
 	}
 	var e errs
-	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
+	c := &gobot.Challenge{ID: gobot.ChallengeID(rec.ID), Room: gobot.RoomID(rec.Room), Mirror: gobot.RoomID(rec.Mirror), From: gobot.UserID(rec.From), To: gobot.UserID(rec.To),
 		Config: game.Config{Width: rec.Width, Height: rec.Height, Handicap: rec.Handicap, Rules: decodeRules(&e, rec.Rules)},
 		Color:  rec.Color, Clock: decodeClock(&e, rec.Clock), Created: rec.Created, Status: valueOf(&e, statusWords, rec.Status, "status"),
 		Game: gobot.GameID(rec.Game), Message: rec.Message, Answered: rec.Answered, Rating: decodeChallengeRating(rec.Rating), NoVacation: rec.NoVacation,
@@ -669,7 +672,7 @@ func DecodeChallenge(raw []byte) (*gobot.Challenge, error) {
 }
 
 func EncodePlayer(p *gobot.Player) ([]byte, error) {
-	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, Theme: p.Theme, Confirm: p.Confirm, Updated: p.Updated}
+	rec := playerRec{V: Format, ID: string(p.ID), Name: p.Name, Notify: p.Notify, NotifyOn: p.NotifyOn, Theme: p.Theme, Confirm: p.Confirm, Updated: p.Updated}
 	if v := p.Vacation; v != nil {
 		rec.Vacation = &vacationRec{FirstGame: v.FirstGame, Left: dur(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: string(v.Room)}
 	}
@@ -684,7 +687,7 @@ func DecodePlayer(raw []byte) (*gobot.Player, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, Theme: rec.Theme, Confirm: rec.Confirm, Updated: rec.Updated}
+	p := &gobot.Player{ID: gobot.UserID(rec.ID), Name: rec.Name, Notify: rec.Notify, NotifyOn: rec.NotifyOn, Theme: rec.Theme, Confirm: rec.Confirm, Updated: rec.Updated}
 	if v := rec.Vacation; v != nil {
 		p.Vacation = &gobot.Vacation{FirstGame: v.FirstGame, Left: time.Duration(v.Left), Weeks: v.Weeks, Start: v.Start, End: v.End, Reminded: v.Reminded, Room: gobot.RoomID(v.Room)}
 	}
