@@ -1,6 +1,7 @@
 package gobot
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gobotgo/gobot/rating"
@@ -32,6 +33,52 @@ type PlayerRating struct {
 	// MaxLastResults.
 	Last    []RatedResult `json:",omitempty"`
 	Updated time.Time
+	// Joins are the records joined into this one (two linked accounts'
+	// records, or a room's joined into a community), oldest first, at
+	// most MaxJoins: the player is told which was kept.
+	Joins []RatingJoin `json:",omitempty"`
+}
+
+// MaxJoins is how many joins a PlayerRating remembers.
+const MaxJoins = 5
+
+// RatingJoin is two records of one player joined into one at At: Kept
+// is the record kept, Dropped the other.
+type RatingJoin struct {
+	At      time.Time
+	Kept    RatingSource
+	Dropped RatingSource
+}
+
+// RatingSource is a rating record as it was when it was joined.
+type RatingSource struct {
+	Community CommunityID
+	User      UserID
+	Games     int
+	Rank      string // its rank label ("5k")
+}
+
+// Source is p as a RatingSource.
+func (p *PlayerRating) Source() RatingSource {
+	return RatingSource{Community: p.Community, User: p.User, Games: p.Games, Rank: p.Player().RankLabel()}
+}
+
+// JoinRatings joins a and b, two records of one player, into the one
+// kept (KeepRating), stored as community c's record of player u: the
+// join is remembered in it. The records are not changed; the result is
+// a new record.
+func JoinRatings(a, b *PlayerRating, c CommunityID, u UserID, at time.Time) *PlayerRating {
+	kept, dropped := a, b
+	if !KeepRating(a, b) {
+		kept, dropped = b, a
+	}
+	out := *kept
+	out.Community, out.User = c, u
+	out.Last = append([]RatedResult(nil), kept.Last...)
+	out.Joins = append(append(append([]RatingJoin(nil), a.Joins...), b.Joins...), RatingJoin{At: at, Kept: kept.Source(), Dropped: dropped.Source()})
+	slices.SortStableFunc(out.Joins, func(x, y RatingJoin) int { return x.At.Compare(y.At) })
+	out.Joins = out.Joins[max(0, len(out.Joins)-MaxJoins):]
+	return &out
 }
 
 // RatedResult is one rated game as a player saw it.

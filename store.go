@@ -124,6 +124,18 @@ type Tx interface {
 	// Ratings returns the rating records of community c ("" = every
 	// community), by community then user.
 	Ratings(c CommunityID) ([]*PlayerRating, error)
+	// UserRatings returns u's rating records in every community, by
+	// community.
+	UserRatings(u UserID) ([]*PlayerRating, error)
+	// DeleteRating drops u's rating record in community c (none is no
+	// error).
+	DeleteRating(c CommunityID, u UserID) error
+
+	// JoinedCommunities returns the joined communities recorded
+	// (docs/identity.md), by ID.
+	JoinedCommunities() ([]*JoinedCommunity, error)
+	// PutJoinedCommunity stores j under its ID, replacing the one there.
+	PutJoinedCommunity(j *JoinedCommunity) error
 
 	// LinkGeneration returns the generation of u's personal links to
 	// game g: 0 until PutLinkGeneration stores one. A link, and a

@@ -6,6 +6,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow/ratings"
 )
 
 // Linked accounts (docs/identity.md): `account link` gives a one-time
@@ -171,7 +172,18 @@ func redeemCode(tx gobot.Tx, r *protocol.Request, typed string) (string, error) 
 	if err := tx.PutLinkCode(c); err != nil {
 		return "", err
 	}
-	return say.Linked(me, append(accounts, me)), nil
+	// One rating per community: the player's, under their ID.
+	moved, err := ratings.JoinAccounts(tx, player, r.Time)
+	if err != nil {
+		return "", err
+	}
+	joined := 0
+	for _, m := range moved {
+		if m.Joined {
+			joined++
+		}
+	}
+	return say.Linked(me, append(accounts, me)) + say.RatingsJoined(joined), nil
 }
 
 // unlink takes r's caller out of their player: when it was the player's

@@ -51,6 +51,11 @@ type Config struct {
 	RateEngineGames bool
 	// Vacation: the vacation allowance (vacation.go).
 	Vacation flow.VacationConfig
+	// Communities are the joined communities (docs/identity.md): a
+	// request from one of their members is of the joined community
+	// (Respond maps it), so that its ratings, leaderboard, tournaments
+	// and ladders are the community's.
+	Communities gobot.Communities
 }
 
 // Bot is the platform-neutral bot: the router over a store, and the

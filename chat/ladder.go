@@ -42,7 +42,7 @@ func cmdLadder(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := flow.FindLadder(tx, r.Room, id)
+	l, err := flow.FindLadder(tx, b.where(r), id)
 	if err != nil {
 		return Result{}, say.LadderRefused(err, me)
 	}
@@ -227,7 +227,7 @@ func parseLadder(words []string) (*gobot.Ladder, error) {
 }
 
 func cmdLadders(call *Call) (Result, error) {
-	ls, err := call.Tx.RoomLadders(call.Req.Room, false)
+	ls, err := flow.RoomLadders(call.Tx, call.bot.where(call.Req))
 	if err != nil {
 		return Result{}, err
 	}

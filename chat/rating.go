@@ -1,12 +1,11 @@
 package chat
 
 import (
-	"errors"
-
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/ratings"
 	"github.com/gobotgo/gobot/game"
 )
@@ -21,6 +20,17 @@ func communityOf(r *protocol.Request) gobot.CommunityID {
 		return r.Community
 	}
 	return gobot.CommunityID(r.Room)
+}
+
+// where is where r comes from as tournaments and ladders are found:
+// in a joined community, every room it joins sees its tournaments and
+// ladders (docs/identity.md).
+func (b *core) where(r *protocol.Request) flow.Where {
+	w := flow.Where{Room: r.Room}
+	if j := b.cfg.Communities.Joined(r.Community); j != nil {
+		w.Community, w.Rooms = j.ID, j.RoomList()
+	}
+	return w
 }
 
 // rankLabel is u's rank in c for display ("5k?"); "" if unreadable.
@@ -61,12 +71,7 @@ func cmdRating(call *Call) (Result, error) {
 	if a.User != "" {
 		who = a.User
 	}
-	c := communityOf(r)
-	rec, err := tx.Rating(c, who)
-	found := err == nil
-	if errors.Is(err, gobot.ErrNotFound) {
-		rec, err = gobot.NewPlayerRating(c, who), nil
-	}
+	rec, found, err := ratings.FindRating(tx, communityOf(r), who)
 	if err != nil {
 		return Result{}, err
 	}

@@ -76,6 +76,10 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 			return b.errorReply(err), then
 		}
 	}
+	// Ratings, the leaderboard, tournaments and ladders are the joined
+	// community's, in every room it joins: the one place a request's
+	// community is mapped.
+	r.Community = b.cfg.Communities.Of(communityOf(&r))
 	if err := r.Platform.ValidateUser(r.User.ID); err != nil {
 		return b.errorReply(say.BadUser(err)), then
 	}

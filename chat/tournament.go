@@ -95,7 +95,7 @@ func cmdTournament(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	t, err := flow.FindTournament(tx, r.Room, id)
+	t, err := flow.FindTournament(tx, call.bot.where(r), id)
 	if err != nil {
 		return Result{}, say.TournamentRefused(err)
 	}
@@ -526,7 +526,7 @@ func (b *Bot) TournamentView(ctx context.Context, id gobot.TournamentID) (*gobot
 }
 
 func cmdTournaments(call *Call) (Result, error) {
-	ts, err := call.Tx.RoomTournaments(call.Req.Room, false)
+	ts, err := flow.RoomTournaments(call.Tx, call.bot.where(call.Req))
 	if err != nil {
 		return Result{}, err
 	}

@@ -56,31 +56,37 @@ func (e LadderRefusal) Error() string { return fmt.Sprintf("ladder refused (%d)"
 // Code names the refusal (Refusal).
 func (LadderRefusal) Code() string { return "ladder-refusal" }
 
-// FindLadder is ladder id of room r, or (id 0) the room's one open
-// ladder.
-func FindLadder(tx gobot.Tx, r gobot.RoomID, id gobot.LadderID) (*gobot.Ladder, error) {
-	if id != 0 {
-		l, err := tx.Ladder(id)
-		if errors.Is(err, gobot.ErrNotFound) || err == nil && l.Room != r {
-			return nil, LadderRefusal{Problem: NoSuchLadder}
-		}
-		return l, err
-	}
-	ls, err := tx.RoomLadders(r, true)
-	if err != nil {
+// FindLadder is ladder id if w sees it, or (id 0) the one open ladder
+// in w's rooms.
+func FindLadder(tx gobot.Tx, w Where, id gobot.LadderID) (*gobot.Ladder, error) {
+	l, choices, err := findEvent(w, uint64(id), func(id uint64) (*gobot.Ladder, error) { return tx.Ladder(gobot.LadderID(id)) },
+		tx.RoomLadders, func(l *gobot.Ladder) gobot.RoomID { return l.Room },
+		func(l *gobot.Ladder) gobot.CommunityID { return l.Community }, func(l *gobot.Ladder) uint64 { return uint64(l.ID) })
+	switch {
+	case errors.Is(err, gobot.ErrNotFound) && id != 0:
+		return nil, LadderRefusal{Problem: NoSuchLadder}
+	case errors.Is(err, gobot.ErrNotFound):
+		return nil, LadderRefusal{Problem: NoLadderHere}
+	case err != nil:
 		return nil, err
+	case choices != nil:
+		return nil, LadderRefusal{Problem: WhichLadder, Choices: choices}
 	}
-	switch len(ls) {
-	case 0: // none open: the room's latest, which is closed
-		all, err := tx.RoomLadders(r, false)
-		if err != nil || len(all) == 0 {
-			return nil, cmp.Or(err, error(LadderRefusal{Problem: NoLadderHere}))
+	return l, nil
+}
+
+// RoomLadders are the ladders of w's rooms, by ID.
+func RoomLadders(tx gobot.Tx, w Where) ([]*gobot.Ladder, error) {
+	var out []*gobot.Ladder
+	for _, r := range w.rooms() {
+		ls, err := tx.RoomLadders(r, false)
+		if err != nil {
+			return out, err
 		}
-		return all[len(all)-1], nil
-	case 1:
-		return ls[0], nil
+		out = append(out, ls...)
 	}
-	return nil, LadderRefusal{Problem: WhichLadder, Choices: ls}
+	slices.SortFunc(out, func(a, b *gobot.Ladder) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // NewLadder stores l, made at now.

@@ -71,32 +71,103 @@ func (e TournamentRefusal) Error() string {
 // Code names the refusal (Refusal).
 func (TournamentRefusal) Code() string { return "tournament-refusal" }
 
-// FindTournament is tournament id of room r, or (id 0) the room's one
-// tournament going on.
-func FindTournament(tx gobot.Tx, r gobot.RoomID, id gobot.TournamentID) (*gobot.Tournament, error) {
+// Where is where a tournament or ladder command comes from: its room
+// and, in a joined community (docs/identity.md), the community and the
+// rooms it joins, whose tournaments and ladders are open to all of them.
+type Where struct {
+	Room      gobot.RoomID
+	Community gobot.CommunityID // the joined community; "" when the room is in none
+	Rooms     []gobot.RoomID    // the joined community's rooms
+}
+
+// rooms are the rooms whose tournaments w sees, w.Room first.
+func (w Where) rooms() []gobot.RoomID {
+	out := []gobot.RoomID{w.Room}
+	for _, r := range w.Rooms {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// sees reports whether a tournament or ladder of room r rated in
+// community c is open to w.
+func (w Where) sees(r gobot.RoomID, c gobot.CommunityID) bool {
+	return slices.Contains(w.rooms(), r) || w.Community != "" && c == w.Community
+}
+
+// findEvent is FindTournament's and FindLadder's search: record id when
+// w sees it, else (id 0) the one active record in w's rooms, or the
+// latest when none is active.
+func findEvent[T any](w Where, id uint64, get func(uint64) (*T, error), list func(gobot.RoomID, bool) ([]*T, error),
+	room func(*T) gobot.RoomID, community func(*T) gobot.CommunityID, key func(*T) uint64) (one *T, choices []*T, err error) {
 	if id != 0 {
-		t, err := tx.Tournament(id)
-		if errors.Is(err, gobot.ErrNotFound) || err == nil && t.Room != r {
-			return nil, TournamentRefusal{Problem: NoSuchTournament}
+		v, err := get(id)
+		if errors.Is(err, gobot.ErrNotFound) || err == nil && !w.sees(room(v), community(v)) {
+			return nil, nil, gobot.ErrNotFound
 		}
-		return t, err
+		return v, nil, err
 	}
-	ts, err := tx.RoomTournaments(r, true)
-	if err != nil {
+	var active, all []*T
+	for _, r := range w.rooms() {
+		a, err := list(r, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		active = append(active, a...)
+	}
+	if len(active) == 0 { // none going on: the latest, which is over
+		for _, r := range w.rooms() {
+			a, err := list(r, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			all = append(all, a...)
+		}
+		if len(all) == 0 {
+			return nil, nil, gobot.ErrNotFound
+		}
+		return slices.MaxFunc(all, func(a, b *T) int { return cmp.Compare(key(a), key(b)) }), nil, nil
+	}
+	slices.SortFunc(active, func(a, b *T) int { return cmp.Compare(key(a), key(b)) })
+	if len(active) == 1 {
+		return active[0], nil, nil
+	}
+	return nil, active, nil
+}
+
+// FindTournament is tournament id if w sees it, or (id 0) the one
+// tournament going on in w's rooms.
+func FindTournament(tx gobot.Tx, w Where, id gobot.TournamentID) (*gobot.Tournament, error) {
+	t, choices, err := findEvent(w, uint64(id), func(id uint64) (*gobot.Tournament, error) { return tx.Tournament(gobot.TournamentID(id)) },
+		tx.RoomTournaments, func(t *gobot.Tournament) gobot.RoomID { return t.Room },
+		func(t *gobot.Tournament) gobot.CommunityID { return t.Community }, func(t *gobot.Tournament) uint64 { return uint64(t.ID) })
+	switch {
+	case errors.Is(err, gobot.ErrNotFound) && id != 0:
+		return nil, TournamentRefusal{Problem: NoSuchTournament}
+	case errors.Is(err, gobot.ErrNotFound):
+		return nil, TournamentRefusal{Problem: NoTournamentHere}
+	case err != nil:
 		return nil, err
+	case choices != nil:
+		return nil, TournamentRefusal{Problem: WhichTournament, Choices: choices}
 	}
-	if len(ts) == 0 { // none going on: the room's latest, which is over
-		all, err := tx.RoomTournaments(r, false)
-		if err != nil || len(all) == 0 {
-			return nil, cmp.Or(err, error(TournamentRefusal{Problem: NoTournamentHere}))
+	return t, nil
+}
+
+// RoomTournaments are the tournaments of w's rooms, by ID.
+func RoomTournaments(tx gobot.Tx, w Where) ([]*gobot.Tournament, error) {
+	var out []*gobot.Tournament
+	for _, r := range w.rooms() {
+		ts, err := tx.RoomTournaments(r, false)
+		if err != nil {
+			return out, err
 		}
-		return all[len(all)-1], nil
+		out = append(out, ts...)
 	}
-	switch len(ts) {
-	case 1:
-		return ts[0], nil
-	}
-	return nil, TournamentRefusal{Problem: WhichTournament, Choices: ts}
+	slices.SortFunc(out, func(a, b *gobot.Tournament) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // NewTournament stores t, registering from now.

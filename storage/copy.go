@@ -145,6 +145,15 @@ func (db *DB) Export(ctx context.Context, fn func(storecopy.Item) error) error {
 		if err := tx.eachLinkCode(func(c *gobot.LinkCode) error { return fn(storecopy.Item{LinkCode: c}) }); err != nil {
 			return err
 		}
+		js, err := tx.JoinedCommunities()
+		if err != nil {
+			return err // a copy without one would merge its members again
+		}
+		for _, j := range js {
+			if err := fn(storecopy.Item{Community: j}); err != nil {
+				return err
+			}
+		}
 		err = tx.b(bState).ForEach(func(k, v []byte) error {
 			ns, key, ok := bytes.Cut(k, []byte{0})
 			if !ok {
@@ -219,7 +228,7 @@ func (db *DB) Count(ctx context.Context) (storecopy.Tally, error) {
 			storecopy.Rooms: bRooms, storecopy.Ratings: bRatings, storecopy.Outbox: bOutbox,
 			storecopy.Claims: bClaims, storecopy.States: bState, storecopy.Events: bEvents, storecopy.Links: bLinks, storecopy.Reviews: bReviews,
 			storecopy.Tournaments: bTournaments, storecopy.Ladders: bLadders,
-			storecopy.Accounts: bAccounts, storecopy.LinkCodes: bLinkCodes,
+			storecopy.Accounts: bAccounts, storecopy.LinkCodes: bLinkCodes, storecopy.Communities: bJoined,
 		} {
 			if b := tx.tx.Bucket(b); b != nil {
 				n[k] = b.Stats().KeyN
@@ -272,6 +281,8 @@ func (db *DB) Import(ctx context.Context, items []storecopy.Item) error {
 				err = tx.PutAccountLink(it.Account)
 			case it.LinkCode != nil:
 				err = tx.PutLinkCode(it.LinkCode)
+			case it.Community != nil:
+				err = tx.PutJoinedCommunity(it.Community)
 			}
 			if err != nil {
 				return err

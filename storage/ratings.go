@@ -88,3 +88,73 @@ func (tx *Tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 	}
 	return out, nil
 }
+
+// UserRatings returns u's records in every community, by community.
+// Ratings are keyed by community first, so this scans the keys (not the
+// records) of every rating: it is asked when accounts are linked, a
+// rare act limited per user (LinkCodesPerDay).
+func (tx *Tx) UserRatings(u gobot.UserID) ([]*gobot.PlayerRating, error) {
+	b := tx.b(bRatings)
+	if b == nil {
+		return nil, nil
+	}
+	suffix := append([]byte{0}, u...)
+	var out []*gobot.PlayerRating
+	cur := b.Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		if !bytes.HasSuffix(k, suffix) || bytes.IndexByte(k, 0) != len(k)-len(suffix) {
+			continue
+		}
+		r, err := record.DecodeRatingOf(gobot.CommunityID(k[:len(k)-len(suffix)]), u, v)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// DeleteRating drops u's record in community c.
+func (tx *Tx) DeleteRating(c gobot.CommunityID, u gobot.UserID) error {
+	if b := tx.b(bRatings); b != nil {
+		return b.Delete(ratingKey(c, u))
+	}
+	return nil
+}
+
+// bJoined holds the joined communities recorded (gobot.JoinedCommunity):
+// ID → its record. Made by the first PutJoinedCommunity.
+var bJoined = []byte("joined_communities")
+
+// JoinedCommunities returns the joined communities recorded, by ID.
+func (tx *Tx) JoinedCommunities() ([]*gobot.JoinedCommunity, error) {
+	b := tx.b(bJoined)
+	if b == nil {
+		return nil, nil
+	}
+	var out []*gobot.JoinedCommunity
+	err := b.ForEach(func(k, v []byte) error {
+		j, err := record.DecodeJoinedCommunityOf(gobot.CommunityID(k), v)
+		if err == nil {
+			out = append(out, j)
+		}
+		return err
+	})
+	return out, err
+}
+
+// PutJoinedCommunity stores j under its ID.
+func (tx *Tx) PutJoinedCommunity(j *gobot.JoinedCommunity) error {
+	if j.ID == "" {
+		return errors.New("a joined community needs an ID")
+	}
+	raw, err := record.EncodeJoinedCommunity(j)
+	if err != nil {
+		return err
+	}
+	b, err := tx.tx.CreateBucketIfNotExists(bJoined)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(j.ID), raw)
+}

@@ -15,11 +15,12 @@ import (
 func RatingCard(who gobot.UserID, rec *gobot.PlayerRating, found bool) string {
 	p := rec.Player()
 	head := fmt.Sprintf("%s: %.0f ± %.0f (%s)", protocol.Mention(who), p.Rating, 2*p.RD, p.RankLabel())
+	joins := say.RatingJoins(rec.Joins)
 	if !found || rec.Games == 0 {
 		if rec.Stated {
-			return head + ", from a stated rank; no rated games here yet."
+			return strings.Join(append([]string{head + ", from a stated rank; no rated games here yet."}, joins...), "\n")
 		}
-		return head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", say.Cmd("settings rank=5k"))
+		return strings.Join(append([]string{head + fmt.Sprintf(": no rated games here yet. Before the first, %s states a starting rank.", say.Cmd("settings rank=5k"))}, joins...), "\n")
 	}
 	lines := []string{head,
 		fmt.Sprintf("%d rated game%s: %d win%s, %d loss%s.", rec.Games, say.Plural(rec.Games), rec.Wins, say.Plural(rec.Wins), rec.Losses, map[bool]string{true: "", false: "es"}[rec.Losses == 1])}
@@ -33,7 +34,7 @@ func RatingCard(who gobot.UserID, rec *gobot.PlayerRating, found bool) string {
 			lines = append(lines, fmt.Sprintf("  %s against %s in #%d (%s), %s", what, protocol.Mention(x.Opponent), x.Game, say.Signed(x.Change), x.At.UTC().Format("2006-01-02")))
 		}
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(append(lines, joins...), "\n")
 }
 
 // TopRows is how many players `top` lists.

@@ -193,3 +193,45 @@ func Signed(x float64) string {
 	}
 	return fmt.Sprintf("+%.1f", x)
 }
+
+// CommunityName is how a community is named to players: "Discord server
+// 1234", "Matrix room !abc:example.org", "the community go-club", "the
+// terminal".
+func CommunityName(c gobot.CommunityID) string {
+	s := string(c)
+	switch {
+	case s == "console":
+		return "the terminal"
+	case strings.HasPrefix(s, gobot.JoinedPrefix):
+		return "the community " + strings.TrimPrefix(s, gobot.JoinedPrefix)
+	case strings.HasPrefix(s, "discord:guild:"):
+		return "Discord server " + strings.TrimPrefix(s, "discord:guild:")
+	case strings.HasPrefix(s, "matrix:"):
+		return "Matrix room " + strings.TrimPrefix(s, "matrix:")
+	}
+	return s
+}
+
+// RatingJoins says which of a player's records were joined into this
+// one and which was kept (docs/identity.md): one line a join.
+func RatingJoins(js []gobot.RatingJoin) []string {
+	var out []string
+	source := func(s gobot.RatingSource) string {
+		return fmt.Sprintf("%s's in %s (%d rated game%s, %s)", protocol.Mention(s.User), CommunityName(s.Community), s.Games, Plural(s.Games), s.Rank)
+	}
+	for _, j := range js {
+		out = append(out, fmt.Sprintf("Records joined on %s: kept %s, set aside %s — the one with more rated games is kept.",
+			j.At.UTC().Format("2006-01-02"), source(j.Kept), source(j.Dropped)))
+	}
+	return out
+}
+
+// RatingsJoined adds to the answer to a link how many ratings records
+// were joined: where both accounts had one in a community, the one with
+// more rated games is kept.
+func RatingsJoined(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Your ratings are one per community now: where both accounts had one (%d), you keep the one with more rated games; %s shows which.", n, Cmd("rating"))
+}

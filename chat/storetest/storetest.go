@@ -68,6 +68,7 @@ func Run(t *testing.T, open func(t *testing.T) gobot.Store) {
 		{"LinkGenerations", testLinkGenerations}, // link.go
 		{"Accounts", testAccounts},               // account.go
 		{"LinkCodes", testLinkCodes},             // account.go
+		{"Communities", testCommunities},         // community.go
 		{"DamagedGames", testDamagedGames},
 		{"DamagedChallenges", testDamagedChallenges},
 		{"VoteGames", testVoteGames},         // vote.go

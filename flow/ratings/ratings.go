@@ -22,13 +22,31 @@ import (
 // RatedSize reports whether a board size is rated: 9x9, 13x13, 19x19.
 func RatedSize(w, h int) bool { return w == h && (w == 9 || w == 13 || w == 19) }
 
-// PlayerRating returns u's rating in c, a newcomer's when there is none.
+// PlayerRating returns the rating in c of the player account u is, a
+// newcomer's when there is none: the record is the player's (stored
+// under their ID, gobot.PlayerOf, whichever account asks), in the joined
+// community c is a member of (gobot.StoredCommunityOf: a game or
+// tournament that began before its room was joined is rated there).
 func PlayerRating(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, error) {
-	rec, err := tx.Rating(c, u)
-	if errors.Is(err, gobot.ErrNotFound) {
-		return gobot.NewPlayerRating(c, u), nil
-	}
+	rec, _, err := FindRating(tx, c, u)
 	return rec, err
+}
+
+// FindRating is PlayerRating, and whether the player has a record.
+func FindRating(tx gobot.Tx, c gobot.CommunityID, u gobot.UserID) (*gobot.PlayerRating, bool, error) {
+	c, err := gobot.StoredCommunityOf(tx, c)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := gobot.PlayerOf(tx, u)
+	if err != nil {
+		return nil, false, err
+	}
+	rec, err := tx.Rating(c, p)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return gobot.NewPlayerRating(c, p), false, nil
+	}
+	return rec, err == nil, err
 }
 
 // RatingTerms is what a challenge asks about ratings.
@@ -219,6 +237,9 @@ func Rate(tx gobot.Tx, match *gobot.Match, g *game.Game) (Rated, error) {
 	if err == nil {
 		var wr *gobot.PlayerRating
 		if wr, err = PlayerRating(tx, gr.Community, match.White); err == nil {
+			if br.User == wr.User {
+				return Rated{}, nil // two accounts of one player: a game against oneself
+			}
 			err = applyRated(tx, match, br, wr, rating.HandicapWorth(cfg.Rules, cfg.Width, cfg.Height, cfg.Handicap, cfg.Rules.Komi), score)
 			return Rated{Done: err == nil}, err
 		}

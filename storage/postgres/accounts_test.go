@@ -52,3 +52,42 @@ func TestAccountsMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A database at schema 9 upgrades to joined communities (migration
+// 010): its ratings stay and are found by player, and joined
+// communities can be stored.
+func TestCommunitiesMigrate(t *testing.T) {
+	dsn := freshDSN(t)
+	old, err := Open(ctx, dsn, Options{migrateTo: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Update(ctx, func(tx gobot.Tx) error { return tx.PutRating(gobot.NewPlayerRating("matrix:!a:x", "matrix:@ann:x")) }); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	s, err := Open(ctx, dsn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(ctx, func(tx gobot.Tx) error {
+		if rs, err := tx.UserRatings("matrix:@ann:x"); len(rs) != 1 || err != nil {
+			t.Errorf("the rating from before: %v, %v", rs, err)
+		}
+		return tx.PutJoinedCommunity(&gobot.JoinedCommunity{ID: "community:go", Name: "Go", Members: []gobot.CommunityID{"matrix:!a:x"}, Updated: storetest.T0})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.View(ctx, func(tx gobot.Tx) error {
+		if c, err := gobot.StoredCommunityOf(tx, "matrix:!a:x"); c != "community:go" || err != nil {
+			t.Errorf("after migrating: %q, %v", c, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

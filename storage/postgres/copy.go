@@ -187,6 +187,21 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 		if err != nil {
 			return err
 		}
+		err = rows(`SELECT id, record FROM joined_communities ORDER BY id COLLATE "C"`, func(r pgx.Rows) error {
+			var id string
+			var raw []byte
+			if err := r.Scan(&id, &raw); err != nil {
+				return err
+			}
+			j, err := record.DecodeJoinedCommunityOf(gobot.CommunityID(id), raw)
+			if err != nil {
+				return err // a copy without it would merge its members again
+			}
+			return fn(storecopy.Item{Community: j})
+		})
+		if err != nil {
+			return err
+		}
 		err = rows("SELECT ns, key, value FROM state ORDER BY ns, key", func(r pgx.Rows) error {
 			var st storecopy.State
 			if err := r.Scan(&st.NS, &st.Key, &st.Value); err != nil {
@@ -215,20 +230,20 @@ func (s *Store) Export(ctx context.Context, fn func(storecopy.Item) error) error
 
 // Count counts the records of each kind (storecopy.Source and Sink).
 func (s *Store) Count(ctx context.Context) (storecopy.Tally, error) {
-	var n [15]int64
+	var n [16]int64
 	err := s.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(ptx pgx.Tx) error {
 		return ptx.QueryRow(ctx, `SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM challenges),
 		(SELECT count(*) FROM players), (SELECT count(*) FROM rooms), (SELECT count(*) FROM ratings),
 		(SELECT count(*) FROM outbox), (SELECT count(*) FROM claims), (SELECT count(*) FROM state),
 		(SELECT count(*) FROM events), (SELECT count(*) FROM link_generations), (SELECT count(*) FROM reviews),
 		(SELECT count(*) FROM tournaments), (SELECT count(*) FROM ladders),
-		(SELECT count(*) FROM account_links), (SELECT count(*) FROM link_codes)`).
-			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10], &n[11], &n[12], &n[13], &n[14])
+		(SELECT count(*) FROM account_links), (SELECT count(*) FROM link_codes), (SELECT count(*) FROM joined_communities)`).
+			Scan(&n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10], &n[11], &n[12], &n[13], &n[14], &n[15])
 	})
 	var t storecopy.Tally
 	for i, k := range []storecopy.Kind{storecopy.Games, storecopy.Challenges, storecopy.Players, storecopy.Rooms,
 		storecopy.Ratings, storecopy.Outbox, storecopy.Claims, storecopy.States, storecopy.Events, storecopy.Links, storecopy.Reviews,
-		storecopy.Tournaments, storecopy.Ladders, storecopy.Accounts, storecopy.LinkCodes} {
+		storecopy.Tournaments, storecopy.Ladders, storecopy.Accounts, storecopy.LinkCodes, storecopy.Communities} {
 		t[k] = int(n[i])
 	}
 	return t, err
@@ -275,6 +290,8 @@ func (s *Store) Import(ctx context.Context, items []storecopy.Item) error {
 				err = t.PutAccountLink(it.Account)
 			case it.LinkCode != nil:
 				err = t.PutLinkCode(it.LinkCode)
+			case it.Community != nil:
+				err = t.PutJoinedCommunity(it.Community)
 			}
 			if err != nil {
 				return err

@@ -75,3 +75,65 @@ func (t *tx) Ratings(c gobot.CommunityID) ([]*gobot.PlayerRating, error) {
 	}
 	return out, nil
 }
+
+func (t *tx) UserRatings(u gobot.UserID) ([]*gobot.PlayerRating, error) {
+	rows, err := t.tx.Query(t.ctx, `SELECT community, record FROM ratings WHERE player = $1 ORDER BY community COLLATE "C"`, string(u))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*gobot.PlayerRating
+	for rows.Next() {
+		var cs string
+		var raw []byte
+		if err := rows.Scan(&cs, &raw); err != nil {
+			return nil, err
+		}
+		r, err := record.DecodeRatingOf(gobot.CommunityID(cs), u, raw)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) DeleteRating(c gobot.CommunityID, u gobot.UserID) error {
+	_, err := t.tx.Exec(t.ctx, "DELETE FROM ratings WHERE community = $1 AND player = $2", string(c), string(u))
+	return err
+}
+
+func (t *tx) JoinedCommunities() ([]*gobot.JoinedCommunity, error) {
+	rows, err := t.tx.Query(t.ctx, `SELECT id, record FROM joined_communities ORDER BY id COLLATE "C"`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*gobot.JoinedCommunity
+	for rows.Next() {
+		var id string
+		var raw []byte
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		j, err := record.DecodeJoinedCommunityOf(gobot.CommunityID(id), raw)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+func (t *tx) PutJoinedCommunity(j *gobot.JoinedCommunity) error {
+	if j.ID == "" {
+		return errors.New("a joined community needs an ID")
+	}
+	raw, err := record.EncodeJoinedCommunity(j)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO joined_communities (id, record) VALUES ($1, $2)
+		ON CONFLICT (id) DO UPDATE SET record = $2`, string(j.ID), raw)
+	return err
+}

@@ -55,6 +55,30 @@ type ratingRec struct {
 	Stated     bool             `json:"stated,omitempty"`
 	Last       []ratedResultRec `json:"last,omitempty"`
 	Updated    time.Time        `json:"updated"`
+	Joins      []ratingJoinRec  `json:"joins,omitempty"`
+}
+
+// ratingJoinRec is a gobot.RatingJoin (added with joined communities:
+// records without it have had no join).
+type ratingJoinRec struct {
+	At      time.Time       `json:"at"`
+	Kept    ratingSourceRec `json:"kept"`
+	Dropped ratingSourceRec `json:"dropped"`
+}
+
+type ratingSourceRec struct {
+	Community string `json:"community"`
+	User      string `json:"user"`
+	Games     int    `json:"games"`
+	Rank      string `json:"rank,omitempty"`
+}
+
+func encodeSource(s gobot.RatingSource) ratingSourceRec {
+	return ratingSourceRec{Community: string(s.Community), User: string(s.User), Games: s.Games, Rank: s.Rank}
+}
+
+func decodeSource(s ratingSourceRec) gobot.RatingSource {
+	return gobot.RatingSource{Community: gobot.CommunityID(s.Community), User: gobot.UserID(s.User), Games: s.Games, Rank: s.Rank}
 }
 
 func encodeGameRating(r *gobot.GameRating) *gameRatingRec {
@@ -94,6 +118,9 @@ func EncodeRating(r *gobot.PlayerRating) ([]byte, error) {
 	for _, l := range r.Last {
 		rec.Last = append(rec.Last, ratedResultRec{Game: uint64(l.Game), Opponent: string(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
 	}
+	for _, j := range r.Joins {
+		rec.Joins = append(rec.Joins, ratingJoinRec{At: j.At, Kept: encodeSource(j.Kept), Dropped: encodeSource(j.Dropped)})
+	}
 	return json.Marshal(rec)
 }
 
@@ -109,6 +136,9 @@ func DecodeRating(raw []byte) (*gobot.PlayerRating, error) {
 		Volatility: rec.Volatility, Games: rec.Games, Wins: rec.Wins, Losses: rec.Losses, Stated: rec.Stated, Updated: rec.Updated}
 	for _, l := range rec.Last {
 		r.Last = append(r.Last, gobot.RatedResult{Game: gobot.GameID(l.Game), Opponent: gobot.UserID(l.Opponent), Score: l.Score, Change: l.Change, At: l.At})
+	}
+	for _, j := range rec.Joins {
+		r.Joins = append(r.Joins, gobot.RatingJoin{At: j.At, Kept: decodeSource(j.Kept), Dropped: decodeSource(j.Dropped)})
 	}
 	if r.Player().Check() != nil {
 		return nil, fmt.Errorf("rating values out of range: %v", r.Player().Check())
@@ -128,4 +158,42 @@ func DecodeRatingOf(c gobot.CommunityID, u gobot.UserID, raw []byte) (*gobot.Pla
 		return nil, fmt.Errorf("rating of %s in %s: %w: it says it is %s in %s", u, c, gobot.ErrCorrupt, r.User, r.Community)
 	}
 	return r, nil
+}
+
+// joinedRec is a gobot.JoinedCommunity.
+type joinedRec struct {
+	V       int       `json:"v"`
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Members []string  `json:"members"`
+	Updated time.Time `json:"updated"`
+}
+
+// EncodeJoinedCommunity writes a joined community's record.
+func EncodeJoinedCommunity(j *gobot.JoinedCommunity) ([]byte, error) {
+	rec := joinedRec{V: Format, ID: string(j.ID), Name: j.Name, Members: []string{}, Updated: j.Updated}
+	for _, m := range j.Members {
+		rec.Members = append(rec.Members, string(m))
+	}
+	return json.Marshal(rec)
+}
+
+// DecodeJoinedCommunityOf reads the joined community stored under id;
+// one that does not read, or says it is another, is gobot.ErrCorrupt.
+func DecodeJoinedCommunityOf(id gobot.CommunityID, raw []byte) (*gobot.JoinedCommunity, error) {
+	if err := checkFormat(raw); err != nil {
+		return nil, fmt.Errorf("joined community %s: %w: %v", id, gobot.ErrCorrupt, err)
+	}
+	var rec joinedRec
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fmt.Errorf("joined community %s: %w: %v", id, gobot.ErrCorrupt, err)
+	}
+	if gobot.CommunityID(rec.ID) != id {
+		return nil, fmt.Errorf("joined community %s: %w: it says it is %s", id, gobot.ErrCorrupt, rec.ID)
+	}
+	j := &gobot.JoinedCommunity{ID: id, Name: rec.Name, Updated: rec.Updated}
+	for _, m := range rec.Members {
+		j.Members = append(j.Members, gobot.CommunityID(m))
+	}
+	return j, nil
 }

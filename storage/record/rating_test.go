@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -41,7 +42,21 @@ func TestRatingRecordFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines = append(lines, "game "+string(gb), "challenge "+string(cb), "rating "+string(rb))
+	// A record with joins (joined communities, linked accounts).
+	jr := *r
+	jr.Community, jr.Joins = "community:go-club", []gobot.RatingJoin{{At: at,
+		Kept:    gobot.RatingSource{Community: "discord:guild:5", User: "discord:1", Games: 4, Rank: "4k"},
+		Dropped: gobot.RatingSource{Community: "matrix:!a:example.org", User: "matrix:@a:example.org", Games: 1, Rank: "9k?"}}}
+	jb, err := EncodeRating(&jr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc := &gobot.JoinedCommunity{ID: "community:go-club", Name: "Go Club", Members: []gobot.CommunityID{"discord:guild:5", "matrix:!a:example.org"}, Updated: at}
+	cmb, err := EncodeJoinedCommunity(jc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = append(lines, "game "+string(gb), "challenge "+string(cb), "rating "+string(rb), "joined rating "+string(jb), "community "+string(cmb))
 	got := strings.Join(lines, "\n") + "\n"
 	golden := filepath.Join("testdata", "ratings.golden")
 	if *update {
@@ -64,6 +79,15 @@ func TestRatingRecordFormat(t *testing.T) {
 	}
 	if r2, err := DecodeRating(rb); err != nil || !reflect.DeepEqual(r2, r) {
 		t.Errorf("rating read back: %+v, %v", r2, err)
+	}
+	if r2, err := DecodeRating(jb); err != nil || !reflect.DeepEqual(r2, &jr) {
+		t.Errorf("rating with joins read back: %+v, %v", r2, err)
+	}
+	if j2, err := DecodeJoinedCommunityOf(jc.ID, cmb); err != nil || !reflect.DeepEqual(j2, jc) {
+		t.Errorf("joined community read back: %+v, %v", j2, err)
+	}
+	if _, err := DecodeJoinedCommunityOf("community:other", cmb); !errors.Is(err, gobot.ErrCorrupt) {
+		t.Errorf("a joined community under another ID: %v", err)
 	}
 	// A record with impossible values is damaged, not a rating.
 	bad := strings.Replace(string(rb), `"rd":180.25`, `"rd":-3`, 1)

@@ -2,7 +2,8 @@
 // another (bbolt to PostgreSQL and back): every kind of record the store
 // holds (Kinds: games, challenges, players, rooms, ratings, owed replies,
 // claimed messages, adapter state values, remembered event IDs, reviews,
-// tournaments, ladders, linked accounts, account link codes), keeping game, challenge, review, tournament and
+// tournaments, ladders, linked accounts, account link codes, joined
+// communities), keeping game, challenge, review, tournament and
 // ladder numbers so that references like "#7" still work, and checks the copy by
 // counting each kind on both sides.
 package storecopy
@@ -37,13 +38,14 @@ const (
 	Ladders
 	Accounts
 	LinkCodes
+	Communities
 	numKinds
 )
 
 // Kinds lists every kind of record a store holds. The copier counts and
 // checks each, and storecopy/copytest fills a store with each before
 // copying it, so a kind added here and not copied fails the test.
-var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews, Tournaments, Ladders, Accounts, LinkCodes}
+var Kinds = []Kind{Games, Challenges, Players, Rooms, Ratings, Links, Outbox, Claims, States, Events, Reviews, Tournaments, Ladders, Accounts, LinkCodes, Communities}
 
 // kindNames are a kind's words in a summary: one, many.
 var kindNames = [numKinds][2]string{
@@ -62,6 +64,7 @@ var kindNames = [numKinds][2]string{
 	Ladders:     {"ladder", "ladders"},
 	Accounts:    {"linked account", "linked accounts"},
 	LinkCodes:   {"account link code", "account link codes"},
+	Communities: {"joined community", "joined communities"},
 }
 
 func (k Kind) String() string {
@@ -88,6 +91,7 @@ type Item struct {
 	Ladder     *gobot.Ladder
 	Account    *gobot.AccountLink
 	LinkCode   *gobot.LinkCode
+	Community  *gobot.JoinedCommunity
 }
 
 // Kind returns the kind of the one part that is set; an error when none
@@ -109,6 +113,7 @@ func (it Item) Kind() (Kind, error) {
 		Ladders:     it.Ladder != nil,
 		Accounts:    it.Account != nil,
 		LinkCodes:   it.LinkCode != nil,
+		Communities: it.Community != nil,
 	}
 	k, n := Kind(-1), 0
 	for i, ok := range set {

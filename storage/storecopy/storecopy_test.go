@@ -30,7 +30,7 @@ func TestItemKinds(t *testing.T) {
 	}
 	var tl Tally
 	tl[Ratings], tl[Games] = 1, 3
-	if got, want := tl.String(), "3 games, 0 challenges, 0 players, 0 rooms, 1 rating, 0 web link generations, 0 replies not yet delivered, 0 notices being sent, 0 saved platform settings, 0 handled chat events, 0 reviews, 0 tournaments, 0 ladders, 0 linked accounts, 0 account link codes"; got != want {
+	if got, want := tl.String(), "3 games, 0 challenges, 0 players, 0 rooms, 1 rating, 0 web link generations, 0 replies not yet delivered, 0 notices being sent, 0 saved platform settings, 0 handled chat events, 0 reviews, 0 tournaments, 0 ladders, 0 linked accounts, 0 account link codes, 0 joined communities"; got != want {
 		t.Errorf("Tally.String() = %q, want %q", got, want)
 	}
 }

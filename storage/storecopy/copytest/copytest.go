@@ -41,12 +41,13 @@ var Writers = map[string]storecopy.Kind{
 	"PutState":     storecopy.States,
 	"MarkEvent":    storecopy.Events,
 
-	"PutLinkGeneration": storecopy.Links,
-	"PutReview":         storecopy.Reviews,
-	"PutTournament":     storecopy.Tournaments,
-	"PutLadder":         storecopy.Ladders,
-	"PutAccountLink":    storecopy.Accounts,
-	"PutLinkCode":       storecopy.LinkCodes,
+	"PutLinkGeneration":  storecopy.Links,
+	"PutReview":          storecopy.Reviews,
+	"PutTournament":      storecopy.Tournaments,
+	"PutLadder":          storecopy.Ladders,
+	"PutAccountLink":     storecopy.Accounts,
+	"PutLinkCode":        storecopy.LinkCodes,
+	"PutJoinedCommunity": storecopy.Communities,
 }
 
 // CheckWriters fails t for a method of gobot.Tx that stores a record of
@@ -180,6 +181,12 @@ var fill = map[storecopy.Kind]func(tx gobot.Tx) error{
 			return err
 		}
 		return tx.PutLinkCode(&gobot.LinkCode{Hash: gobot.HashLinkCode("B"), User: "t:bob", Issued: t0, Expires: t0.Add(time.Minute)})
+	},
+	storecopy.Communities: func(tx gobot.Tx) error {
+		if err := tx.PutJoinedCommunity(&gobot.JoinedCommunity{ID: "community:go", Name: "Go", Members: []gobot.CommunityID{"t:c1", "u:c2"}, Updated: t0}); err != nil {
+			return err
+		}
+		return tx.PutJoinedCommunity(&gobot.JoinedCommunity{ID: "community:baduk", Name: "Baduk", Updated: t0})
 	},
 	storecopy.Events: func(tx gobot.Tx) error {
 		if err := tx.MarkEvent("t:ev1", t0); err != nil {
@@ -334,6 +341,13 @@ func Run(t *testing.T, newSrc, newDst func(t *testing.T) Store) {
 					return err
 				}
 				*out = append(*out, *c)
+			}
+			js, err := tx.JoinedCommunities()
+			if err != nil {
+				return err
+			}
+			for _, j := range js {
+				*out = append(*out, *j)
 			}
 			// The indexes came along: a game finds its tournament and
 			// ladder, the lists find theirs.
