@@ -64,7 +64,6 @@ type Bot struct {
 	*core
 	store     gobot.Store
 	notifiers deliver.Notifiers // by platform ("discord")
-	platforms sync.Map          // registered descriptors by name (Register)
 	// wake tells the runner's loop (Run) that a command changed
 	// something: it looks again for the next work due on time.
 	wake chan struct{}
@@ -84,6 +83,7 @@ type core struct {
 	jobs       []*job       // the timed jobs (runner.go)
 	eng        *engineState // computer opponents (engine.go)
 	web        webLinks     // the web board's link minting (web.go)
+	platforms  sync.Map     // registered descriptors by name (Register)
 }
 
 type systemTime struct{}
@@ -164,7 +164,7 @@ func (b *Bot) Register(p *protocol.Platform, n Notifier) {
 
 // Platform is the descriptor of the platform named name: registered, or
 // among Config.Platforms; nil when unknown (a plain platform).
-func (b *Bot) Platform(name string) *protocol.Platform {
+func (b *core) Platform(name string) *protocol.Platform {
 	if p, ok := b.platforms.Load(name); ok {
 		return p.(*protocol.Platform)
 	}

@@ -175,6 +175,13 @@ func cmdChallenge(call *Call) (Result, error) {
 		eg, _ := call.Prepared.(*engineGame)
 		return b.engineChallenge(tx, r, a, eg)
 	}
+	opponent, mirror, err := b.across(tx, r, opponent) // a player of another platform (mirror.go)
+	if err != nil {
+		return Result{}, err
+	}
+	if mirror != "" && a.Vote > 0 {
+		return Result{}, say.VoteAcross()
+	}
 	if opponent == r.User.ID {
 		return Result{}, say.ChallengeSelf()
 	}
@@ -220,7 +227,7 @@ func cmdChallenge(call *Call) (Result, error) {
 			}
 		}
 	}
-	c := &gobot.Challenge{Room: r.Room, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated,
+	c := &gobot.Challenge{Room: r.Room, Mirror: mirror, From: r.User.ID, To: opponent, Config: cfg, Color: color, Clock: clock, Created: r.Time, Rating: rated,
 		NoVacation: a.Choice["vacation"] == "off", VoteWindow: a.Vote}
 	if err := flow.Propose(tx, c); err != nil {
 		return Result{}, err
@@ -230,7 +237,9 @@ func cmdChallenge(call *Call) (Result, error) {
 		rep.Text += "\n" + strings.TrimSpace(note)
 	}
 	rep.Text += say.ChallengeRatingNote(c) + say.VacationChoice(c, a.Choice["vacation"])
-	return Result{Reply: rep}, nil
+	var fx Effects
+	mirrorChallenge(&fx, c, rep)
+	return Result{Reply: rep, Effects: fx}, nil
 }
 
 // rememberUser stores a user's display name (flow.RememberName). A
@@ -283,29 +292,38 @@ func cmdAccept(call *Call) (Result, error) {
 		return Result{}, err
 	}
 	room, err := tx.Room(c.Room)
-	threads := err == nil && room.Threads
+	threads := err == nil && room.Threads && c.Mirror == "" // a game between platforms is posted in two rooms, without threads
 	return b.beginReply(tx, r, l, say.Begins(l.Match, l.G.Config(), say.VacationHeader(l.Match.NoVacation), say.VoteStartNote(l.Match)), threads)
 }
 
 // answerChallenge withdraws (mine) or declines the challenge r names.
-func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (protocol.Reply, error) {
+func (b *core) answerChallenge(tx gobot.Tx, r *protocol.Request, ref gobot.ChallengeID, mine bool, status gobot.ChallengeStatus) (Result, error) {
 	c, err := findChallenge(tx, r, ref, mine)
 	if err != nil {
-		return protocol.Reply{}, err
+		return Result{}, err
 	}
 	if err := flow.Answer(c, r.User.ID, status, r.Time); err != nil {
-		return protocol.Reply{}, say.AnswerRefusal(err, c, r.User.ID)
+		return Result{}, say.AnswerRefusal(err, c, r.User.ID)
 	}
 	if err := tx.PutChallenge(c); err != nil {
-		return protocol.Reply{}, err
+		return Result{}, err
 	}
+	rep := protocol.Reply{Text: say.Declined(c, r.User.ID), Mentions: []gobot.UserID{c.From}}
 	if mine {
 		// Whoever it was for is told (every named player of a team
 		// challenge).
 		to := c.Invited()
-		return protocol.Reply{Text: say.Withdrawn(c, to), Mentions: to}, nil
+		rep = protocol.Reply{Text: say.Withdrawn(c, to), Mentions: to}
 	}
-	return protocol.Reply{Text: say.Declined(c, r.User.ID), Mentions: []gobot.UserID{c.From}}, nil
+	var fx Effects
+	if c.Mirror != "" { // a challenge between platforms: the other room is told too (mirror.go)
+		other := c.Mirror
+		if r.Room == c.Mirror {
+			other = c.Room
+		}
+		fx.notify(protocol.Message{Room: other, Reply: rep})
+	}
+	return reply(rep, fx)
 }
 
 func cmdDecline(call *Call) (Result, error) {
@@ -313,10 +331,10 @@ func cmdDecline(call *Call) (Result, error) {
 		return res, err
 	}
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	return asResult(b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined))
+	return b.answerChallenge(tx, r, a.Challenge, false, gobot.Declined)
 }
 
 func cmdCancel(call *Call) (Result, error) {
 	tx, b, r, a := call.Tx, call.bot, call.Req, call.Args
-	return asResult(b.answerChallenge(tx, r, a.Challenge, true, gobot.Cancelled))
+	return b.answerChallenge(tx, r, a.Challenge, true, gobot.Cancelled)
 }

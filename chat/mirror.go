@@ -2,9 +2,13 @@ package chat
 
 import (
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 )
 
 // A game between players of two platforms (a joined community's:
@@ -67,4 +71,57 @@ func mirrorCopies(tx gobot.Tx, games map[gobot.GameID]*gobot.Match, m protocol.M
 		copies = append(copies, c)
 	}
 	return copies, nil
+}
+
+// elsewhere are the platforms, other than r's, that r's joined community
+// posts games in (gobot.Community.Rooms): their players may be
+// challenged from r's room (protocol.Request.Elsewhere).
+func (b *core) elsewhere(r *protocol.Request) []*protocol.Platform {
+	j := b.cfg.Communities.Joined(r.Community)
+	if j == nil {
+		return nil
+	}
+	var out []*protocol.Platform
+	for _, name := range slices.Sorted(maps.Keys(j.Rooms)) {
+		if p := b.Platform(name); p != nil && name != r.User.ID.Platform() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// across settles a challenge from r to opponent, a player of another
+// platform of r's joined community: their ID (a name typed,
+// "discord:@carol", is looked up: flow.Named) and the room of their
+// platform that sees the challenge and its game (Challenge.Mirror). A
+// player of r's platform is returned as is, with no mirror.
+func (b *core) across(tx gobot.Tx, r *protocol.Request, opponent gobot.UserID) (gobot.UserID, gobot.RoomID, error) {
+	if opponent == "" || opponent.Platform() == r.User.ID.Platform() {
+		return opponent, "", nil
+	}
+	j := b.cfg.Communities.Joined(r.Community)
+	if j == nil || j.Rooms[opponent.Platform()] == "" {
+		return "", "", say.NotJoined(opponent)
+	}
+	if p := b.Platform(opponent.Platform()); p == nil || p.ValidateUser(opponent) != nil {
+		u, err := flow.Named(tx, opponent.Platform(), opponent.Local())
+		if err != nil {
+			var unknown flow.UnknownName
+			if errors.As(err, &unknown) {
+				return "", "", say.UnknownName(unknown.Platform, unknown.Name)
+			}
+			return "", "", err
+		}
+		opponent = u
+	}
+	return opponent, j.Rooms[opponent.Platform()], nil
+}
+
+// mirrorChallenge posts challenge c in its mirror room too (a challenge
+// to a player of another platform), pinging them there.
+func mirrorChallenge(fx *Effects, c *gobot.Challenge, rep protocol.Reply) {
+	if c.Mirror == "" {
+		return
+	}
+	fx.notify(protocol.Message{Room: c.Mirror, Reply: rep})
 }

@@ -80,6 +80,7 @@ func (b *Bot) Respond(ctx context.Context, r protocol.Request) (reply protocol.R
 	// community's, in every room it joins: the one place a request's
 	// community is mapped.
 	r.Community = b.cfg.Communities.Of(communityOf(&r))
+	r.Elsewhere = b.elsewhere(&r) // mirror.go
 	if err := r.Platform.ValidateUser(r.User.ID); err != nil {
 		return b.errorReply(say.BadUser(err)), then
 	}

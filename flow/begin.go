@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -36,7 +37,43 @@ func RememberName(tx gobot.Tx, u gobot.UserID, name string, t time.Time) error {
 		return err
 	}
 	p.Name, p.Updated = name, t
-	return tx.PutPlayer(p)
+	if err := tx.PutPlayer(p); err != nil {
+		return err
+	}
+	return tx.PutState(namesNS, nameKey(u.Platform(), name), []byte(u))
+}
+
+// namesNS is the state namespace of the names players are known by, for
+// naming a player of another platform ("discord:@carol": Named).
+const namesNS = "names"
+
+func nameKey(platform, name string) string { return platform + ":" + strings.ToLower(name) }
+
+// UnknownName refuses a name that no player of Platform the bot knows
+// goes by (Named).
+type UnknownName struct{ Platform, Name string }
+
+func (e UnknownName) Error() string { return "flow: no player named " + e.Name + " on " + e.Platform }
+
+// Code names the refusal (Refusal).
+func (UnknownName) Code() string { return "unknown-name" }
+
+// Named is the player of platform known by name (their display name as
+// the bot last saw it, any case): the latest to take that name, if they
+// still go by it; else UnknownName.
+func Named(tx gobot.Tx, platform, name string) (gobot.UserID, error) {
+	v, err := tx.State(namesNS, nameKey(platform, name))
+	if errors.Is(err, gobot.ErrNotFound) {
+		return "", UnknownName{platform, name}
+	}
+	if err != nil {
+		return "", err
+	}
+	u := gobot.UserID(v)
+	if p, err := tx.Player(u); err != nil || !strings.EqualFold(p.Name, name) {
+		return "", UnknownName{platform, name} // renamed since
+	}
+	return u, nil
 }
 
 // Opening is how challenge c's game begins: By accepts it (a player, or

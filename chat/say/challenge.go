@@ -166,6 +166,23 @@ func ChallengeSelf() error {
 	return Refusef("You can't challenge yourself — name another player, or leave the player out for an open challenge anyone here can take.")
 }
 
+// NotJoined refuses a challenge to u, a player of a platform this room's
+// community does not post games in (docs/identity.md).
+func NotJoined(u gobot.UserID) error {
+	return Refusef("%s plays on %s, which this room's community does not join: challenge someone on this platform, or ask the operator to join the rooms (communities: in the config).", protocol.Echo(string(u)), u.Platform())
+}
+
+// UnknownName refuses a challenge to name, which no player of platform
+// the bot knows goes by.
+func UnknownName(platform, name string) error {
+	return Refusef("I know no one on %s called %s: they need to have played or challenged here first, or name them by their ID (%s:@ followed by the digits).", platform, protocol.Echo(name), platform)
+}
+
+// VoteAcross refuses a vote game with a player of another platform.
+func VoteAcross() error {
+	return Refusef("A room's vote game is played in one room: leave out vote= to challenge a player of another platform.")
+}
+
 // OpenChallengeInDM refuses an open challenge in a direct conversation.
 func OpenChallengeInDM() error {
 	return Refusef("Nobody else is in this direct conversation to take an open challenge: name your opponent, like %s, or open the challenge in a room.", Cmd("challenge @player"))

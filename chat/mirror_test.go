@@ -1,0 +1,164 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/chat/protocol"
+)
+
+// Stand-ins for the Discord and Matrix descriptors (chat cannot import
+// its adapters): users typed as each adapter recognises them.
+var (
+	crossDiscord = &protocol.Platform{Name: "discord", PrivateReplies: true, Typed: func(w string) (gobot.UserID, bool) {
+		name, ok := strings.CutPrefix(w, "discord:@")
+		return gobot.UserID("discord:" + name), ok && name != ""
+	}, User: func(local string) error {
+		if !protocol.AllDigits(local) {
+			return protocol.Refusef("%s is not a Discord user", local)
+		}
+		return nil
+	}}
+	crossMatrix = &protocol.Platform{Name: "matrix", Typed: func(w string) (gobot.UserID, bool) {
+		if !strings.HasPrefix(w, "@") || !strings.Contains(w, ":") {
+			return "", false
+		}
+		return gobot.UserID("matrix:" + w), true
+	}, User: func(local string) error {
+		if !strings.HasPrefix(local, "@") || !strings.Contains(local, ":") {
+			return protocol.Refusef("%s is not a Matrix user", local)
+		}
+		return nil
+	}}
+)
+
+// cross sends line as user u in room: a Discord channel of the club's
+// server, or a Matrix room.
+func (h *harness) cross(u gobot.UserID, name string, room gobot.RoomID, line string) protocol.Reply {
+	h.t.Helper()
+	h.seq++
+	f := strings.Fields(line)
+	r := protocol.Request{User: protocol.User{ID: u, Name: name}, Room: room,
+		EventID: gobot.EventID("test:cross" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Platform: crossMatrix}
+	if u.Platform() == "discord" {
+		r.Platform = crossDiscord
+		if room == clubChannel {
+			r.Community = clubGuild
+		}
+	}
+	return h.bot.Handle(context.Background(), r)
+}
+
+// TestGameAcrossPlatforms: in a joined community, a Discord player
+// challenges a Matrix player by their Matrix ID; the challenge, the game
+// and every move are posted in both rooms, each once; each plays from
+// their own room; a Discord player is named from Matrix by the name the
+// bot knows them by; a platform the room's community does not join, or a
+// name nobody goes by, is refused and changes nothing.
+func TestGameAcrossPlatforms(t *testing.T) {
+	h := newHarness(t)
+	h.bot.cfg.Communities = clubCommunities(t)
+	d, m := &recordingNotifier{}, &recordingNotifier{}
+	h.bot.Register(crossDiscord, d)
+	h.bot.Register(crossMatrix, m)
+	const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
+	ok := func(rep protocol.Reply, want string) protocol.Reply {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+		return rep
+	}
+	refused := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if !rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want the refusal %q", rep.Text, rep.Error, want)
+		}
+	}
+	in := func(n *recordingNotifier, room gobot.RoomID, want string) int {
+		c := 0
+		for _, msg := range n.all() {
+			if msg.Room == room && msg.To == "" && strings.Contains(msg.Reply.Text, want) {
+				c++
+			}
+		}
+		return c
+	}
+
+	// Refused: a room outside the community; a name nobody goes by.
+	before := h.dump()
+	refused(h.cross(ann, "ann", "discord:999", "challenge @bob:example.org"), "is not a player here")
+	refused(h.cross(bob, "bob", clubMatrix, "challenge discord:@nobody"), "I know no one on discord called")
+	if h.dump() != before {
+		t.Fatal("a refused challenge changed the store")
+	}
+
+	// The challenge from Discord is posted in the Matrix room too,
+	// pinging bob there.
+	ok(h.cross(ann, "ann", clubChannel, "challenge @bob:example.org black"), "challenges")
+	if c := in(m, clubMatrix, "challenge"); c != 1 {
+		t.Fatalf("the Matrix room saw the challenge %d times, want 1: %+v", c, m.all())
+	}
+	if msgs := m.all(); len(msgs[0].Reply.Mentions) != 1 || msgs[0].Reply.Mentions[0] != bob {
+		t.Fatalf("the Matrix room's copy pings %v", msgs[0].Reply.Mentions)
+	}
+	// Bob accepts in his room; the Discord channel sees the game begin.
+	ok(h.cross(bob, "bob", clubMatrix, "accept"), "begins")
+	if c := in(d, clubChannel, "begins"); c != 1 {
+		t.Fatalf("the Discord channel saw the game begin %d times", c)
+	}
+	match, _ := h.game(1)
+	if match.Room != clubChannel || match.Mirror != clubMatrix || match.Black != ann || match.White != bob || match.Rating == nil || match.Rating.Community != goClub {
+		t.Fatalf("game #1: room %s mirror %s black %s white %s rating %+v", match.Room, match.Mirror, match.Black, match.White, match.Rating)
+	}
+
+	// Each plays from their own room; the other room sees each move once.
+	moves := []struct {
+		u    gobot.UserID
+		room gobot.RoomID
+		pt   string
+	}{{ann, clubChannel, "E5"}, {bob, clubMatrix, "C3"}, {ann, clubChannel, "G7"}, {bob, clubMatrix, "D4"}}
+	for _, mv := range moves {
+		rep := ok(h.cross(mv.u, mv.u.Local(), mv.room, "play "+mv.pt), mv.pt)
+		if rep.Room != "" {
+			t.Fatalf("%s's move was answered in %s, not where it was played", mv.u, rep.Room)
+		}
+		other, otherRoom := m, clubMatrix
+		if mv.room == clubMatrix {
+			other, otherRoom = d, clubChannel
+		}
+		if c := in(other, otherRoom, "played "+mv.pt); c != 1 {
+			t.Fatalf("%s in the other room: seen %d times, want 1", mv.pt, c)
+		}
+	}
+	// The result, in both rooms.
+	ok(h.cross(bob, "bob", clubMatrix, "resign"), "resign")
+	if c := in(d, clubChannel, "resign"); c != 1 {
+		t.Fatalf("the Discord channel saw the resignation %d times", c)
+	}
+	if match, _ := h.game(1); match.Active() || match.Rating == nil || !match.Rating.Done {
+		t.Fatal("game #1 is not over and rated")
+	}
+
+	// From Matrix, a Discord player is named by the name the bot knows.
+	ok(h.cross(bob, "bob", clubMatrix, "challenge discord:@Ann"), "challenges")
+	var c *gobot.Challenge
+	err := h.db.View(context.Background(), func(tx gobot.Tx) (err error) {
+		c, err = tx.Challenge(2)
+		return err
+	})
+	if err != nil || c.To != ann || c.Mirror != clubChannel || c.Room != clubMatrix {
+		t.Fatalf("challenge #2: %+v %v", c, err)
+	}
+	if n := in(d, clubChannel, "challenge"); n != 1 {
+		t.Fatalf("the Discord channel saw bob's challenge %d times", n)
+	}
+	// Declined on Discord: the Matrix room hears it.
+	ok(h.cross(ann, "ann", clubChannel, "decline"), "declined")
+	if n := in(m, clubMatrix, "declined"); n != 1 {
+		t.Fatalf("the Matrix room heard the decline %d times", n)
+	}
+}
