@@ -91,6 +91,7 @@ type Joined struct {
 	Added     []gobot.CommunityID
 	Left      []gobot.CommunityID
 	Moved     []Moved
+	Damaged   error // the member's records that could not be read, left where they are
 }
 
 // JoinCommunities brings the store's joined communities to cs: each
@@ -135,8 +136,12 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				}
 			}
 			rs, err := tx.Ratings(m)
-			if err != nil {
-				return out, err // a damaged record would be left behind
+			if gobot.Damaged(err) != nil {
+				// A damaged record stays under the member (gobot check
+				// names it); the others move.
+				d.Damaged = errors.Join(d.Damaged, err)
+			} else if err != nil {
+				return out, err
 			}
 			for _, r := range rs {
 				p, err := gobot.PlayerOf(tx, r.User)
@@ -183,9 +188,11 @@ const (
 )
 
 // JoinLinkedPlayers moves, once, the records that accounts linked
-// before ratings were per player (gobot 46's first links) hold under
+// before ratings were per player (issue 46's first links) hold under
 // their own account into their player's: a scan of every rating,
-// recorded as done in the store's State. It returns the records moved.
+// recorded as done in the store's State. It returns the records moved;
+// a *gobot.DamagedError names the records it could not read, which stay
+// where they are (the others are moved, and the caller commits).
 func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 	if v, err := tx.State(stateNS, statePlayersKey); err == nil && string(v) == statePlayersValue {
 		return nil, nil
@@ -193,7 +200,8 @@ func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 		return nil, err
 	}
 	rs, err := tx.Ratings("")
-	if err != nil {
+	damaged := err
+	if gobot.Damaged(err) == nil && err != nil {
 		return nil, err
 	}
 	var out []Moved
@@ -211,5 +219,8 @@ func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 		}
 		out = append(out, m)
 	}
-	return out, tx.PutState(stateNS, statePlayersKey, []byte(statePlayersValue))
+	if err := tx.PutState(stateNS, statePlayersKey, []byte(statePlayersValue)); err != nil {
+		return out, err
+	}
+	return out, damaged // a damaged record stays where it is (gobot check names it)
 }
