@@ -2,6 +2,7 @@ package ratings
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -83,8 +84,9 @@ func JoinAccounts(tx gobot.Tx, p gobot.UserID, at time.Time) ([]Moved, error) {
 }
 
 // Joined is what JoinCommunities did to one joined community: the
-// members whose records it merged now (Added, with the records Moved)
-// and those it no longer joins (Left).
+// members whose records it merged now (Added), the records it Moved
+// (those of members merged before too, if any were left there) and the
+// members it no longer joins (Left).
 type Joined struct {
 	Community gobot.CommunityID
 	Name      string
@@ -97,10 +99,12 @@ type Joined struct {
 // JoinCommunities brings the store's joined communities to cs: each
 // member not yet merged has its records moved into its community's list
 // (each under its player's ID, two records of one player joined), and
-// the store records it, so that it is done once; a member left out of
-// cs is recorded as no longer joined (its records stay in the joined
-// list; its rooms start a list of their own). It returns what changed,
-// for the log. One transaction: the caller's.
+// the store records it, so that it is done once (a record found under a
+// member merged before, which gobot check reports, is moved too: a
+// look-up per member); a member left out of cs is recorded as no longer
+// joined (its records stay in the joined list; its rooms start a list
+// of their own). It returns what changed, for the log. One transaction:
+// the caller's.
 func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined, error) {
 	stored, err := tx.JoinedCommunities()
 	if err != nil {
@@ -121,12 +125,13 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 		}
 		j.Members = slices.DeleteFunc(j.Members, func(m gobot.CommunityID) bool { return slices.Contains(d.Left, m) })
 		for _, m := range c.Members {
-			if slices.Contains(j.Members, m) {
-				continue
-			}
+			added := !slices.Contains(j.Members, m)
 			// A member another joined community held (moved in the
 			// config): drop it there first.
 			for _, o := range stored {
+				if !added {
+					break
+				}
 				if o.ID != c.ID && slices.Contains(o.Members, m) {
 					o.Members = slices.DeleteFunc(o.Members, func(x gobot.CommunityID) bool { return x == m })
 					o.Updated = at
@@ -154,8 +159,10 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				}
 				d.Moved = append(d.Moved, mv)
 			}
-			d.Added = append(d.Added, m)
-			j.Members = append(j.Members, m)
+			if added {
+				d.Added = append(d.Added, m)
+				j.Members = append(j.Members, m)
+			}
 		}
 		if i < 0 || len(d.Added)+len(d.Left) > 0 || j.Name != c.Name {
 			j.Name, j.Updated = c.Name, at
@@ -163,7 +170,7 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				return out, err
 			}
 		}
-		if len(d.Added)+len(d.Left) > 0 {
+		if len(d.Added)+len(d.Left)+len(d.Moved) > 0 || d.Damaged != nil {
 			out = append(out, d)
 		}
 	}
@@ -223,4 +230,55 @@ func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 		return out, err
 	}
 	return out, damaged // a damaged record stays where it is (gobot check names it)
+}
+
+// Finding is something about ratings and links that gobot check
+// reports: not damage, but records where they should not be.
+type Finding string
+
+// Check finds rating records left under a joined community's member
+// after its merge, records under a linked account that is not its
+// player's ID, and links to a player that has no link of its own.
+func Check(tx gobot.Tx) ([]Finding, error) {
+	var out []Finding
+	js, err := tx.JoinedCommunities()
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range js {
+		for _, m := range j.Members {
+			rs, err := tx.Ratings(m)
+			if err != nil && gobot.Damaged(err) == nil {
+				return out, err
+			}
+			if len(rs) > 0 {
+				out = append(out, Finding(fmt.Sprintf("%d rating record%s left under %s, a member of %s (%q) since its merge: the next start moves them into the community's list",
+					len(rs), map[bool]string{true: "", false: "s"}[len(rs) == 1], m, j.ID, j.Name)))
+			}
+		}
+	}
+	rs, err := tx.Ratings("")
+	if err != nil && gobot.Damaged(err) == nil {
+		return out, err
+	}
+	checked := map[gobot.UserID]bool{}
+	for _, r := range rs {
+		l, err := tx.AccountLink(r.User)
+		if errors.Is(err, gobot.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if l.Player != r.User {
+			out = append(out, Finding(fmt.Sprintf("the rating of %s in %s is under a linked account, not its player's ID %s: it is not used (the player's record is)", r.User, r.Community, l.Player)))
+		}
+		if !checked[l.Player] {
+			checked[l.Player] = true
+			if pl, err := tx.AccountLink(l.Player); err != nil || pl.Player != l.Player {
+				out = append(out, Finding(fmt.Sprintf("%s is linked to player %s, which has no link of its own: unlink it and link again", r.User, l.Player)))
+			}
+		}
+	}
+	return out, nil
 }
