@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -159,7 +161,7 @@ func TestJoinCommunitiesOnStart(t *testing.T) {
 		r.Games, r.Wins, r.Updated = games, games, h.clock.Now()
 		return r
 	}
-	d2 := gobot.CommunityID("discord:guild:2")
+	d2, solo := gobot.CommunityID("discord:guild:2"), gobot.CommunityID("matrix:!solo:example.org")
 	err := h.db.Update(context.Background(), func(tx gobot.Tx) error {
 		if err := tx.PutAccountLink(&gobot.AccountLink{Account: "discord:ann", Player: "discord:ann", Linked: h.clock.Now()}); err != nil {
 			return err
@@ -168,7 +170,7 @@ func TestJoinCommunitiesOnStart(t *testing.T) {
 			return err
 		}
 		for _, r := range []*gobot.PlayerRating{rec(clubGuild, "discord:ann", 1), rec(gobot.CommunityID(clubMatrix), "matrix:ann", 5),
-			rec(clubGuild, "discord:bob", 2), rec(d2, "discord:dan", 7)} {
+			rec(clubGuild, "discord:bob", 2), rec(d2, "discord:dan", 7), rec(solo, "matrix:ann", 4)} {
 			if err := tx.PutRating(r); err != nil {
 				return err
 			}
@@ -190,9 +192,17 @@ func TestJoinCommunitiesOnStart(t *testing.T) {
 		}
 		return out
 	}
-	done := join(clubCommunities(t))
-	if len(done) != 1 || len(done[0].Added) != 2 || len(done[0].Moved) != 3 {
-		t.Fatalf("the first start: %+v", done)
+	// The first start merges, in one transaction, and logs it.
+	var logged bytes.Buffer
+	bot := New(Config{Rules: "japanese", Width: 9, Height: 9, Communities: clubCommunities(t)}, h.db, pngRenderer{}, h.clock, slog.New(slog.NewTextHandler(&logged, nil)))
+	if err := bot.JoinCommunities(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"community joined: ratings merged", "community=community:go-club", `name="Go Club"`, "members=\"[discord:guild:1 matrix:!go:example.org]\"", "records=3",
+		"the one with more games kept\"=1", "linked accounts' ratings joined into their players'"} {
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("the log lacks %s:\n%s", want, logged.String())
+		}
 	}
 	if again := join(clubCommunities(t)); len(again) != 0 {
 		t.Fatalf("the second start merged again: %+v", again)
@@ -208,6 +218,11 @@ func TestJoinCommunitiesOnStart(t *testing.T) {
 	}
 	if r := ratingOf(goClub, "discord:ann"); r == nil || r.Games != 5 || len(r.Joins) != 1 || r.Joins[0].Dropped.Games != 1 {
 		t.Errorf("Ann's record in the club: %+v", r)
+	}
+	// A linked account's record in a room of no joined community is
+	// moved to its player's ID, once.
+	if r := ratingOf(solo, "discord:ann"); r == nil || r.Games != 4 || ratingOf(solo, "matrix:ann") != nil {
+		t.Errorf("Ann's record in the room of her own: %+v", r)
 	}
 	if r := ratingOf(goClub, "discord:bob"); r == nil || r.Games != 2 {
 		t.Errorf("Bob's record in the club: %+v", r)

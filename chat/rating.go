@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"context"
+	"fmt"
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/guide"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -94,4 +96,55 @@ func cmdTop(call *Call) (Result, error) {
 		return Result{Reply: protocol.Reply{Text: guide.NoLeaderboard()}}, nil
 	}
 	return Result{Reply: protocol.Reply{Title: "Leaderboard", Text: guide.Leaderboard(namer(tx), rs)}}, nil
+}
+
+// JoinCommunities brings the store to the joined communities of the
+// config (docs/identity.md), in one transaction, before the bot serves:
+// the ratings of members joined since the last start move into their
+// community's list (ratings.JoinCommunities), and records that linked
+// accounts held apart move into their player's, once
+// (ratings.JoinLinkedPlayers). What moved is logged.
+func (b *Bot) JoinCommunities(ctx context.Context) error {
+	var joined []ratings.Joined
+	var players []ratings.Moved
+	var damaged error
+	err := b.store.Update(ctx, func(tx gobot.Tx) error {
+		var err error
+		if joined, err = ratings.JoinCommunities(tx, b.cfg.Communities, b.timeSource.Now()); err != nil {
+			return err
+		}
+		players, err = ratings.JoinLinkedPlayers(tx, b.timeSource.Now())
+		if damaged = nil; gobot.Damaged(err) != nil {
+			damaged, err = err, nil
+		}
+		return err
+	})
+	if damaged != nil {
+		b.log.Error("linked accounts' ratings: damaged records left where they are (gobot check names them)", "err", damaged)
+	}
+	if err != nil {
+		return fmt.Errorf("joining communities' ratings: %w", err)
+	}
+	for _, j := range joined {
+		kept := 0
+		for _, m := range j.Moved {
+			if m.Joined {
+				kept++
+			}
+		}
+		if len(j.Added) > 0 {
+			b.log.Info("community joined: ratings merged", "community", j.Community, "name", j.Name, "members", j.Added,
+				"records", len(j.Moved), "players with two records, the one with more games kept", kept)
+		}
+		if j.Damaged != nil {
+			b.log.Error("community joined: damaged ratings left under their member (gobot check names them)", "community", j.Community, "err", j.Damaged)
+		}
+		if len(j.Left) > 0 {
+			b.log.Warn("community no longer joins members: their ratings stay in the community's list, their rooms start their own", "community", j.Community, "members", j.Left)
+		}
+	}
+	if len(players) > 0 {
+		b.log.Info("linked accounts' ratings joined into their players'", "records", len(players))
+	}
+	return nil
 }

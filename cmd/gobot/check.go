@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gobotgo/gobot"
+	"github.com/gobotgo/gobot/flow/ratings"
 	"github.com/gobotgo/gobot/storage"
 )
 
@@ -57,7 +59,41 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: healthy.\n  %d bytes, %d pages of %d bytes (%d free), last transaction %d.\n"+
 		"  Read every page of the tree (%d); bbolt's consistency check and gobot's index check passed.\n",
 		path, rep.Size, rep.Pages, rep.PageSize, rep.Free, rep.Txid, rep.Read)
+	checkRatings(path, stdout)
 	return nil
+}
+
+// checkRatings reports rating records and links out of place (not
+// damage: ratings.Check), and the joined communities recorded.
+func checkRatings(path string, stdout io.Writer) {
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		fmt.Fprintf(stdout, "  Ratings and links not checked: %v\n", err)
+		return
+	}
+	defer db.Close()
+	var findings []ratings.Finding
+	var joined []*gobot.JoinedCommunity
+	err = db.View(context.Background(), func(tx gobot.Tx) error {
+		var err error
+		if joined, err = tx.JoinedCommunities(); err != nil {
+			return err
+		}
+		findings, err = ratings.Check(tx)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stdout, "  Ratings and links not checked: %v\n", err)
+		return
+	}
+	for _, j := range joined {
+		if len(j.Members) > 0 {
+			fmt.Fprintf(stdout, "  Joined community %s (%q): %d member%s merged, the last change %s.\n", j.ID, j.Name, len(j.Members), map[bool]string{true: "", false: "s"}[len(j.Members) == 1], j.Updated.Format("2006-01-02 15:04"))
+		}
+	}
+	for _, f := range findings {
+		fmt.Fprintf(stdout, "  Note: %s.\n", f)
+	}
 }
 
 // damagedHelp says what to do about a damaged database, for errors that

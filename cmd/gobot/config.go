@@ -40,6 +40,9 @@ type Config struct {
 	Web      WebConfig       `yaml:"web"` // web.go
 	// Vacation: the vacation allowance (vacation.go).
 	Vacation VacationConfig `yaml:"vacation"`
+	// Communities join Discord servers and Matrix rooms into one
+	// community each (communities.go, docs/identity.md).
+	Communities []CommunityConfig `yaml:"communities"`
 }
 
 // LogConfig chooses the log format and level.
@@ -191,6 +194,9 @@ func (c *Config) check() error {
 	if err := c.Vacation.check(); err != nil {
 		return err
 	}
+	if _, err := c.communities(); err != nil {
+		return err
+	}
 	if c.Defaults.Rules != "" {
 		r, err := game.ParseRules(c.Defaults.Rules)
 		if err == nil {
@@ -285,6 +291,7 @@ func (c *Config) chatConfig() chat.Config {
 		cc.ClaimTTL, _ = time.ParseDuration(c.Clock.ClaimTTL)
 	}
 	cc.Vacation = c.Vacation.chatConfig()
+	cc.Communities, _ = c.communities() // checked by check
 	cc.Platforms = c.platforms()
 	return cc
 }

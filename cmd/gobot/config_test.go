@@ -123,7 +123,7 @@ func TestConfigMistakesInPlainWords(t *testing.T) {
 		{"defaults:\n  komi: lots\n", `gobot.yaml:2: defaults.komi: write a number like 6.5, not "lots"`},
 		{"defaults:\n  size: [19]\n", "gobot.yaml:2: defaults.size: write a size like 19 or 13x9, not a list"},
 		{"log:\n  level: info\n  level: debug\n", "gobot.yaml:3: log.level: given twice (first on line 2); keep one"},
-		{"token: abc\n", "gobot.yaml:1: token: unknown key; the keys here are clock, console, database, defaults, discord, engines, log, matrix, ratings, scoring, storage"},
+		{"token: abc\n", "gobot.yaml:1: token: unknown key; the keys here are clock, communities, console, database, defaults, discord, engines, log, matrix, ratings, scoring, storage"},
 		{"hello\n", `gobot.yaml:1: write a section of key: value lines, not "hello"`},
 		{"discord:\n enabled: true\n  token: x\n", "gobot.yaml:3: not valid YAML: mapping values are not allowed in this context"},
 		{"base: &b\n  format: json\nlog:\n  <<: *b\n", "gobot.yaml:1: base: unknown key"},
@@ -266,6 +266,50 @@ func TestTakeoverSetsLeases(t *testing.T) {
 		ttl, round := sc.leaseTTL(), sc.shardRound()
 		if ttl <= 0 || round <= 0 || round > 5*time.Second || ttl+ttl/3 > want || ttl+round > want {
 			t.Errorf("%q: lease TTL %v, shard round %v: takeover beyond %v", yaml, ttl, round, want)
+		}
+	}
+}
+
+// The communities section makes the bot's joined communities; each
+// mistake in it is named by its key, its line and the fix.
+func TestCommunitiesConfig(t *testing.T) {
+	const good = `communities:
+  - name: Go Club
+    discord: [{guild: "1234", channel: "5678"}, {guild: "4321"}]
+    matrix: ["!abc:example.org", "!def:example.org"]
+  - name: Baduk
+    matrix: ["!xyz:example.org"]
+`
+	cfg, err := parseConfig([]byte(good), "gobot.yaml", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := cfg.chatConfig().Communities
+	j := cs.Joined("discord:guild:4321")
+	if j == nil || j.ID != "community:go-club" || j.Rooms["discord"] != "discord:5678" || j.Rooms["matrix"] != "matrix:!abc:example.org" || len(j.Members) != 4 {
+		t.Fatalf("Go Club: %+v", j)
+	}
+	if cs.Of("matrix:!xyz:example.org") != "community:baduk" || cs.Of("matrix:!other:example.org") != "matrix:!other:example.org" {
+		t.Error("Baduk")
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"communities:\n  - discord: [{guild: \"1\"}]\n", `gobot.yaml:2: communities[0].name: give the community a name, like "Go Club"`},
+		{"communities:\n  - name: \"!!\"\n    matrix: [\"!a:x\"]\n", `gobot.yaml:2: communities[0].name: "!!" has no letter or digit`},
+		{"communities:\n  - name: Go Club\n", `gobot.yaml:2: communities[0]: "Go Club" joins nothing: list its Discord servers`},
+		{"communities:\n  - name: Go\n    discord: [{guild: go-club}]\n", `gobot.yaml:3: communities[0].discord[0].guild: "go-club" is not a server ID`},
+		{"communities:\n  - name: Go\n    discord: [{guild: \"1\", channel: general}]\n", `gobot.yaml:3: communities[0].discord[0].channel: "general" is not a channel ID`},
+		{"communities:\n  - name: Go\n    matrix: [\"#go:example.org\"]\n", `gobot.yaml:3: communities[0].matrix[0]: "#go:example.org" is not a Matrix room ID like "!abc:example.org" (that is an alias`},
+		{"communities:\n  - name: Go\n    discord: [{guild: \"1\"}]\n    matrix: [\"!a:x\"]\n", `communities[0].discord[0].channel: give the channel where games between Discord and Matrix players are posted`},
+		{"communities:\n  - name: Go\n    matrix: [\"!a:x\", \"!b:x\", \"!a:x\"]\n", `gobot.yaml:3: communities[0].matrix[2]: listed twice in "Go": remove one`},
+		{"communities:\n  - name: Go\n    matrix: [\"!a:x\"]\n  - name: Baduk\n    discord: [{guild: \"1\"}, {guild: \"1\"}]\n", `gobot.yaml:5: communities[1].discord[1].guild: listed twice in "Baduk"`},
+		{"communities:\n  - name: Go\n    matrix: [\"!a:x\"]\n  - name: Baduk\n    matrix:\n      - \"!b:x\"\n      - \"!a:x\"\n", `gobot.yaml:7: communities[1].matrix[1]: already in communities[0] ("Go"): a server or room is in one community at most`},
+		{"communities:\n  - name: Go Club\n    matrix: [\"!a:x\"]\n  - name: go club!\n    matrix: [\"!b:x\"]\n", `gobot.yaml:4: communities[1].name: "go club!" is the name of communities[0] ("Go Club") too`},
+		{"communities:\n  - name: Go\n    telegram: [\"x\"]\n", "gobot.yaml:3: communities[0].telegram: unknown key"},
+		{"communities:\n  name: Go\n", "gobot.yaml:2: communities: write a list"},
+	} {
+		_, err := parseConfig([]byte(tc.yaml), "gobot.yaml", func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant %s", tc.yaml, err, tc.want)
 		}
 	}
 }

@@ -92,6 +92,9 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		botStore = board.store
 	}
 	bot := chat.New(cfg.chatConfig(), botStore, newRenderer(), nil, log)
+	if err := bot.JoinCommunities(context.Background()); err != nil {
+		return err
+	}
 	defer setupEngines(cfg, bot, log)()
 	var serveBoard func(context.Context) error
 	if board != nil {
@@ -202,6 +205,9 @@ func serve(ctx context.Context, cfg *Config, stdin io.Reader, stdout, stderr io.
 		botStore = board.store
 	}
 	bot := chat.New(cfg.chatConfig(), botStore, newRenderer(), nil, log)
+	if err := bot.JoinCommunities(ctx); err != nil {
+		return err
+	}
 	defer setupEngines(cfg, bot, log)()
 
 	if store.bolt != nil {

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/gobotgo/gobot"
@@ -23,6 +25,7 @@ type ratingLine struct {
 	Games      int               `json:"games"`
 	Wins       int               `json:"wins"`
 	Losses     int               `json:"losses"`
+	Name       string            `json:"name,omitempty"` // a joined community's name
 }
 
 // cmdRatings prints every player's rating from the database, opened
@@ -32,7 +35,7 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	dbPath := fs.String("db", "", "database file (default: the config's, else "+defaultDBPath()+")")
 	cfgPath := fs.String("config", "", "config file naming the database")
-	community := fs.String("community", "", `only this community ("console", "discord:guild:1234", "matrix:!room:example.org")`)
+	community := fs.String("community", "", `only this community: a joined community's name ("Go Club") or an ID ("console", "discord:guild:1234", "matrix:!room:example.org")`)
 	asJSON := fs.Bool("json", false, "one JSON object per line")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -51,9 +54,31 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 	defer db.Close()
 	var rs []*gobot.PlayerRating
 	var damaged error
+	names := map[gobot.CommunityID]string{}
 	err = db.View(context.Background(), func(tx gobot.Tx) error {
-		var err error
-		rs, err = tx.Ratings(gobot.CommunityID(*community))
+		joined, err := tx.JoinedCommunities()
+		if err != nil {
+			return err
+		}
+		c := gobot.CommunityID(*community)
+		for _, j := range joined {
+			names[j.ID] = j.Name
+			if *community != "" && (j.Name == *community || gobot.Slug(*community) == gobot.Slug(j.Name) && !strings.Contains(*community, ":")) {
+				c = j.ID
+			}
+			if slices.Contains(j.Members, c) {
+				fmt.Fprintf(stderr, "%s is joined into %s (%q): its ratings are that community's\n", c, j.ID, j.Name)
+				c = j.ID
+			}
+		}
+		if *community != "" && !strings.Contains(string(c), ":") && c != "console" {
+			var known []string
+			for _, j := range joined {
+				known = append(known, fmt.Sprintf("%q", j.Name))
+			}
+			return fmt.Errorf("%w: --community %q: no joined community has that name (joined: %s); or give an ID like discord:guild:1234", errUsage, *community, orDefault(strings.Join(known, ", "), "none"))
+		}
+		rs, err = tx.Ratings(c)
 		if gobot.Damaged(err) != nil {
 			damaged, err = err, nil
 		}
@@ -66,7 +91,7 @@ func cmdRatings(args []string, stdout, stderr io.Writer) error {
 		enc := json.NewEncoder(stdout)
 		for _, r := range rs {
 			p := r.Player()
-			if err := enc.Encode(ratingLine{r.Community, r.User, p.Rating, p.RD, p.Volatility, p.RankLabel(), r.Games, r.Wins, r.Losses}); err != nil {
+			if err := enc.Encode(ratingLine{r.Community, r.User, p.Rating, p.RD, p.Volatility, p.RankLabel(), r.Games, r.Wins, r.Losses, names[r.Community]}); err != nil {
 				return err
 			}
 		}

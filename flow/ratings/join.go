@@ -2,6 +2,7 @@ package ratings
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -83,23 +84,27 @@ func JoinAccounts(tx gobot.Tx, p gobot.UserID, at time.Time) ([]Moved, error) {
 }
 
 // Joined is what JoinCommunities did to one joined community: the
-// members whose records it merged now (Added, with the records Moved)
-// and those it no longer joins (Left).
+// members whose records it merged now (Added), the records it Moved
+// (those of members merged before too, if any were left there) and the
+// members it no longer joins (Left).
 type Joined struct {
 	Community gobot.CommunityID
 	Name      string
 	Added     []gobot.CommunityID
 	Left      []gobot.CommunityID
 	Moved     []Moved
+	Damaged   error // the member's records that could not be read, left where they are
 }
 
 // JoinCommunities brings the store's joined communities to cs: each
 // member not yet merged has its records moved into its community's list
 // (each under its player's ID, two records of one player joined), and
-// the store records it, so that it is done once; a member left out of
-// cs is recorded as no longer joined (its records stay in the joined
-// list; its rooms start a list of their own). It returns what changed,
-// for the log. One transaction: the caller's.
+// the store records it, so that it is done once (a record found under a
+// member merged before, which gobot check reports, is moved too: a
+// look-up per member); a member left out of cs is recorded as no longer
+// joined (its records stay in the joined list; its rooms start a list
+// of their own). It returns what changed, for the log. One transaction:
+// the caller's.
 func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined, error) {
 	stored, err := tx.JoinedCommunities()
 	if err != nil {
@@ -120,12 +125,13 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 		}
 		j.Members = slices.DeleteFunc(j.Members, func(m gobot.CommunityID) bool { return slices.Contains(d.Left, m) })
 		for _, m := range c.Members {
-			if slices.Contains(j.Members, m) {
-				continue
-			}
+			added := !slices.Contains(j.Members, m)
 			// A member another joined community held (moved in the
 			// config): drop it there first.
 			for _, o := range stored {
+				if !added {
+					break
+				}
 				if o.ID != c.ID && slices.Contains(o.Members, m) {
 					o.Members = slices.DeleteFunc(o.Members, func(x gobot.CommunityID) bool { return x == m })
 					o.Updated = at
@@ -135,8 +141,12 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				}
 			}
 			rs, err := tx.Ratings(m)
-			if err != nil {
-				return out, err // a damaged record would be left behind
+			if gobot.Damaged(err) != nil {
+				// A damaged record stays under the member (gobot check
+				// names it); the others move.
+				d.Damaged = errors.Join(d.Damaged, err)
+			} else if err != nil {
+				return out, err
 			}
 			for _, r := range rs {
 				p, err := gobot.PlayerOf(tx, r.User)
@@ -149,8 +159,10 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				}
 				d.Moved = append(d.Moved, mv)
 			}
-			d.Added = append(d.Added, m)
-			j.Members = append(j.Members, m)
+			if added {
+				d.Added = append(d.Added, m)
+				j.Members = append(j.Members, m)
+			}
 		}
 		if i < 0 || len(d.Added)+len(d.Left) > 0 || j.Name != c.Name {
 			j.Name, j.Updated = c.Name, at
@@ -158,7 +170,7 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				return out, err
 			}
 		}
-		if len(d.Added)+len(d.Left) > 0 {
+		if len(d.Added)+len(d.Left)+len(d.Moved) > 0 || d.Damaged != nil {
 			out = append(out, d)
 		}
 	}
@@ -183,9 +195,11 @@ const (
 )
 
 // JoinLinkedPlayers moves, once, the records that accounts linked
-// before ratings were per player (gobot 46's first links) hold under
+// before ratings were per player (issue 46's first links) hold under
 // their own account into their player's: a scan of every rating,
-// recorded as done in the store's State. It returns the records moved.
+// recorded as done in the store's State. It returns the records moved;
+// a *gobot.DamagedError names the records it could not read, which stay
+// where they are (the others are moved, and the caller commits).
 func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 	if v, err := tx.State(stateNS, statePlayersKey); err == nil && string(v) == statePlayersValue {
 		return nil, nil
@@ -193,7 +207,8 @@ func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 		return nil, err
 	}
 	rs, err := tx.Ratings("")
-	if err != nil {
+	damaged := err
+	if gobot.Damaged(err) == nil && err != nil {
 		return nil, err
 	}
 	var out []Moved
@@ -211,5 +226,59 @@ func JoinLinkedPlayers(tx gobot.Tx, at time.Time) ([]Moved, error) {
 		}
 		out = append(out, m)
 	}
-	return out, tx.PutState(stateNS, statePlayersKey, []byte(statePlayersValue))
+	if err := tx.PutState(stateNS, statePlayersKey, []byte(statePlayersValue)); err != nil {
+		return out, err
+	}
+	return out, damaged // a damaged record stays where it is (gobot check names it)
+}
+
+// Finding is something about ratings and links that gobot check
+// reports: not damage, but records where they should not be.
+type Finding string
+
+// Check finds rating records left under a joined community's member
+// after its merge, records under a linked account that is not its
+// player's ID, and links to a player that has no link of its own.
+func Check(tx gobot.Tx) ([]Finding, error) {
+	var out []Finding
+	js, err := tx.JoinedCommunities()
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range js {
+		for _, m := range j.Members {
+			rs, err := tx.Ratings(m)
+			if err != nil && gobot.Damaged(err) == nil {
+				return out, err
+			}
+			if len(rs) > 0 {
+				out = append(out, Finding(fmt.Sprintf("%d rating record%s left under %s, a member of %s (%q) since its merge: the next start moves them into the community's list",
+					len(rs), map[bool]string{true: "", false: "s"}[len(rs) == 1], m, j.ID, j.Name)))
+			}
+		}
+	}
+	rs, err := tx.Ratings("")
+	if err != nil && gobot.Damaged(err) == nil {
+		return out, err
+	}
+	checked := map[gobot.UserID]bool{}
+	for _, r := range rs {
+		l, err := tx.AccountLink(r.User)
+		if errors.Is(err, gobot.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if l.Player != r.User {
+			out = append(out, Finding(fmt.Sprintf("the rating of %s in %s is under a linked account, not its player's ID %s: it is not used (the player's record is)", r.User, r.Community, l.Player)))
+		}
+		if !checked[l.Player] {
+			checked[l.Player] = true
+			if pl, err := tx.AccountLink(l.Player); err != nil || pl.Player != l.Player {
+				out = append(out, Finding(fmt.Sprintf("%s is linked to player %s, which has no link of its own: unlink it and link again", r.User, l.Player)))
+			}
+		}
+	}
+	return out, nil
 }
