@@ -39,7 +39,11 @@ func TestGobotProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("a helper process of TestScaleProcesses")
 	}
-	os.Exit(run([]string{"run", "-config", path}, strings.NewReader(""), os.Stdout, os.Stderr))
+	var stdin io.Reader = strings.NewReader("")
+	if os.Getenv("GOBOT_CHILD_STDIN") != "" { // the terminal on a pipe (across_test.go)
+		stdin = os.Stdin
+	}
+	os.Exit(run([]string{"run", "-config", path}, stdin, os.Stdout, os.Stderr))
 }
 
 // fakeDiscordAPI stands in for discord.com: it accepts every call and
