@@ -49,7 +49,7 @@ type Tx interface {
 	InsertMatch(g *Match) error
 	// ActiveGames returns u's games still being played or scored, by ID.
 	ActiveGames(u UserID) ([]*Match, error)
-	// RoomGames returns the games whose Room is r (only active ones if
+	// RoomGames returns the games whose Room or Mirror is r (only active ones if
 	// activeOnly), by ID.
 	RoomGames(r RoomID, activeOnly bool) ([]*Match, error)
 	// DueGames returns active games whose Deadline is before t, earliest

@@ -438,7 +438,12 @@ func (tx *Tx) indexGame(g *gobot.Match) error {
 			}
 		}
 	}
-	return tx.b(bRoomGames).Put(pairKey(string(g.Room), uint64(g.ID)), active)
+	for _, r := range g.Rooms() { // its mirror's too (a game between platforms)
+		if err := tx.b(bRoomGames).Put(pairKey(string(r), uint64(g.ID)), active); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (tx *Tx) unindexGame(g *gobot.Match) error {
@@ -452,7 +457,12 @@ func (tx *Tx) unindexGame(g *gobot.Match) error {
 			return err
 		}
 	}
-	return tx.b(bRoomGames).Delete(pairKey(string(g.Room), uint64(g.ID)))
+	for _, r := range g.Rooms() {
+		if err := tx.b(bRoomGames).Delete(pairKey(string(r), uint64(g.ID))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteGame removes a game and its index entries. A damaged record can
@@ -525,7 +535,7 @@ func (tx *Tx) ActiveGames(u gobot.UserID) ([]*gobot.Match, error) {
 	return tx.games(tx.idsWithPrefix(bPlayerGames, string(u), nil))
 }
 
-// RoomGames returns the games whose home is room r (only active ones if
+// RoomGames returns the games room r sees: their home or mirror (only active ones if
 // activeOnly), by ID.
 func (tx *Tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Match, error) {
 	return tx.games(tx.idsWithPrefix(bRoomGames, string(r), func(v []byte) bool {
@@ -780,7 +790,6 @@ func (tx *Tx) checkIndexes() error {
 	want := map[string]string{} // bucket \xff key → value
 	put := func(bucket, key, val []byte) { want[string(bucket)+"\xff"+string(key)] = string(val) }
 	damaged := map[string]bool{} // bucket \xff id(8) of a damaged record's possible entries
-	active := []byte{1}
 	tx.b(bGames).ForEach(func(k, v []byte) error {
 		g, err := record.DecodeMatch(v)
 		if err != nil || len(k) != 8 || g.ID != gobot.GameID(binary.BigEndian.Uint64(k)) {
@@ -796,9 +805,13 @@ func (tx *Tx) checkIndexes() error {
 			if !g.Deadline.IsZero() {
 				put(bDeadlines, deadlineKey(g.Deadline, g.ID), nil)
 			}
-			put(bRoomGames, pairKey(string(g.Room), uint64(g.ID)), active)
-		} else {
-			put(bRoomGames, pairKey(string(g.Room), uint64(g.ID)), []byte{0})
+		}
+		active := []byte{0}
+		if g.Active() {
+			active[0] = 1
+		}
+		for _, r := range g.Rooms() {
+			put(bRoomGames, pairKey(string(r), uint64(g.ID)), active)
 		}
 		return nil
 	})

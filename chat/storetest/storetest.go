@@ -365,6 +365,22 @@ func testRoomGames(t *testing.T, s gobot.Store) {
 	wantIDs(t, "r1, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r1", true) }), 3)
 	wantIDs(t, "r2, active", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r2", true) }), 2)
 	wantIDs(t, "r, a prefix of r1", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r", false) }))
+	// A game between platforms is its mirror room's too (docs/identity.md),
+	// and leaves it when it has none.
+	g := NewGame("t:eve", "u:fay", "t:r3")
+	g.Mirror = "u:r4"
+	putGames(t, s, g) // 4
+	wantIDs(t, "r4, the mirror", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("u:r4", true) }), 4)
+	wantIDs(t, "r3, its home", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("t:r3", true) }), 4)
+	update(t, s, func(tx gobot.Tx) error {
+		g, err := tx.Match(4)
+		if err != nil {
+			return err
+		}
+		g.Mirror = ""
+		return tx.PutMatch(g)
+	})
+	wantIDs(t, "r4, mirror no more", gameIDs(t, s, "RoomGames", func(tx gobot.Tx) ([]*gobot.Match, error) { return tx.RoomGames("u:r4", false) }))
 }
 
 // testMoved: a game moved to a thread and a game handed to another

@@ -17,9 +17,7 @@ func TestAccountsMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := storetest.NewGame("console:alice", "console:bob", "console:room")
-	if err := old.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(g) }); err != nil {
-		t.Fatal(err)
-	}
+	putOldGame(t, old, g)
 	old.Close()
 
 	s, err := Open(ctx, dsn, Options{})

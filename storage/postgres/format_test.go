@@ -100,9 +100,7 @@ func TestLinksMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := storetest.NewGame("console:alice", "console:bob", "console:room")
-	if err := old.Update(ctx, func(tx gobot.Tx) error { return tx.PutMatch(g) }); err != nil {
-		t.Fatal(err)
-	}
+	putOldGame(t, old, g)
 	old.Close()
 
 	s, err := Open(ctx, dsn, Options{})
@@ -125,6 +123,60 @@ func TestLinksMigrate(t *testing.T) {
 			t.Errorf("after a reset: generation %d, want 1", gen)
 		}
 		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// putOldGame stores g as game #1 in a database of an older schema (5 or
+// later: the team column), as the gobot of that schema wrote it, without
+// the columns later migrations add.
+func putOldGame(t *testing.T, old *Store, g *gobot.Match) {
+	t.Helper()
+	g.ID, g.Version = 1, 1
+	raw, err := record.EncodeMatch(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.pool.Exec(ctx, "INSERT INTO games (id, version, room, black, white, active, record) VALUES (1, 1, $1, $2, $3, true, $4)",
+		g.Room, g.Black, g.White, raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.pool.Exec(ctx, "UPDATE counters SET value = greatest(value, 1) WHERE name IN ('games', 'challenges')"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A database at schema 10 upgrades to mirror rooms (migration 011): its
+// game stays in its room and has no mirror; a mirror stored then is
+// found.
+func TestMirrorMigrate(t *testing.T) {
+	dsn := freshDSN(t)
+	old, err := Open(ctx, dsn, Options{migrateTo: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	putOldGame(t, old, storetest.NewGame("console:alice", "console:bob", "console:room"))
+	old.Close()
+	s, err := Open(ctx, dsn, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(ctx, func(tx gobot.Tx) error {
+		gs, err := tx.RoomGames("console:room", true)
+		if err != nil || len(gs) != 1 || gs[0].Mirror != "" {
+			t.Fatalf("the old game in its room: %v %v", gs, err)
+		}
+		gs[0].Mirror = "matrix:!club:x"
+		if err := tx.PutMatch(gs[0]); err != nil {
+			return err
+		}
+		if m, err := tx.RoomGames("matrix:!club:x", true); err != nil || len(m) != 1 {
+			t.Fatalf("the mirror's games: %v %v", m, err)
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -46,9 +46,9 @@ func (t *tx) InsertMatch(g *gobot.Match) error {
 		g.Version = 0
 		return err
 	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record, team)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadlineOf(g), raw, teamColumn(g))
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record, team, mirror)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadlineOf(g), raw, teamColumn(g), string(g.Mirror))
 	return err
 }
 

@@ -96,14 +96,14 @@ func (t *tx) PutMatch(g *gobot.Match) error {
 		deadline = &d
 	}
 	if insert {
-		_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record, team)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, teamColumn(g))
+		_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, version, room, black, white, active, deadline, record, team, mirror)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, teamColumn(g), string(g.Mirror))
 		return err
 	}
 	tag, err := t.tx.Exec(t.ctx, `UPDATE games SET version = $2, room = $3, black = $4, white = $5, active = $6,
-			deadline = $7, record = $8, team = $10 WHERE id = $1 AND version = $9`,
-		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, int64(g.Version-1), teamColumn(g))
+			deadline = $7, record = $8, team = $10, mirror = $11 WHERE id = $1 AND version = $9`,
+		int64(g.ID), int64(g.Version), string(g.Room), string(g.Black), string(g.White), g.Active(), deadline, raw, int64(g.Version-1), teamColumn(g), string(g.Mirror))
 	if err != nil {
 		return err
 	}
@@ -181,9 +181,9 @@ func (t *tx) ActiveGames(u gobot.UserID) ([]*gobot.Match, error) {
 
 func (t *tx) RoomGames(r gobot.RoomID, activeOnly bool) ([]*gobot.Match, error) {
 	if activeOnly {
-		return t.games(`SELECT id, record FROM games WHERE room = $1 AND active ORDER BY id`, string(r))
+		return t.games(`SELECT id, record FROM games WHERE (room = $1 OR mirror = $1) AND active ORDER BY id`, string(r))
 	}
-	return t.games(`SELECT id, record FROM games WHERE room = $1 ORDER BY id`, string(r))
+	return t.games(`SELECT id, record FROM games WHERE (room = $1 OR mirror = $1) ORDER BY id`, string(r))
 }
 
 func (t *tx) DueGames(before time.Time, limit int) ([]*gobot.Match, error) {
