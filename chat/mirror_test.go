@@ -134,6 +134,10 @@ func TestGameAcrossPlatforms(t *testing.T) {
 			t.Fatalf("%s in the other room: seen %d times, want 1", mv.pt, c)
 		}
 	}
+	// A looker in the Matrix room sees the game there.
+	if rep := ok(h.cross("matrix:@dan:example.org", "dan", clubMatrix, "board"), "to play"); rep.Game != 1 {
+		t.Fatalf("board in the mirror room shows game %d", rep.Game)
+	}
 	// The result, in both rooms.
 	ok(h.cross(bob, "bob", clubMatrix, "resign"), "resign")
 	if c := in(d, clubChannel, "resign"); c != 1 {
