@@ -185,6 +185,19 @@ func cmdChallenge(call *Call) (Result, error) {
 	if opponent == r.User.ID {
 		return Result{}, say.ChallengeSelf()
 	}
+	if mirror != "" { // another account of the caller's own (docs/identity.md)?
+		me, err := gobot.PlayerOf(tx, r.User.ID)
+		if err != nil {
+			return Result{}, err
+		}
+		them, err := gobot.PlayerOf(tx, opponent)
+		if err != nil {
+			return Result{}, err
+		}
+		if them == me {
+			return Result{}, say.ChallengeSelf()
+		}
+	}
 	if opponent == "" && r.DM {
 		return Result{}, say.OpenChallengeInDM()
 	}

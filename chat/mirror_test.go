@@ -42,7 +42,8 @@ func (h *harness) cross(u gobot.UserID, name string, room gobot.RoomID, line str
 	h.seq++
 	f := strings.Fields(line)
 	r := protocol.Request{User: protocol.User{ID: u, Name: name}, Room: room,
-		EventID: gobot.EventID("test:cross" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Platform: crossMatrix}
+		EventID: gobot.EventID("test:cross" + time.Duration(h.seq).String()), Command: f[0], Args: f[1:], Platform: crossMatrix,
+		DM: strings.Contains(string(room), "!dm")}
 	if u.Platform() == "discord" {
 		r.Platform = crossDiscord
 		if room == clubChannel {
@@ -88,10 +89,15 @@ func TestGameAcrossPlatforms(t *testing.T) {
 		return c
 	}
 
-	// Refused: a room outside the community; a name nobody goes by.
+	// Refused: a room outside the community; a name nobody goes by; one's
+	// own account on the other platform.
 	before := h.dump()
 	refused(h.cross(ann, "ann", "discord:999", "challenge @bob:example.org"), "is not a player here")
 	refused(h.cross(bob, "bob", clubMatrix, "challenge discord:@nobody"), "I know no one on discord called")
+	code := h.linkCode(ann)
+	ok(h.cross("matrix:@ann:example.org", "ann", "matrix:!dm:example.org", "account link "+code), "Linked")
+	before = h.dump()
+	refused(h.cross(ann, "ann", clubChannel, "challenge @ann:example.org"), "can't challenge yourself")
 	if h.dump() != before {
 		t.Fatal("a refused challenge changed the store")
 	}
