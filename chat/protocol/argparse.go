@@ -654,11 +654,7 @@ func setUserElsewhere(r *Request, a *Args, u gobot.UserID) error {
 		return setUser(r, a, u)
 	}
 	if !slices.ContainsFunc(r.Elsewhere, func(p *Platform) bool { return p != nil && p.Name == u.Platform() }) {
-		// Not a platform the room's community reaches.
-		if err := r.Platform.ValidateUser(u); err != nil {
-			return err
-		}
-		return Refusef("%s is not a player here: name someone on %s, like @bob. A player of %s can be challenged from a room joined with theirs in one community (the operator's communities: setting).", Echo(string(u)), r.User.ID.Platform(), Echo(u.Platform()))
+		return setUser(r, a, u) // not a platform the room's community reaches
 	}
 	if err := validUserShape(u); err != nil {
 		return err
