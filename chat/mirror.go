@@ -20,11 +20,11 @@ import (
 
 // mirrored is msgs with, after each message posted in a room that sees a
 // game with a mirror, its copy for the game's other room.
-func mirrored(tx gobot.Tx, msgs []protocol.Message) ([]protocol.Message, error) {
+func (b *core) mirrored(tx gobot.Tx, msgs []protocol.Message) ([]protocol.Message, error) {
 	out := msgs
 	games := map[gobot.GameID]*gobot.Match{}
 	for _, m := range msgs {
-		copies, err := mirrorCopies(tx, games, m)
+		copies, err := b.mirrorCopies(tx, games, m)
 		if err != nil {
 			return nil, err
 		}
@@ -35,9 +35,10 @@ func mirrored(tx gobot.Tx, msgs []protocol.Message) ([]protocol.Message, error) 
 
 // mirrorCopies are the copies of m, posted in a room that sees a game
 // with a mirror, for the game's other rooms. games caches the games read.
-func mirrorCopies(tx gobot.Tx, games map[gobot.GameID]*gobot.Match, m protocol.Message) ([]protocol.Message, error) {
+// A deployment that joins no communities has no mirrors: nothing is read.
+func (b *core) mirrorCopies(tx gobot.Tx, games map[gobot.GameID]*gobot.Match, m protocol.Message) ([]protocol.Message, error) {
 	id := m.Reply.Game
-	if id == 0 || m.To != "" || m.Room == "" || m.Reply.Private || m.Reply.Error || m.Reply.Duplicate {
+	if id == 0 || m.To != "" || m.Room == "" || m.Reply.Private || m.Reply.Error || m.Reply.Duplicate || len(b.cfg.Communities.All()) == 0 {
 		return nil, nil
 	}
 	g, ok := games[id]

@@ -202,7 +202,7 @@ func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error 
 		}
 		// A game's other room (a game between platforms) sees the reply
 		// too (mirror.go).
-		copies, err := mirrorCopies(tx, map[gobot.GameID]*gobot.Match{}, m)
+		copies, err := b.mirrorCopies(tx, map[gobot.GameID]*gobot.Match{}, m)
 		if err != nil {
 			return err
 		}
@@ -211,7 +211,7 @@ func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error 
 		}
 		claimed = append(claimed, copies...)
 	}
-	notices, err := mirrored(tx, res.Notices)
+	notices, err := b.mirrored(tx, res.Notices)
 	if err != nil {
 		return err
 	}

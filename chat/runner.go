@@ -500,7 +500,7 @@ func (b *Bot) runJob(ctx context.Context, j *job, item dueItem, now time.Time, s
 		if d, err = j.run(c); err != nil {
 			return err
 		}
-		if d.Notices, err = mirrored(tx, d.Notices); err != nil { // mirror.go
+		if d.Notices, err = b.mirrored(tx, d.Notices); err != nil { // mirror.go
 			return err
 		}
 		return deliver.Claim(tx, d.Step, d.Notices, b.cfg.Holder, now.Add(b.cfg.ClaimTTL))
