@@ -6,7 +6,12 @@
 //     EventID) and the numbers of games and challenges.
 //   - match.go: a Match (a stored game: its record, players, clock and
 //     result), its TimeControl, a Challenge, a Player, a Room.
-//   - rating.go: ratings per community (PlayerRating, GameRating).
+//   - rating.go: ratings per community (PlayerRating, GameRating), and
+//     two records of one player joined into one (JoinRatings).
+//   - community.go: joined communities (Community, Communities: Of,
+//     Joined), checked from the config, and the store's record of the
+//     members merged (JoinedCommunity).
+//   - account.go: linked accounts (PlayerOf, AccountsOf) and link codes.
 //   - store.go: the Store and Tx ports, their errors, and State, an
 //     adapter's own restart state.
 //   - lease.go: leases on State, so one process of several holds a piece

@@ -6,6 +6,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
+	"github.com/gobotgo/gobot/flow"
 	"github.com/gobotgo/gobot/flow/ratings"
 )
 
@@ -157,6 +158,13 @@ func redeemCode(tx gobot.Tx, r *protocol.Request, typed string) (string, error) 
 			return "", say.SamePlatform(me.Platform(), a)
 		}
 	}
+	// One vacation allowance per player: none may be running as the
+	// accounts become one (or its games would stay stopped).
+	for _, u := range []gobot.UserID{player, me} {
+		if flow.OnVacation(tx, u) {
+			return "", say.LinkOnVacation()
+		}
+	}
 	if player == c.User {
 		if _, err := tx.AccountLink(c.User); errors.Is(err, gobot.ErrNotFound) {
 			// The first link: the account that asked is the player's ID.
@@ -197,6 +205,9 @@ func unlink(tx gobot.Tx, r *protocol.Request) (string, error) {
 	}
 	if err != nil {
 		return "", err
+	}
+	if flow.OnVacation(tx, me) {
+		return "", say.LinkOnVacation()
 	}
 	if err := tx.DeleteAccountLink(me); err != nil {
 		return "", err

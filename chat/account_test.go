@@ -244,3 +244,66 @@ func TestNotifyOn(t *testing.T) {
 		t.Fatalf("reminder: DMs to m:alice %d (want %d), to d:alice %d", dmsTo(m, mAlice), before+1, dmsTo(d, dAlice))
 	}
 }
+
+// TestLinkedVacation: a linked player has one vacation allowance: a
+// vacation from either account stops the clocks of both accounts'
+// games, shows from both, and ends from either; linking and unlinking
+// wait until it is over.
+func TestLinkedVacation(t *testing.T) {
+	h := newHarness(t)
+	const dAlice, mAlice, dBob, mCat = gobot.UserID("d:alice"), gobot.UserID("m:alice"), gobot.UserID("d:bob"), gobot.UserID("m:cat")
+	mustOK := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+	}
+	refused := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if !rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want a refusal saying %q", rep.Text, rep.Error, want)
+		}
+	}
+	mustOK(h.as(dAlice, "d:main", false, true, "challenge @d:bob black clock=1d"), "")
+	mustOK(h.as(dBob, "d:main", false, true, "accept"), "Game #1 begins")
+	mustOK(h.as(mAlice, "m:room", false, true, "challenge @m:cat black clock=1d"), "")
+	mustOK(h.as(mCat, "m:room", false, true, "accept"), "Game #2 begins")
+
+	// On vacation, an account cannot be linked.
+	mustOK(h.as(mAlice, "m:dm", true, true, "vacation on"), "")
+	code := h.linkCode(dAlice)
+	refused(h.as(mAlice, "m:dm", true, true, "account link "+code), "vacation off")
+	mustOK(h.as(mAlice, "m:dm", true, true, "vacation off"), "")
+	mustOK(h.as(mAlice, "m:dm", true, true, "account link "+code), "Linked")
+
+	// A vacation from the Matrix account stops both games' clocks.
+	h.clock.Advance(time.Hour)
+	mustOK(h.as(mAlice, "m:dm", true, true, "vacation on"), "")
+	for _, id := range []gobot.GameID{1, 2} {
+		if m, _ := h.game(id); !m.Paused() {
+			t.Fatalf("game #%d's clock runs during the player's vacation", id)
+		}
+	}
+	rep := h.as(dAlice, "d:main", false, true, "vacation")
+	mustOK(rep, "#1")
+	mustOK(rep, "#2")
+	refused(h.as(dAlice, "d:main", false, true, "vacation on"), "already on vacation")
+	refused(h.as(mAlice, "m:dm", true, true, "account unlink"), "vacation off")
+	// Ended from the Discord account: both clocks run again.
+	h.clock.Advance(24 * time.Hour)
+	mustOK(h.as(dAlice, "d:main", false, true, "vacation off"), "")
+	for _, id := range []gobot.GameID{1, 2} {
+		if m, _ := h.game(id); m.Paused() || m.Deadline.IsZero() {
+			t.Fatalf("game #%d's clock did not start again: %+v", id, m)
+		}
+	}
+	// One allowance: the day spent is off the player's, whichever asks.
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
+		p, err := tx.Player(dAlice)
+		if err != nil || p.Vacation == nil || p.Vacation.Left > 13*24*time.Hour+time.Minute || p.Vacation.Left < 12*24*time.Hour {
+			t.Errorf("the player's allowance: %+v, %v", p, err)
+		}
+		return nil
+	})
+	mustOK(h.as(mAlice, "m:dm", true, true, "account unlink"), "Unlinked")
+}

@@ -241,4 +241,18 @@ func TestJoinCommunitiesOnStart(t *testing.T) {
 	if r := ratingOf(d2, "discord:dan"); r != nil {
 		t.Errorf("Dan's record is left in the member: %+v", r)
 	}
+	// Renamed, the community keeps its list under its new name.
+	cs, err = gobot.NewCommunities([]gobot.Community{{Name: "Go Club Berlin", Members: []gobot.CommunityID{clubGuild, gobot.CommunityID(clubMatrix), d2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done := join(cs); len(done) != 1 || len(done[0].Renamed) != 1 || done[0].Renamed[0] != goClub || len(done[0].Moved) != 3 {
+		t.Fatalf("renaming: %+v", done)
+	}
+	if r := ratingOf("community:go-club-berlin", "discord:ann"); r == nil || r.Games != 5 || ratingOf(goClub, "discord:ann") != nil {
+		t.Errorf("Ann's record after the rename: %+v", r)
+	}
+	if again := join(cs); len(again) != 0 {
+		t.Fatalf("after the rename, a start merged again: %+v", again)
+	}
 }

@@ -132,6 +132,9 @@ func (b *Bot) JoinCommunities(ctx context.Context) error {
 				kept++
 			}
 		}
+		if len(j.Renamed) > 0 {
+			b.log.Info("community renamed: its ratings moved to the new name", "community", j.Community, "name", j.Name, "from", j.Renamed)
+		}
 		if len(j.Added) > 0 {
 			b.log.Info("community joined: ratings merged", "community", j.Community, "name", j.Name, "members", j.Added,
 				"records", len(j.Moved), "players with two records, the one with more games kept", kept)

@@ -32,12 +32,18 @@ func cmdVacation(call *Call) (Result, error) {
 	case "off":
 		return b.vacationOff(tx, r)
 	}
-	p := playerIn(tx, r.User.ID)
-	v := b.cfg.Vacation.Account(&p, r.Time)
+	p, err := flow.VacationPlayer(tx, r.User.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	v := b.cfg.Vacation.Account(p, r.Time)
 	var stopped []gobot.GameID
 	if v.On() {
-		var err error
-		if stopped, err = flow.StoppedGames(tx, r.User.ID); err != nil {
+		accounts, err := gobot.AccountsOf(tx, p.ID)
+		if err != nil {
+			return Result{}, err
+		}
+		if stopped, err = flow.StoppedGames(tx, accounts); err != nil {
 			return Result{}, err
 		}
 	}
@@ -47,28 +53,43 @@ func cmdVacation(call *Call) (Result, error) {
 // vacationShown: `vacation` alone only looks.
 func vacationShown(a *protocol.Args) bool { return a.Choice["on"] == "" }
 
+// vacationOn starts the vacation of the player r's caller is (one
+// allowance per player, on the player's ID): the clocks of every one of
+// their accounts' games stop.
 func (b *core) vacationOn(tx gobot.Tx, r *protocol.Request) (Result, error) {
-	u := r.User.ID
-	v, err := flow.VacationOn(tx, b.cfg.Vacation, u, r.Room, r.Time)
-	if err != nil {
-		return Result{}, say.VacationRefused(b.cfg.Vacation, err)
-	}
-	games, err := b.vacationGames(tx, u)
+	id, err := gobot.PlayerOf(tx, r.User.ID)
 	if err != nil {
 		return Result{}, err
 	}
-	did, err := flow.StopClocks(tx, games, u, r.Time)
+	v, err := flow.VacationOn(tx, b.cfg.Vacation, id, r.Room, r.Time)
+	if err != nil {
+		return Result{}, say.VacationRefused(b.cfg.Vacation, err)
+	}
+	accounts, err := gobot.AccountsOf(tx, id)
 	if err != nil {
 		return Result{}, err
 	}
 	var fx Effects
-	for i, l := range games {
-		b.passedNow(&fx, tx, &loaded{Loaded: l}, did[i].Turns, r.Time)
-		if did[i].Clock == flow.ClockStopped {
-			b.tellOpponent(&fx, tx, l.Match, u, say.ClockStopped(u, v, l))
+	var all []*flow.Loaded
+	var allDid []flow.VacationGame
+	for _, u := range accounts {
+		games, err := b.vacationGames(tx, u)
+		if err != nil {
+			return Result{}, err
 		}
+		did, err := flow.StopClocks(tx, games, u, r.Time)
+		if err != nil {
+			return Result{}, err
+		}
+		for i, l := range games {
+			b.passedNow(&fx, tx, &loaded{Loaded: l}, did[i].Turns, r.Time)
+			if did[i].Clock == flow.ClockStopped {
+				b.tellOpponent(&fx, tx, l.Match, u, say.ClockStopped(u, v, l))
+			}
+		}
+		all, allDid = append(all, games...), append(allDid, did...)
 	}
-	return reply(protocol.Reply{Title: "Vacation", Text: say.VacationStarted(v, games, did)}, fx)
+	return reply(protocol.Reply{Title: "Vacation", Text: say.VacationStarted(v, all, allDid)}, fx)
 }
 
 // passedNow tells team game l's room that a turn passed on at once as a
@@ -118,7 +139,7 @@ func (b *core) tell(fx *Effects, tx gobot.Tx, msg protocol.Message, u gobot.User
 }
 
 func (b *core) vacationOff(tx gobot.Tx, r *protocol.Request) (Result, error) {
-	p, err := flow.LoadPlayer(tx, r.User.ID)
+	p, err := flow.VacationPlayer(tx, r.User.ID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -144,28 +165,42 @@ func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*flow.Loaded, error
 }
 
 // endVacation ends p's vacation at now (flow.VacationOff,
-// flow.RestartClocks): each opponent whose game's clock it stopped is
-// told. It returns a sentence on the games for p.
+// flow.RestartClocks), in the games of each of the player's accounts:
+// each opponent whose game's clock it stopped is told. It returns a sentence on the games for p.
 func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.Time) (string, error) {
 	end, err := flow.VacationOff(tx, b.cfg.Vacation, p, now)
 	if err != nil {
 		return "", err
 	}
-	games, err := b.vacationGames(tx, p.ID)
+	accounts, err := gobot.AccountsOf(tx, p.ID)
 	if err != nil {
 		return "", err
 	}
-	did, err := flow.RestartClocks(tx, games, p.ID, end, now)
-	if err != nil {
-		return "", err
+	if id, err := gobot.PlayerOf(tx, p.ID); err != nil || id != p.ID {
+		// A vacation an account began before it was linked (and
+		// before vacations were the player's): its own games only.
+		accounts = []gobot.UserID{p.ID}
 	}
-	for i, l := range games {
-		b.passedNow(fx, tx, &loaded{Loaded: l}, did[i].Turns, now)
-		if c := did[i].Clock; c == flow.ClockRestarted || c == flow.ClockHeld {
-			b.tellOpponent(fx, tx, l.Match, p.ID, say.ClockRestarted(p.ID, l, c, now))
+	var all []*flow.Loaded
+	var allDid []flow.VacationGame
+	for _, u := range accounts {
+		games, err := b.vacationGames(tx, u)
+		if err != nil {
+			return "", err
 		}
+		did, err := flow.RestartClocks(tx, games, u, end, now)
+		if err != nil {
+			return "", err
+		}
+		for i, l := range games {
+			b.passedNow(fx, tx, &loaded{Loaded: l}, did[i].Turns, now)
+			if c := did[i].Clock; c == flow.ClockRestarted || c == flow.ClockHeld {
+				b.tellOpponent(fx, tx, l.Match, u, say.ClockRestarted(u, l, c, now))
+			}
+		}
+		all, allDid = append(all, games...), append(allDid, did...)
 	}
-	return say.ClocksRestarted(games, did), nil
+	return say.ClocksRestarted(all, allDid), nil
 }
 
 // vacationDue takes a player the vacation index lists: due once the

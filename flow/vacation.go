@@ -85,10 +85,22 @@ func LoadPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
 	return p, err
 }
 
-// OnVacation reports whether u is on vacation; a player whose record
-// cannot be read counts as present (they keep their turns).
+// VacationPlayer returns the record that holds the vacation of the
+// player account u is: one allowance per player, kept on the player's ID
+// (gobot.PlayerOf: u itself when it is linked to none).
+func VacationPlayer(tx gobot.Tx, u gobot.UserID) (*gobot.Player, error) {
+	id, err := gobot.PlayerOf(tx, u)
+	if err != nil {
+		return nil, err
+	}
+	return LoadPlayer(tx, id)
+}
+
+// OnVacation reports whether the player account u is is on vacation; a
+// player whose record cannot be read counts as present (they keep their
+// turns).
 func OnVacation(tx gobot.Tx, u gobot.UserID) bool {
-	p, err := LoadPlayer(tx, u)
+	p, err := VacationPlayer(tx, u)
 	return err == nil && p.Vacation.On()
 }
 
@@ -104,7 +116,7 @@ func GameBegins(tx gobot.Tx, cfg VacationConfig, l *Loaded, t time.Time) (corrup
 		if !l.Match.Side(l.Match.ColorOf(u)).Human() {
 			continue
 		}
-		p, err := LoadPlayer(tx, u)
+		p, err := VacationPlayer(tx, u)
 		if errors.Is(err, gobot.ErrCorrupt) {
 			corrupt = append(corrupt, err)
 			continue
@@ -378,19 +390,23 @@ func VacationGames(tx gobot.Tx, u gobot.UserID) (games []*Loaded, damaged error,
 	return games, damaged, unplayable, nil
 }
 
-// StoppedGames are u's active games whose clock u's vacation stops.
-func StoppedGames(tx gobot.Tx, u gobot.UserID) ([]gobot.GameID, error) {
-	games, err := tx.ActiveGames(u)
-	if err != nil && len(games) == 0 {
-		return nil, err
-	}
+// StoppedGames are the active games of accounts (a player's) whose
+// clock the player's vacation stops.
+func StoppedGames(tx gobot.Tx, accounts []gobot.UserID) ([]gobot.GameID, error) {
 	var ids []gobot.GameID
-	for _, m := range games {
-		if slices.Contains(m.PausedBy, u) {
-			ids = append(ids, m.ID)
+	for _, u := range accounts {
+		games, err := tx.ActiveGames(u)
+		if err != nil && len(games) == 0 {
+			return nil, err
+		}
+		for _, m := range games {
+			if slices.Contains(m.PausedBy, u) {
+				ids = append(ids, m.ID)
+			}
 		}
 	}
-	return ids, nil
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }
 
 // VacationStep is what the vacation job does for a player (VacationDue).

@@ -141,3 +141,10 @@ func platformName(p string) string {
 	}
 	return p
 }
+
+// LinkOnVacation refuses account link and unlink while the player (or
+// the account to link) is on vacation: a player has one vacation
+// allowance, and the games it stopped must start again first.
+func LinkOnVacation() error {
+	return Refusef("You are on vacation: send %s first, then link or unlink. Nothing changed.", Cmd("vacation off"))
+}

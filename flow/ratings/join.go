@@ -83,6 +83,29 @@ func JoinAccounts(tx gobot.Tx, p gobot.UserID, at time.Time) ([]Moved, error) {
 	return out, nil
 }
 
+// moveAll moves every record of community from into community to, each
+// under its player's ID; a *gobot.DamagedError names those it could not
+// read, which stay where they are.
+func moveAll(tx gobot.Tx, from, to gobot.CommunityID, at time.Time) ([]Moved, error) {
+	rs, err := tx.Ratings(from)
+	if err != nil && gobot.Damaged(err) == nil {
+		return nil, err
+	}
+	var out []Moved
+	for _, r := range rs {
+		p, err := gobot.PlayerOf(tx, r.User)
+		if err != nil {
+			return out, err
+		}
+		mv, err := move(tx, r, to, p, at)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, mv)
+	}
+	return out, err
+}
+
 // Joined is what JoinCommunities did to one joined community: the
 // members whose records it merged now (Added), the records it Moved
 // (those of members merged before too, if any were left there) and the
@@ -92,6 +115,7 @@ type Joined struct {
 	Name      string
 	Added     []gobot.CommunityID
 	Left      []gobot.CommunityID
+	Renamed   []gobot.CommunityID // joined communities no longer in the config whose lists moved here (a new name)
 	Moved     []Moved
 	Damaged   error // the member's records that could not be read, left where they are
 }
@@ -127,7 +151,9 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 		for _, m := range c.Members {
 			added := !slices.Contains(j.Members, m)
 			// A member another joined community held (moved in the
-			// config): drop it there first.
+			// config): drop it there first. When that community is no
+			// longer in the config at all, it was renamed (or merged
+			// into this one): its list moves here.
 			for _, o := range stored {
 				if !added {
 					break
@@ -138,26 +164,26 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 					if err := tx.PutJoinedCommunity(o); err != nil {
 						return out, err
 					}
+					if cs.Joined(o.ID) == nil && !slices.Contains(d.Renamed, o.ID) {
+						moved, err := moveAll(tx, o.ID, c.ID, at)
+						d.Moved = append(d.Moved, moved...)
+						if gobot.Damaged(err) != nil {
+							d.Damaged = errors.Join(d.Damaged, err)
+						} else if err != nil {
+							return out, err
+						}
+						d.Renamed = append(d.Renamed, o.ID)
+					}
 				}
 			}
-			rs, err := tx.Ratings(m)
+			moved, err := moveAll(tx, m, c.ID, at)
+			d.Moved = append(d.Moved, moved...)
 			if gobot.Damaged(err) != nil {
 				// A damaged record stays under the member (gobot check
 				// names it); the others move.
 				d.Damaged = errors.Join(d.Damaged, err)
 			} else if err != nil {
 				return out, err
-			}
-			for _, r := range rs {
-				p, err := gobot.PlayerOf(tx, r.User)
-				if err != nil {
-					return out, err
-				}
-				mv, err := move(tx, r, c.ID, p, at)
-				if err != nil {
-					return out, err
-				}
-				d.Moved = append(d.Moved, mv)
 			}
 			if added {
 				d.Added = append(d.Added, m)
@@ -170,7 +196,7 @@ func JoinCommunities(tx gobot.Tx, cs gobot.Communities, at time.Time) ([]Joined,
 				return out, err
 			}
 		}
-		if len(d.Added)+len(d.Left)+len(d.Moved) > 0 || d.Damaged != nil {
+		if len(d.Added)+len(d.Left)+len(d.Renamed)+len(d.Moved) > 0 || d.Damaged != nil {
 			out = append(out, d)
 		}
 	}
