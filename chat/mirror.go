@@ -126,3 +126,22 @@ func mirrorChallenge(fx *Effects, c *gobot.Challenge, rep protocol.Reply) {
 	}
 	fx.notify(protocol.Message{Room: c.Mirror, Reply: rep})
 }
+
+// mirrorEventGame gives a tournament's game between players of two
+// platforms of its joined community a mirror, as a challenge across
+// platforms has: the community's room on the platform of the player the
+// tournament's room is not on, which then sees the game too.
+func (b *core) mirrorEventGame(tx gobot.Tx, community gobot.CommunityID, m *gobot.Match) error {
+	j := b.cfg.Communities.Joined(community)
+	if j == nil || m.Mirror != "" {
+		return nil
+	}
+	home := m.Room.Platform()
+	for _, u := range m.Players() {
+		if room := j.Rooms[u.Platform()]; u.Platform() != home && room != "" {
+			m.Mirror = room
+			return flow.Save(tx, m)
+		}
+	}
+	return nil
+}

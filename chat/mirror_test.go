@@ -172,3 +172,52 @@ func TestGameAcrossPlatforms(t *testing.T) {
 		t.Fatalf("the Matrix room heard the decline %d times", n)
 	}
 }
+
+// TestTournamentAcrossPlatforms: a tournament made in the Discord
+// channel of a joined community, joined from its Matrix room: a round's
+// game between a Discord and a Matrix player is seen by the Matrix room
+// too, and played from there.
+func TestTournamentAcrossPlatforms(t *testing.T) {
+	h := newHarness(t)
+	h.bot.cfg.Communities = clubCommunities(t)
+	d, m := &recordingNotifier{}, &recordingNotifier{}
+	h.bot.Register(crossDiscord, d)
+	h.bot.Register(crossMatrix, m)
+	const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
+	ok := func(rep protocol.Reply, want string) {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+	}
+	ok(h.cross(ann, "ann", clubChannel, `tournament new "Cup" roundrobin size=9`), "Cup")
+	ok(h.cross(ann, "ann", clubChannel, "tournament join"), "")
+	ok(h.cross(bob, "bob", clubMatrix, "tournament join"), "")
+	ok(h.cross(ann, "ann", clubChannel, "tournament start"), "")
+	var game *gobot.Match
+	h.db.View(context.Background(), func(tx gobot.Tx) error {
+		gs, err := tx.ActiveGames(bob)
+		if err == nil && len(gs) == 1 {
+			game = gs[0]
+		}
+		return err
+	})
+	if game == nil || game.Room != clubChannel || game.Mirror != clubMatrix {
+		t.Fatalf("the round's game: %+v", game)
+	}
+	seen := 0
+	for _, msg := range m.all() {
+		if msg.Room == clubMatrix && msg.Reply.Game == game.ID {
+			seen++
+		}
+	}
+	if seen != 1 {
+		t.Fatalf("the Matrix room saw the round's game %d times", seen)
+	}
+	first := ann
+	if game.Black == bob {
+		first = bob
+	}
+	room := map[gobot.UserID]gobot.RoomID{ann: clubChannel, bob: clubMatrix}
+	ok(h.cross(first, first.Local(), room[first], "play E5"), "E5")
+}

@@ -154,7 +154,7 @@ func cmdTournament(call *Call) (Result, error) {
 			o, err = flow.PairRound(tx, b.cfg.Vacation, t, r.Time)
 		}
 		if err == nil {
-			text = b.roundStarted(&fx, tx, o)
+			text, err = b.roundStarted(&fx, tx, o)
 		}
 	case "end":
 		if err = flow.EndTournament(tx, t); err == nil {
@@ -375,17 +375,20 @@ func checkEventName(name, rest string) (string, string, error) {
 
 // roundStarted words a round paired (o) and queues each game's board to
 // its players in the room; the text is the round's pairings.
-func (b *core) roundStarted(fx *Effects, tx gobot.Tx, o *flow.RoundStarted) string {
+func (b *core) roundStarted(fx *Effects, tx gobot.Tx, o *flow.RoundStarted) (string, error) {
 	t := o.Tournament
 	var ids []gobot.GameID
 	for i, g := range o.Games {
 		ids = append(ids, g.Match.ID)
+		if err := b.mirrorEventGame(tx, t.Community, g.Match); err != nil { // mirror.go
+			return "", err
+		}
 		l := &loaded{Loaded: g}
 		rep := b.gameReplyAt(fx, tx, l, occasion{Room: t.Room, At: g.Match.Created}, say.TournamentGame(t, o.Round, t.Played[o.Round-1].Games[i].Table))
 		rep.Mentions = g.Match.Players()
 		fx.notify(protocol.Message{Room: t.Room, Reply: rep})
 	}
-	return say.RoundPaired(t, o.Round, ids)
+	return say.RoundPaired(t, o.Round, ids), nil
 }
 
 // finalStandings is an ended tournament's last word: its standings.
@@ -594,8 +597,8 @@ func runTournament(c *JobCall) (Done, error) {
 		if text, err = b.finalStandings(t); err != nil {
 			return Done{}, err
 		}
-	} else {
-		text = b.roundStarted(&fx, tx, o)
+	} else if text, err = b.roundStarted(&fx, tx, o); err != nil {
+		return Done{}, err
 	}
 	// The round's announcement first, then each game's board; the final
 	// standings come with their table's image.
