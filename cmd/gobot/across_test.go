@@ -58,6 +58,9 @@ func TestAcrossPlatformsEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := annMx.cli.JoinRoomByID(ctx, club.RoomID); err != nil {
+		t.Fatal(err)
+	}
 	dm, err := annMx.cli.CreateRoom(ctx, &mautrix.ReqCreateRoom{Preset: "trusted_private_chat", IsDirect: true, Invite: []id.UserID{botMx}})
 	if err != nil {
 		t.Fatal(err)
@@ -213,6 +216,19 @@ communities:
 		t.Fatalf("resign on Matrix: %q", c)
 	}
 	discord.waitCount(t, ctx, "2002", "resign", 1)
+
+	// The game is rated in the joined community, one record per player:
+	// ann's, asked for from her linked Matrix account in the club's room,
+	// is her Discord account's, with the game won.
+	cmd = annMx.say(t, ctx, club.RoomID, "!go rating")
+	if c := annMx.answer(t, ctx, cmd); !strings.Contains(c, "1 rated game: 1 win, 0 losses") {
+		t.Fatalf("ann's rating from Matrix: %q", c)
+	}
+	// One leaderboard: on Discord it lists the Matrix player too.
+	out = ds.send("222", "cat", "gobot", "top", "")
+	if !regexp.MustCompile(`\bann +\d+ .* 1-0\n`).MatchString(out.text) || !regexp.MustCompile(`\bbob +\d+ .* 0-1\n`).MatchString(out.text) {
+		t.Fatalf("the leaderboard on Discord: %q", out.text)
+	}
 
 	// Nothing was said twice: a second for late copies to show up, then
 	// each move once in each room (a room's own move is its answer).
