@@ -131,6 +131,23 @@ communities:
 	proc.waitLog(t, "You have no active games", "the terminal's answer to games")
 
 	ds := &discordSender{t: t, priv: priv, addr: discordAddr, fake: discord}
+	// mxAsk says line as u in room and wants the bot's answer to say want.
+	mxAsk := func(u *mxUser, room id.RoomID, line, want string) string {
+		t.Helper()
+		c := u.answer(t, ctx, u.say(t, ctx, room, line))
+		if !strings.Contains(c, want) {
+			t.Fatalf("%s on Matrix: %q, want %q", line, c, want)
+		}
+		return c
+	}
+	// annPlays plays pt as ann on Discord: answered in public.
+	annPlays := func(pt string) {
+		t.Helper()
+		out := ds.send("111", "ann", "go", "play", fmt.Sprintf(`{"name":"point","type":3,"value":%q}`, pt))
+		if out.private || !strings.Contains(out.text, pt) {
+			t.Fatalf("%s on Discord: %+v", pt, out)
+		}
+	}
 	// A link made from Discord to Matrix: the code, privately on
 	// Discord, sent back from Matrix in a direct message.
 	out := ds.send("111", "ann", "gobot", "account", `{"name":"action","type":3,"value":"link"}`)
@@ -138,10 +155,7 @@ communities:
 	if code == nil || !out.private {
 		t.Fatalf("account link on Discord: %+v", out)
 	}
-	cmd := annMx.say(t, ctx, dm.RoomID, "!go account link "+code[1])
-	if c := annMx.answer(t, ctx, cmd); !strings.Contains(c, "Linked") {
-		t.Fatalf("the code sent from Matrix: %q", c)
-	}
+	mxAsk(annMx, dm.RoomID, "!go account link "+code[1], "Linked")
 
 	// The challenge from Discord to the Matrix player, seen in both rooms.
 	out = ds.send("111", "ann", "go", "challenge", `{"name":"elsewhere","type":3,"value":"@bob:localhost"},{"name":"color","type":3,"value":"black"}`)
@@ -149,28 +163,18 @@ communities:
 		t.Fatalf("the challenge on Discord: %+v", out)
 	}
 	bob.waitCount(t, ctx, club.RoomID, "challenges", 1)
-	cmd = bob.say(t, ctx, club.RoomID, "!go accept")
-	if c := bob.answer(t, ctx, cmd); !strings.Contains(c, "begins") {
-		t.Fatalf("accept on Matrix: %q", c)
-	}
+	mxAsk(bob, club.RoomID, "!go accept", "begins")
 	discord.waitCount(t, ctx, "2002", "begins", 1)
 
 	// Moves from Discord and Matrix, each seen once in the other room.
-	out = ds.send("111", "ann", "go", "play", `{"name":"point","type":3,"value":"E5"}`)
-	if out.private || !strings.Contains(out.text, "E5") {
-		t.Fatalf("E5 on Discord: %+v", out)
-	}
+	annPlays("E5")
 	bob.waitCount(t, ctx, club.RoomID, "played E5", 1)
-	cmd = bob.say(t, ctx, club.RoomID, "!go play C3")
-	if c := bob.answer(t, ctx, cmd); !strings.Contains(c, "C3") {
-		t.Fatalf("C3 on Matrix: %q", c)
-	}
+	mxAsk(bob, club.RoomID, "!go play C3", "C3")
 	discord.waitCount(t, ctx, "2002", "played C3", 1)
 
 	// A move from the web board, opened with the link ann asked for from
 	// her Matrix account: the board knows her as the game's Black.
-	cmd = annMx.say(t, ctx, dm.RoomID, "!go web #1")
-	link := regexp.MustCompile(`http://[^\s"<>)]+/l/[^\s"<>)]+`).FindString(annMx.answer(t, ctx, cmd))
+	link := regexp.MustCompile(`http://[^\s"<>)]+/l/[^\s"<>)]+`).FindString(mxAsk(annMx, dm.RoomID, "!go web #1", "/l/"))
 	if link == "" {
 		t.Fatal("no personal link in the answer to web #1")
 	}
@@ -196,34 +200,22 @@ communities:
 	// Killed right after a move is answered, started again: the move's
 	// copy for the other room is sent once, by the process that comes
 	// back (its claim), whether or not the killed one got to it.
-	cmd = bob.say(t, ctx, club.RoomID, "!go play D4")
-	if c := bob.answer(t, ctx, cmd); !strings.Contains(c, "D4") {
-		t.Fatalf("D4 on Matrix: %q", c)
-	}
+	mxAsk(bob, club.RoomID, "!go play D4", "D4")
 	proc.kill()
 	proc.start(t)
 	discord.waitCount(t, ctx, "2002", "played D4", 1)
 
 	// The game to its end after the restart: a move from Discord, then
 	// bob resigns from Matrix; both rooms see the result.
-	out = ds.send("111", "ann", "go", "play", `{"name":"point","type":3,"value":"C7"}`)
-	if out.private || !strings.Contains(out.text, "C7") {
-		t.Fatalf("C7 on Discord after the restart: %+v", out)
-	}
+	annPlays("C7")
 	bob.waitCount(t, ctx, club.RoomID, "played C7", 1)
-	cmd = bob.say(t, ctx, club.RoomID, "!go resign")
-	if c := bob.answer(t, ctx, cmd); !strings.Contains(c, "resign") {
-		t.Fatalf("resign on Matrix: %q", c)
-	}
+	mxAsk(bob, club.RoomID, "!go resign", "resign")
 	discord.waitCount(t, ctx, "2002", "resign", 1)
 
 	// The game is rated in the joined community, one record per player:
 	// ann's, asked for from her linked Matrix account in the club's room,
 	// is her Discord account's, with the game won.
-	cmd = annMx.say(t, ctx, club.RoomID, "!go rating")
-	if c := annMx.answer(t, ctx, cmd); !strings.Contains(c, "1 rated game: 1 win, 0 losses") {
-		t.Fatalf("ann's rating from Matrix: %q", c)
-	}
+	mxAsk(annMx, club.RoomID, "!go rating", "1 rated game: 1 win, 0 losses")
 	// One leaderboard: on Discord it lists the Matrix player too.
 	out = ds.send("222", "cat", "gobot", "top", "")
 	if !regexp.MustCompile(`\bann +\d+ .* 1-0\n`).MatchString(out.text) || !regexp.MustCompile(`\bbob +\d+ .* 0-1\n`).MatchString(out.text) {
