@@ -53,6 +53,20 @@ func (h *harness) cross(u gobot.UserID, name string, room gobot.RoomID, line str
 	return h.bot.Handle(context.Background(), r)
 }
 
+// The club's players: ann on Discord, bob on Matrix.
+const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
+
+// newClub is a bot of the joined club (a Discord channel and a Matrix
+// room) and what it sends to each platform.
+func newClub(t *testing.T) (h *harness, d, m *recordingNotifier) {
+	h = newHarness(t)
+	h.bot.cfg.Communities = clubCommunities(t)
+	d, m = &recordingNotifier{}, &recordingNotifier{}
+	h.bot.Register(crossDiscord, d)
+	h.bot.Register(crossMatrix, m)
+	return h, d, m
+}
+
 // TestGameAcrossPlatforms: in a joined community, a Discord player
 // challenges a Matrix player by their Matrix ID; the challenge, the game
 // and every move are posted in both rooms, each once; each plays from
@@ -60,12 +74,7 @@ func (h *harness) cross(u gobot.UserID, name string, room gobot.RoomID, line str
 // bot knows them by; a platform the room's community does not join, or a
 // name nobody goes by, is refused and changes nothing.
 func TestGameAcrossPlatforms(t *testing.T) {
-	h := newHarness(t)
-	h.bot.cfg.Communities = clubCommunities(t)
-	d, m := &recordingNotifier{}, &recordingNotifier{}
-	h.bot.Register(crossDiscord, d)
-	h.bot.Register(crossMatrix, m)
-	const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
+	h, d, m := newClub(t)
 	ok := func(rep protocol.Reply, want string) protocol.Reply {
 		t.Helper()
 		if rep.Error || !strings.Contains(rep.Text, want) {
@@ -178,12 +187,7 @@ func TestGameAcrossPlatforms(t *testing.T) {
 // game between a Discord and a Matrix player is seen by the Matrix room
 // too, and played from there.
 func TestTournamentAcrossPlatforms(t *testing.T) {
-	h := newHarness(t)
-	h.bot.cfg.Communities = clubCommunities(t)
-	d, m := &recordingNotifier{}, &recordingNotifier{}
-	h.bot.Register(crossDiscord, d)
-	h.bot.Register(crossMatrix, m)
-	const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
+	h, _, m := newClub(t)
 	ok := func(rep protocol.Reply, want string) {
 		t.Helper()
 		if rep.Error || !strings.Contains(rep.Text, want) {
