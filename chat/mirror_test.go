@@ -149,6 +149,14 @@ func TestGameAcrossPlatforms(t *testing.T) {
 			t.Fatalf("%s in the other room: seen %d times, want 1", mv.pt, c)
 		}
 	}
+	// A board opened inside the Matrix room (its widget) shows bob his
+	// game to play, and a looker the game to watch.
+	if rb, err := h.bot.RoomBoards(context.Background(), clubMatrix, bob, 0); err != nil || rb.Watch || len(rb.Games) != 1 || rb.Games[0].ID != 1 {
+		t.Fatalf("bob's boards in the Matrix room: %+v %v", rb, err)
+	}
+	if rb, err := h.bot.RoomBoards(context.Background(), clubMatrix, "matrix:@dan:example.org", 0); err != nil || !rb.Watch || len(rb.Games) != 1 {
+		t.Fatalf("a looker's boards in the Matrix room: %+v %v", rb, err)
+	}
 	// A looker in the Matrix room sees the game there.
 	if rep := ok(h.cross("matrix:@dan:example.org", "dan", clubMatrix, "board"), "to play"); rep.Game != 1 {
 		t.Fatalf("board in the mirror room shows game %d", rep.Game)

@@ -403,6 +403,9 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 	v := sn.viewer(user)
 	if v.Role != board.Player {
 		in, err := s.cfg.Widgets.InRoom(r.Context(), sn.view.Room, user)
+		if err == nil && !in && sn.view.Mirror != "" { // a game between platforms: its Matrix room may be its mirror
+			in, err = s.cfg.Widgets.InRoom(r.Context(), sn.view.Mirror, user)
+		}
 		if err != nil {
 			reply(http.StatusServiceUnavailable, widgetSession{Message: "The game's room could not be checked just now; reload the widget in a moment."})
 			return

@@ -21,9 +21,12 @@ import (
 // (no mentions), the vote line (Vote) may hold command tokens
 // (protocol.Cmd) for the surface to show in its platform's terms.
 type View struct {
-	ID        gobot.GameID
-	Version   uint64
-	Room      gobot.RoomID
+	ID      gobot.GameID
+	Version uint64
+	Room    gobot.RoomID
+	// Mirror is the room of another platform that sees the game too (a
+	// game between platforms: gobot.Match.Mirror); "" for most.
+	Mirror    gobot.RoomID
 	Community gobot.CommunityID
 	// Game is the replayed game (the stones, the last move, the
 	// scoring's marks); a surface reads it and never changes it.
@@ -218,7 +221,7 @@ func (v Viewer) Watch() bool { return v.Role == Watcher }
 // left for the caller; name gives a player's name (Names).
 func Read(l *flow.Loaded, name func(gobot.UserID) string) *View {
 	match, g := l.Match, l.G
-	bv := &View{ID: match.ID, Version: match.Version, Room: match.Room, Game: g, Phase: g.Phase().String(), Names: map[gobot.UserID]string{},
+	bv := &View{ID: match.ID, Version: match.Version, Room: match.Room, Mirror: match.Mirror, Game: g, Phase: g.Phase().String(), Names: map[gobot.UserID]string{},
 		stored: &gobot.Match{ID: match.ID, Black: match.Black, White: match.White, Engine: match.Engine, Vote: match.Vote, Teams: match.Teams.Clone(), Record: match.Record, Finished: match.Finished}}
 	if match.Rating != nil {
 		bv.Community = match.Rating.Community
@@ -329,7 +332,7 @@ func Games(tx gobot.Tx, room gobot.RoomID, user gobot.UserID) (games []*gobot.Ma
 		return nil, false, err
 	}
 	for _, m := range mine {
-		if m.Room == room || m.Parent == room {
+		if m.In(room) { // its room, the room its thread hangs off, or its mirror
 			games = append(games, m)
 		}
 	}
