@@ -154,6 +154,9 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	// The game as it stands, shared with the live pages (one read per
 	// change of the game, not one per click).
 	sn, err := s.live(r.Context(), p.Game)
+	if err == nil && sn.partial { // heard from another process: its view is older
+		sn, err = s.snapshot(r.Context(), p.Game)
+	}
 	if err != nil {
 		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The game could not be read just now; nothing was changed."})
 		return
@@ -185,12 +188,20 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Community: view.Community,
 		Platform:  s.platform(view.Room),
 	}
+	gen := s.cfg.Hub.generation(p.Game)
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
 	if rep.Error && !rep.Duplicate { // a retried click was applied once: no refusal
 		a.Message = s.plain(rep.Text, view)
 	}
-	if now, err := s.snapshot(r.Context(), p.Game); err == nil {
+	// The game after the click: the live pages' snapshot, read once for
+	// them and this answer, when this process's Hub has heard of the
+	// change (in one process it has, at the commit); else read here.
+	after := s.snapshot
+	if s.cfg.Hub.generation(p.Game) != gen {
+		after = s.live
+	}
+	if now, err := after(r.Context(), p.Game); err == nil {
 		a.State = s.stamped(now)
 	}
 	s.answer(w, http.StatusOK, a)
