@@ -153,10 +153,11 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	// The game as it stands, shared with the live pages (one read per
 	// change of the game, not one per click).
+	// A state heard from another process (partial) comes with the view
+	// of an earlier version: who plays, the room and the names it gives
+	// are the game's still (the router checks them again in its
+	// transaction), so it serves without a read.
 	sn, err := s.live(r.Context(), p.Game)
-	if err == nil && sn.partial { // heard from another process: its view is older
-		sn, err = s.snapshot(r.Context(), p.Game)
-	}
 	if err != nil {
 		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The game could not be read just now; nothing was changed."})
 		return

@@ -58,8 +58,8 @@ type snapshot struct {
 	gen  uint64 // the Hub's generation of the game when it was read
 	view *board.View
 	// partial: the state was heard from the process that changed the
-	// game (carry.go), the view is of an earlier version: good for the
-	// live pages, not for a click (act reads the game).
+	// game (carry.go), the view is of an earlier version (a page drawn
+	// whole reads the game).
 	partial bool
 }
 
