@@ -261,13 +261,17 @@ func (s *Server) stamped(sn *snapshot) *state {
 	return &st
 }
 
-// stampedJSON is stamped's JSON, without encoding the state again.
-func (s *Server) stampedJSON(sn *snapshot) []byte {
-	out := make([]byte, 0, len(sn.json)+24)
-	out = append(out, `{"now":`...)
+// stateEvent is sn's server-sent event "state": its version as the
+// id, and as data stamped's JSON, without encoding the state again.
+func (s *Server) stateEvent(sn *snapshot) []byte {
+	out := make([]byte, 0, len(sn.json)+64)
+	out = append(out, "id: "...)
+	out = strconv.AppendUint(out, sn.V, 10)
+	out = append(out, "\nevent: state\ndata: {\"now\":"...)
 	out = strconv.AppendInt(out, s.now().UnixMilli(), 10)
 	out = append(out, ',')
-	return append(out, sn.json[1:]...)
+	out = append(out, sn.json[1:]...)
+	return append(out, "\n\n"...)
 }
 
 // pageFuncs are the words the pages share with chat (chat/say).
