@@ -31,10 +31,10 @@ type StatePublisher interface {
 }
 
 // Carrying returns the Publisher to give Publishing when the changes go
-// through p to every process: each transaction that changes a game
-// builds the game's page state (with the Server made with this Hub)
-// before it commits, this process's pages get it at the commit, and p
-// carries it to the others.
+// through p to every process: each transaction that changes a game with
+// pages open here builds the game's page state (with the Server made
+// with this Hub) before it commits, this process's pages get it at the
+// commit, and p carries it to the others.
 func (h *Hub) Carrying(p StatePublisher) Publisher { return &carrying{hub: h, p: p} }
 
 type carrying struct {
@@ -59,8 +59,10 @@ func (c *carrying) PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
 }
 
 // build builds, inside the transaction tx that changed them, the page
-// snapshots of games; a game whose page cannot be built is left out
-// (its hearers read it).
+// snapshots of games that have pages open on this process (a click's
+// own page, most often: a change to a game nobody watches here, a
+// typed move in a chat, costs no drawing); a game left out goes as its
+// ID and its hearers read it, as does one whose page cannot be built.
 func (c *carrying) build(tx *recordingTx, games []gobot.GameID) map[gobot.GameID]*snapshot {
 	s := c.hub.server()
 	if s == nil {
@@ -68,7 +70,7 @@ func (c *carrying) build(tx *recordingTx, games []gobot.GameID) map[gobot.GameID
 	}
 	out := map[gobot.GameID]*snapshot{}
 	for _, id := range games {
-		if out[id] != nil {
+		if out[id] != nil || !c.hub.hasPages(id) {
 			continue
 		}
 		// The game as the transaction leaves it; the players' names
@@ -117,6 +119,13 @@ func (t namesTx) Player(u gobot.UserID) (*gobot.Player, error) {
 		return p, nil
 	}
 	return t.recordingTx.Player(u)
+}
+
+// hasPages reports whether game id has pages open on this process.
+func (h *Hub) hasPages(id gobot.GameID) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs[gameTopic(id)]) > 0
 }
 
 // server is the Server made with this Hub (nil before New).

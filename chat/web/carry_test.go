@@ -87,14 +87,20 @@ func TestCarriedState(t *testing.T) {
 	alice.open(a.link(id, "alice", false), id)
 	link := a.link(id, "bob", false)
 	bob.open(b.ts.URL+link[len(a.ts.URL):], id)
-	ev := bob.events("")
+	ev, aev := bob.events(""), alice.events("")
 	v0 := a.version(id)
 	if got, _ := ev.next(t); got != itoa(v0) {
 		t.Fatalf("first event %s, want %d", got, v0)
 	}
+	if got, _ := aev.next(t); got != itoa(v0) {
+		t.Fatalf("alice's first event %s, want %d", got, v0)
+	}
 	before := bstore.reads.Load()
 	if code, msg := alice.post("play", "E5", "click-e5-0001"); code != 200 || msg != "" {
 		t.Fatalf("play E5 on A: %d %q", code, msg)
+	}
+	if got, _ := aev.next(t); got != itoa(v0+1) {
+		t.Fatalf("alice's event on A after her E5: %s", got)
 	}
 	got, data := ev.next(t)
 	if got != itoa(v0+1) || !strings.Contains(data, `data-point=\"E5\" data-stone=\"black\"`) {
@@ -105,7 +111,6 @@ func TestCarriedState(t *testing.T) {
 	}
 	// A click on B works from the heard state, with no read of the game
 	// beside the router's transaction, and A's page follows.
-	aev := alice.events(itoa(v0 + 1))
 	before = bstore.reads.Load()
 	if code, msg := bob.post("play", "D5", "click-d5-0001"); code != 200 || msg != "" {
 		t.Fatalf("play D5 on B: %d %q", code, msg)
@@ -123,5 +128,26 @@ func TestCarriedState(t *testing.T) {
 	_, page := bob.get(b.ts.URL + gamePath(id))
 	if !strings.Contains(page, `data-point="E5" data-stone="black"`) || !strings.Contains(page, `data-point="D5" data-stone="white"`) {
 		t.Errorf("B's page lacks E5 or D5")
+	}
+	// A change made where the game has no page open (a typed move on A,
+	// once alice's page is closed) is not drawn there: it goes as the
+	// ID, and B reads the game.
+	id2 := a.newGame()
+	bob2 := b.browser()
+	bob2.open(b.ts.URL+a.link(id2, "bob", false)[len(a.ts.URL):], id2)
+	ev2 := bob2.events("")
+	v2 := a.version(id2)
+	if got, _ := ev2.next(t); got != itoa(v2) {
+		t.Fatalf("game %d's first event %s, want %d", id2, got, v2)
+	}
+	before = bstore.reads.Load()
+	if r := a.cmd("alice", "play", "C3", "#"+itoa(uint64(id2))); r.Error {
+		t.Fatal(r.Text)
+	}
+	if got, data := ev2.next(t); got != itoa(v2+1) || !strings.Contains(data, `data-point=\"C3\" data-stone=\"black\"`) {
+		t.Fatalf("bob's event on B after a typed C3 on A: %s %.100s", got, data)
+	}
+	if n := bstore.reads.Load() - before; n != 1 {
+		t.Errorf("B read game %d %d times after a change from a process with no page of it, want once", id2, n)
 	}
 }
