@@ -93,7 +93,6 @@ func parseLinkTTL(s string) (time.Duration, error) {
 // gamesListener is a store whose processes tell each other of game
 // changes and of the boards open on each (PostgreSQL's LISTEN/NOTIFY).
 type gamesListener interface {
-	PublishGames(ctx context.Context, games []gobot.GameID)
 	PublishStates(ctx context.Context, states []postgres.GameState)
 	PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
 	PublishPresence(ctx context.Context, ps []postgres.Presence)
@@ -148,10 +147,9 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 	return wb
 }
 
-// sharedPublisher publishes game and review changes to every process.
+// sharedPublisher publishes game changes, with their pages' states, and
+// review changes to every process.
 type sharedPublisher struct{ l gamesListener }
-
-func (p sharedPublisher) Publish(ctx context.Context, g []gobot.GameID) { p.l.PublishGames(ctx, g) }
 
 func (p sharedPublisher) PublishStates(ctx context.Context, states []web.GameState) {
 	out := make([]postgres.GameState, len(states))
