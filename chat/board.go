@@ -54,6 +54,14 @@ func (b *Bot) board(ctx context.Context, id gobot.GameID, user gobot.UserID, in 
 	return bv, nil
 }
 
+// BoardIn builds match's view as Board does, with the transaction the
+// caller holds: the web board builds a changed game's page inside the
+// transaction that changed it, to carry it to other processes with the
+// change (chat/web's Carrying).
+func (b *Bot) BoardIn(tx gobot.Tx, match *gobot.Match) (*board.View, error) {
+	return b.boardView(tx, match, "")
+}
+
 // boardView builds match's view for user.
 func (b *core) boardView(tx gobot.Tx, match *gobot.Match, user gobot.UserID) (*board.View, error) {
 	l, err := load(match)

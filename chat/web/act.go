@@ -153,6 +153,10 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	// The game as it stands, shared with the live pages (one read per
 	// change of the game, not one per click).
+	// A state heard from another process (partial) comes with the view
+	// of an earlier version: who plays, the room and the names it gives
+	// are the game's still (the router checks them again in its
+	// transaction), so it serves without a read.
 	sn, err := s.live(r.Context(), p.Game)
 	if err != nil {
 		s.answer(w, http.StatusServiceUnavailable, answer{Message: "The game could not be read just now; nothing was changed."})
@@ -185,12 +189,20 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		Community: view.Community,
 		Platform:  s.platform(view.Room),
 	}
+	gen := s.cfg.Hub.generation(p.Game)
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)
 	var a answer
 	if rep.Error && !rep.Duplicate { // a retried click was applied once: no refusal
 		a.Message = s.plain(rep.Text, view)
 	}
-	if now, err := s.snapshot(r.Context(), p.Game); err == nil {
+	// The game after the click: the live pages' snapshot, read once for
+	// them and this answer, when this process's Hub has heard of the
+	// change (in one process it has, at the commit); else read here.
+	after := s.snapshot
+	if s.cfg.Hub.generation(p.Game) != gen {
+		after = s.live
+	}
+	if now, err := after(r.Context(), p.Game); err == nil {
 		a.State = s.stamped(now)
 	}
 	s.answer(w, http.StatusOK, a)

@@ -252,8 +252,14 @@ func TestBrowserGame(t *testing.T) {
 	eval[bool](bob, `(document.querySelector('[data-message]').textContent = '', true)`)
 	bob.play("E5")
 	bob.waitMessage("E5 is occupied")
+	// A refusal's answer brings the state the page has already: it is
+	// not applied again (the side panel is the same element).
+	eval[bool](alice, `(document.getElementById('side').firstElementChild.kept = "yes", true)`)
 	alice.play("C3") // not her turn
 	alice.waitMessage("turn")
+	if eval[string](alice, `document.getElementById('side').firstElementChild.kept || ''`) != "yes" {
+		t.Errorf("a state the page had already was applied again (its side panel drawn anew)")
+	}
 	move(bob, alice, "D5", "white")
 	if bob.message() != "" {
 		t.Errorf("bob's refusal was not cleared by his move: %q", bob.message())

@@ -92,9 +92,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		if err == nil && sn.V != last {
 			last = sn.V
-			w.Write([]byte("id: " + strconv.FormatUint(sn.V, 10) + "\nevent: state\ndata: "))
-			w.Write(s.stampedJSON(sn))
-			if _, err := w.Write([]byte("\n\n")); err != nil {
+			// One write: the event goes out in one chunk.
+			if _, err := w.Write(s.stateEvent(sn)); err != nil {
 				return
 			}
 			f.Flush()

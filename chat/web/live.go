@@ -41,12 +41,25 @@ type publishing struct {
 func (s *publishing) Update(ctx context.Context, fn func(gobot.Tx) error) error {
 	var changed []gobot.GameID
 	var reviews []gobot.ReviewID
+	var built map[gobot.GameID]*snapshot
+	carry, _ := s.p.(*carrying)
 	err := s.Store.Update(ctx, func(tx gobot.Tx) error {
-		changed, reviews = changed[:0], reviews[:0] // a retried run reports only what it wrote
-		return fn(&recordingTx{Tx: tx, changed: &changed, reviews: &reviews})
+		changed, reviews, built = changed[:0], reviews[:0], nil // a retried run reports only what it wrote
+		rt := &recordingTx{Tx: tx, changed: &changed, reviews: &reviews}
+		if err := fn(rt); err != nil {
+			return err
+		}
+		if carry != nil && len(changed) > 0 {
+			built = carry.build(rt, changed)
+		}
+		return nil
 	})
 	if err == nil && len(changed) > 0 {
-		s.p.Publish(ctx, changed)
+		if carry != nil {
+			carry.published(ctx, changed, built)
+		} else {
+			s.p.Publish(ctx, changed)
+		}
 	}
 	if rp, ok := s.p.(ReviewPublisher); ok && err == nil && len(reviews) > 0 {
 		rp.PublishReviews(ctx, reviews)
@@ -54,11 +67,36 @@ func (s *publishing) Update(ctx context.Context, fn func(gobot.Tx) error) error 
 	return err
 }
 
-// recordingTx notes the games and reviews written through it.
+// recordingTx notes the games and reviews written through it, and the
+// players read or written (Carrying names them from these).
 type recordingTx struct {
 	gobot.Tx
 	changed *[]gobot.GameID
 	reviews *[]gobot.ReviewID
+	players map[gobot.UserID]*gobot.Player
+}
+
+func (t *recordingTx) Player(u gobot.UserID) (*gobot.Player, error) {
+	p, err := t.Tx.Player(u)
+	if err == nil {
+		t.sawPlayer(u, p)
+	}
+	return p, err
+}
+
+func (t *recordingTx) PutPlayer(p *gobot.Player) error {
+	err := t.Tx.PutPlayer(p)
+	if err == nil {
+		t.sawPlayer(p.ID, p)
+	}
+	return err
+}
+
+func (t *recordingTx) sawPlayer(u gobot.UserID, p *gobot.Player) {
+	if t.players == nil {
+		t.players = map[gobot.UserID]*gobot.Player{}
+	}
+	t.players[u] = p
 }
 
 func (t *recordingTx) PutMatch(g *gobot.Match) error {
@@ -121,6 +159,11 @@ type Hub struct {
 	presence map[gobot.GameID]*presence
 	pending  []awayDue
 	sweeping bool
+	// states: the games' states that came with their changes, while
+	// they have pages open here (carry.go); srv: the Server made with
+	// this Hub, which builds them.
+	states map[gobot.GameID]pushedState
+	srv    *Server
 	// share: this process's boards told to the others (Share), as
 	// process by clock; nil in one process.
 	share   chan<- Presence
@@ -214,6 +257,9 @@ func (h *Hub) subscribeTo(t topic) (<-chan struct{}, func()) {
 		delete(h.subs[t], ch)
 		if len(h.subs[t]) == 0 {
 			delete(h.subs, t)
+			if !t.review {
+				delete(h.states, gobot.GameID(t.id))
+			}
 		}
 		h.mu.Unlock()
 	}

@@ -57,6 +57,10 @@ type snapshot struct {
 	json []byte
 	gen  uint64 // the Hub's generation of the game when it was read
 	view *board.View
+	// partial: the state was heard from the process that changed the
+	// game (carry.go), the view is of an earlier version (a page drawn
+	// whole reads the game).
+	partial bool
 }
 
 // viewer is what u may do in the game (chat's answer, no read).
@@ -114,6 +118,25 @@ func (s *Server) live(ctx context.Context, id gobot.GameID) (*snapshot, error) {
 	if sn != nil && sn.gen == gen {
 		return sn, nil // read by the page that held the lock
 	}
+	// The state that came with the change, if it did: no read.
+	if p, ok := s.cfg.Hub.pushedAt(id, gen); ok {
+		var next *snapshot
+		if sn != nil && sn.V >= p.v {
+			c := *sn // heard again (this process's own change)
+			next = &c
+		} else {
+			next = fromPushed(p, sn)
+		}
+		if next != nil {
+			next.gen = gen
+			s.snaps.mu.Lock()
+			if old := s.snaps.m[id]; old == nil || old.V < next.V || old.V == next.V && old.gen < next.gen {
+				s.snaps.m[id] = next
+			}
+			s.snaps.mu.Unlock()
+			return next, nil
+		}
+	}
 	return s.snapshot(ctx, id)
 }
 
@@ -132,6 +155,7 @@ func (s *Server) snapshot(ctx context.Context, id gobot.GameID) (*snapshot, erro
 	var sn *snapshot
 	if cached != nil && cached.V == view.Version {
 		c := *cached
+		c.view, c.partial = view, false
 		sn = &c
 	} else if sn, err = s.build(view); err != nil {
 		return nil, err
@@ -237,13 +261,17 @@ func (s *Server) stamped(sn *snapshot) *state {
 	return &st
 }
 
-// stampedJSON is stamped's JSON, without encoding the state again.
-func (s *Server) stampedJSON(sn *snapshot) []byte {
-	out := make([]byte, 0, len(sn.json)+24)
-	out = append(out, `{"now":`...)
+// stateEvent is sn's server-sent event "state": its version as the
+// id, and as data stamped's JSON, without encoding the state again.
+func (s *Server) stateEvent(sn *snapshot) []byte {
+	out := make([]byte, 0, len(sn.json)+64)
+	out = append(out, "id: "...)
+	out = strconv.AppendUint(out, sn.V, 10)
+	out = append(out, "\nevent: state\ndata: {\"now\":"...)
 	out = strconv.AppendInt(out, s.now().UnixMilli(), 10)
 	out = append(out, ',')
-	return append(out, sn.json[1:]...)
+	out = append(out, sn.json[1:]...)
+	return append(out, "\n\n"...)
 }
 
 // pageFuncs are the words the pages share with chat (chat/say).

@@ -14,9 +14,9 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-type publisherFunc func(context.Context, []gobot.GameID)
+type statesFunc func(context.Context, []GameState)
 
-func (f publisherFunc) Publish(ctx context.Context, g []gobot.GameID) { f(ctx, g) }
+func (f statesFunc) PublishStates(ctx context.Context, s []GameState) { f(ctx, s) }
 
 // pgProcess is one gobot process on the shared PostgreSQL database dsn,
 // with its own store, bot, hub, listener and web server.
@@ -27,7 +27,21 @@ func pgProcess(t *testing.T, dsn string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pg.Close() })
-	return buildHarness(t, pg, func(*Hub) Publisher { return publisherFunc(pg.PublishGames) },
+	return pgProcessOn(t, pg, pg)
+}
+
+// pgProcessOn is pgProcess whose bot uses store, a wrapper of pg.
+func pgProcessOn(t *testing.T, store gobot.Store, pg *postgres.Store) *harness {
+	t.Helper()
+	return buildHarness(t, store, func(h *Hub) Publisher {
+		return h.Carrying(statesFunc(func(ctx context.Context, states []GameState) {
+			out := make([]postgres.GameState, len(states))
+			for i, st := range states {
+				out[i] = postgres.GameState(st)
+			}
+			pg.PublishStates(ctx, out)
+		}))
+	},
 		func(ctx context.Context, h *harness) {
 			// As cmd/gobot wires it: the boards open on each process are shared.
 			go h.hub.Share(ctx, func(ctx context.Context, ps []Presence) {
@@ -37,7 +51,7 @@ func pgProcess(t *testing.T, dsn string) *harness {
 				}
 				pg.PublishPresence(ctx, out)
 			}, h.now.Now)
-			pg.Listen(ctx, postgres.Changes{Games: h.hub.Changed, Presence: func(p postgres.Presence) { h.hub.Heard(Presence(p)) }})
+			pg.Listen(ctx, postgres.Changes{Games: h.hub.Changed, States: func(st postgres.GameState) { h.hub.HeardState(st.Game, st.V, st.JSON) }, Presence: func(p postgres.Presence) { h.hub.Heard(Presence(p)) }})
 		})
 }
 

@@ -167,6 +167,9 @@ func New(cfg Config) (*Server, error) {
 		widgetSignIns: newSignInLimit(widgetClient, widgetServer, widgetAll), checks: newPlaces(maxChecks, maxChecksPerServer, maxChecksPerClient),
 		streams: newPlaces(cfg.MaxStreams, MaxSessionStreams, MaxClientStreams), reviews: newReviewSnaps(),
 		quit: make(chan struct{})}
+	cfg.Hub.mu.Lock()
+	cfg.Hub.srv = s // it builds the states that Carrying carries
+	cfg.Hub.mu.Unlock()
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /l/{token}", s.exchange)
 	s.mux.HandleFunc("GET /g/{id}/open", s.open)

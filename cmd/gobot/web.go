@@ -93,7 +93,7 @@ func parseLinkTTL(s string) (time.Duration, error) {
 // gamesListener is a store whose processes tell each other of game
 // changes and of the boards open on each (PostgreSQL's LISTEN/NOTIFY).
 type gamesListener interface {
-	PublishGames(ctx context.Context, games []gobot.GameID)
+	PublishStates(ctx context.Context, states []postgres.GameState)
 	PublishReviews(ctx context.Context, reviews []gobot.ReviewID)
 	PublishPresence(ctx context.Context, ps []postgres.Presence)
 	Listen(ctx context.Context, c postgres.Changes) error
@@ -129,7 +129,8 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 		wb.store = web.Publishing(store, wb.hub)
 		return wb
 	}
-	wb.store = web.Publishing(store, sharedPublisher{shared})
+	// Each change carries its game's page state to every process.
+	wb.store = web.Publishing(store, wb.hub.Carrying(sharedPublisher{shared}))
 	wb.listen = func(ctx context.Context) error {
 		// Who is away counts the boards open on every process (issue 43).
 		go wb.hub.Share(ctx, func(ctx context.Context, ps []web.Presence) {
@@ -140,15 +141,23 @@ func newWebBoard(store gobot.Store, shared gamesListener) *webBoard {
 			shared.PublishPresence(ctx, out)
 		}, time.Now)
 		return shared.Listen(ctx, postgres.Changes{Games: wb.hub.Changed, Reviews: wb.hub.ReviewChanged,
+			States:   func(st postgres.GameState) { wb.hub.HeardState(st.Game, st.V, st.JSON) },
 			Presence: func(p postgres.Presence) { wb.hub.Heard(web.Presence(p)) }})
 	}
 	return wb
 }
 
-// sharedPublisher publishes game and review changes to every process.
+// sharedPublisher publishes game changes, with their pages' states, and
+// review changes to every process.
 type sharedPublisher struct{ l gamesListener }
 
-func (p sharedPublisher) Publish(ctx context.Context, g []gobot.GameID) { p.l.PublishGames(ctx, g) }
+func (p sharedPublisher) PublishStates(ctx context.Context, states []web.GameState) {
+	out := make([]postgres.GameState, len(states))
+	for i, st := range states {
+		out[i] = postgres.GameState(st)
+	}
+	p.l.PublishStates(ctx, out)
+}
 
 func (p sharedPublisher) PublishReviews(ctx context.Context, r []gobot.ReviewID) {
 	p.l.PublishReviews(ctx, r)

@@ -1,9 +1,14 @@
 package postgres
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"encoding/base64"
+	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -52,6 +57,112 @@ func (s *Store) PublishGames(ctx context.Context, games []gobot.GameID) {
 	if err != nil {
 		s.log.Warn("publishing game changes", "games", games, "err", cause(err))
 	}
+}
+
+// A GameState is a game's page state as the transaction that changed it
+// committed it (chat/web's GameState): its version and the JSON its
+// pages are sent; nil JSON: not built.
+type GameState struct {
+	Game gobot.GameID
+	V    uint64
+	JSON []byte
+}
+
+// maxPayload bounds a NOTIFY's payload (PostgreSQL's limit is 8000
+// bytes); maxState bounds a carried state once inflated.
+const (
+	maxPayload = 7900
+	maxState   = 1 << 20
+)
+
+// PublishStates tells every process listening on this database that
+// games changed, with their pages' states: for each game its ID (which
+// listeners of old read) and, when its state compressed fits in a
+// payload, a field "s<id>:<version>:<the state, deflated, base64>", so
+// that a listener sends it to its pages without reading the game. A
+// state too large goes as the ID alone: its hearers read the game.
+// Several games go in as few NOTIFYs as hold them, a game's fields
+// together. Errors are logged, as PublishGames's.
+func (s *Store) PublishStates(ctx context.Context, states []GameState) {
+	var payloads []string
+	var cur strings.Builder
+	for _, st := range states {
+		id := strconv.FormatUint(uint64(st.Game), 10)
+		fields := id
+		if f := stateField(st); f != "" && len(f)+1+len(id) <= maxPayload {
+			fields = f + "," + id
+		}
+		if cur.Len() > 0 && cur.Len()+1+len(fields) > maxPayload {
+			payloads = append(payloads, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(',')
+		}
+		cur.WriteString(fields)
+	}
+	if cur.Len() > 0 {
+		payloads = append(payloads, cur.String())
+	}
+	for _, p := range payloads {
+		if _, err := s.pool.Exec(ctx, "SELECT pg_notify(left($1 || current_schema(), 63), $2)", channelPrefix, p); err != nil {
+			s.log.Warn("publishing game changes", "err", cause(err))
+			return
+		}
+	}
+}
+
+// stateField is st's "s" field, or "" without a state or when it does
+// not fit in a payload.
+func stateField(st GameState) string {
+	if st.JSON == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	b.WriteString("s" + strconv.FormatUint(uint64(st.Game), 10) + ":" + strconv.FormatUint(st.V, 10) + ":")
+	head := b.Len()
+	enc := base64.NewEncoder(base64.StdEncoding, &b)
+	w := deflaters.Get().(*flate.Writer) // a new one allocates ~1 MB
+	w.Reset(enc)
+	w.Write(st.JSON)
+	w.Close()
+	deflaters.Put(w)
+	enc.Close()
+	if b.Len() > maxPayload || b.Len() == head {
+		return ""
+	}
+	return b.String()
+}
+
+// deflaters are the writers that deflate states, at the default level:
+// a 19×19 board late in a game (250 stones) fits a payload at it (6.8
+// KB in base64), not at the fastest (9.1 KB).
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.DefaultCompression)
+	return w
+}}
+
+// parseState reads an "s" field without its "s".
+func parseState(f string) (GameState, bool) {
+	parts := strings.SplitN(f, ":", 3)
+	if len(parts) != 3 {
+		return GameState{}, false
+	}
+	id, err := strconv.ParseUint(parts[0], 10, 64)
+	if err != nil || id == 0 {
+		return GameState{}, false
+	}
+	v, err := strconv.ParseUint(parts[1], 10, 64)
+	if err != nil {
+		return GameState{}, false
+	}
+	r := flate.NewReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(parts[2])))
+	defer r.Close()
+	js, err := io.ReadAll(io.LimitReader(r, maxState+1))
+	if err != nil || len(js) > maxState || len(js) == 0 {
+		return GameState{}, false
+	}
+	return GameState{Game: gobot.GameID(id), V: v, JSON: js}, true
 }
 
 // PublishReviews tells every process listening on this database that
@@ -133,8 +244,11 @@ func parsePresence(f string) (Presence, bool) {
 
 // Changes are what a listener hears (Listen): games, reviews and boards'
 // presence whose change any process published; a nil one is left aside.
+// A game whose change came with its page state (PublishStates) is given
+// to States, or to Games without it.
 type Changes struct {
 	Games    func(gobot.GameID)
+	States   func(GameState)
 	Reviews  func(gobot.ReviewID)
 	Presence func(Presence)
 }
@@ -202,7 +316,26 @@ func (s *Store) listen(ctx context.Context, c Changes, resync bool) error {
 		if err != nil {
 			return err
 		}
-		for _, f := range strings.Split(n.Payload, ",") {
+		fields := strings.Split(n.Payload, ",")
+		// A game that came with its state is not read again for its ID.
+		var stated map[gobot.GameID]bool
+		if c.States != nil {
+			for _, f := range fields {
+				if r, ok := strings.CutPrefix(f, "s"); ok {
+					if st, ok := parseState(r); ok {
+						if stated == nil {
+							stated = map[gobot.GameID]bool{}
+						}
+						stated[st.Game] = true
+						c.States(st)
+					}
+				}
+			}
+		}
+		for _, f := range fields {
+			if strings.HasPrefix(f, "s") {
+				continue
+			}
 			if r, ok := strings.CutPrefix(f, "r"); ok {
 				if id, err := strconv.ParseUint(r, 10, 64); err == nil && id > 0 && c.Reviews != nil {
 					c.Reviews(gobot.ReviewID(id))
@@ -215,7 +348,7 @@ func (s *Store) listen(ctx context.Context, c Changes, resync bool) error {
 				}
 				continue
 			}
-			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 && c.Games != nil {
+			if id, err := strconv.ParseUint(f, 10, 64); err == nil && id > 0 && c.Games != nil && !stated[gobot.GameID(id)] {
 				c.Games(gobot.GameID(id))
 			}
 		}

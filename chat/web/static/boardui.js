@@ -191,14 +191,16 @@ window.gobotBoard = function (opt) {
     }
     return out;
   }
+  let drawnGroups = null; // groups(drawn), kept for the next patch
   function drawBoard(svg) {
     if (svg === drawn) return;
-    const was = groups(drawn), now = groups(svg), el = board.firstElementChild;
+    const was = drawnGroups, now = groups(svg), el = board.firstElementChild;
     let patched = false;
     if (el && was && now && was.head === now.head && was.keys.join() === now.keys.join()) patched = patch(el, was, now);
     else if (el && now && !drawn) patched = adopt(el, svg); // the board the server drew in the page
     if (!patched) board.innerHTML = svg;
     drawn = svg;
+    drawnGroups = now;
   }
   // sync gives the element from the attributes of to (but the page's own).
   function sync(from, to) {
@@ -250,7 +252,9 @@ window.gobotBoard = function (opt) {
   }
 
   function apply(st) {
-    if (!st || st.v < version) return;
+    // A state the page has applied already (its own click's, which both
+    // the answer and the live stream bring) is not applied again.
+    if (!st || st.v < version || st.v === version && drawn !== "") return;
     const moved = st.v > version;
     version = st.v;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.point : "";
