@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -95,6 +96,28 @@ func TestHandOff(t *testing.T) {
 			t.Errorf("gobot %q without gobot-chat: exit %d\n%s%s", args, code, out, errOut)
 		}
 	}
+	// Inside gobot's source (as `go run ./cmd/gobot` runs), gobot builds
+	// gobot-chat from it, into the user's cache, and hands it the command.
+	goTool := goCommand(t)
+	goenv, err := exec.Command(goTool, "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocache, gomodcache, _ := strings.Cut(strings.TrimSpace(string(goenv)), "\n")
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	srcEnv := []string{"PATH=" + filepath.Dir(goTool), "XDG_CACHE_HOME=" + cache, "GOCACHE=" + gocache, "GOMODCACHE=" + gomodcache}
+	wantCode, wantOut, wantErr := runBin(t, elsewhere, chat, []string{"check", "{dir}/none.db"}, "")
+	if code, out, errOut := runBin(t, root, alone, []string{"check", "{dir}/none.db"}, "", srcEnv...); code != wantCode || out != wantOut || errOut != wantErr {
+		t.Errorf("gobot check in gobot's source, without gobot-chat: exit %d\n%s%s\nwant exit %d\n%s%s", code, out, errOut, wantCode, wantOut, wantErr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "gobot", "chat-*", chatName())); len(m) != 1 && runtime.GOOS == "linux" { // XDG_CACHE_HOME
+		t.Errorf("gobot-chat built from the source: %q in the cache, want one", m)
+	}
+
 	for _, args := range [][]string{{}, {"run", "-config", "gobot.yaml"}, {"check"}} {
 		code, out, errOut := runBin(t, elsewhere, alone, args, "", path)
 		if code != 1 || out != "" || !strings.Contains(errOut, "gobot-chat") || !strings.Contains(errOut, "go install github.com/gobotgo/gobot/cmd/...") || len(errOut) > 300 {
