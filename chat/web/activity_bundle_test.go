@@ -52,3 +52,32 @@ func TestActivityBundleCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityBundleTrimmed: the bundle leaves out what would cost a
+// phone's opening and the page does not use (activity/build.mjs): the
+// SDK's permission table and the big-integer library it needs (22 KB
+// the phone fetched and parsed), and zod's binding of every schema's
+// methods to it as it is made (some 33,000 functions made before the
+// handshake).
+func TestActivityBundleTrimmed(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("activity", "app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := string(b)
+	for _, c := range []struct{ what, text string }{
+		{"big-integer", "Invalid integer: "},
+		{"the permission table", "CREATE_INSTANT_INVITE"},
+		{"zod's bound methods", "this.parse=this.parse.bind(this)"},
+	} {
+		if strings.Contains(js, c.text) {
+			t.Errorf("the bundle holds %s (%q): build it with sh chat/web/activity/build.sh", c.what, c.text)
+		}
+	}
+	// What the page does use of the SDK is there.
+	for _, want := range []string{"HANDSHAKE", "AUTHORIZE", "AUTHENTICATE", "safeParse"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("the bundle lacks %q", want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -18,6 +19,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -336,6 +338,90 @@ func TestActivityPage(t *testing.T) {
 	res, _ = ah.harness.browser().get(ah.harness.ts.URL + "/?frame_id=f1&instance_id=i1&platform=desktop")
 	if res.StatusCode != 401 {
 		t.Errorf("/ on a board without the Activity: %d", res.StatusCode)
+	}
+}
+
+// TestActivityCompressed: on a phone's link every byte of the opening
+// counts. The page names its bundle in Link headers (preload), so the
+// browser asks for it as the page's headers arrive; the page and the
+// answer that opens the board (its state and its drawn board, 12 KB for
+// a 9×9 game) come gzipped to a client that takes gzip, and as they are
+// to one that does not; a short refusal is not compressed.
+func TestActivityCompressed(t *testing.T) {
+	ah := newActivityHarness(t)
+	ah.discordGame("111", "222")
+	ah.discord.instance("inst1", "777", "111", "222")
+	send := func(method, path, encoding string, body any) (*http.Response, []byte) {
+		t.Helper()
+		var rd io.Reader
+		if body != nil {
+			b, _ := json.Marshal(body)
+			rd = bytes.NewReader(b)
+		}
+		req, _ := http.NewRequest(method, ah.ts.URL+path, rd)
+		req.Header.Set("Accept-Encoding", encoding)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := http.DefaultTransport.RoundTrip(req) // no transparent gunzip
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, b
+	}
+	gunzip := func(what string, res *http.Response, b []byte) []byte {
+		t.Helper()
+		if res.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
+			t.Fatalf("%s: Content-Encoding %q, Vary %q, want gzip", what, res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		out, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return out
+	}
+
+	const pagePath = "/?frame_id=f1&instance_id=i1&platform=desktop"
+	res, zpage := send(http.MethodGet, pagePath, "gzip, deflate, br", nil)
+	page := gunzip("the page", res, zpage)
+	res2, plain := send(http.MethodGet, pagePath, "identity", nil)
+	if res2.Header.Get("Content-Encoding") != "" || !bytes.Equal(plain, page) || res.StatusCode != 200 || res2.StatusCode != 200 {
+		t.Errorf("the page without gzip: %d %q, or not the same page", res2.StatusCode, res2.Header.Get("Content-Encoding"))
+	}
+	var links []string
+	for _, m := range regexp.MustCompile(`(?:src|href)="(activity/app-[0-9a-f]{16}\.(js|css))"`).FindAllStringSubmatch(string(page), -1) {
+		as := map[string]string{"js": "script", "css": "style"}[m[2]]
+		links = append(links, "<"+m[1]+">; rel=preload; as="+as)
+	}
+	if got := res.Header.Values("Link"); len(links) != 2 || !slices.Equal(got, links) {
+		t.Errorf("the page's Link headers %q, want its two files preloaded, by their relative names: %q", got, links)
+	}
+
+	code := ah.discord.code("111")
+	res, zb := send(http.MethodPost, "/activity/token", "gzip", map[string]any{"code": code, "instance_id": "inst1"})
+	var a activityAnswer
+	if err := json.Unmarshal(gunzip("the token's answer", res, zb), &a); err != nil || res.StatusCode != 200 || a.State == nil || !strings.Contains(a.State.Board, `data-point="E5"`) {
+		t.Fatalf("the token's answer, gzipped: %d %v %+v", res.StatusCode, err, a)
+	}
+	if len(zb) > 4000 {
+		t.Errorf("the token's answer is %d bytes gzipped", len(zb))
+	}
+	res, b := send(http.MethodPost, "/activity/token", "identity", map[string]any{"code": ah.discord.code("111"), "instance_id": "inst1"})
+	if err := json.Unmarshal(b, &a); err != nil || res.Header.Get("Content-Encoding") != "" || a.State == nil {
+		t.Errorf("the token's answer without gzip: %q %v", res.Header.Get("Content-Encoding"), err)
+	}
+	res, b = send(http.MethodPost, "/activity/token", "gzip", map[string]any{"code": code, "instance_id": "inst1"})
+	if err := json.Unmarshal(b, &a); err != nil || res.StatusCode != 401 || res.Header.Get("Content-Encoding") != "" || a.Message != msgSignIn {
+		t.Errorf("a refusal: %d %q %v %+v", res.StatusCode, res.Header.Get("Content-Encoding"), err, a)
 	}
 }
 

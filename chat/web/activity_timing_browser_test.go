@@ -125,6 +125,35 @@ func activityTimes(b *tab, frame *chromedp.Node) map[string]float64 {
 	return out
 }
 
+// activityRequest is one request of the Activity's frame, timed from
+// the moment Discord's client framed it.
+type activityRequest struct {
+	Name              string
+	Start, First, End float64
+	Wire, Body        int
+}
+
+// activityRequests lists the requests of the Activity just opened in b:
+// its page, then each resource in the order they were asked for.
+func activityRequests(b *tab) []activityRequest {
+	b.t.Helper()
+	framed := eval[float64](b, `window.at_.framed`)
+	frame := inFrame(b)
+	rs := frameEval[[]activityRequest](b, frame, `(() => {
+		const o = performance.timeOrigin;
+		const one = (e, name) => ({Name: name, Start: o + e.requestStart, First: o + e.responseStart, End: o + e.responseEnd, Wire: e.encodedBodySize, Body: e.decodedBodySize});
+		const out = [one(performance.getEntriesByType("navigation")[0], "page")];
+		for (const e of performance.getEntriesByType("resource")) out.push(one(e, new URL(e.name).pathname.slice(0, 28)));
+		return out;
+	})()`)
+	for i := range rs {
+		rs[i].Start -= framed
+		rs[i].First -= framed
+		rs[i].End -= framed
+	}
+	return rs
+}
+
 // TestBrowserActivityTimings times the Activity's opening, step by step
 // (activitySteps), from the moment Discord's client (discordClientPage)
 // frames it, on each activityProfiles client: GOBOT_ACTIVITY_RUNS (3)
@@ -132,6 +161,8 @@ func activityTimes(b *tab, frame *chromedp.Node) map[string]float64 {
 // cache of the last. It prints the times and asserts none
 // (docs/discord.md has them): it fails only when the board is not
 // shown. go test ./chat/web -run TestBrowserActivityTimings -v
+// (GOBOT_ACTIVITY_PROFILES=phone: that profile alone). For the first
+// opening of each profile it lists each request's times.
 func TestBrowserActivityTimings(t *testing.T) {
 	runs := 3
 	if n, err := strconv.Atoi(os.Getenv("GOBOT_ACTIVITY_RUNS")); err == nil && n > 0 {
@@ -146,7 +177,11 @@ func TestBrowserActivityTimings(t *testing.T) {
 		frameWait(b, f, "the board in the Activity", `document.body.dataset.state === 'board' && document.body.dataset.live === 'on' && !!document.querySelector('[data-point="E5"]')`)
 		return activityTimes(b, f)
 	}
+	only := os.Getenv("GOBOT_ACTIVITY_PROFILES") // e.g. "phone": those alone
 	for _, p := range activityProfiles {
+		if only != "" && !slices.Contains(strings.Split(only, ","), p.name) {
+			continue
+		}
 		var cold []map[string]float64
 		var last *tab
 		for i := range runs {
@@ -158,6 +193,12 @@ func TestBrowserActivityTimings(t *testing.T) {
 			p.emulate(b)
 			cold = append(cold, open(b))
 			last = b
+			if i == 0 {
+				t.Logf("%s: each request of the first opening, ms from the frame's start: sent, first byte, last byte (bytes over the wire, decoded)", p.name)
+				for _, r := range activityRequests(b) {
+					t.Logf("  %-28s %6.0f %6.0f %6.0f  (%d, %d)", r.Name, r.Start, r.First, r.End, r.Wire, r.Body)
+				}
+			}
 		}
 		warm := open(last)
 		t.Logf("%s (%s), ms from the frame's start; %d openings with an empty cache (median, then each), then one with the cache:", p.name, p.summary, runs)

@@ -12,7 +12,7 @@ import (
 func TestRenderCommand(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "b.png")
-	code, stdout, stderr := runGobotArgs("render", "../../game/testdata/handicap9.sgf", "--move", "3", "--theme", "dark", "--px", "400", "-o", out)
+	code, stdout, stderr := runGobot("render", "../../game/testdata/handicap9.sgf", "--move", "3", "--theme", "dark", "--px", "400", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -29,7 +29,7 @@ func TestRenderCommand(t *testing.T) {
 		t.Fatalf("width %d, stdout %q", img.Bounds().Dx(), stdout)
 	}
 	gifOut := filepath.Join(dir, "g.gif")
-	if code, _, stderr := runGobotArgs("render", "--gif", "../../game/testdata/handicap9.sgf", "-o", gifOut, "--px", "300"); code != 0 {
+	if code, _, stderr := runGobot("render", "--gif", "../../game/testdata/handicap9.sgf", "-o", gifOut, "--px", "300"); code != 0 {
 		t.Fatalf("gif: exit %d: %s", code, stderr)
 	}
 	f, _ = os.Open(gifOut)
@@ -52,11 +52,11 @@ func TestRenderUsage(t *testing.T) {
 		{"render", "../../game/testdata/handicap9.sgf", "-o", "x.png", "--move", "-3"},
 		{"render", "--gif", "../../game/testdata/handicap9.sgf", "-o", "x.gif", "--move", "3"},
 	} {
-		if code, _, _ := runGobotArgs(args...); code != 2 {
+		if code, _, _ := runGobot(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if code, _, stderr := runGobotArgs("render", "nonexistent.sgf", "-o", "x.png"); code != 1 || stderr == "" {
+	if code, _, stderr := runGobot("render", "nonexistent.sgf", "-o", "x.png"); code != 1 || stderr == "" {
 		t.Errorf("missing file: exit %d %q", code, stderr)
 	}
 }
@@ -70,7 +70,7 @@ func TestRenderToleratesBadHandicap(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "b.png")
-	code, _, stderr := runGobotArgs("render", sgf, "-o", out)
+	code, _, stderr := runGobot("render", sgf, "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -577,16 +579,26 @@ func TestSGFScoreUsesTerritoryMarks(t *testing.T) {
 	bare := filepath.Join(dir, "bare.sgf")
 	os.WriteFile(marked, []byte(fmt.Sprintf(rec, "TB[aa][ab][ac][ad][ae]TW[ea][eb][ed][ee]")), 0o644)
 	os.WriteFile(bare, []byte(fmt.Sprintf(rec, "")), 0o644)
-	code, out, stderr := runGobotArgs("sgf", "score", marked)
+	code, out, stderr := runGobot("sgf", "score", marked)
 	if code != 0 || !strings.Contains(out, "Dead stones: none") || !strings.Contains(out, "Result: B+4.5") {
 		t.Fatalf("with territory marks: exit %d\n%s%s", code, out, stderr)
 	}
-	code, out, stderr = runGobotArgs("sgf", "score", bare)
+	code, out, stderr = runGobot("sgf", "score", bare)
 	if code != 0 || !strings.Contains(out, "Dead stones: the strings at E3") {
 		t.Fatalf("without marks: exit %d\n%s%s", code, out, stderr)
 	}
 	// --dead still decides when given.
-	if _, out, _ := runGobotArgs("sgf", "score", marked, "--dead", "E3"); !strings.Contains(out, "Dead stones: the strings at E3") {
+	if _, out, _ := runGobot("sgf", "score", marked, "--dead", "E3"); !strings.Contains(out, "Dead stones: the strings at E3") {
 		t.Fatalf("--dead E3 with marks:\n%s", out)
 	}
+}
+
+// pngOf returns a small real PNG.
+func pngOf(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

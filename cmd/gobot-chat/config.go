@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
@@ -319,13 +318,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// defaultDBPath is where the database lives when no config names one:
-// the user's config directory, or the current directory.
-func defaultDBPath() string {
-	if dir, err := os.UserConfigDir(); err == nil {
-		return filepath.Join(dir, "gobot", "gobot.db")
-	}
-	return "gobot.db"
 }

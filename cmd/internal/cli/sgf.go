@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -44,7 +44,7 @@ Options (before or after the files):
 type sgfUsageError struct{ msg string }
 
 func (e sgfUsageError) Error() string { return e.msg }
-func (e sgfUsageError) Unwrap() error { return errUsage }
+func (e sgfUsageError) Unwrap() error { return ErrUsage }
 
 // sgfOptions is a parsed `gobot sgf` command line.
 type sgfOptions struct {
@@ -57,7 +57,8 @@ type sgfOptions struct {
 	files    []string
 }
 
-func cmdSGF(args []string, stdout, stderr io.Writer) error {
+// SGF runs `gobot sgf replay` and `gobot sgf score` (sgfUsage).
+func SGF(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return sgfUsageError{"sgf: say what to do: replay or score (gobot sgf -h for help)"}
 	}
@@ -87,7 +88,7 @@ func cmdSGF(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if s.failed || (s.illegal && !opt.tolerant) {
-		return exitError{1}
+		return ExitError{1}
 	}
 	return nil
 }

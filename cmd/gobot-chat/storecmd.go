@@ -117,15 +117,3 @@ func specName(spec string) string {
 	}
 	return spec
 }
-
-// clip shortens s for an error message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}

@@ -25,21 +25,6 @@ import (
 	"github.com/gobotgo/gobot/storage"
 )
 
-// consoleFlags declares the terminal game's flags (gobot [flags]); they
-// print no error or usage of their own: cmdConsole says what was wrong,
-// and writeUsage lists them after the commands.
-func consoleFlags() (fs *flag.FlagSet, db, user, images, cfgPath, webAddr *string) {
-	fs = flag.NewFlagSet("gobot", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	db = fs.String("db", defaultDBPath(), "database file")
-	user = fs.String("user", "alice", "who you are at the start (/as NAME switches)")
-	images = fs.String("images", "", "folder for board images (default: next to the database)")
-	cfgPath = fs.String("config", "", "config file (only its defaults and log sections are used here)")
-	webAddr = fs.String("web", "127.0.0.1:0", "serve the web board on this address (127.0.0.1:0 is a free local port; off disables it)")
-	return fs, db, user, images, cfgPath, webAddr
-}
-
 // cmdConsole plays in this terminal on a local database.
 func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db, user, images, cfgPath, webAddr := consoleFlags()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"github.com/gobotgo/gobot/render"
 )
 
-// cmdRender draws a position of an SGF record as a PNG, or the whole game
+// Render draws a position of an SGF record as a PNG, or the whole game
 // as an animated GIF.
-func cmdRender(args []string, stdout, stderr io.Writer) error {
+func Render(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gobot render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	move := fs.Int("move", -1, "draw the position after move N (default: the last)")
@@ -28,7 +28,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("%w: %w", errUsage, err)
+			return fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
@@ -37,25 +37,25 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(files) != 1 {
-		return fmt.Errorf("%w: write gobot render FILE.sgf -o board.png (one record)", errUsage)
+		return fmt.Errorf("%w: write gobot render FILE.sgf -o board.png (one record)", ErrUsage)
 	}
 	if *out == "" {
-		return fmt.Errorf("%w: -o FILE is required", errUsage)
+		return fmt.Errorf("%w: -o FILE is required", ErrUsage)
 	}
 	if !slices.Contains(render.ThemeNames(), *theme) {
-		return fmt.Errorf("%w: --theme %q: choose %s", errUsage, *theme, strings.Join(render.ThemeNames(), " or "))
+		return fmt.Errorf("%w: --theme %q: choose %s", ErrUsage, *theme, strings.Join(render.ThemeNames(), " or "))
 	}
 	if *numbers < 0 {
-		return fmt.Errorf("%w: --numbers %d: give a count of moves, 0 for none", errUsage, *numbers)
+		return fmt.Errorf("%w: --numbers %d: give a count of moves, 0 for none", ErrUsage, *numbers)
 	}
 	if *move < -1 {
-		return fmt.Errorf("%w: --move %d: give a move number, 0 for the start", errUsage, *move)
+		return fmt.Errorf("%w: --move %d: give a move number, 0 for the start", ErrUsage, *move)
 	}
 	if *asGIF && *move >= 0 {
-		return fmt.Errorf("%w: --move draws one position; --gif replays the whole game", errUsage)
+		return fmt.Errorf("%w: --move draws one position; --gif replays the whole game", ErrUsage)
 	}
 	if *px < 50 || *px > 4000 {
-		return fmt.Errorf("%w: --px %d: choose 50 to 4000 pixels", errUsage, *px)
+		return fmt.Errorf("%w: --px %d: choose 50 to 4000 pixels", ErrUsage, *px)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
@@ -94,7 +94,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", files[0], err)
 		}
 		if *move > rep.Moves {
-			return fmt.Errorf("%w: --move %d: the record has %d moves", errUsage, *move, rep.Moves)
+			return fmt.Errorf("%w: --move %d: the record has %d moves", ErrUsage, *move, rep.Moves)
 		}
 		if view == nil {
 			v := render.ViewOf(rep.Game, *numbers)

@@ -42,13 +42,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case errors.Is(err, storage.ErrDamaged):
 		fmt.Fprintf(stdout, "DAMAGED: %v\n%s", err, damagedHelp(err))
-		return exitError{1}
+		return exitError{Code: 1}
 	case errors.Is(err, storage.ErrNotDatabase):
 		return err // plainly: there is nothing of gobot's in it to restore or repair
 	case errors.Is(err, gobot.ErrInUse):
 		// Not a verdict on the file: a monitor must not read it as damage.
 		fmt.Fprintf(stderr, "gobot: %v: stop it first, or check a copy: gobot backup -o copy.db, then gobot check copy.db\n", err)
-		return exitError{3}
+		return exitError{Code: 3}
 	case err != nil:
 		return fmt.Errorf("could not check %s: %w", path, err)
 	}
