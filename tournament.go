@@ -3,6 +3,7 @@ package gobot
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
@@ -19,6 +20,9 @@ import (
 // TournamentID numbers tournaments from 1, apart from games, reviews and
 // ladders (each kind has its own counter).
 type TournamentID uint64
+
+// Ref is how people write a tournament's number: "t3".
+func (id TournamentID) Ref() string { return "t" + strconv.FormatUint(uint64(id), 10) }
 
 // LadderID numbers ladders from 1, apart from tournaments.
 type LadderID uint64

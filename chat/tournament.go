@@ -113,6 +113,7 @@ func cmdTournament(call *Call) (Result, error) {
 	var fx Effects
 	var text string
 	var draw *protocol.Drawing
+	var widget *protocol.Widget
 	switch action {
 	case "join":
 		late := t.State == gobot.Running
@@ -167,6 +168,7 @@ func cmdTournament(call *Call) (Result, error) {
 	case "standings":
 		if text, draw, err = standingsText(t, words); err == nil {
 			text, err = b.withTournamentPage(t, text)
+			widget = b.tournamentWidgetOf(r, t) // in a Matrix room, the page becomes the room's widget too
 		}
 	case "export", "h9":
 		return tournamentFile(t, action)
@@ -181,7 +183,7 @@ func cmdTournament(call *Call) (Result, error) {
 	if draw != nil {
 		draw.Theme = playerIn(tx, r.User.ID).Theme
 	}
-	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text, Draw: draw}, fx)
+	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text, Draw: draw, Widget: widget}, fx)
 }
 
 // tournamentRef takes a tournament reference ("t3") off words.
@@ -523,6 +525,18 @@ func (b *Bot) TournamentView(ctx context.Context, id gobot.TournamentID) (*gobot
 		return err
 	})
 	return t, err
+}
+
+// RoomTournaments are the tournaments under way in room (registering or
+// playing), for the Discord Activity opened there.
+func (b *Bot) RoomTournaments(ctx context.Context, room gobot.RoomID) ([]*gobot.Tournament, error) {
+	var ts []*gobot.Tournament
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		ts, err = tx.RoomTournaments(room, true)
+		return err
+	})
+	return ts, err
 }
 
 func cmdTournaments(call *Call) (Result, error) {
