@@ -3,6 +3,7 @@ package gobot
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gobotgo/gobot/game"
@@ -19,6 +20,9 @@ import (
 // TournamentID numbers tournaments from 1, apart from games, reviews and
 // ladders (each kind has its own counter).
 type TournamentID uint64
+
+// Ref is how people write a tournament's number: "t3".
+func (id TournamentID) Ref() string { return "t" + strconv.FormatUint(uint64(id), 10) }
 
 // LadderID numbers ladders from 1, apart from tournaments.
 type LadderID uint64
@@ -123,6 +127,15 @@ type Tournament struct {
 	Bar, Floor game.Rank
 
 	Players []TournamentPlayer // in registration order
+	// SitsOut lists, by round (from 0), the players to leave out of a
+	// round not paired yet: an imported file's players marked as not
+	// taking part in it (tournament.Meta.Absent).
+	SitsOut map[int][]tournament.PlayerID
+	// Starts are the rounds' start times the organiser set, by round
+	// (from 0; round 1's is RegistrationCloses): a round with one is
+	// paired then, once the round before it is over, not as soon as it
+	// is (flow.ScheduleRound). Zero: when the round before it is over.
+	Starts []time.Time
 	// ByeNext is the player the organiser gave the next round's bye
 	// (flow.GiveBye); empty when none.
 	ByeNext tournament.PlayerID
@@ -156,6 +169,18 @@ type TournamentRound struct {
 	// Start is when the round's games are to begin (zero: as soon as
 	// it is paired).
 	Start time.Time
+}
+
+// StartOf is when round n (from 1) is to start, as the organiser set it;
+// zero when not set.
+func (t *Tournament) StartOf(n int) time.Time {
+	if n == 1 {
+		return t.RegistrationCloses
+	}
+	if n >= 2 && n-1 < len(t.Starts) {
+		return t.Starts[n-1]
+	}
+	return time.Time{}
 }
 
 // Match returns the bot's game of pairing i, 0 when there is none.

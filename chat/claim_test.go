@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/render"
 )
 
 // hangingNotifier stands for a process that dies while sending: Notify
@@ -135,5 +137,43 @@ func TestRetriedClaimLeavesAnothersClaim(t *testing.T) {
 		return err
 	}); err != nil {
 		t.Fatalf("the other process's claim %q: %v", key, err)
+	}
+}
+
+// Issue 45: a tournament's final standings come with their table's
+// image; a process that claims the announcement and dies before sending
+// it leaves what the table is drawn from in the claim, so the process
+// that sends it again draws the same image.
+func TestClaimedFinalStandingsDrawTheirTable(t *testing.T) {
+	h := newHarness(t)
+	h.bot.render = &render.Renderer{}
+	for _, l := range [][2]string{{"alice", `tournament new "Cup" swiss rounds=1 size=9`}, {"alice", "tournament join"}, {"bob", "tournament join"}, {"alice", "tournament start"}} {
+		h.ok(l[0], l[1])
+	}
+	h.bot.SetNotifier("test", nil) // the harness's bot is the other process
+	dying := New(Config{Rules: "japanese", Width: 9, Height: 9, Holder: "dying:1"}, h.db, &render.Renderer{}, h.clock, nil)
+	hang := &hangingNotifier{entered: make(chan protocol.Message, 4), release: make(chan struct{})}
+	dying.SetNotifier("test", hang)
+	defer close(hang.release)
+	r := h.tournamentAt(1).Played[0]
+	h.ok(strings.TrimPrefix(string(r.Games[0].Black), "test:"), "resign #1") // the last game: the tournament is due
+	go dying.Tick(context.Background())
+	attempt := <-hang.entered
+	if !strings.Contains(attempt.Reply.Text, "Final standings") || attempt.Reply.Image == nil || !strings.HasPrefix(attempt.Reply.Image.Name, "standings-") {
+		t.Fatalf("the dying process's attempt: %q, image %v", attempt.Reply.Text, attempt.Reply.Image != nil)
+	}
+	h.bot.SetNotifier("test", h.notes)
+	h.clock.Advance(3 * time.Minute)
+	if err := h.bot.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var sent []protocol.Message
+	for _, m := range h.notes.all() {
+		if m.Key == attempt.Key {
+			sent = append(sent, m)
+		}
+	}
+	if len(sent) != 1 || sent[0].Reply.Image == nil || !bytes.Equal(sent[0].Reply.Image.Data, attempt.Reply.Image.Data) {
+		t.Fatalf("sent again: %d messages; want one with the same table (image %v)", len(sent), len(sent) == 1 && sent[0].Reply.Image != nil)
 	}
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -51,9 +52,12 @@ func cmdLadder(call *Call) (Result, error) {
 	}
 	var fx Effects
 	var text string
+	var draw *protocol.Drawing
 	switch action {
 	case "", "show":
-		text, err = ladderText(call, l, words)
+		if text, draw, err = ladderText(call, l, words); err == nil {
+			text, err = b.withLadderPage(l, text)
+		}
 	case "join":
 		if err = flow.JoinLadder(tx, l, r.User.ID); err == nil {
 			err = b.rememberUser(tx, r.User, r.Time)
@@ -90,7 +94,10 @@ func cmdLadder(call *Call) (Result, error) {
 	if err != nil {
 		return Result{}, say.LadderRefused(err, me)
 	}
-	return reply(protocol.Reply{Title: say.LadderName(l), Text: text}, fx)
+	if draw != nil {
+		draw.Theme = playerIn(tx, r.User.ID).Theme
+	}
+	return reply(protocol.Reply{Title: say.LadderName(l), Text: text, Draw: draw}, fx)
 }
 
 // ladderChallenge is `ladder challenge @x`: the challenge opened and its
@@ -130,20 +137,81 @@ func ladderRef(words []string) (gobot.LadderID, []string, error) {
 }
 
 // ladderText is the ladder as a text table, a page of it (page=N).
-func ladderText(call *Call, l *gobot.Ladder, words []string) (string, error) {
+func ladderText(call *Call, l *gobot.Ladder, words []string) (string, *protocol.Drawing, error) {
 	page := 1
 	for _, w := range words {
 		v, ok := strings.CutPrefix(strings.ToLower(w), "page=")
 		n, err := strconv.Atoi(v)
 		switch {
 		case !ok:
-			return "", say.Refusef("%s is not something %s takes: it takes page=2, or a ladder like L2.", protocol.Echo(w), say.Cmd("ladder show"))
+			return "", nil, say.Refusef("%s is not something %s takes: it takes page=2, or a ladder like L2.", protocol.Echo(w), say.Cmd("ladder show"))
 		case err != nil || n < 1:
-			return "", say.Refusef("page=%s: pages are numbered from 1.", protocol.ClipArg(v))
+			return "", nil, say.Refusef("page=%s: pages are numbered from 1.", protocol.ClipArg(v))
 		}
 		page = n
 	}
-	return say.LadderTable(namer(call.Tx), flow.LadderRules(l), say.Paging{Page: page, Command: "ladder show"})
+	rules := flow.LadderRules(l)
+	text, err := say.LadderTable(namer(call.Tx), rules, say.Paging{Page: page, Command: "ladder show"})
+	if err != nil || page != 1 || len(l.Rungs) == 0 {
+		return text, nil, err
+	}
+	// The first page comes with the ladder's top as an image, drawn
+	// after the commit: the names it shows are read now.
+	draw := &protocol.Drawing{Ladder: rules, Rows: ladderImageRows, Title: l.Name, Names: map[tournament.PlayerID]string{}}
+	for _, u := range l.Rungs[:min(len(l.Rungs), ladderImageRows)] {
+		draw.Names[tournament.PlayerID(u)] = displayName(call.Tx, u)
+	}
+	return text, draw, nil
+}
+
+// ladderImageRows is how many rungs the ladder's image shows: its top.
+const ladderImageRows = 40
+
+// LadderLinker mints the link to a ladder's web page (package chat/web
+// implements it beside Linker): every rung, the open challenges with
+// their games' boards, and the latest results. The page is the room's,
+// as the ladder is: the link is posted in the ladder's room.
+type LadderLinker interface {
+	LadderLink(id gobot.LadderID) (url string, expires time.Time, err error)
+}
+
+// withLadderPage adds the link to l's web page under text when the bot
+// has a web board (text alone when it has none).
+func (b *core) withLadderPage(l *gobot.Ladder, text string) (string, error) {
+	ll, ok := b.linker().(LadderLinker)
+	if !ok {
+		return text, nil
+	}
+	url, expires, err := ll.LadderLink(l.ID)
+	if err != nil {
+		return "", err
+	}
+	return text + "\n" + say.LadderPage(url, expires), nil
+}
+
+// LadderView reads ladder id for its web page, with the names of its
+// players, in one read. An unknown ladder is gobot.ErrNotFound.
+func (b *Bot) LadderView(ctx context.Context, id gobot.LadderID) (*gobot.Ladder, map[gobot.UserID]string, error) {
+	var l *gobot.Ladder
+	names := map[gobot.UserID]string{}
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		if l, err = tx.Ladder(id); err != nil {
+			return err
+		}
+		for _, u := range l.Rungs {
+			names[u] = displayName(tx, u)
+		}
+		for _, c := range l.Log {
+			for _, u := range []gobot.UserID{c.Challenger, c.Defender} {
+				if _, ok := names[u]; !ok {
+					names[u] = displayName(tx, u)
+				}
+			}
+		}
+		return nil
+	})
+	return l, names, err
 }
 
 // Ladders' defaults.

@@ -59,6 +59,10 @@ var tournamentVerbs = []protocol.Verb{
 		{Arg: protocol.Arg{Name: "@player", Required: true, Help: "the player"}}, whichTournament}},
 	{Name: "bye", Summary: "organisers: give a player the next round's bye", Params: []protocol.Param{
 		{Arg: protocol.Arg{Name: "@player", Help: "the player (default: you)"}}, whichTournament}},
+	{Name: "schedule", Summary: "organisers: start a round at a set time (none: show the times set)", Params: []protocol.Param{
+		{Arg: protocol.Arg{Name: "round", Help: "which round"}, Form: protocol.FormKey, Min: 1, Max: tournament.MaxRounds},
+		{Arg: protocol.Arg{Name: "at", Help: "when, in UTC: 2026-12-14T18:00 (or with an offset, 2026-12-14T19:00+01:00), in=2d from now, or off"}, Form: protocol.FormKey},
+		whichTournament}},
 	{Name: "end", Summary: "organisers: end the tournament, with its final standings", Params: []protocol.Param{whichTournament}},
 	{Name: "export", Summary: "the tournament as an OpenGotha file", Params: []protocol.Param{whichTournament}},
 	{Name: "h9", Summary: "the EGF results file (.h9), for rating submission", Params: []protocol.Param{whichTournament}},
@@ -100,7 +104,7 @@ func cmdTournament(call *Call) (Result, error) {
 		return Result{}, say.TournamentRefused(err)
 	}
 	organiser := t.Organiser == r.User.ID || r.Admin
-	needs := map[string]bool{"start": true, "pair": true, "result": true, "bye": true, "end": true}
+	needs := map[string]bool{"start": true, "pair": true, "result": true, "bye": true, "end": true, "schedule": len(words) > 0}
 	if needs[action] || action == "withdraw" && a.User != "" && a.User != r.User.ID {
 		if !organiser {
 			return Result{}, say.TournamentRefused(flow.TournamentRefusal{Problem: flow.NotOrganiser, Tournament: t})
@@ -113,6 +117,7 @@ func cmdTournament(call *Call) (Result, error) {
 	var fx Effects
 	var text string
 	var draw *protocol.Drawing
+	var widget *protocol.Widget
 	switch action {
 	case "join":
 		late := t.State == gobot.Running
@@ -162,11 +167,14 @@ func cmdTournament(call *Call) (Result, error) {
 		}
 	case "result":
 		text, err = tournamentResult(call, t, words)
+	case "schedule":
+		text, err = tournamentSchedule(call, t, words)
 	case "pairings":
 		text, err = pairingsText(t, words)
 	case "standings":
 		if text, draw, err = standingsText(t, words); err == nil {
 			text, err = b.withTournamentPage(t, text)
+			widget = b.tournamentWidgetOf(r, t) // in a Matrix room, the page becomes the room's widget too
 		}
 	case "export", "h9":
 		return tournamentFile(t, action)
@@ -181,7 +189,69 @@ func cmdTournament(call *Call) (Result, error) {
 	if draw != nil {
 		draw.Theme = playerIn(tx, r.User.ID).Theme
 	}
-	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text, Draw: draw}, fx)
+	return reply(protocol.Reply{Title: say.TournamentName(t), Text: text, Draw: draw, Widget: widget}, fx)
+}
+
+// tournamentSchedule is `tournament schedule round=2 at=2026-12-14T18:00`
+// (or in=2d, or at=off): the organiser's start time for a round to
+// come; with no words, the times set.
+func tournamentSchedule(call *Call, t *gobot.Tournament, words []string) (string, error) {
+	now := call.Req.Time
+	if len(words) == 0 {
+		return say.TournamentSchedule(t), nil
+	}
+	round, at, set := 0, time.Time{}, false
+	for _, w := range words {
+		k, v, _ := strings.Cut(strings.ToLower(w), "=")
+		switch {
+		case k == "round":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > tournament.MaxRounds {
+				return "", say.Refusef("round=%s: rounds are numbered from 1 to %d.", protocol.ClipArg(v), tournament.MaxRounds)
+			}
+			round = n
+		case k == "at" && v == "off", k == "off" && v == "":
+			at, set = time.Time{}, true
+		case k == "at":
+			when, err := parseStart(w[3:])
+			if err != nil {
+				return "", say.Refusef("at=%s: say when in UTC like at=2026-12-14T18:00, or with an offset like at=2026-12-14T19:00+01:00.", protocol.ClipArg(w[3:]))
+			}
+			at, set = when, true
+		case k == "in":
+			c, err := protocol.ParseClock(v)
+			d := c.PerMove
+			if err != nil || c.Kind != gobot.PerMove || d < time.Minute || d > 365*24*time.Hour {
+				return "", say.Refusef("in=%s: say how long from now, like in=2d or in=6h (up to 365d).", protocol.ClipArg(v))
+			}
+			at, set = now.Add(d).Truncate(time.Minute), true
+		default:
+			return "", say.Refusef("%s is not something %s takes: it takes round=2 and at=2026-12-14T18:00, in=2d or at=off.", protocol.Echo(w), say.Cmd("tournament schedule"))
+		}
+	}
+	if round == 0 || !set {
+		return "", say.Refusef("Say which round and when, like %s (or in=2d, or at=off).", say.Cmd("tournament schedule round=2 at=2026-12-14T18:00"))
+	}
+	if err := flow.ScheduleRound(call.Tx, t, round, at, now); err != nil {
+		return "", err
+	}
+	return say.RoundScheduled(t, round, at), nil
+}
+
+// parseStart reads a start time: 2026-12-14T18:00 (UTC), with seconds,
+// or with a zone (Z, +01:00), strictly.
+func parseStart(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z07:00"} {
+		if t, err := time.Parse(layout, strings.ToUpper(s)); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.ParseInLocation(layout, strings.ToUpper(s), time.UTC); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, errors.New("chat: not a start time")
 }
 
 // tournamentRef takes a tournament reference ("t3") off words.
@@ -528,6 +598,18 @@ func (b *Bot) TournamentView(ctx context.Context, id gobot.TournamentID) (*gobot
 	return t, err
 }
 
+// RoomTournaments are the tournaments under way in room (registering or
+// playing), for the Discord Activity opened there.
+func (b *Bot) RoomTournaments(ctx context.Context, room gobot.RoomID) ([]*gobot.Tournament, error) {
+	var ts []*gobot.Tournament
+	err := b.query(ctx, func(tx gobot.Tx) error {
+		var err error
+		ts, err = tx.RoomTournaments(room, true)
+		return err
+	})
+	return ts, err
+}
+
 func cmdTournaments(call *Call) (Result, error) {
 	ts, err := flow.RoomTournaments(call.Tx, call.bot.where(call.Req))
 	if err != nil {
@@ -615,6 +697,7 @@ func runTournament(c *JobCall) (Done, error) {
 // parameters, or the EGF results file (h9) for rating submission.
 func tournamentFile(t *gobot.Tournament, action string) (Result, error) {
 	m := tournament.Meta{Name: t.Name, ShortName: fmt.Sprintf("gobot-t%d", t.ID), Size: t.Size, Komi: t.Rules.Komi, Internet: true, Begin: t.Created, End: t.Created}
+	m.Absent = t.SitsOut
 	if len(t.Played) > 0 {
 		m.End = t.Played[len(t.Played)-1].Start
 	}
@@ -672,6 +755,7 @@ func tournamentImport(call *Call) (Result, error) {
 	for _, rd := range pt.Played {
 		t.Played = append(t.Played, gobot.TournamentRound{Round: rd})
 	}
+	t.SitsOut = m.Absent // the players marked out of rounds to come: left out when those are paired
 	if rounds > 0 {
 		t.Rounds = max(rounds, len(t.Played))
 	}

@@ -27,6 +27,24 @@ type ReviewWidgetLinker interface {
 	ReviewWidgetURL(id gobot.ReviewID) string
 }
 
+// TournamentWidgetLinker is a WidgetLinker whose web board shows a
+// tournament's page as a room widget too (chat/web).
+type TournamentWidgetLinker interface {
+	// TournamentWidgetURL is the address of tournament id's widget page.
+	TournamentWidgetURL(id gobot.TournamentID) string
+}
+
+// tournamentWidgetOf is tournament t's widget (its standings, pairings
+// and games' boards), for its room, where r came from; nil as widgetOf
+// is, or when the web board shows no tournament widgets.
+func (b *core) tournamentWidgetOf(r *protocol.Request, t *gobot.Tournament) *protocol.Widget {
+	wl, ok := b.linker().(TournamentWidgetLinker)
+	if _, widgets := b.linker().(WidgetLinker); !ok || !widgets || !r.Platform.ShowsWidgets() || t.Room.Platform() != r.Room.Platform() {
+		return nil
+	}
+	return &protocol.Widget{Tournament: t.ID, Room: t.Room, URL: wl.TournamentWidgetURL(t.ID), Name: say.TournamentWidget(t)}
+}
+
 // reviewWidgetOf is review rev's widget, for its room, where r came
 // from; nil as widgetOf is, or when the web board shows no review
 // widgets.

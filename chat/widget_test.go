@@ -21,6 +21,10 @@ func (widgetLinker) ReviewWidgetURL(id gobot.ReviewID) string {
 	return fmt.Sprintf("http://127.0.0.1:1/widget/r/%d?room=$matrix_room_id", id)
 }
 
+func (widgetLinker) TournamentWidgetURL(id gobot.TournamentID) string {
+	return fmt.Sprintf("http://127.0.0.1:1/widget/t/%d?room=$matrix_room_id", id)
+}
+
 // testMatrix stands for the Matrix adapter's descriptor (chat/matrix's
 // Descriptor, which package chat cannot import): its rooms show widgets,
 // its users are Matrix IDs.
@@ -103,6 +107,44 @@ func TestReviewWidget(t *testing.T) {
 	}
 	h.bot.SetLinker(widgetLinker{})
 	if rep := h.ok("alice", "review 9"); rep.Widget != nil { // test:main: no widgets
+		t.Errorf("a widget on a platform without them: %+v", rep.Widget)
+	}
+}
+
+// TestTournamentWidget: tournament standings in a Matrix room asks for
+// the tournament's widget there (its page, from which its games' boards
+// open), beside the link; not on a platform without widgets, nor with a
+// web board that has no widget page.
+func TestTournamentWidget(t *testing.T) {
+	h := newHarness(t)
+	h.bot.SetNotifier("matrix", h.notes)
+	h.bot.SetLinker(widgetLinker{})
+	const room = "matrix:!main:example.org"
+	for _, c := range []struct{ who, line string }{{"alice", `tournament new "Spring RR" roundrobin size=9 clock=1d`}, {"alice", "tournament join"},
+		{"bob", "tournament join"}, {"carol", "tournament join"}, {"alice", "tournament start"}} {
+		if rep := h.mx(c.who, room, c.line, false); rep.Error || rep.Widget != nil {
+			t.Fatalf("%s: %+v", c.line, rep)
+		}
+	}
+	rep := h.mx("bob", room, "tournament standings", false)
+	w := rep.Widget
+	if rep.Error || w == nil || w.Tournament != 1 || w.Game != 0 || w.Room != room || w.URL != "http://127.0.0.1:1/widget/t/1?room=$matrix_room_id" ||
+		w.WidgetID() != "gobot_tournament_1" || w.What() != "tournament t1" || w.Name != "Go: Spring RR (t1)" {
+		t.Fatalf("tournament standings in a Matrix room: %+v, widget %+v", rep, w)
+	}
+	if rep := h.mx("bob", room, "tournament pairings", false); rep.Error || rep.Widget != nil {
+		t.Errorf("tournament pairings adds the widget: %+v", rep)
+	}
+	h.bot.SetLinker(testLinker{}) // a web board without a widget page
+	if rep := h.mx("bob", room, "tournament standings", false); rep.Error || rep.Widget != nil {
+		t.Errorf("without a widget page: %+v", rep)
+	}
+	h.bot.SetLinker(widgetLinker{})
+	h.ok("alice", `tournament new "Here" roundrobin size=9`) // test:main: no widgets
+	h.ok("alice", "tournament join")
+	h.ok("bob", "tournament join")
+	h.ok("alice", "tournament start")
+	if rep := h.ok("alice", "tournament standings"); rep.Widget != nil {
 		t.Errorf("a widget on a platform without them: %+v", rep.Widget)
 	}
 }

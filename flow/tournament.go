@@ -51,6 +51,9 @@ const (
 	NameClaimed                                     // someone here is that imported player already
 	FixedSchedule                                   // a round robin's or bracket's players stay: results are recorded instead
 	NeedsWinner                                     // an elimination game ended without a winner (Game)
+	RoundPaired                                     // the round is paired already (Round)
+	StartPassed                                     // the start time asked for has passed (Round)
+	NoSuchRound                                     // the tournament has no such round (Round)
 )
 
 // TournamentRefusal refuses a tournament command, for its Problem.
@@ -62,6 +65,7 @@ type TournamentRefusal struct {
 	Game       gobot.GameID      // NotTournamentGame
 	Choices    []*gobot.Tournament
 	Names      []string // Unclaimed, NoSuchName
+	Round      int      // RoundPaired, StartPassed, NoSuchRound: the round (from 1)
 }
 
 func (e TournamentRefusal) Error() string {
@@ -432,6 +436,58 @@ func TournamentDue(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time
 	return nil, tx.PutTournament(t)
 }
 
+// nextStart is when t's next round is due once the round before it is
+// over at now: its start time if the organiser set one still to come,
+// else now.
+func nextStart(t *gobot.Tournament, now time.Time) time.Time {
+	if s := t.StartOf(len(t.Played) + 1); s.After(now) {
+		return s
+	}
+	return now
+}
+
+// ScheduleRound sets when t's round n (from 1) starts: at (zero: no set
+// time, the round follows the one before it as soon as that is over).
+// Round 1's start is when registration closes. A round with a start
+// time is paired then by the runner (TournamentDue), once the round
+// before it is over (or later, when it is over); `tournament pair`
+// still pairs it at once.
+func ScheduleRound(tx gobot.Tx, t *gobot.Tournament, n int, at, now time.Time) error {
+	switch {
+	case t.State == gobot.Ended:
+		return refuse(t, TournamentOver)
+	case n < 1 || n > tournament.MaxRounds || (t.Rounds > 0 && !fixedField(t) && n > t.Rounds):
+		return TournamentRefusal{Problem: NoSuchRound, Tournament: t, Round: n}
+	case n <= len(t.Played):
+		return TournamentRefusal{Problem: RoundPaired, Tournament: t, Round: n}
+	case !at.IsZero() && !at.After(now):
+		return TournamentRefusal{Problem: StartPassed, Tournament: t, Round: n}
+	}
+	if n == 1 {
+		t.RegistrationCloses = at
+	} else {
+		if len(t.Starts) < n {
+			t.Starts = append(t.Starts, make([]time.Time, n-len(t.Starts))...)
+		}
+		t.Starts[n-1] = at
+		for len(t.Starts) > 0 && t.Starts[len(t.Starts)-1].IsZero() {
+			t.Starts = t.Starts[:len(t.Starts)-1]
+		}
+		if len(t.Starts) == 0 {
+			t.Starts = nil
+		}
+	}
+	// What the runner waits for now: registration closing, or the next
+	// round's time once the round before it is over.
+	switch {
+	case t.State == gobot.Registering:
+		t.Due = t.RegistrationCloses
+	case n == len(t.Played)+1 && roundLeft(t) == 0:
+		t.Due = nextStart(t, now)
+	}
+	return tx.PutTournament(t)
+}
+
 // EndTournament ends t now: its games go on, but no round follows.
 func EndTournament(tx gobot.Tx, t *gobot.Tournament) error {
 	if t.State == gobot.Ended {
@@ -444,8 +500,9 @@ func EndTournament(tx gobot.Tx, t *gobot.Tournament) error {
 // nextRound pairs t's next round and begins its games at now.
 func nextRound(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Time) (*RoundStarted, error) {
 	var absent []tournament.PlayerID
+	sits := t.SitsOut[len(t.Played)] // an imported file's players marked out of this round
 	for _, p := range t.Players {
-		if p.Withdrawn || p.ID == t.ByeNext {
+		if p.Withdrawn || p.ID == t.ByeNext || slices.Contains(sits, p.ID) {
 			absent = append(absent, p.ID)
 		}
 	}
@@ -494,8 +551,9 @@ func nextRound(tx gobot.Tx, vc VacationConfig, t *gobot.Tournament, now time.Tim
 		out.Games = append(out.Games, l)
 	}
 	t.Played = append(t.Played, tr)
-	if len(rd.Games) == 0 { // everyone sat out: the next round follows
-		t.Due = now
+	delete(t.SitsOut, len(t.Played)-1)
+	if len(rd.Games) == 0 { // everyone sat out: the next round follows (at its time)
+		t.Due = nextStart(t, now)
 	}
 	return out, tx.PutTournament(t)
 }
@@ -587,7 +645,7 @@ func gameEnded(tx gobot.Tx, m *gobot.Match, now time.Time) error {
 		return nil
 	}
 	if t.State == gobot.Running && roundLeft(t) == 0 {
-		t.Due = now
+		t.Due = nextStart(t, now)
 	}
 	return tx.PutTournament(t)
 }
@@ -643,7 +701,7 @@ func SetTournamentResult(tx gobot.Tx, t *gobot.Tournament, id gobot.GameID, res 
 		return TournamentRefusal{Problem: NotTournamentGame, Tournament: t, Game: id}
 	}
 	if t.State == gobot.Running && roundLeft(t) == 0 {
-		t.Due = now
+		t.Due = nextStart(t, now)
 	}
 	return tx.PutTournament(t)
 }

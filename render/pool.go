@@ -76,6 +76,18 @@ func (p *Pool) Standings(w io.Writer, t *tournament.Tournament, after int, title
 	return StandingsPNG(w, t, after, TableOptions{Theme: theme, Title: title})
 }
 
+// Ladder draws a ladder's table, in its turn.
+func (p *Pool) Ladder(w io.Writer, l *tournament.Ladder, name func(tournament.PlayerID) string, rows int, title, theme string) (int, int, error) {
+	p.acquire()
+	defer p.release()
+	if lr, ok := p.r.(interface {
+		Ladder(io.Writer, *tournament.Ladder, func(tournament.PlayerID) string, int, string, string) (int, int, error)
+	}); ok {
+		return lr.Ladder(w, l, name, rows, title, theme)
+	}
+	return LadderPNG(w, l, name, TableOptions{Theme: theme, Title: title, Rows: rows})
+}
+
 // Replay draws g's replay with the wrapped renderer, in its turn.
 func (p *Pool) Replay(w io.Writer, g *game.Game, theme string) (int, int, error) {
 	p.acquire()

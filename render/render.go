@@ -495,6 +495,12 @@ func (r *Renderer) Board(w io.Writer, g *game.Game, theme string, numbers int) (
 	return PNG(w, g, Options{Theme: theme, Width: r.Width, Numbers: numbers})
 }
 
+// Ladder writes a ladder's first rows rungs (0: DefaultTableRows) as a
+// PNG table (LadderPNG), titled title.
+func (r *Renderer) Ladder(w io.Writer, l *tournament.Ladder, name func(tournament.PlayerID) string, rows int, title, theme string) (int, int, error) {
+	return LadderPNG(w, l, name, TableOptions{Theme: theme, Title: title, Rows: rows})
+}
+
 // Standings writes a tournament's standings after round after (from 0)
 // as a PNG table (StandingsPNG), titled title.
 func (r *Renderer) Standings(w io.Writer, t *tournament.Tournament, after int, title, theme string) (int, int, error) {

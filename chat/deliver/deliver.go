@@ -16,6 +16,7 @@ import (
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/tournament"
 )
 
 // A Notifier sends messages to users and rooms of its platform.
@@ -134,13 +135,27 @@ func Keyed(step string, msgs []protocol.Message) []protocol.Message {
 }
 
 // claimedMessage is a Message as a claim stores it: the board image is
-// kept as the position to draw, since it is drawn after the commit.
+// kept as the position to draw, a table image (a tournament's standings,
+// a ladder) as the table's data, since they are drawn after the commit.
 type claimedMessage struct {
 	Room  gobot.RoomID   `json:"room,omitempty"`
 	To    gobot.UserID   `json:"to,omitempty"`
 	Key   string         `json:"key"`
 	Reply protocol.Reply `json:"reply"`
 	Board *claimedBoard  `json:"board,omitempty"`
+	Table *claimedTable  `json:"table,omitempty"`
+}
+
+// claimedTable is a table image to draw: a tournament's standings after
+// round After, or a ladder's first Rows rungs with their players' names.
+type claimedTable struct {
+	Standings *tournament.Tournament         `json:"standings,omitempty"`
+	After     int                            `json:"after,omitempty"`
+	Ladder    *tournament.Ladder             `json:"ladder,omitempty"`
+	Names     map[tournament.PlayerID]string `json:"names,omitempty"`
+	Rows      int                            `json:"rows,omitempty"`
+	Title     string                         `json:"title,omitempty"`
+	Theme     string                         `json:"theme,omitempty"`
 }
 
 type claimedBoard struct {
@@ -157,7 +172,11 @@ func Claim(tx gobot.Tx, step string, msgs []protocol.Message, holder string, exp
 	var stored []claimedMessage
 	for _, m := range Keyed(step, msgs) {
 		cm := claimedMessage{Room: m.Room, To: m.To, Key: m.Key, Reply: m.Reply}
-		if d := m.Reply.Draw; d != nil && d.Game != nil && !d.Done {
+		switch d := m.Reply.Draw; {
+		case d == nil || d.Done:
+		case d.Standings != nil || d.Ladder != nil:
+			cm.Table = &claimedTable{Standings: d.Standings, After: d.After, Ladder: d.Ladder, Names: d.Names, Rows: d.Rows, Title: d.Title, Theme: d.Theme}
+		case d.Game != nil:
 			cm.Board = &claimedBoard{Game: d.ID, Theme: d.Theme, Replay: d.Replay, Record: d.Game.Record()}
 		}
 		stored = append(stored, cm)
@@ -187,6 +206,9 @@ func Claimed(c *gobot.Claim) ([]protocol.Message, error) {
 				return nil, err
 			}
 			m.Reply.Draw = &protocol.Drawing{Game: g, ID: bd.Game, Theme: bd.Theme, Replay: bd.Replay}
+		}
+		if tb := cm.Table; tb != nil {
+			m.Reply.Draw = &protocol.Drawing{Standings: tb.Standings, After: tb.After, Ladder: tb.Ladder, Names: tb.Names, Rows: tb.Rows, Title: tb.Title, Theme: tb.Theme}
 		}
 		msgs = append(msgs, m)
 	}

@@ -3,6 +3,7 @@ package deliver
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/game"
 	"github.com/gobotgo/gobot/storage"
+	"github.com/gobotgo/gobot/tournament"
 )
 
 type nop struct{}
@@ -72,6 +74,48 @@ func TestClaimRoundTrip(t *testing.T) {
 		}
 		if len(got) != 2 || got[0].Key != "step/0" || got[1].Key != "own" || got[0].Reply.Text != "hi" || got[0].Reply.Draw.ID != 4 || got[0].Reply.Draw.Game == nil || c.Holder != "me" {
 			t.Errorf("claimed %+v as %+v", c, got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A claimed table image (a tournament's standings, a ladder) keeps what
+// it is drawn from: the claim read back draws the same table.
+func TestClaimKeepsTables(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "gobot.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	standings := &tournament.Tournament{System: tournament.McMahon, Rounds: 2, Bar: 4, Floor: -19,
+		Players: []tournament.Player{{ID: "a:ann", Name: "Ann", Rank: 2, Rating: 2200}, {ID: "a:bob", Name: "Bob", Rank: -3}},
+		Played:  []tournament.Round{{Games: []tournament.Game{{Table: 1, White: "a:ann", Black: "a:bob", Handicap: 2, Result: tournament.WhiteWins}}}}}
+	ladder := &tournament.Ladder{Rungs: []tournament.PlayerID{"a:ann", "a:bob"}, Range: 3}
+	msgs := []protocol.Message{
+		{Room: "a:room", Reply: protocol.Reply{Text: "final", Draw: &protocol.Drawing{Standings: standings, After: 0, Title: "Cup: final standings", Theme: "dark"}}},
+		{Room: "a:room", Reply: protocol.Reply{Text: "ladder", Draw: &protocol.Drawing{Ladder: ladder, Names: map[tournament.PlayerID]string{"a:ann": "Ann"}, Rows: 40, Title: "L"}}},
+	}
+	err = db.Update(context.Background(), func(tx gobot.Tx) error {
+		if err := Claim(tx, "step", msgs, "me", time.Now().Add(time.Minute)); err != nil {
+			return err
+		}
+		c, err := tx.Claim("step")
+		if err != nil {
+			return err
+		}
+		got, err := Claimed(c)
+		if err != nil {
+			return err
+		}
+		s, l := got[0].Reply.Draw, got[1].Reply.Draw
+		if s == nil || !reflect.DeepEqual(s.Standings, standings) || s.Title != "Cup: final standings" || s.Theme != "dark" {
+			t.Errorf("the standings claimed: %+v", s)
+		}
+		if l == nil || !reflect.DeepEqual(l.Ladder, ladder) || l.Names["a:ann"] != "Ann" || l.Rows != 40 || l.Title != "L" {
+			t.Errorf("the ladder claimed: %+v", l)
 		}
 		return nil
 	})

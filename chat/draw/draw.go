@@ -1,6 +1,6 @@
 // Package draw completes a reply's drawing after the commit: a board's
-// PNG (a vote game's open window marked) or a game's replay GIF, through
-// the Renderer port (render.Renderer, or render.Pool, which bounds how
+// PNG (a vote game's open window marked), a game's replay GIF, or a
+// tournament's standings or a ladder as a table, through the Renderer port (render.Renderer, or render.Pool, which bounds how
 // many draw at once), each file named by what it shows. A slow draw
 // never holds a transaction.
 package draw
@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/gobotgo/gobot/tournament"
 	"io"
 	"log/slog"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/gobotgo/gobot/chat/protocol"
 	"github.com/gobotgo/gobot/chat/say"
 	"github.com/gobotgo/gobot/game"
+	"github.com/gobotgo/gobot/tournament"
 )
 
 // Renderer draws boards; *render.Renderer implements it.
@@ -43,6 +43,12 @@ type tableRenderer interface {
 	Standings(w io.Writer, t *tournament.Tournament, after int, title, theme string) (width, height int, err error)
 }
 
+// ladderRenderer is a Renderer that also draws a ladder as a table
+// (render.Renderer and render.Pool are): its first rows rungs.
+type ladderRenderer interface {
+	Ladder(w io.Writer, l *tournament.Ladder, name func(tournament.PlayerID) string, rows int, title, theme string) (width, height int, err error)
+}
+
 // Drawer draws replies with Render (nil: no images), logging to Log
 // what fails to draw.
 type Drawer struct {
@@ -64,6 +70,8 @@ func (d Drawer) Present(rep *protocol.Reply) error {
 		switch {
 		case dr.Standings != nil:
 			dr.File = d.Standings(dr)
+		case dr.Ladder != nil:
+			dr.File = d.Ladder(dr)
 		case dr.Replay:
 			dr.File, dr.Err = d.Replay(dr.Game, dr.ID, dr.Theme)
 		default:
@@ -120,6 +128,28 @@ func (d Drawer) Standings(dr *protocol.Drawing) *protocol.File {
 		return nil
 	}
 	return &protocol.File{Name: fmt.Sprintf("standings-round-%d-%s.png", dr.After+1, contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
+}
+
+// Ladder renders a ladder's table; errors are logged and the reply goes
+// without the image.
+func (d Drawer) Ladder(dr *protocol.Drawing) *protocol.File {
+	lr, ok := d.Render.(ladderRenderer)
+	if !ok {
+		return nil
+	}
+	var buf bytes.Buffer
+	name := func(p tournament.PlayerID) string {
+		if n, ok := dr.Names[p]; ok {
+			return n
+		}
+		return gobot.UserID(p).Local()
+	}
+	w, h, err := lr.Ladder(&buf, dr.Ladder, name, dr.Rows, dr.Title, dr.Theme)
+	if err != nil {
+		d.Log.Error("render failed", "ladder", dr.Title, "err", err)
+		return nil
+	}
+	return &protocol.File{Name: fmt.Sprintf("ladder-%s.png", contentTag(buf.Bytes())), MIME: "image/png", Data: buf.Bytes(), Width: w, Height: h}
 }
 
 // Replay renders g's moves as an animated GIF.

@@ -51,13 +51,21 @@ func (a *Adapter) addWidget(ctx context.Context, w protocol.Widget, key string) 
 		return err
 	}
 	me := pl.GetUserLevel(a.cli.UserID)
+	if need := pl.GetEventLevel(stateWidget); me < need && w.Tournament != 0 {
+		return a.widgetNotice(ctx, room, key, fmt.Sprintf(
+			"I can't add %s's page to this room as a widget: changing the room's widgets needs power level %d and I have %d. A room admin can raise mine; meanwhile its link above opens the page.",
+			w.What(), need, me))
+	}
 	if need := pl.GetEventLevel(stateWidget); me < need {
 		return a.widgetNotice(ctx, room, key, fmt.Sprintf(
 			"I can't add %s's board to this room as a widget: changing the room's widgets needs power level %d and I have %d. A room admin can raise mine; meanwhile %s sends each of you a personal link.",
-			w.What(), need, me, a.cfg.Prefix+map[bool]string{true: " reviews", false: " web"}[w.Review != 0]))
+			w.What(), need, me, a.cfg.Prefix+instead(w)))
 	}
 	data := map[string]any{"game": uint64(w.Game)}
-	if w.Review != 0 {
+	switch {
+	case w.Tournament != 0:
+		data = map[string]any{"tournament": uint64(w.Tournament)}
+	case w.Review != 0:
 		data = map[string]any{"review": uint64(w.Review)}
 	}
 	c := widgetContent{Type: "m.custom", URL: w.URL, Name: w.Name, Data: data,
@@ -77,6 +85,16 @@ func (a *Adapter) addWidget(ctx context.Context, w protocol.Widget, key string) 
 			w.What(), need, me))
 	}
 	return a.pinWidget(ctx, room, w.WidgetID())
+}
+
+// instead is the command that gives each person a link where a game's
+// or a review's widget cannot be added.
+func instead(w protocol.Widget) string {
+	switch {
+	case w.Review != 0:
+		return " reviews"
+	}
+	return " web"
 }
 
 // pinWidget adds widget wid to the room's layout, in the top container,

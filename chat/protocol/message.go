@@ -240,6 +240,11 @@ type Drawing struct {
 	Standings *tournament.Tournament
 	After     int
 	Title     string
+	// Ladder, when set, asks for a ladder's table instead: its first
+	// Rows rungs, each player named by Names, titled Title.
+	Ladder *tournament.Ladder
+	Names  map[tournament.PlayerID]string
+	Rows   int
 
 	Done bool
 	File *File

@@ -93,6 +93,12 @@ func TournamentRefused(err error) error {
 		return Refusef("%s is %s in %s already.", protocol.Mention(e.User), protocol.Echo(e.Names[0]), name)
 	case flow.FixedSchedule:
 		return Refusef("%s is %s: its schedule is fixed, so nobody leaves it; the organiser records the games not played with %s.", name, systemWords[e.Tournament.System], Cmd("tournament result #12 B+forfeit"))
+	case flow.RoundPaired:
+		return Refusef("Round %d of %s is paired already; a start time is for a round to come.", e.Round, name)
+	case flow.StartPassed:
+		return Refusef("That time has passed: round %d of %s needs a start time still to come.", e.Round, name)
+	case flow.NoSuchRound:
+		return Refusef("%s has no round %d.", name, e.Round)
 	case flow.NeedsWinner:
 		return Refusef("Game #%d of %s has no winner, and an elimination needs one: record it with %s.", e.Game, name, Cmd(fmt.Sprintf("tournament result #%d B+", e.Game)))
 	case flow.Withdrawn:

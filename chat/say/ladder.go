@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
@@ -253,4 +254,9 @@ func LadderClosedNow(l *gobot.Ladder) string {
 		s += fmt.Sprintf(" The %d challenge%s open now %s played out.", n, Plural(n), map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	return s
+}
+
+// LadderPage is the line with the link to a ladder's web page.
+func LadderPage(url string, expires time.Time) string {
+	return fmt.Sprintf("Every rung, the open challenges with their boards, and the latest results (web page, until %s):\n%s", expires.UTC().Format("2 Jan 2006"), url)
 }

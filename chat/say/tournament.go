@@ -330,3 +330,33 @@ func (t *table) page(pg Paging, notes string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// RoundScheduled confirms round n's start time (zero: none set).
+func RoundScheduled(t *gobot.Tournament, n int, at time.Time) string {
+	if at.IsZero() {
+		if n == 1 {
+			return fmt.Sprintf("%s has no set start: its first round is paired when the organiser starts it.", TournamentName(t))
+		}
+		return fmt.Sprintf("Round %d of %s has no set start: it is paired as soon as round %d is over.", n, TournamentName(t), n-1)
+	}
+	when := at.UTC().Format("Mon 2 Jan 2006 15:04 UTC")
+	if n == 1 {
+		return fmt.Sprintf("Registration for %s closes %s, and round 1 is paired then.", TournamentName(t), when)
+	}
+	return fmt.Sprintf("Round %d of %s starts %s: it is paired then, once round %d is over (or when it is over, if later).", n, TournamentName(t), when, n-1)
+}
+
+// TournamentSchedule lists t's rounds' start times still to come.
+func TournamentSchedule(t *gobot.Tournament) string {
+	var lines []string
+	last := max(len(t.Starts), 1)
+	for n := len(t.Played) + 1; n <= last; n++ {
+		if s := t.StartOf(n); !s.IsZero() {
+			lines = append(lines, fmt.Sprintf("round %d: %s", n, s.UTC().Format("Mon 2 Jan 2006 15:04 UTC")))
+		}
+	}
+	if len(lines) == 0 {
+		return fmt.Sprintf("No start times are set for %s's rounds to come: each is paired as soon as the one before it is over. An organiser sets one with %s.", TournamentName(t), Cmd("tournament schedule round=2 at=2026-12-14T18:00"))
+	}
+	return fmt.Sprintf("Start times of %s's rounds to come:\n%s", TournamentName(t), strings.Join(lines, "\n"))
+}

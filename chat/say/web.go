@@ -54,5 +54,10 @@ func WebLinkSent(id gobot.GameID, reset bool) string {
 // GameWidget names game id's widget in its room.
 func GameWidget(id gobot.GameID) string { return fmt.Sprintf("Go: game #%d", id) }
 
+// TournamentWidget names tournament t's widget in its room.
+func TournamentWidget(t *gobot.Tournament) string {
+	return "Go: " + clean(t.Name) + " (" + t.ID.Ref() + ")"
+}
+
 // ReviewWidget names review id's widget in its room.
 func ReviewWidget(id gobot.ReviewID) string { return "Go: review " + id.Ref() }

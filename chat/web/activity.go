@@ -294,6 +294,17 @@ type activityAnswer struct {
 	ReviewState *reviewState     `json:"reviewState,omitempty"`
 	Me          gobot.UserID     `json:"me,omitempty"`
 	Reviews     []activityReview `json:"reviews,omitempty"`
+	// A tournament's session instead (its page, tview.js), or a game's
+	// board opened from it: the tournament's number. Tournaments lists
+	// the channel's tournaments under way beside a game or a list, for
+	// the page's tab to them.
+	Tournament  gobot.TournamentID `json:"tournament,omitempty"`
+	Tournaments []activityEvent    `json:"tournaments,omitempty"`
+}
+
+type activityEvent struct {
+	ID    gobot.TournamentID `json:"id"`
+	Label string             `json:"label"`
 }
 
 type activityReview struct {
@@ -463,12 +474,15 @@ func (s *Server) activityToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // activityOpen is what the page asks to open, with a token: the
-// instance, and the game or review picked from a list (0: the
-// channel's).
+// instance, and the game, review or tournament picked from a list (0:
+// the channel's).
 type activityOpen struct {
 	Instance string         `json:"instance_id"`
 	Game     gobot.GameID   `json:"game"`
 	Review   gobot.ReviewID `json:"review"`
+	// Tournament: the tournament's page, or with Game that game's board
+	// opened from its page.
+	Tournament gobot.TournamentID `json:"tournament"`
 }
 
 // purposeActivityToken signs the access tokens this gobot exchanged.
@@ -585,6 +599,37 @@ func (s *Server) openActivity(w http.ResponseWriter, r *http.Request, token stri
 		}
 		return s.activityReview(w, r, reviews[i].ID, user)
 	}
+	tours, err := s.cfg.Bot.RoomTournaments(r.Context(), room)
+	if err != nil {
+		s.cfg.Log.Error("web: activity tournaments", "room", room, "err", err)
+		return http.StatusServiceUnavailable, activityAnswer{Message: "The tournaments could not be read just now; try again in a moment."}
+	}
+	var events []activityEvent
+	for _, t := range tours {
+		events = append(events, activityEvent{ID: t.ID, Label: fmt.Sprintf("Tournament %s: %s", t.ID.Ref(), t.Name)})
+	}
+	if in.Tournament != 0 {
+		i := slices.IndexFunc(tours, func(t *gobot.Tournament) bool { return t.ID == in.Tournament })
+		if i < 0 {
+			return http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Tournament %s is not under way in this channel. Close the board and open it again for what is on here.", in.Tournament.Ref())}
+		}
+		if in.Game == 0 {
+			return s.activityTournament(w, r, tours[i], user)
+		}
+		// A game's board opened from the tournament's page: any game
+		// of it, ended or not, the player's own or to watch.
+		if !slices.Contains(tours[i].Games(), in.Game) {
+			return http.StatusNotFound, activityAnswer{Message: fmt.Sprintf("Game #%d is not a game of tournament %s.", in.Game, in.Tournament.Ref())}
+		}
+		v, err := s.cfg.Bot.Board(r.Context(), in.Game, user.ID)
+		if err != nil {
+			s.cfg.Log.Error("web: activity game", "game", in.Game, "err", err)
+			return http.StatusServiceUnavailable, activityAnswer{Message: "The game could not be read just now; try again in a moment."}
+		}
+		code, a := s.activityGame(w, r, v.ID, user, v.Viewer.Role != board.Player)
+		a.Tournament, a.Tournaments = in.Tournament, events
+		return code, a
+	}
 	rb, err := s.cfg.Bot.RoomBoards(r.Context(), room, user.ID, 0)
 	if err != nil {
 		s.cfg.Log.Error("web: activity games", "room", room, "err", err)
@@ -626,20 +671,32 @@ func (s *Server) openActivity(w http.ResponseWriter, r *http.Request, token stri
 		for _, rev := range reviews {
 			a.Reviews = append(a.Reviews, activityReview{ID: rev.ID, Label: fmt.Sprintf("Review %s: %s", rev.ID.Ref(), rev.Title)})
 		}
+		a.Tournaments = events
 		return http.StatusOK, a
 	}
-	switch len(games) {
-	case 0:
+	switch {
+	case (len(games) == 0 || watch) && len(tours) == 1:
+		// No game of this user's here, a tournament under way: its page,
+		// which leads to its games' boards.
+		return s.activityTournament(w, r, tours[0], user)
+	case len(games) == 0 && len(tours) == 0:
 		return http.StatusNotFound, activityAnswer{Message: msgNoGame}
-	case 1:
-	default:
+	case len(games) != 1:
 		var list []activityGame
 		for _, v := range games[:min(len(games), 25)] {
 			list = append(list, activityGame{ID: v.ID, Label: v.Label()})
 		}
-		return http.StatusOK, activityAnswer{Games: list, Watch: watch}
+		return http.StatusOK, activityAnswer{Games: list, Watch: watch, Tournaments: events}
 	}
-	id := games[0].ID
+	code, a := s.activityGame(w, r, games[0].ID, user, watch)
+	a.Tournaments = events
+	return code, a
+}
+
+// activityGame opens game id's board for user in the Activity (a
+// watcher's when watch): a bearer token kept by the page, and the
+// partitioned cookie for the board's own page loaded in the frame.
+func (s *Server) activityGame(w http.ResponseWriter, r *http.Request, id gobot.GameID, user protocol.User, watch bool) (int, activityAnswer) {
 	sn, err := s.live(r.Context(), id)
 	if err != nil {
 		s.cfg.Log.Error("web: activity game", "game", id, "err", err)
@@ -676,6 +733,15 @@ func (s *Server) openActivity(w http.ResponseWriter, r *http.Request, token stri
 		Partitioned: true,
 	})
 	return http.StatusOK, a
+}
+
+// activityTournament opens tournament t's page for user in the
+// Activity: a bearer token kept by the page, with which it reads the
+// page's view (GET t/{id}/view) and opens its games' boards.
+func (s *Server) activityTournament(w http.ResponseWriter, r *http.Request, t *gobot.Tournament, user protocol.User) (int, activityAnswer) {
+	ttl := min(s.cfg.LinkTTL, activitySessionTTL)
+	p := Pass{Tournament: t.ID, User: user.ID, Expires: s.now().Add(ttl).Unix(), Session: newSessionID(), Activity: true}
+	return http.StatusOK, activityAnswer{Token: s.sign.sign(purposeActivity, p), Tournament: t.ID, Title: t.Name, Name: orName(user)}
 }
 
 // purposeActivity signs the Activity's bearer tokens: neither a link, a

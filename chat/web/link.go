@@ -69,6 +69,10 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 		s.exchangeTournament(w, r, p)
 		return
 	}
+	if err == nil && p.Ladder != 0 { // a ladder's page (ladder.go)
+		s.exchangeLadder(w, r, p)
+		return
+	}
 	if err == nil {
 		err = s.current(r.Context(), p)
 	}

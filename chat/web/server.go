@@ -32,7 +32,7 @@ import (
 	"github.com/gobotgo/gobot/chat/httpserver"
 )
 
-//go:embed static page.html widget.html review.html controls.html tournament.html
+//go:embed static page.html widget.html review.html controls.html tournament.html ladder.html
 var files embed.FS
 
 // DefaultLinkTTL is how long a personal link works when the config does
@@ -155,7 +155,7 @@ func New(cfg Config) (*Server, error) {
 	if err := CheckWidgetOrigins(cfg.WidgetOrigins); err != nil {
 		return nil, err
 	}
-	page, err := template.New("page").Funcs(pageFuncs).ParseFS(files, "page.html", "widget.html", "review.html", "controls.html", "tournament.html")
+	page, err := template.New("page").Funcs(pageFuncs).ParseFS(files, "page.html", "widget.html", "review.html", "controls.html", "tournament.html", "ladder.html")
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +188,14 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("POST /widget/{id}/session", s.widgetSessionRoute)
 	s.mux.HandleFunc("GET /widget/r/{id}", s.reviewWidgetPage) // widget.go
 	s.mux.HandleFunc("POST /widget/r/{id}/session", s.reviewWidgetSessionRoute)
-	s.mux.HandleFunc("GET /t/{id}", s.showTournament) // tournament.go
+	s.mux.HandleFunc("GET /widget/t/{id}", s.tournamentWidgetPage) // tournament.go
+	s.mux.HandleFunc("POST /widget/t/{id}/session", s.tournamentWidgetSessionRoute)
+	s.mux.HandleFunc("POST /widget/t/{id}/g/{game}", s.tournamentWidgetGame)
+	s.mux.HandleFunc("GET /t/{id}", s.showTournament)
+	s.mux.HandleFunc("GET /t/{id}/view", s.tournamentView)
 	s.mux.HandleFunc("GET /t/{id}/g/{game}", s.tournamentGame)
+	s.mux.HandleFunc("GET /ladder/{id}", s.showLadder) // ladder.go
+	s.mux.HandleFunc("GET /ladder/{id}/g/{game}", s.ladderGame)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", s.static))
 	s.mux.HandleFunc("/", s.unknown)
 	if cfg.Activity != nil {

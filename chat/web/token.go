@@ -35,9 +35,13 @@ type Pass struct {
 	Review gobot.ReviewID `json:"r,omitempty"`
 	// Tournament is set instead of Game in a tournament page's link and
 	// session (tournament.go): whoever holds it reads that tournament's
-	// page. It is the room's, not a person's: User is empty.
+	// page. A link's is the room's, not a person's: User is empty; a
+	// frame's (the Activity's, a widget's) names who signed in.
 	Tournament gobot.TournamentID `json:"t,omitempty"`
-	// User is who the pass acts as; empty in a tournament's pass and in
+	// Ladder is set instead in a ladder page's link and session
+	// (ladder.go): as a tournament link's, the room's, with no User.
+	Ladder gobot.LadderID `json:"d,omitempty"`
+	// User is who the pass acts as; empty in a tournament link's pass and in
 	// the watch-only game session opened from a tournament's page, which
 	// are nobody's (a watcher's board).
 	User    gobot.UserID `json:"u"`
@@ -111,12 +115,12 @@ func (s signer) open(purpose, token string, now time.Time) (Pass, error) {
 	return p, nil
 }
 
-// wellFormed: the pass names exactly one game, review or tournament, and
-// a user unless it only reads (a tournament's page, or a game watched
-// from one).
+// wellFormed: the pass names exactly one game, review, tournament or
+// ladder, and a user unless it only reads (a tournament's or a ladder's
+// page from its link, or a game watched from it).
 func (p Pass) wellFormed() bool {
 	n := 0
-	for _, set := range []bool{p.Game != 0, p.Review != 0, p.Tournament != 0} {
+	for _, set := range []bool{p.Game != 0, p.Review != 0, p.Tournament != 0, p.Ladder != 0} {
 		if set {
 			n++
 		}
@@ -124,8 +128,12 @@ func (p Pass) wellFormed() bool {
 	switch {
 	case n != 1:
 		return false
-	case p.Tournament != 0:
+	case p.Ladder != 0:
 		return p.User == "" && !p.Activity
+	case p.Tournament != 0:
+		// A link's is nobody's; a frame's (the Activity's, a
+		// widget's) is who signed in there.
+		return p.User != "" || !p.Activity
 	case p.User == "":
 		return p.Game != 0 && p.Watch && !p.Activity
 	}

@@ -2,6 +2,8 @@ package web
 
 import (
 	"compress/gzip"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gobotgo/gobot"
 	"github.com/gobotgo/gobot/chat/protocol"
+	"github.com/gobotgo/gobot/flow/board"
 	"github.com/gobotgo/gobot/tournament"
 )
 
@@ -61,13 +64,9 @@ func (s *Server) tournamentSession(w http.ResponseWriter, r *http.Request) (Pass
 		s.refuse(w, ErrForged)
 		return Pass{}, false
 	}
-	var p Pass
-	c, err := r.Cookie(tournamentCookieName(gobot.TournamentID(id)))
-	if err != nil {
-		err = errNoSession
-	} else {
-		p, err = s.sign.open(purposeSession, c.Value, s.cfg.Now())
-	}
+	// A frame's session (the Activity's, a widget's) is a bearer
+	// token its page holds; a browser's, the cookie its link set.
+	p, _, err := s.pass(r, tournamentCookieName(gobot.TournamentID(id)))
 	if err == nil && (p.Tournament != gobot.TournamentID(id) || p.Session == "") {
 		err = errWrongTournament
 	}
@@ -107,6 +106,19 @@ func (s *Server) tournamentError(w http.ResponseWriter, code int, why string) {
 // showTournament serves a tournament's page. GET: it reads, it changes
 // nothing.
 func (s *Server) showTournament(w http.ResponseWriter, r *http.Request) {
+	s.serveTournament(w, r, "tournament")
+}
+
+// tournamentView serves a tournament's view alone (tournament-view), for
+// a frame's page to put in place (the Activity, a widget: static/tview.js)
+// with its bearer session. GET: it reads, it changes nothing.
+func (s *Server) tournamentView(w http.ResponseWriter, r *http.Request) {
+	s.serveTournament(w, r, "tournament-view")
+}
+
+// serveTournament reads the tournament of the request's session and
+// draws it with template page.
+func (s *Server) serveTournament(w http.ResponseWriter, r *http.Request, page string) {
 	p, ok := s.tournamentSession(w, r)
 	if !ok {
 		return
@@ -137,7 +149,7 @@ func (s *Server) showTournament(w http.ResponseWriter, r *http.Request) {
 		defer zw.Close()
 		out = zw
 	}
-	if err := s.page.ExecuteTemplate(out, "tournament", d); err != nil {
+	if err := s.page.ExecuteTemplate(out, page, d); err != nil {
 		s.cfg.Log.Error("web: tournament template", "err", err)
 	}
 }
@@ -174,10 +186,16 @@ func (s *Server) tournamentGame(w http.ResponseWriter, r *http.Request) {
 		s.tournamentError(w, http.StatusNotFound, fmt.Sprintf("Game #%d is not a game of this tournament.", id))
 		return
 	}
-	// The game's session is seen only under its path: the pass waits in
-	// the cookie of the game's /open step, as a link's does (link.go),
-	// where a session of the game this browser holds is kept.
-	watch := Pass{Game: id, Watch: true, Expires: p.Expires, Session: newSessionID()}
+	s.openToWatch(w, r, id, p.Expires)
+}
+
+// openToWatch opens game id's board from a page of the room's (a
+// tournament's, a ladder's) until expires: the game's session is seen
+// only under its path, so the pass waits in the cookie of the game's
+// /open step, as a link's does (link.go), where a session of the game
+// this browser holds is kept; else it is a watcher's.
+func (s *Server) openToWatch(w http.ResponseWriter, r *http.Request, id gobot.GameID, expires int64) {
+	watch := Pass{Game: id, Watch: true, Expires: expires, Session: newSessionID()}
 	http.SetCookie(w, &http.Cookie{Name: openCookie(id), Value: s.sign.sign(purposeOpen, watch), Path: openPath(id),
 		MaxAge: int(openTTL / time.Second), HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
 	w.Header().Set("Cache-Control", "no-store")
@@ -452,4 +470,122 @@ func crosstableOf(lines []tournament.Line) *crosstable {
 		ct.Rows = append(ct.Rows, row)
 	}
 	return ct
+}
+
+// A tournament's page in a frame: the Discord Activity and the Matrix
+// widget hold a bearer session of the tournament (Pass.Tournament with
+// the user who signed in), with which their page reads the view
+// (GET /t/{id}/view, tournament-view) and opens a game's board from it
+// in the same frame: the Activity by activity/session with the
+// tournament and the game (activity.go), the widget by
+// /widget/t/{id}/g/{game} (below). A frame keeps no cookie.
+
+// TournamentWidgetURL is tournament id's widget page
+// (chat.TournamentWidgetLinker).
+func (w widgetLinker) TournamentWidgetURL(id gobot.TournamentID) string {
+	return w.base.String() + "/widget/t/" + strconv.FormatUint(uint64(id), 10) + "?room=$matrix_room_id&user=$matrix_user_id"
+}
+
+// tournamentWidgetPage serves a tournament's widget page: empty until
+// the page has signed in. GET: it reads nothing and changes nothing.
+func (s *Server) tournamentWidgetPage(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		s.unknown(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", s.widgetCSP())
+	h.Del("X-Frame-Options")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.page.ExecuteTemplate(w, "tournament-widget", struct{ ID gobot.TournamentID }{gobot.TournamentID(id)}); err != nil {
+		s.cfg.Log.Error("web: tournament widget template", "err", err)
+	}
+}
+
+// tournamentWidgetSessionRoute opens a tournament widget's session: as a
+// game's, for the members of the tournament's room.
+func (s *Server) tournamentWidgetSessionRoute(w http.ResponseWriter, r *http.Request) {
+	s.widgetSession(w, r, widgetOfTournament)
+}
+
+// tournamentWidgetOpen opens tournament id's widget session for user, a
+// member of the tournament's room (the homeserver says).
+func (s *Server) tournamentWidgetOpen(ctx context.Context, id gobot.TournamentID, user gobot.UserID) (int, widgetSession) {
+	t, err := s.cfg.Bot.TournamentView(ctx, id)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Tournament %s no longer exists.", id.Ref())}
+	}
+	if err != nil {
+		return http.StatusServiceUnavailable, widgetSession{Message: "The tournament could not be read just now; reload the widget in a moment."}
+	}
+	in, err := s.cfg.Widgets.InRoom(ctx, t.Room, user)
+	if err != nil {
+		return http.StatusServiceUnavailable, widgetSession{Message: "The tournament's room could not be checked just now; reload the widget in a moment."}
+	}
+	if !in {
+		return http.StatusForbidden, widgetSession{Message: fmt.Sprintf("Only the members of tournament %s's room can see its page.", id.Ref())}
+	}
+	p := Pass{Tournament: id, User: user, Expires: s.now().Add(widgetTTL).Unix(), Session: newSessionID()}
+	return http.StatusOK, widgetSession{Token: s.sign.sign(purposeWidget, p), Name: user.Local(), Tournament: id, Title: t.Name}
+}
+
+// tournamentWidgetGame opens game g's board in a tournament's widget:
+// a game of that tournament, for the widget's session (its bearer
+// token), whose user the homeserver named and the room's members
+// include. The answer is a game widget's session (widgetSession): the
+// player's own board for a player, a watcher's for anyone else. It
+// changes nothing.
+func (s *Server) tournamentWidgetGame(w http.ResponseWriter, r *http.Request) {
+	reply := func(code int, ws widgetSession) {
+		b, _ := json.Marshal(ws)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		w.Write(b)
+	}
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	tok, isBearer := bearer(r)
+	if err != nil || id == 0 || !isBearer {
+		reply(http.StatusUnauthorized, widgetSession{Message: "Your session on the tournament's page has ended; reopen the widget."})
+		return
+	}
+	p, err := s.sign.open(purposeWidget, tok, s.now())
+	if err != nil || p.Tournament != gobot.TournamentID(id) || p.User == "" || p.Session == "" {
+		reply(http.StatusUnauthorized, widgetSession{Message: "Your session on the tournament's page has ended; reopen the widget."})
+		return
+	}
+	g, err := strconv.ParseUint(r.PathValue("game"), 10, 64)
+	if err != nil || g == 0 {
+		reply(http.StatusNotFound, widgetSession{Message: "There is no such game in this tournament."})
+		return
+	}
+	t, err := s.cfg.Bot.TournamentView(r.Context(), p.Tournament)
+	if errors.Is(err, gobot.ErrNotFound) {
+		reply(http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Tournament %s no longer exists.", p.Tournament.Ref())})
+		return
+	}
+	if err != nil {
+		reply(http.StatusServiceUnavailable, widgetSession{Message: "The tournament could not be read just now; try again in a moment."})
+		return
+	}
+	if !slices.Contains(t.Games(), gobot.GameID(g)) {
+		reply(http.StatusNotFound, widgetSession{Message: fmt.Sprintf("Game #%d is not a game of this tournament.", g)})
+		return
+	}
+	sn, err := s.snapshot(r.Context(), gobot.GameID(g))
+	if err != nil {
+		reply(http.StatusServiceUnavailable, widgetSession{Message: "The game could not be read just now; try again in a moment."})
+		return
+	}
+	watch := sn.viewer(p.User).Role != board.Player
+	gp := Pass{Game: gobot.GameID(g), User: p.User, Watch: watch, Expires: p.Expires, Session: newSessionID()}
+	v, role, color := sn.role(p.User, watch)
+	ws := widgetSession{Token: s.sign.sign(purposeWidget, gp), Role: role, Color: color, Name: p.User.Local(), Resign: v.ResignQuestion,
+		State: s.stamped(sn), Confirm: s.confirmOf(r.Context(), p.User), Game: gobot.GameID(g)}
+	if n, ok := sn.view.Names[p.User]; ok {
+		ws.Name = n
+	}
+	reply(http.StatusOK, ws)
 }

@@ -249,8 +249,8 @@ func TestTournamentPage(t *testing.T) {
 }
 
 // TestPassWellFormed: a pass names one game, review or tournament; only a
-// tournament's and a game's watch-only pass go without a user, and a
-// tournament's has none.
+// tournament's and a game's watch-only pass go without a user, and the
+// Activity's always has one.
 func TestPassWellFormed(t *testing.T) {
 	s := signer{key: testSecret}
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -263,7 +263,9 @@ func TestPassWellFormed(t *testing.T) {
 		{Pass{Game: 1, Watch: true, Expires: exp}, true},
 		{Pass{Game: 1, User: "console:bob", Expires: exp}, true},
 		{Pass{Review: 1, User: "console:bob", Expires: exp}, true},
-		{Pass{Tournament: 1, User: "console:bob", Expires: exp}, false},
+		{Pass{Tournament: 1, User: "console:bob", Expires: exp}, true}, // a widget's
+		{Pass{Tournament: 1, User: "discord:1", Activity: true, Expires: exp}, true},
+		{Pass{Tournament: 1, Activity: true, Expires: exp}, false},
 		{Pass{Tournament: 1, Game: 2, Expires: exp}, false},
 		{Pass{Tournament: 1, Review: 2, Expires: exp}, false},
 		{Pass{Game: 1, Expires: exp}, false},

@@ -282,6 +282,11 @@ type widgetSession struct {
 	// (who controls is said by ID).
 	ReviewState *reviewState `json:"reviewState,omitempty"`
 	Me          gobot.UserID `json:"me,omitempty"`
+	// A tournament's widget: its number and name. A game's board opened
+	// from it: the game's number.
+	Tournament gobot.TournamentID `json:"tournament,omitempty"`
+	Title      string             `json:"title,omitempty"`
+	Game       gobot.GameID       `json:"game,omitempty"`
 }
 
 // widgetBusy is a refused sign-in's text, by the limit that refused it.
@@ -297,16 +302,25 @@ var widgetBusy = map[refusal]string{
 // the game's routes. A player may play; anyone else in the game's room
 // may watch; nobody else gets the game. It changes no game.
 func (s *Server) widgetSessionRoute(w http.ResponseWriter, r *http.Request) {
-	s.widgetSession(w, r, false)
+	s.widgetSession(w, r, widgetOfGame)
 }
+
+// What a widget shows: a game's board, a review's, a tournament's page.
+type widgetKind int
+
+const (
+	widgetOfGame widgetKind = iota
+	widgetOfReview
+	widgetOfTournament
+)
 
 // reviewWidgetSessionRoute opens a review widget's session: as a game's,
 // for the members of the review's room.
 func (s *Server) reviewWidgetSessionRoute(w http.ResponseWriter, r *http.Request) {
-	s.widgetSession(w, r, true)
+	s.widgetSession(w, r, widgetOfReview)
 }
 
-func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bool) {
+func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, kind widgetKind) {
 	reply := func(code int, ws widgetSession) {
 		b, _ := json.Marshal(ws)
 		w.Header().Set("Content-Type", "application/json")
@@ -316,7 +330,7 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 	}
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil || id == 0 {
-		reply(http.StatusNotFound, widgetSession{Message: "This is not a game's or a review's widget."})
+		reply(http.StatusNotFound, widgetSession{Message: "This is not a game's, a review's or a tournament's widget."})
 		return
 	}
 	if s.cfg.Widgets == nil {
@@ -385,8 +399,14 @@ func (s *Server) widgetSession(w http.ResponseWriter, r *http.Request, review bo
 		reply(http.StatusUnauthorized, widgetSession{Message: "Your homeserver did not confirm who you are; reload the widget to sign in again."})
 		return
 	}
-	if review {
+	switch kind {
+	case widgetOfReview:
 		code, ws := s.reviewWidgetOpen(r.Context(), gobot.ReviewID(id), user)
+		opened = code == http.StatusOK
+		reply(code, ws)
+		return
+	case widgetOfTournament:
+		code, ws := s.tournamentWidgetOpen(r.Context(), gobot.TournamentID(id), user)
 		opened = code == http.StatusOK
 		reply(code, ws)
 		return

@@ -154,10 +154,14 @@ func startElement(t *testing.T, m *mxHarness, ln net.Listener, creds func(mode s
 		mode := r.URL.Query().Get("mode")
 		// What Element does with the widget's URL: the template
 		// variables filled in, then its widgetId and parentUrl added.
-		// ?review=N frames review N's widget instead of the game's.
+		// ?review=N frames review N's widget instead of the game's,
+		// ?tournament=N tournament N's.
 		src, wid := m.srv.Linker().(chat.WidgetLinker).WidgetURL(m.game), "gobot_game_1"
 		if n, err := strconv.ParseUint(r.URL.Query().Get("review"), 10, 64); err == nil {
 			src, wid = m.srv.Linker().(chat.ReviewWidgetLinker).ReviewWidgetURL(gobot.ReviewID(n)), fmt.Sprintf("gobot_review_%d", n)
+		}
+		if n, err := strconv.ParseUint(r.URL.Query().Get("tournament"), 10, 64); err == nil {
+			src, wid = m.srv.Linker().(chat.TournamentWidgetLinker).TournamentWidgetURL(gobot.TournamentID(n)), fmt.Sprintf("gobot_tournament_%d", n)
 		}
 		src = strings.NewReplacer("$matrix_room_id", url.QueryEscape(string(m.room)), "$matrix_user_id", url.QueryEscape("@alice:localhost")).Replace(src)
 		src += "&widgetId=" + wid + "&parentUrl=" + url.QueryEscape(base+"/")

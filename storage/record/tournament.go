@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gobotgo/gobot"
@@ -50,8 +51,13 @@ type tournamentRec struct {
 	Players            []tplayer  `json:"players,omitempty"`
 	Played             []roundRec `json:"played,omitempty"`
 	ByeNext            string     `json:"bye_next,omitempty"`
-	Due                time.Time  `json:"due,omitzero"`
-	Created            time.Time  `json:"created"`
+	// SitsOut: the players left out of a round not paired yet, by the
+	// round's index (from 0) as a string; Starts: the rounds' start
+	// times by index (zero: none).
+	SitsOut map[string][]string `json:"sits_out,omitempty"`
+	Starts  []time.Time         `json:"starts,omitempty"`
+	Due     time.Time           `json:"due,omitzero"`
+	Created time.Time           `json:"created"`
 }
 
 type tplayer struct {
@@ -136,6 +142,13 @@ func EncodeTournament(t *gobot.Tournament) ([]byte, error) {
 		rec.Players = append(rec.Players, tplayer{ID: string(p.ID), User: string(p.User), Name: p.Name, FirstName: p.FirstName,
 			Rank: int(p.Rank), Rating: p.Rating, Club: p.Club, Country: p.Country, Joined: p.Joined, Withdrawn: p.Withdrawn})
 	}
+	for r, ids := range t.SitsOut {
+		if rec.SitsOut == nil {
+			rec.SitsOut = map[string][]string{}
+		}
+		rec.SitsOut[strconv.Itoa(r)] = strs(ids)
+	}
+	rec.Starts = t.Starts
 	for _, r := range t.Played {
 		rr := roundRec{Byes: strs(r.Byes), Absent: strs(r.Absent), Start: r.Start}
 		for i, g := range r.Games {
@@ -167,7 +180,17 @@ func DecodeTournament(raw []byte) (*gobot.Tournament, error) {
 		Rules: decodeRules(&e, rec.Rules), Clock: decodeClock(&e, rec.Clock),
 		Handicap: gobot.HandicapPolicy{Kind: valueOf(&e, handicapWords, rec.Handicap, "handicap"), Cap: rec.HandicapCap}, Rated: rec.Rated,
 		RegistrationCloses: rec.RegistrationCloses, MaxPlayers: rec.MaxPlayers, Bar: game.Rank(rec.Bar), Floor: game.Rank(rec.Floor),
-		ByeNext: tournament.PlayerID(rec.ByeNext), Due: rec.Due, Created: rec.Created}
+		ByeNext: tournament.PlayerID(rec.ByeNext), Due: rec.Due, Created: rec.Created, Starts: rec.Starts}
+	for k, out := range rec.SitsOut {
+		r, err := strconv.Atoi(k)
+		if err != nil || r < 0 || r >= tournament.MaxRounds {
+			return nil, fmt.Errorf("%s: round %q of its players sitting out is no round", which("tournament", rec.ID), k)
+		}
+		if t.SitsOut == nil {
+			t.SitsOut = map[int][]tournament.PlayerID{}
+		}
+		t.SitsOut[r] = ids[tournament.PlayerID](out)
+	}
 	for _, p := range rec.Players {
 		t.Players = append(t.Players, gobot.TournamentPlayer{
 			Player: tournament.Player{ID: tournament.PlayerID(p.ID), Name: p.Name, FirstName: p.FirstName, Rank: game.Rank(p.Rank),

@@ -246,3 +246,31 @@ func FuzzDecodeLadder(f *testing.F) {
 		}
 	})
 }
+
+// A tournament's schedule (the rounds' start times) and the players an
+// imported file left out of rounds to come read back as written; an
+// older record, without them, reads with none; a round that is no
+// round is refused.
+func TestTournamentRecordSchedule(t *testing.T) {
+	tm := testTournament(t)
+	tm.Played[1].Absent = nil
+	tm.Starts = []time.Time{{}, {}, tt0.Add(72 * time.Hour)}
+	tm.SitsOut = map[int][]tournament.PlayerID{3: {"og:7"}, 4: {"og:7", "discord:bob"}}
+	raw, err := EncodeTournament(tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"sits_out":{"3":["og:7"],"4":["og:7","discord:bob"]},"starts":["0001-01-01T00:00:00Z","0001-01-01T00:00:00Z","2026-12-04T18:00:00Z"]`) {
+		t.Errorf("record %s", raw)
+	}
+	got, err := DecodeTournament(raw)
+	if err != nil || !reflect.DeepEqual(got, tm) {
+		t.Fatalf("decoded %+v, %v\nwant %+v", got, err, tm)
+	}
+	if got.StartOf(3) != tt0.Add(72*time.Hour) || !got.StartOf(2).IsZero() || got.StartOf(1) != tt0 || !got.StartOf(4).IsZero() {
+		t.Errorf("StartOf: %v %v %v %v", got.StartOf(1), got.StartOf(2), got.StartOf(3), got.StartOf(4))
+	}
+	if _, err := DecodeTournament([]byte(strings.Replace(string(raw), `"3":["og:7"]`, `"x":["og:7"]`, 1))); err == nil {
+		t.Error("a round that is no round decoded")
+	}
+}

@@ -20,8 +20,8 @@ const body = document.body;
 const statusLine = document.querySelector("[data-activity-status]");
 
 // say shows where the sign-in is; state is "working", "refused",
-// "choose" or, once the board is shown, "board" (tests and CSS read
-// body[data-state]).
+// "choose" or, once a board is shown, "board", or "tournament" with a
+// tournament's page (tests and CSS read body[data-state]).
 function say(text, state) {
   statusLine.textContent = text;
   body.dataset.state = state || "working";
@@ -37,14 +37,26 @@ try {
 } catch (e) {
   sdk = null;
 }
-const first = sdk ? sdk.ready().then(() => { say("Signing you in…"); return signIn(0, 0); }) : null;
+const first = sdk ? sdk.ready().then(() => { say("Signing you in…"); return signIn(0, 0, 0); }) : null;
 
 const signinBox = document.getElementById("signin");
 const gameBox = document.getElementById("game");
 const choose = document.getElementById("choose");
 const list = document.getElementById("games");
 const reviewList = document.getElementById("reviews");
+const tournamentList = document.getElementById("tournaments");
+const tournamentBox = document.getElementById("tournament");
+const tmessage = document.querySelector("[data-tmessage]");
 let token = "";
+// The access token gobot exchanged and its proof (for opening another
+// board), the channel's tournaments (the board's tab to them), and the
+// tournament whose page is open: its number, session and view.
+let access = null, tournaments = [], tour = null;
+const tview = window.gobotTournament({
+  box: document.getElementById("tview"), url: () => "t/" + tour.id + "/view", auth: () => ({ credentials: "omit", headers: { "Authorization": "Bearer " + (tour ? tour.token : "") } }),
+  board: (game) => openFromTournament(game), renew: () => renew(),
+  ended: "Your session on the tournament's page has ended; close the board and open it again.",
+});
 const ui = window.gobotBoard({
   base: "",
   auth: () => token ? { credentials: "omit", headers: { "Authorization": "Bearer " + token } } : null,
@@ -74,9 +86,12 @@ async function post(path, data) {
   return { ok: res.ok, out: out };
 }
 
-// show puts the game's board in the page for the session gobot opened.
+// show puts the game's board in the page for the session gobot opened
+// (another game's board in its place, when one was shown).
 function show(s) {
+  if (body.dataset.game && body.dataset.game !== String(s.game)) ui.reset();
   token = s.token;
+  body.dataset.fromTournament = s.tournament ? String(s.tournament) : "";
   body.dataset.game = String(s.game);
   body.dataset.role = s.role;
   body.dataset.color = s.color || "";
@@ -89,10 +104,69 @@ function show(s) {
   document.title = "Game #" + s.game + " · gobot";
   ui.apply(s.state);
   signinBox.hidden = true;
+  tournamentBox.hidden = true;
   gameBox.hidden = false;
+  tabs();
   say("", "board");
   ui.listen();
 }
+
+// tabs labels the ways between a game's board and the tournament's page.
+function tabs() {
+  const toTournament = document.querySelector('[data-tab="tournament"]');
+  toTournament.hidden = !tour && tournaments.length === 0;
+  toTournament.textContent = body.dataset.fromTournament ? "Back to the tournament" : "Tournament: " + (tour ? tour.title : tournaments[0] && tournaments[0].label.replace(/^Tournament t\d+: /, ""));
+  const toGame = document.querySelector('[data-tab="game"]');
+  toGame.hidden = !body.dataset.game;
+  toGame.textContent = "Back to game #" + body.dataset.game;
+}
+
+// showTournament puts a tournament's page in the frame for the session
+// gobot opened (s), or again for the one open (s null): read afresh.
+async function showTournament(s) {
+  if (s) tour = { id: s.tournament, token: s.token, title: s.title };
+  body.dataset.tournament = String(tour.id);
+  signinBox.hidden = true;
+  gameBox.hidden = true;
+  tournamentBox.hidden = false;
+  document.title = tour.title + " · gobot";
+  tabs();
+  say("", "tournament");
+  tmessage.textContent = "";
+  const why = await tview.load();
+  tmessage.textContent = why;
+}
+
+// openFromTournament opens game's board from the tournament's page: the
+// one shown already, or gobot opens its session (a player's own board,
+// else to watch).
+async function openFromTournament(game) {
+  if (body.dataset.game === String(game)) { showGame(); return; }
+  tmessage.textContent = "Opening game #" + game + "…";
+  const s = await post("activity/session", { access_token: access.token, proof: access.proof, instance_id: sdk.instanceId, game: game, tournament: tour.id });
+  if (!s.ok || !s.out.token) { tmessage.textContent = s.out.message || "gobot refused the board."; return; }
+  tmessage.textContent = "";
+  show(s.out);
+}
+
+// showGame goes back from the tournament's page to the board shown.
+function showGame() {
+  tournamentBox.hidden = true;
+  gameBox.hidden = false;
+  document.title = "Game #" + body.dataset.game + " · gobot";
+  say("", "board");
+}
+
+// The tabs between the board and the tournament's page.
+document.addEventListener("click", async (ev) => {
+  const b = ev.target.closest("button[data-tab]");
+  if (!b) return;
+  if (b.dataset.tab === "game") { showGame(); return; }
+  if (tour) { showTournament(null); return; }
+  const s = await post("activity/session", { access_token: access.token, proof: access.proof, instance_id: sdk.instanceId, tournament: tournaments[0].id });
+  if (!s.ok || !s.out.token) { ui.say(s.out.message || "gobot refused the tournament's page."); return; }
+  showTournament(s.out);
+});
 
 // open asks gobot for the game's session and shows its board; with
 // several games it lists them.
@@ -133,21 +207,26 @@ function choice(label, data, pick) {
 // the session it opened (a game's or a review's), or the games and
 // reviews of the channel to choose from.
 function present(out, accessToken, proof) {
+  access = { token: accessToken, proof: proof };
+  if (out.tournaments) tournaments = out.tournaments;
   if (out.token && out.review) { showReview(out); return; }
+  if (out.token && !out.game && out.tournament) { showTournament(out); return; }
   if (out.token) { show(out); return; }
-  const games = out.games || [], reviews = out.reviews || [];
-  list.replaceChildren(...games.map((g) => choice(g.label, { game: String(g.id) }, () => open(accessToken, proof, g.id, 0))));
-  reviewList.replaceChildren(...reviews.map((r) => choice(r.label, { review: String(r.id) }, () => open(accessToken, proof, 0, r.id))));
+  const games = out.games || [], reviews = out.reviews || [], events = out.tournaments || [];
+  list.replaceChildren(...games.map((g) => choice(g.label, { game: String(g.id) }, () => open(accessToken, proof, g.id, 0, 0))));
+  reviewList.replaceChildren(...reviews.map((r) => choice(r.label, { review: String(r.id) }, () => open(accessToken, proof, 0, r.id, 0))));
+  tournamentList.replaceChildren(...events.map((t) => choice(t.label, { tournament: String(t.id) }, () => open(accessToken, proof, 0, 0, t.id))));
   choose.hidden = false;
-  if (reviews.length) say(games.length ? "A game or a review: which board?" : "Several reviews are open in this channel: which one?", "choose");
+  if (!games.length && !reviews.length) say("Several tournaments are under way in this channel: which one?", "choose");
+  else if (reviews.length) say(games.length ? "A game or a review: which board?" : "Several reviews are open in this channel: which one?", "choose");
   else say(out.watch ? "Several games are being played in this channel: which one will you watch?" : "You play several games in this channel: which board?", "choose");
 }
 
 // open asks gobot for the session of the game or review picked from the
 // list, with the access token gobot exchanged and its proof.
-async function open(accessToken, proof, game, review) {
+async function open(accessToken, proof, game, review, tournament) {
   say("Opening the board…");
-  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: sdk.instanceId, game: game, review: review });
+  const s = await post("activity/session", { access_token: accessToken, proof: proof, instance_id: sdk.instanceId, game: game, review: review, tournament: tournament });
   if (!s.ok) { say(s.out.message || "gobot refused the board.", "refused"); return; }
   present(s.out, accessToken, proof);
 }
@@ -161,7 +240,7 @@ async function open(accessToken, proof, game, review) {
 // ({refused}); the answer's authenticated resolves whether the SDK took
 // the access token (authenticate), asked meanwhile: the board need not
 // wait for it.
-async function signIn(game, review) {
+async function signIn(game, review, tournament) {
   let code;
   try {
     ({ code } = await sdk.commands.authorize({
@@ -170,7 +249,7 @@ async function signIn(game, review) {
   } catch (e) {
     return { refused: "The board needs to know who you are to play as you; close it and open it again to allow that." };
   }
-  const t = await post("activity/token", { code: code, instance_id: sdk.instanceId, game: game, review: review });
+  const t = await post("activity/token", { code: code, instance_id: sdk.instanceId, game: game, review: review, tournament: tournament });
   if (!t.ok || !t.out.access_token) return { refused: t.out.message || "gobot refused the sign-in." };
   t.out.authenticated = sdk.commands.authenticate({ access_token: t.out.access_token }).then(() => true, () => false);
   return t.out;
@@ -182,15 +261,20 @@ async function signIn(game, review) {
 // session ended share one renewal; at most one a minute.
 function renew() {
   const review = Number(body.dataset.review || 0);
-  const game = review ? 0 : Number(body.dataset.game || 0);
-  if (!sdk || (!game && !review)) return Promise.resolve(false);
+  // The tournament's page's session, when it is shown; else the board's
+  // (a game's opened from the tournament's page: with its tournament).
+  const onPage = body.dataset.state === "tournament" && tour;
+  const game = review || onPage ? 0 : Number(body.dataset.game || 0);
+  const tournament = onPage ? tour.id : Number(body.dataset.fromTournament || 0);
+  if (!sdk || (!game && !review && !onPage)) return Promise.resolve(false);
   if (renewing) return renewing;
   if (Date.now() - renewedAt < 60000) return Promise.resolve(false);
   renewing = (async () => {
-    const s = await signIn(game, review);
+    const s = await signIn(game, review, tournament);
     if (s.refused || !(await s.authenticated)) return false;
-    if (!s.token || (review ? s.review !== review : s.game !== game)) return false;
+    if (!s.token || (review ? s.review !== review : onPage ? s.tournament !== tour.id || !!s.game : s.game !== game)) return false;
     if (review) reviewAuth.headers["Authorization"] = "Bearer " + s.token;
+    else if (onPage) tour.token = s.token;
     else token = s.token;
     body.dataset.renewed = String(Number(body.dataset.renewed || 0) + 1); // tests read it
     return true;

@@ -466,9 +466,12 @@ window.gobotBoard = function (opt) {
   points().forEach((p, i) => p.setAttribute("tabindex", i === 0 ? "0" : "-1"));
 
   // listen follows the game with a bearer session (stream.js), from
-  // the version the page has.
+  // the version the page has; a new listen stops the last one's stream.
+  let following = null;
   function listen() {
-    return window.gobotStream({ url: () => route("events?v=" + version), how: () => opt.auth(new URLSearchParams()),
+    if (following) following.abort();
+    following = new AbortController();
+    return window.gobotStream({ signal: following.signal, url: () => route("events?v=" + version), how: () => opt.auth(new URLSearchParams()),
       on: { state: apply, presence: presence }, ended: async () => {
         if (opt.renew && await opt.renew()) { listen(); return; } // signed in again: follow on
         say(opt.ended);
@@ -506,5 +509,19 @@ window.gobotBoard = function (opt) {
     });
   }
 
-  return { apply: apply, say: say, listen: listen, presence: presence, version: () => version, who: who };
+  // reset forgets the game shown, before another game's board is put in
+  // its place (a frame's page: the Activity, a tournament's widget):
+  // its stream stops, and the next state is drawn whole.
+  function reset() {
+    if (following) following.abort();
+    following = null;
+    version = 0;
+    drawn = "";
+    board.replaceChildren();
+    setPending("");
+    away = [];
+    say("");
+  }
+
+  return { apply: apply, say: say, listen: listen, reset: reset, presence: presence, version: () => version, who: who };
 };

@@ -7,15 +7,18 @@
 // skipped), and opt.ended() is called, and the stream given up, when the
 // server refuses the session (401, 403) and opt.renew (the Activity's
 // silent sign-in, if any) does not get a fresh one, whose headers
-// opt.how() then gives. body[data-live] says whether
-// the page is connected (tests and CSS use it).
+// opt.how() then gives. opt.signal, an AbortSignal, stops it for good
+// (a frame's page that shows another game's board). body[data-live]
+// says whether the page is connected (tests and CSS use it).
 "use strict";
 window.gobotStream = async function (opt) {
   const body = document.body;
+  const stopped = () => opt.signal && opt.signal.aborted;
   for (;;) {
+    if (stopped()) return;
     const how = opt.how();
     try {
-      const res = await fetch(opt.url(), { credentials: how.credentials, cache: "no-store",
+      const res = await fetch(opt.url(), { credentials: how.credentials, cache: "no-store", signal: opt.signal,
         headers: Object.assign({ "Accept": "text/event-stream" }, how.headers) });
       if (res.status === 401 || res.status === 403) {
         body.dataset.live = "off";
@@ -46,6 +49,7 @@ window.gobotStream = async function (opt) {
         }
       }
     } catch (e) { /* reconnect below */ }
+    if (stopped()) return;
     body.dataset.live = "off";
     await new Promise((r) => setTimeout(r, 1000));
   }

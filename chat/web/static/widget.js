@@ -13,8 +13,11 @@
   // A review's widget (review-widget in widget.html): review.js runs its
   // board once signed in.
   const review = body.dataset.review;
+  // A tournament's widget (tournament-widget): its page (tview.js), from
+  // which each game's board opens in the widget.
+  const tournament = body.dataset.tournament;
   const actions = document.getElementById("actions");
-  const status = document.querySelector("[data-status]");
+  const status = document.querySelector(tournament ? "[data-tstatus]" : "[data-status]");
   const who = document.querySelector("[data-who]");
   let token = "";
   // A game's board itself (drawing, clicks, keys, buttons) is
@@ -72,7 +75,7 @@
     signin("checking", "Checking with your homeserver…");
     let res, data = {};
     try {
-      res = await fetch(review ? "/widget/r/" + review + "/session" : "/widget/" + game + "/session", {
+      res = await fetch(tournament ? "/widget/t/" + tournament + "/session" : review ? "/widget/r/" + review + "/session" : "/widget/" + game + "/session", {
         method: "POST", credentials: "omit", cache: "no-store",
         headers: { "Content-Type": "application/json", "Accept": "application/json" },
         body: JSON.stringify({ access_token: creds.access_token, matrix_server_name: creds.matrix_server_name, expires_in: Math.floor(Number(creds.expires_in)) || 0 }),
@@ -84,6 +87,10 @@
     }
     if (!res.ok || !data.token) {
       signin("failed", data.message || ("The board's server answered " + res.status + "."));
+      return;
+    }
+    if (tournament) {
+      tournamentPage(data);
       return;
     }
     token = data.token;
@@ -107,6 +114,70 @@
     signin("on");
     ui.apply(data.state);
     ui.listen();
+  }
+
+  // tournamentPage shows the tournament's page with the session its
+  // sign-in opened (data.token), and each game's board from it: the
+  // player's own, or to watch.
+  function tournamentPage(data) {
+    const ttoken = data.token;
+    const pageBox = document.getElementById("tournament");
+    const gameBox = document.getElementById("game");
+    const tmessage = document.querySelector("[data-tmessage]");
+    const toGame = document.querySelector('[data-tab="game"]');
+    const bearer = () => ({ credentials: "omit", headers: { "Authorization": "Bearer " + ttoken } });
+    const tv = window.gobotTournament({
+      box: document.getElementById("tview"), url: () => "/t/" + tournament + "/view", auth: bearer, board: openGame,
+      ended: "Your session on the tournament's page has ended; reopen the widget.",
+    });
+    async function showPage() {
+      gameBox.hidden = true;
+      pageBox.hidden = false;
+      toGame.hidden = !body.dataset.game;
+      toGame.textContent = "Back to game #" + body.dataset.game;
+      tmessage.textContent = await tv.load();
+    }
+    function showGame() {
+      pageBox.hidden = true;
+      gameBox.hidden = false;
+    }
+    async function openGame(g) {
+      if (body.dataset.game === String(g)) { showGame(); return; }
+      tmessage.textContent = "Opening game #" + g + "…";
+      let res, s = {};
+      try {
+        res = await fetch("/widget/t/" + tournament + "/g/" + g, Object.assign({ method: "POST", cache: "no-store" }, bearer()));
+        s = await res.json();
+      } catch (e) {
+        tmessage.textContent = "The board's server could not be reached; try again in a moment.";
+        return;
+      }
+      if (!res.ok || !s.token) { tmessage.textContent = s.message || ("The board's server answered " + res.status + "."); return; }
+      tmessage.textContent = "";
+      if (body.dataset.game) ui.reset();
+      token = s.token;
+      body.dataset.game = String(s.game);
+      body.dataset.role = s.role;
+      body.dataset.color = s.color || "";
+      body.dataset.confirm = s.confirm || "";
+      document.querySelector("[data-title]").textContent = "Game #" + s.game;
+      who.textContent = ui.who(s.role, s.name, s.color);
+      if (s.resign) document.querySelector("[data-question]").textContent = s.resign;
+      actions.hidden = s.role === "watcher";
+      document.getElementById("watching").hidden = s.role !== "watcher";
+      ui.apply(s.state);
+      ui.listen();
+      showGame();
+    }
+    document.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button[data-tab]");
+      if (!b) return;
+      if (b.dataset.tab === "game") showGame();
+      else showPage();
+    });
+    document.title = data.title + " · gobot";
+    signin("on", "");
+    showPage();
   }
 
 })();
