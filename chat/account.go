@@ -237,8 +237,8 @@ func unlink(tx gobot.Tx, r *protocol.Request) (string, error) {
 // is told of their turn and reminded (settings notify_on=,
 // docs/identity.md): u itself where the game is played (the default),
 // their account on the platform they chose, or every account they link.
-// An account of a platform no adapter serves here is still named: the
-// notice waits in its claim for a process that serves it.
+// An account of a platform no adapter serves in this process is still
+// named: its notice is dropped, and logged, when sent (Bot.notify).
 func toldOn(tx gobot.Tx, u gobot.UserID) []gobot.UserID {
 	on := playerIn(tx, u).NotifyOn
 	if on == "" {

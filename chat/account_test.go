@@ -64,7 +64,16 @@ func TestLinkedAccounts(t *testing.T) {
 
 	// The game begun on one platform is played from the other.
 	mustOK(h.as(mAlice, "m:dm", true, true, "games"), "(on d, as d:alice)")
-	mustOK(h.as(mAlice, "m:dm", true, true, "play D4"), "<@d:alice> played D4") // as the game's room knows her
+	dRooms := &recordingNotifier{}
+	h.bot.SetNotifier("d", dRooms)
+	if rep := h.as(mAlice, "m:dm", true, true, "play D4"); rep.Room != "" || !strings.Contains(rep.Text, "<@d:alice> played D4") { // as the game's room knows her
+		t.Fatalf("the move from the Matrix account: %+v", rep)
+	}
+	// Answered in the Matrix DM; the game's Discord room is told by
+	// Discord, once.
+	if msgs := dRooms.all(); len(msgs) != 1 || msgs[0].Room != "d:main" || !strings.Contains(msgs[0].Reply.Text, "played D4") {
+		t.Fatalf("the game's room was sent %+v", msgs)
+	}
 	mustOK(h.as(dBob, "d:main", false, true, "play E5"), "E5")
 	mustOK(h.as(mAlice, "m:dm", true, true, "play C3 #1"), "C3")
 	if _, g := h.game(1); len(g.Moves()) != 3 {

@@ -208,6 +208,7 @@ func (b *core) cmd(s string) string { return protocol.Cmd(s) }
 func (b *Bot) notify(ctx context.Context, m protocol.Message) {
 	n, ok := b.notifiers.Get(deliver.Platform(m))
 	if !ok {
+		b.log.Warn("notification dropped: this process serves no adapter of its platform", "room", m.Room, "to", m.To, "platform", deliver.Platform(m))
 		return
 	}
 	if err := b.present(&m.Reply); err != nil {

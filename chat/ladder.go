@@ -114,6 +114,9 @@ func ladderChallenge(call *Call, l *gobot.Ladder) (Result, error) {
 	if err := b.rememberUser(tx, r.User, r.Time); err != nil {
 		return Result{}, err
 	}
+	if err := b.mirrorEventGame(tx, l.Community, o.Game.Match); err != nil { // mirror.go
+		return Result{}, err
+	}
 	var fx Effects
 	rung := flow.LadderRules(l).Rung(tournament.PlayerID(o.Challenge.Defender))
 	rep := b.gameReply(&fx, tx, &loaded{Loaded: o.Game}, r, say.LadderChallenged(l, o.Challenge, rung))

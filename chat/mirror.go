@@ -108,8 +108,12 @@ func (b *core) across(tx gobot.Tx, r *protocol.Request, opponent gobot.UserID) (
 		u, err := flow.Named(tx, opponent.Platform(), opponent.Local())
 		if err != nil {
 			var unknown flow.UnknownName
-			if errors.As(err, &unknown) {
+			var shared flow.SharedName
+			switch {
+			case errors.As(err, &unknown):
 				return "", "", say.UnknownName(unknown.Platform, unknown.Name)
+			case errors.As(err, &shared):
+				return "", "", say.SharedName(shared.Platform, shared.Name, shared.Players)
 			}
 			return "", "", err
 		}
@@ -127,10 +131,10 @@ func mirrorChallenge(fx *Effects, c *gobot.Challenge, rep protocol.Reply) {
 	fx.notify(protocol.Message{Room: c.Mirror, Reply: rep})
 }
 
-// mirrorEventGame gives a tournament's game between players of two
-// platforms of its joined community a mirror, as a challenge across
-// platforms has: the community's room on the platform of the player the
-// tournament's room is not on, which then sees the game too.
+// mirrorEventGame gives a tournament's or ladder's game with a player of
+// another platform of its joined community than its room's a mirror, as
+// a challenge across platforms has: the community's room on that
+// player's platform, which then sees the game too.
 func (b *core) mirrorEventGame(tx gobot.Tx, community gobot.CommunityID, m *gobot.Match) error {
 	j := b.cfg.Communities.Joined(community)
 	if j == nil || m.Mirror != "" {

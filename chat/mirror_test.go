@@ -103,6 +103,9 @@ func TestGameAcrossPlatforms(t *testing.T) {
 	before := h.dump()
 	refused(h.cross(ann, "ann", "discord:999", "challenge @bob:example.org"), "is not a player here")
 	refused(h.cross(bob, "bob", clubMatrix, "challenge discord:@nobody"), "I know no one on discord called")
+	if h.dump() != before {
+		t.Fatal("a refused challenge changed the store")
+	}
 	code := h.linkCode(ann)
 	ok(h.cross("matrix:@ann:example.org", "ann", "matrix:!dm:example.org", "account link "+code), "Linked")
 	before = h.dump()
@@ -113,7 +116,7 @@ func TestGameAcrossPlatforms(t *testing.T) {
 
 	// The challenge from Discord is posted in the Matrix room too,
 	// pinging bob there.
-	ok(h.cross(ann, "ann", clubChannel, "challenge @bob:example.org black"), "challenges")
+	ok(h.cross(ann, "ann", clubChannel, "challenge @bob:example.org black clock=1d"), "challenges")
 	if c := in(m, clubMatrix, "challenge"); c != 1 {
 		t.Fatalf("the Matrix room saw the challenge %d times, want 1: %+v", c, m.all())
 	}
@@ -148,6 +151,22 @@ func TestGameAcrossPlatforms(t *testing.T) {
 		if c := in(other, otherRoom, "played "+mv.pt); c != 1 {
 			t.Fatalf("%s in the other room: seen %d times, want 1", mv.pt, c)
 		}
+	}
+	// A move from elsewhere on Matrix (bob's DM with the bot): posted in
+	// the game's Matrix room (the answer's room) and in its Discord
+	// channel, once each.
+	ok(h.cross(ann, "ann", clubChannel, "play A1"), "A1")
+	if rep := ok(h.cross(bob, "bob", "matrix:!dm-bob:example.org", "play J9"), "J9"); rep.Room != clubMatrix {
+		t.Fatalf("bob's move from his DM was answered in %q", rep.Room)
+	}
+	if n, k := in(m, clubMatrix, "played J9"), in(d, clubChannel, "played J9"); n != 0 || k != 1 {
+		t.Fatalf("J9 from a DM: the Matrix room saw %d copies besides the answer, the Discord channel %d", n, k)
+	}
+	// A reminder of ann's turn (the game's clock, 1 day a move by
+	// default here: reminded an hour before) is posted in both rooms.
+	h.tick(23*time.Hour + 30*time.Minute)
+	if n, k := in(m, clubMatrix, "your move"), in(d, clubChannel, "your move"); n != 1 || k != 1 {
+		t.Fatalf("the reminder: the Matrix room saw it %d times, the Discord channel %d: %+v", n, k, m.all())
 	}
 	// A board opened inside the Matrix room (its widget) shows bob his
 	// game to play, and a looker the game to watch.
@@ -188,6 +207,10 @@ func TestGameAcrossPlatforms(t *testing.T) {
 	if n := in(m, clubMatrix, "declined"); n != 1 {
 		t.Fatalf("the Matrix room heard the decline %d times", n)
 	}
+	// A name two Discord players go by names neither: each by their ID.
+	ok(h.cross("discord:44", "ANN", clubChannel, "challenge @bob:example.org"), "challenges")
+	refused(h.cross(bob, "bob", clubMatrix, "challenge discord:@ann"), "name the one you mean by their ID, like discord:@11 or discord:@44")
+	ok(h.cross(bob, "bob", clubMatrix, "challenge discord:@44"), "challenges")
 }
 
 // TestTournamentAcrossPlatforms: a tournament made in the Discord
@@ -232,4 +255,41 @@ func TestTournamentAcrossPlatforms(t *testing.T) {
 	}
 	room := map[gobot.UserID]gobot.RoomID{ann: clubChannel, bob: clubMatrix}
 	ok(h.cross(first, first.Local(), room[first], "play E5"), "E5")
+}
+
+// TestLadderAcrossPlatforms: a ladder made in the Discord channel of a
+// joined community, joined by two Matrix players from its Matrix room:
+// their challenge's game is answered in the Matrix room and seen by the
+// Discord channel.
+func TestLadderAcrossPlatforms(t *testing.T) {
+	h, d, _ := newClub(t)
+	const cat = gobot.UserID("matrix:@cat:example.org")
+	ok := func(rep protocol.Reply, want string) protocol.Reply {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+		return rep
+	}
+	ok(h.cross(ann, "ann", clubChannel, `ladder new "Club ladder" size=9`), "Club ladder")
+	ok(h.cross(bob, "bob", clubMatrix, "ladder join"), "")
+	ok(h.cross(cat, "cat", clubMatrix, "ladder join"), "")
+	// (A Matrix ID as the Matrix adapter hands it over.)
+	rep := ok(h.cross(cat, "cat", clubMatrix, "ladder challenge @matrix:@bob:example.org"), "")
+	if rep.Room != "" || rep.Game == 0 {
+		t.Fatalf("the challenge's game was answered in %q (game %d)", rep.Room, rep.Game)
+	}
+	match, _ := h.game(rep.Game)
+	if match.Room != clubChannel || match.Mirror != clubMatrix {
+		t.Fatalf("the ladder game: room %s mirror %s", match.Room, match.Mirror)
+	}
+	seen := 0
+	for _, msg := range d.all() {
+		if msg.Room == clubChannel && msg.Reply.Game == match.ID {
+			seen++
+		}
+	}
+	if seen != 1 {
+		t.Fatalf("the Discord channel saw the ladder game %d times", seen)
+	}
 }

@@ -71,7 +71,13 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 	v := board.Read(l.Loaded, func(u gobot.UserID) string { return u.Local() })
 	rep := protocol.Reply{Game: match.ID, Title: say.MoveTitle(match.ID, g.MoveNumber())}
 	if (match.Thread || match.Room != r.Room) && (r.Room == "" || r.Room != match.Mirror) {
-		rep.Room = match.Room // a game's mirror sees its replies where they are asked (mirror.go)
+		// Posted in the game's room: asked for elsewhere (a DM), in the
+		// game's room on the asker's platform (its mirror, a game between
+		// platforms: mirror.go).
+		rep.Room = match.Room
+		if match.Mirror != "" && !match.In(r.Room) && match.Mirror.Platform() == r.Room.Platform() {
+			rep.Room = match.Mirror
+		}
 	}
 	news := say.GameNews{What: what, Note: l.note, Said: l.acceptSaid}
 	var next gobot.UserID
@@ -104,10 +110,11 @@ func (b *core) gameReplyAt(fx *Effects, tx gobot.Tx, l *loaded, r occasion, what
 		// told in a DM too), on the accounts they chose (toldOn:
 		// notify_on=); another account of theirs is told in a DM.
 		np := playerIn(tx, next)
-		for _, to := range toldOn(tx, next) {
-			if np.Notify == "off" {
-				break
-			}
+		var told []gobot.UserID
+		if np.Notify != "off" {
+			told = toldOn(tx, next)
+		}
+		for _, to := range told {
 			if to == next {
 				rep.Mentions = []gobot.UserID{next}
 			}

@@ -206,8 +206,16 @@ func (b *Bot) claimNotices(tx gobot.Tx, r *protocol.Request, res *Result) error 
 		if err != nil {
 			return err
 		}
-		if r.Act != nil {
+		// A reply for a room of another platform than the caller's (a
+		// linked player's move from a Matrix DM in a game played on
+		// Discord) is posted there by its own platform, and the caller is
+		// answered where they asked.
+		other := room.Platform() != r.Room.Platform()
+		if r.Act != nil || other {
 			claimed = append(claimed, m)
+		}
+		if other {
+			res.Reply.Room = ""
 		}
 		claimed = append(claimed, copies...)
 	}

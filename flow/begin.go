@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,7 @@ func RememberName(tx gobot.Tx, u gobot.UserID, name string, t time.Time) error {
 	p, err := tx.Player(u)
 	switch {
 	case err == nil && p.Name == name:
-		return nil
+		return nameIndexed(tx, u, name) // a name stored before the index
 	case errors.Is(err, gobot.ErrNotFound):
 		p = &gobot.Player{ID: u}
 	case err != nil:
@@ -40,7 +41,45 @@ func RememberName(tx gobot.Tx, u gobot.UserID, name string, t time.Time) error {
 	if err := tx.PutPlayer(p); err != nil {
 		return err
 	}
-	return tx.PutState(namesNS, nameKey(u.Platform(), name), []byte(u))
+	return nameIndexed(tx, u, name)
+}
+
+// maxNamed is how many players the names index keeps under one name, the
+// latest to take it: enough to see that a name is shared.
+const maxNamed = 8
+
+// nameIndexed puts u among the players known by name (namesNS).
+func nameIndexed(tx gobot.Tx, u gobot.UserID, name string) error {
+	key := nameKey(u.Platform(), name)
+	ids, err := namedIDs(tx, key)
+	if err != nil || slices.Contains(ids, u) {
+		return err
+	}
+	ids = append(ids, u)
+	if len(ids) > maxNamed {
+		ids = ids[len(ids)-maxNamed:]
+	}
+	var b strings.Builder
+	for _, id := range ids {
+		b.WriteString(string(id) + "\n")
+	}
+	return tx.PutState(namesNS, key, []byte(b.String()))
+}
+
+// namedIDs are the players the names index keeps under key.
+func namedIDs(tx gobot.Tx, key string) ([]gobot.UserID, error) {
+	v, err := tx.State(namesNS, key)
+	if errors.Is(err, gobot.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []gobot.UserID
+	for _, s := range strings.Fields(string(v)) {
+		ids = append(ids, gobot.UserID(s))
+	}
+	return ids, nil
 }
 
 // namesNS is the state namespace of the names players are known by, for
@@ -58,22 +97,40 @@ func (e UnknownName) Error() string { return "flow: no player named " + e.Name +
 // Code names the refusal (Refusal).
 func (UnknownName) Code() string { return "unknown-name" }
 
+// SharedName refuses a name that several players of Platform go by.
+type SharedName struct {
+	Platform, Name string
+	Players        []gobot.UserID
+}
+
+func (e SharedName) Error() string {
+	return "flow: several players named " + e.Name + " on " + e.Platform
+}
+
+// Code names the refusal (Refusal).
+func (SharedName) Code() string { return "shared-name" }
+
 // Named is the player of platform known by name (their display name as
-// the bot last saw it, any case): the latest to take that name, if they
-// still go by it; else UnknownName.
+// the bot last saw it, any case): the one who goes by it now; else
+// UnknownName, or SharedName when several do.
 func Named(tx gobot.Tx, platform, name string) (gobot.UserID, error) {
-	v, err := tx.State(namesNS, nameKey(platform, name))
-	if errors.Is(err, gobot.ErrNotFound) {
-		return "", UnknownName{platform, name}
-	}
+	ids, err := namedIDs(tx, nameKey(platform, name))
 	if err != nil {
 		return "", err
 	}
-	u := gobot.UserID(v)
-	if p, err := tx.Player(u); err != nil || !strings.EqualFold(p.Name, name) {
-		return "", UnknownName{platform, name} // renamed since
+	var now []gobot.UserID
+	for _, u := range ids {
+		if p, err := tx.Player(u); err == nil && strings.EqualFold(p.Name, name) { // not renamed since
+			now = append(now, u)
+		}
 	}
-	return u, nil
+	switch len(now) {
+	case 0:
+		return "", UnknownName{platform, name}
+	case 1:
+		return now[0], nil
+	}
+	return "", SharedName{platform, name, now}
 }
 
 // Opening is how challenge c's game begins: By accepts it (a player, or

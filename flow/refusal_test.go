@@ -19,7 +19,7 @@ import (
 var refusals = []Refusal{
 	NotAPlayer{}, GameOver{}, VotesInstead{}, BadPoint{}, NotVoteGame{}, NoVoteGame{}, WhichVoteGame{},
 	VoteElsewhere{}, AbortElsewhere{}, RuleRefusal{game.ErrScoring},
-	NoChallenge{}, OwnChallengeWaits{}, WhichChallenge{}, RoomMoves{}, NoSuchGame{}, NoGameHere{}, WhichGame{}, UnknownName{},
+	NoChallenge{}, OwnChallengeWaits{}, WhichChallenge{}, RoomMoves{}, NoSuchGame{}, NoGameHere{}, WhichGame{}, UnknownName{}, SharedName{},
 	Unpausable{}, AlreadyPaused{}, PauseUsedUp{}, PauseWaiting{}, NotPaused{},
 	Unplannable{}, LineWord{}, LineMove{}, PlanTooBig{},
 	NotYourTurn{}, WhilePaused{}, TooLate{}, IllegalMove{}, NoTakeBack{}, NoUndoAsked{}, UndoWaiting{},

@@ -407,13 +407,13 @@ func wordKind(w string) ArgKind {
 	return 0
 }
 
-// takes reports whether c has an argument of kind k.
 // takesElsewhere reports whether c takes a player of another platform
 // (Arg.Elsewhere).
 func (c *Decl) takesElsewhere() bool {
 	return slices.ContainsFunc(c.Args, func(a Arg) bool { return a.Elsewhere })
 }
 
+// takes reports whether c has an argument of kind k.
 func (c *Decl) takes(k ArgKind) bool {
 	for _, a := range c.Args {
 		if a.Kind == k {

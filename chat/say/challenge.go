@@ -178,6 +178,16 @@ func UnknownName(platform, name string) error {
 	return Refusef("I know no one on %s called %s: they need to have played or challenged here first, or name them by their ID (%s:@ followed by the digits).", platform, protocol.Echo(name), platform)
 }
 
+// SharedName refuses a challenge to name, which several players of
+// platform go by: each is named by their ID.
+func SharedName(platform, name string, players []gobot.UserID) error {
+	var ids []string
+	for _, u := range players[:min(len(players), 3)] {
+		ids = append(ids, platform+":@"+protocol.ClipArg(u.Local()))
+	}
+	return Refusef("Several players on %s go by %s: name the one you mean by their ID, like %s.", platform, protocol.Echo(name), strings.Join(ids, " or "))
+}
+
 // VoteAcross refuses a vote game with a player of another platform.
 func VoteAcross() error {
 	return Refusef("A room's vote game is played in one room: leave out vote= to challenge a player of another platform.")
