@@ -22,7 +22,7 @@ var (
 		}
 		return nil
 	}}
-	crossMatrix = &protocol.Platform{Name: "matrix", Typed: func(w string) (gobot.UserID, bool) {
+	crossMatrix = &protocol.Platform{Name: "matrix", Widgets: true, Typed: func(w string) (gobot.UserID, bool) {
 		if !strings.HasPrefix(w, "@") || !strings.Contains(w, ":") {
 			return "", false
 		}
@@ -175,6 +175,11 @@ func TestGameAcrossPlatforms(t *testing.T) {
 	}
 	if rb, err := h.bot.RoomBoards(context.Background(), clubMatrix, "matrix:@dan:example.org", 0); err != nil || !rb.Watch || len(rb.Games) != 1 {
 		t.Fatalf("a looker's boards in the Matrix room: %+v %v", rb, err)
+	}
+	// The board as the Matrix room's widget, for bob who plays there.
+	h.bot.SetLinker(widgetLinker{})
+	if rep := h.cross(bob, "bob", clubMatrix, "web"); rep.Error || rep.Widget == nil || rep.Widget.Room != clubMatrix || rep.Widget.Game != 1 {
+		t.Fatalf("web in the Matrix room: widget %+v (%q)", rep.Widget, rep.Text)
 	}
 	// A looker in the Matrix room sees the game there.
 	if rep := ok(h.cross("matrix:@dan:example.org", "dan", clubMatrix, "board"), "to play"); rep.Game != 1 {

@@ -95,8 +95,8 @@ func cmdWeb(call *Call) (Result, error) {
 	var fx Effects
 	fx.notify(protocol.Message{To: r.User.ID, Reply: link})
 	ack := protocol.Reply{Text: say.WebLinkSent(match.ID, reset), Private: true}
-	if match.Room == r.Room || match.Parent == r.Room {
-		ack.Widget = b.widgetOf(r, match) // in the game's room, the board becomes the room's widget too
+	if match.In(r.Room) {
+		ack.Widget = b.widgetOf(r, match) // in the game's room (or mirror), the board becomes the room's widget too
 	}
 	return reply(ack, fx)
 }

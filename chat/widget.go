@@ -56,21 +56,37 @@ func (b *core) reviewWidgetOf(r *protocol.Request, rev *gobot.Review) *protocol.
 	return &protocol.Widget{Review: rev.ID, Room: rev.Room, URL: wl.ReviewWidgetURL(rev.ID), Name: say.ReviewWidget(rev.ID)}
 }
 
-// widgetOf is game match's widget, for its room, where r came from;
-// nil when the web board is off or has no widget page, or r's platform
-// shows no widgets.
+// widgetOf is game match's widget, for its room on the platform r came
+// from (its mirror's, a game between platforms); nil when the web board
+// is off or has no widget page, or r's platform shows no widgets.
 func (b *core) widgetOf(r *protocol.Request, match *gobot.Match) *protocol.Widget {
 	wl, ok := b.linker().(WidgetLinker)
-	if !ok || !r.Platform.ShowsWidgets() || match.Room.Platform() != r.Room.Platform() {
+	room := roomOn(match, r.Room.Platform())
+	if !ok || !r.Platform.ShowsWidgets() || room == "" {
 		return nil
 	}
-	return &protocol.Widget{Game: match.ID, Room: match.Room, URL: wl.WidgetURL(match.ID), Name: say.GameWidget(match.ID)}
+	return &protocol.Widget{Game: match.ID, Room: room, URL: wl.WidgetURL(match.ID), Name: say.GameWidget(match.ID)}
+}
+
+// roomOn is the room of match on platform: its room, or its mirror (a
+// game between platforms); "" when neither is there.
+func roomOn(match *gobot.Match, platform string) gobot.RoomID {
+	for _, room := range match.Rooms() {
+		if room.Platform() == platform {
+			return room
+		}
+	}
+	return ""
 }
 
 // autoWidget adds a new game's widget to its reply when its room says
 // widget=on.
 func (b *core) autoWidget(tx gobot.Tx, r *protocol.Request, rep *protocol.Reply, match *gobot.Match) error {
-	rm, err := tx.Room(match.Room)
+	room := roomOn(match, r.Room.Platform())
+	if room == "" {
+		return nil
+	}
+	rm, err := tx.Room(room)
 	if errors.Is(err, gobot.ErrNotFound) {
 		return nil
 	}
