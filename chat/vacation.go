@@ -166,7 +166,8 @@ func (b *core) vacationGames(tx gobot.Tx, u gobot.UserID) ([]*flow.Loaded, error
 
 // endVacation ends p's vacation at now (flow.VacationOff,
 // flow.RestartClocks), in the games of each of the player's accounts:
-// each opponent whose game's clock it stopped is told. It returns a sentence on the games for p.
+// each opponent whose game's clock it stopped is told. It returns a
+// sentence on the games for p.
 func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.Time) (string, error) {
 	end, err := flow.VacationOff(tx, b.cfg.Vacation, p, now)
 	if err != nil {
@@ -176,7 +177,11 @@ func (b *core) endVacation(fx *Effects, tx gobot.Tx, p *gobot.Player, now time.T
 	if err != nil {
 		return "", err
 	}
-	if id, err := gobot.PlayerOf(tx, p.ID); err != nil || id != p.ID {
+	id, err := gobot.PlayerOf(tx, p.ID)
+	if err != nil {
+		return "", err
+	}
+	if id != p.ID {
 		// A vacation an account began before it was linked (and
 		// before vacations were the player's): its own games only.
 		accounts = []gobot.UserID{p.ID}

@@ -180,14 +180,18 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	view := sn.view
+	room := view.Room
+	if view.Mirror != "" && p.User.Platform() == view.Mirror.Platform() && p.User.Platform() != room.Platform() {
+		room = view.Mirror // a game between platforms: its player's room is on their platform
+	}
 	req := protocol.Request{
 		User:      protocol.User{ID: p.User, Name: view.Names[p.User]},
-		Room:      view.Room,
+		Room:      room,
 		EventID:   gobot.EventID(fmt.Sprintf("web:%d:%s:%s", p.Game, p.User, cid)),
 		Act:       act,
 		Game:      p.Game,
 		Community: view.Community,
-		Platform:  s.platform(view.Room),
+		Platform:  s.platform(room),
 	}
 	gen := s.cfg.Hub.generation(p.Game)
 	rep, then := s.cfg.Bot.Respond(r.Context(), req)

@@ -744,3 +744,40 @@ func TestPublicURL(t *testing.T) {
 		t.Errorf("the refusal does not say why: %v", err)
 	}
 }
+
+// TestClickAcrossPlatforms: in a game between platforms (its room on
+// the terminal, its mirror a Matrix room), the Matrix player's click is
+// a move from their platform's room: played, not refused for the room's
+// platform.
+func TestClickAcrossPlatforms(t *testing.T) {
+	h := newHarness(t)
+	id := h.newGame()
+	const bob = gobot.UserID("matrix:@bob:example.org")
+	if err := h.db.Update(context.Background(), func(tx gobot.Tx) error {
+		m, err := tx.Match(id)
+		if err != nil {
+			return err
+		}
+		m.White, m.Mirror = bob, "matrix:!club:example.org"
+		return tx.PutMatch(m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	alice, b := h.browser(), h.browser()
+	alice.open(h.link(id, "alice", false), id)
+	l, _, err := h.srv.Link(id, bob, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.open(l, id)
+	if code, msg := alice.post("play", "E5", "click-e5-0001"); code != 200 || msg != "" {
+		t.Fatalf("alice's E5: %d %q", code, msg)
+	}
+	v := h.version(id)
+	if code, msg := b.post("play", "C3", "click-c3-0001"); code != 200 || msg != "" {
+		t.Fatalf("bob's C3 from the board: %d %q", code, msg)
+	}
+	if got := h.version(id); got != v+1 {
+		t.Errorf("version %d → %d, want bob's move", v, got)
+	}
+}
