@@ -185,11 +185,18 @@ func (b *core) withLadderPage(l *gobot.Ladder, text string) (string, error) {
 	if !ok {
 		return text, nil
 	}
-	url, expires, err := ll.LadderLink(l.ID)
-	if err != nil {
-		return "", err
+	return withPage(text, say.LadderPage)(ll.LadderLink(l.ID))
+}
+
+// withPage is text with, under it, a page's link (url, expires, err as
+// a linker mints them) in words's words.
+func withPage(text string, words func(url string, expires time.Time) string) func(url string, expires time.Time, err error) (string, error) {
+	return func(url string, expires time.Time, err error) (string, error) {
+		if err != nil {
+			return "", err
+		}
+		return text + "\n" + words(url, expires), nil
 	}
-	return text + "\n" + say.LadderPage(url, expires), nil
 }
 
 // LadderView reads ladder id for its web page, with the names of its

@@ -53,6 +53,18 @@ func (h *harness) cross(u gobot.UserID, name string, room gobot.RoomID, line str
 	return h.bot.Handle(context.Background(), r)
 }
 
+// saying is a check that a reply is an answer, not a refusal, and says
+// want; it returns the reply.
+func saying(t *testing.T) func(rep protocol.Reply, want string) protocol.Reply {
+	return func(rep protocol.Reply, want string) protocol.Reply {
+		t.Helper()
+		if rep.Error || !strings.Contains(rep.Text, want) {
+			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
+		}
+		return rep
+	}
+}
+
 // The club's players: ann on Discord, bob on Matrix.
 const ann, bob = gobot.UserID("discord:11"), gobot.UserID("matrix:@bob:example.org")
 
@@ -75,13 +87,7 @@ func newClub(t *testing.T) (h *harness, d, m *recordingNotifier) {
 // name nobody goes by, is refused and changes nothing.
 func TestGameAcrossPlatforms(t *testing.T) {
 	h, d, m := newClub(t)
-	ok := func(rep protocol.Reply, want string) protocol.Reply {
-		t.Helper()
-		if rep.Error || !strings.Contains(rep.Text, want) {
-			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
-		}
-		return rep
-	}
+	ok := saying(t)
 	refused := func(rep protocol.Reply, want string) {
 		t.Helper()
 		if !rep.Error || !strings.Contains(rep.Text, want) {
@@ -224,12 +230,7 @@ func TestGameAcrossPlatforms(t *testing.T) {
 // too, and played from there.
 func TestTournamentAcrossPlatforms(t *testing.T) {
 	h, _, m := newClub(t)
-	ok := func(rep protocol.Reply, want string) {
-		t.Helper()
-		if rep.Error || !strings.Contains(rep.Text, want) {
-			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
-		}
-	}
+	ok := saying(t)
 	ok(h.cross(ann, "ann", clubChannel, `tournament new "Cup" roundrobin size=9`), "Cup")
 	ok(h.cross(ann, "ann", clubChannel, "tournament join"), "")
 	ok(h.cross(bob, "bob", clubMatrix, "tournament join"), "")
@@ -269,13 +270,7 @@ func TestTournamentAcrossPlatforms(t *testing.T) {
 func TestLadderAcrossPlatforms(t *testing.T) {
 	h, d, _ := newClub(t)
 	const cat = gobot.UserID("matrix:@cat:example.org")
-	ok := func(rep protocol.Reply, want string) protocol.Reply {
-		t.Helper()
-		if rep.Error || !strings.Contains(rep.Text, want) {
-			t.Fatalf("got %q (error %v), want %q", rep.Text, rep.Error, want)
-		}
-		return rep
-	}
+	ok := saying(t)
 	ok(h.cross(ann, "ann", clubChannel, `ladder new "Club ladder" size=9`), "Club ladder")
 	ok(h.cross(bob, "bob", clubMatrix, "ladder join"), "")
 	ok(h.cross(cat, "cat", clubMatrix, "ladder join"), "")

@@ -579,11 +579,7 @@ func (b *core) withTournamentPage(t *gobot.Tournament, text string) (string, err
 	if !ok {
 		return text, nil
 	}
-	url, expires, err := tl.TournamentLink(t.ID)
-	if err != nil {
-		return "", err
-	}
-	return text + "\n" + say.TournamentPage(url, expires), nil
+	return withPage(text, say.TournamentPage)(tl.TournamentLink(t.ID)) // ladder.go
 }
 
 // TournamentView reads tournament id for its web page, in one read.
